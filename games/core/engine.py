@@ -1,0 +1,106 @@
+"""Shared plumbing for games: the legality check, the copy, the version, the log.
+
+A game subclasses ``Engine`` and writes ``decisions`` and ``play`` (which mutates a private
+copy of the state). ``apply`` stays pure from the outside: it never touches its input.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from games.core.panels import Panels
+from games.core.protocol import (
+    Action,
+    Decision,
+    Event,
+    GameState,
+    IllegalAction,
+    MatchOver,
+    NotYourTurn,
+    Outcome,
+)
+from games.core.rng import rng_for
+
+S = TypeVar("S", bound=GameState)
+O = TypeVar("O", bound=BaseModel)
+
+
+class Engine(Generic[S, O]):
+    key: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options_model: type[O]
+    state_model: type[S]
+
+    # --- to write per game -------------------------------------------------------------
+    def setup(self, options: O, players: Sequence[str], seed: int) -> S:
+        raise NotImplementedError
+
+    def decisions(self, state: S) -> list[Decision]:
+        raise NotImplementedError
+
+    def play(self, state: S, seat: int, action: Action, rng: random.Random) -> list[Event]:
+        """Carry out a legal ``action`` on ``state`` (a private copy) and say what happened."""
+        raise NotImplementedError
+
+    def outcome(self, state: S) -> Outcome | None:
+        raise NotImplementedError
+
+    def view(self, state: S, seat: int | None) -> BaseModel:
+        raise NotImplementedError
+
+    def panels(self, view: BaseModel) -> Panels:
+        raise NotImplementedError
+
+    def rules_text(self, options: O | None = None) -> str:
+        raise NotImplementedError
+
+    # --- shared ------------------------------------------------------------------------
+    def decision_for(self, state: S, seat: int) -> Decision | None:
+        return next((d for d in self.decisions(state) if d.seat == seat), None)
+
+    def apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
+        if self.outcome(state) is not None:
+            raise MatchOver("This match is over.")
+        decision = self.decision_for(state, seat)
+        if decision is None:
+            raise NotYourTurn("It is not your turn.")
+        if decision.max_picks == 1 and not decision.allows(action):
+            raise IllegalAction(self.why_illegal(state, seat, action))
+        # A validated round trip through plain data: a deep copy, about 6x faster than
+        # copy.deepcopy on pydantic models.
+        new = self.state_model.model_validate(state.model_dump())
+        events = self.play(new, seat, action, rng_for(state.seed, state.version))
+        new.version = state.version + 1
+        new.log = (*new.log, *events)[-new.LOG_KEEP :]
+        return new, events
+
+    def bot_action(self, state: S, seat: int) -> Action:
+        """The built-in bot's move for ``seat``; it sees only that seat's view."""
+        decision = self.decision_for(state, seat)
+        if decision is None:
+            raise NotYourTurn("It is not this seat's turn.")
+        return self.choose(self.view(state, seat), decision)
+
+    def choose(self, view: BaseModel, decision: Decision) -> Action:
+        """Override with a heuristic; the fallback picks the first option(s)."""
+        return decision.pick(decision.options[: max(1, decision.min_picks)])
+
+    def why_illegal(self, state: S, seat: int, action: Action) -> str:
+        """A sentence for an action that is not among the options; games may say more."""
+        return "That move is not allowed right now."
+
+    def load_state(self, data: str | bytes) -> S:
+        return self.state_model.model_validate_json(data)
+
+    def load_options(self, data: str | bytes | dict | None) -> O:
+        if data is None:
+            return self.options_model()
+        if isinstance(data, dict):
+            return self.options_model.model_validate(data)
+        return self.options_model.model_validate_json(data)

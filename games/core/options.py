@@ -1,0 +1,86 @@
+"""Describe a game's options model so any front end can offer it without knowing the game.
+
+Options are pydantic models whose defaults are the standard rules. A field whose type is a
+``Literal`` or ``bool`` becomes a choice; labels come from ``json_schema_extra={"labels":
+{...}}`` on the field.
+"""
+
+from __future__ import annotations
+
+import random
+import typing
+from typing import Any, Literal, get_args, get_origin
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Choice(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    value: str
+    label: str
+
+
+class OptionField(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    title: str
+    choices: tuple[Choice, ...]
+
+
+def _values(annotation: Any) -> list[Any]:
+    if annotation is bool:
+        return [False, True]
+    if get_origin(annotation) is Literal:
+        return list(get_args(annotation))
+    return []
+
+
+def describe(model: type[BaseModel]) -> list[OptionField]:
+    hints = typing.get_type_hints(model)
+    fields: list[OptionField] = []
+    for name, info in model.model_fields.items():
+        values = _values(hints[name])
+        if not values:
+            continue
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        labels: dict[str, str] = extra.get("labels", {})  # type: ignore[assignment]
+        choices = tuple(
+            Choice(
+                value=str(v).lower() if isinstance(v, bool) else str(v),
+                label=labels.get(str(v), str(v)),
+            )
+            for v in values
+        )
+        fields.append(OptionField(name=name, title=info.title or name, choices=choices))
+    return fields
+
+
+def with_choice(options: BaseModel, name: str, value: str) -> BaseModel:
+    """A copy of ``options`` with one field set from its text form; raises ValueError."""
+    data = options.model_dump()
+    data[name] = value
+    return type(options).model_validate(data)
+
+
+def summary(options: BaseModel) -> str:
+    """One line naming every choice by its label, for lobbies and tables."""
+    parts = []
+    for field in describe(type(options)):
+        current = getattr(options, field.name)
+        text = str(current).lower() if isinstance(current, bool) else str(current)
+        label = next((c.label for c in field.choices if c.value == text), text)
+        parts.append(label if not isinstance(current, bool) else f"{field.title}: {label}")
+    return " · ".join(parts)
+
+
+def random_options(model: type[BaseModel], rng: random.Random) -> BaseModel:
+    """Options sampled from every choice field: for contract tests and simulations."""
+    data = {}
+    hints = typing.get_type_hints(model)
+    for name in model.model_fields:
+        values = _values(hints[name])
+        if values:
+            data[name] = rng.choice(values)
+    return model.model_validate(data)

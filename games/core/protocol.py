@@ -1,0 +1,209 @@
+"""The one small protocol every game speaks.
+
+A game is a pure reducer over a pydantic state: ``setup`` deals, ``decisions`` says who must
+choose what now, ``apply`` returns a new state and the log lines it produced, ``outcome``
+says whether and how the match ended, ``view`` strips what a seat may not know, and
+``panels`` turns a view into neutral presentation. Nothing here knows about Discord, the
+database or the clock.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from games.core.panels import Panels
+
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
+MAX_ACTION_CHARS = 80
+
+
+class IllegalAction(Exception):
+    """An action the rules forbid. ``str(exc)`` is a sentence a player can read."""
+
+
+class UnknownAction(IllegalAction):
+    """Text that does not decode to any action."""
+
+
+class NotYourTurn(IllegalAction):
+    """The seat has nothing to decide right now."""
+
+
+class MatchOver(IllegalAction):
+    """The match has already ended."""
+
+
+class Action(BaseModel):
+    """One move, with an exact text form (``kind.arg.arg``) like ``Move.uci()``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    args: tuple[str, ...] = ()
+
+    @field_validator("kind")
+    @classmethod
+    def _kind_is_token(cls, value: str) -> str:
+        if not _TOKEN.match(value):
+            raise ValueError(f"action kind {value!r} must be letters, digits, _ or -")
+        return value
+
+    @field_validator("args")
+    @classmethod
+    def _args_are_tokens(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for arg in value:
+            if not _TOKEN.match(arg):
+                raise ValueError(f"action argument {arg!r} must be letters, digits, _ or -")
+        return value
+
+    @classmethod
+    def of(cls, kind: str, *args: object) -> Action:
+        return cls(kind=kind, args=tuple(str(a) for a in args))
+
+    def encode(self) -> str:
+        text = ".".join((self.kind, *self.args))
+        if len(text) > MAX_ACTION_CHARS:
+            raise ValueError(f"encoded action is {len(text)} characters: {text[:40]}...")
+        return text
+
+    @classmethod
+    def decode(cls, text: str) -> Action:
+        if not text or len(text) > MAX_ACTION_CHARS:
+            raise UnknownAction("That move could not be read.")
+        kind, *args = text.split(".")
+        try:
+            return cls(kind=kind, args=tuple(args))
+        except ValueError as exc:
+            raise UnknownAction("That move could not be read.") from exc
+
+    def __str__(self) -> str:
+        return self.encode()
+
+
+class Option(BaseModel):
+    """An action as a player sees it on a button or in a select."""
+
+    model_config = ConfigDict(frozen=True)
+
+    action: Action
+    label: str
+    emoji: str | None = None
+    group: str = ""
+    style: str = "secondary"  # primary | secondary | success | danger: a hint, not a rule
+
+
+class Decision(BaseModel):
+    """Who must decide what now. Several decisions at once mean simultaneous choices."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    seat: int
+    prompt: str
+    options: tuple[Option, ...]
+    min_picks: int = 1
+    max_picks: int = 1
+    default: Action | None = None  # what a timer plays when it runs out
+
+    def pick(self, chosen: Sequence[Option]) -> Action:
+        """Answer a multi-pick decision with one action (``kind.arg.arg...``)."""
+        if not self.min_picks <= len(chosen) <= self.max_picks:
+            raise IllegalAction(f"Pick between {self.min_picks} and {self.max_picks}.")
+        if self.max_picks == 1:
+            return chosen[0].action
+        kind = chosen[0].action.kind
+        args: list[str] = []
+        for option in chosen:
+            if option not in self.options:
+                raise IllegalAction("That choice is not on offer.")
+            args.extend(option.action.args)
+        return Action(kind=kind, args=tuple(args))
+
+    def allows(self, action: Action) -> bool:
+        return any(option.action == action for option in self.options)
+
+
+class Event(BaseModel):
+    """A line of the game log. ``visible_to`` None means everyone; else only those seats."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    visible_to: frozenset[int] | None = None
+
+    def visible_for(self, seat: int | None) -> bool:
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+
+class Placement(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    seat: int
+    place: int  # 1 = first; tied seats share a place
+    score: int
+
+
+class Outcome(BaseModel):
+    """How a match ended: placements with ties, and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    placements: tuple[Placement, ...]
+    reason: str
+
+    @property
+    def winners(self) -> list[int]:
+        return [p.seat for p in self.placements if p.place == 1]
+
+    @classmethod
+    def ranked(cls, scores: Sequence[int], reason: str, keys: Sequence[Any] | None = None) -> Self:
+        """Competition ranking (1, 1, 3) by ``keys`` (default: the scores), highest first."""
+        keys = list(keys if keys is not None else scores)
+        order = sorted(range(len(scores)), key=lambda s: keys[s], reverse=True)
+        placements: list[Placement] = []
+        for index, seat in enumerate(order):
+            tied = index and keys[order[index - 1]] == keys[seat]
+            place = placements[-1].place if tied else index + 1
+            placements.append(Placement(seat=seat, place=place, score=scores[seat]))
+        return cls(placements=tuple(placements), reason=reason)
+
+
+class GameState(BaseModel):
+    """Fields every game state carries. The seed is a secret of the match."""
+
+    seed: int
+    version: int = 0
+    names: tuple[str, ...]
+    log: tuple[Event, ...] = Field(default=(), description="recent log lines, newest last")
+
+    LOG_KEEP: ClassVar[int] = 12
+
+
+@runtime_checkable
+class Game(Protocol):
+    key: str
+    name: str
+    min_players: int
+    max_players: int
+    options_model: type[BaseModel]
+    state_model: type[GameState]
+
+    def setup(self, options: BaseModel, players: Sequence[str], seed: int) -> GameState: ...
+
+    def decisions(self, state: GameState) -> list[Decision]: ...
+
+    def apply(
+        self, state: GameState, seat: int, action: Action
+    ) -> tuple[GameState, list[Event]]: ...
+
+    def outcome(self, state: GameState) -> Outcome | None: ...
+
+    def view(self, state: GameState, seat: int | None) -> BaseModel: ...
+
+    def panels(self, view: BaseModel) -> Panels: ...
+
+    def rules_text(self, options: BaseModel | None = None) -> str: ...

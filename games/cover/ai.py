@@ -1,0 +1,115 @@
+"""A heuristic Cover Your Assets player that a casual human does not find silly.
+
+It sees only what its seat may see (the view) and picks among the decision's options.
+Priorities: win challenges it can win on count, cover a valuable exposed top set, form the
+richest set it can, keep wilds for defence, and discard the cheapest card it does not need.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from games.core.protocol import Action, Decision, Option
+from games.cover.engine import CoverYourAssets
+from games.cover.view import CoverView
+
+WORTH_A_WILD = 30_000  # a battle pot at least this rich is worth spending a wild on
+
+
+def choose(game: CoverYourAssets, view: CoverView, decision: Decision) -> Action:
+    if view.battle is not None:
+        return answer(game, view, decision)
+    return take_turn(game, view, decision)
+
+
+def by_kind(decision: Decision, kind: str) -> list[Option]:
+    return [o for o in decision.options if o.action.kind == kind]
+
+
+def card_cost(game: CoverYourAssets, card: str) -> tuple[int, int]:
+    """Cheaper to spend first: assets before wilds, then by value."""
+    return (game.is_wild(card), game.cards[card].value)
+
+
+def answer(game: CoverYourAssets, view: CoverView, decision: Decision) -> Action:
+    battle = view.battle
+    assert battle is not None
+    counters = by_kind(decision, "counter")
+    if not counters:
+        return Action.of("concede")
+    best = min(counters, key=lambda o: card_cost(game, o.action.args[0]))
+    card = best.action.args[0]
+    target_set = view.players[battle.defender].stack[-1]
+    pot = target_set.value + sum(game.cards[c].value for _, c in battle.played)
+    if not game.is_wild(card) or pot >= WORTH_A_WILD:
+        return best.action
+    return Action.of("concede")
+
+
+def take_turn(game: CoverYourAssets, view: CoverView, decision: Decision) -> Action:
+    me = view.viewer
+    assert me is not None and view.hand is not None
+    hand = Counter(view.hand)
+
+    challenge = best_challenge(game, view, decision, hand)
+    if challenge is not None:
+        return challenge
+
+    sets = by_kind(decision, "pair") + by_kind(decision, "take")
+    my_stack = view.players[me].stack
+    top_exposed = len(my_stack) >= 2 and my_stack[-1].value >= 40_000
+    if sets:
+        best = max(sets, key=lambda o: set_score(game, view, o))
+        uses_wild = any(game.is_wild(c) for c in option_cards(view, best))
+        if not uses_wild or top_exposed or len(hand) <= 2 or view.deck_count == 0:
+            return best.action
+        natural = [o for o in sets if not any(game.is_wild(c) for c in option_cards(view, o))]
+        if natural:
+            return max(natural, key=lambda o: set_score(game, view, o)).action
+
+    discards = by_kind(decision, "discard")
+    if sets and all(game.is_wild(o.action.args[0]) for o in discards):
+        return max(sets, key=lambda o: set_score(game, view, o)).action  # never waste a wild
+    return min(discards, key=lambda o: discard_cost(game, o.action.args[0], hand)).action
+
+
+def option_cards(view: CoverView, option: Option) -> list[str]:
+    if option.action.kind == "take":
+        return [option.action.args[0], view.discard_top or ""]
+    return list(option.action.args)
+
+
+def set_score(game: CoverYourAssets, view: CoverView, option: Option) -> int:
+    cards = option_cards(view, option)
+    value = sum(game.cards[c].value for c in cards if c)
+    # Taking from the discard pile keeps a hand card: slightly better than pairing two.
+    return value + (5_000 if option.action.kind == "take" else 0)
+
+
+def discard_cost(game: CoverYourAssets, card: str, hand: Counter[str]) -> tuple[int, int, int]:
+    """Cheapest to lose: never a wild if anything else will do; keep cards that pair up."""
+    return (game.is_wild(card), hand[card] >= 2, game.cards[card].value)
+
+
+def best_challenge(
+    game: CoverYourAssets, view: CoverView, decision: Decision, hand: Counter[str]
+) -> Action | None:
+    options = by_kind(decision, "challenge")
+    best: tuple[int, Action] | None = None
+    for option in options:
+        target, card = int(option.action.args[0]), option.action.args[1]
+        top = view.players[target].stack[-1]
+        matching = sum(n for c, n in hand.items() if game.matches(c, top.asset))
+        opponent_cards = view.players[target].hand_count
+        sure_win = matching > opponent_cards
+        worth_it = matching >= 2 and top.value >= 20_000
+        if not (sure_win or worth_it):
+            continue
+        if game.is_wild(card) and any(
+            not game.is_wild(o.action.args[1]) and int(o.action.args[0]) == target for o in options
+        ):
+            continue  # lead with the asset, keep the wild for the exchange
+        score = top.value + (100_000 if sure_win else 0)
+        if best is None or score > best[0]:
+            best = (score, option.action)
+    return best[1] if best else None

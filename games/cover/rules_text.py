@@ -1,0 +1,51 @@
+"""The /rules text for Cover Your Assets: the rulebook in brief, and the rulings we chose."""
+
+RULES = """\
+**Cover Your Assets** — collect sets of assets; the richest player wins. 4–6 players.
+
+**Setup.** 104 cards (no Swap, Move or Penny Jar in the classic game). Everyone gets 5 cards; \
+one card is flipped to start the discard pile. The player left of the dealer starts.
+
+**Your turn: exactly one action** (no passing, ever):
+• **Form a set** — a pair from your hand, or a hand card plus the discard pile's top card. \
+A pair is two identical assets, or one asset and a wild (🥈 Silver, 🥇 Gold). Never two wilds, \
+never three cards. Wilds sit below the asset. New sets go on top of your stack and are never \
+merged with earlier sets.
+• **Discard** a card face up onto the discard pile.
+• **Challenge** another player's top set with a matching asset or a wild. You need at least \
+one set of your own, and a player's first (bottom) set is safe. The defender answers with a \
+matching asset or wild, you answer back, and so on; whoever cannot or will not answer loses. \
+The winner keeps the set and every card played in the battle.
+
+**After your action** draw back up to 5 cards; then anyone who used cards to defend during \
+your turn draws back up to 5. Play passes to the left. Nobody draws during a challenge.
+
+**End of a round.** When the draw pile is empty, keep playing until every hand is empty \
+(if you will not form a set or challenge, you must discard). Your score is the value of \
+every card in your stack.
+
+**Values.** Comic Books, Piano, Toy Train $5,000 · Jewels, Cash under the Mattress, Piggy \
+Bank $10,000 · Scooter, Sport Plane, Classic Auto $15,000 · Cabin $20,000 · Silver $25,000 · \
+Gold $50,000. (Counts are printed in the rulebook; values come from public digital versions \
+of the game and live in `data/cover_your_assets.toml`, so a server owner can correct them.)
+
+**Ending the game** (the host chooses in the lobby):
+• Classic — rounds until someone passes $1,000,000 in total.
+• Quick — the highest score after one round.
+• Highest total after 3 rounds.
+• First to win 2 rounds.
+
+**Rulings where the rulebook is silent**
+• "Passing $1,000,000" means a total of $1,000,000 or more at the end of a round; if several \
+players get there in the same round, the highest total wins.
+• A round is won by the highest score of that round; players who tie all win it. In "first \
+to win 2 rounds", if several players reach two wins in the same round, total money decides.
+• Equal final figures share a place.
+• A player who holds no matching card when it is their turn to answer a challenge loses it \
+at once (they could not respond); the table says so.
+• Once the draw pile is empty, a player with an empty hand is skipped, but their top set can \
+still be challenged.
+• The first dealer is drawn at random; the deal passes left each round.
+• When a turn timer runs out, the default move is to discard your cheapest card (in a \
+challenge: to give up).
+"""

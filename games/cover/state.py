@@ -1,0 +1,76 @@
+"""Cover Your Assets state: everything, secrets included. Only ``view`` lets it out."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.core.protocol import GameState
+
+EndMode = Literal["classic", "quick", "highest_after_3", "first_to_2"]
+
+END_MODE_LABELS = {
+    "classic": "Classic: rounds until someone passes $1,000,000",
+    "quick": "Quick: one round",
+    "highest_after_3": "Highest total after 3 rounds",
+    "first_to_2": "First to win 2 rounds",
+}
+
+
+class CoverOptions(BaseModel):
+    """Options of a match; the defaults are the rulebook's classic game."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    end_mode: EndMode = Field(
+        default="classic", title="Game end", json_schema_extra={"labels": END_MODE_LABELS}
+    )
+
+
+class CoverSet(BaseModel):
+    """A set in a stack. ``cards`` run bottom to top: wilds are always placed below assets."""
+
+    asset: str
+    cards: list[str]
+
+
+class Player(BaseModel):
+    hand: list[str] = []
+    stack: list[CoverSet] = []  # bottom first; the last set is the exposed top set
+
+
+class Battle(BaseModel):
+    """A challenge in progress on the defender's top set. Every card in it is face up."""
+
+    challenger: int
+    defender: int
+    asset: str
+    played: list[tuple[int, str]] = []  # (seat, card) in the order played
+    to_answer: int
+
+    @property
+    def defender_played(self) -> bool:
+        return any(seat == self.defender for seat, _ in self.played)
+
+
+class RoundResult(BaseModel):
+    number: int
+    scores: list[int]
+    winners: list[int]
+
+
+class CoverState(GameState):
+    options: CoverOptions
+    round: int = 1
+    dealer: int
+    turn: int
+    deck: list[str]  # the top card is the last one
+    discard: list[str]  # the top card is the last one
+    players: list[Player]
+    battle: Battle | None = None
+    to_draw_after_turn: list[int] = []  # defenders who used cards during this turn
+    totals: list[int]
+    round_wins: list[int]
+    rounds: list[RoundResult] = []
+    end_reason: str | None = None

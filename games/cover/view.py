@@ -1,0 +1,191 @@
+"""What a seat may know of a Cover Your Assets match, and how it looks on a table."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
+
+from games.core.options import summary
+from games.core.panels import Panel, PanelField, Panels
+from games.cover.state import CoverOptions, CoverState, RoundResult
+
+if TYPE_CHECKING:
+    from games.cover.engine import CoverYourAssets
+
+SETS_SHOWN = 4  # sets listed per stack; the rest are summed up below them
+LOG_SHOWN = 5
+
+
+class SetView(BaseModel):
+    asset: str
+    cards: list[str]
+    value: int
+
+
+class PlayerView(BaseModel):
+    name: str
+    hand_count: int
+    stack: list[SetView]
+    stack_value: int
+    total: int
+    round_wins: int
+
+
+class BattleView(BaseModel):
+    challenger: int
+    defender: int
+    asset: str
+    played: list[tuple[int, str]]
+    to_answer: int
+
+
+class CoverView(BaseModel):
+    """Public table plus the viewer's own hand. ``viewer`` None is a spectator."""
+
+    game: str
+    viewer: int | None
+    options: CoverOptions
+    round: int
+    turn: int
+    players: list[PlayerView]
+    hand: list[str] | None
+    deck_count: int
+    discard_top: str | None
+    discard_count: int
+    battle: BattleView | None
+    rounds: list[RoundResult]
+    log: list[str]
+    end_reason: str | None
+    placements: list[tuple[int, int]]  # (seat, place), once the match is over
+
+
+def view_of(game: CoverYourAssets, state: CoverState, seat: int | None) -> CoverView:
+    outcome = game.outcome(state)
+    return CoverView(
+        game=game.key,
+        viewer=seat,
+        options=state.options,
+        round=state.round,
+        turn=state.turn,
+        players=[
+            PlayerView(
+                name=state.names[i],
+                hand_count=len(p.hand),
+                stack=[
+                    SetView(asset=s.asset, cards=list(s.cards), value=game.set_value(s))
+                    for s in p.stack
+                ],
+                stack_value=game.stack_value(p),
+                total=state.totals[i],
+                round_wins=state.round_wins[i],
+            )
+            for i, p in enumerate(state.players)
+        ],
+        hand=list(state.players[seat].hand) if seat is not None else None,
+        deck_count=len(state.deck),
+        discard_top=state.discard[-1] if state.discard else None,
+        discard_count=len(state.discard),
+        battle=BattleView(**state.battle.model_dump()) if state.battle else None,
+        rounds=list(state.rounds),
+        log=[e.text for e in state.log if e.visible_for(seat)],
+        end_reason=state.end_reason,
+        placements=[(p.seat, p.place) for p in outcome.placements] if outcome else [],
+    )
+
+
+def short_money(amount: int) -> str:
+    if amount >= 1_000_000:
+        return f"${amount / 1_000_000:.2f}M".replace(".00M", "M")
+    return f"${amount // 1000}k" if amount % 1000 == 0 else f"${amount:,}"
+
+
+def panels_of(game: CoverYourAssets, view: CoverView) -> Panels:
+    return Panels(table=table_panel(game, view), hand=hand_panel(game, view))
+
+
+def table_panel(game: CoverYourAssets, view: CoverView) -> Panel:
+    names = [p.name for p in view.players]
+    fields = [player_field(game, view, seat) for seat in range(len(view.players))]
+    discard = game.label(view.discard_top) if view.discard_top else "empty"
+    fields.append(
+        PanelField(
+            name="Middle",
+            value=f"🂠 Draw pile: {view.deck_count} · Discard top: {discard}",
+        )
+    )
+    if view.log:
+        fields.append(PanelField(name="Last moves", value="\n".join(view.log[-LOG_SHOWN:])))
+    return Panel(
+        title=f"💰 {game.name} · Round {view.round}",
+        description=status_line(game, view, names),
+        fields=tuple(fields),
+        footer=f"{summary(view.options)} · {score_line(view)}",
+        accent="done" if view.end_reason else ("battle" if view.battle else "turn"),
+    )
+
+
+def status_line(game: CoverYourAssets, view: CoverView, names: list[str]) -> str:
+    if view.end_reason:
+        medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+        lines = [f"**Game over.** {view.end_reason}", ""]
+        for seat, place in view.placements:
+            p = view.players[seat]
+            lines.append(
+                f"{medals.get(place, f'{place}.')} **{p.name}** {short_money(p.total)}"
+                + (f" · {p.round_wins} round wins" if view.options.end_mode == "first_to_2" else "")
+            )
+        return "\n".join(lines)
+    if view.battle:
+        b = view.battle
+        played = " → ".join(f"{names[s]}: {game.label(c)}" for s, c in b.played)
+        return (
+            f"⚔️ **{names[b.challenger]}** is challenging **{names[b.defender]}**'s "
+            f"{game.cards[b.asset].name} set.\n{played}\n"
+            f"Waiting for **{names[b.to_answer]}**."
+        )
+    return f"🎯 **{names[view.turn]}**'s turn."
+
+
+def player_field(game: CoverYourAssets, view: CoverView, seat: int) -> PanelField:
+    p = view.players[seat]
+    marker = "▶ " if seat == view.turn and not view.end_reason else ""
+    name = f"{marker}{p.name} · {p.hand_count} in hand · {short_money(p.stack_value)}"
+    if not p.stack:
+        return PanelField(name=name, value="*no sets yet*", inline=True)
+    lines = []
+    for depth, s in enumerate(reversed(p.stack)):
+        if depth == SETS_SHOWN:
+            rest = p.stack[: len(p.stack) - SETS_SHOWN]
+            lines.append(f"…{len(rest)} more below ({short_money(sum(x.value for x in rest))})")
+            break
+        bottom = depth == len(p.stack) - 1
+        tag = "🔒 " if bottom else ("🔓 " if depth == 0 else "")
+        cards = "".join(game.cards[c].emoji for c in reversed(s.cards))
+        lines.append(f"{tag}{game.cards[s.asset].name} {cards} {short_money(s.value)}")
+    return PanelField(name=name, value="\n".join(lines), inline=True)
+
+
+def score_line(view: CoverView) -> str:
+    if not view.rounds:
+        return "First round"
+    parts = [f"{p.name} {short_money(p.total)}" for p in view.players]
+    return f"Totals after {len(view.rounds)} round(s): " + ", ".join(parts)
+
+
+def hand_panel(game: CoverYourAssets, view: CoverView) -> Panel | None:
+    if view.hand is None:
+        return None
+    counts: dict[str, int] = {}
+    for card in view.hand:
+        counts[card] = counts.get(card, 0) + 1
+    lines = [
+        f"{game.label(card)}{f' ×{n}' if n > 1 else ''} · {short_money(game.cards[card].value)}"
+        for card, n in counts.items()
+    ]
+    me = view.players[view.viewer] if view.viewer is not None else None
+    return Panel(
+        title="🃏 Your hand",
+        description="\n".join(lines) if lines else "*Your hand is empty.*",
+        footer=f"Your stack: {short_money(me.stack_value)} in {len(me.stack)} sets" if me else "",
+    )

@@ -25,46 +25,46 @@ from games.core.protocol import (
 )
 from games.core.rng import rng_for
 
-S = TypeVar("S", bound=GameState)
-O = TypeVar("O", bound=BaseModel)
+StateT = TypeVar("StateT", bound=GameState)
+OptionsT = TypeVar("OptionsT", bound=BaseModel)
 
 
-class Engine(Generic[S, O]):
+class Engine(Generic[StateT, OptionsT]):
     key: ClassVar[str]
     name: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    options_model: type[O]
-    state_model: type[S]
+    options_model: type[OptionsT]
+    state_model: type[StateT]
 
     # --- to write per game -------------------------------------------------------------
-    def setup(self, options: O, players: Sequence[str], seed: int) -> S:
+    def setup(self, options: OptionsT, players: Sequence[str], seed: int) -> StateT:
         raise NotImplementedError
 
-    def decisions(self, state: S) -> list[Decision]:
+    def decisions(self, state: StateT) -> list[Decision]:
         raise NotImplementedError
 
-    def play(self, state: S, seat: int, action: Action, rng: random.Random) -> list[Event]:
+    def play(self, state: StateT, seat: int, action: Action, rng: random.Random) -> list[Event]:
         """Carry out a legal ``action`` on ``state`` (a private copy) and say what happened."""
         raise NotImplementedError
 
-    def outcome(self, state: S) -> Outcome | None:
+    def outcome(self, state: StateT) -> Outcome | None:
         raise NotImplementedError
 
-    def view(self, state: S, seat: int | None) -> BaseModel:
+    def view(self, state: StateT, seat: int | None) -> BaseModel:
         raise NotImplementedError
 
     def panels(self, view: BaseModel) -> Panels:
         raise NotImplementedError
 
-    def rules_text(self, options: O | None = None) -> str:
+    def rules_text(self, options: OptionsT | None = None) -> str:
         raise NotImplementedError
 
     # --- shared ------------------------------------------------------------------------
-    def decision_for(self, state: S, seat: int) -> Decision | None:
+    def decision_for(self, state: StateT, seat: int) -> Decision | None:
         return next((d for d in self.decisions(state) if d.seat == seat), None)
 
-    def apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
+    def apply(self, state: StateT, seat: int, action: Action) -> tuple[StateT, list[Event]]:
         if self.outcome(state) is not None:
             raise MatchOver("This match is over.")
         decision = self.decision_for(state, seat)
@@ -80,7 +80,7 @@ class Engine(Generic[S, O]):
         new.log = (*new.log, *events)[-new.LOG_KEEP :]
         return new, events
 
-    def bot_action(self, state: S, seat: int) -> Action:
+    def bot_action(self, state: StateT, seat: int) -> Action:
         """The built-in bot's move for ``seat``; it sees only that seat's view."""
         decision = self.decision_for(state, seat)
         if decision is None:
@@ -91,14 +91,14 @@ class Engine(Generic[S, O]):
         """Override with a heuristic; the fallback picks the first option(s)."""
         return decision.pick(decision.options[: max(1, decision.min_picks)])
 
-    def why_illegal(self, state: S, seat: int, action: Action) -> str:
+    def why_illegal(self, state: StateT, seat: int, action: Action) -> str:
         """A sentence for an action that is not among the options; games may say more."""
         return "That move is not allowed right now."
 
-    def load_state(self, data: str | bytes) -> S:
+    def load_state(self, data: str | bytes) -> StateT:
         return self.state_model.model_validate_json(data)
 
-    def load_options(self, data: str | bytes | dict | None) -> O:
+    def load_options(self, data: str | bytes | dict | None) -> OptionsT:
         if data is None:
             return self.options_model()
         if isinstance(data, dict):

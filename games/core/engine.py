@@ -60,6 +60,13 @@ class Engine(Generic[StateT, OptionsT]):
     def rules_text(self, options: OptionsT | None = None) -> str:
         raise NotImplementedError
 
+    def scramble_hidden(self, state: StateT, seat: int | None, rng: random.Random) -> StateT:
+        """A state that ``seat`` cannot tell apart from ``state``: its secrets re-dealt.
+
+        The contract tests compare views of both to prove that no view leaks a secret.
+        """
+        raise NotImplementedError
+
     # --- shared ------------------------------------------------------------------------
     def decision_for(self, state: StateT, seat: int) -> Decision | None:
         return next((d for d in self.decisions(state) if d.seat == seat), None)

@@ -96,6 +96,18 @@ class Option(BaseModel):
     style: str = "secondary"  # primary | secondary | success | danger: a hint, not a rule
 
 
+def option(
+    action: Action,
+    label: str,
+    *,
+    group: str = "",
+    style: str = "secondary",
+    emoji: str | None = None,
+) -> Option:
+    """Build an ``Option`` from trusted engine code without re-validating it."""
+    return Option.model_construct(action=action, label=label, emoji=emoji, group=group, style=style)
+
+
 class Decision(BaseModel):
     """Who must decide what now. Several decisions at once mean simultaneous choices."""
 

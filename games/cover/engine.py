@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from games.core.cards import Catalogue, load_catalogue
 from games.core.engine import Engine
 from games.core.panels import Panels
-from games.core.protocol import Action, Decision, Event, IllegalAction, Option, Outcome
+from games.core.protocol import Action, Decision, Event, IllegalAction, Option, Outcome, option
 from games.cover.state import (
     Battle,
     CoverOptions,
@@ -123,8 +123,8 @@ class CoverYourAssets(Engine[CoverState, CoverOptions]):
         hand = state.players[seat].hand
         options = [*self.set_options(state, hand), *self.challenge_options(state, seat, hand)]
         options += [
-            Option(
-                action=Action.of("discard", card),
+            option(
+                Action.of("discard", card),
                 label=f"Discard {self.label(card)}",
                 group="Discard",
             )
@@ -148,8 +148,8 @@ class CoverYourAssets(Engine[CoverState, CoverOptions]):
                 if (a != b or counts[a] >= 2) and self.can_pair(a, b):
                     low, high = self.wilds_below([a, b])
                     options.append(
-                        Option(
-                            action=Action.of("pair", high, low),
+                        option(
+                            Action.of("pair", high, low),
                             label=f"Set: {self.label(high)} + {self.label(low)}",
                             group="Form a set",
                             style="success",
@@ -160,8 +160,8 @@ class CoverYourAssets(Engine[CoverState, CoverOptions]):
             for card in kinds:
                 if self.can_pair(card, top):
                     options.append(
-                        Option(
-                            action=Action.of("take", card),
+                        option(
+                            Action.of("take", card),
                             label=f"Set: {self.label(card)} + discard {self.label(top)}",
                             group="Form a set",
                             style="success",
@@ -178,8 +178,8 @@ class CoverYourAssets(Engine[CoverState, CoverOptions]):
             for card in dict.fromkeys(hand):
                 if self.matches(card, top.asset):
                     options.append(
-                        Option(
-                            action=Action.of("challenge", target, card),
+                        option(
+                            Action.of("challenge", target, card),
                             label=f"Challenge {state.names[target]}'s {self.cards[top.asset].name} "
                             f"with {self.label(card)}",
                             group="Challenge",
@@ -214,8 +214,8 @@ class CoverYourAssets(Engine[CoverState, CoverOptions]):
             )
             give_up = "Give up"
         options = [
-            Option(
-                action=Action.of("counter", card),
+            option(
+                Action.of("counter", card),
                 label=f"Play {self.label(card)}",
                 group="Answer",
                 style="primary",
@@ -224,7 +224,7 @@ class CoverYourAssets(Engine[CoverState, CoverOptions]):
             if self.matches(card, battle.asset)
         ]
         options.append(
-            Option(action=Action.of("concede"), label=give_up, group="Answer", style="secondary")
+            option(Action.of("concede"), label=give_up, group="Answer", style="secondary")
         )
         return Decision(
             key=f"answer-{state.round}-{state.version}",
@@ -464,6 +464,19 @@ class CoverYourAssets(Engine[CoverState, CoverOptions]):
         from games.cover.view import panels_of
 
         return panels_of(self, view)  # type: ignore[arg-type]
+
+    def scramble_hidden(
+        self, state: CoverState, seat: int | None, rng: random.Random
+    ) -> CoverState:
+        twin = self.state_model.model_validate(state.model_dump())
+        twin.seed = rng.getrandbits(63)
+        others = [p for i, p in enumerate(twin.players) if i != seat]
+        pool = twin.deck + [card for p in others for card in p.hand]
+        rng.shuffle(pool)
+        twin.deck, pool = pool[: len(twin.deck)], pool[len(twin.deck) :]
+        for player in others:
+            player.hand, pool = self.cards.sort(pool[: len(player.hand)]), pool[len(player.hand) :]
+        return twin
 
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         from games.cover.ai import choose

@@ -1,0 +1,144 @@
+"""The contract every registered game must keep, as plain functions any test can call.
+
+Modelled on OpenSpiel's generic random-simulation test: random legal playouts from many
+seeds and options must end; the same seed and actions must give the same bytes; state JSON
+must round-trip; illegal and out-of-turn actions must raise and change nothing; no view may
+let a seat tell apart states that differ only in what it may not see; every encoded action
+must fit in a Discord custom_id.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from games.core.engine import Engine
+from games.core.options import random_options
+from games.core.protocol import (
+    MAX_ACTION_CHARS,
+    Action,
+    Decision,
+    GameState,
+    IllegalAction,
+    NotYourTurn,
+)
+
+NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana")
+
+
+class ContractBroken(AssertionError):
+    pass
+
+
+@dataclass
+class Playout:
+    options: BaseModel
+    players: tuple[str, ...]
+    seed: int
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+    final: GameState | None = None
+
+
+def random_pick(decision: Decision, rng: random.Random) -> Action:
+    count = rng.randint(decision.min_picks, decision.max_picks)
+    return decision.pick(rng.sample(decision.options, count))
+
+
+def playout(
+    game: Engine,
+    rng: random.Random,
+    *,
+    max_actions: int = 20_000,
+    every_state: callable | None = None,  # type: ignore[valid-type]
+) -> Playout:
+    """Play random legal moves from a random seed, options and table size to the end."""
+    players = NAMES[: rng.randint(game.min_players, game.max_players)]
+    options = random_options(game.options_model, rng)
+    run = Playout(options=options, players=players, seed=rng.getrandbits(63))
+    state = game.setup(options, players, run.seed)
+    while game.outcome(state) is None:
+        if len(run.actions) >= max_actions:
+            raise ContractBroken(f"{game.key}: no outcome after {max_actions} actions")
+        decisions = game.decisions(state)
+        if not decisions:
+            raise ContractBroken(f"{game.key}: nobody can move but the match is not over")
+        decision = rng.choice(decisions)
+        action = random_pick(decision, rng)
+        check_action_text(action)
+        if every_state is not None:
+            every_state(state, decisions)
+        state, _ = game.apply(state, decision.seat, action)
+        run.actions.append((decision.seat, action))
+    run.final = state
+    return run
+
+
+def replay(game: Engine, run: Playout) -> GameState:
+    state = game.setup(run.options, run.players, run.seed)
+    for seat, action in run.actions:
+        state, _ = game.apply(state, seat, Action.decode(action.encode()))
+    return state
+
+
+def check_action_text(action: Action) -> None:
+    text = action.encode()
+    if len(text) > MAX_ACTION_CHARS:
+        raise ContractBroken(f"action {text!r} is longer than {MAX_ACTION_CHARS} characters")
+    if Action.decode(text) != action:
+        raise ContractBroken(f"action {text!r} does not decode to itself")
+
+
+def check_deterministic(game: Engine, run: Playout) -> None:
+    again = replay(game, run)
+    assert run.final is not None
+    if again.model_dump_json() != run.final.model_dump_json():
+        raise ContractBroken(f"{game.key}: same seed and actions gave a different state")
+
+
+def check_round_trip(game: Engine, state: GameState) -> None:
+    text = state.model_dump_json()
+    if game.load_state(text).model_dump_json() != text:
+        raise ContractBroken(f"{game.key}: state JSON does not round-trip")
+
+
+def check_refusals(game: Engine, state: GameState, decisions: Sequence[Decision]) -> None:
+    """Out-of-turn and illegal actions raise and leave the state as it was."""
+    before = state.model_dump_json()
+    deciding = {d.seat for d in decisions}
+    idle = [s for s in range(len(state.names)) if s not in deciding]
+    some_action = decisions[0].options[0].action
+    for seat in idle[:2]:
+        try:
+            game.apply(state, seat, some_action)
+        except NotYourTurn:
+            pass
+        else:
+            raise ContractBroken(f"{game.key}: seat {seat} moved out of turn")
+    for bogus in (Action.of("no_such_move"), Action.of(some_action.kind, "zz", "zz", "zz")):
+        try:
+            game.apply(state, decisions[0].seat, bogus)
+        except IllegalAction as exc:
+            if not str(exc):
+                raise ContractBroken(f"{game.key}: an IllegalAction without a sentence") from exc
+        else:
+            raise ContractBroken(f"{game.key}: accepted {bogus.encode()!r}")
+    if state.model_dump_json() != before:
+        raise ContractBroken(f"{game.key}: a refused action changed the state")
+
+
+def check_views_hide_secrets(game: Engine, state: GameState, rng: random.Random) -> None:
+    """A seat's view must not change when only what it may not see changes."""
+    for seat in [None, *range(len(state.names))]:
+        view = game.view(state, seat).model_dump_json()
+        if str(state.seed) in view:
+            raise ContractBroken(f"{game.key}: the seed shows in a view")
+        twin = game.scramble_hidden(state, seat, rng)
+        if twin.model_dump_json() == state.model_dump_json() and seat is not None:
+            continue  # nothing hidden from this seat right now
+        if game.view(twin, seat).model_dump_json() != view:
+            who = "a spectator" if seat is None else f"seat {seat}"
+            raise ContractBroken(f"{game.key}: {who} can see something hidden")
+        game.panels(game.view(state, seat))

@@ -1,0 +1,69 @@
+"""The DESIGN.md contract, run over every registered game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import GAMES
+from games.core import contract
+
+PLAYOUTS = 300
+CHUNKS = 6  # the playouts run in chunks so pytest-xdist can spread them over the cores
+FULL_CHECKS = 20  # playouts that also check refusals, round trips and views at every step
+
+GAME_KEYS = sorted(GAMES)
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_random_playouts_end_with_an_outcome(key: str, chunk: int) -> None:
+    game = GAMES[key]
+    rng = random.Random(f"playouts:{key}:{chunk}")
+    counts = set()
+    for _ in range(PLAYOUTS // CHUNKS):
+        run = contract.playout(game, rng)
+        assert run.final is not None
+        outcome = game.outcome(run.final)
+        assert outcome is not None and outcome.reason
+        assert sorted(p.seat for p in outcome.placements) == list(range(len(run.players)))
+        assert game.decisions(run.final) == []
+        counts.add(len(run.players))
+    assert counts == set(range(game.min_players, game.max_players + 1))
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_same_seed_and_actions_give_the_same_state(key: str) -> None:
+    game = GAMES[key]
+    rng = random.Random(f"determinism:{key}")
+    for _ in range(10):
+        contract.check_deterministic(game, contract.playout(game, rng))
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_every_step_round_trips_refuses_bad_moves_and_hides_secrets(key: str) -> None:
+    game = GAMES[key]
+    rng = random.Random(f"steps:{key}")
+    checked = 0
+
+    def every_state(state, decisions) -> None:  # type: ignore[no-untyped-def]
+        nonlocal checked
+        checked += 1
+        contract.check_round_trip(game, state)
+        contract.check_refusals(game, state, decisions)
+        if checked % 7 == 0:
+            contract.check_views_hide_secrets(game, state, rng)
+
+    for _ in range(FULL_CHECKS):
+        contract.playout(game, rng, every_state=every_state)
+    assert checked > FULL_CHECKS * 20
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_the_registry_describes_each_game(key: str) -> None:
+    game = GAMES[key]
+    assert game.key == key
+    assert 1 <= game.min_players <= game.max_players <= 8
+    assert game.options_model()  # defaults are the standard rules
+    assert len(game.rules_text()) > 200

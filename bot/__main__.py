@@ -1,0 +1,50 @@
+"""``python -m bot``: read the settings, start the bot. A bad setting is one line, exit 2."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+from pydantic import ValidationError
+
+from bot.config import Settings
+
+
+def load_settings() -> Settings:
+    try:
+        return Settings()  # type: ignore[call-arg]
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            name = str(error["loc"][0]).upper() if error["loc"] else "settings"
+            missing = error["type"] in ("missing", "string_too_short", "too_short")
+            problems.append(f"{name} is required" if missing else f"{name}: {error['msg']}")
+        print(
+            f"cookie-jar: {'; '.join(problems)} (set it in the environment or .env)",
+            file=sys.stderr,
+        )
+        raise SystemExit(2) from None
+
+
+def main() -> None:
+    settings = load_settings()
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    from bot.client import CookieJar
+
+    client = CookieJar(settings)
+    try:
+        asyncio.run(client.start(settings.discord_token.get_secret_value()))
+    except KeyboardInterrupt:
+        pass
+    except Exception as exc:  # a bad token, no network: one line, not a traceback
+        logging.getLogger("bot").error("could not run: %s", exc.__class__.__name__)
+        print(f"cookie-jar: could not run: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""The bot process: start-up in ``setup_hook`` (store, service, bots, cogs, commands)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.bots import BotDriver
+from bot.config import Settings
+from bot.service import MatchService
+from bot.store import Store, open_store
+from games import GAMES
+
+log = logging.getLogger(__name__)
+
+# The client loads cogs by name: bot/ never imports cogs/.
+EXTENSIONS = ("cogs.play",)
+
+
+class CookieJar(commands.Bot):
+    store: Store
+    service: MatchService
+    bots: BotDriver
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            # Nobody is pinged by accident: only the users a message means to mention.
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            help_command=None,
+        )
+        self.settings = settings
+        self._background: set[asyncio.Task[object]] = set()
+
+    async def setup_hook(self) -> None:
+        self.store = open_store(self.settings.database_url)
+        await self.store.connect()
+        self.service = MatchService(self.store, GAMES)
+        self.bots = BotDriver(self.service, delay=self.settings.bot_delay)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.sync_commands()
+        await self.bots.resume()
+
+    async def sync_commands(self) -> None:
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d application commands", len(synced))
+
+    def spawn(self, coro: object, name: str) -> asyncio.Task[object]:
+        """A fire-and-forget task that is kept alive and can be awaited by tests."""
+        task = asyncio.create_task(coro, name=name)  # type: ignore[arg-type]
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    async def close(self) -> None:
+        if hasattr(self, "bots"):
+            await self.bots.close()
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
+        await super().close()
+        if hasattr(self, "store"):
+            await self.store.close()

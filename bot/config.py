@@ -1,0 +1,22 @@
+"""Settings from the environment or a ``.env`` file, validated by pydantic-settings."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    # SecretStr: the token prints as '**********' in logs, reprs and tracebacks.
+    discord_token: SecretStr = Field(min_length=1)
+    database_url: str = "sqlite:///cookie_jar.db"
+    dev_guild_id: int | None = None
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    # Seconds a bot waits before moving, so humans can follow (0 in tests).
+    bot_delay: float = Field(default=1.5, ge=0, le=30)
+    # Least seconds between two edits of one table message (Discord rate limits edits).
+    table_edit_interval: float = Field(default=1.0, ge=0, le=30)

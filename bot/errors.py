@@ -1,0 +1,64 @@
+"""Failures a user can cause. Each message is one sentence saying what happened and what to do."""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """Shown to the user who caused it, ephemerally; nothing was changed."""
+
+
+class MatchNotFound(UserError):
+    def __init__(self) -> None:
+        super().__init__("That match no longer exists. Start a new one with /play.")
+
+
+class NotSeated(UserError):
+    def __init__(self) -> None:
+        super().__init__("You are not seated at this table. Use **Spectate** to watch it.")
+
+
+class NotHost(UserError):
+    def __init__(self, what: str) -> None:
+        super().__init__(f"Only the host or someone with Manage Server can {what}.")
+
+
+class LobbyFull(UserError):
+    def __init__(self, most: int) -> None:
+        super().__init__(f"This table is full ({most} seats). Watch, or open another with /play.")
+
+
+class AlreadySeated(UserError):
+    def __init__(self) -> None:
+        super().__init__("You already have a seat at this table.")
+
+
+class NotInLobby(UserError):
+    def __init__(self) -> None:
+        super().__init__("This match has already started, so the lobby buttons no longer work.")
+
+
+class NotRunning(UserError):
+    def __init__(self) -> None:
+        super().__init__("This match is not running any more. Start a new one with /play.")
+
+
+class ChannelTaken(UserError):
+    def __init__(self, match_id: str) -> None:
+        self.match_id = match_id
+        super().__init__(
+            "This channel already has a game open. Join it, /cancel it, or use another channel."
+        )
+
+
+class StaleClick(UserError):
+    """The click was made on an older version of the table."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "This table moved on since that button was shown; here is the current one."
+        )
+
+
+class UnknownGame(UserError):
+    def __init__(self, key: str) -> None:
+        super().__init__(f"There is no game called {key!r}. Pick one from the list.")

@@ -1,0 +1,445 @@
+"""The one place that changes a match: lock -> load -> apply -> save -> notify.
+
+Clicks, bot moves and (later) timeouts all come through here, so a click racing a bot
+move or a timeout applies exactly once: one asyncio lock per match, and the store's
+version check behind it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Literal
+
+from pydantic import BaseModel
+
+from bot.errors import (
+    AlreadySeated,
+    ChannelTaken,
+    LobbyFull,
+    MatchNotFound,
+    NotHost,
+    NotInLobby,
+    NotRunning,
+    NotSeated,
+    StaleClick,
+    UnknownGame,
+    UserError,
+)
+from bot.store import ChannelBusy, MatchRecord, SeatRecord, Store
+from games.core.options import with_choice
+from games.core.panels import Panels
+from games.core.protocol import Action, Decision, Event, Game, GameState, IllegalAction
+
+log = logging.getLogger(__name__)
+
+BOT_NAMES = ("Abe", "Bea", "Cal", "Dot", "Eve", "Fin", "Gil", "Hal")
+_MARKDOWN = re.compile(r"[\\*_~`|>#\[\]()@<:]")
+
+
+@dataclass(frozen=True)
+class Person:
+    """Who clicked: the id Discord vouches for, never one taken from a custom_id."""
+
+    user_id: int
+    name: str
+    can_manage: bool = False
+
+
+ChangeKind = Literal["lobby", "started", "action", "finished", "cancelled"]
+
+
+@dataclass
+class Change:
+    kind: ChangeKind
+    match: MatchRecord
+    events: list[Event] = field(default_factory=list)
+    state: GameState | None = None
+    previous: GameState | None = None
+
+
+Listener = Callable[[Change], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What one person may see of a match, and what they must decide now."""
+
+    match: MatchRecord
+    game: Game
+    seat: int | None
+    version: int
+    view: BaseModel
+    panels: Panels
+    decision: Decision | None
+
+
+def new_match_id() -> str:
+    # 8 characters of base32: short enough for custom_ids, 40 bits against collisions.
+    return secrets.token_hex(5)
+
+
+def clean_name(name: str) -> str:
+    """Names go into embeds and logs: no markdown, no mentions, a sane length."""
+    cleaned = _MARKDOWN.sub("", name).strip() or "Player"
+    return cleaned[:24]
+
+
+class MatchService:
+    def __init__(
+        self,
+        store: Store,
+        games: dict[str, Game],
+        *,
+        new_seed: Callable[[], int] = lambda: secrets.randbits(63),
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.new_seed = new_seed
+        self.listeners: list[Listener] = []
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    # --- plumbing ----------------------------------------------------------------------
+    def lock(self, match_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(match_id, asyncio.Lock())
+
+    def game_of(self, record: MatchRecord) -> Game:
+        return self.games[record.game]
+
+    async def get(self, match_id: str) -> MatchRecord:
+        record = await self.store.get(match_id)
+        if record is None:
+            raise MatchNotFound()
+        return record
+
+    async def notify(self, change: Change) -> None:
+        for listener in self.listeners:
+            try:
+                await listener(change)
+            except Exception:
+                # A failed table edit or ping must never undo or block a saved move.
+                log.exception("listener failed for match %s", change.match.match_id)
+
+    def load_state(self, record: MatchRecord) -> GameState:
+        if record.state is None:
+            raise NotRunning()
+        return self.game_of(record).load_state(record.state)
+
+    @staticmethod
+    def require_host(record: MatchRecord, actor: Person, what: str) -> None:
+        if actor.user_id != record.host_id and not actor.can_manage:
+            raise NotHost(what)
+
+    # --- lobby -------------------------------------------------------------------------
+    async def open_lobby(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host: Person,
+        game_key: str,
+        seats: Sequence[SeatRecord] | None = None,
+        options: str | None = None,
+        rematch_of: str | None = None,
+    ) -> MatchRecord:
+        if game_key not in self.games:
+            raise UnknownGame(game_key)
+        game = self.games[game_key]
+        stamp = datetime.now(UTC)
+        record = MatchRecord(
+            match_id=new_match_id(),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game_key,
+            status="lobby",
+            host_id=host.user_id,
+            options=options or game.options_model().model_dump_json(),
+            rematch_of=rematch_of,
+            created_at=stamp,
+            updated_at=stamp,
+            seats=list(seats)
+            if seats
+            else [SeatRecord(seat=0, user_id=host.user_id, name=clean_name(host.name))],
+        )
+        try:
+            await self.store.create_match(record)
+        except ChannelBusy as busy:
+            raise ChannelTaken(busy.match_id) from None
+        await self.notify(Change(kind="lobby", match=record))
+        return record
+
+    async def _edit_lobby(
+        self, match_id: str, edit: Callable[[MatchRecord], tuple[list[SeatRecord], str, int]]
+    ) -> MatchRecord:
+        async with self.lock(match_id):
+            record = await self.get(match_id)
+            if record.status != "lobby":
+                raise NotInLobby()
+            seats, options, host_id = edit(record)
+            seats = [
+                SeatRecord(seat=i, user_id=s.user_id, name=s.name) for i, s in enumerate(seats)
+            ]
+            await self.store.save_lobby(match_id, seats, options, host_id)
+            record = record.model_copy(
+                update={"seats": seats, "options": options, "host_id": host_id}
+            )
+        await self.notify(Change(kind="lobby", match=record))
+        return record
+
+    async def join(self, match_id: str, person: Person) -> MatchRecord:
+        def edit(record: MatchRecord) -> tuple[list[SeatRecord], str, int]:
+            game = self.game_of(record)
+            if record.seat_of(person.user_id) is not None:
+                raise AlreadySeated()
+            if len(record.seats) >= game.max_players:
+                raise LobbyFull(game.max_players)
+            name = unique_name(clean_name(person.name), record.seats)
+            seat = SeatRecord(seat=len(record.seats), user_id=person.user_id, name=name)
+            return [*record.seats, seat], record.options, record.host_id
+
+        return await self._edit_lobby(match_id, edit)
+
+    async def leave(self, match_id: str, person: Person) -> MatchRecord:
+        def edit(record: MatchRecord) -> tuple[list[SeatRecord], str, int]:
+            if record.seat_of(person.user_id) is None:
+                raise NotSeated()
+            seats = [s for s in record.seats if s.user_id != person.user_id]
+            host = record.host_id
+            if host == person.user_id:
+                humans = [s.user_id for s in seats if s.user_id is not None]
+                host = humans[0] if humans else host  # hosting passes to the next person
+            return seats, record.options, host
+
+        record = await self._edit_lobby(match_id, edit)
+        if not any(s.user_id is not None for s in record.seats):
+            return await self.cancel(match_id, None)
+        return record
+
+    async def add_bot(self, match_id: str, actor: Person) -> MatchRecord:
+        def edit(record: MatchRecord) -> tuple[list[SeatRecord], str, int]:
+            self.require_host(record, actor, "add bots")
+            game = self.game_of(record)
+            if len(record.seats) >= game.max_players:
+                raise LobbyFull(game.max_players)
+            taken = {s.name for s in record.seats}
+            name = next(f"🤖 {n}" for n in BOT_NAMES if f"🤖 {n}" not in taken)
+            seat = SeatRecord(seat=len(record.seats), user_id=None, name=name)
+            return [*record.seats, seat], record.options, record.host_id
+
+        return await self._edit_lobby(match_id, edit)
+
+    async def set_option(self, match_id: str, actor: Person, name: str, value: str) -> MatchRecord:
+        def edit(record: MatchRecord) -> tuple[list[SeatRecord], str, int]:
+            self.require_host(record, actor, "change the options")
+            game = self.game_of(record)
+            try:
+                options = with_choice(game.load_options(record.options), name, value)
+            except (ValueError, KeyError):
+                raise UserError("That option is not available for this game.") from None
+            return list(record.seats), options.model_dump_json(), record.host_id
+
+        return await self._edit_lobby(match_id, edit)
+
+    async def start(self, match_id: str, actor: Person) -> MatchRecord:
+        async with self.lock(match_id):
+            record = await self.get(match_id)
+            if record.status != "lobby":
+                raise NotInLobby()
+            self.require_host(record, actor, "start the match")
+            game = self.game_of(record)
+            n = len(record.seats)
+            if not game.min_players <= n <= game.max_players:
+                raise UserError(
+                    f"{game.name} needs {game.min_players} to {game.max_players} players; "
+                    f"there {'is' if n == 1 else 'are'} {n}. Invite people or add bots."
+                )
+            seed = self.new_seed()
+            try:
+                state = game.setup(
+                    game.load_options(record.options), [s.name for s in record.seats], seed
+                )
+            except IllegalAction as exc:
+                raise UserError(str(exc)) from None
+            await self.store.start(
+                match_id, record.seats, seed, state.model_dump_json(), state.version
+            )
+            record = record.model_copy(
+                update={
+                    "status": "active",
+                    "seed": seed,
+                    "state": state.model_dump_json(),
+                    "version": state.version,
+                }
+            )
+        await self.notify(Change(kind="started", match=record, state=state, events=[]))
+        return record
+
+    async def cancel(self, match_id: str, actor: Person | None) -> MatchRecord:
+        """End a lobby or a running match. ``actor`` None: the system (an empty lobby)."""
+        async with self.lock(match_id):
+            record = await self.get(match_id)
+            if not record.is_open:
+                raise NotRunning()
+            if actor is not None:
+                self.require_host(record, actor, "cancel the match")
+            await self.store.set_status(match_id, "cancelled")
+            record = record.model_copy(update={"status": "cancelled"})
+        await self.notify(Change(kind="cancelled", match=record))
+        return record
+
+    async def rematch(self, match_id: str, actor: Person) -> MatchRecord:
+        record = await self.get(match_id)
+        if record.status not in ("finished", "cancelled"):
+            raise UserError("This match is still going; a rematch can start when it ends.")
+        if record.seat_of(actor.user_id) is None and not actor.can_manage:
+            raise NotSeated()
+        return await self.open_lobby(
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            host=actor,
+            game_key=record.game,
+            seats=record.seats,
+            options=record.options,
+            rematch_of=record.match_id,
+        )
+
+    # --- play --------------------------------------------------------------------------
+    async def act(
+        self,
+        match_id: str,
+        user_id: int,
+        *,
+        version: int,
+        picks: Sequence[int] | None = None,
+        action: Action | None = None,
+    ) -> Change:
+        """A person's move: option indexes of their current decision, or an action."""
+
+        def choose(record: MatchRecord, game: Game, state: GameState) -> tuple[int, Action]:
+            seat = record.seat_of(user_id)
+            if seat is None:
+                raise NotSeated()
+            if state.version != version:
+                raise StaleClick()
+            decision = game.decision_for(state, seat)
+            if decision is None:
+                raise UserError("It is not your turn; you will be pinged when it is.")
+            if action is not None:
+                return seat, action
+            return seat, pick_options(decision, picks or ())
+
+        return await self._apply(match_id, choose)
+
+    async def play_bot(self, match_id: str) -> Change | None:
+        """One move for the first bot seat that must decide, through the same path."""
+
+        def choose(record: MatchRecord, game: Game, state: GameState) -> tuple[int, Action]:
+            bots = {s.seat for s in record.seats if s.is_bot}
+            for decision in game.decisions(state):
+                if decision.seat in bots:
+                    return decision.seat, game.bot_action(state, decision.seat)
+            raise _NothingToDo()
+
+        try:
+            return await self._apply(match_id, choose)
+        except (_NothingToDo, NotRunning, MatchNotFound):
+            return None
+
+    async def _apply(
+        self,
+        match_id: str,
+        choose: Callable[[MatchRecord, Game, GameState], tuple[int, Action]],
+    ) -> Change:
+        async with self.lock(match_id):
+            record = await self.get(match_id)
+            if record.status != "active":
+                raise NotRunning()
+            game = self.game_of(record)
+            state = self.load_state(record)
+            seat, action = choose(record, game, state)
+            new_state, events = game.apply(state, seat, action)  # IllegalAction: a sentence
+            status = "finished" if game.outcome(new_state) is not None else "active"
+            state_json = new_state.model_dump_json()
+            await self.store.save_action(
+                match_id,
+                expected_version=state.version,
+                state=state_json,
+                version=new_state.version,
+                seat=seat,
+                action=action.encode(),
+                status=status,
+            )
+            record = record.model_copy(
+                update={"state": state_json, "status": status, "version": new_state.version}
+            )
+        change = Change(
+            kind="finished" if status == "finished" else "action",
+            match=record,
+            events=events,
+            state=new_state,
+            previous=state,
+        )
+        await self.notify(change)
+        return change
+
+    # --- reading -----------------------------------------------------------------------
+    async def seat_view(self, match_id: str, user_id: int | None) -> SeatView:
+        record = await self.get(match_id)
+        game = self.game_of(record)
+        state = self.load_state(record)
+        seat = record.seat_of(user_id) if user_id is not None else None
+        view = game.view(state, seat)
+        return SeatView(
+            match=record,
+            game=game,
+            seat=seat,
+            version=state.version,
+            view=view,
+            panels=game.panels(view),
+            decision=game.decision_for(state, seat) if seat is not None else None,
+        )
+
+    async def open_for_user(self, guild_id: int, user_id: int) -> list[tuple[MatchRecord, bool]]:
+        """The user's open matches here, each with whether it waits on them."""
+        found = []
+        for record in await self.store.open_for_user(guild_id, user_id):
+            waiting = False
+            if record.status == "active" and record.state:
+                seat = record.seat_of(user_id)
+                state = self.load_state(record)
+                waiting = seat is not None and any(
+                    d.seat == seat for d in self.game_of(record).decisions(state)
+                )
+            found.append((record, waiting))
+        found.sort(key=lambda pair: not pair[1])
+        return found
+
+
+class _NothingToDo(Exception):
+    pass
+
+
+def pick_options(decision: Decision, picks: Sequence[int]) -> Action:
+    """Turn option indexes from a button or select into the decision's action."""
+    try:
+        chosen = [decision.options[i] for i in dict.fromkeys(picks)]
+    except IndexError:
+        raise StaleClick() from None
+    if not chosen:
+        raise UserError("Pick something first.")
+    try:
+        return decision.pick(chosen)
+    except IllegalAction as exc:
+        raise UserError(str(exc)) from None
+
+
+def unique_name(name: str, seats: Sequence[SeatRecord]) -> str:
+    taken = {s.name for s in seats}
+    if name not in taken:
+        return name
+    return next(f"{name} {i}" for i in range(2, 99) if f"{name} {i}" not in taken)

@@ -1,0 +1,81 @@
+"""The store interface. SQLite is the embedded default; PostgreSQL can implement the same."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+from bot.store.models import LoggedAction, MatchRecord, SeatRecord, Status
+
+
+class StoreError(Exception):
+    pass
+
+
+class ChannelBusy(StoreError):
+    """The channel already has an open match."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__(match_id)
+        self.match_id = match_id
+
+
+class VersionConflict(StoreError):
+    """Somebody saved this match first: the caller's state is stale."""
+
+
+class Store(ABC):
+    @abstractmethod
+    async def connect(self) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def create_match(self, record: MatchRecord) -> None:
+        """Insert a lobby with its seats; raise ``ChannelBusy`` if the channel has one open."""
+
+    @abstractmethod
+    async def get(self, match_id: str) -> MatchRecord | None: ...
+
+    @abstractmethod
+    async def open_in_channel(self, channel_id: int) -> MatchRecord | None: ...
+
+    @abstractmethod
+    async def open_for_user(self, guild_id: int, user_id: int) -> list[MatchRecord]: ...
+
+    @abstractmethod
+    async def open_matches(self) -> list[MatchRecord]: ...
+
+    @abstractmethod
+    async def save_lobby(
+        self, match_id: str, seats: Sequence[SeatRecord], options: str
+    ) -> None: ...
+
+    @abstractmethod
+    async def start(
+        self, match_id: str, seats: Sequence[SeatRecord], seed: int, state: str, version: int
+    ) -> None: ...
+
+    @abstractmethod
+    async def save_action(
+        self,
+        match_id: str,
+        *,
+        expected_version: int,
+        state: str,
+        version: int,
+        seat: int,
+        action: str,
+        status: Status,
+    ) -> None:
+        """One transaction: snapshot, action log row, version check; ``VersionConflict``."""
+
+    @abstractmethod
+    async def set_status(self, match_id: str, status: Status) -> None: ...
+
+    @abstractmethod
+    async def set_message(self, match_id: str, message_id: int) -> None: ...
+
+    @abstractmethod
+    async def actions(self, match_id: str) -> list[LoggedAction]: ...

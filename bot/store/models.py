@@ -1,0 +1,57 @@
+"""Records the store keeps. Pydantic models, so every layer gets validated data."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Status = Literal["lobby", "active", "finished", "cancelled"]
+OPEN_STATUSES: tuple[Status, ...] = ("lobby", "active")
+
+
+class SeatRecord(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    seat: int
+    user_id: int | None  # None: a bot plays this seat
+    name: str
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+
+class MatchRecord(BaseModel):
+    match_id: str
+    guild_id: int
+    channel_id: int
+    message_id: int | None = None
+    game: str
+    status: Status
+    host_id: int
+    options: str  # JSON of the game's options model
+    seed: int | None = None
+    version: int = 0
+    state: str | None = None  # JSON of the game state, once started
+    rematch_of: str | None = None
+    created_at: datetime
+    updated_at: datetime
+    seats: list[SeatRecord] = []
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+
+class LoggedAction(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    seq: int
+    seat: int
+    action: str
+    at: datetime

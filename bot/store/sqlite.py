@@ -1,0 +1,288 @@
+"""SQLite store on aiosqlite: WAL, numbered migrations, one transaction per action."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+
+import aiosqlite
+
+from bot.store.base import ChannelBusy, Store, StoreError, VersionConflict
+from bot.store.models import OPEN_STATUSES, LoggedAction, MatchRecord, SeatRecord, Status
+
+_MATCH_COLUMNS = (
+    "id, guild_id, channel_id, message_id, game, status, host_id, options, seed, version, "
+    "state, rematch_of, created_at, updated_at"
+)
+_OPEN = "('" + "', '".join(OPEN_STATUSES) + "')"
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def migrations() -> list[tuple[int, str]]:
+    """``(number, sql)`` for every ``NNN_name.sql`` shipped beside this module, in order."""
+    folder = resources.files("bot.store") / "migrations"
+    found = []
+    for entry in folder.iterdir():
+        if entry.name.endswith(".sql"):
+            found.append((int(entry.name.split("_", 1)[0]), entry.read_text("utf-8")))
+    return sorted(found)
+
+
+class SQLiteStore(Store):
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._db: aiosqlite.Connection | None = None
+        # One connection serves every coroutine: without this lock, two coroutines could
+        # interleave statements inside one another's transaction, or read half of one.
+        self._lock = asyncio.Lock()
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise StoreError("the store is not connected")
+        return self._db
+
+    async def connect(self) -> None:
+        # isolation_level=None: we issue BEGIN ourselves, so a transaction is exactly the
+        # statements between BEGIN and COMMIT.
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        self._db.row_factory = aiosqlite.Row
+        await self._db.execute("PRAGMA journal_mode = WAL")
+        # FULL: a commit is on disk before we tell a player their move counted, so an
+        # acknowledged action survives even a power cut (NORMAL would only survive a crash).
+        await self._db.execute("PRAGMA synchronous = FULL")
+        await self._db.execute("PRAGMA foreign_keys = ON")
+        await self._db.execute("PRAGMA busy_timeout = 5000")
+        await self.migrate()
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def migrate(self) -> int:
+        async with self.db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        current = row[0] if row else 0
+        for number, sql in migrations():
+            if number <= current:
+                continue
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in sql.split(";"):
+                    if statement.strip():
+                        await self.db.execute(statement)
+                await self.db.execute(f"PRAGMA user_version = {int(number)}")
+                await self.db.execute("COMMIT")
+            except Exception:
+                await self.db.execute("ROLLBACK")
+                raise
+            current = number
+        return current
+
+    # --- reads -------------------------------------------------------------------------
+    async def _seats(self, match_ids: Sequence[str]) -> dict[str, list[SeatRecord]]:
+        seats: dict[str, list[SeatRecord]] = {m: [] for m in match_ids}
+        if not match_ids:
+            return seats
+        marks = ",".join("?" * len(match_ids))
+        async with self.db.execute(
+            f"SELECT match_id, seat, user_id, name FROM seats WHERE match_id IN ({marks}) "
+            "ORDER BY match_id, seat",
+            tuple(match_ids),
+        ) as cursor:
+            async for row in cursor:
+                seats[row["match_id"]].append(
+                    SeatRecord(seat=row["seat"], user_id=row["user_id"], name=row["name"])
+                )
+        return seats
+
+    async def _matches(self, where: str, params: tuple[object, ...]) -> list[MatchRecord]:
+        async with self._lock:
+            async with self.db.execute(
+                f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {where}", params
+            ) as cursor:
+                rows = await cursor.fetchall()
+            seats = await self._seats([row["id"] for row in rows])
+        return [
+            MatchRecord(
+                match_id=row["id"],
+                **{k: row[k] for k in row.keys() if k != "id"},  # noqa: SIM118
+                seats=seats[row["id"]],
+            )
+            for row in rows
+        ]
+
+    async def get(self, match_id: str) -> MatchRecord | None:
+        found = await self._matches("id = ?", (match_id,))
+        return found[0] if found else None
+
+    async def open_in_channel(self, channel_id: int) -> MatchRecord | None:
+        found = await self._matches(f"channel_id = ? AND status IN {_OPEN}", (channel_id,))
+        return found[0] if found else None
+
+    async def open_for_user(self, guild_id: int, user_id: int) -> list[MatchRecord]:
+        return await self._matches(
+            f"guild_id = ? AND status IN {_OPEN} AND id IN "
+            "(SELECT match_id FROM seats WHERE user_id = ?) ORDER BY updated_at DESC",
+            (guild_id, user_id),
+        )
+
+    async def open_matches(self) -> list[MatchRecord]:
+        return await self._matches(f"status IN {_OPEN} ORDER BY created_at", ())
+
+    async def actions(self, match_id: str) -> list[LoggedAction]:
+        async with (
+            self._lock,
+            self.db.execute(
+                "SELECT seq, seat, action, at FROM actions WHERE match_id = ? ORDER BY seq",
+                (match_id,),
+            ) as cursor,
+        ):
+            return [LoggedAction(**dict(row)) async for row in cursor]
+
+    # --- writes ------------------------------------------------------------------------
+    async def _transaction(
+        self, statements: Sequence[tuple[str, tuple[object, ...]]], *, guard_first: bool = False
+    ) -> None:
+        """Run statements in one IMMEDIATE transaction, all or nothing.
+
+        ``guard_first``: the first statement is a guarded UPDATE that must change exactly one
+        row (the optimistic version check); otherwise roll back with ``VersionConflict``.
+        """
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for index, (sql, params) in enumerate(statements):
+                    cursor = await self.db.execute(sql, params)
+                    if guard_first and index == 0 and cursor.rowcount != 1:
+                        raise VersionConflict(sql)
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+
+    @staticmethod
+    def _seat_rows(match_id: str, seats: Sequence[SeatRecord]) -> list[tuple[str, tuple]]:
+        return [("DELETE FROM seats WHERE match_id = ?", (match_id,))] + [
+            (
+                "INSERT INTO seats (match_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
+                (match_id, s.seat, s.user_id, s.name),
+            )
+            for s in seats
+        ]
+
+    async def create_match(self, record: MatchRecord) -> None:
+        stamp = now()
+        try:
+            await self._transaction(
+                [
+                    (
+                        f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES "
+                        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            record.match_id,
+                            record.guild_id,
+                            record.channel_id,
+                            record.message_id,
+                            record.game,
+                            record.status,
+                            record.host_id,
+                            record.options,
+                            record.seed,
+                            record.version,
+                            record.state,
+                            record.rematch_of,
+                            stamp,
+                            stamp,
+                        ),
+                    ),
+                    *self._seat_rows(record.match_id, record.seats),
+                ]
+            )
+        except sqlite3.IntegrityError as exc:
+            existing = await self.open_in_channel(record.channel_id)
+            if existing is None:
+                raise
+            raise ChannelBusy(existing.match_id) from exc
+
+    async def save_lobby(
+        self, match_id: str, seats: Sequence[SeatRecord], options: str, host_id: int
+    ) -> None:
+        await self._transaction(
+            [
+                (
+                    "UPDATE matches SET options = ?, host_id = ?, updated_at = ? "
+                    "WHERE id = ? AND status = 'lobby'",
+                    (options, host_id, now(), match_id),
+                ),
+                *self._seat_rows(match_id, seats),
+            ],
+            guard_first=True,
+        )
+
+    async def start(
+        self, match_id: str, seats: Sequence[SeatRecord], seed: int, state: str, version: int
+    ) -> None:
+        await self._transaction(
+            [
+                (
+                    "UPDATE matches SET status = 'active', seed = ?, state = ?, version = ?, "
+                    "updated_at = ? WHERE id = ? AND status = 'lobby'",
+                    (seed, state, version, now(), match_id),
+                ),
+                *self._seat_rows(match_id, seats),
+            ],
+            guard_first=True,
+        )
+
+    async def save_action(
+        self,
+        match_id: str,
+        *,
+        expected_version: int,
+        state: str,
+        version: int,
+        seat: int,
+        action: str,
+        status: Status,
+    ) -> None:
+        stamp = now()
+        await self._transaction(
+            [
+                (
+                    "UPDATE matches SET state = ?, version = ?, status = ?, updated_at = ? "
+                    "WHERE id = ? AND version = ? AND status = 'active'",
+                    (state, version, status, stamp, match_id, expected_version),
+                ),
+                (
+                    "INSERT INTO actions (match_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                    (match_id, expected_version, seat, action, stamp),
+                ),
+            ],
+            guard_first=True,
+        )
+
+    async def set_status(self, match_id: str, status: Status) -> None:
+        await self._transaction(
+            [
+                (
+                    "UPDATE matches SET status = ?, updated_at = ? WHERE id = ?",
+                    (status, now(), match_id),
+                ),
+            ]
+        )
+
+    async def set_message(self, match_id: str, message_id: int) -> None:
+        await self._transaction(
+            [
+                ("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id)),
+            ]
+        )

@@ -80,7 +80,7 @@ class SeatView:
 
 
 def new_match_id() -> str:
-    # 8 characters of base32: short enough for custom_ids, 40 bits against collisions.
+    # 10 hex characters (40 bits): short enough for custom_ids, ample against collisions.
     return secrets.token_hex(5)
 
 

@@ -49,8 +49,8 @@ Waiting for the bot: :meth:`FakeDiscord.settle`
 ``settle`` returns when the event loop is quiet: nothing is ready to run, no task waits on a
 worker thread (``run_in_executor``/``to_thread`` futures, aiosqlite), and no timer is due within
 ``horizon`` (1 s) of fake time.  Timers that are due sooner are fast-forwarded by moving the
-loop clock (``running`` installs a shiftable ``loop.time``), so a ``sleep(0.5)`` in the bot costs
-no wall time, while a view timeout, a turn timer or a background task sleeping for an hour is
+clock (``running`` shifts ``time.monotonic``, which ``loop.time()`` and discord.py's view
+timeouts read, and ``discord.utils.utcnow``), so a ``sleep(0.5)`` in the bot costs no wall time, while a view timeout, a turn timer or a background task sleeping for an hour is
 simply "idle" and does not hang the test.  :meth:`FakeDiscord.advance` moves the clock further
 on purpose (e.g. to expire a 180 s view).  ``settle`` gives up after ``timeout`` seconds of real
 time with :class:`SettleTimeout` describing what was still busy.
@@ -755,34 +755,46 @@ class _Request:
 
 
 class _FakeClock:
-    """Makes ``loop.time()`` shiftable so timers can be fast-forwarded."""
+    """A shiftable monotonic clock, so timers can be fast-forwarded.
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
+    Patches ``time.monotonic`` (which ``BaseEventLoop.time`` reads, as do discord.py's view
+    timeouts) and ``discord.utils.utcnow`` (``ext.tasks`` schedules with it) to add ``offset``.
+    """
+
+    def __init__(self) -> None:
         self.offset = 0.0
-        self._real = loop.time
-        self._installed = False
+        self._patches: list[Any] = []
 
-    def time(self) -> float:
-        return self._real() + self.offset
+    def monotonic(self) -> float:
+        return _real_monotonic() + self.offset
+
+    def utcnow(self) -> datetime.datetime:
+        return _real_utcnow() + datetime.timedelta(seconds=self.offset)
 
     def install(self) -> None:
-        if "time" in vars(self.loop):
-            raise RuntimeError("the event loop clock is already patched (two fakes running?)")
-        self.loop.time = self.time  # type: ignore[method-assign]
-        self._installed = True
+        if time.monotonic is not _real_monotonic:
+            raise RuntimeError("time.monotonic is already patched (two fakes running?)")
+        self._patches = [
+            mock.patch.object(time, "monotonic", self.monotonic),
+            mock.patch.object(discord.utils, "utcnow", self.utcnow),
+        ]
+        for patch in self._patches:
+            patch.start()
 
     def uninstall(self) -> None:
-        if self._installed:
-            del self.loop.time  # type: ignore[method-assign]
-            self._installed = False
+        for patch in reversed(self._patches):
+            patch.stop()
+        self._patches = []
 
     def advance_to(self, when: float) -> None:
-        now = self.time()
+        """Move the clock so that ``loop.time() >= when``."""
+        now = self.monotonic()
         if when > now:
             self.offset += when - now
 
 
+_real_monotonic = time.monotonic
+_real_utcnow = discord.utils.utcnow
 _active_fake: FakeDiscord | None = None
 
 
@@ -1059,11 +1071,10 @@ class FakeDiscord:
         global _active_fake
         if _active_fake is not None:
             raise RuntimeError("another FakeDiscord is already running a bot")
-        loop = asyncio.get_running_loop()
         tasks_before = asyncio.all_tasks()
         capture = ErrorLogCapture()
         self.error_logs = capture.records
-        clock = _FakeClock(loop)
+        clock = _FakeClock()
         async with contextlib.AsyncExitStack() as stack:
             _active_fake = self
             stack.callback(self._deactivate)
@@ -1125,12 +1136,12 @@ class FakeDiscord:
         as idle.  Raises :class:`SettleTimeout` after ``timeout`` seconds of real time.
         """
         loop = asyncio.get_running_loop()
-        deadline = time.monotonic() + timeout
+        deadline = _real_monotonic() + timeout
         limit = loop.time() + horizon
         quiet_rounds = 0
         while quiet_rounds < 2:
             await asyncio.sleep(0)
-            if time.monotonic() > deadline:
+            if _real_monotonic() > deadline:
                 raise SettleTimeout(f"the bot did not settle within {timeout}s:\n{_describe_tasks()}")
             if getattr(loop, "_ready", ()):
                 quiet_rounds = 0
@@ -1142,7 +1153,7 @@ class FakeDiscord:
             due = _next_timer(loop)
             if due is not None and due <= limit:
                 quiet_rounds = 0
-                if self._clock is not None and self._clock.loop is loop:
+                if self._clock is not None:
                     self._clock.advance_to(due)
                 else:
                     await asyncio.sleep(max(0.0, due - loop.time()))
@@ -1393,7 +1404,7 @@ class FakeDiscord:
         kind = param.type
         if isinstance(value, (app_commands.Choice, enum.Enum)):
             value = value.value
-        opt = app_commands.AppCommandOptionType
+        opt = discord.AppCommandOptionType
         if kind in (opt.user, opt.mentionable, opt.channel, opt.role):
             raw: Any = self._resolve_entity(value, resolved) if not isinstance(value, int) else str(value)
         elif kind is opt.integer:

@@ -1,0 +1,260 @@
+"""Every button and select the bot sends, as DynamicItems.
+
+A custom_id carries only a match id, a verb, and for moves the state version and option
+indexes: never a card, never a user id (who clicked comes from Discord, checked in the
+service). DynamicItems need no per-message registry, so buttons sent before a restart keep
+working after it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import UserError
+from bot.service import MatchService, Person
+from games.core.protocol import IllegalAction
+
+if TYPE_CHECKING:
+    from cogs.presenter import Presenter
+
+log = logging.getLogger(__name__)
+
+MID = r"(?P<mid>[0-9a-f]{10})"
+OOPS = "Something went wrong on our side. Please try again in a moment."
+
+
+def person(interaction: discord.Interaction) -> Person:
+    user = interaction.user
+    perms = getattr(interaction, "permissions", None)
+    return Person(
+        user_id=user.id,
+        name=getattr(user, "display_name", user.name),
+        can_manage=bool(perms and perms.manage_guild),
+    )
+
+
+def service_of(interaction: discord.Interaction) -> MatchService:
+    return interaction.client.service  # type: ignore[attr-defined]
+
+
+def presenter_of(interaction: discord.Interaction) -> Presenter:
+    return interaction.client.presenter  # type: ignore[attr-defined]
+
+
+async def tell(interaction: discord.Interaction, text: str, **extra: Any) -> None:
+    """An ephemeral sentence, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **extra)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **extra)
+
+
+async def guarded(interaction: discord.Interaction, work: Any) -> None:
+    """Run a handler; any failure becomes a short ephemeral sentence, never a silent fail."""
+    try:
+        await work
+    except (UserError, IllegalAction) as exc:
+        await presenter_of(interaction).explain(interaction, str(exc), exc)
+    except Exception:
+        log.exception("interaction %s failed", getattr(interaction, "id", "?"))
+        try:
+            await tell(interaction, OOPS)
+        except discord.HTTPException:
+            log.warning("could not tell the user about the failure")
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"cj:lobby:{MID}:(?P<verb>join|leave|bot|start|cancel)",
+):
+    LOOK = {
+        "join": ("Join", discord.ButtonStyle.success, "🙋"),
+        "leave": ("Leave", discord.ButtonStyle.secondary, "🚪"),
+        "bot": ("Add bot", discord.ButtonStyle.secondary, "🤖"),
+        "start": ("Start", discord.ButtonStyle.primary, "▶️"),
+        "cancel": ("Cancel", discord.ButtonStyle.danger, "✖️"),
+    }
+
+    def __init__(self, match_id: str, verb: str) -> None:
+        label, style, emoji = self.LOOK[verb]
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, emoji=emoji, custom_id=f"cj:lobby:{match_id}:{verb}"
+            )
+        )
+        self.match_id, self.verb = match_id, verb
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(match["mid"], match["verb"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._run(interaction))
+
+    async def _run(self, interaction: discord.Interaction) -> None:
+        service, who = service_of(interaction), person(interaction)
+        verb = {
+            "join": service.join,
+            "leave": service.leave,
+            "bot": service.add_bot,
+            "start": service.start,
+            "cancel": service.cancel,
+        }[self.verb]
+        await verb(self.match_id, who)
+        await interaction.response.defer()  # the presenter edits the lobby message
+
+
+class LobbyOption(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=rf"cj:lopt:{MID}:(?P<field>[a-z_]{{1,40}})",
+):
+    def __init__(
+        self, match_id: str, field: str, choices: list[tuple[str, str, bool]] | None = None
+    ):
+        select = discord.ui.Select(
+            custom_id=f"cj:lopt:{match_id}:{field}",
+            options=[
+                discord.SelectOption(label=label[:100], value=value, default=current)
+                for value, label, current in (choices or [("x", "x", False)])
+            ],
+        )
+        super().__init__(select)
+        self.match_id, self.field = match_id, field
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> LobbyOption:
+        made = cls(match["mid"], match["field"])
+        made.item = item  # keep the options Discord sent, and the values it will fill in
+        return made
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._run(interaction))
+
+    async def _run(self, interaction: discord.Interaction) -> None:
+        values = self.item.values  # type: ignore[attr-defined]
+        if not values:
+            raise UserError("Pick one of the choices.")
+        await service_of(interaction).set_option(
+            self.match_id, person(interaction), self.field, values[0]
+        )
+        await interaction.response.defer()
+
+
+class ShowHand(discord.ui.DynamicItem[discord.ui.Button], template=rf"cj:hand:{MID}"):
+    def __init__(self, match_id: str, label: str = "Show hand") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.primary,
+                emoji="🃏",
+                custom_id=f"cj:hand:{match_id}",
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ShowHand:
+        return cls(match["mid"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, presenter_of(interaction).show_hand(interaction, self.match_id))
+
+
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"cj:do:{MID}:(?P<version>\d{{1,7}}):(?P<index>\d{{1,3}})",
+):
+    def __init__(
+        self,
+        match_id: str,
+        version: int,
+        index: int,
+        label: str = "Move",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80], style=style, custom_id=f"cj:do:{match_id}:{version}:{index}"
+            )
+        )
+        self.match_id, self.version, self.index = match_id, version, index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> MoveButton:
+        return cls(match["mid"], int(match["version"]), int(match["index"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(
+            interaction,
+            presenter_of(interaction).move(interaction, self.match_id, self.version, [self.index]),
+        )
+
+
+class MoveSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=rf"cj:pick:{MID}:(?P<version>\d{{1,7}}):(?P<row>\d)",
+):
+    def __init__(
+        self, match_id: str, version: int, row: int, select: discord.ui.Select | None = None
+    ) -> None:
+        super().__init__(
+            select
+            or discord.ui.Select(
+                custom_id=f"cj:pick:{match_id}:{version}:{row}",
+                options=[discord.SelectOption(label="-")],
+            )
+        )
+        self.match_id, self.version = match_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> MoveSelect:
+        return cls(match["mid"], int(match["version"]), int(match["row"]), select=item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            try:
+                picks = [int(v) for v in self.item.values]  # type: ignore[attr-defined]
+            except ValueError:
+                raise UserError("That choice could not be read; open your hand again.") from None
+            await presenter_of(interaction).move(interaction, self.match_id, self.version, picks)
+
+        await guarded(interaction, run())
+
+
+class Rematch(discord.ui.DynamicItem[discord.ui.Button], template=rf"cj:rematch:{MID}"):
+    def __init__(self, match_id: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch",
+                style=discord.ButtonStyle.success,
+                emoji="🔁",
+                custom_id=f"cj:rematch:{match_id}",
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> Rematch:
+        return cls(match["mid"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, presenter_of(interaction).rematch(interaction, self.match_id))
+
+
+DYNAMIC_ITEMS = (LobbyButton, LobbyOption, ShowHand, MoveButton, MoveSelect, Rematch)

@@ -1,0 +1,126 @@
+"""Slash commands: /play, /rules, /games, /cancel. Thin: each is one service call."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import ChannelTaken, UserError
+from bot.service import MatchService
+from cogs import render
+from cogs.components import DYNAMIC_ITEMS, guarded, person, tell
+from cogs.presenter import Presenter
+from games import GAMES
+
+if TYPE_CHECKING:
+    from bot.client import CookieJar
+
+GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
+
+
+class Play(commands.Cog):
+    def __init__(self, bot: CookieJar) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> MatchService:
+        return self.bot.service
+
+    @property
+    def presenter(self) -> Presenter:
+        return self.bot.presenter  # type: ignore[attr-defined]
+
+    @app_commands.command(name="play", description="Open a lobby for a game in this channel.")
+    @app_commands.describe(game="Which game to play")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def play(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        async def run() -> None:
+            try:
+                record = await self.service.open_lobby(
+                    guild_id=interaction.guild_id or 0,
+                    channel_id=interaction.channel_id or 0,
+                    host=person(interaction),
+                    game_key=game.value,
+                )
+            except ChannelTaken as taken:
+                existing = await self.service.get(taken.match_id)
+                link = render.jump_link(existing)
+                where = f" Here it is: {link}" if link else ""
+                raise UserError(f"{taken}{where}") from None
+            embeds, view = await self.presenter.table_message(record)
+            response = await interaction.response.send_message(embeds=embeds, view=view)
+            await self.presenter.remember_message(record, response)
+
+        await guarded(interaction, run())
+
+    @app_commands.command(name="rules", description="How a game is played, and our rulings.")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        chosen = GAMES[game.value]
+        embed = discord.Embed(
+            title=f"📖 {chosen.name} · rules",
+            description=render.clip(chosen.rules_text(), render.DESCRIPTION),
+            colour=render.COLOURS["neutral"],
+        )
+        embed.set_footer(text=f"{chosen.min_players}–{chosen.max_players} players · /play to start")
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="games", description="Your matches on this server.")
+    @app_commands.guild_only()
+    async def games(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            found = await self.service.open_for_user(interaction.guild_id or 0, interaction.user.id)
+            if not found:
+                await tell(interaction, "You are not in any match here. Start one with /play.")
+                return
+            lines = []
+            for record, waiting in found[:20]:
+                name = GAMES[record.game].name if record.game in GAMES else record.game
+                link = render.jump_link(record)
+                where = (
+                    f"[in <#{record.channel_id}>]({link})" if link else f"in <#{record.channel_id}>"
+                )
+                state = "**your turn**" if waiting else record.status.replace("active", "playing")
+                lines.append(f"• **{name}** {where} · {state}")
+            embed = discord.Embed(
+                title="🍪 Your matches",
+                description="\n".join(lines),
+                colour=render.COLOURS["neutral"],
+            )
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+        await guarded(interaction, run())
+
+    @app_commands.command(name="cancel", description="End the match in this channel.")
+    @app_commands.guild_only()
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            record = await self.service.store.open_in_channel(interaction.channel_id or 0)
+            if record is None:
+                raise UserError("There is no match in this channel to cancel.")
+            await self.service.cancel(record.match_id, person(interaction))
+            await interaction.response.send_message(
+                f"✖️ The {GAMES[record.game].name} match here was cancelled by "
+                f"{interaction.user.mention}.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+        await guarded(interaction, run())
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await tell(interaction, "That command could not run. Please try again in a moment.")
+
+
+async def setup(bot: CookieJar) -> None:
+    presenter = Presenter(bot, edit_interval=bot.settings.table_edit_interval)
+    bot.presenter = presenter  # type: ignore[attr-defined]
+    bot.service.listeners.append(presenter.on_change)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(Play(bot))

@@ -1,0 +1,242 @@
+"""Shows matches in Discord: the table message kept current, turn pings, hand views.
+
+It listens to the service: whatever changed a match (a click, a bot, later a timer), the
+table is re-rendered from the stored state. Edits are coalesced per match so a burst of
+moves costs one edit per interval, well inside Discord's rate limits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.errors import NotSeated, StaleClick, UserError
+from bot.service import Change, MatchService, SeatView
+from bot.store import MatchRecord
+from cogs import render
+from cogs.components import (
+    LobbyButton,
+    LobbyOption,
+    MoveButton,
+    MoveSelect,
+    Rematch,
+    ShowHand,
+    person,
+    tell,
+)
+
+if TYPE_CHECKING:
+    from bot.client import CookieJar
+
+log = logging.getLogger(__name__)
+
+
+class Presenter:
+    def __init__(self, bot: CookieJar, *, edit_interval: float = 1.0) -> None:
+        self.bot = bot
+        self.edit_interval = edit_interval
+        self._dirty: set[str] = set()
+        self._flushers: dict[str, asyncio.Task[object]] = {}
+        self._last_ping: dict[str, discord.Message] = {}
+
+    @property
+    def service(self) -> MatchService:
+        return self.bot.service
+
+    # --- building messages -------------------------------------------------------------
+    def lobby_view(self, record: MatchRecord) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        for verb in ("join", "leave", "bot", "start", "cancel"):
+            view.add_item(LobbyButton(record.match_id, verb))
+        game = self.service.game_of(record)
+        for name, choices in render.option_select_choices(record, game)[:4]:
+            view.add_item(LobbyOption(record.match_id, name, choices))
+        return view
+
+    async def table_message(
+        self, record: MatchRecord
+    ) -> tuple[list[discord.Embed], discord.ui.View | None]:
+        game = self.service.game_of(record)
+        if record.status == "lobby":
+            return [render.lobby_embed(record, game)], self.lobby_view(record)
+        if record.state is None:
+            return [render.closed_embed(record, game)], None
+        spectator = await self.service.seat_view(record.match_id, None)
+        embed = render.embed_from_panel(spectator.panels.table)
+        view = discord.ui.View(timeout=None)
+        if record.status == "active":
+            view.add_item(ShowHand(record.match_id))
+        elif record.status == "finished":
+            view.add_item(ShowHand(record.match_id, label="My last hand"))
+            view.add_item(Rematch(record.match_id))
+        else:
+            embed.description = "**This match was cancelled.**\n" + (embed.description or "")
+            embed.description = render.clip(embed.description, render.DESCRIPTION)
+            view = None
+        return [embed], view
+
+    def hand_message(self, seen: SeatView, note: str | None = None) -> dict[str, object]:
+        """The ephemeral hand view: the hand, what to decide, and the moves as components."""
+        embeds = []
+        if seen.panels.hand is not None:
+            embeds.append(render.embed_from_panel(seen.panels.hand))
+        lines = [note] if note else []
+        view = discord.ui.View(timeout=None)
+        decision = seen.decision
+        if seen.match.status != "active":
+            lines.append(
+                "This match is over."
+                if seen.match.status == "finished"
+                else "This match was cancelled."
+            )
+        elif decision is None:
+            waiting = {d.seat for d in seen.game.decisions(self.service.load_state(seen.match))}
+            names = [s.name for s in seen.match.seats if s.seat in waiting]
+            lines.append(f"Waiting for **{', '.join(names)}**. You'll be pinged on your turn.")
+        else:
+            lines.append(f"**{decision.prompt}**")
+            for row, (kind, title, options) in enumerate(render.layout(decision)):
+                if kind == "button":
+                    for index, option in options:
+                        view.add_item(
+                            MoveButton(
+                                seen.match.match_id,
+                                seen.version,
+                                index,
+                                option.label,
+                                render.button_style(option.style),
+                            )
+                        )
+                else:
+                    select = discord.ui.Select(
+                        custom_id=f"cj:pick:{seen.match.match_id}:{seen.version}:{row}",
+                        placeholder=render.clip(title, 150),
+                        min_values=decision.min_picks if kind == "multi" else 1,
+                        max_values=min(decision.max_picks, len(options)) if kind == "multi" else 1,
+                        options=[
+                            discord.SelectOption(label=render.clip(o.label, 100), value=str(i))
+                            for i, o in options
+                        ],
+                    )
+                    view.add_item(MoveSelect(seen.match.match_id, seen.version, row, select))
+        refresh = ShowHand(seen.match.match_id, label="Refresh")
+        refresh.item.style = discord.ButtonStyle.secondary
+        view.add_item(refresh)
+        return {"content": "\n".join(lines), "embeds": embeds, "view": view}
+
+    # --- answering people --------------------------------------------------------------
+    async def show_hand(self, interaction: discord.Interaction, match_id: str) -> None:
+        seen = await self.service.seat_view(match_id, interaction.user.id)
+        if seen.seat is None:
+            raise NotSeated()
+        await interaction.response.send_message(ephemeral=True, **self.hand_message(seen))
+
+    async def move(
+        self, interaction: discord.Interaction, match_id: str, version: int, picks: list[int]
+    ) -> None:
+        await self.service.act(match_id, interaction.user.id, version=version, picks=picks)
+        seen = await self.service.seat_view(match_id, interaction.user.id)
+        await interaction.response.edit_message(**self.hand_message(seen))
+
+    async def rematch(self, interaction: discord.Interaction, match_id: str) -> None:
+        record = await self.service.rematch(match_id, person(interaction))
+        embeds, view = await self.table_message(record)
+        response = await interaction.response.send_message(embeds=embeds, view=view)
+        await self.remember_message(record, response)
+
+    async def remember_message(
+        self, record: MatchRecord, response: discord.InteractionCallbackResponse
+    ) -> None:
+        message = response.resource
+        if isinstance(message, discord.InteractionMessage):
+            await self.service.store.set_message(record.match_id, message.id)
+
+    async def explain(self, interaction: discord.Interaction, text: str, error: Exception) -> None:
+        """A short ephemeral sentence; after a stale click, the current hand with it."""
+        if isinstance(error, StaleClick) and not interaction.response.is_done():
+            match_id = getattr(error, "match_id", None) or _match_id_of(interaction)
+            if match_id:
+                try:
+                    seen = await self.service.seat_view(match_id, interaction.user.id)
+                except UserError:
+                    seen = None
+                if seen is not None and seen.seat is not None:
+                    await interaction.response.send_message(
+                        ephemeral=True, **self.hand_message(seen, note=f"⏩ {text}")
+                    )
+                    return
+        await tell(interaction, text)
+
+    # --- keeping the table current -----------------------------------------------------
+    async def on_change(self, change: Change) -> None:
+        self.request_refresh(change.match.match_id)
+        if change.kind in ("started", "action"):
+            await self.ping_new_deciders(change)
+        elif change.kind in ("finished", "cancelled"):
+            await self.clear_ping(change.match.match_id)
+
+    def request_refresh(self, match_id: str) -> None:
+        self._dirty.add(match_id)
+        task = self._flushers.get(match_id)
+        if task is None or task.done():
+            self._flushers[match_id] = self.bot.spawn(self._flush(match_id), f"table:{match_id}")
+
+    async def _flush(self, match_id: str) -> None:
+        while match_id in self._dirty:
+            self._dirty.discard(match_id)
+            try:
+                await self.refresh(match_id)
+            except Exception:
+                log.exception("could not refresh the table of match %s", match_id)
+            await asyncio.sleep(self.edit_interval)
+
+    async def refresh(self, match_id: str) -> None:
+        record = await self.service.get(match_id)
+        if record.message_id is None:
+            return  # the lobby's message is not known yet; /play will store it
+        embeds, view = await self.table_message(record)
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        try:
+            await channel.get_partial_message(record.message_id).edit(embeds=embeds, view=view)
+        except discord.NotFound:
+            # Someone deleted the table: post a fresh one rather than leave the match stuck.
+            message = await channel.send(embeds=embeds, view=view)
+            await self.service.store.set_message(match_id, message.id)
+
+    async def ping_new_deciders(self, change: Change) -> None:
+        if change.state is None:
+            return
+        game = self.service.game_of(change.match)
+        before = {d.seat for d in game.decisions(change.previous)} if change.previous else set()
+        now = [d.seat for d in game.decisions(change.state) if d.seat not in before]
+        users = [s.user_id for s in change.match.seats if s.seat in now and s.user_id]
+        if not users:
+            return
+        await self.clear_ping(change.match.match_id)
+        mentions = " ".join(f"<@{u}>" for u in users)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ShowHand(change.match.match_id))
+        channel = self.bot.get_partial_messageable(change.match.channel_id)
+        try:
+            self._last_ping[change.match.match_id] = await channel.send(
+                f"🎯 {mentions}, your move in **{game.name}**.", view=view
+            )
+        except discord.HTTPException:
+            log.warning("could not ping in channel %s", change.match.channel_id)
+
+    async def clear_ping(self, match_id: str) -> None:
+        message = self._last_ping.pop(match_id, None)
+        if message is not None:
+            # Already gone, or no permission: a stale ping is harmless.
+            with contextlib.suppress(discord.HTTPException):
+                await message.delete()
+
+
+def _match_id_of(interaction: discord.Interaction) -> str | None:
+    custom_id = (interaction.data or {}).get("custom_id", "")  # type: ignore[union-attr]
+    parts = str(custom_id).split(":")
+    return parts[2] if len(parts) > 2 else None

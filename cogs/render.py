@@ -1,0 +1,158 @@
+"""Panels and records -> embeds and component layouts. No rules and no I/O here."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.store import MatchRecord
+from games.core.options import describe, summary
+from games.core.panels import Panel
+from games.core.protocol import Decision, Game, Option
+
+COLOURS = {
+    "neutral": discord.Colour.from_rgb(201, 146, 84),  # cookie brown
+    "turn": discord.Colour.from_rgb(88, 160, 96),
+    "battle": discord.Colour.from_rgb(214, 78, 66),
+    "done": discord.Colour.from_rgb(230, 180, 40),
+}
+
+# Discord's limits (an embed over them is an HTTP 400 "Invalid Form Body").
+TITLE, DESCRIPTION, FIELDS, FIELD_NAME, FIELD_VALUE, FOOTER, EMBEDS_TOTAL = (
+    256,
+    4096,
+    25,
+    256,
+    1024,
+    2048,
+    6000,
+)
+ROWS, BUTTONS_PER_ROW, SELECT_OPTIONS, LABEL, SELECT_LABEL = 5, 5, 25, 80, 100
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def jump_link(record: MatchRecord) -> str | None:
+    if record.message_id is None:
+        return None
+    return f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
+
+
+def embed_from_panel(panel: Panel) -> discord.Embed:
+    embed = discord.Embed(
+        title=clip(panel.title, TITLE),
+        description=clip(panel.description, DESCRIPTION) or None,
+        colour=COLOURS[panel.accent],
+    )
+    budget = EMBEDS_TOTAL - len(embed.title or "") - len(embed.description or "") - 200
+    for field in panel.fields[:FIELDS]:
+        name, value = clip(field.name, FIELD_NAME), clip(field.value or "\u200b", FIELD_VALUE)
+        if len(name) + len(value) > budget:
+            break
+        budget -= len(name) + len(value)
+        embed.add_field(name=name, value=value, inline=field.inline)
+    if panel.footer:
+        embed.set_footer(text=clip(panel.footer, min(FOOTER, max(budget, 0) + 150)))
+    return embed
+
+
+# --- lobby ---------------------------------------------------------------------------------
+def lobby_embed(record: MatchRecord, game: Game) -> discord.Embed:
+    seats = (
+        "\n".join(
+            f"{s.seat + 1}. {s.name}" + (" · host" if s.user_id == record.host_id else "")
+            for s in record.seats
+        )
+        or "*nobody yet*"
+    )
+    options = game.load_options(record.options)  # type: ignore[attr-defined]
+    embed = discord.Embed(
+        title=f"🍪 {game.name} · lobby",
+        description=(
+            f"Hosted by <@{record.host_id}>. Press **Join** to take a seat. The host can add "
+            f"bots, pick the options and **Start** with {game.min_players}–{game.max_players} "
+            "players."
+        ),
+        colour=COLOURS["neutral"],
+    )
+    embed.add_field(name=f"Seats ({len(record.seats)}/{game.max_players})", value=seats)
+    embed.add_field(name="Options", value=summary(options) or "standard rules", inline=False)
+    embed.set_footer(text="/rules explains the game · Only the host or Manage Server can start.")
+    return embed
+
+
+def closed_embed(record: MatchRecord, game: Game) -> discord.Embed:
+    return discord.Embed(
+        title=f"🍪 {game.name}",
+        description="This match was cancelled. Start a new one with /play.",
+        colour=COLOURS["neutral"],
+    )
+
+
+def option_select_choices(
+    record: MatchRecord, game: Game
+) -> list[tuple[str, list[tuple[str, str, bool]]]]:
+    """For each option field: (name, [(value, label, is_current)])."""
+    current = game.load_options(record.options)  # type: ignore[attr-defined]
+    result = []
+    for field in describe(game.options_model):
+        value = getattr(current, field.name)
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        result.append(
+            (
+                field.name,
+                [
+                    (
+                        c.value,
+                        f"{field.title}: {c.label}"
+                        if len(field.choices) == 2 and c.value in ("true", "false")
+                        else c.label,
+                        c.value == text,
+                    )
+                    for c in field.choices
+                ],
+            )
+        )
+    return result
+
+
+# --- decisions -------------------------------------------------------------------------------
+def grouped(decision: Decision) -> list[tuple[str, list[tuple[int, Option]]]]:
+    groups: dict[str, list[tuple[int, Option]]] = {}
+    for index, option in enumerate(decision.options):
+        groups.setdefault(option.group or "Choose", []).append((index, option))
+    return list(groups.items())
+
+
+def layout(
+    decision: Decision, rows_available: int = ROWS - 1
+) -> list[tuple[str, str, list[tuple[int, Option]]]]:
+    """Plan the rows for a decision: ``(kind, title, options)`` with kind button|select|multi.
+
+    A group of up to five options becomes a row of buttons; a bigger one a select of up to
+    25. When there are more groups than rows, the last groups share one select.
+    """
+    if decision.max_picks > 1:
+        chunk = list(enumerate(decision.options))[:SELECT_OPTIONS]
+        return [("multi", decision.prompt, chunk)]
+    plan: list[tuple[str, str, list[tuple[int, Option]]]] = []
+    groups = grouped(decision)
+    for position, (title, options) in enumerate(groups):
+        if len(plan) == rows_available - 1 and position < len(groups) - 1:
+            rest = [pair for _, more in groups[position:] for pair in more]
+            for start in range(0, len(rest), SELECT_OPTIONS):
+                if len(plan) < rows_available:
+                    plan.append(("select", "More moves", rest[start : start + SELECT_OPTIONS]))
+            break
+        if len(options) <= BUTTONS_PER_ROW:
+            plan.append(("button", title, options))
+        else:
+            for start in range(0, len(options), SELECT_OPTIONS):
+                if len(plan) < rows_available:
+                    plan.append(("select", title, options[start : start + SELECT_OPTIONS]))
+    return plan
+
+
+def button_style(style: str) -> discord.ButtonStyle:
+    return getattr(discord.ButtonStyle, style, discord.ButtonStyle.secondary)

@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.service import MatchService, Person
+from bot.store import SQLiteStore
+from games import GAMES
+
+ANA = Person(user_id=101, name="Ana")
+BEN = Person(user_id=102, name="Ben")
+CLEO = Person(user_id=103, name="Cleo")
+DEV = Person(user_id=104, name="Dev")
+MOD = Person(user_id=900, name="Mod", can_manage=True)
+STRANGER = Person(user_id=999, name="Stranger")
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "cookie.db"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[SQLiteStore]:
+    store = SQLiteStore(db_path)
+    await store.connect()
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+def service(store: SQLiteStore) -> MatchService:
+    seeds = iter(range(1000, 100_000))
+    return MatchService(store, GAMES, new_seed=lambda: next(seeds))
+
+
+async def four_player_match(service: MatchService, channel_id: int = 10) -> str:
+    record = await service.open_lobby(
+        guild_id=1, channel_id=channel_id, host=ANA, game_key="cover_your_assets"
+    )
+    for who in (BEN, CLEO, DEV):
+        await service.join(record.match_id, who)
+    await service.start(record.match_id, ANA)
+    return record.match_id

@@ -1,0 +1,124 @@
+"""The SQLite store: migrations, one open match per channel, guarded saves, durability."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.store import ChannelBusy, MatchRecord, SeatRecord, SQLiteStore, VersionConflict
+from bot.store.sqlite import migrations
+
+
+def lobby(match_id: str, channel_id: int = 7) -> MatchRecord:
+    stamp = datetime.now(UTC)
+    return MatchRecord(
+        match_id=match_id,
+        guild_id=1,
+        channel_id=channel_id,
+        game="cover_your_assets",
+        status="lobby",
+        host_id=5,
+        options="{}",
+        created_at=stamp,
+        updated_at=stamp,
+        seats=[SeatRecord(seat=0, user_id=5, name="Ana")],
+    )
+
+
+async def test_migrations_run_once_and_set_the_user_version(store: SQLiteStore, db_path) -> None:
+    latest = migrations()[-1][0]
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == latest
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert await store.migrate() == latest  # a second start changes nothing
+
+
+async def test_a_channel_holds_one_open_match(store: SQLiteStore) -> None:
+    await store.create_match(lobby("aaaaaaaaaa"))
+    with pytest.raises(ChannelBusy) as busy:
+        await store.create_match(lobby("bbbbbbbbbb"))
+    assert busy.value.match_id == "aaaaaaaaaa"
+    await store.set_status("aaaaaaaaaa", "cancelled")
+    await store.create_match(lobby("bbbbbbbbbb"))  # a closed match frees the channel
+
+
+async def test_save_action_is_guarded_by_the_version(store: SQLiteStore) -> None:
+    await store.create_match(lobby("aaaaaaaaaa"))
+    await store.start("aaaaaaaaaa", [SeatRecord(seat=0, user_id=5, name="Ana")], 42, '{"v":0}', 0)
+    await store.save_action(
+        "aaaaaaaaaa",
+        expected_version=0,
+        state='{"v":1}',
+        version=1,
+        seat=0,
+        action="discard.piano",
+        status="active",
+    )
+    with pytest.raises(VersionConflict):
+        await store.save_action(
+            "aaaaaaaaaa",
+            expected_version=0,
+            state='{"v":"lost"}',
+            version=1,
+            seat=0,
+            action="discard.cash",
+            status="active",
+        )
+    record = await store.get("aaaaaaaaaa")
+    assert (record.state, record.version) == ('{"v":1}', 1)
+    assert [a.action for a in await store.actions("aaaaaaaaaa")] == ["discard.piano"]
+
+
+async def test_a_failure_inside_the_transaction_leaves_the_old_state(store: SQLiteStore) -> None:
+    await store.create_match(lobby("aaaaaaaaaa"))
+    await store.start("aaaaaaaaaa", [SeatRecord(seat=0, user_id=5, name="Ana")], 42, '{"v":0}', 0)
+    await store.save_action(
+        "aaaaaaaaaa",
+        expected_version=0,
+        state='{"v":1}',
+        version=1,
+        seat=0,
+        action="a",
+        status="active",
+    )
+    # Force the second statement (the action log insert) to fail after the UPDATE ran.
+    await store.db.execute(
+        "CREATE TRIGGER boom BEFORE INSERT ON actions "
+        "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
+    )
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.save_action(
+            "aaaaaaaaaa",
+            expected_version=1,
+            state='{"v":2}',
+            version=2,
+            seat=0,
+            action="b",
+            status="active",
+        )
+    record = await store.get("aaaaaaaaaa")
+    assert (record.state, record.version) == ('{"v":1}', 1)
+
+
+async def test_committed_actions_survive_closing_and_reopening(db_path) -> None:
+    first = SQLiteStore(db_path)
+    await first.connect()
+    await first.create_match(lobby("aaaaaaaaaa"))
+    await first.start("aaaaaaaaaa", [SeatRecord(seat=0, user_id=5, name="Ana")], 42, "{}", 0)
+    await first.save_action(
+        "aaaaaaaaaa",
+        expected_version=0,
+        state='{"v":1}',
+        version=1,
+        seat=0,
+        action="a",
+        status="active",
+    )
+    await first.close()
+    second = SQLiteStore(db_path)
+    await second.connect()
+    record = await second.get("aaaaaaaaaa")
+    await second.close()
+    assert record.version == 1 and record.seed == 42 and record.status == "active"

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import re
 import secrets
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -31,13 +32,14 @@ from bot.errors import (
     UnknownGame,
     UserError,
 )
-from bot.store import ChannelBusy, MatchRecord, SeatRecord, Store
+from bot.store import ChannelBusy, MatchRecord, SeatRecord, Store, VersionConflict
 from games.core.options import with_choice
 from games.core.panels import Panels
 from games.core.protocol import Action, Decision, Event, Game, GameState, IllegalAction
 
 log = logging.getLogger(__name__)
 
+CACHE_SIZE = 512  # running matches kept parsed in memory
 BOT_NAMES = ("Abe", "Bea", "Cal", "Dot", "Eve", "Fin", "Gil", "Hal")
 _MARKDOWN = re.compile(r"[\\*_~`|>#\[\]()@<:]")
 
@@ -51,6 +53,8 @@ class Person:
     can_manage: bool = False
 
 
+# (seat, action, that seat's current decision)
+Choice = tuple[int, Action, Decision]
 ChangeKind = Literal["lobby", "started", "action", "finished", "cancelled"]
 
 
@@ -103,6 +107,10 @@ class MatchService:
         self.new_seed = new_seed
         self.listeners: list[Listener] = []
         self._locks: dict[str, asyncio.Lock] = {}
+        # Write-through cache of running matches, so a move costs no read and no JSON
+        # parse. Safe because every write goes through this service, and the store's
+        # version check still guards each save: a conflict drops the entry.
+        self._cache: OrderedDict[str, tuple[MatchRecord, GameState]] = OrderedDict()
 
     # --- plumbing ----------------------------------------------------------------------
     def lock(self, match_id: str) -> asyncio.Lock:
@@ -116,6 +124,29 @@ class MatchService:
         if record is None:
             raise MatchNotFound()
         return record
+
+    def _remember(self, record: MatchRecord, state: GameState) -> None:
+        self._cache[record.match_id] = (record, state)
+        self._cache.move_to_end(record.match_id)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    async def _running(self, match_id: str) -> tuple[MatchRecord, GameState]:
+        hit = self._cache.get(match_id)
+        if hit is not None:
+            self._cache.move_to_end(match_id)
+            return hit
+        record = await self.get(match_id)
+        state = self.load_state(record)
+        self._remember(record, state)
+        return record, state
+
+    async def set_message(self, match_id: str, message_id: int) -> None:
+        """Remember which message shows this match (the lobby, later the table)."""
+        await self.store.set_message(match_id, message_id)
+        hit = self._cache.get(match_id)
+        if hit is not None:
+            self._cache[match_id] = (hit[0].model_copy(update={"message_id": message_id}), hit[1])
 
     async def notify(self, change: Change) -> None:
         for listener in self.listeners:
@@ -276,6 +307,7 @@ class MatchService:
                     "version": state.version,
                 }
             )
+            self._remember(record, state)
         await self.notify(Change(kind="started", match=record, state=state, events=[]))
         return record
 
@@ -288,6 +320,7 @@ class MatchService:
             if actor is not None:
                 self.require_host(record, actor, "cancel the match")
             await self.store.set_status(match_id, "cancelled")
+            self._cache.pop(match_id, None)
             record = record.model_copy(update={"status": "cancelled"})
         await self.notify(Change(kind="cancelled", match=record))
         return record
@@ -320,7 +353,7 @@ class MatchService:
     ) -> Change:
         """A person's move: option indexes of their current decision, or an action."""
 
-        def choose(record: MatchRecord, game: Game, state: GameState) -> tuple[int, Action]:
+        def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
             seat = record.seat_of(user_id)
             if seat is None:
                 raise NotSeated()
@@ -330,19 +363,19 @@ class MatchService:
             if decision is None:
                 raise UserError("It is not your turn; you will be pinged when it is.")
             if action is not None:
-                return seat, action
-            return seat, pick_options(decision, picks or ())
+                return seat, action, decision
+            return seat, pick_options(decision, picks or ()), decision
 
         return await self._apply(match_id, choose)
 
     async def play_bot(self, match_id: str) -> Change | None:
         """One move for the first bot seat that must decide, through the same path."""
 
-        def choose(record: MatchRecord, game: Game, state: GameState) -> tuple[int, Action]:
+        def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
             bots = {s.seat for s in record.seats if s.is_bot}
             for decision in game.decisions(state):
                 if decision.seat in bots:
-                    return decision.seat, game.bot_action(state, decision.seat)
+                    return decision.seat, game.bot_action(state, decision.seat), decision
             raise _NothingToDo()
 
         try:
@@ -353,30 +386,38 @@ class MatchService:
     async def _apply(
         self,
         match_id: str,
-        choose: Callable[[MatchRecord, Game, GameState], tuple[int, Action]],
+        choose: Callable[[MatchRecord, Game, GameState], Choice],
     ) -> Change:
         async with self.lock(match_id):
-            record = await self.get(match_id)
+            record, state = await self._running(match_id)
             if record.status != "active":
                 raise NotRunning()
             game = self.game_of(record)
-            state = self.load_state(record)
-            seat, action = choose(record, game, state)
-            new_state, events = game.apply(state, seat, action)  # IllegalAction: a sentence
+            seat, action, decision = choose(record, game, state)
+            # IllegalAction carries a sentence for the player; nothing has been written yet.
+            new_state, events = game.apply(state, seat, action, decision=decision)
             status = "finished" if game.outcome(new_state) is not None else "active"
             state_json = new_state.model_dump_json()
-            await self.store.save_action(
-                match_id,
-                expected_version=state.version,
-                state=state_json,
-                version=new_state.version,
-                seat=seat,
-                action=action.encode(),
-                status=status,
-            )
+            try:
+                await self.store.save_action(
+                    match_id,
+                    expected_version=state.version,
+                    state=state_json,
+                    version=new_state.version,
+                    seat=seat,
+                    action=action.encode(),
+                    status=status,
+                )
+            except VersionConflict:
+                self._cache.pop(match_id, None)  # another process moved first: reload
+                raise StaleClick() from None
+            except BaseException:
+                self._cache.pop(match_id, None)
+                raise
             record = record.model_copy(
                 update={"state": state_json, "status": status, "version": new_state.version}
             )
+            self._remember(record, new_state)
         change = Change(
             kind="finished" if status == "finished" else "action",
             match=record,
@@ -389,9 +430,8 @@ class MatchService:
 
     # --- reading -----------------------------------------------------------------------
     async def seat_view(self, match_id: str, user_id: int | None) -> SeatView:
-        record = await self.get(match_id)
+        record, state = await self._running(match_id)
         game = self.game_of(record)
-        state = self.load_state(record)
         seat = record.seat_of(user_id) if user_id is not None else None
         view = game.view(state, seat)
         return SeatView(

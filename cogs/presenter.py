@@ -153,7 +153,7 @@ class Presenter:
     ) -> None:
         message = response.resource
         if isinstance(message, discord.InteractionMessage):
-            await self.service.store.set_message(record.match_id, message.id)
+            await self.service.set_message(record.match_id, message.id)
 
     async def explain(self, interaction: discord.Interaction, text: str, error: Exception) -> None:
         """A short ephemeral sentence; after a stale click, the current hand with it."""
@@ -205,7 +205,7 @@ class Presenter:
         except discord.NotFound:
             # Someone deleted the table: post a fresh one rather than leave the match stuck.
             message = await channel.send(embeds=embeds, view=view)
-            await self.service.store.set_message(match_id, message.id)
+            await self.service.set_message(match_id, message.id)
 
     async def ping_new_deciders(self, change: Change) -> None:
         if change.state is None:

@@ -35,6 +35,22 @@ def migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
+def split_statements(script: str) -> list[str]:
+    """Split a migration into statements; a trigger body's semicolons stay inside it."""
+    statements, current = [], ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            if current.strip():
+                statements.append(current.strip())
+            current = ""
+    if current.strip() and not all(
+        ln.strip().startswith("--") or not ln.strip() for ln in current.splitlines()
+    ):
+        raise StoreError(f"incomplete SQL statement in a migration: {current[:60]!r}")
+    return statements
+
+
 class SQLiteStore(Store):
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -76,9 +92,8 @@ class SQLiteStore(Store):
                 continue
             await self.db.execute("BEGIN IMMEDIATE")
             try:
-                for statement in sql.split(";"):
-                    if statement.strip():
-                        await self.db.execute(statement)
+                for statement in split_statements(sql):
+                    await self.db.execute(statement)
                 await self.db.execute(f"PRAGMA user_version = {int(number)}")
                 await self.db.execute("COMMIT")
             except Exception:
@@ -93,23 +108,24 @@ class SQLiteStore(Store):
         if not match_ids:
             return seats
         marks = ",".join("?" * len(match_ids))
-        async with self.db.execute(
+        rows = await self.db.execute_fetchall(
             f"SELECT match_id, seat, user_id, name FROM seats WHERE match_id IN ({marks}) "
             "ORDER BY match_id, seat",
             tuple(match_ids),
-        ) as cursor:
-            async for row in cursor:
-                seats[row["match_id"]].append(
-                    SeatRecord(seat=row["seat"], user_id=row["user_id"], name=row["name"])
-                )
+        )
+        for row in rows:
+            seats[row["match_id"]].append(
+                SeatRecord(seat=row["seat"], user_id=row["user_id"], name=row["name"])
+            )
         return seats
 
     async def _matches(self, where: str, params: tuple[object, ...]) -> list[MatchRecord]:
         async with self._lock:
-            async with self.db.execute(
-                f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {where}", params
-            ) as cursor:
-                rows = await cursor.fetchall()
+            rows = list(
+                await self.db.execute_fetchall(
+                    f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {where}", params
+                )
+            )
             seats = await self._seats([row["id"] for row in rows])
         return [
             MatchRecord(
@@ -254,21 +270,19 @@ class SQLiteStore(Store):
         action: str,
         status: Status,
     ) -> None:
-        stamp = now()
-        await self._transaction(
-            [
-                (
-                    "UPDATE matches SET state = ?, version = ?, status = ?, updated_at = ? "
-                    "WHERE id = ? AND version = ? AND status = 'active'",
-                    (state, version, status, stamp, match_id, expected_version),
-                ),
-                (
-                    "INSERT INTO actions (match_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                    (match_id, expected_version, seat, action, stamp),
-                ),
-            ],
-            guard_first=True,
-        )
+        if version != expected_version + 1:
+            raise StoreError("a move must advance the version by exactly one")
+        # One statement, so one atomic transaction in autocommit mode: the trigger
+        # matches_log_action appends the log row inside it (see 001_initial.sql).
+        async with self._lock:
+            cursor = await self.db.execute(
+                "UPDATE matches SET state = ?, version = ?, status = ?, updated_at = ?, "
+                "last_seat = ?, last_action = ? "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (state, version, status, now(), seat, action, match_id, expected_version),
+            )
+        if cursor.rowcount != 1:
+            raise VersionConflict(match_id)
 
     async def set_status(self, match_id: str, status: Status) -> None:
         await self._transaction(

@@ -71,10 +71,18 @@ class Engine(Generic[StateT, OptionsT]):
     def decision_for(self, state: StateT, seat: int) -> Decision | None:
         return next((d for d in self.decisions(state) if d.seat == seat), None)
 
-    def apply(self, state: StateT, seat: int, action: Action) -> tuple[StateT, list[Event]]:
+    def apply(
+        self, state: StateT, seat: int, action: Action, *, decision: Decision | None = None
+    ) -> tuple[StateT, list[Event]]:
+        """Pure: a new state and the events; raises ``IllegalAction`` and changes nothing.
+
+        ``decision``: the seat's current decision if the caller already has it (it must come
+        from ``decisions(state)``), which spares computing it twice on the hot path.
+        """
         if self.outcome(state) is not None:
             raise MatchOver("This match is over.")
-        decision = self.decision_for(state, seat)
+        if decision is None or decision.seat != seat:
+            decision = self.decision_for(state, seat)
         if decision is None:
             raise NotYourTurn("It is not your turn.")
         if decision.max_picks == 1 and not decision.allows(action):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import typing
+from functools import cache
 from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict
@@ -37,7 +38,8 @@ def _values(annotation: Any) -> list[Any]:
     return []
 
 
-def describe(model: type[BaseModel]) -> list[OptionField]:
+@cache
+def describe(model: type[BaseModel]) -> tuple[OptionField, ...]:
     hints = typing.get_type_hints(model)
     fields: list[OptionField] = []
     for name, info in model.model_fields.items():
@@ -54,7 +56,7 @@ def describe(model: type[BaseModel]) -> list[OptionField]:
             for v in values
         )
         fields.append(OptionField(name=name, title=info.title or name, choices=choices))
-    return fields
+    return tuple(fields)
 
 
 def with_choice(options: BaseModel, name: str, value: str) -> BaseModel:

@@ -104,8 +104,8 @@ def option(
     style: str = "secondary",
     emoji: str | None = None,
 ) -> Option:
-    """Build an ``Option`` from trusted engine code without re-validating it."""
-    return Option.model_construct(action=action, label=label, emoji=emoji, group=group, style=style)
+    """Shorthand for engines: the action first, the rest by name."""
+    return Option(action=action, label=label, emoji=emoji, group=group, style=style)
 
 
 class Decision(BaseModel):

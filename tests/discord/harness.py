@@ -1,5 +1,25 @@
 """Offline Discord: drive a real ``discord.ext.commands.Bot`` through discord.py with no network.
 
+Usage
+=====
+
+::
+
+    fake = FakeDiscord()                       # guild + "general" channel
+    alice = fake.add_user("alice")
+    mod = fake.add_user("mod", manage_guild=True)
+    games = fake.add_channel("games")
+    async with fake.running(make_bot()):       # login + setup_hook + ready; closes the bot after
+        await fake.slash(alice, "play", channel=games, game="cover_your_assets")
+        panel = fake.public_messages(games)[-1]
+        await fake.click(alice, panel, panel.find_button("Join"))
+        assert fake.last_reply(alice).ephemeral
+        await fake.select(alice, panel, "pick", values=["1", "2"])
+    async with fake.running(make_bot()):       # "restart": recorded messages survive
+        await fake.click(mod, panel, "some:custom:id")
+    assert "secret" not in "\n".join(fake.all_public_text())
+    fake.assert_clean()                        # no rejected payloads, no unanswered interactions
+
 How it works
 ============
 
@@ -47,12 +67,18 @@ visibility (an ``ephemeral=True`` followup after a public defer is public - a cl
 Waiting for the bot: :meth:`FakeDiscord.settle`
 -----------------------------------------------
 ``settle`` returns when the event loop is quiet: nothing is ready to run, no task waits on a
-worker thread (``run_in_executor``/``to_thread`` futures, aiosqlite), and no timer is due within
-``horizon`` (1 s) of fake time.  Timers that are due sooner are fast-forwarded by moving the
-clock (``running`` shifts ``time.monotonic``, which ``loop.time()`` and discord.py's view
-timeouts read, and ``discord.utils.utcnow``), so a ``sleep(0.5)`` in the bot costs no wall time, while a view timeout, a turn timer or a background task sleeping for an hour is
-simply "idle" and does not hang the test.  :meth:`FakeDiscord.advance` moves the clock further
-on purpose (e.g. to expire a 180 s view).  ``settle`` gives up after ``timeout`` seconds of real
+worker thread (``run_in_executor``/``to_thread`` futures, aiosqlite) and no *pending* timer is
+left.  A timer is pending when it is due within ``horizon`` (5 s) and belongs to a task created
+during the action being settled (or to no identifiable task); pending timers are
+fast-forwarded by shifting the clock (``running`` patches ``time.monotonic``, which
+``loop.time()`` and discord.py's view timeouts read, and ``discord.utils.utcnow``).  So pacing
+sleeps (debounced edits, bot-player delays, chains of them) cost no wall time, while view
+timeouts, turn timers and background tasks that existed before the action are "idle" and do
+not hang the test.  A per-settle ``budget`` (60 s of fake time) stops periodic loops started by
+the action itself.  Corollaries: a ``wait_for(..., timeout=2)`` started by the action times out
+during ``settle``, as it would if the user did nothing; measure wall time in tests with
+``time.perf_counter``, not ``time.monotonic``.  :meth:`FakeDiscord.advance` moves the clock on
+purpose (e.g. to expire a 180 s view).  ``settle`` gives up after ``timeout`` seconds of real
 time with :class:`SettleTimeout` describing what was still busy.
 
 Facts about discord.py 2.7.1 this relies on (learned the hard way)
@@ -109,6 +135,7 @@ __all__ = [
     "Rejection",
     "SettleTimeout",
     "capture_error_logs",
+    "message_errors",
     "no_error_logs",
 ]
 
@@ -254,7 +281,9 @@ class FakeMessage:
             if button.label is not None and label_substring in button.label:
                 return button
         labels = [b.label for b in self.buttons()]
-        raise LookupError(f"no button containing {label_substring!r} in message {self.id}: {labels}")
+        raise LookupError(
+            f"no button containing {label_substring!r} in message {self.id}: {labels}"
+        )
 
     def strings(self) -> list[str]:
         """Every visible string: content, embed texts, component labels/texts."""
@@ -273,7 +302,8 @@ class FakeModal:
     title: str
     components: list[dict[str, Any]]
     user_id: int
-    interaction: FakeInteraction
+    interaction: FakeInteraction = field(repr=False, compare=False)
+    """The interaction that opened the modal."""
 
     def fields(self) -> list[dict[str, Any]]:
         """The text inputs / selects of the modal."""
@@ -455,9 +485,13 @@ def _component_strings(components: Iterable[Mapping[str, Any]]) -> list[str]:
 
 
 def _visible_strings(
-    content: str | None, embeds: Iterable[Mapping[str, Any]], components: Iterable[Mapping[str, Any]]
+    content: str | None,
+    embeds: Iterable[Mapping[str, Any]],
+    components: Iterable[Mapping[str, Any]],
 ) -> list[str]:
-    return [s for s in [content or "", *_embed_strings(embeds), *_component_strings(components)] if s]
+    return [
+        s for s in [content or "", *_embed_strings(embeds), *_component_strings(components)] if s
+    ]
 
 
 def _iso(moment: datetime.datetime) -> str:
@@ -479,9 +513,7 @@ class _Errors:
     def __bool__(self) -> bool:
         return bool(self.tree)
 
-    def length(
-        self, path: Sequence[str | int], value: Any, maximum: int, minimum: int = 0
-    ) -> int:
+    def length(self, path: Sequence[str | int], value: Any, maximum: int, minimum: int = 0) -> int:
         """Check a string's length; returns it (0 for ``None``) for embed-total accounting."""
         if value is None:
             if minimum:
@@ -509,6 +541,16 @@ class _Errors:
             )
 
 
+def message_errors(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """Discord-style nested form errors for a complete message payload (``{}`` when valid).
+
+    Checks content, embed and component limits; not the "empty message" rule (code 50006).
+    """
+    errors = _Errors()
+    _validate_message(payload, errors)
+    return errors.tree
+
+
 def _validate_message(
     msg: Mapping[str, Any], errors: _Errors, prefix: tuple[str | int, ...] = ()
 ) -> None:
@@ -531,7 +573,11 @@ def _validate_message(
         author = embed.get("author") or {}
         total += errors.length((*path, "author", "name"), author.get("name"), 256)
     if total > 6000:
-        errors.add((*prefix, "embeds"), "Embed size exceeds maximum size of 6000", "MAX_EMBED_SIZE_EXCEEDED")
+        errors.add(
+            (*prefix, "embeds"),
+            "Embed size exceeds maximum size of 6000",
+            "MAX_EMBED_SIZE_EXCEEDED",
+        )
     v2 = bool((msg.get("flags") or 0) & COMPONENTS_V2)
     _validate_components(msg.get("components") or [], errors, (*prefix, "components"), v2=v2)
     if v2 and (msg.get("content") or msg.get("embeds")):
@@ -583,7 +629,11 @@ def _validate_components(
             _validate_select(comp, errors, path)
         elif kind == 4:
             if not modal:
-                errors.add((*path, "type"), "Text inputs are only valid in modals", "COMPONENT_TYPE_INVALID")
+                errors.add(
+                    (*path, "type"),
+                    "Text inputs are only valid in modals",
+                    "COMPONENT_TYPE_INVALID",
+                )
             errors.length((*path, "label"), comp.get("label"), 45)
             errors.length((*path, "placeholder"), comp.get("placeholder"), 100)
             errors.length((*path, "value"), comp.get("value"), 4000)
@@ -623,20 +673,30 @@ def _validate_components(
 def _validate_button(comp: Mapping[str, Any], errors: _Errors, path: tuple[str | int, ...]) -> None:
     style = comp.get("style")
     if style not in (1, 2, 3, 4, 5, 6):
-        errors.add((*path, "style"), "Value must be one of {1, 2, 3, 4, 5, 6}.", "BASE_TYPE_CHOICES")
+        errors.add(
+            (*path, "style"), "Value must be one of {1, 2, 3, 4, 5, 6}.", "BASE_TYPE_CHOICES"
+        )
     errors.length((*path, "label"), comp.get("label"), 80)
     if style == 5:
         if not comp.get("url"):
             errors.add((*path, "url"), "This field is required", "BASE_TYPE_REQUIRED")
         if comp.get("custom_id") is not None:
-            errors.add((*path, "custom_id"), "A link button cannot have a custom id", "BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED")
+            errors.add(
+                (*path, "custom_id"),
+                "A link button cannot have a custom id",
+                "BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED",
+            )
     elif style == 6:
         if not comp.get("sku_id"):
             errors.add((*path, "sku_id"), "This field is required", "BASE_TYPE_REQUIRED")
     elif comp.get("custom_id") is None:
         errors.add((*path, "custom_id"), "This field is required", "BASE_TYPE_REQUIRED")
     if style != 6 and not comp.get("label") and not comp.get("emoji"):
-        errors.add((*path, "label"), "A button must have a label or an emoji", "BUTTON_COMPONENT_LABEL_REQUIRED")
+        errors.add(
+            (*path, "label"),
+            "A button must have a label or an emoji",
+            "BUTTON_COMPONENT_LABEL_REQUIRED",
+        )
 
 
 def _validate_select(comp: Mapping[str, Any], errors: _Errors, path: tuple[str | int, ...]) -> None:
@@ -646,11 +706,19 @@ def _validate_select(comp: Mapping[str, Any], errors: _Errors, path: tuple[str |
     min_values = comp.get("min_values", 1)
     max_values = comp.get("max_values", 1)
     if not 0 <= min_values <= 25:
-        errors.add((*path, "min_values"), "int value should be between 0 and 25.", "NUMBER_TYPE_MAX")
+        errors.add(
+            (*path, "min_values"), "int value should be between 0 and 25.", "NUMBER_TYPE_MAX"
+        )
     if not 1 <= max_values <= 25:
-        errors.add((*path, "max_values"), "int value should be between 1 and 25.", "NUMBER_TYPE_MAX")
+        errors.add(
+            (*path, "max_values"), "int value should be between 1 and 25.", "NUMBER_TYPE_MAX"
+        )
     if min_values > max_values:
-        errors.add((*path, "min_values"), "min_values must be less than or equal to max_values", "SELECT_COMPONENT_MIN_VALUES_TOO_HIGH")
+        errors.add(
+            (*path, "min_values"),
+            "min_values must be less than or equal to max_values",
+            "SELECT_COMPONENT_MIN_VALUES_TOO_HIGH",
+        )
     if comp.get("type") != 3:
         return
     options = comp.get("options") or []
@@ -661,18 +729,32 @@ def _validate_select(comp: Mapping[str, Any], errors: _Errors, path: tuple[str |
         errors.length((*path, "options", i, "value"), option.get("value"), 100, 1)
         errors.length((*path, "options", i, "description"), option.get("description"), 100)
         if option.get("value") in values:
-            errors.add((*path, "options", i, "value"), "Select option values must be unique", "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED")
+            errors.add(
+                (*path, "options", i, "value"),
+                "Select option values must be unique",
+                "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+            )
         values.add(option.get("value"))
     if options and max_values > len(options):
-        errors.add((*path, "max_values"), f"Must be less than or equal to {len(options)}.", "BASE_TYPE_MAX_VALUE")
+        errors.add(
+            (*path, "max_values"),
+            f"Must be less than or equal to {len(options)}.",
+            "BASE_TYPE_MAX_VALUE",
+        )
     if options and min_values > len(options):
-        errors.add((*path, "min_values"), f"Must be less than or equal to {len(options)}.", "BASE_TYPE_MAX_VALUE")
+        errors.add(
+            (*path, "min_values"),
+            f"Must be less than or equal to {len(options)}.",
+            "BASE_TYPE_MAX_VALUE",
+        )
 
 
 def _validate_modal(data: Mapping[str, Any], errors: _Errors) -> None:
     errors.length(("data", "title"), data.get("title"), 45, 1)
     errors.length(("data", "custom_id"), data.get("custom_id"), 100, 1)
-    _validate_components(data.get("components") or [], errors, ("data", "components"), v2=False, modal=True)
+    _validate_components(
+        data.get("components") or [], errors, ("data", "components"), v2=False, modal=True
+    )
 
 
 _COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
@@ -694,10 +776,18 @@ def _validate_command(cmd: Mapping[str, Any], errors: _Errors, path: tuple[str |
         if option.get("type") in (1, 2):
             _validate_command({**option, "type": 1}, errors, opath)
             continue
-        _validate_command({"name": option.get("name"), "description": option.get("description"), "type": 1}, errors, opath)
+        _validate_command(
+            {"name": option.get("name"), "description": option.get("description"), "type": 1},
+            errors,
+            opath,
+        )
         if option.get("required"):
             if seen_optional:
-                errors.add((*opath, "required"), "Required options must be placed before non-required options", "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID")
+                errors.add(
+                    (*opath, "required"),
+                    "Required options must be placed before non-required options",
+                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                )
         else:
             seen_optional = True
         choices = option.get("choices") or []
@@ -856,7 +946,9 @@ class FakeDiscord:
         if app_owner:
             self.app_owner_id = user.id
         if self._bot is not None and self._bot.intents.members:
-            self._parse("GUILD_MEMBER_ADD", {**self._member_json(user), "guild_id": str(self.guild_id)})
+            self._parse(
+                "GUILD_MEMBER_ADD", {**self._member_json(user), "guild_id": str(self.guild_id)}
+            )
         return user
 
     def add_channel(self, name: str) -> FakeChannel:
@@ -921,7 +1013,9 @@ class FakeDiscord:
             data["permissions"] = str(self.user_permissions(user).value)
         return data
 
-    def _role_json(self, role_id: int, name: str, permissions: discord.Permissions, position: int) -> dict[str, Any]:
+    def _role_json(
+        self, role_id: int, name: str, permissions: discord.Permissions, position: int
+    ) -> dict[str, Any]:
         return {
             "id": str(role_id),
             "name": name,
@@ -934,7 +1028,9 @@ class FakeDiscord:
             "flags": 0,
         }
 
-    def _channel_json(self, channel: FakeChannel, *, for_user: FakeUser | None = None) -> dict[str, Any]:
+    def _channel_json(
+        self, channel: FakeChannel, *, for_user: FakeUser | None = None
+    ) -> dict[str, Any]:
         data: dict[str, Any] = {"id": str(channel.id), "type": channel.type, "name": channel.name}
         if channel.type == 1:
             recipient = self.users[channel.recipient_id or 0]
@@ -986,15 +1082,21 @@ class FakeDiscord:
             "features": [],
             "roles": [
                 self._role_json(self.everyone_role_id, "@everyone", _EVERYONE_PERMISSIONS, 0),
-                self._role_json(self.manager_role_id, "Managers", discord.Permissions(manage_guild=True), 1),
+                self._role_json(
+                    self.manager_role_id, "Managers", discord.Permissions(manage_guild=True), 1
+                ),
                 self._role_json(self.bot_role_id, self.bot_user.name, _BOT_PERMISSIONS, 2),
             ],
             "emojis": [],
             "stickers": [],
             "member_count": len(members),
             "members": [self._member_json(u) for u in members],
-            "channels": [self._channel_json(c) for c in self.channels.values() if c.type in (0, 2, 4, 5)],
-            "threads": [self._channel_json(c) for c in self.channels.values() if c.type in _THREAD_TYPES],
+            "channels": [
+                self._channel_json(c) for c in self.channels.values() if c.type in (0, 2, 4, 5)
+            ],
+            "threads": [
+                self._channel_json(c) for c in self.channels.values() if c.type in _THREAD_TYPES
+            ],
             "voice_states": [],
             "presences": [],
             "stage_instances": [],
@@ -1065,6 +1167,10 @@ class FakeDiscord:
     ) -> AsyncIterator[discord.Client]:
         """Log ``bot`` in against this fake, make it ready, yield it, then shut it down.
 
+        On exit the bot is closed and every task created since entering (background loops,
+        view timeouts, ...) is cancelled, as if the process had stopped; recorded messages,
+        commands and users stay, so another bot instance can be run on the same fake.
+
         With ``check_errors`` the block fails if an ERROR was logged by discord.py or project
         loggers while it ran (the records are kept in :attr:`error_logs` either way).
         """
@@ -1088,15 +1194,15 @@ class FakeDiscord:
                 mock.patch.object(AsyncWebhookAdapter, "request", _make_webhook_patch(self))
             )
             stack.push_async_callback(self._shutdown, bot, tasks_before)
-            await bot.login(token)
             self._bot = bot
+            await bot.login(token)  # runs setup_hook; the guild is not known to the bot yet
             state = bot._connection
             guild = state._add_guild_from_data(self._guild_json())  # type: ignore[arg-type]
             state.dispatch("connect")
             state.dispatch("guild_available", guild)
             state.call_handlers("ready")
             state.dispatch("ready")
-            await self.settle()
+            await self.settle(baseline=tasks_before)
             yield bot
             await self.settle()
         if check_errors:
@@ -1112,7 +1218,9 @@ class FakeDiscord:
         if not bot.is_closed():
             await bot.close()
         current = asyncio.current_task()
-        leftovers = [t for t in asyncio.all_tasks() - tasks_before if t is not current and not t.done()]
+        leftovers = [
+            t for t in asyncio.all_tasks() - tasks_before if t is not current and not t.done()
+        ]
         for task in leftovers:
             task.cancel()
         if leftovers:
@@ -1129,20 +1237,34 @@ class FakeDiscord:
 
     # ---- waiting ----------------------------------------------------------------------------
 
-    async def settle(self, *, timeout: float = 10.0, horizon: float = 1.0) -> None:
+    async def settle(
+        self,
+        *,
+        timeout: float = 10.0,
+        horizon: float = 5.0,
+        budget: float = 60.0,
+        baseline: set[asyncio.Task[Any]] | None = None,
+    ) -> None:
         """Wait until the bot is idle; see the module docstring.
 
-        Timers due within ``horizon`` seconds (fake time) are fast-forwarded; later ones count
-        as idle.  Raises :class:`SettleTimeout` after ``timeout`` seconds of real time.
+        A timer is fast-forwarded (fake time) when it is due within ``horizon`` seconds of
+        "now", is not owned by a task of ``baseline`` (default: the tasks alive when ``settle``
+        was called - pre-existing background loops and timeouts are idle) and falls within
+        ``budget`` seconds of the fake time settle started at (the safety net against periodic
+        loops).  Raises :class:`SettleTimeout` after ``timeout`` seconds of real time.
         """
         loop = asyncio.get_running_loop()
+        if baseline is None:
+            baseline = set(asyncio.all_tasks())
         deadline = _real_monotonic() + timeout
-        limit = loop.time() + horizon
+        limit = loop.time() + budget
         quiet_rounds = 0
         while quiet_rounds < 2:
             await asyncio.sleep(0)
             if _real_monotonic() > deadline:
-                raise SettleTimeout(f"the bot did not settle within {timeout}s:\n{_describe_tasks()}")
+                raise SettleTimeout(
+                    f"the bot did not settle within {timeout}s:\n{_describe_tasks()}"
+                )
             if getattr(loop, "_ready", ()):
                 quiet_rounds = 0
                 continue
@@ -1150,8 +1272,8 @@ class FakeDiscord:
                 quiet_rounds = 0
                 await asyncio.sleep(0.001)
                 continue
-            due = _next_timer(loop)
-            if due is not None and due <= limit:
+            due = _next_pending_timer(loop, baseline, horizon=horizon, limit=limit)
+            if due is not None:
                 quiet_rounds = 0
                 if self._clock is not None:
                     self._clock.advance_to(due)
@@ -1161,7 +1283,7 @@ class FakeDiscord:
             quiet_rounds += 1
 
     async def advance(self, seconds: float) -> None:
-        """Move the fake clock forward (timers fire, e.g. view timeouts), then settle."""
+        """Move the fake clock forward (due timers fire, e.g. view timeouts), then settle."""
         if self._clock is None:
             raise RuntimeError("advance() needs a running bot")
         self._clock.offset += seconds
@@ -1207,9 +1329,13 @@ class FakeDiscord:
         """``user`` types ``value`` into option ``focused``; returns the offered choices."""
         channel = channel or self.general
         root, cmd, scope = self._find_command(command)
-        built, resolved = self._build_options(cmd, {**(options or {}), **kw_options}, user, partial=True)
+        built, resolved = self._build_options(
+            cmd, {**(options or {}), **kw_options}, user, partial=True
+        )
         param = self._param(cmd, focused)
-        built.append({"name": param.display_name, "type": param.type.value, "value": value, "focused": True})
+        built.append(
+            {"name": param.display_name, "type": param.type.value, "value": value, "focused": True}
+        )
         data = self._command_data(root, cmd, scope, built, resolved)
         interaction = await self._interact(4, user, channel, data, name=command, expect_ack=True)
         return interaction.autocomplete_choices or []
@@ -1231,7 +1357,15 @@ class FakeDiscord:
         if component.get("disabled"):
             raise ValueError(f"button {custom_id!r} is disabled; Discord would not send the click")
         data = {"custom_id": custom_id, "component_type": 2}
-        return await self._interact(3, user, self.channels[msg.channel_id], data, message=msg, name=custom_id, expect_ack=expect_ack)
+        return await self._interact(
+            3,
+            user,
+            self.channels[msg.channel_id],
+            data,
+            message=msg,
+            name=custom_id,
+            expect_ack=expect_ack,
+        )
 
     async def select(
         self,
@@ -1261,7 +1395,15 @@ class FakeDiscord:
             resolved: dict[str, dict[str, Any]] = {}
             data["values"] = [self._resolve_entity(v, resolved) for v in values]
             data["resolved"] = resolved
-        return await self._interact(3, user, self.channels[msg.channel_id], data, message=msg, name=custom_id, expect_ack=expect_ack)
+        return await self._interact(
+            3,
+            user,
+            self.channels[msg.channel_id],
+            data,
+            message=msg,
+            name=custom_id,
+            expect_ack=expect_ack,
+        )
 
     async def submit_modal(
         self,
@@ -1294,13 +1436,25 @@ class FakeDiscord:
                 return {"type": 4, "custom_id": custom_id, "value": text}
             if kind in _SELECT_TYPES:
                 chosen = values.get(custom_id, [])
-                return {"type": kind, "custom_id": custom_id, "values": [chosen] if isinstance(chosen, str) else list(chosen)}
+                return {
+                    "type": kind,
+                    "custom_id": custom_id,
+                    "values": [chosen] if isinstance(chosen, str) else list(chosen),
+                }
             return {"type": kind, "id": comp.get("id")}
 
         data = {"custom_id": modal.custom_id, "components": [answer(c) for c in modal.components]}
         source = modal.interaction
         msg = self.messages.get(source.source_message_id) if source.source_message_id else None
-        return await self._interact(5, user, self.channels[source.channel_id], data, message=msg, name=modal.custom_id, expect_ack=expect_ack)
+        return await self._interact(
+            5,
+            user,
+            self.channels[source.channel_id],
+            data,
+            message=msg,
+            name=modal.custom_id,
+            expect_ack=expect_ack,
+        )
 
     def _component(
         self, user: FakeUser, message: FakeMessage | int, custom_id: str, kinds: set[int]
@@ -1313,7 +1467,9 @@ class FakeDiscord:
         for component in _walk_components(msg.components):
             if component.get("custom_id") == custom_id and component.get("type") in kinds:
                 return msg, component
-        present = [c.get("custom_id") for c in _walk_components(msg.components) if c.get("custom_id")]
+        present = [
+            c.get("custom_id") for c in _walk_components(msg.components) if c.get("custom_id")
+        ]
         raise LookupError(f"message {msg.id} has no component {custom_id!r}; it has {present}")
 
     def _resolve_entity(self, value: Any, resolved: dict[str, dict[str, Any]]) -> str:
@@ -1332,7 +1488,9 @@ class FakeDiscord:
 
     # ---- app command plumbing ---------------------------------------------------------------
 
-    def _find_command(self, command: str) -> tuple[Any, app_commands.Command[Any, ..., Any], int | None]:
+    def _find_command(
+        self, command: str
+    ) -> tuple[Any, app_commands.Command[Any, ..., Any], int | None]:
         tree: app_commands.CommandTree[Any] | None = getattr(self._require_bot(), "tree", None)
         if tree is None:
             raise RuntimeError("the bot has no app command tree")
@@ -1344,7 +1502,9 @@ class FakeDiscord:
             root = tree.get_command(first)
         if root is None:
             names = [c.qualified_name for c in tree.get_commands()]
-            names += [c.qualified_name for c in tree.get_commands(guild=discord.Object(self.guild_id))]
+            names += [
+                c.qualified_name for c in tree.get_commands(guild=discord.Object(self.guild_id))
+            ]
             raise LookupError(f"no slash command {first!r}; the bot has {names}")
         cmd: Any = root
         for part in rest:
@@ -1406,7 +1566,9 @@ class FakeDiscord:
             value = value.value
         opt = discord.AppCommandOptionType
         if kind in (opt.user, opt.mentionable, opt.channel, opt.role):
-            raw: Any = self._resolve_entity(value, resolved) if not isinstance(value, int) else str(value)
+            raw: Any = (
+                self._resolve_entity(value, resolved) if not isinstance(value, int) else str(value)
+            )
         elif kind is opt.integer:
             raw = int(value)
         elif kind is opt.number:
@@ -1446,7 +1608,13 @@ class FakeDiscord:
             chain.append(node)
             node = node.parent
         for node in chain:
-            options = [{"name": node.name, "type": 2 if isinstance(node, app_commands.Group) else 1, "options": options}]
+            options = [
+                {
+                    "name": node.name,
+                    "type": 2 if isinstance(node, app_commands.Group) else 1,
+                    "options": options,
+                }
+            ]
         synced = {c["name"]: c for c in self.commands.get(scope, [])}
         data: dict[str, Any] = {
             "id": synced.get(root.name, {}).get("id") or str(self._new_id()),
@@ -1488,7 +1656,8 @@ class FakeDiscord:
         )
         self.interactions.append(record)
         self._by_token[record.token] = record
-        self._last_interaction[user.id] = record
+        if kind != 4:  # autocomplete is not something one "replies" to
+            self._last_interaction[user.id] = record
         payload: dict[str, Any] = {
             "id": str(record.id),
             "application_id": str(self.application_id),
@@ -1511,8 +1680,9 @@ class FakeDiscord:
         }
         if message is not None:
             payload["message"] = self._message_json(message)
+        baseline = asyncio.all_tasks()
         self._parse("INTERACTION_CREATE", payload)
-        await self.settle()
+        await self.settle(baseline=baseline)
         if expect_ack and not record.acknowledged:
             raise AssertionError(
                 f"interaction {name!r} by {user.name} was never acknowledged (Discord shows "
@@ -1543,7 +1713,11 @@ class FakeDiscord:
     def dms(self, user: FakeUser) -> list[FakeMessage]:
         """Messages the bot sent to ``user`` in DMs, oldest first."""
         ids = {c.id for c in self.channels.values() if c.type == 1 and c.recipient_id == user.id}
-        return [m for m in sorted(self.messages.values(), key=lambda m: m.id) if m.channel_id in ids and not m.deleted]
+        return [
+            m
+            for m in sorted(self.messages.values(), key=lambda m: m.id)
+            if m.channel_id in ids and not m.deleted
+        ]
 
     def last_interaction(self, user: FakeUser) -> FakeInteraction:
         try:
@@ -1580,7 +1754,11 @@ class FakeDiscord:
     def assert_clean(self) -> None:
         """No rejected requests, no unacknowledged interactions, no logged errors."""
         problems = [f"rejected: {r}" for r in self.rejections]
-        problems += [f"never acknowledged: {i.name!r} by {i.user.name}" for i in self.interactions if not i.acknowledged]
+        problems += [
+            f"never acknowledged: {i.name!r} by {i.user.name}"
+            for i in self.interactions
+            if not i.acknowledged
+        ]
         if self.error_logs:
             problems.append(f"logged errors:\n{_format_records(self.error_logs)}")
         if problems:
@@ -1588,7 +1766,9 @@ class FakeDiscord:
 
     # ---- request dispatch -------------------------------------------------------------------
 
-    async def _handle(self, route: Route, body: Any, params: Mapping[str, Any] | None, files: list[FakeAttachment]) -> Any:
+    async def _handle(
+        self, route: Route, body: Any, params: Mapping[str, Any] | None, files: list[FakeAttachment]
+    ) -> Any:
         await asyncio.sleep(0)  # a real request is a suspension point
         url = urlsplit(route.url)
         path = unquote(url.path.removeprefix(_API_PREFIX))
@@ -1616,24 +1796,39 @@ class FakeDiscord:
         errors: _Errors | None = None,
     ) -> discord.HTTPException:
         tree = errors.tree if errors else {}
-        self.rejections.append(Rejection(request.method, request.path, status, code, message, tree, request.body))
-        response = _FakeResponse(status, _REASONS.get(status, "Error"), request.method, request.path)
+        self.rejections.append(
+            Rejection(request.method, request.path, status, code, message, tree, request.body)
+        )
+        response = _FakeResponse(
+            status, _REASONS.get(status, "Error"), request.method, request.path
+        )
         payload: dict[str, Any] = {"code": code, "message": message}
         if tree:
             payload["errors"] = tree
-        exc_type = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+        exc_type = {403: discord.Forbidden, 404: discord.NotFound}.get(
+            status, discord.HTTPException
+        )
         return exc_type(response, payload)  # type: ignore[arg-type]
 
     def _invalid(self, request: _Request, errors: _Errors) -> discord.HTTPException:
         return self._reject(request, 400, 50035, "Invalid Form Body", errors)
 
-    def _check_message(self, request: _Request, merged: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> None:
+    def _check_message(
+        self, request: _Request, merged: Mapping[str, Any], prefix: tuple[str, ...] = ()
+    ) -> None:
         errors = _Errors()
         _validate_message(merged, errors, prefix)
         if errors:
             raise self._invalid(request, errors)
         content = (merged.get("content") or "").strip()
-        if not (content or merged.get("embeds") or merged.get("components") or merged.get("attachments") or merged.get("poll") or merged.get("sticker_ids")):
+        if not (
+            content
+            or merged.get("embeds")
+            or merged.get("components")
+            or merged.get("attachments")
+            or merged.get("poll")
+            or merged.get("sticker_ids")
+        ):
             raise self._reject(request, 400, 50006, "Cannot send an empty message")
 
     # ---- message model ----------------------------------------------------------------------
@@ -1644,7 +1839,14 @@ class FakeDiscord:
             raise self._reject(request, 404, 10003, "Unknown Channel")
         return channel
 
-    def _message_or_404(self, request: _Request, message_id: str | int, *, channel_id: str | None = None, viewer: int | None = None) -> FakeMessage:
+    def _message_or_404(
+        self,
+        request: _Request,
+        message_id: str | int,
+        *,
+        channel_id: str | None = None,
+        viewer: int | None = None,
+    ) -> FakeMessage:
         msg = self.messages.get(int(message_id))
         if (
             msg is None
@@ -1655,7 +1857,12 @@ class FakeDiscord:
             raise self._reject(request, 404, 10008, "Unknown Message")
         return msg
 
-    def _attachments_for(self, body: Mapping[str, Any], files: list[FakeAttachment], existing: Sequence[FakeAttachment] = ()) -> list[FakeAttachment]:
+    def _attachments_for(
+        self,
+        body: Mapping[str, Any],
+        files: list[FakeAttachment],
+        existing: Sequence[FakeAttachment] = (),
+    ) -> list[FakeAttachment]:
         kept = list(existing)
         if "attachments" in body:
             keep_ids = {str(a.get("id")) for a in body.get("attachments") or []}
@@ -1721,7 +1928,9 @@ class FakeDiscord:
         }
         for key in ("content", "embeds", "components"):
             if key in body:
-                merged[key] = body[key] if body[key] is not None else ("" if key == "content" else [])
+                merged[key] = (
+                    body[key] if body[key] is not None else ("" if key == "content" else [])
+                )
         if body.get("flags") is not None:
             merged["flags"] = (body["flags"] & ~EPHEMERAL & ~LOADING) | (msg.flags & EPHEMERAL)
         merged["attachments"] = self._attachments_for(body, request.files, msg.attachments)
@@ -1749,7 +1958,13 @@ class FakeDiscord:
 
     @_route("GET", r"/users/@me")
     def _get_me(self, request: _Request) -> Any:
-        return {**self._user_json(self.bot_user), "verified": True, "mfa_enabled": False, "flags": 0, "locale": "en-US"}
+        return {
+            **self._user_json(self.bot_user),
+            "verified": True,
+            "mfa_enabled": False,
+            "flags": 0,
+            "locale": "en-US",
+        }
 
     @_route("GET", r"/oauth2/applications/@me")
     def _get_application(self, request: _Request) -> Any:
@@ -1831,7 +2046,12 @@ class FakeDiscord:
         existing[:] = [c for c in existing if c["id"] != stored["id"]] + [stored]
         return copy.deepcopy(stored)
 
-    def _store_command(self, cmd: Mapping[str, Any], scope: int | None, old: Mapping[tuple[str, int], Mapping[str, Any]]) -> dict[str, Any]:
+    def _store_command(
+        self,
+        cmd: Mapping[str, Any],
+        scope: int | None,
+        old: Mapping[tuple[str, int], Mapping[str, Any]],
+    ) -> dict[str, Any]:
         previous = old.get((cmd["name"], cmd.get("type", 1)))
         stored = {
             "type": 1,
@@ -1860,7 +2080,9 @@ class FakeDiscord:
 
     @_route("GET", rf"/channels/{_ID}/messages/{_ID}")
     def _get_message(self, request: _Request) -> Any:
-        return self._message_json(self._message_or_404(request, request.args[1], channel_id=request.args[0]))
+        return self._message_json(
+            self._message_or_404(request, request.args[1], channel_id=request.args[0])
+        )
 
     @_route("GET", rf"/channels/{_ID}/messages")
     def _get_messages(self, request: _Request) -> Any:
@@ -1871,7 +2093,10 @@ class FakeDiscord:
         found = [
             m
             for m in sorted(self.messages.values(), key=lambda m: m.id, reverse=True)
-            if m.channel_id == channel.id and not m.deleted and not m.ephemeral and after < m.id < before
+            if m.channel_id == channel.id
+            and not m.deleted
+            and not m.ephemeral
+            and after < m.id < before
         ]
         return [self._message_json(m) for m in found[:limit]]
 
@@ -1879,7 +2104,9 @@ class FakeDiscord:
     def _patch_message(self, request: _Request) -> Any:
         msg = self._message_or_404(request, request.args[1], channel_id=request.args[0])
         if msg.author_id != self.bot_user.id:
-            raise self._reject(request, 403, 50005, "Cannot edit a message authored by another user")
+            raise self._reject(
+                request, 403, 50005, "Cannot edit a message authored by another user"
+            )
         return self._message_json(self._edit_message(request, msg, request.body or {}))
 
     @_route("DELETE", rf"/channels/{_ID}/messages/{_ID}")
@@ -1925,7 +2152,14 @@ class FakeDiscord:
             raise self._reject(request, 400, 50024, "Cannot execute action on this channel type")
         if errors:
             raise self._invalid(request, errors)
-        thread = FakeChannel(thread_id, name, kind, parent_id=parent.id, owner_id=self.bot_user.id, member_ids={self.bot_user.id})
+        thread = FakeChannel(
+            thread_id,
+            name,
+            kind,
+            parent_id=parent.id,
+            owner_id=self.bot_user.id,
+            member_ids={self.bot_user.id},
+        )
         self.channels[thread.id] = thread
         if thread.is_public:
             self._public_text.append(thread.name)
@@ -1936,14 +2170,18 @@ class FakeDiscord:
     @_route("POST", rf"/channels/{_ID}/threads")
     def _post_thread(self, request: _Request) -> Any:
         parent = self._channel_or_404(request, request.args[0])
-        return self._new_thread(request, parent, self._new_id(), int((request.body or {}).get("type", 11)))
+        return self._new_thread(
+            request, parent, self._new_id(), int((request.body or {}).get("type", 11))
+        )
 
     @_route("POST", rf"/channels/{_ID}/messages/{_ID}/threads")
     def _post_message_thread(self, request: _Request) -> Any:
         parent = self._channel_or_404(request, request.args[0])
         msg = self._message_or_404(request, request.args[1], channel_id=request.args[0])
         if msg.id in self.channels:
-            raise self._reject(request, 400, 160004, "A thread has already been created for this message")
+            raise self._reject(
+                request, 400, 160004, "A thread has already been created for this message"
+            )
         return self._new_thread(request, parent, msg.id, 11)  # Discord reuses the message id
 
     @_route("PUT", rf"/channels/{_ID}/thread-members/{_ID}")
@@ -1968,7 +2206,9 @@ class FakeDiscord:
 
     # ---- interaction routes (webhook adapter) ------------------------------------------------
 
-    def _interaction_or_404(self, request: _Request, token: str, *, code: int = 10015, message: str = "Unknown Webhook") -> FakeInteraction:
+    def _interaction_or_404(
+        self, request: _Request, token: str, *, code: int = 10015, message: str = "Unknown Webhook"
+    ) -> FakeInteraction:
         interaction = self._by_token.get(token)
         if interaction is None:
             raise self._reject(request, 404, code, message)
@@ -1976,7 +2216,9 @@ class FakeDiscord:
 
     @_route("POST", rf"/interactions/{_ID}/{_TOKEN}/callback")
     def _callback(self, request: _Request) -> Any:
-        interaction = self._interaction_or_404(request, request.args[1], code=10062, message="Unknown interaction")
+        interaction = self._interaction_or_404(
+            request, request.args[1], code=10062, message="Unknown interaction"
+        )
         if interaction.response_type is not None:
             raise self._reject(request, 400, 40060, "Interaction has already been acknowledged.")
         body = request.body or {}
@@ -1987,33 +2229,52 @@ class FakeDiscord:
         user = interaction.user
         allowed = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}[interaction.type]
         if kind not in allowed:
-            raise self._reject(request, 400, 50035, f"Interaction response type {kind} is invalid for interaction type {interaction.type}")
+            raise self._reject(
+                request,
+                400,
+                50035,
+                f"Interaction response type {kind} is invalid for interaction type "
+                f"{interaction.type}",
+            )
         ack: dict[str, Any] = {"id": str(interaction.id), "type": interaction.type}
         resource: dict[str, Any] | None = {"type": kind}
         if kind == 4:
             ephemeral = bool((data.get("flags") or 0) & EPHEMERAL)
             msg = self._create_message(
-                request, channel, data,
+                request,
+                channel,
+                data,
                 visible_to=user.id if ephemeral else None,
                 interaction=interaction,
                 prefix=("data",),
                 message_type=20 if interaction.type == 2 else 0,
             )
             interaction.original_message_id = msg.id
-            ack.update(response_message_id=str(msg.id), response_message_loading=False, response_message_ephemeral=ephemeral)
+            ack.update(
+                response_message_id=str(msg.id),
+                response_message_loading=False,
+                response_message_ephemeral=ephemeral,
+            )
             resource = {"type": kind, "message": self._message_json(msg)}
         elif kind == 5:
             ephemeral = bool((data.get("flags") or 0) & EPHEMERAL)
             flags = LOADING | (EPHEMERAL if ephemeral else 0)
             msg = self._create_message(
-                request, channel, {}, flags=flags,
+                request,
+                channel,
+                {},
+                flags=flags,
                 visible_to=user.id if ephemeral else None,
                 interaction=interaction,
                 message_type=20 if interaction.type == 2 else 0,
                 check=False,
             )
             interaction.original_message_id = msg.id
-            ack.update(response_message_id=str(msg.id), response_message_loading=True, response_message_ephemeral=ephemeral)
+            ack.update(
+                response_message_id=str(msg.id),
+                response_message_loading=True,
+                response_message_ephemeral=ephemeral,
+            )
             resource = {"type": kind, "message": self._message_json(msg)}
         elif kind == 6:
             interaction.original_message_id = source.id if source else None
@@ -2021,9 +2282,15 @@ class FakeDiscord:
         elif kind == 7:
             if source is None or source.deleted:
                 raise self._reject(request, 404, 10008, "Unknown Message")
-            msg = self._edit_message(request, source, data, interaction=interaction, prefix=("data",))
+            msg = self._edit_message(
+                request, source, data, interaction=interaction, prefix=("data",)
+            )
             interaction.original_message_id = msg.id
-            ack.update(response_message_id=str(msg.id), response_message_loading=False, response_message_ephemeral=msg.ephemeral)
+            ack.update(
+                response_message_id=str(msg.id),
+                response_message_loading=False,
+                response_message_ephemeral=msg.ephemeral,
+            )
             resource = {"type": kind, "message": self._message_json(msg)}
         elif kind == 8:
             errors = _Errors()
@@ -2042,7 +2309,9 @@ class FakeDiscord:
             _validate_modal(data, errors)
             if errors:
                 raise self._invalid(request, errors)
-            modal = FakeModal(data["custom_id"], data["title"], data["components"], user.id, interaction)
+            modal = FakeModal(
+                data["custom_id"], data["title"], data["components"], user.id, interaction
+            )
             interaction.modal = modal
             self._modals.setdefault(user.id, []).append(modal)
             resource = None
@@ -2071,7 +2340,9 @@ class FakeDiscord:
             channel = self.channels[interaction.channel_id]
             ephemeral = bool((body.get("flags") or 0) & EPHEMERAL)
             msg = self._create_message(
-                request, channel, body,
+                request,
+                channel,
+                body,
                 visible_to=interaction.user.id if ephemeral else None,
                 interaction=interaction,
             )
@@ -2094,7 +2365,9 @@ class FakeDiscord:
     @_route("PATCH", rf"/webhooks/{_ID}/{_TOKEN}/messages/(@original|\d+)")
     def _patch_webhook_message(self, request: _Request) -> Any:
         interaction, msg = self._webhook_target(request)
-        return self._message_json(self._edit_message(request, msg, request.body or {}, interaction=interaction))
+        return self._message_json(
+            self._edit_message(request, msg, request.body or {}, interaction=interaction)
+        )
 
     @_route("DELETE", rf"/webhooks/{_ID}/{_TOKEN}/messages/(@original|\d+)")
     def _delete_webhook_message(self, request: _Request) -> Any:
@@ -2159,19 +2432,75 @@ def _make_webhook_patch(fake: FakeDiscord) -> Callable[..., Any]:
     return request
 
 
-def _next_timer(loop: asyncio.AbstractEventLoop) -> float | None:
+def _timer_owner(
+    handle: asyncio.TimerHandle, waiters: Mapping[int, asyncio.Task[Any]]
+) -> asyncio.Task[Any] | None:
+    """The task a timer will wake up, if it can be told.
+
+    ``asyncio.sleep`` and ``wait_for`` schedule ``callback(future, ...)``; ``ext.tasks``
+    schedules ``future.set_result``; ``asyncio.timeout`` schedules ``Timeout._on_timeout``.
+    """
+    callback = getattr(handle, "_callback", None)
+    candidates = [*(getattr(handle, "_args", None) or ()), getattr(callback, "__self__", None)]
+    for candidate in candidates:
+        if candidate is None:
+            continue
+        if (task := waiters.get(id(candidate))) is not None:
+            return task
+        if isinstance(owner := getattr(candidate, "_task", None), asyncio.Task):
+            return owner
+    return None
+
+
+def _next_pending_timer(
+    loop: asyncio.AbstractEventLoop,
+    baseline: set[asyncio.Task[Any]],
+    *,
+    horizon: float,
+    limit: float,
+) -> float | None:
+    """When the earliest timer that ``settle`` should wait for is due (``None``: idle)."""
+    now = loop.time()
+    waiters = {
+        id(waiter): task
+        for task in asyncio.all_tasks()
+        if (waiter := getattr(task, "_fut_waiter", None)) is not None
+    }
+    best: float | None = None
     scheduled: Iterable[asyncio.TimerHandle] = getattr(loop, "_scheduled", ())
-    return min((h.when() for h in scheduled if not h.cancelled()), default=None)
+    for handle in scheduled:
+        if handle.cancelled():
+            continue
+        when = handle.when()
+        if when <= now:
+            return when  # already due: the loop runs it next
+        if when - now > horizon or when > limit or (best is not None and when >= best):
+            continue
+        owner = _timer_owner(handle, waiters)
+        if owner is not None and owner in baseline:
+            continue
+        best = when
+    return best
 
 
 def _innermost_frame_module(task: asyncio.Task[Any]) -> str:
     coro: Any = task.get_coro()
     while True:
-        inner = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None) or getattr(coro, "ag_await", None)
-        if inner is None or not any(hasattr(inner, a) for a in ("cr_frame", "gi_frame", "ag_frame")):
+        inner = (
+            getattr(coro, "cr_await", None)
+            or getattr(coro, "gi_yieldfrom", None)
+            or getattr(coro, "ag_await", None)
+        )
+        if inner is None or not any(
+            hasattr(inner, a) for a in ("cr_frame", "gi_frame", "ag_frame")
+        ):
             break
         coro = inner
-    frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None) or getattr(coro, "ag_frame", None)
+    frame = (
+        getattr(coro, "cr_frame", None)
+        or getattr(coro, "gi_frame", None)
+        or getattr(coro, "ag_frame", None)
+    )
     return frame.f_globals.get("__name__", "") if frame is not None else ""
 
 
@@ -2189,7 +2518,9 @@ def _waits_on_thread(task: asyncio.Task[Any]) -> bool:
 
 def _thread_backed_tasks() -> list[asyncio.Task[Any]]:
     current = asyncio.current_task()
-    return [t for t in asyncio.all_tasks() if t is not current and not t.done() and _waits_on_thread(t)]
+    return [
+        t for t in asyncio.all_tasks() if t is not current and not t.done() and _waits_on_thread(t)
+    ]
 
 
 def _describe_tasks() -> str:

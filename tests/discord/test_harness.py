@@ -8,6 +8,7 @@ import re
 import time
 from typing import Any
 
+import aiosqlite
 import discord
 import pytest
 from discord import app_commands
@@ -18,6 +19,8 @@ from tests.discord.harness import (
     FakeDiscord,
     SettleTimeout,
     capture_error_logs,
+    message_errors,
+    no_error_logs,  # noqa: F401  (fixture, used via usefixtures)
 )
 
 
@@ -55,7 +58,9 @@ class SecretView(discord.ui.View):
     """An ordinary (non-persistent) view, sent ephemerally."""
 
     @discord.ui.button(label="Reveal", custom_id="secret:reveal")
-    async def reveal(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+    async def reveal(
+        self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]
+    ) -> None:
         await interaction.response.edit_message(content="revealed: 42", view=None)
 
 
@@ -66,7 +71,9 @@ class PickView(discord.ui.View):
         max_values=2,
         options=[discord.SelectOption(label=f, value=f.lower()) for f in ("Apple", "Pear", "Plum")],
     )
-    async def pick(self, interaction: discord.Interaction[Any], select: discord.ui.Select[Any]) -> None:
+    async def pick(
+        self, interaction: discord.Interaction[Any], select: discord.ui.Select[Any]
+    ) -> None:
         await interaction.response.edit_message(content=f"picked {', '.join(select.values)}")
 
 
@@ -74,8 +81,11 @@ class ExpiringView(discord.ui.View):
     message: discord.InteractionMessage | None = None
 
     @discord.ui.button(label="Quick", custom_id="expiring:quick")
-    async def quick(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        await interaction.response.defer()
+    async def quick(
+        self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]
+    ) -> None:
+        await interaction.response.defer()  # type 6: edits below target the clicked message
+        await interaction.edit_original_response(content="quick!")
 
     async def on_timeout(self) -> None:
         assert self.message is not None
@@ -83,7 +93,9 @@ class ExpiringView(discord.ui.View):
 
 
 class Feedback(discord.ui.Modal, title="Feedback"):
-    text: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Your thoughts", custom_id="fb:text")
+    text: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        label="Your thoughts", custom_id="fb:text"
+    )
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(f"thanks for: {self.text.value}", ephemeral=True)
@@ -94,13 +106,20 @@ class DemoBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
         self.sleeper = sleeper
         self.seen_codes: list[int] = []
-        self.background: asyncio.Task[None] | None = None
+        self.ticks = 0
+        self.background: list[asyncio.Task[None]] = []
+
+    async def tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(2)
+            self.ticks += 1
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(DemoButton)
         tree = self.tree
         if self.sleeper:
-            self.background = asyncio.create_task(asyncio.sleep(3600))
+            self.background.append(asyncio.create_task(asyncio.sleep(3600)))
+            self.background.append(asyncio.create_task(self.tick_forever()))
 
         @tree.command(description="Ping with a persistent button")
         async def ping(interaction: discord.Interaction[Any]) -> None:
@@ -136,6 +155,59 @@ class DemoBot(commands.Bot):
                 await interaction.response.send_message("second")
             except discord.HTTPException as exc:
                 self.seen_codes.append(exc.code)
+
+        @tree.command(description="Uses a worker thread and aiosqlite")
+        async def threaded(interaction: discord.Interaction[Any]) -> None:
+            await asyncio.to_thread(time.sleep, 0.02)
+            async with aiosqlite.connect(":memory:") as db:
+                query = (
+                    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c"
+                    " WHERE x < 200000) SELECT count(*) FROM c"
+                )
+                async with db.execute(query) as cursor:
+                    row = await cursor.fetchone()
+            await interaction.response.send_message(f"counted {row[0] if row else None}")
+
+        @tree.command(description="Bad components sent over REST")
+        async def badrow(interaction: discord.Interaction[Any]) -> None:
+            view = discord.ui.View()
+            for i in range(6):
+                view.add_item(
+                    discord.ui.Button(label=f"b{i}", custom_id=f"same:{i % 5}", row=i // 5)
+                )
+            assert interaction.channel is not None
+            try:
+                await interaction.channel.send("rows", view=view)  # type: ignore[union-attr]
+            except discord.HTTPException as exc:
+                self.seen_codes.append(exc.code)
+            await interaction.response.send_message("tried", ephemeral=True)
+
+        async def fruit_names(
+            interaction: discord.Interaction[Any], current: str
+        ) -> list[app_commands.Choice[str]]:
+            names = ["Apple", "Pear", "Peach"]
+            return [app_commands.Choice(name=n, value=n.lower()) for n in names if current in n]
+
+        @tree.command(description="Autocomplete + an unmodelled route")
+        @app_commands.autocomplete(name=fruit_names)
+        async def fruit(interaction: discord.Interaction[Any], name: str) -> None:
+            assert interaction.guild is not None
+            roles = await interaction.guild.fetch_roles()
+            await interaction.response.send_message(f"{name} ({len(roles)} roles)")
+
+        @tree.command(description="A chain of paced background steps, like bot players")
+        async def chain(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message("starting")
+            assert interaction.channel is not None
+            channel = interaction.channel
+
+            async def step(n: int) -> None:
+                await asyncio.sleep(1.5)
+                await channel.send(f"step {n}")  # type: ignore[union-attr]
+                if n < 5:
+                    self.background.append(asyncio.create_task(step(n + 1)))
+
+            self.background.append(asyncio.create_task(step(1)))
 
         @tree.command(description="Raises")
         async def boom(interaction: discord.Interaction[Any]) -> None:
@@ -184,6 +256,7 @@ class DemoBot(commands.Bot):
                 name=f"{name} vs {opponent.display_name}", type=discord.ChannelType.public_thread
             )
             await thread.send(f"{rounds} rounds, fast={fast}")
+            await opponent.send(f"{interaction.user.display_name} challenged you")
             await interaction.response.send_message(f"started in {thread.mention}", ephemeral=True)
 
         tree.add_command(game)
@@ -274,17 +347,35 @@ async def test_error_logs_are_caught() -> None:
             await fake.slash(alice, "boom", expect_ack=False)
 
 
-async def test_settle_ignores_long_sleepers() -> None:
+async def test_settle_ignores_long_sleepers_and_old_loops() -> None:
     fake = FakeDiscord()
     alice = fake.add_user("alice")
     bot = DemoBot(sleeper=True)
     async with fake.running(bot):
+        ticks_at_start = bot.ticks  # the startup settle stops the 2 s loop at its 60 s budget
+        assert 0 < ticks_at_start <= 30
         started = time.perf_counter()
         await fake.slash(alice, "ping")
         await fake.settle()
+        await fake.slash(alice, "expiring")  # a 60 s view: must not expire by itself
+        await fake.slash(alice, "ping")
         assert time.perf_counter() - started < 0.5
-        assert bot.background is not None and not bot.background.done()
-    assert bot.background.cancelled()  # the "process" died with the bot
+        assert bot.ticks == ticks_at_start  # pre-existing loops are idle for later settles
+        assert fake.public_messages()[1].content == "hurry"
+        sleeper, _ticker = bot.background
+        assert not sleeper.done()
+    assert all(t.cancelled() for t in bot.background)  # the "process" died with the bot
+
+
+async def test_settle_fast_forwards_chains_of_new_tasks() -> None:
+    fake = FakeDiscord()
+    alice = fake.add_user("alice")
+    async with fake.running(DemoBot()):
+        started = time.perf_counter()
+        await fake.slash(alice, "chain")
+        assert time.perf_counter() - started < 0.3  # 7.5 s of sleeps, fast-forwarded
+        contents = [m.content for m in fake.public_messages()]
+        assert contents == ["starting"] + [f"step {n}" for n in range(1, 6)]
 
 
 async def test_settle_times_out_on_busy_loop() -> None:
@@ -331,8 +422,10 @@ async def test_ephemeral_components_select_modal_timeout() -> None:
 
         await fake.slash(alice, "expiring")
         hurry = fake.last_reply(alice)
+        await fake.click(alice, hurry, "expiring:quick")
+        assert hurry.content == "quick!" and hurry.buttons()  # deferred update + @original edit
         await fake.advance(30)
-        assert hurry.content == "hurry"
+        assert hurry.content == "quick!"
         await fake.advance(31)
         assert hurry.content == "expired" and hurry.components == []
 
@@ -349,9 +442,97 @@ async def test_options_subcommands_threads_permissions() -> None:
         assert [m.content for m in fake.public_messages(thread)] == ["3 rounds, fast=True"]
         assert fake.last_reply(alice).content == f"started in <#{thread.id}>"
         assert "duel vs Bobby" in fake.all_public_text()
+        assert [m.content for m in fake.dms(bob)] == ["Alice challenged you"]
+        assert "Alice challenged you" not in fake.all_public_text()
 
         with pytest.raises(PermissionError):
             await fake.slash(alice, "admin")
         await fake.slash(mod, "admin")
         assert fake.last_reply(mod).content == "True True"
+
+        choices = await fake.autocomplete(alice, "fruit", "name", "Pe")
+        assert choices == [{"name": "Pear", "value": "pear"}, {"name": "Peach", "value": "peach"}]
+        await fake.slash(alice, "fruit", name="pear")
+        assert fake.last_reply(alice).content == "pear (0 roles)"
+        assert fake.unknown_routes == [f"GET /guilds/{fake.guild_id}/roles"]
     fake.assert_clean()
+
+
+@pytest.mark.usefixtures("no_error_logs")
+async def test_settle_waits_for_threads_and_rest_rejections() -> None:
+    fake = FakeDiscord()
+    alice = fake.add_user("alice")
+    bot = DemoBot()
+    async with fake.running(bot):
+        await fake.slash(alice, "threaded")
+        assert fake.last_reply(alice).content == "counted 200000"
+
+        await fake.slash(alice, "badrow")
+        assert bot.seen_codes == [50035]
+        (rejection,) = fake.rejections
+        assert rejection.path == f"/channels/{fake.general.id}/messages"
+        assert "COMPONENT_CUSTOM_ID_DUPLICATED" in str(rejection.errors)
+        assert [m.content for m in fake.public_messages()] == ["counted 200000"]
+
+
+def _button(custom_id: str, label: str = "ok", **extra: Any) -> dict[str, Any]:
+    return {"type": 2, "style": 1, "label": label, "custom_id": custom_id, **extra}
+
+
+def _row(*components: dict[str, Any]) -> dict[str, Any]:
+    return {"type": 1, "components": list(components)}
+
+
+def _select(custom_id: str, n: int, **extra: Any) -> dict[str, Any]:
+    options = [{"label": f"o{i}", "value": f"v{i}"} for i in range(n)]
+    return {"type": 3, "custom_id": custom_id, "options": options, **extra}
+
+
+@pytest.mark.parametrize(
+    ("payload", "where"),
+    [
+        ({"content": "x" * 2001}, "content"),
+        ({"embeds": [{"title": "t"}] * 11}, "embeds"),
+        ({"embeds": [{"title": "x" * 257}]}, "title"),
+        ({"embeds": [{"description": "x" * 4097}]}, "description"),
+        ({"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]}, "fields"),
+        ({"embeds": [{"fields": [{"name": "x" * 257, "value": "v"}]}]}, "name"),
+        ({"embeds": [{"fields": [{"name": "n", "value": "x" * 1025}]}]}, "value"),
+        ({"embeds": [{"footer": {"text": "x" * 2049}}]}, "footer"),
+        ({"embeds": [{"author": {"name": "x" * 257}}]}, "author"),
+        ({"embeds": [{"description": "x" * 4000}, {"description": "x" * 2001}]}, "6000"),
+        ({"components": [_row(_button(f"b{i}")) for i in range(6)]}, "components"),
+        ({"components": [_row(*[_button(f"b{i}") for i in range(6)])]}, "components"),
+        ({"components": [_row(_select("s", 2), _button("b"))]}, "width"),
+        ({"components": [_row(_button("b"), _button("b"))]}, "duplicated"),
+        ({"components": [_row(_button("x" * 101))]}, "custom_id"),
+        ({"components": [_row(_button(""))]}, "custom_id"),
+        ({"components": [_row(_button("b", label="x" * 81))]}, "label"),
+        ({"components": [_row(_select("s", 26))]}, "options"),
+        ({"components": [_row(_select("s", 0))]}, "options"),
+        ({"components": [_row(_select("s", 2, max_values=3))]}, "max_values"),
+        ({"components": [_row(_select("s", 2, min_values=3, max_values=2))]}, "min_values"),
+        (
+            {
+                "components": [
+                    _row({**_select("s", 1), "options": [{"label": "x" * 101, "value": "v"}]})
+                ]
+            },
+            "label",
+        ),
+    ],
+)
+def test_message_limits(payload: dict[str, Any], where: str) -> None:
+    errors = message_errors(payload)
+    assert errors
+    assert where in str(errors)
+
+
+def test_valid_message_has_no_errors() -> None:
+    payload = {
+        "content": "x" * 2000,
+        "embeds": [{"title": "t" * 256, "fields": [{"name": "n", "value": "v"}] * 25}],
+        "components": [_row(_select("s", 25, max_values=25))]
+        + [_row(*[_button(f"b{r}{i}") for i in range(5)]) for r in range(4)],
+    }
+    assert message_errors(payload) == {}

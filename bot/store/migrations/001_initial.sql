@@ -17,6 +17,8 @@ CREATE TABLE matches (
     version     INTEGER NOT NULL DEFAULT 0,
     state       TEXT,
     rematch_of  TEXT,
+    last_seat   INTEGER,          -- the latest action, copied into the log by a trigger
+    last_action TEXT,
     created_at  TEXT NOT NULL,
     updated_at  TEXT NOT NULL
 );
@@ -44,3 +46,13 @@ CREATE TABLE actions (
     at        TEXT NOT NULL,
     PRIMARY KEY (match_id, seq)
 );
+
+-- Saving a move is one UPDATE of the snapshot guarded by the version; this trigger appends
+-- the action to the log inside that same statement. A statement is atomic, so the snapshot
+-- and its log row are written together or not at all, in one round trip to the database.
+CREATE TRIGGER matches_log_action AFTER UPDATE OF version ON matches
+WHEN NEW.version = OLD.version + 1 AND NEW.last_action IS NOT NULL
+BEGIN
+    INSERT INTO actions (match_id, seq, seat, action, at)
+    VALUES (NEW.id, OLD.version, NEW.last_seat, NEW.last_action, NEW.updated_at);
+END;

@@ -1,0 +1,134 @@
+"""Benchmarks: ``python -m bench`` (``--smoke`` for a quick run in CI).
+
+Prints figures and a baseline measured in the same run, never asserts on time:
+- engine actions per second in random Cover Your Assets playouts (and with bot players);
+- the service's cost per action (lock, load, apply, save, render panels) against a bare
+  aiosqlite commit of the same state row, as a ratio (target: at most 3x);
+- state JSON size per match (target: under 32 KB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bot.service import MatchService, Person
+from bot.store import SQLiteStore
+from games import GAMES
+from games.core import contract
+
+GAME = "cover_your_assets"
+
+
+def engine_speed(playouts: int) -> tuple[float, float, list[int]]:
+    game = GAMES[GAME]
+    rng = random.Random(1)
+    actions, sizes = 0, []
+    start = time.perf_counter()
+    for _ in range(playouts):
+        biggest = 0
+
+        def measure(state, decisions) -> None:  # type: ignore[no-untyped-def]
+            nonlocal biggest
+            if len(state.names) and state.version % 25 == 0:
+                biggest = max(biggest, len(state.model_dump_json()))
+
+        run = contract.playout(game, rng, every_state=measure)
+        actions += len(run.actions)
+        sizes.append(max(biggest, len(run.final.model_dump_json())))
+    random_rate = actions / (time.perf_counter() - start)
+
+    bot_actions = 0
+    start = time.perf_counter()
+    for seed in range(max(1, playouts // 4)):
+        state = game.setup(game.options_model(), contract.NAMES[:5], seed)
+        while game.outcome(state) is None:
+            seat = game.decisions(state)[0].seat
+            state, _ = game.apply(state, seat, game.bot_action(state, seat))
+            bot_actions += 1
+    bot_rate = bot_actions / (time.perf_counter() - start)
+    return random_rate, bot_rate, sizes
+
+
+async def service_cost(actions: int) -> tuple[float, float, int]:
+    game = GAMES[GAME]
+    with tempfile.TemporaryDirectory() as folder:
+        store = SQLiteStore(Path(folder) / "bench.db")
+        await store.connect()
+        service = MatchService(store, GAMES, new_seed=lambda: 7)
+        people = [Person(user_id=i, name=f"P{i}") for i in range(1, 5)]
+        done = 0
+        total = 0.0
+        state_bytes = 0
+        channel = 0
+        while done < actions:
+            channel += 1
+            record = await service.open_lobby(
+                guild_id=1, channel_id=channel, host=people[0], game_key=GAME
+            )
+            for who in people[1:]:
+                await service.join(record.match_id, who)
+            await service.start(record.match_id, people[0])
+            while done < actions:
+                current = await service.get(record.match_id)
+                if current.status != "active":
+                    break
+                state = service.load_state(current)
+                seat = game.decisions(state)[0].seat
+                action = game.bot_action(state, seat)  # chosen outside the timed region
+                start = time.perf_counter()
+                change = await service.act(
+                    record.match_id, people[seat].user_id, version=state.version, action=action
+                )
+                game.panels(game.view(change.state, None))  # the table a click re-renders
+                total += time.perf_counter() - start
+                state_bytes = max(state_bytes, len(current.state or ""))
+                done += 1
+        per_action = total / done
+
+        # Baseline: the bare commit of the same state row, same database, same pragmas.
+        payload = (await service.get(record.match_id)).state or ""
+        start = time.perf_counter()
+        for _ in range(done):
+            await store.db.execute("BEGIN IMMEDIATE")
+            await store.db.execute(
+                "UPDATE matches SET state = ? WHERE id = ?", (payload, record.match_id)
+            )
+            await store.db.execute("COMMIT")
+        bare = (time.perf_counter() - start) / done
+        await store.close()
+    return per_action, bare, state_bytes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--smoke", action="store_true", help="a small, quick run")
+    args = parser.parse_args()
+    playouts, actions = (10, 60) if args.smoke else (200, 600)
+
+    random_rate, bot_rate, sizes = engine_speed(playouts)
+    print(
+        f"engine: {random_rate:,.0f} actions/s in {playouts} random playouts "
+        f"(random options and table sizes); {bot_rate:,.0f} actions/s with bot players"
+    )
+    print(
+        f"state JSON per match: mean {statistics.mean(sizes) / 1024:.1f} KB, "
+        f"max {max(sizes) / 1024:.1f} KB (target < 32 KB)"
+    )
+
+    per_action, bare, state_bytes = asyncio.run(service_cost(actions))
+    ratio = per_action / bare
+    print(
+        f"service: {per_action * 1e3:.2f} ms per action (lock, load, apply, save, render) "
+        f"over {actions} actions; bare aiosqlite commit of the same {state_bytes / 1024:.1f} KB "
+        f"row: {bare * 1e3:.2f} ms; ratio {ratio:.2f}x (target <= 3x)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -115,6 +115,7 @@ from typing import Any, ClassVar, NamedTuple
 from unittest import mock
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+import aiosqlite
 import discord
 import pytest
 from discord import app_commands
@@ -1193,6 +1194,13 @@ class FakeDiscord:
             stack.enter_context(
                 mock.patch.object(AsyncWebhookAdapter, "request", _make_webhook_patch(self))
             )
+            stack.enter_context(
+                mock.patch.object(
+                    aiosqlite.Connection,
+                    "_execute",
+                    _counting_execute(aiosqlite.Connection._execute),
+                )
+            )
             stack.push_async_callback(self._shutdown, bot, tasks_before)
             self._bot = bot
             await bot.login(token)  # runs setup_hook; the guild is not known to the bot yet
@@ -1268,7 +1276,7 @@ class FakeDiscord:
             if getattr(loop, "_ready", ()):
                 quiet_rounds = 0
                 continue
-            if _thread_backed_tasks():
+            if _thread_backed_tasks() or _DB_CALLS_IN_FLIGHT[0]:
                 quiet_rounds = 0
                 await asyncio.sleep(0.001)
                 continue
@@ -2514,6 +2522,23 @@ def _waits_on_thread(task: asyncio.Task[Any]) -> bool:
             return True
     module = _innermost_frame_module(task)
     return any(module == m or module.startswith(m + ".") for m in _THREAD_BACKED_MODULES)
+
+
+# aiosqlite calls still waiting for their worker thread. Counted by a wrapper around
+# ``aiosqlite.Connection._execute`` (installed by ``running``), because its ``execute``
+# returns an awaitable whose frames the task-inspection heuristic cannot see into.
+_DB_CALLS_IN_FLIGHT = [0]
+
+
+def _counting_execute(original: Callable[..., Any]) -> Callable[..., Any]:
+    async def _execute(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        _DB_CALLS_IN_FLIGHT[0] += 1
+        try:
+            return await original(self, fn, *args, **kwargs)
+        finally:
+            _DB_CALLS_IN_FLIGHT[0] -= 1
+
+    return _execute
 
 
 def _thread_backed_tasks() -> list[asyncio.Task[Any]]:

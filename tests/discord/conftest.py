@@ -1,0 +1,65 @@
+"""Fixtures for driving the real Cookie Jar bot through the offline Discord harness."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.client import CookieJar
+from bot.config import Settings
+from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
+
+
+def make_bot(db: Path) -> CookieJar:
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        discord_token="fake-token",
+        database_url=f"sqlite:///{db}",
+        bot_delay=0,
+        table_edit_interval=0,
+    )
+    return CookieJar(settings)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "cookie.db"
+
+
+@pytest.fixture
+def fake() -> FakeDiscord:
+    return FakeDiscord()
+
+
+def table_of(fake: FakeDiscord) -> FakeMessage:
+    """The match's public message: the /play lobby, later the table."""
+    return fake.public_messages(fake.general)[0]
+
+
+async def show_hand(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
+    table = table_of(fake)
+    await fake.click(user, table, table.find_button("hand"))
+    return fake.last_reply(user)
+
+
+def move_components(message: FakeMessage) -> tuple[list[str], list[dict]]:
+    buttons = [
+        b.custom_id for b in message.buttons() if b.custom_id and b.custom_id.startswith("cj:do:")
+    ]
+    selects = [s for s in message.selects() if s["custom_id"].startswith("cj:pick:")]
+    return buttons, selects
+
+
+async def make_a_move(fake: FakeDiscord, user: FakeUser) -> bool:
+    """Open the hand; if a move is offered, take the first one. True if a move was made."""
+    hand = await show_hand(fake, user)
+    buttons, selects = move_components(hand)
+    if buttons:
+        await fake.click(user, hand, buttons[0])
+        return True
+    if selects:
+        select = selects[0]
+        await fake.select(user, hand, select["custom_id"], [select["options"][0]["value"]])
+        return True
+    return False

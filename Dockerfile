@@ -1,0 +1,21 @@
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    DATABASE_URL=sqlite:////data/cookie_jar.db
+
+RUN useradd --create-home --uid 10001 cookie && mkdir /data && chown cookie /data
+WORKDIR /app
+
+COPY pyproject.toml README.md ./
+COPY games ./games
+COPY bot ./bot
+COPY cogs ./cogs
+COPY bench ./bench
+COPY data ./data
+# Editable: the code runs from /app, where games/ finds its card data in data/.
+RUN pip install --no-cache-dir -e .
+
+USER cookie
+VOLUME ["/data"]
+CMD ["python", "-m", "bot"]

@@ -61,7 +61,9 @@ def take_turn(game: CoverYourAssets, view: CoverView, decision: Decision) -> Act
     if sets:
         best = max(sets, key=lambda o: set_score(game, view, o))
         uses_wild = any(game.is_wild(c) for c in option_cards(view, best))
-        if not uses_wild or top_exposed or len(hand) <= 2 or view.deck_count == 0:
+        wilds_held = sum(n for card, n in hand.items() if game.is_wild(card))
+        spare_wild = wilds_held >= 2  # one still stays in hand for defence
+        if not uses_wild or spare_wild or top_exposed or len(hand) <= 2 or view.deck_count == 0:
             return best.action
         natural = [o for o in sets if not any(game.is_wild(c) for c in option_cards(view, o))]
         if natural:

@@ -281,3 +281,31 @@ async def test_info_commands_answer_ephemerally(fake, db, command) -> None:
             assert "Cover Your Assets" in fake.last_reply(ana).text()
         assert fake.last_reply(ana).ephemeral
     fake.assert_clean()
+
+
+async def test_cancel_is_for_the_host_and_ends_the_match(fake, db) -> None:
+    ana, ben, cleo, dev = (fake.add_user(n) for n in ("ana", "ben", "cleo", "dev"))
+    async with fake.running(make_bot(db)) as bot:
+        match_id = await open_lobby(fake, ana, ben, cleo, dev)
+        lobby = table_of(fake)
+        await fake.click(ana, lobby, lobby.find_button("Start"))
+        state = bot.service.load_state(await bot.service.get(match_id))
+        mover = (ana, ben, cleo, dev)[GAMES["cover_your_assets"].decisions(state)[0].seat]
+        await fake.slash(mover, "games")
+        assert "your turn" in fake.last_reply(mover).text()
+        other = ben if mover is not ben else cleo
+        await fake.slash(other, "cancel")
+        refused = fake.last_reply(other)
+        assert refused.ephemeral and "Only the host" in refused.text()
+        assert (await bot.service.get(match_id)).status == "active"
+        await fake.slash(ana, "cancel")
+        assert "cancelled" in fake.last_reply(ana).text()
+        assert (await bot.service.get(match_id)).status == "cancelled"
+        table = table_of(fake)
+        assert "This match was cancelled" in table.text() and not table.buttons()
+        await fake.slash(ana, "cancel")
+        assert "no match in this channel" in fake.last_reply(ana).text()
+        # The channel is free again.
+        await fake.slash(ben, "play", game="cover_your_assets")
+        assert "lobby" in fake.last_reply(ben).text()
+    fake.assert_clean()

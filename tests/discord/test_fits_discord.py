@@ -1,0 +1,86 @@
+"""Every table and hand view fits Discord's limits, at the largest table, all game long."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+from types import SimpleNamespace
+
+import pytest
+
+from bot.service import MatchService, SeatView
+from bot.store import MatchRecord, SeatRecord
+from cogs import render
+from cogs.presenter import Presenter
+from games import GAMES
+from games.core import contract
+from tests.discord.harness import message_errors
+
+
+def record_for(key: str, state) -> MatchRecord:  # type: ignore[no-untyped-def]
+    stamp = datetime.now(UTC)
+    return MatchRecord(
+        match_id="abcdef0123",
+        guild_id=1,
+        channel_id=2,
+        message_id=3,
+        game=key,
+        status="active",
+        host_id=10,
+        options=state.options.model_dump_json(),
+        state=state.model_dump_json(),
+        version=state.version,
+        created_at=stamp,
+        updated_at=stamp,
+        seats=[SeatRecord(seat=i, user_id=10 + i, name=n) for i, n in enumerate(state.names)],
+    )
+
+
+def payload(embeds, view, content: str = "") -> dict:  # type: ignore[no-untyped-def]
+    return {
+        "content": content,
+        "embeds": [e.to_dict() for e in embeds],
+        "components": view.to_components() if view else [],
+    }
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+async def test_tables_and_hands_fit_at_the_largest_table(key: str) -> None:
+    game = GAMES[key]
+    service = MatchService(store=None, games=GAMES)  # type: ignore[arg-type]
+    presenter = Presenter(SimpleNamespace(service=service), edit_interval=0)  # type: ignore[arg-type]
+    rng = random.Random(f"fits:{key}")
+    names = tuple(f"{n}-with-a-long-display-name" for n in contract.NAMES[: game.max_players])
+    checked = 0
+    for seed in range(3):
+        state = game.setup(game.options_model(), names, seed)
+        step = 0
+        while True:
+            step += 1
+            if step % 4 and game.outcome(state) is None:  # every fourth state, and the last
+                decision = rng.choice(game.decisions(state))
+                state, _ = game.apply(state, decision.seat, contract.random_pick(decision, rng))
+                continue
+            record = record_for(key, state)
+            table = render.embed_from_panel(game.panels(game.view(state, None)).table)
+            assert message_errors(payload([table], None)) == {}
+            for seat in range(len(names)):
+                view = game.view(state, seat)
+                seen = SeatView(
+                    match=record,
+                    game=game,
+                    seat=seat,
+                    version=state.version,
+                    view=view,
+                    panels=game.panels(view),
+                    decision=game.decision_for(state, seat),
+                )
+                message = presenter.hand_message(seen, note="⏩ a note")
+                errors = message_errors(
+                    payload(message["embeds"], message["view"], message["content"])
+                )
+                assert errors == {}, (seed, step, seat, errors)
+                checked += 1
+            if game.outcome(state) is not None:
+                break
+    assert checked > 300

@@ -1,0 +1,106 @@
+"""The Cover Your Assets bot: sensible to a casual player, on rigged tables."""
+
+from __future__ import annotations
+
+from .conftest import cover_set
+
+
+def bot_move(t, name: str) -> str:
+    return t.game.bot_action(t.state, t.seat(name)).encode()
+
+
+def test_never_discards_a_gold_when_a_set_can_be_formed(rig) -> None:
+    t = rig(hands={"Ezra": ["gold", "gold", "silver", "silver", "piano"]}, discard=["cabin"])
+    move = bot_move(t, "Ezra")
+    assert not move.startswith("discard"), move
+    assert move in {"pair.piano.gold", "pair.piano.silver", "take.gold", "take.silver"}
+
+
+def test_discards_the_cheapest_loose_asset_rather_than_a_wild(rig) -> None:
+    t = rig(
+        hands={"Ezra": ["gold", "cabin", "piano", "jewels", "scooter"]},
+        discard=["toy_train"],
+        stacks={"Ezra": [cover_set("cash", "cash")]},
+    )
+    # Sets exist only with the Gold; keeping the Gold for defence, it throws the Piano away
+    # unless its own top set is exposed and rich.
+    assert bot_move(t, "Ezra") == "discard.piano"
+
+
+def test_forms_the_richest_natural_set(rig) -> None:
+    t = rig(hands={"Ezra": ["piano", "piano", "cabin", "cabin", "gold"]}, discard=["toy_train"])
+    assert bot_move(t, "Ezra") == "pair.cabin.cabin"
+
+
+def test_defends_a_valuable_set(rig) -> None:
+    t = rig(
+        hands={
+            "Ezra": ["cabin", "cash", "cash", "jewels", "jewels"],
+            "Cathy": ["silver", "piano", "toy_train", "cash", "jewels"],
+        },
+        stacks={
+            "Ezra": [cover_set("piano", "piano")],
+            "Cathy": [cover_set("jewels", "jewels"), cover_set("cabin", "gold", "cabin")],
+        },
+    )
+    t.play("Ezra", "challenge", t.seat("Cathy"), "cabin")
+    assert bot_move(t, "Cathy") == "counter.silver"
+
+
+def test_does_not_throw_a_wild_after_a_cheap_set(rig) -> None:
+    t = rig(
+        hands={
+            "Ezra": ["piano", "cash", "cash", "jewels", "jewels"],
+            "Cathy": ["gold", "cabin", "toy_train", "cash", "jewels"],
+        },
+        stacks={
+            "Ezra": [cover_set("cabin", "cabin")],
+            "Cathy": [cover_set("jewels", "jewels"), cover_set("piano", "piano")],
+        },
+    )
+    t.play("Ezra", "challenge", t.seat("Cathy"), "piano")
+    assert bot_move(t, "Cathy") == "concede"
+
+
+def test_defends_with_a_matching_asset_before_a_wild(rig) -> None:
+    t = rig(
+        hands={
+            "Ezra": ["piano", "cash", "cash", "jewels", "jewels"],
+            "Cathy": ["gold", "piano", "toy_train", "cash", "jewels"],
+        },
+        stacks={
+            "Ezra": [cover_set("cabin", "cabin")],
+            "Cathy": [cover_set("jewels", "jewels"), cover_set("piano", "piano")],
+        },
+    )
+    t.play("Ezra", "challenge", t.seat("Cathy"), "piano")
+    assert bot_move(t, "Cathy") == "counter.piano"
+
+
+def test_challenges_when_it_can_win_on_count(rig) -> None:
+    t = rig(
+        hands={
+            "Ezra": ["piano", "piano", "silver", "jewels", "cash"],
+            "Cathy": ["gold", "toy_train"],
+        },
+        stacks={
+            "Ezra": [cover_set("cabin", "cabin")],
+            "Cathy": [cover_set("jewels", "jewels"), cover_set("piano", "piano")],
+        },
+        deck=[],
+    )
+    assert bot_move(t, "Ezra") == f"challenge.{t.seat('Cathy')}.piano"
+
+
+def test_does_not_open_a_hopeless_challenge(rig) -> None:
+    t = rig(
+        hands={
+            "Ezra": ["piano", "cash", "cash", "jewels", "scooter"],
+            "Cathy": ["gold", "toy_train", "cash", "jewels", "cabin"],
+        },
+        stacks={
+            "Ezra": [cover_set("cabin", "cabin")],
+            "Cathy": [cover_set("jewels", "jewels"), cover_set("piano", "piano")],
+        },
+    )
+    assert not bot_move(t, "Ezra").startswith("challenge")

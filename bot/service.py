@@ -82,6 +82,19 @@ class SeatView:
     panels: Panels
     decision: Decision | None
 
+    @classmethod
+    def of(cls, record: MatchRecord, game: Game, state: GameState, seat: int | None) -> SeatView:
+        view = game.view(state, seat)
+        return cls(
+            match=record,
+            game=game,
+            seat=seat,
+            version=state.version,
+            view=view,
+            panels=game.panels(view),
+            decision=game.decision_for(state, seat) if seat is not None else None,
+        )
+
 
 def new_match_id() -> str:
     # 10 hex characters (40 bits): short enough for custom_ids, ample against collisions.
@@ -431,18 +444,8 @@ class MatchService:
     # --- reading -----------------------------------------------------------------------
     async def seat_view(self, match_id: str, user_id: int | None) -> SeatView:
         record, state = await self._running(match_id)
-        game = self.game_of(record)
         seat = record.seat_of(user_id) if user_id is not None else None
-        view = game.view(state, seat)
-        return SeatView(
-            match=record,
-            game=game,
-            seat=seat,
-            version=state.version,
-            view=view,
-            panels=game.panels(view),
-            decision=game.decision_for(state, seat) if seat is not None else None,
-        )
+        return SeatView.of(record, self.game_of(record), state, seat)
 
     async def open_for_user(self, guild_id: int, user_id: int) -> list[tuple[MatchRecord, bool]]:
         """The user's open matches here, each with whether it waits on them."""

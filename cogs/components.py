@@ -148,26 +148,44 @@ class LobbyOption(
         await interaction.response.defer()
 
 
-class ShowHand(discord.ui.DynamicItem[discord.ui.Button], template=rf"cj:hand:{MID}"):
-    def __init__(self, match_id: str, label: str = "Show hand") -> None:
+class TableButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=rf"cj:(?P<verb>hand|rematch):{MID}"
+):
+    """A button that needs nothing but the match: Show hand (or Refresh), Rematch."""
+
+    LOOK = {
+        "hand": ("Show hand", discord.ButtonStyle.primary, "🃏"),
+        "rematch": ("Rematch", discord.ButtonStyle.success, "🔁"),
+    }
+
+    def __init__(
+        self,
+        verb: str,
+        match_id: str,
+        label: str | None = None,
+        style: discord.ButtonStyle | None = None,
+    ) -> None:
+        default_label, default_style, emoji = self.LOOK[verb]
         super().__init__(
             discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.primary,
-                emoji="🃏",
-                custom_id=f"cj:hand:{match_id}",
+                label=label or default_label,
+                style=style or default_style,
+                emoji=emoji,
+                custom_id=f"cj:{verb}:{match_id}",
             )
         )
-        self.match_id = match_id
+        self.verb, self.match_id = verb, match_id
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> ShowHand:
-        return cls(match["mid"])
+    ) -> TableButton:
+        return cls(match["verb"], match["mid"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, presenter_of(interaction).show_hand(interaction, self.match_id))
+        presenter = presenter_of(interaction)
+        handler = presenter.show_hand if self.verb == "hand" else presenter.rematch
+        await guarded(interaction, handler(interaction, self.match_id))
 
 
 class MoveButton(
@@ -235,26 +253,4 @@ class MoveSelect(
         await guarded(interaction, run())
 
 
-class Rematch(discord.ui.DynamicItem[discord.ui.Button], template=rf"cj:rematch:{MID}"):
-    def __init__(self, match_id: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Rematch",
-                style=discord.ButtonStyle.success,
-                emoji="🔁",
-                custom_id=f"cj:rematch:{match_id}",
-            )
-        )
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> Rematch:
-        return cls(match["mid"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, presenter_of(interaction).rematch(interaction, self.match_id))
-
-
-DYNAMIC_ITEMS = (LobbyButton, LobbyOption, ShowHand, MoveButton, MoveSelect, Rematch)
+DYNAMIC_ITEMS = (LobbyButton, LobbyOption, TableButton, MoveButton, MoveSelect)

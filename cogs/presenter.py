@@ -23,8 +23,7 @@ from cogs.components import (
     LobbyOption,
     MoveButton,
     MoveSelect,
-    Rematch,
-    ShowHand,
+    TableButton,
     person,
     tell,
 )
@@ -69,10 +68,10 @@ class Presenter:
         embed = render.embed_from_panel(spectator.panels.table)
         view = discord.ui.View(timeout=None)
         if record.status == "active":
-            view.add_item(ShowHand(record.match_id))
+            view.add_item(TableButton("hand", record.match_id))
         elif record.status == "finished":
-            view.add_item(ShowHand(record.match_id, label="My last hand"))
-            view.add_item(Rematch(record.match_id))
+            view.add_item(TableButton("hand", record.match_id, label="My last hand"))
+            view.add_item(TableButton("rematch", record.match_id))
         else:
             embed.description = "**This match was cancelled.**\n" + (embed.description or "")
             embed.description = render.clip(embed.description, render.DESCRIPTION)
@@ -123,9 +122,11 @@ class Presenter:
                         ],
                     )
                     view.add_item(MoveSelect(seen.match.match_id, seen.version, row, select))
-        refresh = ShowHand(seen.match.match_id, label="Refresh")
-        refresh.item.style = discord.ButtonStyle.secondary
-        view.add_item(refresh)
+        view.add_item(
+            TableButton(
+                "hand", seen.match.match_id, label="Refresh", style=discord.ButtonStyle.secondary
+            )
+        )
         return {"content": "\n".join(lines), "embeds": embeds, "view": view}
 
     # --- answering people --------------------------------------------------------------
@@ -219,7 +220,7 @@ class Presenter:
         await self.clear_ping(change.match.match_id)
         mentions = " ".join(f"<@{u}>" for u in users)
         view = discord.ui.View(timeout=None)
-        view.add_item(ShowHand(change.match.match_id))
+        view.add_item(TableButton("hand", change.match.match_id))
         channel = self.bot.get_partial_messageable(change.match.channel_id)
         try:
             self._last_ping[change.match.match_id] = await channel.send(

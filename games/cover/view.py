@@ -71,31 +71,35 @@ def view_of(game: CoverYourAssets, state: CoverState, seat: int | None) -> Cover
             {"asset": s.asset, "cards": s.cards, "value": sum(values[c] for c in s.cards)}
             for s in p.stack
         ]
-        players.append({
-            "name": state.names[i],
-            "hand_count": len(p.hand),
-            "stack": stack,
-            "stack_value": sum(s["value"] for s in stack),
-            "total": state.totals[i],
-            "round_wins": state.round_wins[i],
-        })
-    return CoverView.model_validate({
-        "game": game.key,
-        "viewer": seat,
-        "options": state.options,
-        "round": state.round,
-        "turn": state.turn,
-        "players": players,
-        "hand": state.players[seat].hand if seat is not None else None,
-        "deck_count": len(state.deck),
-        "discard_top": state.discard[-1] if state.discard else None,
-        "discard_count": len(state.discard),
-        "battle": state.battle.model_dump() if state.battle else None,
-        "rounds": state.rounds,
-        "log": [e.text for e in state.log if e.visible_for(seat)],
-        "end_reason": state.end_reason,
-        "placements": [(p.seat, p.place) for p in outcome.placements] if outcome else [],
-    })
+        players.append(
+            {
+                "name": state.names[i],
+                "hand_count": len(p.hand),
+                "stack": stack,
+                "stack_value": sum(s["value"] for s in stack),
+                "total": state.totals[i],
+                "round_wins": state.round_wins[i],
+            }
+        )
+    return CoverView.model_validate(
+        {
+            "game": game.key,
+            "viewer": seat,
+            "options": state.options,
+            "round": state.round,
+            "turn": state.turn,
+            "players": players,
+            "hand": state.players[seat].hand if seat is not None else None,
+            "deck_count": len(state.deck),
+            "discard_top": state.discard[-1] if state.discard else None,
+            "discard_count": len(state.discard),
+            "battle": state.battle.model_dump() if state.battle else None,
+            "rounds": state.rounds,
+            "log": [e.text for e in state.log if e.visible_for(seat)],
+            "end_reason": state.end_reason,
+            "placements": [(p.seat, p.place) for p in outcome.placements] if outcome else [],
+        }
+    )
 
 
 def short_money(amount: int) -> str:

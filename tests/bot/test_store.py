@@ -27,6 +27,24 @@ def lobby(match_id: str, channel_id: int = 7) -> MatchRecord:
     )
 
 
+async def started(store: SQLiteStore) -> str:
+    await store.create_match(lobby("aaaaaaaaaa"))
+    await store.start("aaaaaaaaaa", [SeatRecord(seat=0, user_id=5, name="Ana")], 42, '{"v":0}', 0)
+    return "aaaaaaaaaa"
+
+
+async def move(store: SQLiteStore, expected: int, state: str, action: str) -> None:
+    await store.save_action(
+        "aaaaaaaaaa",
+        expected_version=expected,
+        state=state,
+        version=expected + 1,
+        seat=0,
+        action=action,
+        status="active",
+    )
+
+
 async def test_migrations_run_once_and_set_the_user_version(store: SQLiteStore, db_path) -> None:
     latest = migrations()[-1][0]
     with sqlite3.connect(db_path) as raw:
@@ -45,59 +63,25 @@ async def test_a_channel_holds_one_open_match(store: SQLiteStore) -> None:
 
 
 async def test_save_action_is_guarded_by_the_version(store: SQLiteStore) -> None:
-    await store.create_match(lobby("aaaaaaaaaa"))
-    await store.start("aaaaaaaaaa", [SeatRecord(seat=0, user_id=5, name="Ana")], 42, '{"v":0}', 0)
-    await store.save_action(
-        "aaaaaaaaaa",
-        expected_version=0,
-        state='{"v":1}',
-        version=1,
-        seat=0,
-        action="discard.piano",
-        status="active",
-    )
+    await started(store)
+    await move(store, 0, '{"v":1}', "discard.piano")
     with pytest.raises(VersionConflict):
-        await store.save_action(
-            "aaaaaaaaaa",
-            expected_version=0,
-            state='{"v":"lost"}',
-            version=1,
-            seat=0,
-            action="discard.cash",
-            status="active",
-        )
+        await move(store, 0, '{"v":"lost"}', "discard.cash")
     record = await store.get("aaaaaaaaaa")
     assert (record.state, record.version) == ('{"v":1}', 1)
     assert [a.action for a in await store.actions("aaaaaaaaaa")] == ["discard.piano"]
 
 
 async def test_a_failure_inside_the_transaction_leaves_the_old_state(store: SQLiteStore) -> None:
-    await store.create_match(lobby("aaaaaaaaaa"))
-    await store.start("aaaaaaaaaa", [SeatRecord(seat=0, user_id=5, name="Ana")], 42, '{"v":0}', 0)
-    await store.save_action(
-        "aaaaaaaaaa",
-        expected_version=0,
-        state='{"v":1}',
-        version=1,
-        seat=0,
-        action="a",
-        status="active",
-    )
+    await started(store)
+    await move(store, 0, '{"v":1}', "a")
     # Force the second statement (the action log insert) to fail after the UPDATE ran.
     await store.db.execute(
         "CREATE TRIGGER boom BEFORE INSERT ON actions "
         "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
     )
     with pytest.raises(sqlite3.IntegrityError):
-        await store.save_action(
-            "aaaaaaaaaa",
-            expected_version=1,
-            state='{"v":2}',
-            version=2,
-            seat=0,
-            action="b",
-            status="active",
-        )
+        await move(store, 1, '{"v":2}', "b")
     record = await store.get("aaaaaaaaaa")
     assert (record.state, record.version) == ('{"v":1}', 1)
 

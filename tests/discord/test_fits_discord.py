@@ -65,16 +65,7 @@ async def test_tables_and_hands_fit_at_the_largest_table(key: str) -> None:
             table = render.embed_from_panel(game.panels(game.view(state, None)).table)
             assert message_errors(payload([table], None)) == {}
             for seat in range(len(names)):
-                view = game.view(state, seat)
-                seen = SeatView(
-                    match=record,
-                    game=game,
-                    seat=seat,
-                    version=state.version,
-                    view=view,
-                    panels=game.panels(view),
-                    decision=game.decision_for(state, seat),
-                )
+                seen = SeatView.of(record, game, state, seat)
                 message = presenter.hand_message(seen, note="⏩ a note")
                 errors = message_errors(
                     payload(message["embeds"], message["view"], message["content"])

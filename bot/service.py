@@ -81,10 +81,12 @@ class SeatView:
     view: BaseModel
     panels: Panels
     decision: Decision | None
+    waiting_on: frozenset[int] = frozenset()  # every seat that must decide now
 
     @classmethod
     def of(cls, record: MatchRecord, game: Game, state: GameState, seat: int | None) -> SeatView:
         view = game.view(state, seat)
+        deciding = game.decisions(state)
         return cls(
             match=record,
             game=game,
@@ -92,7 +94,8 @@ class SeatView:
             version=state.version,
             view=view,
             panels=game.panels(view),
-            decision=game.decision_for(state, seat) if seat is not None else None,
+            decision=next((d for d in deciding if d.seat == seat), None),
+            waiting_on=frozenset(d.seat for d in deciding),
         )
 
 

@@ -114,26 +114,31 @@ class LobbyOption(
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"cj:lopt:{MID}:(?P<field>[a-z_]{{1,40}})",
 ):
-    def __init__(
-        self, match_id: str, field: str, choices: list[tuple[str, str, bool]] | None = None
-    ):
-        select = discord.ui.Select(
-            custom_id=f"cj:lopt:{match_id}:{field}",
-            options=[
-                discord.SelectOption(label=label[:100], value=value, default=current)
-                for value, label, current in (choices or [("x", "x", False)])
-            ],
-        )
+    """The host's select for one option of the game (how it ends, variants...)."""
+
+    def __init__(self, match_id: str, field: str, select: discord.ui.Select) -> None:
         super().__init__(select)
         self.match_id, self.field = match_id, field
+
+    @classmethod
+    def build(cls, match_id: str, field: str, choices: list[tuple[str, str, bool]]) -> LobbyOption:
+        return cls(
+            match_id,
+            field,
+            discord.ui.Select(
+                custom_id=f"cj:lopt:{match_id}:{field}",
+                options=[
+                    discord.SelectOption(label=label[:100], value=value, default=current)
+                    for value, label, current in choices
+                ],
+            ),
+        )
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> LobbyOption:
-        made = cls(match["mid"], match["field"])
-        made.item = item  # keep the options Discord sent, and the values it will fill in
-        return made
+        return cls(match["mid"], match["field"], item)  # Discord's item carries the values
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, self._run(interaction))
@@ -199,10 +204,14 @@ class MoveButton(
         index: int,
         label: str = "Move",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label[:80], style=style, custom_id=f"cj:do:{match_id}:{version}:{index}"
+                label=label[:80],
+                style=style,
+                custom_id=f"cj:do:{match_id}:{version}:{index}",
+                row=row,
             )
         )
         self.match_id, self.version, self.index = match_id, version, index
@@ -224,17 +233,36 @@ class MoveSelect(
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"cj:pick:{MID}:(?P<version>\d{{1,7}}):(?P<row>\d)",
 ):
-    def __init__(
-        self, match_id: str, version: int, row: int, select: discord.ui.Select | None = None
-    ) -> None:
-        super().__init__(
-            select
-            or discord.ui.Select(
-                custom_id=f"cj:pick:{match_id}:{version}:{row}",
-                options=[discord.SelectOption(label="-")],
-            )
-        )
+    """A select of moves (several moves of one kind, or a multi-pick decision)."""
+
+    def __init__(self, match_id: str, version: int, row: int, select: discord.ui.Select) -> None:
+        super().__init__(select)
         self.match_id, self.version = match_id, version
+
+    @classmethod
+    def build(
+        cls,
+        match_id: str,
+        version: int,
+        row: int,
+        placeholder: str,
+        options: list[tuple[int, str]],
+        *,
+        picks: tuple[int, int] = (1, 1),
+    ) -> MoveSelect:
+        """A select of a decision's options; values are option numbers, labels the moves."""
+        select = discord.ui.Select(
+            custom_id=f"cj:pick:{match_id}:{version}:{row}",
+            placeholder=placeholder[:150],
+            min_values=picks[0],
+            max_values=min(picks[1], len(options)),
+            options=[
+                discord.SelectOption(label=label[:100], value=str(index))
+                for index, label in options
+            ],
+            row=row,
+        )
+        return cls(match_id, version, row, select)
 
     @classmethod
     async def from_custom_id(

@@ -53,7 +53,7 @@ class Presenter:
             view.add_item(LobbyButton(record.match_id, verb))
         game = self.service.game_of(record)
         for name, choices in render.option_select_choices(record, game)[:4]:
-            view.add_item(LobbyOption(record.match_id, name, choices))
+            view.add_item(LobbyOption.build(record.match_id, name, choices))
         return view
 
     async def table_message(
@@ -93,8 +93,7 @@ class Presenter:
                 else "This match was cancelled."
             )
         elif decision is None:
-            waiting = {d.seat for d in seen.game.decisions(self.service.load_state(seen.match))}
-            names = [s.name for s in seen.match.seats if s.seat in waiting]
+            names = [s.name for s in seen.match.seats if s.seat in seen.waiting_on]
             lines.append(f"Waiting for **{', '.join(names)}**. You'll be pinged on your turn.")
         else:
             lines.append(f"**{decision.prompt}**")
@@ -108,25 +107,26 @@ class Presenter:
                                 index,
                                 option.label,
                                 render.button_style(option.style),
+                                row=row,
                             )
                         )
                 else:
-                    select = discord.ui.Select(
-                        custom_id=f"cj:pick:{seen.match.match_id}:{seen.version}:{row}",
-                        placeholder=render.clip(title, 150),
-                        min_values=decision.min_picks if kind == "multi" else 1,
-                        max_values=min(decision.max_picks, len(options)) if kind == "multi" else 1,
-                        options=[
-                            discord.SelectOption(label=render.clip(o.label, 100), value=str(i))
-                            for i, o in options
-                        ],
+                    multi = kind == "multi"
+                    view.add_item(
+                        MoveSelect.build(
+                            seen.match.match_id,
+                            seen.version,
+                            row,
+                            title,
+                            [(index, option.label) for index, option in options],
+                            picks=(decision.min_picks, decision.max_picks) if multi else (1, 1),
+                        )
                     )
-                    view.add_item(MoveSelect(seen.match.match_id, seen.version, row, select))
-        view.add_item(
-            TableButton(
-                "hand", seen.match.match_id, label="Refresh", style=discord.ButtonStyle.secondary
-            )
+        refresh = TableButton(
+            "hand", seen.match.match_id, label="Refresh", style=discord.ButtonStyle.secondary
         )
+        refresh.item.row = render.ROWS - 1  # the plan leaves the last row for it
+        view.add_item(refresh)
         return {"content": "\n".join(lines), "embeds": embeds, "view": view}
 
     # --- answering people --------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.store import MatchRecord
-from games.core.options import describe, summary
+from games.core.options import choice_text, describe, summary
 from games.core.panels import Panel
 from games.core.protocol import Decision, Game, Option
 
@@ -93,28 +93,18 @@ def closed_embed(record: MatchRecord, game: Game) -> discord.Embed:
 def option_select_choices(
     record: MatchRecord, game: Game
 ) -> list[tuple[str, list[tuple[str, str, bool]]]]:
-    """For each option field: (name, [(value, label, is_current)])."""
+    """For each option field: ``(name, [(value, label, is_current)])``."""
     current = game.load_options(record.options)  # type: ignore[attr-defined]
-    result = []
-    for field in describe(game.options_model):
-        value = getattr(current, field.name)
-        text = str(value).lower() if isinstance(value, bool) else str(value)
-        result.append(
-            (
-                field.name,
-                [
-                    (
-                        c.value,
-                        f"{field.title}: {c.label}"
-                        if len(field.choices) == 2 and c.value in ("true", "false")
-                        else c.label,
-                        c.value == text,
-                    )
-                    for c in field.choices
-                ],
-            )
+    return [
+        (
+            field.name,
+            [
+                (c.value, f"{field.title}: {c.label}", c.value == choice_text(current, field.name))
+                for c in field.choices
+            ],
         )
-    return result
+        for field in describe(game.options_model)
+    ]
 
 
 # --- decisions -------------------------------------------------------------------------------

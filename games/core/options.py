@@ -30,6 +30,18 @@ class OptionField(BaseModel):
     choices: tuple[Choice, ...]
 
 
+BOOL_LABELS: dict[Any, str] = {True: "On", False: "Off"}
+
+
+def as_text(value: Any) -> str:
+    """The text form of a choice, as a select's value carries it."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def choice_text(options: BaseModel, name: str) -> str:
+    return as_text(getattr(options, name))
+
+
 def _values(annotation: Any) -> list[Any]:
     if annotation is bool:
         return [False, True]
@@ -49,10 +61,7 @@ def describe(model: type[BaseModel]) -> tuple[OptionField, ...]:
         extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
         labels: dict[str, str] = extra.get("labels", {})  # type: ignore[assignment]
         choices = tuple(
-            Choice(
-                value=str(v).lower() if isinstance(v, bool) else str(v),
-                label=labels.get(str(v), str(v)),
-            )
+            Choice(value=as_text(v), label=labels.get(str(v), BOOL_LABELS.get(v, str(v))))
             for v in values
         )
         fields.append(OptionField(name=name, title=info.title or name, choices=choices))
@@ -70,10 +79,10 @@ def summary(options: BaseModel) -> str:
     """One line naming every choice by its label, for lobbies and tables."""
     parts = []
     for field in describe(type(options)):
-        current = getattr(options, field.name)
-        text = str(current).lower() if isinstance(current, bool) else str(current)
+        text = choice_text(options, field.name)
         label = next((c.label for c in field.choices if c.value == text), text)
-        parts.append(label if not isinstance(current, bool) else f"{field.title}: {label}")
+        is_switch = isinstance(getattr(options, field.name), bool)
+        parts.append(f"{field.title}: {label}" if is_switch else label)
     return " · ".join(parts)
 
 

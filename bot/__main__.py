@@ -35,9 +35,13 @@ def main() -> None:
     )
     from bot.client import CookieJar
 
-    client = CookieJar(settings)
+    async def run() -> None:
+        # ``async with`` closes the client (and so the store) however start() ends.
+        async with CookieJar(settings) as client:
+            await client.start(settings.discord_token.get_secret_value())
+
     try:
-        asyncio.run(client.start(settings.discord_token.get_secret_value()))
+        asyncio.run(run())
     except KeyboardInterrupt:
         pass
     except Exception as exc:  # a bad token, no network: one line, not a traceback

@@ -33,7 +33,7 @@ from bot.errors import (
     UserError,
 )
 from bot.store import ChannelBusy, MatchRecord, SeatRecord, Store, VersionConflict
-from games.core.options import with_choice
+from games.core.options import with_choice, with_switches
 from games.core.panels import Panels
 from games.core.protocol import Action, Decision, Event, Game, GameState, IllegalAction
 
@@ -288,6 +288,20 @@ class MatchService:
                 options = with_choice(game.load_options(record.options), name, value)
             except (ValueError, KeyError):
                 raise UserError("That option is not available for this game.") from None
+            return list(record.seats), options.model_dump_json(), record.host_id
+
+        return await self._edit_lobby(match_id, edit)
+
+    async def set_switches(self, match_id: str, actor: Person, on: set[str]) -> MatchRecord:
+        """Turn exactly the named on/off rules on (advanced rules and house rules)."""
+
+        def edit(record: MatchRecord) -> tuple[list[SeatRecord], str, int]:
+            self.require_host(record, actor, "change the options")
+            game = self.game_of(record)
+            try:
+                options = with_switches(game.load_options(record.options), on)
+            except ValueError:
+                raise UserError("That rule is not available for this game.") from None
             return list(record.seats), options.model_dump_json(), record.host_id
 
         return await self._edit_lobby(match_id, edit)

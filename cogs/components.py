@@ -16,6 +16,7 @@ import discord
 
 from bot.errors import UserError
 from bot.service import MatchService, Person
+from cogs.render import SWITCHES
 from games.core.protocol import IllegalAction
 
 if TYPE_CHECKING:
@@ -122,11 +123,15 @@ class LobbyOption(
 
     @classmethod
     def build(cls, match_id: str, field: str, choices: list[tuple[str, str, bool]]) -> LobbyOption:
+        many = field == SWITCHES  # every on/off rule in one select: pick the ones you want
         return cls(
             match_id,
             field,
             discord.ui.Select(
                 custom_id=f"cj:lopt:{match_id}:{field}",
+                placeholder="Advanced rules: none (pick any)" if many else None,
+                min_values=0 if many else 1,
+                max_values=len(choices) if many else 1,
                 options=[
                     discord.SelectOption(label=label[:100], value=value, default=current)
                     for value, label, current in choices
@@ -145,11 +150,13 @@ class LobbyOption(
 
     async def _run(self, interaction: discord.Interaction) -> None:
         values = self.item.values  # type: ignore[attr-defined]
-        if not values:
+        service, who = service_of(interaction), person(interaction)
+        if self.field == SWITCHES:
+            await service.set_switches(self.match_id, who, set(values))
+        elif values:
+            await service.set_option(self.match_id, who, self.field, values[0])
+        else:
             raise UserError("Pick one of the choices.")
-        await service_of(interaction).set_option(
-            self.match_id, person(interaction), self.field, values[0]
-        )
         await interaction.response.defer()
 
 

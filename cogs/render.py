@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.store import MatchRecord
-from games.core.options import choice_text, describe, summary
+from games.core.options import choice_text, describe, summary, switches
 from games.core.panels import Panel
 from games.core.protocol import Decision, Game, Option
 
@@ -90,12 +90,19 @@ def closed_embed(record: MatchRecord, game: Game) -> discord.Embed:
     )
 
 
+SWITCHES = "_switches"  # the one multi-select holding every on/off rule of a game
+
+
 def option_select_choices(
     record: MatchRecord, game: Game
 ) -> list[tuple[str, list[tuple[str, str, bool]]]]:
-    """For each option field: ``(name, [(value, label, is_current)])``."""
+    """One entry per select: ``(field, [(value, label, is_current)])``.
+
+    Choice fields get a select each; all on/off rules share one multi-select, ``SWITCHES``.
+    """
     current = game.load_options(record.options)  # type: ignore[attr-defined]
-    return [
+    on_off = switches(game.options_model)
+    selects = [
         (
             field.name,
             [
@@ -104,7 +111,13 @@ def option_select_choices(
             ],
         )
         for field in describe(game.options_model)
+        if field not in on_off
     ]
+    if on_off:
+        selects.append(
+            (SWITCHES, [(f.name, f.title, bool(getattr(current, f.name))) for f in on_off])
+        )
+    return selects
 
 
 # --- decisions -------------------------------------------------------------------------------

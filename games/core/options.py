@@ -76,14 +76,32 @@ def with_choice(options: BaseModel, name: str, value: str) -> BaseModel:
 
 
 def summary(options: BaseModel) -> str:
-    """One line naming every choice by its label, for lobbies and tables."""
+    """One line naming every choice by its label, and the switches that are on."""
     parts = []
     for field in describe(type(options)):
-        text = choice_text(options, field.name)
-        label = next((c.label for c in field.choices if c.value == text), text)
-        is_switch = isinstance(getattr(options, field.name), bool)
-        parts.append(f"{field.title}: {label}" if is_switch else label)
+        value = getattr(options, field.name)
+        if isinstance(value, bool):
+            if value:
+                parts.append(field.title)
+            continue
+        text = as_text(value)
+        parts.append(next((c.label for c in field.choices if c.value == text), text))
     return " · ".join(parts)
+
+
+def switches(model: type[BaseModel]) -> list[OptionField]:
+    """The on/off fields, which a front end may offer together as one multi-choice."""
+    return [f for f in describe(model) if [c.value for c in f.choices] == ["false", "true"]]
+
+
+def with_switches(options: BaseModel, on: set[str]) -> BaseModel:
+    """A copy of ``options`` with exactly the named switches on; raises ValueError."""
+    names = {f.name for f in switches(type(options))}
+    if not on <= names:
+        raise ValueError(f"unknown switches: {sorted(on - names)}")
+    data = options.model_dump()
+    data.update({name: name in on for name in names})
+    return type(options).model_validate(data)
 
 
 def random_options(model: type[BaseModel], rng: random.Random) -> BaseModel:

@@ -1,7 +1,7 @@
-"""Cover Your Assets, classic rules for 4 to 6 players, as a pure reducer.
+"""Cover Your Assets as a pure reducer: classic rules, and each advanced rule as a switch.
 
-Functions are named for the rulebook's moves: form a set, discard, challenge, defend, draw
-back to five, end the round, end the game.
+Functions are named for the rulebook's moves: form a set, discard, challenge (battle.py),
+improve a set, play Swap or Move, draw back to your hand size, end the round, end the game.
 """
 
 from __future__ import annotations
@@ -16,14 +16,8 @@ from games.core.cards import Catalogue, load_catalogue
 from games.core.engine import Engine
 from games.core.panels import Panels
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, Outcome, option
-from games.cover.state import (
-    Battle,
-    CoverOptions,
-    CoverSet,
-    CoverState,
-    Player,
-    RoundResult,
-)
+from games.cover.battle import Battles, take_card
+from games.cover.state import CoverOptions, CoverSet, CoverState, Player, RoundResult
 
 MILLION = 1_000_000
 
@@ -32,47 +26,20 @@ def money(amount: int) -> str:
     return f"${amount:,}"
 
 
-class CoverYourAssets(Engine[CoverState, CoverOptions]):
+class CoverYourAssets(Battles, Engine[CoverState, CoverOptions]):
     key = "cover_your_assets"
     name = "Cover Your Assets"
     min_players = 4
     max_players = 6
     options_model = CoverOptions
     state_model = CoverState
-    hand_size = 5
 
     def __init__(self, catalogue: Catalogue | None = None) -> None:
-        self.cards = catalogue or load_catalogue(self.key)
+        super().__init__(catalogue or load_catalogue(self.key))
 
-    # --- card vocabulary ---------------------------------------------------------------
-    def label(self, card: str) -> str:
-        return self.cards[card].label
-
-    def is_wild(self, card: str) -> bool:
-        return card in self.cards.wilds
-
-    def matches(self, card: str, asset: str) -> bool:
-        """Assets and wilds are of equal power for stealing and defending."""
-        return card == asset or self.is_wild(card)
-
-    def can_pair(self, a: str, b: str) -> bool:
-        """A pair: two identical assets, or an asset and a wild. Never two wilds."""
-        if self.is_wild(a) and self.is_wild(b):
-            return False
-        return a == b or self.is_wild(a) or self.is_wild(b)
-
-    def make_set(self, a: str, b: str) -> CoverSet:
-        asset = b if self.is_wild(a) else a
-        return CoverSet(asset=asset, cards=self.wilds_below([a, b]))
-
-    def wilds_below(self, cards: list[str]) -> list[str]:
-        return sorted(cards, key=lambda c: (not self.is_wild(c), self.cards.order(c)))
-
-    def set_value(self, cover_set: CoverSet) -> int:
-        return self.cards.value_of(cover_set.cards)
-
-    def stack_value(self, player: Player) -> int:
-        return sum(self.set_value(s) for s in player.stack)
+    @staticmethod
+    def hand_size(state: CoverState) -> int:
+        return 6 if state.options.hand_of_six else 5
 
     # --- set-up ------------------------------------------------------------------------
     def setup(self, options: CoverOptions, players: Sequence[str], seed: int) -> CoverState:
@@ -98,17 +65,24 @@ class CoverYourAssets(Engine[CoverState, CoverOptions]):
         return state
 
     def deal_round(self, state: CoverState, rng: random.Random) -> None:
-        """Shuffle, deal five each, flip one to start the discard pile; left of dealer starts."""
-        deck = self.cards.deck()
+        """Shuffle, deal a hand each, flip one to start the discard pile; left of dealer starts."""
+        deck = self.deck_for(state.options)
         rng.shuffle(deck)
         state.deck = deck
         for player in state.players:
             player.stack = []
-            player.hand = self.cards.sort(state.deck.pop() for _ in range(self.hand_size))
+            player.hand = self.cards.sort(state.deck.pop() for _ in range(self.hand_size(state)))
         state.discard = [state.deck.pop()]
         state.battle = None
         state.to_draw_after_turn = []
-        state.turn = (state.dealer + 1) % len(state.players)
+        state.removed = []
+        self.start_turn(state, (state.dealer + 1) % len(state.players))
+
+    @staticmethod
+    def start_turn(state: CoverState, seat: int) -> None:
+        state.turn = seat
+        state.actions_taken = 0
+        state.barred = []
 
     # --- who decides what --------------------------------------------------------------
     def decisions(self, state: CoverState) -> list[Decision]:
@@ -121,22 +95,35 @@ class CoverYourAssets(Engine[CoverState, CoverOptions]):
     def turn_decision(self, state: CoverState) -> Decision:
         seat = state.turn
         hand = state.players[seat].hand
-        options = [*self.set_options(state, hand), *self.challenge_options(state, seat, hand)]
+        second = state.actions_taken == 1
+        options = [
+            *self.set_options(state, hand),
+            *self.improve_options(state, seat, hand),
+            *self.challenge_options(state, seat, hand),
+            *self.action_card_options(state, seat, hand),
+        ]
         options += [
-            option(
-                Action.of("discard", card),
-                label=f"Discard {self.label(card)}",
-                group="Discard",
-            )
+            option(Action.of("discard", card), label=f"Discard {self.label(card)}", group="Discard")
             for card in dict.fromkeys(hand)
         ]
-        cheapest = min(hand, key=lambda c: (self.cards[c].value, self.cards.order(c)))
+        if second:
+            options.append(
+                option(
+                    Action.of("done"), label="I'm done with my turn", group="Done", style="primary"
+                )
+            )
+            default = Action.of("done")
+            prompt = "Your second action, or say you're done."
+        else:
+            cheapest = min(hand, key=lambda c: (self.cards[c].value, self.cards.order(c)))
+            default = Action.of("discard", cheapest)
+            prompt = "Your turn: form a set, challenge a top set, or discard."
         return Decision(
             key=f"turn-{state.round}-{state.version}",
             seat=seat,
-            prompt="Your turn: form a set, challenge a top set, or discard.",
+            prompt=prompt,
             options=tuple(options),
-            default=Action.of("discard", cheapest),
+            default=default,
         )
 
     def set_options(self, state: CoverState, hand: list[str]) -> list[Option]:
@@ -169,105 +156,120 @@ class CoverYourAssets(Engine[CoverState, CoverOptions]):
                     )
         return options
 
-    def challenge_options(self, state: CoverState, seat: int, hand: list[str]) -> list[Option]:
-        if not state.players[seat].stack:
-            return []  # you must form at least one set before stealing
+    def improve_options(self, state: CoverState, seat: int, hand: list[str]) -> list[Option]:
+        """Improve a set: one matching asset (never a wild) onto your own top set."""
+        stack = state.players[seat].stack
+        if not state.options.improve or not stack or stack[-1].asset not in hand:
+            return []
+        asset = stack[-1].asset
+        return [
+            option(
+                Action.of("improve", asset),
+                label=f"Improve your top set with {self.label(asset)}",
+                group="Form a set",
+                style="success",
+            )
+        ]
+
+    def action_card_options(self, state: CoverState, seat: int, hand: list[str]) -> list[Option]:
+        """Swap: your top set for anyone's. Move: anyone's top set to the bottom, or back."""
         options: list[Option] = []
-        for target in self.challengeable(state, seat):
-            top = state.players[target].stack[-1]
-            for card in dict.fromkeys(hand):
-                if self.matches(card, top.asset):
+        names = state.names
+        players = state.players
+        if "swap" in hand and players[seat].stack:
+            for other, player in enumerate(players):
+                if other != seat and player.stack:
+                    theirs = self.cards[player.stack[-1].asset].name
                     options.append(
                         option(
-                            Action.of("challenge", target, card),
-                            label=f"Challenge {state.names[target]}'s {self.cards[top.asset].name} "
-                            f"with {self.label(card)}",
-                            group="Challenge",
-                            style="danger",
+                            Action.of("swap", other),
+                            label=f"Swap top sets with {names[other]} ({theirs})",
+                            group="Action cards",
+                            style="primary",
                         )
                     )
+        if "move" in hand:
+            for other, player in enumerate(players):
+                if len(player.stack) < 2:
+                    continue
+                whose = "your" if other == seat else f"{names[other]}'s"
+                options.append(
+                    option(
+                        Action.of("move", other, "top"),
+                        label=f"Move {whose} top set to the bottom",
+                        group="Action cards",
+                        style="primary",
+                    )
+                )
+                options.append(
+                    option(
+                        Action.of("move", other, "bottom"),
+                        label=f"Move {whose} bottom set to the top",
+                        group="Action cards",
+                        style="primary",
+                    )
+                )
         return options
-
-    def challengeable(self, state: CoverState, seat: int) -> list[int]:
-        """Opponents whose top set is not their first (bottom) set, which is safe."""
-        return [
-            other
-            for other, player in enumerate(state.players)
-            if other != seat and len(player.stack) >= 2
-        ]
-
-    def answer_decision(self, state: CoverState, battle: Battle) -> Decision:
-        seat = battle.to_answer
-        hand = state.players[seat].hand
-        last_seat, last_card = battle.played[-1]
-        asset = self.cards[battle.asset].name
-        if seat == battle.defender:
-            prompt = (
-                f"{state.names[last_seat]} challenges your {asset} set with "
-                f"{self.label(last_card)}. Defend it, or let it go?"
-            )
-            give_up = "Let it go"
-        else:
-            prompt = (
-                f"{state.names[last_seat]} defended the {asset} set with "
-                f"{self.label(last_card)}. Challenge again, or give up?"
-            )
-            give_up = "Give up"
-        options = [
-            option(
-                Action.of("counter", card),
-                label=f"Play {self.label(card)}",
-                group="Answer",
-                style="primary",
-            )
-            for card in dict.fromkeys(hand)
-            if self.matches(card, battle.asset)
-        ]
-        options.append(
-            option(Action.of("concede"), label=give_up, group="Answer", style="secondary")
-        )
-        return Decision(
-            key=f"answer-{state.round}-{state.version}",
-            seat=seat,
-            prompt=prompt,
-            options=tuple(options),
-            default=Action.of("concede"),
-        )
 
     # --- moves -------------------------------------------------------------------------
     def play(self, state: CoverState, seat: int, action: Action, rng: random.Random) -> list[Event]:
         events: list[Event] = []
+        args = action.args
         match action.kind:
             case "pair":
-                self.form_set_from_hand(state, seat, *action.args, events=events)
+                self.form_set_from_hand(state, seat, args[0], args[1], events)
             case "take":
-                self.form_set_with_discard(state, seat, action.args[0], events)
+                self.form_set_with_discard(state, seat, args[0], events)
+            case "improve":
+                self.improve_set(state, seat, args[0], events)
             case "discard":
-                self.discard(state, seat, action.args[0], events)
-            case "challenge":
-                self.challenge(state, seat, int(action.args[0]), action.args[1], events)
+                self.discard(state, seat, args[0], events)
+            case "challenge" | "challenge_second":
+                depth = 0 if action.kind == "challenge" else 1
+                self.challenge(state, seat, int(args[0]), args[1:], depth, events)
             case "counter":
-                self.counter(state, seat, action.args[0], events)
+                self.counter(state, seat, args, events)
             case "concede":
                 self.concede(state, seat, events)
+            case "swap":
+                self.swap(state, seat, int(args[0]), events)
+            case "move":
+                self.move(state, seat, int(args[0]), args[1], events)
+            case "done":
+                events.append(Event(text=f"{state.names[seat]} is done."))
+                self.end_turn(state, events, rng)
+                return events
             case _:
                 raise IllegalAction("That move is not part of this game.")
         if state.battle is None:  # a challenge holds the turn open until it is settled
-            self.end_turn(state, events, rng)
+            self.action_finished(state, action.kind, events, rng)
         return events
+
+    def action_finished(
+        self, state: CoverState, kind: str, events: list[Event], rng: random.Random
+    ) -> None:
+        """One action is done; with two actions a turn, the second one is optional."""
+        state.actions_taken += 1
+        if state.options.two_actions and state.actions_taken == 1:
+            if kind == "discard":
+                # Discarding first draws back up at once, then the second action follows.
+                self.draw_to_hand_size(state, state.turn, events)
+            if state.players[state.turn].hand:
+                return
+        self.end_turn(state, events, rng)
 
     def form_set_from_hand(
         self, state: CoverState, seat: int, a: str, b: str, events: list[Event]
     ) -> None:
-        player = state.players[seat]
-        take_from_hand(player, a)
-        take_from_hand(player, b)
+        hand = state.players[seat].hand
+        take_card(hand, a)
+        take_card(hand, b)
         self.add_set(state, seat, self.make_set(a, b), events, how="")
 
     def form_set_with_discard(
         self, state: CoverState, seat: int, card: str, events: list[Event]
     ) -> None:
-        take_from_hand(state.players[seat], card)
+        take_card(state.players[seat].hand, card)
         top = state.discard.pop()
         self.add_set(state, seat, self.make_set(card, top), events, how=" with the discard")
 
@@ -279,80 +281,53 @@ class CoverYourAssets(Engine[CoverState, CoverOptions]):
         cards = " + ".join(self.label(c) for c in reversed(new.cards))
         events.append(Event(text=f"{state.names[seat]} formed a set{how}: {cards}."))
 
+    def improve_set(self, state: CoverState, seat: int, card: str, events: list[Event]) -> None:
+        take_card(state.players[seat].hand, card)
+        top = state.players[seat].stack[-1]
+        top.cards = self.wilds_below([*top.cards, card])
+        events.append(
+            Event(text=f"{state.names[seat]} improved their top set with {self.label(card)}.")
+        )
+
     def discard(self, state: CoverState, seat: int, card: str, events: list[Event]) -> None:
-        take_from_hand(state.players[seat], card)
+        take_card(state.players[seat].hand, card)
         state.discard.append(card)
         events.append(Event(text=f"{state.names[seat]} discarded {self.label(card)}."))
 
-    def challenge(
-        self, state: CoverState, seat: int, target: int, card: str, events: list[Event]
+    def play_action_card(self, state: CoverState, seat: int, card: str) -> None:
+        """Action cards cannot be blocked, and leave play once used."""
+        take_card(state.players[seat].hand, card)
+        state.removed.append(card)
+
+    def swap(self, state: CoverState, seat: int, other: int, events: list[Event]) -> None:
+        self.play_action_card(state, seat, "swap")
+        mine, theirs = state.players[seat].stack, state.players[other].stack
+        mine[-1], theirs[-1] = theirs[-1], mine[-1]
+        events.append(
+            Event(
+                text=f"🔄 {state.names[seat]} swapped top sets with "
+                f"{state.names[other]}: took the "
+                f"{self.cards[mine[-1].asset].name} set."
+            )
+        )
+
+    def move(
+        self, state: CoverState, seat: int, other: int, which: str, events: list[Event]
     ) -> None:
-        take_from_hand(state.players[seat], card)
-        asset = state.players[target].stack[-1].asset
-        state.battle = Battle(
-            challenger=seat, defender=target, asset=asset, played=[(seat, card)], to_answer=target
-        )
-        events.append(
-            Event(
-                text=f"⚔️ {state.names[seat]} challenged {state.names[target]}'s "
-                f"{self.cards[asset].name} set with {self.label(card)}."
-            )
-        )
-        self.settle_if_unanswerable(state, events)
-
-    def counter(self, state: CoverState, seat: int, card: str, events: list[Event]) -> None:
-        battle = state.battle
-        assert battle is not None
-        take_from_hand(state.players[seat], card)
-        battle.played.append((seat, card))
-        verb = "defended with" if seat == battle.defender else "challenged again with"
-        events.append(Event(text=f"{state.names[seat]} {verb} {self.label(card)}."))
-        battle.to_answer = battle.challenger if seat == battle.defender else battle.defender
-        self.settle_if_unanswerable(state, events)
-
-    def settle_if_unanswerable(self, state: CoverState, events: list[Event]) -> None:
-        """A side that holds no matching card cannot respond, and so loses at once."""
-        battle = state.battle
-        assert battle is not None
-        hand = state.players[battle.to_answer].hand
-        if not any(self.matches(card, battle.asset) for card in hand):
-            events.append(Event(text=f"{state.names[battle.to_answer]} cannot answer."))
-            self.win_battle(state, self.other_side(battle, battle.to_answer), events)
-
-    def concede(self, state: CoverState, seat: int, events: list[Event]) -> None:
-        battle = state.battle
-        assert battle is not None
-        word = "let the set go" if seat == battle.defender else "gave up the challenge"
-        events.append(Event(text=f"{state.names[seat]} {word}."))
-        self.win_battle(state, self.other_side(battle, seat), events)
-
-    @staticmethod
-    def other_side(battle: Battle, seat: int) -> int:
-        return battle.challenger if seat == battle.defender else battle.defender
-
-    def win_battle(self, state: CoverState, winner: int, events: list[Event]) -> None:
-        """The winner keeps every card used in the battle, wilds placed below assets."""
-        battle = state.battle
-        assert battle is not None
-        defender = state.players[battle.defender]
-        prize = defender.stack.pop()
-        prize.cards = self.wilds_below(prize.cards + [card for _, card in battle.played])
-        state.players[winner].stack.append(prize)
-        if battle.defender_played:
-            state.to_draw_after_turn.append(battle.defender)
-        state.battle = None
-        verb = "stole" if winner == battle.challenger else "kept"
-        events.append(
-            Event(
-                text=f"{state.names[winner]} {verb} the "
-                f"{self.cards[prize.asset].name} set "
-                f"({len(prize.cards)} cards, {money(self.set_value(prize))})."
-            )
-        )
+        self.play_action_card(state, seat, "move")
+        stack = state.players[other].stack
+        if which == "top":
+            stack.insert(0, stack.pop())
+            what = "top set to the bottom"
+        else:
+            stack.append(stack.pop(0))
+            what = "bottom set to the top"
+        whose = "their" if other == seat else f"{state.names[other]}'s"
+        events.append(Event(text=f"↕️ {state.names[seat]} moved {whose} {what}."))
 
     # --- end of a turn, a round, a game ------------------------------------------------
     def end_turn(self, state: CoverState, events: list[Event], rng: random.Random) -> None:
-        """Draw back to five; then any defender who used cards draws; the left player goes."""
+        """Draw back up; then any defender who used cards draws; the left player goes."""
         self.draw_to_hand_size(state, state.turn, events)
         for seat in state.to_draw_after_turn:
             self.draw_to_hand_size(state, seat, events)
@@ -360,11 +335,11 @@ class CoverYourAssets(Engine[CoverState, CoverOptions]):
         if not state.deck and not any(p.hand for p in state.players):
             self.end_round(state, events, rng)
             return
-        state.turn = self.next_player(state, state.turn)
+        self.start_turn(state, self.next_player(state, state.turn))
 
     def draw_to_hand_size(self, state: CoverState, seat: int, events: list[Event]) -> None:
         player = state.players[seat]
-        need = max(0, self.hand_size - len(player.hand))
+        need = max(0, self.hand_size(state) - len(player.hand))
         drawn = [state.deck.pop() for _ in range(min(need, len(state.deck)))]
         if not drawn:
             return
@@ -492,7 +467,10 @@ class CoverYourAssets(Engine[CoverState, CoverOptions]):
         hand = state.players[seat].hand
         cards = [a for a in action.args if a in self.cards]
         missing = [c for c in cards if c not in hand]
-        if action.kind in {"pair", "take", "discard", "challenge", "counter"} and missing:
+        if (
+            action.kind in {"pair", "take", "discard", "challenge", "counter", "improve"}
+            and missing
+        ):
             return f"You don't hold {self.label(missing[0])}."
         if action.kind == "pair" and len(cards) == 2 and not self.can_pair(*cards):
             return "A set is two identical assets, or an asset and a wild, never two wilds."
@@ -503,13 +481,6 @@ class CoverYourAssets(Engine[CoverState, CoverOptions]):
         if state.battle is not None and action.kind in {"pair", "take", "discard"}:
             return "A challenge is under way: answer it first."
         return "That move is not allowed right now."
-
-
-def take_from_hand(player: Player, card: str) -> None:
-    try:
-        player.hand.remove(card)
-    except ValueError:
-        raise IllegalAction("You don't hold that card.") from None
 
 
 def plural(n: int, word: str) -> str:

@@ -18,14 +18,36 @@ END_MODE_LABELS = {
 }
 
 
+def switch(title: str) -> object:
+    return Field(default=False, title=title)
+
+
 class CoverOptions(BaseModel):
-    """Options of a match; the defaults are the rulebook's classic game."""
+    """Options of a match; the defaults are the rulebook's classic game.
+
+    Each advanced rule is its own switch, as the rulebook offers them "one or all".
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     end_mode: EndMode = Field(
         default="classic", title="Game end", json_schema_extra={"labels": END_MODE_LABELS}
     )
+    hand_of_six: bool = switch("Hand of six")
+    two_actions: bool = switch("Two actions a turn")
+    improve: bool = switch("Improve a set")
+    action_cards: bool = switch("Swap and Move cards")
+    second_from_top: bool = switch("Challenge second-from-top sets")
+    penny_jar: bool = switch("Penny Jars")
+
+    @property
+    def advanced(self) -> list[str]:
+        """Titles of the advanced rules that are on."""
+        return [
+            info.title or name
+            for name, info in type(self).model_fields.items()
+            if info.annotation is bool and getattr(self, name)
+        ]
 
 
 class CoverSet(BaseModel):
@@ -41,13 +63,15 @@ class Player(BaseModel):
 
 
 class Battle(BaseModel):
-    """A challenge in progress on the defender's top set. Every card in it is face up."""
+    """A challenge in progress on one of the defender's sets. Every card in it is face up."""
 
     challenger: int
     defender: int
     asset: str
+    depth: int = 0  # 0: the top set; 1: the set second from the top
     played: list[tuple[int, str]] = []  # (seat, card) in the order played
     to_answer: int
+    need: int = 1  # cards the answer must weigh: 2 after a Penny Jar
 
     @property
     def defender_played(self) -> bool:
@@ -70,6 +94,9 @@ class CoverState(GameState):
     players: list[Player]
     battle: Battle | None = None
     to_draw_after_turn: list[int] = []  # defenders who used cards during this turn
+    actions_taken: int = 0  # in this turn (two actions a turn)
+    barred: list[int] = []  # players this turn's player lost a challenge to
+    removed: list[str] = []  # action cards played: out of the round
     totals: list[int]
     round_wins: list[int]
     rounds: list[RoundResult] = []

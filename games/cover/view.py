@@ -36,8 +36,10 @@ class BattleView(BaseModel):
     challenger: int
     defender: int
     asset: str
+    depth: int
     played: list[tuple[int, str]]
     to_answer: int
+    need: int
 
 
 class CoverView(BaseModel):
@@ -147,10 +149,12 @@ def status_line(game: CoverYourAssets, view: CoverView, names: list[str]) -> str
     if view.battle:
         b = view.battle
         played = " → ".join(f"{names[s]}: {game.label(c)}" for s, c in b.played)
+        where = " (second from top)" if b.depth else ""
+        due = " (two cards, or a Penny Jar)" if b.need == 2 else ""
         return (
             f"⚔️ **{names[b.challenger]}** is challenging **{names[b.defender]}**'s "
-            f"{game.cards[b.asset].name} set.\n{played}\n"
-            f"Waiting for **{names[b.to_answer]}**."
+            f"{game.cards[b.asset].name} set{where}.\n{played}\n"
+            f"Waiting for **{names[b.to_answer]}**{due}."
         )
     return f"🎯 **{names[view.turn]}**'s turn."
 

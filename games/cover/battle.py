@@ -1,0 +1,229 @@
+"""Challenges: who may challenge what, with which cards, and how a battle is settled.
+
+A mixin of the Cover Your Assets engine. The rulebook's words: challenge a set with a
+matching asset or a wild; defender and challenger answer in turn until one cannot or will
+not; the winner keeps the set and every card played. Advanced: a second-from-top set is
+opened with two cards or a Penny Jar; a Penny Jar weighs two cards and is answered with two
+cards or another Penny Jar.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from games.core.protocol import Action, Decision, Event, IllegalAction, Option, option
+from games.cover.cards import CoverCards
+from games.cover.state import Battle, CoverState
+
+Play = tuple[str, ...]  # the card(s) one side lays down in one answer
+
+
+class Battles(CoverCards):
+    def weight(self, play: Play) -> int:
+        return sum(self.cards[card].weight for card in play)
+
+    # --- what can be played ------------------------------------------------------------
+    def plays(self, hand: Sequence[str], asset: str, need: int) -> list[Play]:
+        """Answers that weigh at least ``need``: one card, or two cards when two are due.
+
+        Two cards are two assets, two wilds or one of each; a Penny Jar alone weighs two.
+        """
+        kinds = [c for c in dict.fromkeys(hand) if self.matches(c, asset)]
+        singles = [(c,) for c in kinds if self.cards[c].weight >= need]
+        if need == 1:
+            return singles
+        light = [c for c in kinds if self.cards[c].weight == 1]
+        counts = Counter(hand)
+        pairs = [(a, b) for i, a in enumerate(light) for b in light[i:] if a != b or counts[a] >= 2]
+        return singles + pairs
+
+    def openings(
+        self, state: CoverState, hand: Sequence[str], asset: str, depth: int
+    ) -> list[Play]:
+        if depth == 0:
+            return self.plays(hand, asset, need=1)
+        return self.plays(hand, asset, need=2)  # reaching under the top set costs two
+
+    def challengeable(self, state: CoverState, seat: int, depth: int = 0) -> list[int]:
+        """Targets whose set at ``depth`` is not their first (bottom) set, which is safe.
+
+        Players this turn's player lost a challenge to are barred until their next turn.
+        """
+        return [
+            other
+            for other, player in enumerate(state.players)
+            if other != seat and len(player.stack) >= depth + 2 and other not in state.barred
+        ]
+
+    def challenge_options(self, state: CoverState, seat: int, hand: list[str]) -> list[Option]:
+        if not state.players[seat].stack:
+            return []  # you must form at least one set before stealing
+        depths = [0, 1] if state.options.second_from_top else [0]
+        found: list[Option] = []
+        for depth in depths:
+            for target in self.challengeable(state, seat, depth):
+                target_set = state.players[target].stack[-1 - depth]
+                name = self.cards[target_set.asset].name
+                where = "" if depth == 0 else " (second from top)"
+                for play in self.openings(state, hand, target_set.asset, depth):
+                    kind = "challenge" if depth == 0 else "challenge_second"
+                    found.append(
+                        option(
+                            Action.of(kind, target, *play),
+                            label=f"Challenge {state.names[target]}'s {name}{where} with "
+                            f"{self.play_label(play)}",
+                            group="Challenge",
+                            style="danger",
+                        )
+                    )
+        return found
+
+    def play_label(self, play: Play) -> str:
+        return " + ".join(self.label(c) for c in play)
+
+    def answer_decision(self, state: CoverState, battle: Battle) -> Decision:
+        seat = battle.to_answer
+        hand = state.players[seat].hand
+        last_seat = battle.played[-1][0]
+        last_play = tuple(c for s, c in battle.played[-self.last_play_size(battle) :])
+        asset = self.cards[battle.asset].name
+        due = " (two cards, or a Penny Jar)" if battle.need == 2 else ""
+        if seat == battle.defender:
+            prompt = (
+                f"{state.names[last_seat]} challenges your {asset} set with "
+                f"{self.play_label(last_play)}. Defend it{due}, or let it go?"
+            )
+            give_up = "Let it go"
+        else:
+            prompt = (
+                f"{state.names[last_seat]} defended the {asset} set with "
+                f"{self.play_label(last_play)}. Challenge again{due}, or give up?"
+            )
+            give_up = "Give up"
+        options = [
+            option(
+                Action.of("counter", *play),
+                label=f"Play {self.play_label(play)}",
+                group="Answer",
+                style="primary",
+            )
+            for play in self.plays(hand, battle.asset, battle.need)
+        ]
+        options.append(option(Action.of("concede"), label=give_up, group="Answer"))
+        return Decision(
+            key=f"answer-{state.round}-{state.version}",
+            seat=seat,
+            prompt=prompt,
+            options=tuple(options),
+            default=Action.of("concede"),
+        )
+
+    @staticmethod
+    def last_play_size(battle: Battle) -> int:
+        """How many of the last played cards belong to the last play."""
+        last = battle.played[-1][0]
+        size = 0
+        for seat, _ in reversed(battle.played):
+            if seat != last:
+                break
+            size += 1
+        return size
+
+    # --- moves ---------------------------------------------------------------------------
+    def challenge(
+        self, state: CoverState, seat: int, target: int, play: Play, depth: int, events: list[Event]
+    ) -> None:
+        hand = state.players[seat].hand
+        for card in play:
+            take_card(hand, card)
+        asset = state.players[target].stack[-1 - depth].asset
+        # A second-from-top challenge is answered with single cards, as the rulebook says;
+        # anywhere else a lone Penny Jar must be met with two cards or another Penny Jar.
+        need = 1 if depth else min(2, self.weight(play))
+        state.battle = Battle(
+            challenger=seat,
+            defender=target,
+            asset=asset,
+            depth=depth,
+            played=[(seat, c) for c in play],
+            to_answer=target,
+            need=need,
+        )
+        where = "" if depth == 0 else " (second from top)"
+        events.append(
+            Event(
+                text=f"⚔️ {state.names[seat]} challenged {state.names[target]}'s "
+                f"{self.cards[asset].name} set{where} with "
+                f"{self.play_label(play)}."
+            )
+        )
+        self.settle_if_unanswerable(state, events)
+
+    def counter(self, state: CoverState, seat: int, play: Play, events: list[Event]) -> None:
+        battle = state.battle
+        assert battle is not None
+        for card in play:
+            take_card(state.players[seat].hand, card)
+        battle.played += [(seat, c) for c in play]
+        battle.need = min(2, self.weight(play)) if len(play) == 1 else 1
+        verb = "defended with" if seat == battle.defender else "challenged again with"
+        events.append(Event(text=f"{state.names[seat]} {verb} {self.play_label(play)}."))
+        battle.to_answer = self.other_side(battle, seat)
+        self.settle_if_unanswerable(state, events)
+
+    def settle_if_unanswerable(self, state: CoverState, events: list[Event]) -> None:
+        """A side that holds no answer of the weight due cannot respond, and loses at once."""
+        battle = state.battle
+        assert battle is not None
+        if not self.plays(state.players[battle.to_answer].hand, battle.asset, battle.need):
+            events.append(Event(text=f"{state.names[battle.to_answer]} cannot answer."))
+            self.win_battle(state, self.other_side(battle, battle.to_answer), events)
+
+    def concede(self, state: CoverState, seat: int, events: list[Event]) -> None:
+        battle = state.battle
+        assert battle is not None
+        word = "let the set go" if seat == battle.defender else "gave up the challenge"
+        events.append(Event(text=f"{state.names[seat]} {word}."))
+        self.win_battle(state, self.other_side(battle, seat), events)
+
+    @staticmethod
+    def other_side(battle: Battle, seat: int) -> int:
+        return battle.challenger if seat == battle.defender else battle.defender
+
+    def win_battle(self, state: CoverState, winner: int, events: list[Event]) -> None:
+        """The winner keeps the set and every card used in the battle, wilds below assets.
+
+        A stolen set goes on top of the winner's stack; a defended one stays where it was.
+        """
+        battle = state.battle
+        assert battle is not None
+        stack = state.players[battle.defender].stack
+        index = len(stack) - 1 - battle.depth
+        prize = stack.pop(index)
+        prize.cards = self.wilds_below(prize.cards + [card for _, card in battle.played])
+        if winner == battle.challenger:
+            state.players[winner].stack.append(prize)
+            verb = "stole"
+        else:
+            stack.insert(index, prize)
+            state.barred.append(battle.defender)  # no second try at them this turn
+            verb = "kept"
+        if any(seat == battle.defender for seat, _ in battle.played):
+            state.to_draw_after_turn.append(battle.defender)
+        state.battle = None
+        value = sum(self.cards[c].value for c in prize.cards)
+        events.append(
+            Event(
+                text=f"{state.names[winner]} {verb} the "
+                f"{self.cards[prize.asset].name} set "
+                f"({len(prize.cards)} cards, ${value:,})."
+            )
+        )
+
+
+def take_card(hand: list[str], card: str) -> None:
+    try:
+        hand.remove(card)
+    except ValueError:
+        raise IllegalAction("You don't hold that card.") from None

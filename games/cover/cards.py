@@ -1,0 +1,54 @@
+"""The card vocabulary of the Cover family: what matches, what pairs, what a set is worth."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from games.core.cards import Catalogue
+from games.cover.state import CoverOptions, CoverSet, Player
+
+
+class CoverCards:
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.cards = catalogue
+
+    def label(self, card: str) -> str:
+        return self.cards[card].label
+
+    def is_wild(self, card: str) -> bool:
+        return card in self.cards.wilds
+
+    def is_action(self, card: str) -> bool:
+        return self.cards[card].kind == "action"
+
+    def matches(self, card: str, asset: str) -> bool:
+        """Assets and wilds are of equal power for stealing and defending."""
+        return card == asset or self.is_wild(card)
+
+    def can_pair(self, a: str, b: str) -> bool:
+        """A pair: two identical assets, or an asset and a wild. Never two wilds."""
+        if self.is_action(a) or self.is_action(b) or (self.is_wild(a) and self.is_wild(b)):
+            return False
+        return a == b or self.is_wild(a) or self.is_wild(b)
+
+    def make_set(self, *cards: str) -> CoverSet:
+        asset = next(c for c in cards if not self.is_wild(c))
+        return CoverSet(asset=asset, cards=self.wilds_below(list(cards)))
+
+    def wilds_below(self, cards: list[str]) -> list[str]:
+        """Wilds must always be placed below assets; within each, catalogue order."""
+        return sorted(cards, key=lambda c: (not self.is_wild(c), self.cards.order(c)))
+
+    def set_value(self, cover_set: CoverSet) -> int:
+        return self.cards.value_of(cover_set.cards)
+
+    def stack_value(self, player: Player) -> int:
+        return sum(self.set_value(s) for s in player.stack)
+
+    def deck_for(self, options: CoverOptions, remove: Counter[str] | None = None) -> list[str]:
+        """The classic deck, plus the advanced cards whose rules are switched on."""
+        extras = {"penny_jar"} if options.penny_jar else set()
+        if options.action_cards:
+            extras |= {"swap", "move"}
+        deck = self.cards.deck(remove=remove)
+        return deck + [c for c in self.cards.deck(advanced=True) if c in extras]

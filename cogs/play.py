@@ -62,13 +62,14 @@ class Play(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         chosen = GAMES[game.value]
-        embed = discord.Embed(
+        messages = render.paged(
+            chosen.rules_text(),
             title=f"📖 {chosen.name} · rules",
-            description=render.clip(chosen.rules_text(), render.DESCRIPTION),
-            colour=render.COLOURS["neutral"],
+            footer=f"{chosen.min_players}–{chosen.max_players} players · /play to start",
         )
-        embed.set_footer(text=f"{chosen.min_players}–{chosen.max_players} players · /play to start")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(embeds=messages[0], ephemeral=True)
+        for embeds in messages[1:]:
+            await interaction.followup.send(embeds=embeds, ephemeral=True)
 
     @app_commands.command(name="games", description="Your matches on this server.")
     @app_commands.guild_only()

@@ -159,3 +159,27 @@ def layout(
 
 def button_style(style: str) -> discord.ButtonStyle:
     return getattr(discord.ButtonStyle, style, discord.ButtonStyle.secondary)
+
+
+def paged(text: str, title: str, footer: str) -> list[list[discord.Embed]]:
+    """Long text as messages of embeds: paragraphs kept whole, every Discord limit kept."""
+    pages: list[str] = []
+    for paragraph in text.split("\n\n"):
+        if pages and len(pages[-1]) + len(paragraph) + 2 <= DESCRIPTION - 96:
+            pages[-1] += "\n\n" + paragraph
+        else:
+            pages.append(clip(paragraph, DESCRIPTION - 96))
+    messages: list[list[discord.Embed]] = [[]]
+    used = 0
+    for number, page in enumerate(pages):
+        embed = discord.Embed(
+            title=title if number == 0 else None, description=page, colour=COLOURS["neutral"]
+        )
+        size = len(page) + len(title)
+        if messages[-1] and used + size > EMBEDS_TOTAL - len(footer) - 100:
+            messages.append([])
+            used = 0
+        messages[-1].append(embed)
+        used += size
+    messages[-1][-1].set_footer(text=footer)
+    return messages

@@ -3,6 +3,9 @@
 It sees only what its seat may see (the view) and picks among the decision's options.
 Priorities: win challenges it can win on count, cover a valuable exposed top set, form the
 richest set it can, keep wilds for defence, and discard the cheapest card it does not need.
+With the advanced rules it also hides a rich top set at the bottom with Move, grabs a
+richer top set with Swap, reaches under a top set when it holds the cards for it, improves
+its own top set, and stops after one action when a second would only waste a card.
 """
 
 from __future__ import annotations
@@ -31,17 +34,21 @@ def card_cost(game: CoverYourAssets, card: str) -> tuple[int, int]:
     return (game.is_wild(card), game.cards[card].value)
 
 
+def play_cost(game: CoverYourAssets, cards: tuple[str, ...]) -> tuple[int, int, int]:
+    wilds = sum(game.is_wild(c) for c in cards)
+    return (wilds, len(cards), sum(game.cards[c].value for c in cards))
+
+
 def answer(game: CoverYourAssets, view: CoverView, decision: Decision) -> Action:
     battle = view.battle
     assert battle is not None
     counters = by_kind(decision, "counter")
     if not counters:
         return Action.of("concede")
-    best = min(counters, key=lambda o: card_cost(game, o.action.args[0]))
-    card = best.action.args[0]
-    target_set = view.players[battle.defender].stack[-1]
+    best = min(counters, key=lambda o: play_cost(game, o.action.args))
+    target_set = view.players[battle.defender].stack[-1 - battle.depth]
     pot = target_set.value + sum(game.cards[c].value for _, c in battle.played)
-    if not game.is_wild(card) or pot >= WORTH_A_WILD:
+    if not any(game.is_wild(c) for c in best.action.args) or pot >= WORTH_A_WILD:
         return best.action
     return Action.of("concede")
 
@@ -50,10 +57,12 @@ def take_turn(game: CoverYourAssets, view: CoverView, decision: Decision) -> Act
     me = view.viewer
     assert me is not None and view.hand is not None
     hand = Counter(view.hand)
+    second_action = bool(by_kind(decision, "done"))
 
-    challenge = best_challenge(game, view, decision, hand)
-    if challenge is not None:
-        return challenge
+    for tactic in (best_challenge, best_reach, hide_or_grab):
+        found = tactic(game, view, decision, hand)
+        if found is not None:
+            return found
 
     sets = by_kind(decision, "pair") + by_kind(decision, "take")
     my_stack = view.players[me].stack
@@ -69,10 +78,52 @@ def take_turn(game: CoverYourAssets, view: CoverView, decision: Decision) -> Act
         if natural:
             return max(natural, key=lambda o: set_score(game, view, o)).action
 
+    improve = by_kind(decision, "improve")
+    if improve:
+        return improve[0].action
+    if second_action:
+        return Action.of("done")  # a second discard would only throw a card away
+
     discards = by_kind(decision, "discard")
     if sets and all(game.is_wild(o.action.args[0]) for o in discards):
         return max(sets, key=lambda o: set_score(game, view, o)).action  # never waste a wild
     return min(discards, key=lambda o: discard_cost(game, o.action.args[0], hand)).action
+
+
+def hide_or_grab(
+    game: CoverYourAssets, view: CoverView, decision: Decision, hand: Counter[str]
+) -> Action | None:
+    """Move a rich exposed top set of ours to the bottom, or Swap for a richer top set."""
+    me = view.viewer
+    assert me is not None
+    mine = view.players[me].stack
+    for o in by_kind(decision, "move"):
+        if int(o.action.args[0]) == me and o.action.args[1] == "top" and mine[-1].value >= 40_000:
+            return o.action
+    swaps = by_kind(decision, "swap")
+    if swaps and mine:
+        richest = max(swaps, key=lambda o: view.players[int(o.action.args[0])].stack[-1].value)
+        gain = view.players[int(richest.action.args[0])].stack[-1].value - mine[-1].value
+        if gain >= 25_000:
+            return richest.action
+    return None
+
+
+def best_reach(
+    game: CoverYourAssets, view: CoverView, decision: Decision, hand: Counter[str]
+) -> Action | None:
+    """A second-from-top challenge, when the set is rich and our hand can carry the fight."""
+    best: tuple[int, Action] | None = None
+    for o in by_kind(decision, "challenge_second"):
+        target = int(o.action.args[0])
+        prize = view.players[target].stack[-2]
+        matching = sum(n for c, n in hand.items() if game.matches(c, prize.asset))
+        spare = matching - len(o.action.args[1:])
+        if prize.value >= 30_000 and spare >= 1:
+            score = prize.value - play_cost(game, o.action.args[1:])[2]
+            if best is None or score > best[0]:
+                best = (score, o.action)
+    return best[1] if best else None
 
 
 def option_cards(view: CoverView, option: Option) -> list[str]:

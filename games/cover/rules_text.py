@@ -35,6 +35,20 @@ of the game and live in `data/cover_your_assets.toml`, so a server owner can cor
 • Highest total after 3 rounds.
 • First to win 2 rounds.
 
+**Advanced rules** (each a switch in the lobby's *Advanced rules* menu):
+• *Hand of six* — deal and draw back up to six.
+• *Two actions a turn* — the second is optional (**I'm done**); the same action twice is fine; \
+discard first and you draw back up at once; lose a challenge and you cannot challenge that \
+player again until your next turn.
+• *Improve a set* — add one matching asset (never a wild) to your own top set.
+• *Swap and Move cards* (2 each) — Swap your top set with any player's top set; Move any \
+player's top set (yours too) to the bottom of their stack, or their bottom set to the top. \
+They cannot be blocked and leave play once used.
+• *Challenge second-from-top sets* — open with two matching assets, two wilds, one of each, or \
+one Penny Jar; after that, single cards as usual.
+• *Penny Jars* (2) — a $1,000 wild that counts as two cards when challenging or defending: \
+answer it with two cards or another Penny Jar, then carry on with single cards.
+
 **Rulings where the rulebook is silent**
 • "Passing $1,000,000" means a total of $1,000,000 or more at the end of a round; if several \
 players get there in the same round, the highest total wins.
@@ -47,5 +61,14 @@ at once (they could not respond); the table says so.
 still be challenged.
 • The first dealer is drawn at random; the deal passes left each round.
 • When a turn timer runs out, the default move is to discard your cheapest card (in a \
-challenge: to give up).
+challenge: to give up; on a second action: "I'm done").
+• A bottom set is safe from challenges of either kind, so a second-from-top challenge needs \
+a stack of three sets or more. Swap and Move are not challenges: they may take or move any \
+top set, even a player's only set.
+• A second-from-top challenge opened with a Penny Jar is answered with a single card: the \
+second-from-top rule ("after the challenge is initiated, only one card is played") comes \
+first.
+• Swap and Move cards may be discarded like any card, but never paired; one that starts the \
+discard pile simply pairs with nothing.
+• With two actions a turn, a player whose hand is empty after the first action is done.
 """

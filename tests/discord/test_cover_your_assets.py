@@ -309,3 +309,24 @@ async def test_cancel_is_for_the_host_and_ends_the_match(fake, db) -> None:
         await fake.slash(ben, "play", game="cover_your_assets")
         assert "lobby" in fake.last_reply(ben).text()
     fake.assert_clean()
+
+
+async def test_the_host_switches_on_advanced_rules_and_the_match_plays_out(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        match_id = await open_lobby(fake, ana, ben, bots=2)
+        lobby = table_of(fake)
+        rules = next(s for s in lobby.selects() if s["custom_id"].endswith(":_switches"))
+        assert rules["min_values"] == 0 and len(rules["options"]) == 6
+        await fake.select(ben, lobby, rules["custom_id"], ["penny_jar"])
+        assert "Only the host" in fake.last_reply(ben).text()
+        everything = [o["value"] for o in rules["options"]]
+        await fake.select(ana, lobby, rules["custom_id"], everything)
+        assert "Penny Jars" in lobby.text() and "Two actions a turn" in lobby.text()
+        await fake.click(ana, lobby, lobby.find_button("Start"))
+        record = await bot.service.get(match_id)
+        options = bot.service.load_state(record).options
+        assert options.two_actions and options.penny_jar and options.hand_of_six
+        await play_to_the_end(fake, [ana, ben])
+        assert "Game over" in table_of(fake).text()
+    fake.assert_clean()

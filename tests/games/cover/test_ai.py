@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from games.cover.state import CoverOptions
+
 from .conftest import cover_set
 
 
@@ -104,3 +106,70 @@ def test_does_not_open_a_hopeless_challenge(rig) -> None:
         },
     )
     assert not bot_move(t, "Ezra").startswith("challenge")
+
+
+def test_hides_a_rich_exposed_top_set_at_the_bottom_with_move(rig) -> None:
+    t = rig(
+        hands={"Ezra": ["move", "piano", "cash", "jewels", "scooter"]},
+        stacks={"Ezra": [cover_set("piano", "piano"), cover_set("cabin", "gold", "cabin")]},
+        options=CoverOptions(action_cards=True),
+    )
+    assert bot_move(t, "Ezra") == f"move.{t.seat('Ezra')}.top"
+
+
+def test_swaps_for_a_much_richer_top_set(rig) -> None:
+    t = rig(
+        hands={"Ezra": ["swap", "piano", "cash", "jewels", "scooter"]},
+        stacks={
+            "Ezra": [cover_set("piano", "piano")],
+            "Phil": [cover_set("toy_train", "toy_train"), cover_set("cabin", "gold", "cabin")],
+            "Carla": [cover_set("jewels", "jewels")],
+        },
+        options=CoverOptions(action_cards=True),
+    )
+    assert bot_move(t, "Ezra") == f"swap.{t.seat('Phil')}"
+
+
+def test_reaches_under_a_top_set_with_a_penny_jar_when_it_can_follow_up(rig) -> None:
+    t = rig(
+        hands={
+            "Ezra": ["penny_jar", "cabin", "cash", "jewels", "scooter"],
+            "Cathy": ["piano", "piano", "toy_train", "toy_train", "jewels"],
+        },
+        stacks={
+            "Ezra": [cover_set("piano", "piano")],
+            "Cathy": [
+                cover_set("jewels", "jewels"),
+                cover_set("cabin", "gold"),
+                cover_set("toy_train", "toy_train"),
+            ],
+        },
+        options=CoverOptions(second_from_top=True, penny_jar=True),
+    )
+    assert bot_move(t, "Ezra") == f"challenge_second.{t.seat('Cathy')}.penny_jar"
+
+
+def test_stops_after_one_action_rather_than_throw_a_card_away(rig) -> None:
+    t = rig(
+        hands={"Ezra": ["cash", "cash", "piano", "toy_train", "jewels"], "Cathy": ["cabin"]},
+        options=CoverOptions(two_actions=True),
+        discard=["scooter"],
+    )
+    t.play("Ezra", "pair", "cash", "cash")
+    assert bot_move(t, "Ezra") == "done"
+
+
+def test_answers_a_penny_jar_with_the_cheapest_two_cards(rig) -> None:
+    t = rig(
+        hands={
+            "Ezra": ["penny_jar", "cash", "jewels"],
+            "Cathy": ["piano", "piano", "gold", "silver", "cash"],
+        },
+        stacks={
+            "Ezra": [cover_set("cabin", "cabin")],
+            "Cathy": [cover_set("jewels", "jewels"), cover_set("piano", "piano")],
+        },
+        options=CoverOptions(penny_jar=True),
+    )
+    t.play("Ezra", "challenge", t.seat("Cathy"), "penny_jar")
+    assert bot_move(t, "Cathy") == "counter.piano.piano"

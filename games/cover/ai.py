@@ -20,9 +20,29 @@ WORTH_A_WILD = 30_000  # a battle pot at least this rich is worth spending a wil
 
 
 def choose(game: CoverYourAssets, view: CoverView, decision: Decision) -> Action:
+    kinds = {o.action.kind for o in decision.options}
+    if "force_move" in kinds:
+        # Deciding for an opponent: bring their safe bottom set up where it can be stolen.
+        return next(o.action for o in decision.options if o.action.args[1] == "bottom")
+    if "accept" in kinds:
+        return react_to_draft(game, view, decision)
     if view.battle is not None:
         return answer(game, view, decision)
     return take_turn(game, view, decision)
+
+
+def react_to_draft(game: CoverYourAssets, view: CoverView, decision: Decision) -> Action:
+    """Challenge a drafted set that is rich, or that the drafter cannot hold on count."""
+    draft = view.draft
+    assert draft is not None and view.hand is not None
+    asset = game.make_set(*draft.cards).asset
+    matching = sum(1 for c in view.hand if game.matches(c, asset))
+    value = sum(game.cards[c].value for c in draft.cards)
+    sure_win = matching > view.players[draft.drafter].hand_count
+    challenges = by_kind(decision, "challenge_draft")
+    if challenges and (sure_win or (matching >= 2 and value >= 20_000)):
+        return min(challenges, key=lambda o: play_cost(game, o.action.args)).action
+    return Action.of("accept")
 
 
 def by_kind(decision: Decision, kind: str) -> list[Option]:
@@ -46,8 +66,11 @@ def answer(game: CoverYourAssets, view: CoverView, decision: Decision) -> Action
     if not counters:
         return Action.of("concede")
     best = min(counters, key=lambda o: play_cost(game, o.action.args))
-    target_set = view.players[battle.defender].stack[-1 - battle.depth]
-    pot = target_set.value + sum(game.cards[c].value for _, c in battle.played)
+    if battle.drafted is not None:
+        at_stake = sum(game.cards[c].value for c in battle.drafted)
+    else:
+        at_stake = view.players[battle.defender].stack[-1 - battle.depth].value
+    pot = at_stake + sum(game.cards[c].value for _, c in battle.played)
     if not any(game.is_wild(c) for c in best.action.args) or pot >= WORTH_A_WILD:
         return best.action
     return Action.of("concede")
@@ -64,7 +87,7 @@ def take_turn(game: CoverYourAssets, view: CoverView, decision: Decision) -> Act
         if found is not None:
             return found
 
-    sets = by_kind(decision, "pair") + by_kind(decision, "take")
+    sets = by_kind(decision, "pair") + by_kind(decision, "take") + by_kind(decision, "draft")
     my_stack = view.players[me].stack
     top_exposed = len(my_stack) >= 2 and my_stack[-1].value >= 40_000
     if sets:
@@ -127,9 +150,12 @@ def best_reach(
 
 
 def option_cards(view: CoverView, option: Option) -> list[str]:
+    args = option.action.args
     if option.action.kind == "take":
-        return [option.action.args[0], view.discard_top or ""]
-    return list(option.action.args)
+        return [args[0], view.discard_top or ""]
+    if option.action.kind == "draft":
+        return [args[0], *(view.drafts[int(p)].top or "" for p in args[1:])]
+    return list(args)
 
 
 def set_score(game: CoverYourAssets, view: CoverView, option: Option) -> int:

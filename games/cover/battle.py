@@ -198,19 +198,26 @@ class Battles(CoverCards):
         """
         battle = state.battle
         assert battle is not None
+        played = [card for _, card in battle.played]
         stack = state.players[battle.defender].stack
-        index = len(stack) - 1 - battle.depth
-        prize = stack.pop(index)
-        prize.cards = self.wilds_below(prize.cards + [card for _, card in battle.played])
+        if battle.drafted is not None:
+            prize, index = self.make_set(*battle.drafted), len(stack)  # not in a stack yet
+        else:
+            index = len(stack) - 1 - battle.depth
+            prize = stack.pop(index)
+        prize.cards = self.wilds_below(prize.cards + played)
         if winner == battle.challenger:
             state.players[winner].stack.append(prize)
-            verb = "stole"
+            verb = "stole" if battle.drafted is None else "won"
         else:
             stack.insert(index, prize)
-            state.barred.append(battle.defender)  # no second try at them this turn
             verb = "kept"
-        if any(seat == battle.defender for seat, _ in battle.played):
-            state.to_draw_after_turn.append(battle.defender)
+            if battle.challenger == state.turn:
+                state.barred.append(battle.defender)  # no second try at them this turn
+        # Whoever used cards during another player's turn draws back up after that turn.
+        for seat in dict.fromkeys(s for s, _ in battle.played):
+            if seat != state.turn and seat not in state.to_draw_after_turn:
+                state.to_draw_after_turn.append(seat)
         state.battle = None
         value = sum(self.cards[c].value for c in prize.cards)
         events.append(

@@ -16,7 +16,8 @@ from games.core.cards import Catalogue, load_catalogue
 from games.core.engine import Engine
 from games.core.panels import Panels
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, Outcome, option
-from games.cover.battle import Battles, take_card
+from games.cover.battle import take_card
+from games.cover.draft import TWO_PLAYER_REMOVALS, Drafting
 from games.cover.state import CoverOptions, CoverSet, CoverState, Player, RoundResult
 
 MILLION = 1_000_000
@@ -26,10 +27,10 @@ def money(amount: int) -> str:
     return f"${amount:,}"
 
 
-class CoverYourAssets(Battles, Engine[CoverState, CoverOptions]):
+class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
     key = "cover_your_assets"
     name = "Cover Your Assets"
-    min_players = 4
+    min_players = 2
     max_players = 6
     options_model = CoverOptions
     state_model = CoverState
@@ -39,7 +40,7 @@ class CoverYourAssets(Battles, Engine[CoverState, CoverOptions]):
 
     @staticmethod
     def hand_size(state: CoverState) -> int:
-        return 6 if state.options.hand_of_six else 5
+        return 6 if state.options.hand_of_six or len(state.players) == 2 else 5
 
     # --- set-up ------------------------------------------------------------------------
     def setup(self, options: CoverOptions, players: Sequence[str], seed: int) -> CoverState:
@@ -65,10 +66,18 @@ class CoverYourAssets(Battles, Engine[CoverState, CoverOptions]):
         return state
 
     def deal_round(self, state: CoverState, rng: random.Random) -> None:
-        """Shuffle, deal a hand each, flip one to start the discard pile; left of dealer starts."""
-        deck = self.deck_for(state.options)
+        """Shuffle, deal a hand each, flip one to start the discard pile; left of dealer starts.
+
+        With two or three players the three draft piles are dealt first; two players also
+        leave out the eight Cabins, two Silver and a Gold.
+        """
+        two = len(state.players) == 2
+        deck = self.deck_for(state.options, remove=TWO_PLAYER_REMOVALS if two else None)
         rng.shuffle(deck)
         state.deck = deck
+        state.drafts = []
+        if self.uses_drafts(state):
+            self.deal_draft_piles(state, rng)
         for player in state.players:
             player.stack = []
             player.hand = self.cards.sort(state.deck.pop() for _ in range(self.hand_size(state)))
@@ -76,6 +85,8 @@ class CoverYourAssets(Battles, Engine[CoverState, CoverOptions]):
         state.battle = None
         state.to_draw_after_turn = []
         state.removed = []
+        state.draft = None
+        state.reveals = []
         self.start_turn(state, (state.dealer + 1) % len(state.players))
 
     @staticmethod
@@ -88,8 +99,12 @@ class CoverYourAssets(Battles, Engine[CoverState, CoverOptions]):
     def decisions(self, state: CoverState) -> list[Decision]:
         if state.end_reason is not None:
             return []
+        if state.reveals:
+            return self.reveal_decisions(state)
         if state.battle is not None:
             return [self.answer_decision(state, state.battle)]
+        if state.draft is not None:
+            return [self.draft_decision(state, state.draft)]
         return [self.turn_decision(state)]
 
     def turn_decision(self, state: CoverState) -> Decision:
@@ -98,6 +113,7 @@ class CoverYourAssets(Battles, Engine[CoverState, CoverOptions]):
         second = state.actions_taken == 1
         options = [
             *self.set_options(state, hand),
+            *self.draft_sets(state, seat, hand),
             *self.improve_options(state, seat, hand),
             *self.challenge_options(state, seat, hand),
             *self.action_card_options(state, seat, hand),
@@ -235,13 +251,25 @@ class CoverYourAssets(Battles, Engine[CoverState, CoverOptions]):
                 self.swap(state, seat, int(args[0]), events)
             case "move":
                 self.move(state, seat, int(args[0]), args[1], events)
+            case "draft":
+                self.draft(state, seat, args[0], [int(p) for p in args[1:]], events)
+            case "challenge_draft":
+                self.challenge_draft(state, seat, args, events)
+            case "accept":
+                self.accept_draft(state, events)
+            case "force_move":
+                self.force_move(state, seat, int(args[0]), args[1], events)
             case "done":
                 events.append(Event(text=f"{state.names[seat]} is done."))
                 self.end_turn(state, events, rng)
                 return events
             case _:
                 raise IllegalAction("That move is not part of this game.")
-        if state.battle is None:  # a challenge holds the turn open until it is settled
+        if state.battle is None and state.draft is not None and action.kind != "draft":
+            self.flip_draft_piles(state, rng, events)  # the drafted set has found its owner
+        # A challenge, a draft waiting for the opponent or a Move card being decided holds
+        # the turn open; the turn's action is finished once nothing is pending.
+        if state.battle is None and state.draft is None and not state.reveals:
             self.action_finished(state, action.kind, events, rng)
         return events
 
@@ -446,9 +474,13 @@ class CoverYourAssets(Battles, Engine[CoverState, CoverOptions]):
         twin = self.state_model.model_validate(state.model_dump())
         twin.seed = rng.getrandbits(63)
         others = [p for i, p in enumerate(twin.players) if i != seat]
+        buried = [pile[:-1] for pile in twin.drafts]  # face down below each face-up top
         pool = twin.deck + [card for p in others for card in p.hand]
+        pool += [card for cards in buried for card in cards]
         rng.shuffle(pool)
         twin.deck, pool = pool[: len(twin.deck)], pool[len(twin.deck) :]
+        for pile, cards in zip(twin.drafts, buried, strict=True):
+            pile[:-1], pool = pool[: len(cards)], pool[len(cards) :]
         for player in others:
             player.hand, pool = self.cards.sort(pool[: len(player.hand)]), pool[len(player.hand) :]
         return twin

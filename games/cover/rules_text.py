@@ -1,7 +1,8 @@
 """The /rules text for Cover Your Assets: the rulebook in brief, and the rulings we chose."""
 
 RULES = """\
-**Cover Your Assets** — collect sets of assets; the richest player wins. 4–6 players.
+**Cover Your Assets** — collect sets of assets; the richest player wins. 2–6 players \
+(best with 4–6; two and three players use draft piles, below).
 
 **Setup.** 104 cards (no Swap, Move or Penny Jar in the classic game). Everyone gets 5 cards; \
 one card is flipped to start the discard pile. The player left of the dealer starts.
@@ -49,6 +50,24 @@ one Penny Jar; after that, single cards as usual.
 • *Penny Jars* (2) — a $1,000 wild that counts as two cards when challenging or defending: \
 answer it with two cards or another Penny Jar, then carry on with single cards.
 
+**Two players.** The 8 Cabins, 2 Silver and 1 Gold leave the deck. Three draft piles of \
+10 cards are dealt face down and their top cards turned up; hands are 6 cards. New action, \
+**Draft a set**: play one asset (or wild) from your hand with one or more matching face-up \
+draft tops, from any of the piles. Your opponent may challenge the new set as usual; if \
+nobody challenges, or you win, it joins your stack; if you lose, they take it. Then the \
+next card of each pile used is turned up.
+
+**Three players.** The full deck, hands of 5, and a draft pile between each pair of \
+neighbours. You may draft from the pile on your left or your right, one pile at a time, and \
+only the opponent beside that pile may challenge the draft.
+
+**Action cards on draft piles** (two and three players, with Swap and Move cards on): one \
+turned up before the round is buried face down in the middle of its pile. One turned up \
+during play acts at once on the two players beside the pile, using nobody's turn. Move: \
+each of the two decides whether the other's top set goes to the bottom or their bottom set \
+to the top. Swap: the two swap top sets; if either has no set, the card goes back into the \
+middle of the pile and the next card is turned up.
+
 **Rulings where the rulebook is silent**
 • "Passing $1,000,000" means a total of $1,000,000 or more at the end of a round; if several \
 players get there in the same round, the highest total wins.
@@ -71,4 +90,12 @@ first.
 • Swap and Move cards may be discarded like any card, but never paired; one that starts the \
 discard pile simply pairs with nothing.
 • With two actions a turn, a player whose hand is empty after the first action is done.
+• Two and three players also start a discard pile, as in the classic game.
+• A drafted set may hold several wilds as long as it holds an asset (the rulebook's own \
+example: Jewels with a Gold and a Silver). All its assets must be the same.
+• Challenging a freshly drafted set does not need a set of your own (it is not in anyone's \
+stack yet), and whoever used cards in that challenge draws back up after the turn.
+• A Move card turned up does nothing to a stack of fewer than two sets. A Swap card that \
+cannot go anywhere because its pile holds only action cards leaves play.
+• Cards still in draft piles when the round ends are not scored.
 """

@@ -72,6 +72,23 @@ class Battle(BaseModel):
     played: list[tuple[int, str]] = []  # (seat, card) in the order played
     to_answer: int
     need: int = 1  # cards the answer must weigh: 2 after a Penny Jar
+    drafted: list[str] | None = None  # a freshly drafted set, not yet in anyone's stack
+
+
+class Draft(BaseModel):
+    """A set just drafted (2 and 3 players), waiting for the opponent beside it to react."""
+
+    drafter: int
+    cards: list[str]
+    piles: list[int]
+    opponent: int  # the only player who may challenge it
+
+
+class Reveal(BaseModel):
+    """A Move card turned up on a draft pile: ``decider`` chooses for ``target``'s stack."""
+
+    decider: int
+    target: int
 
     @property
     def defender_played(self) -> bool:
@@ -97,6 +114,9 @@ class CoverState(GameState):
     actions_taken: int = 0  # in this turn (two actions a turn)
     barred: list[int] = []  # players this turn's player lost a challenge to
     removed: list[str] = []  # action cards played: out of the round
+    drafts: list[list[str]] = []  # 2 and 3 players: three draft piles, top card last, face up
+    draft: Draft | None = None
+    reveals: list[Reveal] = []  # Move cards turned up in a draft pile, being decided
     totals: list[int]
     round_wins: list[int]
     rounds: list[RoundResult] = []

@@ -40,6 +40,19 @@ class BattleView(BaseModel):
     played: list[tuple[int, str]]
     to_answer: int
     need: int
+    drafted: list[str] | None = None
+
+
+class DraftPileView(BaseModel):
+    top: str | None  # face up
+    size: int
+    between: tuple[int, int]
+
+
+class DraftView(BaseModel):
+    drafter: int
+    cards: list[str]
+    opponent: int
 
 
 class CoverView(BaseModel):
@@ -56,6 +69,9 @@ class CoverView(BaseModel):
     discard_top: str | None
     discard_count: int
     battle: BattleView | None
+    drafts: list[DraftPileView]
+    draft: DraftView | None
+    deciding: list[int]  # seats deciding a Move card turned up on a draft pile
     rounds: list[RoundResult]
     log: list[str]
     end_reason: str | None
@@ -96,6 +112,16 @@ def view_of(game: CoverYourAssets, state: CoverState, seat: int | None) -> Cover
             "discard_top": state.discard[-1] if state.discard else None,
             "discard_count": len(state.discard),
             "battle": state.battle.model_dump() if state.battle else None,
+            "drafts": [
+                {
+                    "top": pile[-1] if pile else None,
+                    "size": len(pile),
+                    "between": game.pile_players(state, number),
+                }
+                for number, pile in enumerate(state.drafts)
+            ],
+            "draft": state.draft.model_dump() if state.draft else None,
+            "deciding": [r.decider for r in state.reveals],
             "rounds": state.rounds,
             "log": [e.text for e in state.log if e.visible_for(seat)],
             "end_reason": state.end_reason,
@@ -118,12 +144,12 @@ def table_panel(game: CoverYourAssets, view: CoverView) -> Panel:
     names = [p.name for p in view.players]
     fields = [player_field(game, view, seat) for seat in range(len(view.players))]
     discard = game.label(view.discard_top) if view.discard_top else "empty"
-    fields.append(
-        PanelField(
-            name="Middle",
-            value=f"🂠 Draw pile: {view.deck_count} · Discard top: {discard}",
-        )
-    )
+    middle = [f"🂠 Draw pile: {view.deck_count} · Discard top: {discard}"]
+    for number, pile in enumerate(view.drafts):
+        top = game.label(pile.top) if pile.top else "empty"
+        beside = "" if len(names) == 2 else f" ({names[pile.between[0]]}–{names[pile.between[1]]})"
+        middle.append(f"📥 Draft pile {number + 1}{beside}: {top} · {pile.size} left")
+    fields.append(PanelField(name="Middle", value="\n".join(middle)))
     if view.log:
         fields.append(PanelField(name="Last moves", value="\n".join(view.log[-LOG_SHOWN:])))
     return Panel(
@@ -149,12 +175,22 @@ def status_line(game: CoverYourAssets, view: CoverView, names: list[str]) -> str
     if view.battle:
         b = view.battle
         played = " → ".join(f"{names[s]}: {game.label(c)}" for s, c in b.played)
-        where = " (second from top)" if b.depth else ""
+        where = " (second from top)" if b.depth else " (just drafted)" if b.drafted else ""
         due = " (two cards, or a Penny Jar)" if b.need == 2 else ""
         return (
             f"⚔️ **{names[b.challenger]}** is challenging **{names[b.defender]}**'s "
             f"{game.cards[b.asset].name} set{where}.\n{played}\n"
             f"Waiting for **{names[b.to_answer]}**{due}."
+        )
+    if view.deciding:
+        who = ", ".join(f"**{names[s]}**" for s in view.deciding)
+        return f"↕️ A Move card turned up on a draft pile. Waiting for {who} to decide."
+    if view.draft:
+        d = view.draft
+        cards = " + ".join(game.label(c) for c in reversed(d.cards))
+        return (
+            f"📥 **{names[d.drafter]}** drafted a set: {cards}.\n"
+            f"Waiting for **{names[d.opponent]}**: challenge it, or let it go?"
         )
     return f"🎯 **{names[view.turn]}**'s turn."
 

@@ -47,9 +47,9 @@ async def test_only_the_host_or_a_manager_starts_and_needs_enough_seats(
     record = await service.open_lobby(
         guild_id=1, channel_id=10, host=ANA, game_key="cover_your_assets"
     )
-    await service.join(record.match_id, BEN)
-    with pytest.raises(UserError, match="needs 4 to 6 players; there are 2"):
+    with pytest.raises(UserError, match="needs 2 to 6 players; there is 1"):
         await service.start(record.match_id, ANA)
+    await service.join(record.match_id, BEN)
     await service.join(record.match_id, CLEO)
     await service.join(record.match_id, DEV)
     with pytest.raises(NotHost):

@@ -153,19 +153,21 @@ async def test_four_people_play_a_full_match(fake, db) -> None:
 
 
 async def test_wrong_clicks_get_a_sentence_and_change_nothing(fake, db) -> None:
-    ana, ben, cleo, dev, eve, fay = (
-        fake.add_user(n) for n in ("ana", "ben", "cleo", "dev", "eve", "fay")
+    ana, ben, cleo, dev, eve, fay, gus = (
+        fake.add_user(n) for n in ("ana", "ben", "cleo", "dev", "eve", "fay", "gus")
     )
     async with fake.running(make_bot(db)) as bot:
-        match_id = await open_lobby(fake, ana, ben, cleo, dev, eve)
+        match_id = await open_lobby(fake, ana, ben, cleo, dev, eve, fay)
         lobby = table_of(fake)
         await fake.click(ben, lobby, lobby.find_button("Start"))
         assert fake.last_reply(ben).ephemeral
         assert "Only the host" in fake.last_reply(ben).text()
-        await fake.click(ana, lobby, lobby.find_button("Add bot"))
-        await fake.click(fay, lobby, lobby.find_button("Join"))  # a seventh seat
-        assert "full" in fake.last_reply(fay).text() and fake.last_reply(fay).ephemeral
+        await fake.click(gus, lobby, lobby.find_button("Join"))  # a seventh seat
+        assert "full" in fake.last_reply(gus).text() and fake.last_reply(gus).ephemeral
+        await fake.click(gus, lobby, lobby.find_button("Add bot"))
+        assert "Only the host" in fake.last_reply(gus).text()
         await fake.click(eve, lobby, lobby.find_button("Leave"))
+        await fake.click(fay, lobby, lobby.find_button("Leave"))
         await fake.click(ana, lobby, lobby.find_button("Start"))
         await fake.slash(fay, "play", game="cover_your_assets")
         assert "already has a game" in fake.last_reply(fay).text()
@@ -270,8 +272,11 @@ async def test_info_commands_answer_ephemerally(fake, db, command) -> None:
     async with fake.running(make_bot(db)):
         if command == "rules":
             await fake.slash(ana, "rules", game="cover_your_assets")
-            text = fake.last_reply(ana).text()
+            pages = fake.ephemerals(ana)
+            assert len(pages) == 2  # longer than one message's 6,000 characters of embeds
+            text = "\n".join(page.text() for page in pages)
             assert "Form a set" in text and "first (bottom) set is safe" in text
+            assert "Draft a set" in text and "Penny Jars" in text
             assert "Rulings where the rulebook is silent" in text and "$50,000" in text
         else:
             await fake.slash(ana, "games")
@@ -327,6 +332,39 @@ async def test_the_host_switches_on_advanced_rules_and_the_match_plays_out(fake,
         record = await bot.service.get(match_id)
         options = bot.service.load_state(record).options
         assert options.two_actions and options.penny_jar and options.hand_of_six
+        await play_to_the_end(fake, [ana, ben])
+        assert "Game over" in table_of(fake).text()
+    fake.assert_clean()
+
+
+async def test_two_people_play_an_advanced_two_player_match(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        match_id = await open_lobby(fake, ana, ben)
+        lobby = table_of(fake)
+        rules = next(s for s in lobby.selects() if s["custom_id"].endswith(":_switches"))
+        await fake.select(ana, lobby, rules["custom_id"], [o["value"] for o in rules["options"]])
+        await fake.click(ana, lobby, lobby.find_button("Start"))
+        table = table_of(fake)
+        assert "Draft pile 1: " in table.text() and "10 left" in table.text()
+        state = bot.service.load_state(await bot.service.get(match_id))
+        assert len(state.drafts) == 3 and all(len(p.hand) == 6 for p in state.players)
+        await play_to_the_end(fake, [ana, ben])
+        assert "Game over" in table_of(fake).text()
+        drafted = [t for t in fake.all_public_text() if "drafted a set" in t]
+        assert drafted  # the draft was reachable from the hand view and used
+    fake.assert_clean()
+
+
+async def test_a_three_player_match_with_a_bot(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)):
+        await open_lobby(fake, ana, ben, bots=1)
+        lobby = table_of(fake)
+        await fake.click(ana, lobby, lobby.find_button("Start"))
+        table = table_of(fake)
+        assert "Draft pile 1 (Ana–Ben)" in table.text()
+        assert "Draft pile 3 (🤖 Abe–Ana)" in table.text()
         await play_to_the_end(fake, [ana, ben])
         assert "Game over" in table_of(fake).text()
     fake.assert_clean()

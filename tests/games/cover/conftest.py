@@ -61,6 +61,7 @@ def rig():
         names: tuple[str, ...] = NAMES,
         options: CoverOptions | None = None,
         totals: list[int] | None = None,
+        drafts: list[list[str]] | None = None,
     ) -> Table:
         game = CoverYourAssets()
         state = game.setup(options or CoverOptions(), names, seed=1)
@@ -72,6 +73,8 @@ def rig():
         state.turn = names.index(turn)
         if totals is not None:
             state.totals = list(totals)
+        if drafts is not None:
+            state.drafts = [list(pile) for pile in drafts]
         return Table(game, state)
 
     return build

@@ -1,0 +1,258 @@
+"""The 2- and 3-player games: draft piles, drafting a set, and action cards turned up.
+
+A mixin of the Cover Your Assets engine. Two players share three draft piles; with three,
+each pile sits between two neighbours and only they may draft from it or challenge a set
+drafted from it. Advanced: action cards that turn up on a pile act at once on the two
+players beside it, without using anyone's turn.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+
+from games.core.protocol import Action, Decision, Event, IllegalAction, Option, option
+from games.cover.battle import Battles, Play, take_card
+from games.cover.state import Battle, CoverState, Draft, Reveal
+
+DRAFT_PILES = 3
+DRAFT_PILE_SIZE = 10
+TWO_PLAYER_REMOVALS = Counter({"cabin": 8, "silver": 2, "gold": 1})
+
+
+class Drafting(Battles):
+    # --- the table ---------------------------------------------------------------------------
+    @staticmethod
+    def uses_drafts(state: CoverState) -> bool:
+        return len(state.players) <= 3
+
+    @staticmethod
+    def pile_players(state: CoverState, pile: int) -> tuple[int, int]:
+        """The two players a pile sits between (with two players, both of them)."""
+        if len(state.players) == 2:
+            return (0, 1)
+        return (pile, (pile + 1) % 3)
+
+    def piles_of(self, state: CoverState, seat: int) -> list[int]:
+        """The piles a player may draft from: all three with two players; else left and right."""
+        return [p for p in range(len(state.drafts)) if seat in self.pile_players(state, p)]
+
+    def deal_draft_piles(self, state: CoverState, rng: random.Random) -> None:
+        state.drafts = [
+            [state.deck.pop() for _ in range(min(DRAFT_PILE_SIZE, len(state.deck)))]
+            for _ in range(DRAFT_PILES)
+        ]
+        for pile in state.drafts:
+            # Action cards turned up before the round are buried face down mid-pile.
+            for _ in range(len(pile)):
+                if not pile or not self.is_action(pile[-1]):
+                    break
+                bury(pile, pile.pop(), rng)
+
+    # --- drafting a set ----------------------------------------------------------------------
+    def draft_sets(self, state: CoverState, seat: int, hand: list[str]) -> list[Option]:
+        """One hand card with one or more matching draft tops: every legal combination.
+
+        Two players may combine tops from several piles; with three, one pile at a time.
+        """
+        if not self.uses_drafts(state):
+            return []
+        tops = {p: state.drafts[p][-1] for p in self.piles_of(state, seat) if state.drafts[p]}
+        sizes = range(1, len(tops) + 1) if len(state.players) == 2 else [1]
+        found: list[Option] = []
+        for card in dict.fromkeys(hand):
+            if self.is_action(card):
+                continue
+            for size in sizes:
+                for piles in combinations(sorted(tops), size):
+                    cards = [card, *(tops[p] for p in piles)]
+                    if self.drafts_a_set(cards):
+                        taken = " + ".join(self.label(tops[p]) for p in piles)
+                        found.append(
+                            option(
+                                Action.of("draft", card, *piles),
+                                label=f"Draft: {self.label(card)} + {taken}",
+                                group="Draft a set",
+                                style="success",
+                            )
+                        )
+        return found
+
+    def drafts_a_set(self, cards: list[str]) -> bool:
+        """At least one asset, every asset the same, no action cards; wilds may join."""
+        if any(self.is_action(c) for c in cards):
+            return False
+        assets = {c for c in cards if not self.is_wild(c)}
+        return len(assets) == 1 and len(cards) >= 2
+
+    def draft(
+        self, state: CoverState, seat: int, card: str, piles: list[int], events: list[Event]
+    ) -> None:
+        take_card(state.players[seat].hand, card)
+        cards = [card, *(state.drafts[p].pop() for p in piles)]
+        a, b = self.pile_players(state, piles[0])
+        state.draft = Draft(
+            drafter=seat,
+            cards=self.wilds_below(cards),
+            piles=list(piles),
+            opponent=b if a == seat else a,
+        )
+        shown = " + ".join(self.label(c) for c in reversed(state.draft.cards))
+        events.append(Event(text=f"📥 {state.names[seat]} drafted a set: {shown}."))
+
+    def draft_decision(self, state: CoverState, draft: Draft) -> Decision:
+        hand = state.players[draft.opponent].hand
+        asset = self.make_set(*draft.cards).asset
+        options = [
+            option(
+                Action.of("challenge_draft", *play),
+                label=f"Challenge it with {self.play_label(play)}",
+                group="Challenge",
+                style="danger",
+            )
+            for play in self.plays(hand, asset, need=1)
+        ]
+        options.append(option(Action.of("accept"), label="Let them have it", group="Challenge"))
+        return Decision(
+            key=f"draft-{state.round}-{state.version}",
+            seat=draft.opponent,
+            prompt=f"{state.names[draft.drafter]} drafted a {self.cards[asset].name} set. "
+            "Challenge it?",
+            options=tuple(options),
+            default=Action.of("accept"),
+        )
+
+    def challenge_draft(
+        self, state: CoverState, seat: int, play: Play, events: list[Event]
+    ) -> None:
+        draft = state.draft
+        assert draft is not None
+        for card in play:
+            take_card(state.players[seat].hand, card)
+        asset = self.make_set(*draft.cards).asset
+        state.battle = Battle(
+            challenger=seat,
+            defender=draft.drafter,
+            asset=asset,
+            played=[(seat, c) for c in play],
+            to_answer=draft.drafter,
+            need=min(2, self.weight(play)),
+            drafted=list(draft.cards),
+        )
+        events.append(
+            Event(
+                text=f"⚔️ {state.names[seat]} challenged the drafted "
+                f"{self.cards[asset].name} set with {self.play_label(play)}."
+            )
+        )
+        self.settle_if_unanswerable(state, events)
+
+    def accept_draft(self, state: CoverState, events: list[Event]) -> None:
+        draft = state.draft
+        assert draft is not None
+        state.players[draft.drafter].stack.append(self.make_set(*draft.cards))
+        events.append(
+            Event(text=f"{state.names[draft.drafter]} adds the drafted set to their stack.")
+        )
+
+    def flip_draft_piles(self, state: CoverState, rng: random.Random, events: list[Event]) -> None:
+        """Flip the next card of each pile used; an action card turned up acts at once."""
+        draft = state.draft
+        state.draft = None
+        if draft is None or not state.options.action_cards:
+            return
+        for pile in draft.piles:
+            self.resolve_turned_up(state, pile, rng, events)
+
+    # --- action cards turned up on a pile ------------------------------------------------------
+    def resolve_turned_up(
+        self, state: CoverState, pile: int, rng: random.Random, events: list[Event]
+    ) -> None:
+        cards = state.drafts[pile]
+        for _ in range(len(cards)):
+            if not cards or not self.is_action(cards[-1]):
+                return
+            a, b = self.pile_players(state, pile)
+            card = cards.pop()
+            if card == "move":
+                state.removed.append(card)
+                events.append(
+                    Event(
+                        text=f"↕️ A Move card turns up: {state.names[a]} and "
+                        f"{state.names[b]} each decide for the other."
+                    )
+                )
+                state.reveals += [
+                    Reveal(decider=d, target=t)
+                    for d, t in ((a, b), (b, a))
+                    if len(state.players[t].stack) >= 2
+                ]
+            elif state.players[a].stack and state.players[b].stack:
+                state.removed.append(card)
+                ours, theirs = state.players[a].stack, state.players[b].stack
+                ours[-1], theirs[-1] = theirs[-1], ours[-1]
+                events.append(
+                    Event(
+                        text=f"🔄 A Swap card turns up: {state.names[a]} and "
+                        f"{state.names[b]} swap top sets."
+                    )
+                )
+            elif all(self.is_action(c) for c in cards):
+                state.removed.append(card)  # nothing else to flip: it leaves play
+                return
+            else:
+                bury(cards, card, rng)
+                events.append(
+                    Event(
+                        text="🔄 A Swap card turns up, but someone has no set: "
+                        "it goes back into the pile."
+                    )
+                )
+
+    def reveal_decisions(self, state: CoverState) -> list[Decision]:
+        decisions = []
+        for reveal in state.reveals:
+            name = state.names[reveal.target]
+            decisions.append(
+                Decision(
+                    key=f"reveal-{reveal.decider}-{state.version}",
+                    seat=reveal.decider,
+                    prompt=f"A Move card turned up: decide for {name}'s stack.",
+                    options=(
+                        option(
+                            Action.of("force_move", reveal.target, "top"),
+                            label=f"{name}'s top set goes to the bottom",
+                            group="Move",
+                        ),
+                        option(
+                            Action.of("force_move", reveal.target, "bottom"),
+                            label=f"{name}'s bottom set comes to the top",
+                            group="Move",
+                        ),
+                    ),
+                    default=Action.of("force_move", reveal.target, "top"),
+                )
+            )
+        return decisions
+
+    def force_move(
+        self, state: CoverState, seat: int, target: int, which: str, events: list[Event]
+    ) -> None:
+        reveal = next((r for r in state.reveals if r.decider == seat and r.target == target), None)
+        if reveal is None:
+            raise IllegalAction("There is no Move card for you to decide.")
+        state.reveals.remove(reveal)
+        stack = state.players[target].stack
+        if which == "top":
+            stack.insert(0, stack.pop())
+        else:
+            stack.append(stack.pop(0))
+        where = "top set to the bottom" if which == "top" else "bottom set to the top"
+        events.append(Event(text=f"↕️ {state.names[seat]} moved {state.names[target]}'s {where}."))
+
+
+def bury(pile: list[str], card: str, rng: random.Random) -> None:
+    """Face down, somewhere in the middle third of the pile."""
+    low, high = len(pile) // 3, max(len(pile) // 3, (2 * len(pile)) // 3)
+    pile.insert(rng.randint(low, high), card)

@@ -1,0 +1,190 @@
+"""Cover Your Assets for two and three players: draft piles, drafting, turned-up actions."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from games.core.protocol import IllegalAction, NotYourTurn
+from games.cover import CoverYourAssets
+from games.cover.state import CoverOptions
+
+from .conftest import cover_set
+
+TWO = ("Phil", "Carla")
+THREE = ("Ana", "Ben", "Cleo")
+
+
+def test_two_player_set_up() -> None:
+    game = CoverYourAssets()
+    state = game.setup(CoverOptions(), TWO, seed=9)
+    every = Counter(
+        state.deck
+        + state.discard
+        + [c for p in state.players for c in p.hand]
+        + [c for pile in state.drafts for c in pile]
+    )
+    assert every["cabin"] == 0 and every["silver"] == 6 and every["gold"] == 3
+    assert sum(every.values()) == 104 - 11
+    assert [len(pile) for pile in state.drafts] == [10, 10, 10]
+    assert all(len(p.hand) == 6 for p in state.players)
+
+
+def test_three_player_set_up_uses_the_full_deck_and_hands_of_five() -> None:
+    state = CoverYourAssets().setup(CoverOptions(), THREE, seed=9)
+    assert [len(pile) for pile in state.drafts] == [10, 10, 10]
+    assert all(len(p.hand) == 5 for p in state.players)
+    assert len(state.deck) == 104 - 30 - 15 - 1
+
+
+def test_rulebook_example_1_phil_drafts_two_scooters_and_carla_lets_it_be(rig) -> None:
+    t = rig(
+        names=TWO,
+        turn="Phil",
+        hands={"Phil": ["scooter", "piano"] * 3, "Carla": ["jewels"] * 6},
+        drafts=[["cash", "scooter"], ["piano", "scooter"], ["cash", "toy_train"]],
+    )
+    assert "draft.scooter.0.1" in t.options("Phil")
+    t.play("Phil", "draft", "scooter", 0, 1)
+    assert t.options("Carla") == ["accept"]  # she holds no Scooter and no wild
+    t.play("Carla", "accept")
+    assert t.stack("Phil") == [["scooter", "scooter", "scooter"]]
+    assert [pile[-1] for pile in t.state.drafts] == ["cash", "piano", "toy_train"]  # flipped
+    assert t.state.turn == t.seat("Carla")
+
+
+def test_rulebook_example_2_apryl_wins_davids_drafted_jewels(rig) -> None:
+    t = rig(
+        names=("David", "Apryl"),
+        turn="David",
+        hands={
+            "David": ["jewels", "piano", "piano", "cash", "cash", "toy_train"],
+            "Apryl": ["jewels", "scooter", "scooter", "cash", "cash", "toy_train"],
+        },
+        drafts=[["cash", "sport_plane"], ["piano", "gold"], ["cash", "silver"]],
+    )
+    t.play("David", "draft", "jewels", 1, 2)  # Jewels with the Gold and the Silver
+    t.play("Apryl", "challenge_draft", "jewels")
+    assert t.state.battle is None and t.state.draft is None  # David cannot defend
+    assert t.stack("Apryl") == [["silver", "gold", "jewels", "jewels"]]
+    assert t.stack("David") == []
+    assert t.state.turn == t.seat("Apryl")
+    assert len(t.hand("Apryl")) == 6  # she drew back up after David's turn
+
+
+def test_a_draft_must_form_one_set(rig) -> None:
+    t = rig(
+        names=TWO,
+        turn="Phil",
+        hands={"Phil": ["gold", "piano"], "Carla": ["cash"]},
+        drafts=[["silver"], ["cash"], ["toy_train"]],
+    )
+    options = t.options("Phil")
+    assert "draft.gold.0" not in options  # two wilds are never a set
+    assert "draft.piano.1" not in options  # two different assets
+    assert "draft.gold.1" in options and "draft.gold.0.1" in options
+    with pytest.raises(IllegalAction):
+        t.play("Phil", "draft", "piano", 1, 2)
+
+
+def test_three_players_draft_one_pile_at_a_time_from_their_left_or_right(rig) -> None:
+    t = rig(
+        names=THREE,
+        turn="Ana",
+        hands={n: ["piano"] * 5 for n in THREE},
+        drafts=[["piano"], ["piano"], ["piano"]],
+    )
+    # Pile 0 lies between Ana and Ben, pile 1 between Ben and Cleo, pile 2 between Cleo and Ana.
+    drafts = [o for o in t.options("Ana") if o.startswith("draft")]
+    assert drafts == ["draft.piano.0", "draft.piano.2"]
+
+
+def test_only_the_neighbour_beside_the_pile_may_challenge_a_draft(rig) -> None:
+    t = rig(
+        names=THREE,
+        turn="Ana",
+        hands={n: ["piano"] * 5 for n in THREE},
+        drafts=[["cash", "piano"], ["piano"], ["piano"]],
+    )
+    t.play("Ana", "draft", "piano", 0)
+    assert [d.seat for d in t.game.decisions(t.state)] == [t.seat("Ben")]
+    with pytest.raises(NotYourTurn):
+        t.play("Cleo", "challenge_draft", "piano")
+    t.play("Ben", "challenge_draft", "piano")
+    t.play("Ana", "counter", "piano")
+    t.play("Ben", "concede")
+    assert t.stack("Ana") == [["piano"] * 4]
+
+
+def test_action_cards_turned_up_before_the_round_are_buried_mid_pile() -> None:
+    game = CoverYourAssets()
+    state = game.setup(CoverOptions(action_cards=True), THREE, seed=1)
+    piles = [  # bottom to top
+        ["piano"] * 8 + ["cash", "swap"],
+        ["piano"] * 9 + ["move"],
+        ["cash"] * 8 + ["swap", "move"],
+    ]
+    state.deck = [card for pile in reversed(piles) for card in reversed(pile)]
+    game.deal_draft_piles(state, random.Random(3))
+    assert [pile[-1] for pile in state.drafts] == ["cash", "piano", "cash"]
+    assert all(len(pile) == 10 for pile in state.drafts)
+    for pile in state.drafts:
+        for position, card in enumerate(pile):
+            if game.is_action(card):
+                assert 3 <= position <= 6  # buried in the middle third, face down
+
+
+def test_a_swap_turned_up_swaps_the_two_players_top_sets(rig) -> None:
+    t = rig(
+        names=TWO,
+        turn="Phil",
+        hands={"Phil": ["piano", "cash"], "Carla": ["jewels"]},
+        stacks={"Phil": [cover_set("cabin", "cabin")], "Carla": [cover_set("cash", "gold")]},
+        drafts=[["toy_train", "swap", "piano"], ["jewels"], ["scooter"]],
+        options=CoverOptions(action_cards=True),
+    )
+    t.play("Phil", "draft", "piano", 0)
+    t.play("Carla", "accept")
+    assert t.stack("Phil") == [["cabin", "cabin"], ["gold", "cash"]]
+    assert t.stack("Carla") == [["piano", "piano"]]
+    assert t.state.drafts[0] == ["toy_train"] and t.state.removed == ["swap"]
+    assert t.state.turn == t.seat("Carla")  # it used nobody's turn
+
+
+def test_a_swap_turned_up_goes_back_when_someone_has_no_set(rig) -> None:
+    t = rig(
+        names=TWO,
+        turn="Phil",
+        hands={"Phil": ["piano", "cash"], "Carla": ["jewels"]},
+        drafts=[["toy_train", "cash", "scooter", "swap", "piano"], ["jewels"], ["scooter"]],
+        options=CoverOptions(action_cards=True),
+    )
+    t.play("Phil", "draft", "piano", 0)
+    t.play("Carla", "accept")
+    pile = t.state.drafts[0]
+    assert sorted(pile) == ["cash", "scooter", "swap", "toy_train"] and pile[-1] != "swap"
+    assert t.state.removed == []
+
+
+def test_a_move_turned_up_lets_each_player_decide_for_the_other(rig) -> None:
+    t = rig(
+        names=TWO,
+        turn="Phil",
+        hands={"Phil": ["piano", "cash"], "Carla": ["jewels"]},
+        stacks={
+            "Phil": [cover_set("cabin", "cabin"), cover_set("jewels", "jewels")],
+            "Carla": [cover_set("cash", "gold"), cover_set("scooter", "scooter")],
+        },
+        drafts=[["toy_train", "move", "piano"], ["jewels"], ["scooter"]],
+        options=CoverOptions(action_cards=True),
+    )
+    t.play("Phil", "draft", "piano", 0)
+    t.play("Carla", "accept")
+    assert sorted(d.seat for d in t.game.decisions(t.state)) == [0, 1]
+    t.play("Carla", "force_move", t.seat("Phil"), "bottom")
+    t.play("Phil", "force_move", t.seat("Carla"), "top")
+    assert [s[-1] for s in t.stack("Phil")] == ["jewels", "piano", "cabin"]
+    assert [s[-1] for s in t.stack("Carla")] == ["scooter", "cash"]
+    assert t.state.turn == t.seat("Carla") and t.state.removed == ["move"]

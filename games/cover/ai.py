@@ -92,12 +92,12 @@ def take_turn(game: CoverYourAssets, view: CoverView, decision: Decision) -> Act
     top_exposed = len(my_stack) >= 2 and my_stack[-1].value >= 40_000
     if sets:
         best = max(sets, key=lambda o: set_score(game, view, o))
-        uses_wild = any(game.is_wild(c) for c in option_cards(view, best))
+        uses_wild = any(game.is_wild(c) for c in spent_from_hand(best))
         wilds_held = sum(n for card, n in hand.items() if game.is_wild(card))
         spare_wild = wilds_held >= 2  # one still stays in hand for defence
         if not uses_wild or spare_wild or top_exposed or len(hand) <= 2 or view.deck_count == 0:
             return best.action
-        natural = [o for o in sets if not any(game.is_wild(c) for c in option_cards(view, o))]
+        natural = [o for o in sets if not any(game.is_wild(c) for c in spent_from_hand(o))]
         if natural:
             return max(natural, key=lambda o: set_score(game, view, o)).action
 
@@ -147,6 +147,12 @@ def best_reach(
             if best is None or score > best[0]:
                 best = (score, o.action)
     return best[1] if best else None
+
+
+def spent_from_hand(option: Option) -> list[str]:
+    """The hand cards a set-forming option uses (a draft or a take uses only one)."""
+    args = option.action.args
+    return list(args) if option.action.kind == "pair" else [args[0]]
 
 
 def option_cards(view: CoverView, option: Option) -> list[str]:

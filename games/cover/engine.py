@@ -123,10 +123,12 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
             for card in dict.fromkeys(hand)
         ]
         if second:
-            options.append(
+            # First, so it always gets a button of its own however many moves there are.
+            options.insert(
+                0,
                 option(
                     Action.of("done"), label="I'm done with my turn", group="Done", style="primary"
-                )
+                ),
             )
             default = Action.of("done")
             prompt = "Your second action, or say you're done."

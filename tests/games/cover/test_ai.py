@@ -173,3 +173,31 @@ def test_answers_a_penny_jar_with_the_cheapest_two_cards(rig) -> None:
     )
     t.play("Ezra", "challenge", t.seat("Cathy"), "penny_jar")
     assert bot_move(t, "Cathy") == "counter.piano.piano"
+
+
+def test_drafts_the_richest_set_on_offer(rig) -> None:
+    t = rig(
+        names=("Phil", "Carla"),
+        turn="Phil",
+        hands={
+            "Phil": ["jewels", "piano", "cash", "toy_train", "scooter", "comic_books"],
+            "Carla": ["cash"] * 6,
+        },
+        drafts=[["cash", "gold"], ["piano", "silver"], ["cash", "jewels"]],
+        discard=["sport_plane"],
+    )
+    assert bot_move(t, "Phil") == "draft.jewels.0.1.2"
+
+
+def test_challenges_a_rich_draft_it_can_fight_for(rig) -> None:
+    t = rig(
+        names=("Phil", "Carla"),
+        turn="Phil",
+        hands={
+            "Phil": ["jewels", "piano", "cash", "toy_train", "scooter", "comic_books"],
+            "Carla": ["jewels", "jewels", "silver", "cash", "cash", "piano"],
+        },
+        drafts=[["cash", "gold"], ["piano", "silver"], ["cash", "jewels"]],
+    )
+    t.play("Phil", "draft", "jewels", 0, 1, 2)
+    assert bot_move(t, "Carla") == "challenge_draft.jewels"

@@ -67,6 +67,14 @@ class Catalogue(BaseModel):
     def wilds(self) -> frozenset[str]:
         return frozenset(c.key for c in self.cards if c.kind == "wild")
 
+    @cached_property
+    def actions(self) -> frozenset[str]:
+        return frozenset(c.key for c in self.cards if c.kind == "action")
+
+    @cached_property
+    def labels(self) -> dict[str, str]:
+        return {c.key: c.label for c in self.cards}
+
     def order(self, key: str) -> int:
         return self._order[key]
 

@@ -13,13 +13,13 @@ class CoverCards:
         self.cards = catalogue
 
     def label(self, card: str) -> str:
-        return self.cards[card].label
+        return self.cards.labels[card]
 
     def is_wild(self, card: str) -> bool:
         return card in self.cards.wilds
 
     def is_action(self, card: str) -> bool:
-        return self.cards[card].kind == "action"
+        return card in self.cards.actions
 
     def matches(self, card: str, asset: str) -> bool:
         """Assets and wilds are of equal power for stealing and defending."""
@@ -27,9 +27,10 @@ class CoverCards:
 
     def can_pair(self, a: str, b: str) -> bool:
         """A pair: two identical assets, or an asset and a wild. Never two wilds."""
-        if self.is_action(a) or self.is_action(b) or (self.is_wild(a) and self.is_wild(b)):
+        actions, wilds = self.cards.actions, self.cards.wilds
+        if a in actions or b in actions or (a in wilds and b in wilds):
             return False
-        return a == b or self.is_wild(a) or self.is_wild(b)
+        return a == b or a in wilds or b in wilds
 
     def make_set(self, *cards: str) -> CoverSet:
         asset = next(c for c in cards if not self.is_wild(c))

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.bots import BotDriver
 from bot.config import Settings
+from bot.scheduler import Scheduler
 from bot.service import MatchService
 from bot.store import Store, open_store
 from games import GAMES
@@ -24,6 +25,7 @@ class CookieJar(commands.Bot):
     store: Store
     service: MatchService
     bots: BotDriver
+    scheduler: Scheduler
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(
@@ -41,10 +43,14 @@ class CookieJar(commands.Bot):
         await self.store.connect()
         self.service = MatchService(self.store, GAMES)
         self.bots = BotDriver(self.service, delay=self.settings.bot_delay)
+        self.scheduler = Scheduler(self.store, self.service.clock, self.service.on_timer)
+        self.service.timers_changed = self.scheduler.wake
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
         await self.bots.resume()
+        # One task sleeps until the next deadline; overdue timers fire at once.
+        self.spawn(self.scheduler.run(), "scheduler")
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:

@@ -19,6 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from bot.clock import Clock, SystemClock
 from bot.errors import (
     AlreadySeated,
     ChannelTaken,
@@ -32,7 +33,8 @@ from bot.errors import (
     UnknownGame,
     UserError,
 )
-from bot.store import ChannelBusy, MatchRecord, SeatRecord, Store, VersionConflict
+from bot.store import ChannelBusy, MatchRecord, SeatRecord, Store, Timer, VersionConflict
+from bot.timing import MatchSettings, plan
 from games.core.options import with_choice, with_switches
 from games.core.panels import Panels
 from games.core.protocol import Action, Decision, Event, Game, GameState, IllegalAction
@@ -55,7 +57,7 @@ class Person:
 
 # (seat, action, that seat's current decision)
 Choice = tuple[int, Action, Decision]
-ChangeKind = Literal["lobby", "started", "action", "finished", "cancelled"]
+ChangeKind = Literal["lobby", "started", "action", "finished", "cancelled", "reminder"]
 
 
 @dataclass
@@ -65,6 +67,8 @@ class Change:
     events: list[Event] = field(default_factory=list)
     state: GameState | None = None
     previous: GameState | None = None
+    timed_out: int | None = None  # the seat whose clock ran out, when a timer moved for it
+    timer: Timer | None = None  # the reminder, for kind "reminder"
 
 
 Listener = Callable[[Change], Awaitable[None]]
@@ -99,6 +103,10 @@ class SeatView:
         )
 
 
+def settings_of(record: MatchRecord) -> MatchSettings:
+    return MatchSettings.model_validate_json(record.settings or "{}")
+
+
 def new_match_id() -> str:
     # 10 hex characters (40 bits): short enough for custom_ids, ample against collisions.
     return secrets.token_hex(5)
@@ -117,10 +125,14 @@ class MatchService:
         games: dict[str, Game],
         *,
         new_seed: Callable[[], int] = lambda: secrets.randbits(63),
+        clock: Clock | None = None,
     ) -> None:
         self.store = store
         self.games = games
         self.new_seed = new_seed
+        self.clock: Clock = clock or SystemClock()
+        # Told whenever timers change, so the scheduler can look at its next deadline.
+        self.timers_changed: Callable[[], None] = lambda: None
         self.listeners: list[Listener] = []
         self._locks: dict[str, asyncio.Lock] = {}
         # Write-through cache of running matches, so a move costs no read and no JSON
@@ -221,25 +233,27 @@ class MatchService:
         return record
 
     async def _edit_lobby(
-        self, match_id: str, edit: Callable[[MatchRecord], tuple[list[SeatRecord], str, int]]
+        self, match_id: str, edit: Callable[[MatchRecord], dict[str, object]]
     ) -> MatchRecord:
+        """Apply ``edit`` (which returns the record's changed fields) to a lobby, and save it."""
         async with self.lock(match_id):
             record = await self.get(match_id)
             if record.status != "lobby":
                 raise NotInLobby()
-            seats, options, host_id = edit(record)
+            record = record.model_copy(update=edit(record))
             seats = [
-                SeatRecord(seat=i, user_id=s.user_id, name=s.name) for i, s in enumerate(seats)
+                SeatRecord(seat=i, user_id=s.user_id, name=s.name)
+                for i, s in enumerate(record.seats)
             ]
-            await self.store.save_lobby(match_id, seats, options, host_id)
-            record = record.model_copy(
-                update={"seats": seats, "options": options, "host_id": host_id}
+            record = record.model_copy(update={"seats": seats})
+            await self.store.save_lobby(
+                match_id, seats, record.options, record.host_id, record.settings
             )
         await self.notify(Change(kind="lobby", match=record))
         return record
 
     async def join(self, match_id: str, person: Person) -> MatchRecord:
-        def edit(record: MatchRecord) -> tuple[list[SeatRecord], str, int]:
+        def edit(record: MatchRecord) -> dict[str, object]:
             game = self.game_of(record)
             if record.seat_of(person.user_id) is not None:
                 raise AlreadySeated()
@@ -247,12 +261,12 @@ class MatchService:
                 raise LobbyFull(game.max_players)
             name = unique_name(clean_name(person.name), record.seats)
             seat = SeatRecord(seat=len(record.seats), user_id=person.user_id, name=name)
-            return [*record.seats, seat], record.options, record.host_id
+            return {"seats": [*record.seats, seat]}
 
         return await self._edit_lobby(match_id, edit)
 
     async def leave(self, match_id: str, person: Person) -> MatchRecord:
-        def edit(record: MatchRecord) -> tuple[list[SeatRecord], str, int]:
+        def edit(record: MatchRecord) -> dict[str, object]:
             if record.seat_of(person.user_id) is None:
                 raise NotSeated()
             seats = [s for s in record.seats if s.user_id != person.user_id]
@@ -260,7 +274,7 @@ class MatchService:
             if host == person.user_id:
                 humans = [s.user_id for s in seats if s.user_id is not None]
                 host = humans[0] if humans else host  # hosting passes to the next person
-            return seats, record.options, host
+            return {"seats": seats, "host_id": host}
 
         record = await self._edit_lobby(match_id, edit)
         if not any(s.user_id is not None for s in record.seats):
@@ -268,7 +282,7 @@ class MatchService:
         return record
 
     async def add_bot(self, match_id: str, actor: Person) -> MatchRecord:
-        def edit(record: MatchRecord) -> tuple[list[SeatRecord], str, int]:
+        def edit(record: MatchRecord) -> dict[str, object]:
             self.require_host(record, actor, "add bots")
             game = self.game_of(record)
             if len(record.seats) >= game.max_players:
@@ -276,33 +290,46 @@ class MatchService:
             taken = {s.name for s in record.seats}
             name = next(f"🤖 {n}" for n in BOT_NAMES if f"🤖 {n}" not in taken)
             seat = SeatRecord(seat=len(record.seats), user_id=None, name=name)
-            return [*record.seats, seat], record.options, record.host_id
+            return {"seats": [*record.seats, seat]}
 
         return await self._edit_lobby(match_id, edit)
 
     async def set_option(self, match_id: str, actor: Person, name: str, value: str) -> MatchRecord:
-        def edit(record: MatchRecord) -> tuple[list[SeatRecord], str, int]:
+        def edit(record: MatchRecord) -> dict[str, object]:
             self.require_host(record, actor, "change the options")
             game = self.game_of(record)
             try:
                 options = with_choice(game.load_options(record.options), name, value)
             except (ValueError, KeyError):
                 raise UserError("That option is not available for this game.") from None
-            return list(record.seats), options.model_dump_json(), record.host_id
+            return {"options": options.model_dump_json()}
 
         return await self._edit_lobby(match_id, edit)
 
     async def set_switches(self, match_id: str, actor: Person, on: set[str]) -> MatchRecord:
         """Turn exactly the named on/off rules on (advanced rules and house rules)."""
 
-        def edit(record: MatchRecord) -> tuple[list[SeatRecord], str, int]:
+        def edit(record: MatchRecord) -> dict[str, object]:
             self.require_host(record, actor, "change the options")
             game = self.game_of(record)
             try:
                 options = with_switches(game.load_options(record.options), on)
             except ValueError:
                 raise UserError("That rule is not available for this game.") from None
-            return list(record.seats), options.model_dump_json(), record.host_id
+            return {"options": options.model_dump_json()}
+
+        return await self._edit_lobby(match_id, edit)
+
+    async def set_pace(self, match_id: str, actor: Person, pace: str) -> MatchRecord:
+        """How long each move may take: live, casual, async or correspondence."""
+
+        def edit(record: MatchRecord) -> dict[str, object]:
+            self.require_host(record, actor, "change the pace")
+            try:
+                settings = with_choice(settings_of(record), "pace", pace)
+            except ValueError:
+                raise UserError("That pace is not available.") from None
+            return {"settings": settings.model_dump_json()}
 
         return await self._edit_lobby(match_id, edit)
 
@@ -326,8 +353,14 @@ class MatchService:
                 )
             except IllegalAction as exc:
                 raise UserError(str(exc)) from None
+            started = record.model_copy(update={"status": "active"})
             await self.store.start(
-                match_id, record.seats, seed, state.model_dump_json(), state.version
+                match_id,
+                record.seats,
+                seed,
+                state.model_dump_json(),
+                state.version,
+                timers=self.timers_for(started, state),
             )
             record = record.model_copy(
                 update={
@@ -338,6 +371,7 @@ class MatchService:
                 }
             )
             self._remember(record, state)
+        self.timers_changed()
         await self.notify(Change(kind="started", match=record, state=state, events=[]))
         return record
 
@@ -350,6 +384,8 @@ class MatchService:
             if actor is not None:
                 self.require_host(record, actor, "cancel the match")
             await self.store.set_status(match_id, "cancelled")
+            await self.store.replace_timers(match_id, [])
+            self.timers_changed()
             self._cache.pop(match_id, None)
             record = record.model_copy(update={"status": "cancelled"})
         await self.notify(Change(kind="cancelled", match=record))
@@ -417,6 +453,8 @@ class MatchService:
         self,
         match_id: str,
         choose: Callable[[MatchRecord, Game, GameState], Choice],
+        *,
+        timed_out: bool = False,
     ) -> Change:
         async with self.lock(match_id):
             record, state = await self._running(match_id)
@@ -437,6 +475,7 @@ class MatchService:
                     seat=seat,
                     action=action.encode(),
                     status=status,
+                    timers=self.timers_for(record.model_copy(update={"status": status}), new_state),
                 )
             except VersionConflict:
                 self._cache.pop(match_id, None)  # another process moved first: reload
@@ -448,15 +487,70 @@ class MatchService:
                 update={"state": state_json, "status": status, "version": new_state.version}
             )
             self._remember(record, new_state)
+        self.timers_changed()
         change = Change(
             kind="finished" if status == "finished" else "action",
             match=record,
             events=events,
             state=new_state,
             previous=state,
+            timed_out=seat if timed_out else None,
         )
         await self.notify(change)
         return change
+
+    # --- clocks ------------------------------------------------------------------------
+    def timers_for(self, record: MatchRecord, state: GameState) -> list[Timer]:
+        """The deadline and reminders of every pending decision, counted from now."""
+        if record.status != "active":
+            return []
+        pace = settings_of(record).pace
+        now = self.clock.now()
+        return [
+            Timer(
+                match_id=record.match_id,
+                kind=item.kind,
+                seat=item.seat,
+                version=state.version,
+                due_at=item.due_at,
+            )
+            for decision in self.game_of(record).decisions(state)
+            for item in plan(pace, decision.seat, decision.reaction, now)
+        ]
+
+    async def on_timer(self, timer: Timer) -> None:
+        """A deadline or a reminder came due: the same locked path as a click."""
+        try:
+            record, state = await self._running(timer.match_id)
+        except UserError:
+            return  # the match is gone or over
+        if record.status != "active" or state.version != timer.version:
+            return  # stale: the match moved on since this timer was set
+        if timer.kind == "timeout":
+            await self.time_out(timer)
+        else:
+            await self.notify(Change(kind="reminder", match=record, state=state, timer=timer))
+
+    async def time_out(self, timer: Timer) -> Change | None:
+        """Play the decision's default move for a player whose clock ran out."""
+
+        def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
+            decision = game.decision_for(state, timer.seat)
+            if state.version != timer.version or decision is None:
+                raise StaleClick()
+            action = decision.default or decision.pick(decision.options[: decision.min_picks])
+            return timer.seat, action, decision
+
+        try:
+            return await self._apply(timer.match_id, choose, timed_out=True)
+        except (StaleClick, NotRunning, MatchNotFound):
+            return None  # a click got there first: exactly one of them applies
+
+    async def deadlines(self, match_id: str) -> dict[int, float]:
+        """When each seat that must decide runs out of time."""
+        return {
+            t.seat: t.due_at for t in await self.store.timers_of(match_id) if t.kind == "timeout"
+        }
 
     # --- reading -----------------------------------------------------------------------
     async def seat_view(self, match_id: str, user_id: int | None) -> SeatView:

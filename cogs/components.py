@@ -16,7 +16,7 @@ import discord
 
 from bot.errors import UserError
 from bot.service import MatchService, Person
-from cogs.render import SWITCHES
+from cogs.render import PACE, SWITCHES
 from games.core.protocol import IllegalAction
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ class LobbyButton(
 
 class LobbyOption(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=rf"cj:lopt:{MID}:(?P<field>[a-z_]{{1,40}})",
+    template=rf"cj:lopt:{MID}:(?P<field>_?[a-z_]{{1,40}})",
 ):
     """The host's select for one option of the game (how it ends, variants...)."""
 
@@ -153,6 +153,8 @@ class LobbyOption(
         service, who = service_of(interaction), person(interaction)
         if self.field == SWITCHES:
             await service.set_switches(self.match_id, who, set(values))
+        elif self.field == PACE and values:
+            await service.set_pace(self.match_id, who, values[0])
         elif values:
             await service.set_option(self.match_id, who, self.field, values[0])
         else:

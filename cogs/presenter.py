@@ -66,6 +66,14 @@ class Presenter:
             return [render.closed_embed(record, game)], None
         spectator = await self.service.seat_view(record.match_id, None)
         embed = render.embed_from_panel(spectator.panels.table)
+        if record.status == "active":
+            deadlines = await self.service.deadlines(record.match_id)
+            if deadlines and len(embed.fields) < render.FIELDS:
+                embed.add_field(
+                    name=f"⏰ Time to move · {render.pace_line(record)}",
+                    value=render.deadline_lines(record, deadlines),
+                    inline=False,
+                )
         view = discord.ui.View(timeout=None)
         if record.status == "active":
             view.add_item(TableButton("hand", record.match_id))
@@ -174,7 +182,12 @@ class Presenter:
 
     # --- keeping the table current -----------------------------------------------------
     async def on_change(self, change: Change) -> None:
+        if change.kind == "reminder":
+            await self.remind(change)
+            return
         self.request_refresh(change.match.match_id)
+        if change.timed_out is not None:
+            await self.say_timed_out(change)
         if change.kind in ("started", "action"):
             await self.ping_new_deciders(change)
         elif change.kind in ("finished", "cancelled"):
@@ -228,6 +241,37 @@ class Presenter:
             )
         except discord.HTTPException:
             log.warning("could not ping in channel %s", change.match.channel_id)
+
+    async def remind(self, change: Change) -> None:
+        timer = change.timer
+        seat = next((s for s in change.match.seats if timer and s.seat == timer.seat), None)
+        if timer is None or seat is None or seat.user_id is None:
+            return
+        game = self.service.game_of(change.match)
+        lead = "⌛ Last call" if timer.kind == "remind_final" else "⏳ Reminder"
+        deadline = await self.service.deadlines(change.match.match_id)
+        due = deadline.get(timer.seat)
+        when = f" Time runs out <t:{int(due)}:R>." if due else ""
+        view = discord.ui.View(timeout=None)
+        view.add_item(TableButton("hand", change.match.match_id))
+        channel = self.bot.get_partial_messageable(change.match.channel_id)
+        try:
+            await channel.send(
+                f"{lead}: <@{seat.user_id}>, your move in **{game.name}**.{when}", view=view
+            )
+        except discord.HTTPException:
+            log.warning("could not remind in channel %s", change.match.channel_id)
+
+    async def say_timed_out(self, change: Change) -> None:
+        name = next(s.name for s in change.match.seats if s.seat == change.timed_out)
+        channel = self.bot.get_partial_messageable(change.match.channel_id)
+        try:
+            await channel.send(
+                f"⏰ {name} ran out of time, so the default move was played for them.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.warning("could not post a timeout in channel %s", change.match.channel_id)
 
     async def clear_ping(self, match_id: str) -> None:
         message = self._last_ping.pop(match_id, None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.store import MatchRecord
+from bot.timing import PACE_LABELS, MatchSettings
 from games.core.options import choice_text, describe, summary, switches
 from games.core.panels import Panel
 from games.core.protocol import Decision, Game, Option
@@ -58,6 +59,19 @@ def embed_from_panel(panel: Panel) -> discord.Embed:
 
 
 # --- lobby ---------------------------------------------------------------------------------
+def pace_line(record: MatchRecord) -> str:
+    pace = MatchSettings.model_validate_json(record.settings or "{}").pace
+    return PACE_LABELS[pace]
+
+
+def deadline_lines(record: MatchRecord, deadlines: dict[int, float]) -> str:
+    """Discord timestamps: every reader sees the deadline in their own time zone."""
+    names = {s.seat: s.name for s in record.seats}
+    return "\n".join(
+        f"{names.get(seat, seat)} — <t:{int(due)}:R>" for seat, due in sorted(deadlines.items())
+    )
+
+
 def lobby_embed(record: MatchRecord, game: Game) -> discord.Embed:
     seats = (
         "\n".join(
@@ -78,6 +92,7 @@ def lobby_embed(record: MatchRecord, game: Game) -> discord.Embed:
     )
     embed.add_field(name=f"Seats ({len(record.seats)}/{game.max_players})", value=seats)
     embed.add_field(name="Options", value=summary(options) or "standard rules", inline=False)
+    embed.add_field(name="Pace", value=pace_line(record), inline=False)
     embed.set_footer(text="/rules explains the game · Only the host or Manage Server can start.")
     return embed
 
@@ -91,6 +106,7 @@ def closed_embed(record: MatchRecord, game: Game) -> discord.Embed:
 
 
 SWITCHES = "_switches"  # the one multi-select holding every on/off rule of a game
+PACE = "_pace"  # how long a move may take: a setting of the match, not a rule of the game
 
 
 def option_select_choices(
@@ -117,6 +133,8 @@ def option_select_choices(
         selects.append(
             (SWITCHES, [(f.name, f.title, bool(getattr(current, f.name))) for f in on_off])
         )
+    pace = MatchSettings.model_validate_json(record.settings or "{}").pace
+    selects.append((PACE, [(k, f"Pace: {v}", k == pace) for k, v in PACE_LABELS.items()]))
     return selects
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.store.base import ChannelBusy, Store, StoreError, VersionConflict
-from bot.store.models import LoggedAction, MatchRecord, SeatRecord, Status
+from bot.store.models import LoggedAction, MatchRecord, SeatRecord, Status, Timer
 from bot.store.sqlite import SQLiteStore
 
 
@@ -26,6 +26,7 @@ __all__ = [
     "Status",
     "Store",
     "StoreError",
+    "Timer",
     "VersionConflict",
     "open_store",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-from bot.store.models import LoggedAction, MatchRecord, SeatRecord, Status
+from bot.store.models import LoggedAction, MatchRecord, SeatRecord, Status, Timer
 
 
 class StoreError(Exception):
@@ -54,7 +54,13 @@ class Store(ABC):
 
     @abstractmethod
     async def start(
-        self, match_id: str, seats: Sequence[SeatRecord], seed: int, state: str, version: int
+        self,
+        match_id: str,
+        seats: Sequence[SeatRecord],
+        seed: int,
+        state: str,
+        version: int,
+        timers: Sequence[Timer] = (),
     ) -> None: ...
 
     @abstractmethod
@@ -68,8 +74,10 @@ class Store(ABC):
         seat: int,
         action: str,
         status: Status,
+        timers: Sequence[Timer] = (),
     ) -> None:
-        """One transaction: snapshot, action log row, version check; ``VersionConflict``."""
+        """One transaction: snapshot, action log row, version check, timers replaced;
+        ``VersionConflict`` if the version moved."""
 
     @abstractmethod
     async def set_status(self, match_id: str, status: Status) -> None: ...
@@ -79,3 +87,19 @@ class Store(ABC):
 
     @abstractmethod
     async def actions(self, match_id: str) -> list[LoggedAction]: ...
+
+    # Timers: derived from the state and the pace, and kept so that they survive restarts.
+    @abstractmethod
+    async def replace_timers(self, match_id: str, timers: Sequence[Timer]) -> None: ...
+
+    @abstractmethod
+    async def next_due(self) -> float | None: ...
+
+    @abstractmethod
+    async def due_timers(self, now: float, limit: int = 100) -> list[Timer]: ...
+
+    @abstractmethod
+    async def timers_of(self, match_id: str) -> list[Timer]: ...
+
+    @abstractmethod
+    async def delete_timer(self, timer: Timer) -> None: ...

@@ -36,6 +36,7 @@ class MatchRecord(BaseModel):
     version: int = 0
     state: str | None = None  # JSON of the game state, once started
     rematch_of: str | None = None
+    settings: str = "{}"  # JSON of MatchSettings: how the match is run (its pace)
     created_at: datetime
     updated_at: datetime
     seats: list[SeatRecord] = []
@@ -55,3 +56,13 @@ class LoggedAction(BaseModel):
     seat: int
     action: str
     at: datetime
+
+
+class Timer(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    match_id: str
+    kind: str
+    seat: int
+    version: int
+    due_at: float

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -12,11 +13,11 @@ from pathlib import Path
 import aiosqlite
 
 from bot.store.base import ChannelBusy, Store, StoreError, VersionConflict
-from bot.store.models import OPEN_STATUSES, LoggedAction, MatchRecord, SeatRecord, Status
+from bot.store.models import OPEN_STATUSES, LoggedAction, MatchRecord, SeatRecord, Status, Timer
 
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, message_id, game, status, host_id, options, seed, version, "
-    "state, rematch_of, created_at, updated_at"
+    "state, rematch_of, settings, created_at, updated_at"
 )
 _OPEN = "('" + "', '".join(OPEN_STATUSES) + "')"
 
@@ -33,6 +34,10 @@ def migrations() -> list[tuple[int, str]]:
         if entry.name.endswith(".sql"):
             found.append((int(entry.name.split("_", 1)[0]), entry.read_text("utf-8")))
     return sorted(found)
+
+
+def timers_json(timers: Sequence[Timer]) -> str:
+    return json.dumps([t.model_dump(exclude={"match_id"}) for t in timers])
 
 
 def split_statements(script: str) -> list[str]:
@@ -202,7 +207,7 @@ class SQLiteStore(Store):
                 [
                     (
                         f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES "
-                        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (
                             record.match_id,
                             record.guild_id,
@@ -216,6 +221,7 @@ class SQLiteStore(Store):
                             record.version,
                             record.state,
                             record.rematch_of,
+                            record.settings,
                             stamp,
                             stamp,
                         ),
@@ -230,14 +236,19 @@ class SQLiteStore(Store):
             raise ChannelBusy(existing.match_id) from exc
 
     async def save_lobby(
-        self, match_id: str, seats: Sequence[SeatRecord], options: str, host_id: int
+        self,
+        match_id: str,
+        seats: Sequence[SeatRecord],
+        options: str,
+        host_id: int,
+        settings: str,
     ) -> None:
         await self._transaction(
             [
                 (
-                    "UPDATE matches SET options = ?, host_id = ?, updated_at = ? "
+                    "UPDATE matches SET options = ?, host_id = ?, settings = ?, updated_at = ? "
                     "WHERE id = ? AND status = 'lobby'",
-                    (options, host_id, now(), match_id),
+                    (options, host_id, settings, now(), match_id),
                 ),
                 *self._seat_rows(match_id, seats),
             ],
@@ -245,14 +256,20 @@ class SQLiteStore(Store):
         )
 
     async def start(
-        self, match_id: str, seats: Sequence[SeatRecord], seed: int, state: str, version: int
+        self,
+        match_id: str,
+        seats: Sequence[SeatRecord],
+        seed: int,
+        state: str,
+        version: int,
+        timers: Sequence[Timer] = (),
     ) -> None:
         await self._transaction(
             [
                 (
                     "UPDATE matches SET status = 'active', seed = ?, state = ?, version = ?, "
-                    "updated_at = ? WHERE id = ? AND status = 'lobby'",
-                    (seed, state, version, now(), match_id),
+                    "timers = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                    (seed, state, version, timers_json(timers), now(), match_id),
                 ),
                 *self._seat_rows(match_id, seats),
             ],
@@ -269,15 +286,16 @@ class SQLiteStore(Store):
         seat: int,
         action: str,
         status: Status,
+        timers: Sequence[Timer] = (),
     ) -> None:
         if version != expected_version + 1:
             raise StoreError("a move must advance the version by exactly one")
-        # One statement, so one atomic transaction in autocommit mode: the trigger
-        # matches_log_action appends the log row inside it (see 001_initial.sql).
+        # One statement, so one atomic transaction in autocommit mode: the triggers append
+        # the log row and replace the timers inside it (001_initial.sql, 002_timers.sql).
         # status is only written when the move ends the match: naming an indexed column in
         # SET makes SQLite rewrite its index entries, which costs more than the whole row.
-        sets = "state = ?, version = ?, updated_at = ?, last_seat = ?, last_action = ?"
-        params: list[object] = [state, version, now(), seat, action]
+        sets = "state = ?, version = ?, updated_at = ?, last_seat = ?, last_action = ?, timers = ?"
+        params: list[object] = [state, version, now(), seat, action, timers_json(timers)]
         if status != "active":
             sets += ", status = ?"
             params.append(status)
@@ -303,5 +321,45 @@ class SQLiteStore(Store):
         await self._transaction(
             [
                 ("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id)),
+            ]
+        )
+
+    # --- timers --------------------------------------------------------------------------
+    async def replace_timers(self, match_id: str, timers: Sequence[Timer]) -> None:
+        await self._transaction(
+            [("UPDATE matches SET timers = ? WHERE id = ?", (timers_json(timers), match_id))]
+        )
+
+    async def next_due(self) -> float | None:
+        async with self._lock:
+            rows = await self.db.execute_fetchall("SELECT MIN(due_at) FROM timers")
+        return next(iter(rows))[0]
+
+    async def due_timers(self, now: float, limit: int = 100) -> list[Timer]:
+        async with self._lock:
+            rows = await self.db.execute_fetchall(
+                "SELECT match_id, kind, seat, version, due_at FROM timers WHERE due_at <= ? "
+                "ORDER BY due_at, match_id, kind, seat LIMIT ?",
+                (now, limit),
+            )
+        return [Timer(**dict(row)) for row in rows]
+
+    async def timers_of(self, match_id: str) -> list[Timer]:
+        async with self._lock:
+            rows = await self.db.execute_fetchall(
+                "SELECT match_id, kind, seat, version, due_at FROM timers WHERE match_id = ? "
+                "ORDER BY due_at",
+                (match_id,),
+            )
+        return [Timer(**dict(row)) for row in rows]
+
+    async def delete_timer(self, timer: Timer) -> None:
+        await self._transaction(
+            [
+                (
+                    "DELETE FROM timers WHERE match_id = ? AND kind = ? AND seat = ? "
+                    "AND version = ?",
+                    (timer.match_id, timer.kind, timer.seat, timer.version),
+                )
             ]
         )

@@ -106,6 +106,7 @@ class Decision(BaseModel):
     min_picks: int = 1
     max_picks: int = 1
     default: Action | None = None  # what a timer plays when it runs out
+    reaction: bool = False  # answering someone else's move: shorter clocks in live games
 
     def pick(self, chosen: Sequence[Option]) -> Action:
         """Answer a multi-pick decision with one action (``kind.arg.arg...``)."""

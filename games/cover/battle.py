@@ -117,6 +117,7 @@ class Battles(CoverCards):
             prompt=prompt,
             options=tuple(options),
             default=Action.of("concede"),
+            reaction=True,
         )
 
     @staticmethod

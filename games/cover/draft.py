@@ -121,6 +121,7 @@ class Drafting(Battles):
             "Challenge it?",
             options=tuple(options),
             default=Action.of("accept"),
+            reaction=True,
         )
 
     def challenge_draft(
@@ -232,6 +233,7 @@ class Drafting(Battles):
                         ),
                     ),
                     default=Action.of("force_move", reveal.target, "top"),
+                    reaction=True,
                 )
             )
         return decisions

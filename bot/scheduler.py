@@ -1,0 +1,59 @@
+"""One sleeping task serves every timer: it sleeps until the earliest deadline in the store.
+
+Adding an earlier timer wakes it (``wake``); after a restart, timers that came due while the
+bot was down fire at once, in order. A timer fires at least once: it is deleted only after
+its handler ran, and handlers check the match version, so a second firing is a no-op.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.clock import Clock
+from bot.store import Store, Timer
+
+log = logging.getLogger(__name__)
+
+Fire = Callable[[Timer], Awaitable[None]]
+
+
+class Scheduler:
+    def __init__(self, store: Store, clock: Clock, fire: Fire) -> None:
+        self.store = store
+        self.clock = clock
+        self.fire = fire
+        self._wake = asyncio.Event()
+        self.fired = 0
+
+    def wake(self) -> None:
+        """Timers changed: look again at which one is next."""
+        self._wake.set()
+
+    async def fire_due(self) -> int:
+        """Fire every timer that is due now, earliest first; returns how many fired."""
+        count = 0
+        while batch := await self.store.due_timers(self.clock.now()):
+            for timer in batch:
+                try:
+                    await self.fire(timer)
+                except Exception:
+                    log.exception("timer %s of match %s failed", timer.kind, timer.match_id)
+                await self.store.delete_timer(timer)
+                count += 1
+        self.fired += count
+        return count
+
+    async def run(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                await self.fire_due()
+                due = await self.store.next_due()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the scheduler failed; retrying in a minute")
+                due = self.clock.now() + 60
+            await self.clock.sleep_until(due, self._wake)

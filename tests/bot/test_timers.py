@@ -1,0 +1,198 @@
+"""Clocks: deadlines and reminders as stored timers, one sleeping scheduler, simulated time."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.bots import BotDriver
+from bot.clock import ManualClock
+from bot.scheduler import Scheduler
+from bot.service import Change, MatchService
+from bot.store import SQLiteStore, Timer
+from games import GAMES
+
+from .conftest import ANA, BEN
+
+HOUR = 3600.0
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def timed(store: SQLiteStore, clock: ManualClock) -> MatchService:
+    seeds = iter(range(500, 100_000))
+    return MatchService(store, GAMES, new_seed=lambda: next(seeds), clock=clock)
+
+
+def record_changes(service: MatchService) -> list[Change]:
+    seen: list[Change] = []
+
+    async def listen(change: Change) -> None:
+        seen.append(change)
+
+    service.listeners.append(listen)
+    return seen
+
+
+async def async_match_with_bots(service: MatchService, pace: str = "async") -> str:
+    """Ana (who never answers) and three bots."""
+    record = await service.open_lobby(
+        guild_id=1, channel_id=10, host=ANA, game_key="cover_your_assets"
+    )
+    await service.set_pace(record.match_id, ANA, pace)
+    await service.set_option(record.match_id, ANA, "end_mode", "quick")
+    for _ in range(3):
+        await service.add_bot(record.match_id, ANA)
+    await service.start(record.match_id, ANA)
+    return record.match_id
+
+
+async def test_each_pending_decision_gets_a_deadline_and_two_reminders(timed, clock) -> None:
+    record = await timed.open_lobby(
+        guild_id=1, channel_id=10, host=ANA, game_key="cover_your_assets"
+    )
+    await timed.set_pace(record.match_id, ANA, "async")
+    await timed.join(record.match_id, BEN)
+    await timed.start(record.match_id, ANA)
+    state = timed.load_state(await timed.get(record.match_id))
+    seat = GAMES["cover_your_assets"].decisions(state)[0].seat
+    timers = await timed.store.timers_of(record.match_id)
+    start = clock.now()
+    assert [(t.kind, t.seat, t.due_at - start) for t in timers] == [
+        ("remind_half", seat, 12 * HOUR),
+        ("remind_final", seat, 0.9 * 24 * HOUR),
+        ("timeout", seat, 24 * HOUR),
+    ]
+    assert await timed.deadlines(record.match_id) == {seat: start + 24 * HOUR}
+
+
+async def test_a_live_match_has_no_reminders_and_short_reaction_clocks(timed, clock) -> None:
+    record = await timed.open_lobby(
+        guild_id=1, channel_id=10, host=ANA, game_key="cover_your_assets"
+    )
+    await timed.set_pace(record.match_id, ANA, "live")
+    await timed.join(record.match_id, BEN)
+    await timed.start(record.match_id, ANA)
+    timers = await timed.store.timers_of(record.match_id)
+    assert [(t.kind, t.due_at - clock.now()) for t in timers] == [("timeout", 60.0)]
+
+
+async def test_an_absent_player_cannot_stall_an_async_match(timed, clock) -> None:
+    match_id = await async_match_with_bots(timed)
+    changes = record_changes(timed)
+    driver = BotDriver(timed, delay=0)
+    scheduler = Scheduler(timed.store, clock, timed.on_timer)
+    for _ in range(400):
+        if (await timed.get(match_id)).status == "finished":
+            break
+        await asyncio.sleep(0)  # bots move
+        await clock.advance(6 * HOUR)
+        await scheduler.fire_due()
+    await driver.close()
+    assert (await timed.get(match_id)).status == "finished"
+    timeouts = [c for c in changes if c.timed_out == 0]
+    reminders = [c.timer.kind for c in changes if c.kind == "reminder"]
+    assert timeouts and reminders.count("remind_half") >= len(timeouts)
+    assert "remind_final" in reminders
+    assert await timed.store.timers_of(match_id) == []  # a finished match keeps no timers
+
+
+async def test_a_click_racing_the_timeout_applies_exactly_once(timed, clock) -> None:
+    record = await timed.open_lobby(
+        guild_id=1, channel_id=10, host=ANA, game_key="cover_your_assets"
+    )
+    await timed.join(record.match_id, BEN)
+    await timed.start(record.match_id, ANA)
+    state = timed.load_state(await timed.get(record.match_id))
+    seat = GAMES["cover_your_assets"].decisions(state)[0].seat
+    user = (ANA, BEN)[seat].user_id
+    timeout = next(t for t in await timed.store.timers_of(record.match_id) if t.kind == "timeout")
+    results = await asyncio.gather(
+        timed.act(record.match_id, user, version=0, picks=[0]),
+        timed.on_timer(timeout),
+        return_exceptions=True,
+    )
+    assert len(await timed.store.actions(record.match_id)) == 1
+    assert (await timed.get(record.match_id)).version == 1
+    assert sum(isinstance(r, Exception) for r in results) <= 1
+
+
+async def test_a_stale_timer_does_nothing(timed, clock) -> None:
+    match_id = await async_match_with_bots(timed)
+    stale = Timer(match_id=match_id, kind="timeout", seat=0, version=99, due_at=clock.now())
+    await timed.on_timer(stale)
+    assert (await timed.get(match_id)).version == 0
+
+
+async def test_overdue_timers_fire_at_once_in_order_after_a_restart(
+    store: SQLiteStore, clock: ManualClock
+) -> None:
+    fired: list[str] = []
+
+    async def fire(timer: Timer) -> None:
+        fired.append(f"{timer.match_id}:{timer.kind}")
+
+    first = MatchService(store, GAMES, clock=clock)
+    for channel, match in ((1, "a"), (2, "b")):
+        record = await first.open_lobby(
+            guild_id=1, channel_id=channel, host=ANA, game_key="cover_your_assets"
+        )
+        await store.replace_timers(
+            record.match_id,
+            [
+                Timer(
+                    match_id=record.match_id,
+                    kind=f"{match}-late",
+                    seat=0,
+                    version=0,
+                    due_at=clock.now() - (100 if match == "a" else 50),
+                ),
+                Timer(
+                    match_id=record.match_id,
+                    kind=f"{match}-later",
+                    seat=0,
+                    version=0,
+                    due_at=clock.now() + HOUR - (10 if match == "a" else 0),
+                ),
+            ],
+        )
+    # "Restart": a new scheduler over the same store fires what came due while it was down.
+    scheduler = Scheduler(store, clock, fire)
+    task = asyncio.create_task(scheduler.run())
+    await asyncio.sleep(0.05)
+    assert [f.split(":")[1] for f in fired] == ["a-late", "b-late"]
+    await clock.advance(HOUR)
+    await asyncio.sleep(0.05)
+    assert [f.split(":")[1] for f in fired][2:] == ["a-later", "b-later"]
+    task.cancel()
+
+
+async def test_an_earlier_timer_wakes_the_sleeping_scheduler(store, clock) -> None:
+    fired: list[str] = []
+
+    async def fire(timer: Timer) -> None:
+        fired.append(timer.kind)
+
+    service = MatchService(store, GAMES, clock=clock)
+    record = await service.open_lobby(
+        guild_id=1, channel_id=1, host=ANA, game_key="cover_your_assets"
+    )
+    scheduler = Scheduler(store, clock, fire)
+    task = asyncio.create_task(scheduler.run())
+    await asyncio.sleep(0.02)  # asleep: no timers at all
+    await store.replace_timers(
+        record.match_id,
+        [Timer(match_id=record.match_id, kind="soon", seat=0, version=0, due_at=clock.now() + 10)],
+    )
+    scheduler.wake()
+    await asyncio.sleep(0.02)
+    assert fired == []
+    await clock.advance(10)
+    await asyncio.sleep(0.02)
+    assert fired == ["soon"]
+    task.cancel()

@@ -1,0 +1,65 @@
+"""Paces, deadlines, reminders and timeouts, seen in Discord, on a simulated clock."""
+
+from __future__ import annotations
+
+from bot.clock import ManualClock
+from games import GAMES
+from tests.discord.conftest import make_bot, table_of
+from tests.discord.harness import FakeDiscord
+
+
+async def start_with_bots(fake: FakeDiscord, bot, host, pace: str) -> str:  # type: ignore[no-untyped-def]
+    clock = ManualClock(start=bot.service.clock.now())
+    bot.service.clock = bot.scheduler.clock = clock
+    await fake.slash(host, "play", game="cover_your_assets")
+    lobby = table_of(fake)
+    pace_select = next(s for s in lobby.selects() if s["custom_id"].endswith(":_pace"))
+    await fake.select(host, lobby, pace_select["custom_id"], [pace])
+    assert "Pace" in lobby.text()
+    for _ in range(3):
+        await fake.click(host, lobby, lobby.find_button("Add bot"))
+    await fake.click(host, lobby, lobby.find_button("Start"))
+    return lobby.find_button("hand").custom_id.split(":")[2]
+
+
+async def until_my_turn(fake: FakeDiscord, bot, match_id: str, seat: int) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(50):
+        state = bot.service.load_state(await bot.service.get(match_id))
+        if any(d.seat == seat for d in GAMES["cover_your_assets"].decisions(state)):
+            return
+        await fake.settle()
+    raise AssertionError("never my turn")
+
+
+async def test_a_live_deadline_shows_on_the_table_and_plays_the_default_move(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        match_id = await start_with_bots(fake, bot, ana, "live")
+        await until_my_turn(fake, bot, match_id, 0)
+        table = table_of(fake)
+        assert "Time to move" in table.text() and "Ana — <t:" in table.text()
+        version = (await bot.service.get(match_id)).version
+        await bot.service.clock.advance(61)
+        await bot.scheduler.fire_due()
+        await fake.settle()
+        assert (await bot.service.get(match_id)).version > version
+        assert any("Ana ran out of time" in t for t in fake.all_public_text())
+    fake.assert_clean()
+
+
+async def test_async_players_are_reminded_at_half_time_and_near_the_end(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        match_id = await start_with_bots(fake, bot, ana, "async")
+        await until_my_turn(fake, bot, match_id, 0)
+        await bot.service.clock.advance(12 * 3600)
+        await bot.scheduler.fire_due()
+        await fake.settle()
+        reminders = [t for t in fake.all_public_text() if "Reminder" in t]
+        assert reminders and ana.mention in reminders[-1] and "<t:" in reminders[-1]
+        await bot.service.clock.advance(10 * 3600)
+        await bot.scheduler.fire_due()
+        await fake.settle()
+        assert any("Last call" in t and ana.mention in t for t in fake.all_public_text())
+        assert (await bot.service.get(match_id)).status == "active"  # not timed out yet
+    fake.assert_clean()

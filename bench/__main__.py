@@ -4,7 +4,8 @@ Prints figures and a baseline measured in the same run, never asserts on time:
 - engine actions per second in random Cover Your Assets playouts (and with bot players);
 - the service's cost per action (lock, load, apply, save, render panels) against a bare
   aiosqlite commit of the same state row, as a ratio (target: at most 3x);
-- state JSON size per match (target: under 32 KB).
+- state JSON size per match (target: under 32 KB);
+- the scheduler with 10,000 pending timers: scheduled and fired per second.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.timers import report, timers_benchmark
 from bot.service import MatchService, Person
 from bot.store import SQLiteStore
 from games import GAMES
@@ -125,6 +127,8 @@ def main() -> None:
         f"state JSON per match: mean {statistics.mean(sizes) / 1024:.1f} KB, "
         f"max {max(sizes) / 1024:.1f} KB (target < 32 KB)"
     )
+
+    print(report(asyncio.run(timers_benchmark(matches=250 if args.smoke else 2_500))))
 
     per_action, bare, state_bytes = asyncio.run(service_cost(actions))
     ratio = per_action / bare

@@ -353,13 +353,15 @@ class SQLiteStore(Store):
             )
         return [Timer(**dict(row)) for row in rows]
 
-    async def delete_timer(self, timer: Timer) -> None:
+    async def delete_timers(self, timers: Sequence[Timer]) -> None:
+        """Remove fired timers (only the version that fired: a newer one stays)."""
         await self._transaction(
             [
                 (
                     "DELETE FROM timers WHERE match_id = ? AND kind = ? AND seat = ? "
                     "AND version = ?",
-                    (timer.match_id, timer.kind, timer.seat, timer.version),
+                    (t.match_id, t.kind, t.seat, t.version),
                 )
+                for t in timers
             ]
         )

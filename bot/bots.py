@@ -26,7 +26,7 @@ class BotDriver:
     async def on_change(self, change: Change) -> None:
         if change.match.status != "active" or change.state is None:
             return
-        bots = {s.seat for s in change.match.seats if s.is_bot}
+        bots = {s.seat for s in change.match.seats if s.played_by_bot}
         game = self.service.game_of(change.match)
         if any(d.seat in bots for d in game.decisions(change.state)):
             self.poke(change.match.match_id)
@@ -50,7 +50,7 @@ class BotDriver:
     async def resume(self) -> None:
         """After a restart: give every running match a poke."""
         for record in await self.service.store.open_matches():
-            if record.status == "active" and any(s.is_bot for s in record.seats):
+            if record.status == "active" and any(s.played_by_bot for s in record.seats):
                 self.poke(record.match_id)
 
     async def close(self) -> None:

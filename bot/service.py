@@ -34,7 +34,8 @@ from bot.errors import (
     UserError,
 )
 from bot.store import ChannelBusy, MatchRecord, SeatRecord, Store, Timer, VersionConflict
-from bot.timing import MatchSettings, plan
+from bot.store.models import GONE, PRESENT, STANDING_IN
+from bot.timing import GuildSettings, MatchSettings, plan
 from games.core.options import with_choice, with_switches
 from games.core.panels import Panels
 from games.core.protocol import Action, Decision, Event, Game, GameState, IllegalAction
@@ -55,9 +56,18 @@ class Person:
     can_manage: bool = False
 
 
-# (seat, action, that seat's current decision)
-Choice = tuple[int, Action, Decision]
-ChangeKind = Literal["lobby", "started", "action", "finished", "cancelled", "reminder"]
+@dataclass(frozen=True)
+class Choice:
+    """A move about to be applied: who, what, the decision it answers, and any change to
+    the seat's absence state that goes with it (saved under the same lock)."""
+
+    seat: int
+    action: Action
+    decision: Decision
+    seat_after: SeatRecord | None = None
+
+
+ChangeKind = Literal["lobby", "started", "action", "finished", "cancelled", "reminder", "seats"]
 
 
 @dataclass
@@ -194,6 +204,25 @@ class MatchService:
         if actor.user_id != record.host_id and not actor.can_manage:
             raise NotHost(what)
 
+    # --- server defaults ---------------------------------------------------------------
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        return GuildSettings.model_validate_json(await self.store.guild_settings(guild_id))
+
+    async def set_guild_defaults(
+        self, guild_id: int, actor: Person, changes: dict[str, object]
+    ) -> GuildSettings:
+        """Defaults for the server's new matches: Manage Server only."""
+        if not actor.can_manage:
+            raise NotHost("change this server's settings")
+        current = await self.guild_settings(guild_id)
+        try:
+            match = current.match.model_validate({**current.match.model_dump(), **changes})
+        except ValueError:
+            raise UserError("Those settings are not valid.") from None
+        updated = current.model_copy(update={"match": match})
+        await self.store.save_guild_settings(guild_id, updated.model_dump_json())
+        return updated
+
     # --- lobby -------------------------------------------------------------------------
     async def open_lobby(
         self,
@@ -204,12 +233,14 @@ class MatchService:
         game_key: str,
         seats: Sequence[SeatRecord] | None = None,
         options: str | None = None,
+        settings: str | None = None,
         rematch_of: str | None = None,
     ) -> MatchRecord:
         if game_key not in self.games:
             raise UnknownGame(game_key)
         game = self.games[game_key]
         stamp = datetime.now(UTC)
+        defaults = await self.guild_settings(guild_id)
         record = MatchRecord(
             match_id=new_match_id(),
             guild_id=guild_id,
@@ -218,6 +249,7 @@ class MatchService:
             status="lobby",
             host_id=host.user_id,
             options=options or game.options_model().model_dump_json(),
+            settings=settings or defaults.match.model_dump_json(),
             rematch_of=rematch_of,
             created_at=stamp,
             updated_at=stamp,
@@ -402,8 +434,9 @@ class MatchService:
             channel_id=record.channel_id,
             host=actor,
             game_key=record.game,
-            seats=record.seats,
+            seats=[s.model_copy(update={"away": PRESENT, "missed": 0}) for s in record.seats],
             options=record.options,
+            settings=record.settings,
             rematch_of=record.match_id,
         )
 
@@ -423,14 +456,18 @@ class MatchService:
             seat = record.seat_of(user_id)
             if seat is None:
                 raise NotSeated()
+            mine = record.seats[seat]
+            if mine.away == GONE:
+                raise UserError("You left this match; a bot plays your seat now.")
             if state.version != version:
                 raise StaleClick()
             decision = game.decision_for(state, seat)
             if decision is None:
                 raise UserError("It is not your turn; you will be pinged when it is.")
-            if action is not None:
-                return seat, action, decision
-            return seat, pick_options(decision, picks or ()), decision
+            chosen = action if action is not None else pick_options(decision, picks or ())
+            # Playing for yourself ends a run of timeouts, and sends a stand-in bot home.
+            back = mine.model_copy(update={"away": PRESENT, "missed": 0})
+            return Choice(seat, chosen, decision, back if back != mine else None)
 
         return await self._apply(match_id, choose)
 
@@ -438,10 +475,10 @@ class MatchService:
         """One move for the first bot seat that must decide, through the same path."""
 
         def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
-            bots = {s.seat for s in record.seats if s.is_bot}
+            bots = {s.seat for s in record.seats if s.played_by_bot}
             for decision in game.decisions(state):
                 if decision.seat in bots:
-                    return decision.seat, game.bot_action(state, decision.seat), decision
+                    return Choice(decision.seat, game.bot_action(state, decision.seat), decision)
             raise _NothingToDo()
 
         try:
@@ -461,9 +498,10 @@ class MatchService:
             if record.status != "active":
                 raise NotRunning()
             game = self.game_of(record)
-            seat, action, decision = choose(record, game, state)
+            chosen = choose(record, game, state)
+            seat, action = chosen.seat, chosen.action
             # IllegalAction carries a sentence for the player; nothing has been written yet.
-            new_state, events = game.apply(state, seat, action, decision=decision)
+            new_state, events = game.apply(state, seat, action, decision=chosen.decision)
             status = "finished" if game.outcome(new_state) is not None else "active"
             state_json = new_state.model_dump_json()
             try:
@@ -486,6 +524,8 @@ class MatchService:
             record = record.model_copy(
                 update={"state": state_json, "status": status, "version": new_state.version}
             )
+            if chosen.seat_after is not None:
+                record = await self._save_seat(record, chosen.seat_after)
             self._remember(record, new_state)
         self.timers_changed()
         change = Change(
@@ -532,19 +572,80 @@ class MatchService:
             await self.notify(Change(kind="reminder", match=record, state=state, timer=timer))
 
     async def time_out(self, timer: Timer) -> Change | None:
-        """Play the decision's default move for a player whose clock ran out."""
+        """A clock ran out: the match's policy decides what happens to the seat.
+
+        default_move: the decision's default move is played. bot: a bot takes the seat until
+        its player is back, starting with this move. forfeit: default moves, and after
+        ``forfeit_after`` timeouts in a row a bot takes the seat for good.
+        """
 
         def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
             decision = game.decision_for(state, timer.seat)
             if state.version != timer.version or decision is None:
                 raise StaleClick()
-            action = decision.default or decision.pick(decision.options[: decision.min_picks])
-            return timer.seat, action, decision
+            settings = settings_of(record)
+            seat = record.seats[timer.seat]
+            away, missed = seat.away, seat.missed + 1
+            if settings.on_timeout == "bot":
+                away = max(away, STANDING_IN)
+            elif settings.on_timeout == "forfeit" and missed >= settings.forfeit_after:
+                away = GONE
+            if away != PRESENT:
+                action = game.bot_action(state, timer.seat)
+            else:
+                action = decision.default or decision.pick(decision.options[: decision.min_picks])
+            after = seat.model_copy(update={"away": away, "missed": missed})
+            return Choice(timer.seat, action, decision, after)
 
         try:
             return await self._apply(timer.match_id, choose, timed_out=True)
         except (StaleClick, NotRunning, MatchNotFound):
             return None  # a click got there first: exactly one of them applies
+
+    async def _save_seat(self, record: MatchRecord, seat: SeatRecord) -> MatchRecord:
+        await self.store.save_seat(record.match_id, seat)
+        seats = [seat if s.seat == seat.seat else s for s in record.seats]
+        return record.model_copy(update={"seats": seats})
+
+    async def _change_seat(
+        self, match_id: str, user_id: int, update: Callable[[SeatRecord], SeatRecord]
+    ) -> MatchRecord:
+        async with self.lock(match_id):
+            record, state = await self._running(match_id)
+            if record.status != "active":
+                raise NotRunning()
+            seat = record.seat_of(user_id)
+            if seat is None:
+                raise NotSeated()
+            record = await self._save_seat(record, update(record.seats[seat]))
+            self._remember(record, state)
+        await self.notify(Change(kind="seats", match=record, state=state, previous=state))
+        return record
+
+    async def im_back(self, match_id: str, user_id: int) -> MatchRecord:
+        """The player takes their seat back from the bot standing in for them."""
+
+        def back(seat: SeatRecord) -> SeatRecord:
+            if seat.away == GONE:
+                raise UserError("You left this match; a bot plays your seat to the end.")
+            if seat.away == PRESENT:
+                raise UserError("You are already playing your own seat.")
+            return seat.model_copy(update={"away": PRESENT, "missed": 0})
+
+        return await self._change_seat(match_id, user_id, back)
+
+    async def leave_match(self, match_id: str, user_id: int) -> MatchRecord:
+        """Leave a running match: a bot plays the seat to the end; with nobody left, it ends."""
+
+        def gone(seat: SeatRecord) -> SeatRecord:
+            if seat.away == GONE:
+                raise UserError("You already left this match.")
+            return seat.model_copy(update={"away": GONE})
+
+        record = await self._change_seat(match_id, user_id, gone)
+        if not any(s.user_id is not None and s.away != GONE for s in record.seats):
+            return await self.cancel(match_id, None)
+        return record
 
     async def deadlines(self, match_id: str) -> dict[int, float]:
         """When each seat that must decide runs out of time."""

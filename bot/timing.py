@@ -24,12 +24,32 @@ PACE_LABELS = {
 REMINDED = {"casual", "async", "correspondence"}  # a live table is watched as it plays
 
 
+Policy = Literal["default_move", "bot", "forfeit"]
+POLICY_LABELS = {
+    "default_move": "Play the default move for them",
+    "bot": "A bot takes the seat until they are back",
+    "forfeit": "Default moves, then forfeit after repeated timeouts",
+}
+
+
 class MatchSettings(BaseModel):
-    """How a match is run (not the game's rules): its pace."""
+    """How a match is run (not the game's rules): pace, and what a timeout does."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     pace: Pace = Field(default="casual", title="Pace", json_schema_extra={"labels": PACE_LABELS})
+    on_timeout: Policy = Field(
+        default="default_move", title="On timeout", json_schema_extra={"labels": POLICY_LABELS}
+    )
+    forfeit_after: int = Field(default=3, ge=1, le=10, title="Timeouts in a row to forfeit")
+
+
+class GuildSettings(BaseModel):
+    """A server's defaults for new matches, set by its admins with /settings."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    match: MatchSettings = MatchSettings()
 
 
 class TimerPlan(BaseModel):

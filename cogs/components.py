@@ -163,13 +163,17 @@ class LobbyOption(
 
 
 class TableButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=rf"cj:(?P<verb>hand|rematch):{MID}"
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"cj:(?P<verb>hand|rematch|watch|back):{MID}",
 ):
-    """A button that needs nothing but the match: Show hand (or Refresh), Rematch."""
+    """A button that needs nothing but the match: Show hand (or Refresh), Rematch,
+    Spectate, I'm back."""
 
     LOOK = {
         "hand": ("Show hand", discord.ButtonStyle.primary, "🃏"),
         "rematch": ("Rematch", discord.ButtonStyle.success, "🔁"),
+        "watch": ("Spectate", discord.ButtonStyle.secondary, "👀"),
+        "back": ("I'm back", discord.ButtonStyle.success, "👋"),
     }
 
     def __init__(
@@ -198,7 +202,12 @@ class TableButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         presenter = presenter_of(interaction)
-        handler = presenter.show_hand if self.verb == "hand" else presenter.rematch
+        handler = {
+            "hand": presenter.show_hand,
+            "rematch": presenter.rematch,
+            "watch": presenter.spectate,
+            "back": presenter.im_back,
+        }[self.verb]
         await guarded(interaction, handler(interaction, self.match_id))
 
 

@@ -113,6 +113,26 @@ class Play(commands.Cog):
 
         await guarded(interaction, run())
 
+    @app_commands.command(name="leave", description="Leave the match in this channel.")
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            record = await self.service.store.open_in_channel(interaction.channel_id or 0)
+            if record is None:
+                raise UserError("There is no match in this channel.")
+            if record.status == "lobby":
+                await self.service.leave(record.match_id, person(interaction))
+                await tell(interaction, "You left the lobby.")
+                return
+            record = await self.service.leave_match(record.match_id, interaction.user.id)
+            if record.status == "cancelled":
+                text = "You left; nobody is left to play, so the match has ended."
+            else:
+                text = "You left the match; a bot plays your seat to the end."
+            await tell(interaction, text)
+
+        await guarded(interaction, run())
+
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:

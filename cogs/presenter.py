@@ -17,6 +17,7 @@ import discord
 from bot.errors import NotSeated, StaleClick, UserError
 from bot.service import Change, MatchService, SeatView
 from bot.store import MatchRecord
+from bot.store.models import GONE, STANDING_IN
 from cogs import render
 from cogs.components import (
     LobbyButton,
@@ -74,9 +75,13 @@ class Presenter:
                     value=render.deadline_lines(record, deadlines),
                     inline=False,
                 )
+        away = [s.name for s in record.seats if s.user_id is not None and s.away]
+        if away and record.status == "active" and len(embed.fields) < render.FIELDS:
+            embed.add_field(name="🤖 Bots standing in", value=", ".join(away), inline=False)
         view = discord.ui.View(timeout=None)
         if record.status == "active":
             view.add_item(TableButton("hand", record.match_id))
+            view.add_item(TableButton("watch", record.match_id))
         elif record.status == "finished":
             view.add_item(TableButton("hand", record.match_id, label="My last hand"))
             view.add_item(TableButton("rematch", record.match_id))
@@ -94,6 +99,10 @@ class Presenter:
         lines = [note] if note else []
         view = discord.ui.View(timeout=None)
         decision = seen.decision
+        mine = seen.match.seats[seen.seat] if seen.seat is not None else None
+        if mine is not None and mine.away == STANDING_IN:
+            lines.append("🤖 A bot is playing your seat. Press **I'm back** to play again.")
+            view.add_item(TableButton("back", seen.match.match_id))
         if seen.match.status != "active":
             lines.append(
                 "This match is over."
@@ -150,6 +159,19 @@ class Presenter:
         await self.service.act(match_id, interaction.user.id, version=version, picks=picks)
         seen = await self.service.seat_view(match_id, interaction.user.id)
         await interaction.response.edit_message(**self.hand_message(seen))
+
+    async def spectate(self, interaction: discord.Interaction, match_id: str) -> None:
+        """The public table, fresh, just for the asker: nothing hidden is in it."""
+        record = await self.service.get(match_id)
+        embeds, _ = await self.table_message(record)
+        await interaction.response.send_message(embeds=embeds, ephemeral=True)
+
+    async def im_back(self, interaction: discord.Interaction, match_id: str) -> None:
+        await self.service.im_back(match_id, interaction.user.id)
+        seen = await self.service.seat_view(match_id, interaction.user.id)
+        await interaction.response.send_message(
+            ephemeral=True, **self.hand_message(seen, note="👋 Welcome back: your seat is yours.")
+        )
 
     async def rematch(self, interaction: discord.Interaction, match_id: str) -> None:
         record = await self.service.rematch(match_id, person(interaction))
@@ -263,13 +285,25 @@ class Presenter:
             log.warning("could not remind in channel %s", change.match.channel_id)
 
     async def say_timed_out(self, change: Change) -> None:
-        name = next(s.name for s in change.match.seats if s.seat == change.timed_out)
+        seat = next(s for s in change.match.seats if s.seat == change.timed_out)
+        view = None
+        if seat.away == GONE:
+            text = (
+                f"🏳️ {seat.name} missed {seat.missed} turns in a row and forfeits; a bot "
+                "plays their seat to the end."
+            )
+        elif seat.away == STANDING_IN:
+            text = (
+                f"⏰ {seat.name} ran out of time; a bot plays for them until they press "
+                "**I'm back**."
+            )
+            view = discord.ui.View(timeout=None)
+            view.add_item(TableButton("back", change.match.match_id))
+        else:
+            text = f"⏰ {seat.name} ran out of time, so the default move was played for them."
         channel = self.bot.get_partial_messageable(change.match.channel_id)
         try:
-            await channel.send(
-                f"⏰ {name} ran out of time, so the default move was played for them.",
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            await channel.send(text, view=view, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.warning("could not post a timeout in channel %s", change.match.channel_id)
 

@@ -83,6 +83,16 @@ class Store(ABC):
     async def set_status(self, match_id: str, status: Status) -> None: ...
 
     @abstractmethod
+    async def save_seat(self, match_id: str, seat: SeatRecord) -> None:
+        """A seat's absence state (who plays it) and its run of timeouts."""
+
+    @abstractmethod
+    async def guild_settings(self, guild_id: int) -> str: ...
+
+    @abstractmethod
+    async def save_guild_settings(self, guild_id: int, settings: str) -> None: ...
+
+    @abstractmethod
     async def set_message(self, match_id: str, message_id: int) -> None: ...
 
     @abstractmethod

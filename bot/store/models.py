@@ -11,16 +11,25 @@ Status = Literal["lobby", "active", "finished", "cancelled"]
 OPEN_STATUSES: tuple[Status, ...] = ("lobby", "active")
 
 
+PRESENT, STANDING_IN, GONE = 0, 1, 2  # SeatRecord.away
+
+
 class SeatRecord(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     seat: int
     user_id: int | None  # None: a bot plays this seat
     name: str
+    away: int = PRESENT  # STANDING_IN: a bot plays until they are back; GONE: for good
+    missed: int = 0  # timeouts in a row
 
     @property
     def is_bot(self) -> bool:
         return self.user_id is None
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.user_id is None or self.away != PRESENT
 
 
 class MatchRecord(BaseModel):

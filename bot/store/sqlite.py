@@ -114,13 +114,19 @@ class SQLiteStore(Store):
             return seats
         marks = ",".join("?" * len(match_ids))
         rows = await self.db.execute_fetchall(
-            f"SELECT match_id, seat, user_id, name FROM seats WHERE match_id IN ({marks}) "
-            "ORDER BY match_id, seat",
+            "SELECT match_id, seat, user_id, name, away, missed FROM seats "
+            f"WHERE match_id IN ({marks}) ORDER BY match_id, seat",
             tuple(match_ids),
         )
         for row in rows:
             seats[row["match_id"]].append(
-                SeatRecord(seat=row["seat"], user_id=row["user_id"], name=row["name"])
+                SeatRecord(
+                    seat=row["seat"],
+                    user_id=row["user_id"],
+                    name=row["name"],
+                    away=row["away"],
+                    missed=row["missed"],
+                )
             )
         return seats
 
@@ -306,6 +312,36 @@ class SQLiteStore(Store):
             )
         if cursor.rowcount != 1:
             raise VersionConflict(match_id)
+
+    async def save_seat(self, match_id: str, seat: SeatRecord) -> None:
+        await self._transaction(
+            [
+                (
+                    "UPDATE seats SET away = ?, missed = ? WHERE match_id = ? AND seat = ?",
+                    (seat.away, seat.missed, match_id, seat.seat),
+                )
+            ]
+        )
+
+    async def guild_settings(self, guild_id: int) -> str:
+        async with self._lock:
+            rows = list(
+                await self.db.execute_fetchall(
+                    "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+                )
+            )
+        return rows[0]["settings"] if rows else "{}"
+
+    async def save_guild_settings(self, guild_id: int, settings: str) -> None:
+        await self._transaction(
+            [
+                (
+                    "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?) "
+                    "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
+                    (guild_id, settings),
+                )
+            ]
+        )
 
     async def set_status(self, match_id: str, status: Status) -> None:
         await self._transaction(

@@ -8,12 +8,14 @@ import pytest
 
 from bot.bots import BotDriver
 from bot.clock import ManualClock
+from bot.errors import NotHost, UserError
 from bot.scheduler import Scheduler
 from bot.service import Change, MatchService
 from bot.store import SQLiteStore, Timer
+from bot.store.models import GONE, PRESENT, STANDING_IN
 from games import GAMES
 
-from .conftest import ANA, BEN
+from .conftest import ANA, BEN, MOD
 
 HOUR = 3600.0
 
@@ -39,8 +41,11 @@ def record_changes(service: MatchService) -> list[Change]:
     return seen
 
 
-async def async_match_with_bots(service: MatchService, pace: str = "async") -> str:
-    """Ana (who never answers) and three bots."""
+async def async_match_with_bots(
+    service: MatchService, pace: str = "async", policy: str = "default_move"
+) -> str:
+    """Ana (who never answers) and three bots, under the server's timeout policy."""
+    await service.set_guild_defaults(1, MOD, {"on_timeout": policy, "forfeit_after": 2})
     record = await service.open_lobby(
         guild_id=1, channel_id=10, host=ANA, game_key="cover_your_assets"
     )
@@ -82,8 +87,9 @@ async def test_a_live_match_has_no_reminders_and_short_reaction_clocks(timed, cl
     assert [(t.kind, t.due_at - clock.now()) for t in timers] == [("timeout", 60.0)]
 
 
-async def test_an_absent_player_cannot_stall_an_async_match(timed, clock) -> None:
-    match_id = await async_match_with_bots(timed)
+@pytest.mark.parametrize("policy", ["default_move", "bot", "forfeit"])
+async def test_an_absent_player_cannot_stall_an_async_match(timed, clock, policy) -> None:
+    match_id = await async_match_with_bots(timed, policy=policy)
     changes = record_changes(timed)
     driver = BotDriver(timed, delay=0)
     scheduler = Scheduler(timed.store, clock, timed.on_timer)
@@ -100,6 +106,60 @@ async def test_an_absent_player_cannot_stall_an_async_match(timed, clock) -> Non
     assert timeouts and reminders.count("remind_half") >= len(timeouts)
     assert "remind_final" in reminders
     assert await timed.store.timers_of(match_id) == []  # a finished match keeps no timers
+    ana = (await timed.get(match_id)).seats[0]
+    if policy == "default_move":
+        assert ana.away == PRESENT and ana.missed == len(timeouts) > 1
+    elif policy == "bot":
+        assert ana.away == STANDING_IN and len(timeouts) == 1  # the bot took over at once
+    else:
+        assert ana.away == GONE and len(timeouts) == 2  # two in a row, then forfeited
+
+
+async def test_a_player_back_from_absence_takes_their_seat_again(timed, clock) -> None:
+    match_id = await async_match_with_bots(timed, pace="live", policy="bot")
+    scheduler = Scheduler(timed.store, clock, timed.on_timer)
+    driver = BotDriver(timed, delay=0)
+    for _ in range(20):  # until Ana's clock runs out once
+        await asyncio.sleep(0)
+        await clock.advance(61)
+        await scheduler.fire_due()
+        if (await timed.get(match_id)).seats[0].away == STANDING_IN:
+            break
+    assert (await timed.get(match_id)).seats[0].away == STANDING_IN
+    await timed.im_back(match_id, ANA.user_id)
+    assert (await timed.get(match_id)).seats[0].away == PRESENT
+    with pytest.raises(UserError, match="already playing"):
+        await timed.im_back(match_id, ANA.user_id)
+    await driver.close()
+
+
+async def test_a_forfeited_player_cannot_move_and_leaving_hands_the_seat_to_a_bot(
+    timed, clock
+) -> None:
+    record = await timed.open_lobby(
+        guild_id=1, channel_id=11, host=ANA, game_key="cover_your_assets"
+    )
+    await timed.join(record.match_id, BEN)
+    await timed.start(record.match_id, ANA)
+    await timed.leave_match(record.match_id, BEN.user_id)
+    after = await timed.get(record.match_id)
+    assert after.seats[1].away == GONE and after.status == "active"
+    with pytest.raises(UserError, match="You left this match"):
+        await timed.act(record.match_id, BEN.user_id, version=after.version, picks=[0])
+    await timed.leave_match(record.match_id, ANA.user_id)  # nobody left: the match ends
+    assert (await timed.get(record.match_id)).status == "cancelled"
+
+
+async def test_server_defaults_are_for_managers_and_seed_new_lobbies(timed) -> None:
+    with pytest.raises(NotHost):
+        await timed.set_guild_defaults(1, ANA, {"pace": "live"})
+    await timed.set_guild_defaults(1, MOD, {"pace": "correspondence", "on_timeout": "bot"})
+    record = await timed.open_lobby(
+        guild_id=1, channel_id=12, host=ANA, game_key="cover_your_assets"
+    )
+    assert '"pace":"correspondence"' in record.settings and '"on_timeout":"bot"' in record.settings
+    with pytest.raises(UserError):
+        await timed.set_guild_defaults(1, MOD, {"pace": "glacial"})
 
 
 async def test_a_click_racing_the_timeout_applies_exactly_once(timed, clock) -> None:

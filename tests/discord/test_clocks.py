@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from bot.clock import ManualClock
 from games import GAMES
-from tests.discord.conftest import make_bot, table_of
+from tests.discord.conftest import make_a_move, make_bot, table_of
 from tests.discord.harness import FakeDiscord
 
 
-async def start_with_bots(fake: FakeDiscord, bot, host, pace: str) -> str:  # type: ignore[no-untyped-def]
+async def start_with_bots(fake: FakeDiscord, bot, host, pace: str, *people) -> str:  # type: ignore[no-untyped-def]
     clock = ManualClock(start=bot.service.clock.now())
     bot.service.clock = bot.scheduler.clock = clock
     await fake.slash(host, "play", game="cover_your_assets")
@@ -16,17 +16,22 @@ async def start_with_bots(fake: FakeDiscord, bot, host, pace: str) -> str:  # ty
     pace_select = next(s for s in lobby.selects() if s["custom_id"].endswith(":_pace"))
     await fake.select(host, lobby, pace_select["custom_id"], [pace])
     assert "Pace" in lobby.text()
-    for _ in range(3):
+    for person in people:
+        await fake.click(person, lobby, lobby.find_button("Join"))
+    for _ in range(3 - len(people)):
         await fake.click(host, lobby, lobby.find_button("Add bot"))
     await fake.click(host, lobby, lobby.find_button("Start"))
     return lobby.find_button("hand").custom_id.split(":")[2]
 
 
-async def until_my_turn(fake: FakeDiscord, bot, match_id: str, seat: int) -> None:  # type: ignore[no-untyped-def]
+async def until_my_turn(fake: FakeDiscord, bot, match_id: str, seat: int, *others) -> None:  # type: ignore[no-untyped-def]
+    """Bots and the other people play until ``seat`` must decide."""
     for _ in range(50):
         state = bot.service.load_state(await bot.service.get(match_id))
         if any(d.seat == seat for d in GAMES["cover_your_assets"].decisions(state)):
             return
+        for person in others:
+            await make_a_move(fake, person)
         await fake.settle()
     raise AssertionError("never my turn")
 
@@ -62,4 +67,50 @@ async def test_async_players_are_reminded_at_half_time_and_near_the_end(fake, db
         await fake.settle()
         assert any("Last call" in t and ana.mention in t for t in fake.all_public_text())
         assert (await bot.service.get(match_id)).status == "active"  # not timed out yet
+    fake.assert_clean()
+
+
+async def test_a_bot_stands_in_for_an_absent_live_player_until_they_are_back(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(mod, "settings", on_timeout="bot")
+        assert "A bot takes the seat" in fake.last_reply(mod).text()
+        match_id = await start_with_bots(fake, bot, ana, "live", ben)
+        await until_my_turn(fake, bot, match_id, 0, ben)
+        await bot.service.clock.advance(61)
+        await bot.scheduler.fire_due()
+        await fake.settle()
+        notice = next(m for m in fake.public_messages() if "plays for them" in m.content)
+        assert "Bots standing in" in table_of(fake).text()
+        assert (await bot.service.get(match_id)).seats[0].away == 1
+        # Midway, Ana comes back and plays her own seat to the end.
+        await fake.click(ana, notice, notice.find_button("I'm back"))
+        assert "Welcome back" in fake.last_reply(ana).text()
+        assert "Bots standing in" not in table_of(fake).text()
+        from tests.discord.test_cover_your_assets import play_to_the_end
+
+        await play_to_the_end(fake, [ana, ben])
+        assert "Game over" in table_of(fake).text()
+        assert (await bot.service.get(match_id)).seats[0].away == 0
+    fake.assert_clean()
+
+
+async def test_settings_are_for_managers_and_spectators_get_a_private_table(fake, db) -> None:
+    ana, eve = fake.add_user("ana"), fake.add_user("eve")
+    async with fake.running(make_bot(db)) as bot:
+        try:
+            await fake.slash(ana, "settings", pace="live")
+        except PermissionError:
+            pass  # Discord hides the command from members without Manage Server
+        else:
+            assert "Only the host or someone with Manage Server" in fake.last_reply(ana).text()
+        match_id = await start_with_bots(fake, bot, ana, "casual")
+        table = table_of(fake)
+        await fake.click(eve, table, table.find_button("Spectate"))
+        private = fake.last_reply(eve)
+        assert private.ephemeral and "Cover Your Assets" in private.text()
+        await fake.slash(ana, "leave")
+        assert "nobody is left to play" in fake.last_reply(ana).text()
+        assert (await bot.service.get(match_id)).status == "cancelled"  # only bots were left
     fake.assert_clean()

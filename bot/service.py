@@ -43,6 +43,7 @@ from games.core.protocol import Action, Decision, Event, Game, GameState, Illega
 log = logging.getLogger(__name__)
 
 CACHE_SIZE = 512  # running matches kept parsed in memory
+REMIND_EVERY = 3600.0  # /remind pings a match's laggards at most once an hour
 BOT_NAMES = ("Abe", "Bea", "Cal", "Dot", "Eve", "Fin", "Gil", "Hal")
 _MARKDOWN = re.compile(r"[\\*_~`|>#\[\]()@<:]")
 
@@ -149,6 +150,7 @@ class MatchService:
         # parse. Safe because every write goes through this service, and the store's
         # version check still guards each save: a conflict drops the entry.
         self._cache: OrderedDict[str, tuple[MatchRecord, GameState]] = OrderedDict()
+        self._reminded: dict[str, float] = {}  # match id -> when /remind last pinged it
 
     # --- plumbing ----------------------------------------------------------------------
     def lock(self, match_id: str) -> asyncio.Lock:
@@ -659,20 +661,67 @@ class MatchService:
         seat = record.seat_of(user_id) if user_id is not None else None
         return SeatView.of(record, self.game_of(record), state, seat)
 
-    async def open_for_user(self, guild_id: int, user_id: int) -> list[tuple[MatchRecord, bool]]:
-        """The user's open matches here, each with whether it waits on them."""
+    async def open_for_user(self, guild_id: int, user_id: int) -> list[MyMatch]:
+        """The user's open matches here: the ones waiting on them first, soonest deadline
+        first; then the ones waiting on others."""
         found = []
         for record in await self.store.open_for_user(guild_id, user_id):
-            waiting = False
+            waiting_on: frozenset[int] = frozenset()
             if record.status == "active" and record.state:
-                seat = record.seat_of(user_id)
                 state = self.load_state(record)
-                waiting = seat is not None and any(
-                    d.seat == seat for d in self.game_of(record).decisions(state)
+                waiting_on = frozenset(d.seat for d in self.game_of(record).decisions(state))
+            seat = record.seat_of(user_id)
+            deadlines = await self.deadlines(record.match_id) if waiting_on else {}
+            found.append(
+                MyMatch(
+                    match=record,
+                    my_turn=seat in waiting_on,
+                    waiting_on=waiting_on,
+                    my_deadline=deadlines.get(seat) if seat is not None else None,
                 )
-            found.append((record, waiting))
-        found.sort(key=lambda pair: not pair[1])
+            )
+        found.sort(key=lambda m: (not m.my_turn, m.my_deadline or float("inf")))
         return found
+
+    async def remind(self, guild_id: int, user_id: int) -> list[Change]:
+        """Ping whoever holds up the user's matches; at most once an hour per match."""
+        sent = []
+        now = self.clock.now()
+        for mine in await self.open_for_user(guild_id, user_id):
+            record = mine.match
+            others = [
+                s
+                for s in record.seats
+                if s.seat in mine.waiting_on
+                and s.user_id not in (None, user_id)
+                and not s.played_by_bot
+            ]
+            if (
+                not others
+                or now - self._reminded.get(record.match_id, -REMIND_EVERY) < REMIND_EVERY
+            ):
+                continue
+            self._reminded[record.match_id] = now
+            for seat in others:
+                timer = Timer(
+                    match_id=record.match_id,
+                    kind="remind_asked",
+                    seat=seat.seat,
+                    version=record.version,
+                    due_at=now,
+                )
+                change = Change(kind="reminder", match=record, timer=timer)
+                await self.notify(change)
+                sent.append(change)
+        return sent
+
+
+@dataclass(frozen=True)
+class MyMatch:
+    match: MatchRecord
+    my_turn: bool
+    waiting_on: frozenset[int]
+    my_deadline: float | None
 
 
 class _NothingToDo(Exception):

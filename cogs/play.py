@@ -80,13 +80,21 @@ class Play(commands.Cog):
                 await tell(interaction, "You are not in any match here. Start one with /play.")
                 return
             lines = []
-            for record, waiting in found[:20]:
+            for mine in found[:20]:
+                record = mine.match
                 name = GAMES[record.game].name if record.game in GAMES else record.game
                 link = render.jump_link(record)
                 where = (
                     f"[in <#{record.channel_id}>]({link})" if link else f"in <#{record.channel_id}>"
                 )
-                state = "**your turn**" if waiting else record.status.replace("active", "playing")
+                if mine.my_turn:
+                    due = f", due <t:{int(mine.my_deadline)}:R>" if mine.my_deadline else ""
+                    state = f"**your turn**{due}"
+                elif record.status == "lobby":
+                    state = "in the lobby"
+                else:
+                    names = [s.name for s in record.seats if s.seat in mine.waiting_on]
+                    state = f"waiting for {', '.join(names)}" if names else "playing"
                 lines.append(f"• **{name}** {where} · {state}")
             embed = discord.Embed(
                 title="🍪 Your matches",
@@ -94,6 +102,25 @@ class Play(commands.Cog):
                 colour=render.COLOURS["neutral"],
             )
             await interaction.response.send_message(embed=embed, ephemeral=True)
+
+        await guarded(interaction, run())
+
+    @app_commands.command(
+        name="remind", description="Ping everyone holding up one of your matches here."
+    )
+    @app_commands.guild_only()
+    async def remind(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            sent = await self.service.remind(interaction.guild_id or 0, interaction.user.id)
+            if sent:
+                matches = len({c.match.match_id for c in sent})
+                text = f"Reminded {len(sent)} player(s) in {matches} match(es)."
+            else:
+                text = (
+                    "Nobody to remind: your matches are waiting on you, on bots, or were "
+                    "reminded less than an hour ago."
+                )
+            await tell(interaction, text)
 
         await guarded(interaction, run())
 

@@ -270,7 +270,9 @@ class Presenter:
         if timer is None or seat is None or seat.user_id is None:
             return
         game = self.service.game_of(change.match)
-        lead = "⌛ Last call" if timer.kind == "remind_final" else "⏳ Reminder"
+        lead = {"remind_final": "⌛ Last call", "remind_asked": "👋 Nudge from the table"}.get(
+            timer.kind, "⏳ Reminder"
+        )
         deadline = await self.service.deadlines(change.match.match_id)
         due = deadline.get(timer.seat)
         when = f" Time runs out <t:{int(due)}:R>." if due else ""

@@ -256,3 +256,36 @@ async def test_an_earlier_timer_wakes_the_sleeping_scheduler(store, clock) -> No
     await asyncio.sleep(0.02)
     assert fired == ["soon"]
     task.cancel()
+
+
+async def test_remind_pings_whoever_holds_up_my_match_at_most_hourly(timed, clock) -> None:
+    record = await timed.open_lobby(
+        guild_id=1, channel_id=20, host=ANA, game_key="cover_your_assets"
+    )
+    await timed.join(record.match_id, BEN)
+    await timed.start(record.match_id, ANA)
+    state = timed.load_state(await timed.get(record.match_id))
+    mover = GAMES["cover_your_assets"].decisions(state)[0].seat
+    waiting, asker = (ANA, BEN) if mover == 0 else (BEN, ANA)
+    sent = await timed.remind(1, asker.user_id)
+    assert [(c.match.match_id, c.timer.seat) for c in sent] == [(record.match_id, mover)]
+    assert await timed.remind(1, asker.user_id) == []  # not again within the hour
+    assert await timed.remind(1, waiting.user_id) == []  # it waits on them: nobody to nudge
+    await clock.advance(HOUR)
+    assert len(await timed.remind(1, asker.user_id)) == 1
+
+
+async def test_my_matches_list_mine_first_with_deadlines(timed, clock) -> None:
+    ids = []
+    for channel in (30, 31):
+        record = await timed.open_lobby(
+            guild_id=1, channel_id=channel, host=ANA, game_key="cover_your_assets"
+        )
+        await timed.join(record.match_id, BEN)
+        await timed.start(record.match_id, ANA)
+        ids.append(record.match_id)
+    found = await timed.open_for_user(1, ANA.user_id)
+    assert {m.match.match_id for m in found} == set(ids)
+    assert [m.my_turn for m in found] == sorted((m.my_turn for m in found), reverse=True)
+    for mine in found:
+        assert (mine.my_deadline is not None) == mine.my_turn

@@ -217,11 +217,13 @@ class MatchService:
         if not actor.can_manage:
             raise NotHost("change this server's settings")
         current = await self.guild_settings(guild_id)
+        changes = dict(changes)
+        threads = changes.pop("threads", current.threads)
         try:
             match = current.match.model_validate({**current.match.model_dump(), **changes})
         except ValueError:
             raise UserError("Those settings are not valid.") from None
-        updated = current.model_copy(update={"match": match})
+        updated = current.model_copy(update={"match": match, "threads": bool(threads)})
         await self.store.save_guild_settings(guild_id, updated.model_dump_json())
         return updated
 
@@ -237,12 +239,16 @@ class MatchService:
         options: str | None = None,
         settings: str | None = None,
         rematch_of: str | None = None,
+        in_thread: bool = False,
     ) -> MatchRecord:
         if game_key not in self.games:
             raise UnknownGame(game_key)
         game = self.games[game_key]
         stamp = datetime.now(UTC)
         defaults = await self.guild_settings(guild_id)
+        if settings is None:
+            match_settings = defaults.match.model_copy(update={"thread": in_thread})
+            settings = match_settings.model_dump_json()
         record = MatchRecord(
             match_id=new_match_id(),
             guild_id=guild_id,
@@ -251,7 +257,7 @@ class MatchService:
             status="lobby",
             host_id=host.user_id,
             options=options or game.options_model().model_dump_json(),
-            settings=settings or defaults.match.model_dump_json(),
+            settings=settings,
             rematch_of=rematch_of,
             created_at=stamp,
             updated_at=stamp,

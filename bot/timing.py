@@ -42,6 +42,7 @@ class MatchSettings(BaseModel):
         default="default_move", title="On timeout", json_schema_extra={"labels": POLICY_LABELS}
     )
     forfeit_after: int = Field(default=3, ge=1, le=10, title="Timeouts in a row to forfeit")
+    thread: bool = False  # the match lives in a thread the bot created for it
 
 
 class GuildSettings(BaseModel):
@@ -50,6 +51,7 @@ class GuildSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     match: MatchSettings = MatchSettings()
+    threads: bool = False  # /play opens each match in a thread of its own
 
 
 class TimerPlan(BaseModel):

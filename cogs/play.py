@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.errors import ChannelTaken, UserError
 from bot.service import MatchService
+from bot.store import MatchRecord
 from cogs import render
 from cogs.components import DYNAMIC_ITEMS, guarded, person, tell
 from cogs.presenter import Presenter
@@ -34,28 +35,74 @@ class Play(commands.Cog):
         return self.bot.presenter  # type: ignore[attr-defined]
 
     @app_commands.command(name="play", description="Open a lobby for a game in this channel.")
-    @app_commands.describe(game="Which game to play")
+    @app_commands.describe(
+        game="Which game to play",
+        thread="Play in a thread of its own (default: the server's choice)",
+    )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
-    async def play(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        thread: bool | None = None,
+    ) -> None:
         async def run() -> None:
-            try:
-                record = await self.service.open_lobby(
-                    guild_id=interaction.guild_id or 0,
-                    channel_id=interaction.channel_id or 0,
-                    host=person(interaction),
-                    game_key=game.value,
-                )
-            except ChannelTaken as taken:
-                existing = await self.service.get(taken.match_id)
-                link = render.jump_link(existing)
-                where = f" Here it is: {link}" if link else ""
-                raise UserError(f"{taken}{where}") from None
+            defaults = await self.service.guild_settings(interaction.guild_id or 0)
+            wanted = defaults.threads if thread is None else thread
+            parent = interaction.channel
+            if wanted and isinstance(parent, discord.TextChannel):
+                await self.open_in_thread(interaction, parent, game)
+                return
+            record = await self.open_lobby(interaction, interaction.channel_id or 0, game)
             embeds, view = await self.presenter.table_message(record)
             response = await interaction.response.send_message(embeds=embeds, view=view)
             await self.presenter.remember_message(record, response)
 
         await guarded(interaction, run())
+
+    async def open_lobby(
+        self,
+        interaction: discord.Interaction,
+        channel_id: int,
+        game: app_commands.Choice[str],
+        *,
+        in_thread: bool = False,
+    ) -> MatchRecord:
+        try:
+            return await self.service.open_lobby(
+                guild_id=interaction.guild_id or 0,
+                channel_id=channel_id,
+                host=person(interaction),
+                game_key=game.value,
+                in_thread=in_thread,
+            )
+        except ChannelTaken as taken:
+            existing = await self.service.get(taken.match_id)
+            link = render.jump_link(existing)
+            where = f" Here it is: {link}" if link else ""
+            raise UserError(f"{taken}{where}") from None
+
+    async def open_in_thread(
+        self,
+        interaction: discord.Interaction,
+        parent: discord.TextChannel,
+        game: app_commands.Choice[str],
+    ) -> None:
+        """A thread named after the game and its host (renamed with the players at Start)."""
+        name = render.clip(f"🍪 {game.name} · {person(interaction).name}", 100)
+        thread = await parent.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+        )
+        record = await self.open_lobby(interaction, thread.id, game, in_thread=True)
+        embeds, view = await self.presenter.table_message(record)
+        lobby = await thread.send(embeds=embeds, view=view)
+        await self.service.set_message(record.match_id, lobby.id)
+        await interaction.response.send_message(
+            f"🍪 {interaction.user.mention} opened a **{game.name}** table in {thread.mention}: "
+            "join it there!",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     @app_commands.command(name="rules", description="How a game is played, and our rulings.")
     @app_commands.describe(game="Which game")

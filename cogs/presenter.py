@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
 from bot.errors import NotSeated, StaleClick, UserError
-from bot.service import Change, MatchService, SeatView
+from bot.service import Change, MatchService, SeatView, settings_of
 from bot.store import MatchRecord
 from bot.store.models import GONE, STANDING_IN
 from cogs import render
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
     from bot.client import CookieJar
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+THREAD_ARCHIVED = 50083  # Discord's error code for writing to an archived thread
 
 
 class Presenter:
@@ -202,6 +206,23 @@ class Presenter:
                     return
         await tell(interaction, text)
 
+    # --- talking in a match's channel or thread -----------------------------------------
+    async def unarchived(self, channel_id: int, send: Callable[[], Awaitable[T]]) -> T:
+        """Run ``send``; if the match's thread was archived for inactivity, reopen it first."""
+        try:
+            return await send()
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED:
+                raise
+            await self.bot.http.edit_channel(channel_id, archived=False)
+            return await send()
+
+    async def post(
+        self, channel_id: int, content: str | None = None, **kwargs: Any
+    ) -> discord.Message:
+        channel = self.bot.get_partial_messageable(channel_id)
+        return await self.unarchived(channel_id, lambda: channel.send(content, **kwargs))
+
     # --- keeping the table current -----------------------------------------------------
     async def on_change(self, change: Change) -> None:
         if change.kind == "reminder":
@@ -210,6 +231,8 @@ class Presenter:
         self.request_refresh(change.match.match_id)
         if change.timed_out is not None:
             await self.say_timed_out(change)
+        if change.kind == "started":
+            await self.name_thread(change.match)
         if change.kind in ("started", "action"):
             await self.ping_new_deciders(change)
         elif change.kind in ("finished", "cancelled"):
@@ -236,11 +259,12 @@ class Presenter:
             return  # the lobby's message is not known yet; /play will store it
         embeds, view = await self.table_message(record)
         channel = self.bot.get_partial_messageable(record.channel_id)
+        table = channel.get_partial_message(record.message_id)
         try:
-            await channel.get_partial_message(record.message_id).edit(embeds=embeds, view=view)
+            await self.unarchived(record.channel_id, lambda: table.edit(embeds=embeds, view=view))
         except discord.NotFound:
             # Someone deleted the table: post a fresh one rather than leave the match stuck.
-            message = await channel.send(embeds=embeds, view=view)
+            message = await self.post(record.channel_id, embeds=embeds, view=view)
             await self.service.set_message(match_id, message.id)
 
     async def ping_new_deciders(self, change: Change) -> None:
@@ -256,13 +280,23 @@ class Presenter:
         mentions = " ".join(f"<@{u}>" for u in users)
         view = discord.ui.View(timeout=None)
         view.add_item(TableButton("hand", change.match.match_id))
-        channel = self.bot.get_partial_messageable(change.match.channel_id)
         try:
-            self._last_ping[change.match.match_id] = await channel.send(
-                f"🎯 {mentions}, your move in **{game.name}**.", view=view
+            self._last_ping[change.match.match_id] = await self.post(
+                change.match.channel_id, f"🎯 {mentions}, your move in **{game.name}**.", view=view
             )
         except discord.HTTPException:
             log.warning("could not ping in channel %s", change.match.channel_id)
+
+    async def name_thread(self, record: MatchRecord) -> None:
+        """A match's thread is named after the game and its players once it starts."""
+        if not settings_of(record).thread:
+            return
+        game = self.service.game_of(record)
+        name = render.clip(f"🍪 {game.name} · {', '.join(s.name for s in record.seats)}", 100)
+        try:
+            await self.bot.http.edit_channel(record.channel_id, name=name, archived=False)
+        except discord.HTTPException:
+            log.warning("could not rename the thread of match %s", record.match_id)
 
     async def remind(self, change: Change) -> None:
         timer = change.timer
@@ -278,10 +312,11 @@ class Presenter:
         when = f" Time runs out <t:{int(due)}:R>." if due else ""
         view = discord.ui.View(timeout=None)
         view.add_item(TableButton("hand", change.match.match_id))
-        channel = self.bot.get_partial_messageable(change.match.channel_id)
         try:
-            await channel.send(
-                f"{lead}: <@{seat.user_id}>, your move in **{game.name}**.{when}", view=view
+            await self.post(
+                change.match.channel_id,
+                f"{lead}: <@{seat.user_id}>, your move in **{game.name}**.{when}",
+                view=view,
             )
         except discord.HTTPException:
             log.warning("could not remind in channel %s", change.match.channel_id)
@@ -303,9 +338,13 @@ class Presenter:
             view.add_item(TableButton("back", change.match.match_id))
         else:
             text = f"⏰ {seat.name} ran out of time, so the default move was played for them."
-        channel = self.bot.get_partial_messageable(change.match.channel_id)
         try:
-            await channel.send(text, view=view, allowed_mentions=discord.AllowedMentions.none())
+            await self.post(
+                change.match.channel_id,
+                text,
+                view=view,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
         except discord.HTTPException:
             log.warning("could not post a timeout in channel %s", change.match.channel_id)
 

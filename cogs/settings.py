@@ -29,6 +29,7 @@ class Settings(commands.Cog):
         pace="How long each move may take",
         on_timeout="What happens when a player's time runs out",
         forfeit_after="With forfeits: timeouts in a row before a player forfeits",
+        threads="Open each new match in a thread of its own",
     )
     @app_commands.choices(pace=choices(PACE_LABELS), on_timeout=choices(POLICY_LABELS))
     @app_commands.default_permissions(manage_guild=True)
@@ -39,6 +40,7 @@ class Settings(commands.Cog):
         pace: app_commands.Choice[str] | None = None,
         on_timeout: app_commands.Choice[str] | None = None,
         forfeit_after: app_commands.Range[int, 1, 10] | None = None,
+        threads: bool | None = None,
     ) -> None:
         async def run() -> None:
             changes: dict[str, object] = {}
@@ -48,6 +50,8 @@ class Settings(commands.Cog):
                 changes["on_timeout"] = on_timeout.value
             if forfeit_after is not None:
                 changes["forfeit_after"] = forfeit_after
+            if threads is not None:
+                changes["threads"] = threads
             service, guild = self.bot.service, interaction.guild_id or 0
             if changes:
                 current = await service.set_guild_defaults(guild, person(interaction), changes)
@@ -59,7 +63,8 @@ class Settings(commands.Cog):
                 description=(
                     f"**Pace:** {PACE_LABELS[match.pace]}\n"
                     f"**On timeout:** {POLICY_LABELS[match.on_timeout]}\n"
-                    f"**Timeouts in a row to forfeit:** {match.forfeit_after}"
+                    f"**Timeouts in a row to forfeit:** {match.forfeit_after}\n"
+                    f"**Each match in its own thread:** {'yes' if current.threads else 'no'}"
                 ),
                 colour=render.COLOURS["neutral"],
             )

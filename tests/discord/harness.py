@@ -203,6 +203,7 @@ class FakeChannel:
     owner_id: int | None = None
     recipient_id: int | None = None
     member_ids: set[int] = field(default_factory=set)
+    archived: bool = False  # a thread Discord archived for inactivity: posting there fails
 
     @property
     def mention(self) -> str:
@@ -2015,6 +2016,29 @@ class FakeDiscord:
     def _get_channel(self, request: _Request) -> Any:
         return self._channel_json(self._channel_or_404(request, request.args[0]))
 
+    @_route("PATCH", rf"/channels/{_ID}")
+    def _patch_channel(self, request: _Request) -> Any:
+        """Rename a channel or thread, or (un)archive a thread."""
+        channel = self._channel_or_404(request, request.args[0])
+        body = request.body or {}
+        if "name" in body:
+            if not 1 <= len(body["name"]) <= 100:
+                raise self._reject(request, 400, 50035, "Invalid Form Body")
+            channel.name = body["name"]
+            if channel.type == 11:
+                self._public_text.append(channel.name)
+        if "archived" in body:
+            channel.archived = bool(body["archived"])
+        return self._channel_json(channel)
+
+    def archive(self, channel: FakeChannel) -> None:
+        """Discord archives an idle thread: messages to it fail until it is un-archived."""
+        channel.archived = True
+
+    def _check_not_archived(self, request: _Request, channel: FakeChannel) -> None:
+        if channel.archived:
+            raise self._reject(request, 400, 50083, "Thread is archived")
+
     def _commands_scope(self, request: _Request) -> int | None:
         return int(request.args[1]) if len(request.args) > 1 else None
 
@@ -2080,6 +2104,7 @@ class FakeDiscord:
     @_route("POST", rf"/channels/{_ID}/messages")
     def _post_message(self, request: _Request) -> Any:
         channel = self._channel_or_404(request, request.args[0])
+        self._check_not_archived(request, channel)
         body = request.body or {}
         flags = (body.get("flags") or 0) & ~EPHEMERAL & ~LOADING
         visible_to = channel.recipient_id if channel.type == 1 else None
@@ -2110,6 +2135,7 @@ class FakeDiscord:
 
     @_route("PATCH", rf"/channels/{_ID}/messages/{_ID}")
     def _patch_message(self, request: _Request) -> Any:
+        self._check_not_archived(request, self._channel_or_404(request, request.args[0]))
         msg = self._message_or_404(request, request.args[1], channel_id=request.args[0])
         if msg.author_id != self.bot_user.id:
             raise self._reject(

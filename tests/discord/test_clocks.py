@@ -114,3 +114,35 @@ async def test_settings_are_for_managers_and_spectators_get_a_private_table(fake
         assert "nobody is left to play" in fake.last_reply(ana).text()
         assert (await bot.service.get(match_id)).status == "cancelled"  # only bots were left
     fake.assert_clean()
+
+
+async def test_a_match_in_a_thread_of_its_own_reopens_it_when_archived(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(ana, "play", game="cover_your_assets", thread=True)
+        assert "join it there" in fake.last_reply(ana).text()
+        thread = fake.channel("🍪 Cover Your Assets · Ana")
+        lobby = fake.public_messages(thread)[0]
+        await fake.click(ben, lobby, lobby.find_button("Join"))
+        await fake.click(ana, lobby, lobby.find_button("Start"))
+        assert thread.name == "🍪 Cover Your Assets · Ana, Ben"
+        record = await bot.service.store.open_in_channel(thread.id)
+        assert record is not None and record.status == "active"
+        # Discord archives the idle thread; the next move must reopen it to update the table.
+        fake.archive(thread)
+        state = bot.service.load_state(record)
+        mover = (ana, ben)[GAMES["cover_your_assets"].decisions(state)[0].seat]
+        version = record.version
+        table = fake.public_messages(thread)[0]
+        await fake.click(mover, table, table.find_button("hand"))
+        hand = fake.last_reply(mover)
+        move = next(b.custom_id for b in hand.buttons() if b.custom_id.startswith("cj:do:"))
+        await fake.click(mover, hand, move)
+        assert not thread.archived
+        assert (await bot.service.get(record.match_id)).version == version + 1
+        assert "Round 1" in fake.public_messages(thread)[0].text()
+        archived = [r for r in fake.rejections if r.code == 50083]
+        assert archived  # the first attempt met the archived thread
+        for rejection in archived:
+            fake.rejections.remove(rejection)
+    fake.assert_clean()

@@ -25,6 +25,7 @@ class Scheduler:
         self.clock = clock
         self.fire = fire
         self._wake = asyncio.Event()
+        self._firing = asyncio.Lock()  # one firing pass at a time: no timer fires twice
         self.fired = 0
 
     def wake(self) -> None:
@@ -33,6 +34,10 @@ class Scheduler:
 
     async def fire_due(self) -> int:
         """Fire every timer that is due now, earliest first; returns how many fired."""
+        async with self._firing:
+            return await self._fire_due()
+
+    async def _fire_due(self) -> int:
         count = 0
         while batch := await self.store.due_timers(self.clock.now()):
             for timer in batch:

@@ -35,7 +35,17 @@ from bot.errors import (
 )
 from bot.store import ChannelBusy, MatchRecord, SeatRecord, Store, Timer, VersionConflict
 from bot.store.models import GONE, PRESENT, STANDING_IN
-from bot.timing import GuildSettings, MatchSettings, plan
+from bot.timing import (
+    DAY,
+    PACES,
+    PAUSED_BY_VACATION,
+    VACATION_DAYS_A_MONTH,
+    GuildSettings,
+    MatchSettings,
+    UserSettings,
+    paused_due,
+    plan,
+)
 from games.core.options import with_choice, with_switches
 from games.core.panels import Panels
 from games.core.protocol import Action, Decision, Event, Game, GameState, IllegalAction
@@ -574,6 +584,8 @@ class MatchService:
             return  # the match is gone or over
         if record.status != "active" or state.version != timer.version:
             return  # stale: the match moved on since this timer was set
+        if await self.postpone_for_vacation(record, timer):
+            return
         if timer.kind == "timeout":
             await self.time_out(timer)
         else:
@@ -609,6 +621,84 @@ class MatchService:
             return await self._apply(timer.match_id, choose, timed_out=True)
         except (StaleClick, NotRunning, MatchNotFound):
             return None  # a click got there first: exactly one of them applies
+
+    async def postpone_for_vacation(self, record: MatchRecord, timer: Timer) -> bool:
+        """In async and correspondence games a player's clock stops while they are away."""
+        pace = settings_of(record).pace
+        user_id = record.seats[timer.seat].user_id
+        if pace not in PAUSED_BY_VACATION or user_id is None:
+            return False
+        person = await self.user_settings(user_id)
+        if not person.away_at(self.clock.now()):
+            return False
+        assert person.away_from is not None and person.away_until is not None
+        later = timer.model_copy(
+            update={
+                "due_at": paused_due(
+                    timer.due_at, PACES[pace][0], person.away_from, person.away_until
+                )
+            }
+        )
+        others = [
+            t
+            for t in await self.store.timers_of(record.match_id)
+            if (t.kind, t.seat) != (timer.kind, timer.seat)
+        ]
+        await self.store.replace_timers(record.match_id, [*others, later])
+        self.timers_changed()
+        return True
+
+    # --- people ------------------------------------------------------------------------
+    async def user_settings(self, user_id: int) -> UserSettings:
+        return UserSettings.model_validate_json(await self.store.user_settings(user_id))
+
+    async def set_notify(self, user_id: int, on: bool) -> UserSettings:
+        updated = (await self.user_settings(user_id)).model_copy(update={"notify": on})
+        await self.store.save_user_settings(user_id, updated.model_dump_json())
+        return updated
+
+    async def go_away(self, user_id: int, until: float) -> UserSettings:
+        """A vacation: clocks of async and correspondence games stop until ``until``.
+
+        At most 14 days a calendar month (UTC), counted when booked."""
+        now = self.clock.now()
+        if until <= now:
+            raise UserError("Pick a date in the future for your return.")
+        current = await self.user_settings(user_id)
+        month = datetime.fromtimestamp(now, UTC).strftime("%Y-%m")
+        used = current.vacation_days if current.vacation_month == month else 0.0
+        if current.away_at(now) and current.away_until is not None:
+            used -= (current.away_until - now) / DAY  # replacing the vacation under way
+        days = (until - now) / DAY
+        if used + days > VACATION_DAYS_A_MONTH + 1e-9:
+            left = max(0.0, VACATION_DAYS_A_MONTH - used)
+            raise UserError(
+                f"Vacations are limited to {VACATION_DAYS_A_MONTH} days a month; you have "
+                f"{left:.1f} left this month."
+            )
+        updated = current.model_copy(
+            update={
+                "away_from": now,
+                "away_until": until,
+                "vacation_month": month,
+                "vacation_days": used + days,
+            }
+        )
+        await self.store.save_user_settings(user_id, updated.model_dump_json())
+        return updated
+
+    async def come_back(self, user_id: int) -> UserSettings:
+        """Back early: the unused days return to this month's allowance."""
+        now = self.clock.now()
+        current = await self.user_settings(user_id)
+        if not current.away_at(now) or current.away_until is None:
+            raise UserError("You are not away.")
+        refund = (current.away_until - now) / DAY
+        updated = current.model_copy(
+            update={"away_until": now, "vacation_days": max(0.0, current.vacation_days - refund)}
+        )
+        await self.store.save_user_settings(user_id, updated.model_dump_json())
+        return updated
 
     async def _save_seat(self, record: MatchRecord, seat: SeatRecord) -> MatchRecord:
         await self.store.save_seat(record.match_id, seat)

@@ -72,3 +72,30 @@ def plan(pace: str, seat: int, reaction: bool, since: float) -> list[TimerPlan]:
             TimerPlan(kind="remind_final", seat=seat, due_at=since + budget * 0.9),
         ]
     return timers
+
+
+VACATION_DAYS_A_MONTH = 14
+DAY = 86_400.0
+PAUSED_BY_VACATION = {"async", "correspondence"}
+
+
+class UserSettings(BaseModel):
+    """One person's preferences, across servers: reminders by DM, and vacations."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    notify: bool = False  # reminders also come as direct messages
+    away_from: float | None = None
+    away_until: float | None = None
+    vacation_month: str = ""  # "YYYY-MM" the days below were booked in
+    vacation_days: float = 0.0
+
+    def away_at(self, now: float) -> bool:
+        return self.away_until is not None and (self.away_from or 0) <= now < self.away_until
+
+
+def paused_due(due_at: float, budget: float, away_from: float, away_until: float) -> float:
+    """A deadline that falls in a vacation: the clock stood still while its player was away,
+    so what was left of it when the vacation began counts again from their return."""
+    left = min(budget, due_at - away_from)
+    return away_until + max(0.0, left)

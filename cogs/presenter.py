@@ -82,6 +82,9 @@ class Presenter:
         away = [s.name for s in record.seats if s.user_id is not None and s.away]
         if away and record.status == "active" and len(embed.fields) < render.FIELDS:
             embed.add_field(name="🤖 Bots standing in", value=", ".join(away), inline=False)
+        vacations = await self.vacations(record)
+        if vacations and record.status == "active" and len(embed.fields) < render.FIELDS:
+            embed.add_field(name="🏖️ On vacation", value=vacations, inline=False)
         view = discord.ui.View(timeout=None)
         if record.status == "active":
             view.add_item(TableButton("hand", record.match_id))
@@ -287,6 +290,27 @@ class Presenter:
         except discord.HTTPException:
             log.warning("could not ping in channel %s", change.match.channel_id)
 
+    async def vacations(self, record: MatchRecord) -> str:
+        now = self.service.clock.now()
+        lines = []
+        for seat in record.seats:
+            if seat.user_id is None:
+                continue
+            person = await self.service.user_settings(seat.user_id)
+            if person.away_at(now) and person.away_until is not None:
+                lines.append(f"{seat.name} until <t:{int(person.away_until)}:D>")
+        return "\n".join(lines)
+
+    async def direct_message(self, user_id: int, text: str) -> None:
+        """A DM for people who asked for them; a closed inbox is not an error."""
+        if not (await self.service.user_settings(user_id)).notify:
+            return
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text)
+        except discord.HTTPException:
+            log.info("could not DM user %s; they keep the channel reminder", user_id)
+
     async def name_thread(self, record: MatchRecord) -> None:
         """A match's thread is named after the game and its players once it starts."""
         if not settings_of(record).thread:
@@ -320,6 +344,10 @@ class Presenter:
             )
         except discord.HTTPException:
             log.warning("could not remind in channel %s", change.match.channel_id)
+        link = render.jump_link(change.match) or f"<#{change.match.channel_id}>"
+        await self.direct_message(
+            seat.user_id, f"{lead}: your move in **{game.name}** is waiting: {link}.{when}"
+        )
 
     async def say_timed_out(self, change: Change) -> None:
         seat = next(s for s in change.match.seats if s.seat == change.timed_out)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.timing import PACE_LABELS, POLICY_LABELS
+from bot.errors import UserError
+from bot.timing import PACE_LABELS, POLICY_LABELS, VACATION_DAYS_A_MONTH
 from cogs import render
-from cogs.components import guarded, person
+from cogs.components import guarded, person, tell
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -70,6 +72,46 @@ class Settings(commands.Cog):
             )
             embed.set_footer(text="A lobby's host can still pick another pace for their match.")
             await interaction.response.send_message(embed=embed, ephemeral=True)
+
+        await guarded(interaction, run())
+
+    @app_commands.command(name="notify", description="Also get your reminders by direct message.")
+    @app_commands.describe(on="On: reminders come by DM too; off: only in the channel")
+    async def notify(self, interaction: discord.Interaction, on: bool) -> None:
+        async def run() -> None:
+            await self.bot.service.set_notify(interaction.user.id, on)
+            text = (
+                "🔔 Reminders will also come by direct message (if your DMs are open)."
+                if on
+                else "🔕 Reminders will only be posted in the game's channel."
+            )
+            await tell(interaction, text)
+
+        await guarded(interaction, run())
+
+    @app_commands.command(
+        name="away", description="Go on vacation: your async and correspondence clocks stop."
+    )
+    @app_commands.describe(until="The date you are back, as YYYY-MM-DD (UTC); leave out to return")
+    async def away(self, interaction: discord.Interaction, until: str | None = None) -> None:
+        async def run() -> None:
+            service = self.bot.service
+            if until is None:
+                await service.come_back(interaction.user.id)
+                await tell(interaction, "👋 Welcome back: your clocks run again.")
+                return
+            try:
+                back = datetime.strptime(until.strip(), "%Y-%m-%d").replace(tzinfo=UTC)
+            except ValueError:
+                raise UserError("Write the date as YYYY-MM-DD, for example 2026-12-24.") from None
+            person = await service.go_away(interaction.user.id, back.timestamp())
+            await tell(
+                interaction,
+                f"🏖️ Enjoy! Your clocks in async and correspondence games stop until "
+                f"<t:{int(back.timestamp())}:D>. You have "
+                f"{VACATION_DAYS_A_MONTH - person.vacation_days:.1f} vacation days left this "
+                "month.",
+            )
 
         await guarded(interaction, run())
 

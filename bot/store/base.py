@@ -87,6 +87,12 @@ class Store(ABC):
         """A seat's absence state (who plays it) and its run of timeouts."""
 
     @abstractmethod
+    async def user_settings(self, user_id: int) -> str: ...
+
+    @abstractmethod
+    async def save_user_settings(self, user_id: int, settings: str) -> None: ...
+
+    @abstractmethod
     async def guild_settings(self, guild_id: int) -> str: ...
 
     @abstractmethod

@@ -323,6 +323,26 @@ class SQLiteStore(Store):
             ]
         )
 
+    async def user_settings(self, user_id: int) -> str:
+        async with self._lock:
+            rows = list(
+                await self.db.execute_fetchall(
+                    "SELECT settings FROM user_settings WHERE user_id = ?", (user_id,)
+                )
+            )
+        return rows[0]["settings"] if rows else "{}"
+
+    async def save_user_settings(self, user_id: int, settings: str) -> None:
+        await self._transaction(
+            [
+                (
+                    "INSERT INTO user_settings (user_id, settings) VALUES (?, ?) "
+                    "ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings",
+                    (user_id, settings),
+                )
+            ]
+        )
+
     async def guild_settings(self, guild_id: int) -> str:
         async with self._lock:
             rows = list(
@@ -390,13 +410,13 @@ class SQLiteStore(Store):
         return [Timer(**dict(row)) for row in rows]
 
     async def delete_timers(self, timers: Sequence[Timer]) -> None:
-        """Remove fired timers (only the version that fired: a newer one stays)."""
+        """Remove fired timers: exactly those, so one set again while firing stays."""
         await self._transaction(
             [
                 (
                     "DELETE FROM timers WHERE match_id = ? AND kind = ? AND seat = ? "
-                    "AND version = ?",
-                    (t.match_id, t.kind, t.seat, t.version),
+                    "AND version = ? AND due_at = ?",
+                    (t.match_id, t.kind, t.seat, t.version, t.due_at),
                 )
                 for t in timers
             ]

@@ -13,11 +13,21 @@ from bot.scheduler import Scheduler
 from bot.service import Change, MatchService
 from bot.store import SQLiteStore, Timer
 from bot.store.models import GONE, PRESENT, STANDING_IN
+from bot.timing import DAY
 from games import GAMES
 
 from .conftest import ANA, BEN, MOD
 
 HOUR = 3600.0
+
+
+async def eventually(check, seconds: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    """Yield to the scheduler task until ``check()`` holds (real time only bounds the wait)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not check():
+        assert loop.time() < deadline, "the scheduler did not get there"
+        await asyncio.sleep(0.001)
 
 
 @pytest.fixture
@@ -224,10 +234,10 @@ async def test_overdue_timers_fire_at_once_in_order_after_a_restart(
     # "Restart": a new scheduler over the same store fires what came due while it was down.
     scheduler = Scheduler(store, clock, fire)
     task = asyncio.create_task(scheduler.run())
-    await asyncio.sleep(0.05)
+    await eventually(lambda: len(fired) == 2)
     assert [f.split(":")[1] for f in fired] == ["a-late", "b-late"]
     await clock.advance(HOUR)
-    await asyncio.sleep(0.05)
+    await eventually(lambda: len(fired) == 4)
     assert [f.split(":")[1] for f in fired][2:] == ["a-later", "b-later"]
     task.cancel()
 
@@ -251,10 +261,9 @@ async def test_an_earlier_timer_wakes_the_sleeping_scheduler(store, clock) -> No
     )
     scheduler.wake()
     await asyncio.sleep(0.02)
-    assert fired == []
+    assert fired == []  # woken, it sleeps again until the new timer is due
     await clock.advance(10)
-    await asyncio.sleep(0.02)
-    assert fired == ["soon"]
+    await eventually(lambda: fired == ["soon"])
     task.cancel()
 
 
@@ -289,3 +298,41 @@ async def test_my_matches_list_mine_first_with_deadlines(timed, clock) -> None:
     assert [m.my_turn for m in found] == sorted((m.my_turn for m in found), reverse=True)
     for mine in found:
         assert (mine.my_deadline is not None) == mine.my_turn
+
+
+async def test_vacations_are_bounded_to_fourteen_days_a_month(timed, clock) -> None:
+    now = clock.now()
+    away = await timed.go_away(ANA.user_id, now + 10 * DAY)
+    assert away.away_at(now + 1) and away.vacation_days == pytest.approx(10)
+    with pytest.raises(UserError, match=r"14\.0 left this month"):
+        await timed.go_away(ANA.user_id, now + 20 * DAY)  # replaces the 10: 20 is too many
+    await clock.advance(2 * DAY)
+    back = await timed.come_back(ANA.user_id)  # back early: 8 days return to the allowance
+    assert not back.away_at(clock.now()) and back.vacation_days == pytest.approx(2)
+    with pytest.raises(UserError, match="not away"):
+        await timed.come_back(ANA.user_id)
+    with pytest.raises(UserError, match="future"):
+        await timed.go_away(ANA.user_id, clock.now() - 1)
+
+
+async def test_a_vacation_stops_the_clock_of_an_async_match(timed, clock) -> None:
+    match_id = await async_match_with_bots(timed)
+    driver = BotDriver(timed, delay=0)
+    driver.poke(match_id)  # the match started before the driver listened
+    scheduler = Scheduler(timed.store, clock, timed.on_timer)
+    for _ in range(5000):  # bots play until the match waits on Ana
+        if 0 in (await timed.deadlines(match_id)):
+            break
+        await asyncio.sleep(0.001)
+    due = (await timed.deadlines(match_id))[0]
+    version = (await timed.get(match_id)).version
+    await timed.go_away(ANA.user_id, clock.now() + 5 * DAY)  # gone after 0 h of her 24 h
+    await clock.advance(2 * DAY)
+    await scheduler.fire_due()
+    assert (await timed.get(match_id)).version == version  # no timeout while she is away
+    postponed = (await timed.deadlines(match_id))[0]
+    assert postponed == pytest.approx(clock.now() + 3 * DAY + (due - (clock.now() - 2 * DAY)))
+    await clock.advance(4 * DAY)  # back, and her whole day has run out again
+    await scheduler.fire_due()
+    assert (await timed.get(match_id)).version > version
+    await driver.close()

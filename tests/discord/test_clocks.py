@@ -146,3 +146,33 @@ async def test_a_match_in_a_thread_of_its_own_reopens_it_when_archived(fake, db)
         for rejection in archived:
             fake.rejections.remove(rejection)
     fake.assert_clean()
+
+
+async def test_reminders_come_by_dm_for_those_who_ask_and_vacations_show(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(ana, "notify", on=True)
+        assert "direct message" in fake.last_reply(ana).text()
+        match_id = await start_with_bots(fake, bot, ana, "async")
+        await until_my_turn(fake, bot, match_id, 0)
+        await bot.service.clock.advance(12 * 3600)
+        await bot.scheduler.fire_due()
+        await fake.settle()
+        (dm,) = fake.dms(ana)
+        assert "your move in **Cover Your Assets** is waiting" in dm.content
+        await fake.slash(ana, "away", until="2099-01-01")
+        assert "limited to 14 days" in fake.last_reply(ana).text()
+        back = bot.service.clock.now() + 3 * 86400
+        from datetime import UTC, datetime
+
+        day = datetime.fromtimestamp(back, UTC).strftime("%Y-%m-%d")
+        await fake.slash(ana, "away", until=day)
+        assert "Enjoy" in fake.last_reply(ana).text()
+        await fake.slash(ana, "away", until="next tuesday")
+        assert "YYYY-MM-DD" in fake.last_reply(ana).text()
+        bot.presenter.request_refresh(match_id)
+        await fake.settle()
+        assert "On vacation" in table_of(fake).text()
+        await fake.slash(ana, "away")
+        assert "Welcome back" in fake.last_reply(ana).text()
+    fake.assert_clean()

@@ -37,8 +37,7 @@ from bot.store import ChannelBusy, MatchRecord, SeatRecord, Store, Timer, Versio
 from bot.store.models import GONE, PRESENT, STANDING_IN
 from bot.timing import (
     DAY,
-    PACES,
-    PAUSED_BY_VACATION,
+    PAUSED_FROM,
     VACATION_DAYS_A_MONTH,
     GuildSettings,
     MatchSettings,
@@ -232,7 +231,9 @@ class MatchService:
         try:
             match = current.match.model_validate({**current.match.model_dump(), **changes})
         except ValueError:
-            raise UserError("Those settings are not valid.") from None
+            raise UserError(
+                "Those settings do not fit together (a custom pace needs custom_minutes)."
+            ) from None
         updated = current.model_copy(update={"match": match, "threads": bool(threads)})
         await self.store.save_guild_settings(guild_id, updated.model_dump_json())
         return updated
@@ -562,7 +563,7 @@ class MatchService:
         """The deadline and reminders of every pending decision, counted from now."""
         if record.status != "active":
             return []
-        pace = settings_of(record).pace
+        settings = settings_of(record)
         now = self.clock.now()
         return [
             Timer(
@@ -573,7 +574,7 @@ class MatchService:
                 due_at=item.due_at,
             )
             for decision in self.game_of(record).decisions(state)
-            for item in plan(pace, decision.seat, decision.reaction, now)
+            for item in plan(settings, decision.seat, decision.reaction, now)
         ]
 
     async def on_timer(self, timer: Timer) -> None:
@@ -623,10 +624,10 @@ class MatchService:
             return None  # a click got there first: exactly one of them applies
 
     async def postpone_for_vacation(self, record: MatchRecord, timer: Timer) -> bool:
-        """In async and correspondence games a player's clock stops while they are away."""
-        pace = settings_of(record).pace
+        """With clocks of a day or more, a player's clock stops while they are away."""
+        settings = settings_of(record)
         user_id = record.seats[timer.seat].user_id
-        if pace not in PAUSED_BY_VACATION or user_id is None:
+        if settings.budget() < PAUSED_FROM or user_id is None:
             return False
         person = await self.user_settings(user_id)
         if not person.away_at(self.clock.now()):
@@ -635,7 +636,7 @@ class MatchService:
         later = timer.model_copy(
             update={
                 "due_at": paused_due(
-                    timer.due_at, PACES[pace][0], person.away_from, person.away_until
+                    timer.due_at, settings.budget(), person.away_from, person.away_until
                 )
             }
         )

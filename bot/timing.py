@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-Pace = Literal["live", "casual", "async", "correspondence"]
+Pace = Literal["live", "casual", "async", "correspondence", "custom"]
 
 # Seconds for an ordinary decision, and for a reaction (answering a challenge, say).
 PACES: dict[str, tuple[float, float]] = {
@@ -20,8 +20,9 @@ PACE_LABELS = {
     "casual": "Casual: 10 minutes a move",
     "async": "Async: 24 hours a move",
     "correspondence": "Correspondence: 72 hours a move",
+    "custom": "The server's own pace",
 }
-REMINDED = {"casual", "async", "correspondence"}  # a live table is watched as it plays
+REMINDED_FROM = 10 * 60  # a clock this long or longer gets reminders; a live table is watched
 
 
 Policy = Literal["default_move", "bot", "forfeit"]
@@ -43,6 +44,40 @@ class MatchSettings(BaseModel):
     )
     forfeit_after: int = Field(default=3, ge=1, le=10, title="Timeouts in a row to forfeit")
     thread: bool = False  # the match lives in a thread the bot created for it
+    custom_minutes: int | None = Field(default=None, ge=1, le=14 * 24 * 60)
+
+    @model_validator(mode="after")
+    def _custom_needs_minutes(self) -> MatchSettings:
+        if self.pace == "custom" and self.custom_minutes is None:
+            raise ValueError("a custom pace needs its minutes")
+        return self
+
+    def budget(self, reaction: bool = False) -> float:
+        """Seconds a decision may take (reactions are shorter in live games)."""
+        if self.pace == "custom":
+            return float(self.custom_minutes or 0) * 60
+        return PACES[self.pace][1 if reaction else 0]
+
+    @property
+    def pace_label(self) -> str:
+        if self.pace == "custom":
+            return f"Custom: {duration(self.budget())} a move"
+        return PACE_LABELS[self.pace]
+
+    def pace_choices(self) -> list[tuple[str, str]]:
+        """The paces a lobby may pick: the standard four, and the server's own if it has one."""
+        paces = [(k, v) for k, v in PACE_LABELS.items() if k != "custom"]
+        if self.custom_minutes:
+            paces.append(("custom", f"Custom: {duration(self.custom_minutes * 60.0)} a move"))
+        return paces
+
+
+def duration(seconds: float) -> str:
+    for unit, size in (("day", 86_400), ("hour", 3_600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = int(seconds // size)
+            return f"{count} {unit}{'' if count == 1 else 's'}"
+    return f"{int(seconds)} seconds"
 
 
 class GuildSettings(BaseModel):
@@ -62,11 +97,11 @@ class TimerPlan(BaseModel):
     due_at: float
 
 
-def plan(pace: str, seat: int, reaction: bool, since: float) -> list[TimerPlan]:
+def plan(settings: MatchSettings, seat: int, reaction: bool, since: float) -> list[TimerPlan]:
     """The timeout of one decision, and its reminders at half time and near the end."""
-    budget = PACES[pace][1 if reaction else 0]
+    budget = settings.budget(reaction)
     timers = [TimerPlan(kind="timeout", seat=seat, due_at=since + budget)]
-    if pace in REMINDED:
+    if budget >= REMINDED_FROM:
         timers += [
             TimerPlan(kind="remind_half", seat=seat, due_at=since + budget / 2),
             TimerPlan(kind="remind_final", seat=seat, due_at=since + budget * 0.9),
@@ -76,7 +111,7 @@ def plan(pace: str, seat: int, reaction: bool, since: float) -> list[TimerPlan]:
 
 VACATION_DAYS_A_MONTH = 14
 DAY = 86_400.0
-PAUSED_BY_VACATION = {"async", "correspondence"}
+PAUSED_FROM = DAY  # vacations stop clocks of a day or more: async, correspondence, custom
 
 
 class UserSettings(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.store import MatchRecord
-from bot.timing import PACE_LABELS, MatchSettings
+from bot.timing import MatchSettings
 from games.core.options import choice_text, describe, summary, switches
 from games.core.panels import Panel
 from games.core.protocol import Decision, Game, Option
@@ -60,8 +60,7 @@ def embed_from_panel(panel: Panel) -> discord.Embed:
 
 # --- lobby ---------------------------------------------------------------------------------
 def pace_line(record: MatchRecord) -> str:
-    pace = MatchSettings.model_validate_json(record.settings or "{}").pace
-    return PACE_LABELS[pace]
+    return MatchSettings.model_validate_json(record.settings or "{}").pace_label
 
 
 def deadline_lines(record: MatchRecord, deadlines: dict[int, float]) -> str:
@@ -133,8 +132,10 @@ def option_select_choices(
         selects.append(
             (SWITCHES, [(f.name, f.title, bool(getattr(current, f.name))) for f in on_off])
         )
-    pace = MatchSettings.model_validate_json(record.settings or "{}").pace
-    selects.append((PACE, [(k, f"Pace: {v}", k == pace) for k, v in PACE_LABELS.items()]))
+    settings = MatchSettings.model_validate_json(record.settings or "{}")
+    selects.append(
+        (PACE, [(k, f"Pace: {v}", k == settings.pace) for k, v in settings.pace_choices()])
+    )
     return selects
 
 

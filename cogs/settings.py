@@ -32,6 +32,7 @@ class Settings(commands.Cog):
         on_timeout="What happens when a player's time runs out",
         forfeit_after="With forfeits: timeouts in a row before a player forfeits",
         threads="Open each new match in a thread of its own",
+        custom_minutes="Your server's own pace, in minutes a move (pick it with pace: custom)",
     )
     @app_commands.choices(pace=choices(PACE_LABELS), on_timeout=choices(POLICY_LABELS))
     @app_commands.default_permissions(manage_guild=True)
@@ -43,6 +44,7 @@ class Settings(commands.Cog):
         on_timeout: app_commands.Choice[str] | None = None,
         forfeit_after: app_commands.Range[int, 1, 10] | None = None,
         threads: bool | None = None,
+        custom_minutes: app_commands.Range[int, 1, 20160] | None = None,
     ) -> None:
         async def run() -> None:
             changes: dict[str, object] = {}
@@ -54,6 +56,8 @@ class Settings(commands.Cog):
                 changes["forfeit_after"] = forfeit_after
             if threads is not None:
                 changes["threads"] = threads
+            if custom_minutes is not None:
+                changes["custom_minutes"] = custom_minutes
             service, guild = self.bot.service, interaction.guild_id or 0
             if changes:
                 current = await service.set_guild_defaults(guild, person(interaction), changes)
@@ -63,7 +67,7 @@ class Settings(commands.Cog):
             embed = discord.Embed(
                 title="⚙️ Defaults for new matches here",
                 description=(
-                    f"**Pace:** {PACE_LABELS[match.pace]}\n"
+                    f"**Pace:** {match.pace_label}\n"
                     f"**On timeout:** {POLICY_LABELS[match.on_timeout]}\n"
                     f"**Timeouts in a row to forfeit:** {match.forfeit_after}\n"
                     f"**Each match in its own thread:** {'yes' if current.threads else 'no'}"

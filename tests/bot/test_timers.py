@@ -336,3 +336,21 @@ async def test_a_vacation_stops_the_clock_of_an_async_match(timed, clock) -> Non
     await scheduler.fire_due()
     assert (await timed.get(match_id)).version > version
     await driver.close()
+
+
+async def test_a_server_may_set_its_own_pace(timed, clock) -> None:
+    with pytest.raises(UserError, match="custom pace needs"):
+        await timed.set_guild_defaults(1, MOD, {"pace": "custom"})
+    await timed.set_guild_defaults(1, MOD, {"pace": "custom", "custom_minutes": 90})
+    record = await timed.open_lobby(
+        guild_id=1, channel_id=40, host=ANA, game_key="cover_your_assets"
+    )
+    await timed.join(record.match_id, BEN)
+    await timed.start(record.match_id, ANA)
+    timers = {t.kind: t.due_at - clock.now() for t in await timed.store.timers_of(record.match_id)}
+    assert timers == {"timeout": 5400.0, "remind_half": 2700.0, "remind_final": 4860.0}
+    other = await timed.open_lobby(
+        guild_id=2, channel_id=41, host=ANA, game_key="cover_your_assets"
+    )
+    with pytest.raises(UserError, match="not available"):
+        await timed.set_pace(other.match_id, ANA, "custom")  # that server has no pace of its own

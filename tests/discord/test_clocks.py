@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.clock import ManualClock
 from games import GAMES
 from tests.discord.conftest import make_a_move, make_bot, table_of
@@ -175,4 +177,34 @@ async def test_reminders_come_by_dm_for_those_who_ask_and_vacations_show(fake, d
         assert "On vacation" in table_of(fake).text()
         await fake.slash(ana, "away")
         assert "Welcome back" in fake.last_reply(ana).text()
+    fake.assert_clean()
+
+
+@pytest.mark.parametrize(
+    ("policy", "line"),
+    [
+        ("default_move", "the default move was played for them"),
+        ("bot", "a bot plays for them until they press"),
+        ("forfeit", "forfeits; a bot plays their seat to the end"),
+    ],
+)
+async def test_an_async_match_with_an_absent_player_finishes_on_its_own(
+    fake, db, policy, line
+) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(mod, "settings", on_timeout=policy, forfeit_after=2)
+        match_id = await start_with_bots(fake, bot, ana, "async")
+        for _ in range(300):
+            if (await bot.service.get(match_id)).status == "finished":
+                break
+            await bot.service.clock.advance(6 * 3600)
+            await bot.scheduler.fire_due()
+            await fake.settle()
+        assert "Game over" in table_of(fake).text()
+        said = fake.all_public_text()
+        assert any(t.startswith("⏳ Reminder") and ana.mention in t for t in said)
+        assert any(t.startswith("⌛ Last call") and ana.mention in t for t in said)
+        assert any(line in t for t in said)
     fake.assert_clean()

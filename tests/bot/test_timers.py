@@ -354,3 +354,36 @@ async def test_a_server_may_set_its_own_pace(timed, clock) -> None:
     )
     with pytest.raises(UserError, match="not available"):
         await timed.set_pace(other.match_id, ANA, "custom")  # that server has no pace of its own
+
+
+@pytest.mark.parametrize(
+    ("pace", "budget", "reminded"),
+    [
+        ("live", 60, False),
+        ("casual", 600, True),
+        ("async", DAY, True),
+        ("correspondence", 3 * DAY, True),
+    ],
+)
+async def test_each_pace_runs_its_reminders_and_timeout_in_simulated_time(
+    timed, clock, pace, budget, reminded
+) -> None:
+    match_id = await async_match_with_bots(timed, pace=pace)
+    changes = record_changes(timed)
+    driver = BotDriver(timed, delay=0)
+    driver.poke(match_id)
+    scheduler = Scheduler(timed.store, clock, timed.on_timer)
+    for _ in range(5000):
+        if 0 in await timed.deadlines(match_id):
+            break
+        await asyncio.sleep(0.001)
+    version = (await timed.get(match_id)).version
+    await clock.advance(budget * 0.95)
+    await scheduler.fire_due()
+    kinds = [c.timer.kind for c in changes if c.kind == "reminder"]
+    assert kinds == (["remind_half", "remind_final"] if reminded else [])
+    assert (await timed.get(match_id)).version == version  # not yet
+    await clock.advance(budget * 0.05)
+    await scheduler.fire_due()
+    assert any(c.timed_out == 0 for c in changes)
+    await driver.close()

@@ -186,6 +186,7 @@ class FakeUser:
     display_name: str
     manage_guild: bool = False
     bot: bool = False
+    dms_open: bool = True  # False: they blocked the bot or closed DMs from server members
 
     @property
     def mention(self) -> str:
@@ -2229,8 +2230,8 @@ class FakeDiscord:
     @_route("POST", r"/users/@me/channels")
     def _open_dm(self, request: _Request) -> Any:
         recipient = int((request.body or {}).get("recipient_id", 0))
-        if recipient not in self.users:
-            raise self._reject(request, 400, 50007, "Cannot send messages to this user")
+        if recipient not in self.users or not self.users[recipient].dms_open:
+            raise self._reject(request, 403, 50007, "Cannot send messages to this user")
         for channel in self.channels.values():
             if channel.type == 1 and channel.recipient_id == recipient:
                 return self._channel_json(channel)

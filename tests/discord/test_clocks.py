@@ -208,3 +208,22 @@ async def test_an_async_match_with_an_absent_player_finishes_on_its_own(
         assert any(t.startswith("⌛ Last call") and ana.mention in t for t in said)
         assert any(line in t for t in said)
     fake.assert_clean()
+
+
+async def test_a_closed_inbox_never_stops_the_channel_reminder(fake, db) -> None:
+    ana = fake.add_user("ana")
+    ana.dms_open = False
+    async with fake.running(make_bot(db), check_errors=True) as bot:
+        await fake.slash(ana, "notify", on=True)
+        match_id = await start_with_bots(fake, bot, ana, "async")
+        await until_my_turn(fake, bot, match_id, 0)
+        await bot.service.clock.advance(12 * 3600)
+        await bot.scheduler.fire_due()
+        await fake.settle()
+        assert fake.dms(ana) == []
+        assert any(t.startswith("⏳ Reminder") for t in fake.all_public_text())
+        refused = [r for r in fake.rejections if r.code == 50007]
+        assert refused
+        for rejection in refused:
+            fake.rejections.remove(rejection)
+    fake.assert_clean()

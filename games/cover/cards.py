@@ -53,3 +53,20 @@ class CoverCards:
             extras |= {"swap", "move"}
         deck = self.cards.deck(remove=remove)
         return deck + [c for c in self.cards.deck(advanced=True) if c in extras]
+
+
+MOVED = {"top": "top set to the bottom", "bottom": "bottom set to the top"}
+
+
+def move_set(stack: list[CoverSet], which: str) -> str:
+    """The Move card: the top set to the bottom, or the bottom set to the top."""
+    if which == "top":
+        stack.insert(0, stack.pop())
+    else:
+        stack.append(stack.pop(0))
+    return MOVED[which]
+
+
+def swap_top_sets(ours: list[CoverSet], theirs: list[CoverSet]) -> None:
+    """The Swap card: two players trade their top sets."""
+    ours[-1], theirs[-1] = theirs[-1], ours[-1]

@@ -14,6 +14,7 @@ from itertools import combinations
 
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, option
 from games.cover.battle import Battles, Play, take_card
+from games.cover.cards import move_set, swap_top_sets
 from games.cover.state import Battle, CoverState, Draft, Reveal
 
 DRAFT_PILES = 3
@@ -191,8 +192,7 @@ class Drafting(Battles):
                 ]
             elif state.players[a].stack and state.players[b].stack:
                 state.removed.append(card)
-                ours, theirs = state.players[a].stack, state.players[b].stack
-                ours[-1], theirs[-1] = theirs[-1], ours[-1]
+                swap_top_sets(state.players[a].stack, state.players[b].stack)
                 events.append(
                     Event(
                         text=f"🔄 A Swap card turns up: {state.names[a]} and "
@@ -245,12 +245,7 @@ class Drafting(Battles):
         if reveal is None:
             raise IllegalAction("There is no Move card for you to decide.")
         state.reveals.remove(reveal)
-        stack = state.players[target].stack
-        if which == "top":
-            stack.insert(0, stack.pop())
-        else:
-            stack.append(stack.pop(0))
-        where = "top set to the bottom" if which == "top" else "bottom set to the top"
+        where = move_set(state.players[target].stack, which)
         events.append(Event(text=f"↕️ {state.names[seat]} moved {state.names[target]}'s {where}."))
 
 

@@ -17,6 +17,7 @@ from games.core.engine import Engine
 from games.core.panels import Panels
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, Outcome, option
 from games.cover.battle import take_card
+from games.cover.cards import move_set, swap_top_sets
 from games.cover.draft import TWO_PLAYER_REMOVALS, Drafting
 from games.cover.state import CoverOptions, CoverSet, CoverState, Player, RoundResult
 
@@ -331,8 +332,8 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
 
     def swap(self, state: CoverState, seat: int, other: int, events: list[Event]) -> None:
         self.play_action_card(state, seat, "swap")
-        mine, theirs = state.players[seat].stack, state.players[other].stack
-        mine[-1], theirs[-1] = theirs[-1], mine[-1]
+        mine = state.players[seat].stack
+        swap_top_sets(mine, state.players[other].stack)
         events.append(
             Event(
                 text=f"🔄 {state.names[seat]} swapped top sets with "
@@ -345,13 +346,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         self, state: CoverState, seat: int, other: int, which: str, events: list[Event]
     ) -> None:
         self.play_action_card(state, seat, "move")
-        stack = state.players[other].stack
-        if which == "top":
-            stack.insert(0, stack.pop())
-            what = "top set to the bottom"
-        else:
-            stack.append(stack.pop(0))
-            what = "bottom set to the top"
+        what = move_set(state.players[other].stack, which)
         whose = "their" if other == seat else f"{state.names[other]}'s"
         events.append(Event(text=f"↕️ {state.names[seat]} moved {whose} {what}."))
 

@@ -41,6 +41,22 @@ def timed(store: SQLiteStore, clock: ManualClock) -> MatchService:
     return MatchService(store, GAMES, new_seed=lambda: next(seeds), clock=clock)
 
 
+async def ana_and_ben(timed: MatchService, channel_id: int, pace: str | None = None) -> str:
+    record = await timed.open_lobby(
+        guild_id=1, channel_id=channel_id, host=ANA, game_key="cover_your_assets"
+    )
+    if pace is not None:
+        await timed.set_pace(record.match_id, ANA, pace)
+    await timed.join(record.match_id, BEN)
+    await timed.start(record.match_id, ANA)
+    return record.match_id
+
+
+async def mover_of(timed: MatchService, match_id: str) -> int:
+    state = timed.load_state(await timed.get(match_id))
+    return GAMES["cover_your_assets"].decisions(state)[0].seat
+
+
 def record_changes(service: MatchService) -> list[Change]:
     seen: list[Change] = []
 
@@ -68,32 +84,21 @@ async def async_match_with_bots(
 
 
 async def test_each_pending_decision_gets_a_deadline_and_two_reminders(timed, clock) -> None:
-    record = await timed.open_lobby(
-        guild_id=1, channel_id=10, host=ANA, game_key="cover_your_assets"
-    )
-    await timed.set_pace(record.match_id, ANA, "async")
-    await timed.join(record.match_id, BEN)
-    await timed.start(record.match_id, ANA)
-    state = timed.load_state(await timed.get(record.match_id))
-    seat = GAMES["cover_your_assets"].decisions(state)[0].seat
-    timers = await timed.store.timers_of(record.match_id)
+    match_id = await ana_and_ben(timed, 10, pace="async")
+    seat = await mover_of(timed, match_id)
+    timers = await timed.store.timers_of(match_id)
     start = clock.now()
     assert [(t.kind, t.seat, t.due_at - start) for t in timers] == [
         ("remind_half", seat, 12 * HOUR),
         ("remind_final", seat, 0.9 * 24 * HOUR),
         ("timeout", seat, 24 * HOUR),
     ]
-    assert await timed.deadlines(record.match_id) == {seat: start + 24 * HOUR}
+    assert await timed.deadlines(match_id) == {seat: start + 24 * HOUR}
 
 
 async def test_a_live_match_has_no_reminders_and_short_reaction_clocks(timed, clock) -> None:
-    record = await timed.open_lobby(
-        guild_id=1, channel_id=10, host=ANA, game_key="cover_your_assets"
-    )
-    await timed.set_pace(record.match_id, ANA, "live")
-    await timed.join(record.match_id, BEN)
-    await timed.start(record.match_id, ANA)
-    timers = await timed.store.timers_of(record.match_id)
+    match_id = await ana_and_ben(timed, 10, pace="live")
+    timers = await timed.store.timers_of(match_id)
     assert [(t.kind, t.due_at - clock.now()) for t in timers] == [("timeout", 60.0)]
 
 
@@ -146,18 +151,14 @@ async def test_a_player_back_from_absence_takes_their_seat_again(timed, clock) -
 async def test_a_forfeited_player_cannot_move_and_leaving_hands_the_seat_to_a_bot(
     timed, clock
 ) -> None:
-    record = await timed.open_lobby(
-        guild_id=1, channel_id=11, host=ANA, game_key="cover_your_assets"
-    )
-    await timed.join(record.match_id, BEN)
-    await timed.start(record.match_id, ANA)
-    await timed.leave_match(record.match_id, BEN.user_id)
-    after = await timed.get(record.match_id)
+    match_id = await ana_and_ben(timed, 11)
+    await timed.leave_match(match_id, BEN.user_id)
+    after = await timed.get(match_id)
     assert after.seats[1].away == GONE and after.status == "active"
     with pytest.raises(UserError, match="You left this match"):
-        await timed.act(record.match_id, BEN.user_id, version=after.version, picks=[0])
-    await timed.leave_match(record.match_id, ANA.user_id)  # nobody left: the match ends
-    assert (await timed.get(record.match_id)).status == "cancelled"
+        await timed.act(match_id, BEN.user_id, version=after.version, picks=[0])
+    await timed.leave_match(match_id, ANA.user_id)  # nobody left: the match ends
+    assert (await timed.get(match_id)).status == "cancelled"
 
 
 async def test_server_defaults_are_for_managers_and_seed_new_lobbies(timed) -> None:
@@ -173,22 +174,17 @@ async def test_server_defaults_are_for_managers_and_seed_new_lobbies(timed) -> N
 
 
 async def test_a_click_racing_the_timeout_applies_exactly_once(timed, clock) -> None:
-    record = await timed.open_lobby(
-        guild_id=1, channel_id=10, host=ANA, game_key="cover_your_assets"
-    )
-    await timed.join(record.match_id, BEN)
-    await timed.start(record.match_id, ANA)
-    state = timed.load_state(await timed.get(record.match_id))
-    seat = GAMES["cover_your_assets"].decisions(state)[0].seat
+    match_id = await ana_and_ben(timed, 10)
+    seat = await mover_of(timed, match_id)
     user = (ANA, BEN)[seat].user_id
-    timeout = next(t for t in await timed.store.timers_of(record.match_id) if t.kind == "timeout")
+    timeout = next(t for t in await timed.store.timers_of(match_id) if t.kind == "timeout")
     results = await asyncio.gather(
-        timed.act(record.match_id, user, version=0, picks=[0]),
+        timed.act(match_id, user, version=0, picks=[0]),
         timed.on_timer(timeout),
         return_exceptions=True,
     )
-    assert len(await timed.store.actions(record.match_id)) == 1
-    assert (await timed.get(record.match_id)).version == 1
+    assert len(await timed.store.actions(match_id)) == 1
+    assert (await timed.get(match_id)).version == 1
     assert sum(isinstance(r, Exception) for r in results) <= 1
 
 
@@ -268,16 +264,12 @@ async def test_an_earlier_timer_wakes_the_sleeping_scheduler(store, clock) -> No
 
 
 async def test_remind_pings_whoever_holds_up_my_match_at_most_hourly(timed, clock) -> None:
-    record = await timed.open_lobby(
-        guild_id=1, channel_id=20, host=ANA, game_key="cover_your_assets"
-    )
-    await timed.join(record.match_id, BEN)
-    await timed.start(record.match_id, ANA)
-    state = timed.load_state(await timed.get(record.match_id))
+    match_id = await ana_and_ben(timed, 20)
+    state = timed.load_state(await timed.get(match_id))
     mover = GAMES["cover_your_assets"].decisions(state)[0].seat
     waiting, asker = (ANA, BEN) if mover == 0 else (BEN, ANA)
     sent = await timed.remind(1, asker.user_id)
-    assert [(c.match.match_id, c.timer.seat) for c in sent] == [(record.match_id, mover)]
+    assert [(c.match.match_id, c.timer.seat) for c in sent] == [(match_id, mover)]
     assert await timed.remind(1, asker.user_id) == []  # not again within the hour
     assert await timed.remind(1, waiting.user_id) == []  # it waits on them: nobody to nudge
     await clock.advance(HOUR)
@@ -342,12 +334,8 @@ async def test_a_server_may_set_its_own_pace(timed, clock) -> None:
     with pytest.raises(UserError, match="custom pace needs"):
         await timed.set_guild_defaults(1, MOD, {"pace": "custom"})
     await timed.set_guild_defaults(1, MOD, {"pace": "custom", "custom_minutes": 90})
-    record = await timed.open_lobby(
-        guild_id=1, channel_id=40, host=ANA, game_key="cover_your_assets"
-    )
-    await timed.join(record.match_id, BEN)
-    await timed.start(record.match_id, ANA)
-    timers = {t.kind: t.due_at - clock.now() for t in await timed.store.timers_of(record.match_id)}
+    match_id = await ana_and_ben(timed, 40)
+    timers = {t.kind: t.due_at - clock.now() for t in await timed.store.timers_of(match_id)}
     assert timers == {"timeout": 5400.0, "remind_half": 2700.0, "remind_final": 4860.0}
     other = await timed.open_lobby(
         guild_id=2, channel_id=41, host=ANA, game_key="cover_your_assets"

@@ -89,7 +89,12 @@ class Play(commands.Cog):
         parent: discord.TextChannel,
         game: app_commands.Choice[str],
     ) -> None:
-        """A thread named after the game and its host (renamed with the players at Start)."""
+        """A thread named after the game and its host (renamed with the players at Start).
+
+        Three calls to Discord come first, so the answer is deferred (privately: a refusal
+        stays a private sentence) and the public announcement is posted in the channel.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
         name = render.clip(f"🍪 {game.name} · {person(interaction).name}", 100)
         thread = await parent.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
@@ -98,11 +103,12 @@ class Play(commands.Cog):
         embeds, view = await self.presenter.table_message(record)
         lobby = await thread.send(embeds=embeds, view=view)
         await self.service.set_message(record.match_id, lobby.id)
-        await interaction.response.send_message(
+        await parent.send(
             f"🍪 {interaction.user.mention} opened a **{game.name}** table in {thread.mention}: "
             "join it there!",
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        await interaction.followup.send(f"Your lobby is open in {thread.mention}.", ephemeral=True)
 
     @app_commands.command(name="rules", description="How a game is played, and our rulings.")
     @app_commands.describe(game="Which game")

@@ -122,7 +122,9 @@ async def test_a_match_in_a_thread_of_its_own_reopens_it_when_archived(fake, db)
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
         await fake.slash(ana, "play", game="cover_your_assets", thread=True)
-        assert "join it there" in fake.last_reply(ana).text()
+        assert "Your lobby is open in" in fake.last_reply(ana).text()
+        assert fake.last_reply(ana).ephemeral
+        assert any("join it there" in m.content for m in fake.public_messages())
         thread = fake.channel("🍪 Cover Your Assets · Ana")
         lobby = fake.public_messages(thread)[0]
         await fake.click(ben, lobby, lobby.find_button("Join"))

@@ -368,3 +368,21 @@ async def test_a_three_player_match_with_a_bot(fake, db) -> None:
         await play_to_the_end(fake, [ana, ben])
         assert "Game over" in table_of(fake).text()
     fake.assert_clean()
+
+
+async def test_bursts_of_moves_are_coalesced_into_few_table_edits(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        bot.presenter.edit_interval = 1.0  # at most one edit a second per table
+        match_id = await open_lobby(fake, ana, bots=3)
+        lobby = table_of(fake)
+        await fake.click(ana, lobby, lobby.find_button("Start"))
+        await play_to_the_end(fake, [ana])
+        logged = await bot.service.store.actions(match_id)
+        hers = sum(1 for a in logged if a.seat == 0)
+        edits = len(table_of(fake).history)
+        assert "Game over" in table_of(fake).text()
+        # Ana's move is shown at once; the bots' burst that follows costs one more edit,
+        # however many moves it holds (the lobby and the start cost a few more).
+        assert edits <= 2 * hers + 8 < len(logged), (edits, hers, len(logged))
+    fake.assert_clean()

@@ -47,6 +47,15 @@ def cover_set(*cards: str) -> CoverSet:
     return CoverSet(asset=asset, cards=game.wilds_below(list(cards)))
 
 
+def cathys_piano_set_exposed() -> dict[str, list[CoverSet]]:
+    """The usual battlefield: Ezra owns a set (so he may challenge), and Cathy's Piano set
+    sits on top of her safe bottom set."""
+    return {
+        "Ezra": [cover_set("cabin", "cabin")],
+        "Cathy": [cover_set("cabin", "cabin"), cover_set("piano", "piano")],
+    }
+
+
 @pytest.fixture
 def rig():
     """``rig(hands={...}, stacks={...}, deck=[...top last], discard=[...], turn=name)``."""

@@ -7,7 +7,7 @@ import pytest
 from games.core.protocol import Action, IllegalAction, NotYourTurn
 from games.cover.state import CoverOptions
 
-from .conftest import cover_set
+from .conftest import cathys_piano_set_exposed, cover_set
 
 # --- Form a set ----------------------------------------------------------------------------
 
@@ -130,10 +130,7 @@ def test_challenger_and_defender_alternate_until_one_gives_up(rig) -> None:
             "Ezra": ["piano", "piano", "silver", "cash", "jewels"],
             "Cathy": ["piano", "gold", "cash", "jewels", "scooter"],
         },
-        stacks={
-            "Ezra": [cover_set("cabin", "cabin")],
-            "Cathy": [cover_set("cabin", "cabin"), cover_set("piano", "piano")],
-        },
+        stacks=cathys_piano_set_exposed(),
     )
     t.play("Ezra", "challenge", t.seat("Cathy"), "piano")
     assert t.options("Cathy") == ["counter.piano", "counter.gold", "concede"]
@@ -155,10 +152,7 @@ def test_the_defender_may_let_the_set_go(rig) -> None:
             "Ezra": ["piano", "cash", "cash", "jewels", "jewels"],
             "Cathy": ["gold", "cash", "jewels", "scooter", "scooter"],
         },
-        stacks={
-            "Ezra": [cover_set("cabin", "cabin")],
-            "Cathy": [cover_set("cabin", "cabin"), cover_set("piano", "piano")],
-        },
+        stacks=cathys_piano_set_exposed(),
     )
     t.play("Ezra", "challenge", t.seat("Cathy"), "piano")
     t.play("Cathy", "concede")
@@ -169,10 +163,7 @@ def test_the_defender_may_let_the_set_go(rig) -> None:
 def test_a_wild_can_challenge_any_set(rig) -> None:
     t = rig(
         hands={"Ezra": ["gold", "cash", "cash", "jewels", "jewels"], "Cathy": ["scooter"] * 5},
-        stacks={
-            "Ezra": [cover_set("cabin", "cabin")],
-            "Cathy": [cover_set("cabin", "cabin"), cover_set("piano", "piano")],
-        },
+        stacks=cathys_piano_set_exposed(),
     )
     t.play("Ezra", "challenge", t.seat("Cathy"), "gold")
     assert t.stack("Ezra")[-1] == ["gold", "piano", "piano"]
@@ -181,10 +172,7 @@ def test_a_wild_can_challenge_any_set(rig) -> None:
 def test_a_challenge_must_match_the_set(rig) -> None:
     t = rig(
         hands={"Ezra": ["cash", "cash", "jewels", "jewels", "scooter"]},
-        stacks={
-            "Ezra": [cover_set("cabin", "cabin")],
-            "Cathy": [cover_set("cabin", "cabin"), cover_set("piano", "piano")],
-        },
+        stacks=cathys_piano_set_exposed(),
     )
     with pytest.raises(IllegalAction):
         t.play("Ezra", "challenge", t.seat("Cathy"), "cash")
@@ -216,10 +204,7 @@ def test_nobody_draws_during_a_challenge(rig) -> None:
             "Ezra": ["piano", "piano", "jewels", "jewels", "scooter"],
             "Cathy": ["piano", "cash", "jewels", "scooter", "scooter"],
         },
-        stacks={
-            "Ezra": [cover_set("cabin", "cabin")],
-            "Cathy": [cover_set("cabin", "cabin"), cover_set("piano", "piano")],
-        },
+        stacks=cathys_piano_set_exposed(),
     )
     deck = list(t.state.deck)
     t.play("Ezra", "challenge", t.seat("Cathy"), "piano")
@@ -234,10 +219,7 @@ def test_the_defender_draws_back_to_five_after_the_challengers_turn(rig) -> None
             "Ezra": ["piano", "piano", "jewels", "jewels", "scooter"],
             "Cathy": ["piano", "cash", "jewels", "scooter", "scooter"],
         },
-        stacks={
-            "Ezra": [cover_set("cabin", "cabin")],
-            "Cathy": [cover_set("cabin", "cabin"), cover_set("piano", "piano")],
-        },
+        stacks=cathys_piano_set_exposed(),
         deck=["cabin", "gold", "silver", "toy_train"],  # top is last: Ezra gets these first
     )
     t.play("Ezra", "challenge", t.seat("Cathy"), "piano")
@@ -256,10 +238,7 @@ def test_a_defender_who_played_no_card_does_not_draw(rig) -> None:
             "Ezra": ["piano", "piano", "jewels", "jewels", "scooter"],
             "Cathy": ["gold", "cash", "jewels", "scooter"],
         },
-        stacks={
-            "Ezra": [cover_set("cabin", "cabin")],
-            "Cathy": [cover_set("cabin", "cabin"), cover_set("piano", "piano")],
-        },
+        stacks=cathys_piano_set_exposed(),
     )
     t.play("Ezra", "challenge", t.seat("Cathy"), "piano")
     t.play("Cathy", "concede")

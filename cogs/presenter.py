@@ -29,6 +29,7 @@ from cogs.components import (
     person,
     tell,
 )
+from games.core.panels import PanelField
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -70,21 +71,12 @@ class Presenter:
         if record.state is None:
             return [render.closed_embed(record, game)], None
         spectator = await self.service.seat_view(record.match_id, None)
-        embed = render.embed_from_panel(spectator.panels.table)
+        table = spectator.panels.table
         if record.status == "active":
-            deadlines = await self.service.deadlines(record.match_id)
-            if deadlines and len(embed.fields) < render.FIELDS:
-                embed.add_field(
-                    name=f"⏰ Time to move · {render.pace_line(record)}",
-                    value=render.deadline_lines(record, deadlines),
-                    inline=False,
-                )
-        away = [s.name for s in record.seats if s.user_id is not None and s.away]
-        if away and record.status == "active" and len(embed.fields) < render.FIELDS:
-            embed.add_field(name="🤖 Bots standing in", value=", ".join(away), inline=False)
-        vacations = await self.vacations(record)
-        if vacations and record.status == "active" and len(embed.fields) < render.FIELDS:
-            embed.add_field(name="🏖️ On vacation", value=vacations, inline=False)
+            # The match's own lines go first, inside the same size budget as the game's.
+            extra = await self.match_fields(record)
+            table = table.model_copy(update={"fields": (*extra, *table.fields)})
+        embed = render.embed_from_panel(table)
         view = discord.ui.View(timeout=None)
         if record.status == "active":
             view.add_item(TableButton("hand", record.match_id))
@@ -97,6 +89,25 @@ class Presenter:
             embed.description = render.clip(embed.description, render.DESCRIPTION)
             view = None
         return [embed], view
+
+    async def match_fields(self, record: MatchRecord) -> list[PanelField]:
+        """Deadlines, bots standing in, vacations: how the match is run, not the game."""
+        fields = []
+        deadlines = await self.service.deadlines(record.match_id)
+        if deadlines:
+            fields.append(
+                PanelField(
+                    name=f"⏰ Time to move · {render.pace_line(record)}",
+                    value=render.deadline_lines(record, deadlines),
+                )
+            )
+        away = [s.name for s in record.seats if s.user_id is not None and s.away]
+        if away:
+            fields.append(PanelField(name="🤖 Bots standing in", value=", ".join(away)))
+        vacations = await self.vacations(record)
+        if vacations:
+            fields.append(PanelField(name="🏖️ On vacation", value=vacations))
+        return fields
 
     def hand_message(self, seen: SeatView, note: str | None = None) -> dict[str, object]:
         """The ephemeral hand view: the hand, what to decide, and the moves as components."""

@@ -1,0 +1,40 @@
+"""The one place that changes a match: lock -> load -> apply -> save -> notify.
+
+Clicks, bot moves and timeouts all come through here, so a click racing a bot move or a
+timeout applies exactly once: one asyncio lock per match, and the store's version check
+behind it. The service is split by what it holds: ``base`` (values and plumbing),
+``lobbies``, ``play`` and ``clocks``.
+"""
+
+from bot.service.base import (
+    Change,
+    Choice,
+    Person,
+    SeatView,
+    ServiceBase,
+    clean_name,
+    new_match_id,
+    pick_options,
+    settings_of,
+)
+from bot.service.clocks import Clocks, MyMatch
+from bot.service.lobbies import Lobbies
+
+
+class MatchService(Lobbies, Clocks):
+    """Everything that changes or reads a match, for every front end."""
+
+
+__all__ = [
+    "Change",
+    "Choice",
+    "MatchService",
+    "MyMatch",
+    "Person",
+    "SeatView",
+    "ServiceBase",
+    "clean_name",
+    "new_match_id",
+    "pick_options",
+    "settings_of",
+]

@@ -1,0 +1,232 @@
+"""Shared parts of the match service: its value types and its plumbing."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel
+
+from bot.clock import Clock, SystemClock
+from bot.errors import (
+    MatchNotFound,
+    NotHost,
+    NotRunning,
+    StaleClick,
+    UserError,
+)
+from bot.store import MatchRecord, SeatRecord, Store, Timer
+from bot.timing import (
+    MatchSettings,
+)
+from games.core.panels import Panels
+from games.core.protocol import Action, Decision, Event, Game, GameState, IllegalAction
+
+log = logging.getLogger(__name__)
+
+CACHE_SIZE = 512  # running matches kept parsed in memory
+REMIND_EVERY = 3600.0  # /remind pings a match's laggards at most once an hour
+BOT_NAMES = ("Abe", "Bea", "Cal", "Dot", "Eve", "Fin", "Gil", "Hal")
+_MARKDOWN = re.compile(r"[\\*_~`|>#\[\]()@<:]")
+
+
+@dataclass(frozen=True)
+class Person:
+    """Who clicked: the id Discord vouches for, never one taken from a custom_id."""
+
+    user_id: int
+    name: str
+    can_manage: bool = False
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A move about to be applied: who, what, the decision it answers, and any change to
+    the seat's absence state that goes with it (saved under the same lock)."""
+
+    seat: int
+    action: Action
+    decision: Decision
+    seat_after: SeatRecord | None = None
+
+
+ChangeKind = Literal["lobby", "started", "action", "finished", "cancelled", "reminder", "seats"]
+
+
+@dataclass
+class Change:
+    kind: ChangeKind
+    match: MatchRecord
+    events: list[Event] = field(default_factory=list)
+    state: GameState | None = None
+    previous: GameState | None = None
+    timed_out: int | None = None  # the seat whose clock ran out, when a timer moved for it
+    timer: Timer | None = None  # the reminder, for kind "reminder"
+
+
+Listener = Callable[[Change], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What one person may see of a match, and what they must decide now."""
+
+    match: MatchRecord
+    game: Game
+    seat: int | None
+    version: int
+    view: BaseModel
+    panels: Panels
+    decision: Decision | None
+    waiting_on: frozenset[int] = frozenset()  # every seat that must decide now
+
+    @classmethod
+    def of(cls, record: MatchRecord, game: Game, state: GameState, seat: int | None) -> SeatView:
+        view = game.view(state, seat)
+        deciding = game.decisions(state)
+        return cls(
+            match=record,
+            game=game,
+            seat=seat,
+            version=state.version,
+            view=view,
+            panels=game.panels(view),
+            decision=next((d for d in deciding if d.seat == seat), None),
+            waiting_on=frozenset(d.seat for d in deciding),
+        )
+
+
+def settings_of(record: MatchRecord) -> MatchSettings:
+    return MatchSettings.model_validate_json(record.settings or "{}")
+
+
+def new_match_id() -> str:
+    # 10 hex characters (40 bits): short enough for custom_ids, ample against collisions.
+    return secrets.token_hex(5)
+
+
+def clean_name(name: str) -> str:
+    """Names go into embeds and logs: no markdown, no mentions, a sane length."""
+    cleaned = _MARKDOWN.sub("", name).strip() or "Player"
+    return cleaned[:24]
+
+
+class ServiceBase:
+    """The plumbing every part of the service shares: locks, the cache, listeners."""
+
+    def __init__(
+        self,
+        store: Store,
+        games: dict[str, Game],
+        *,
+        new_seed: Callable[[], int] = lambda: secrets.randbits(63),
+        clock: Clock | None = None,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.new_seed = new_seed
+        self.clock: Clock = clock or SystemClock()
+        # Told whenever timers change, so the scheduler can look at its next deadline.
+        self.timers_changed: Callable[[], None] = lambda: None
+        self.listeners: list[Listener] = []
+        self._locks: dict[str, asyncio.Lock] = {}
+        # Write-through cache of running matches, so a move costs no read and no JSON
+        # parse. Safe because every write goes through this service, and the store's
+        # version check still guards each save: a conflict drops the entry.
+        self._cache: OrderedDict[str, tuple[MatchRecord, GameState]] = OrderedDict()
+        self._reminded: dict[str, float] = {}  # match id -> when /remind last pinged it
+
+    # --- plumbing ----------------------------------------------------------------------
+    def lock(self, match_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(match_id, asyncio.Lock())
+
+    def game_of(self, record: MatchRecord) -> Game:
+        return self.games[record.game]
+
+    async def get(self, match_id: str) -> MatchRecord:
+        record = await self.store.get(match_id)
+        if record is None:
+            raise MatchNotFound()
+        return record
+
+    def _remember(self, record: MatchRecord, state: GameState) -> None:
+        self._cache[record.match_id] = (record, state)
+        self._cache.move_to_end(record.match_id)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    async def _running(self, match_id: str) -> tuple[MatchRecord, GameState]:
+        hit = self._cache.get(match_id)
+        if hit is not None:
+            self._cache.move_to_end(match_id)
+            return hit
+        record = await self.get(match_id)
+        state = self.load_state(record)
+        self._remember(record, state)
+        return record, state
+
+    async def set_message(self, match_id: str, message_id: int) -> None:
+        """Remember which message shows this match (the lobby, later the table)."""
+        await self.store.set_message(match_id, message_id)
+        hit = self._cache.get(match_id)
+        if hit is not None:
+            self._cache[match_id] = (hit[0].model_copy(update={"message_id": message_id}), hit[1])
+
+    async def notify(self, change: Change) -> None:
+        for listener in self.listeners:
+            try:
+                await listener(change)
+            except Exception:
+                # A failed table edit or ping must never undo or block a saved move.
+                log.exception("listener failed for match %s", change.match.match_id)
+
+    def load_state(self, record: MatchRecord) -> GameState:
+        if record.state is None:
+            raise NotRunning()
+        return self.game_of(record).load_state(record.state)
+
+    def timers_for(self, record: MatchRecord, state: GameState) -> list[Timer]:
+        """The timers a state calls for; saved with every move (see ``Clocks``)."""
+        return []
+
+    @staticmethod
+    def require_host(record: MatchRecord, actor: Person, what: str) -> None:
+        if actor.user_id != record.host_id and not actor.can_manage:
+            raise NotHost(what)
+
+    # --- reading -----------------------------------------------------------------------
+    async def seat_view(self, match_id: str, user_id: int | None) -> SeatView:
+        record, state = await self._running(match_id)
+        seat = record.seat_of(user_id) if user_id is not None else None
+        return SeatView.of(record, self.game_of(record), state, seat)
+
+
+class _NothingToDo(Exception):
+    pass
+
+
+def pick_options(decision: Decision, picks: Sequence[int]) -> Action:
+    """Turn option indexes from a button or select into the decision's action."""
+    try:
+        chosen = [decision.options[i] for i in dict.fromkeys(picks)]
+    except IndexError:
+        raise StaleClick() from None
+    if not chosen:
+        raise UserError("Pick something first.")
+    try:
+        return decision.pick(chosen)
+    except IllegalAction as exc:
+        raise UserError(str(exc)) from None
+
+
+def unique_name(name: str, seats: Sequence[SeatRecord]) -> str:
+    taken = {s.name for s in seats}
+    if name not in taken:
+        return name
+    return next(f"{name} {i}" for i in range(2, 99) if f"{name} {i}" not in taken)

@@ -1,0 +1,286 @@
+"""Clocks and absence: deadlines, reminders, timeouts, stand-ins, vacations, nudges."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from bot.errors import (
+    MatchNotFound,
+    NotRunning,
+    NotSeated,
+    StaleClick,
+    UserError,
+)
+from bot.service.base import (
+    REMIND_EVERY,
+    Change,
+    Choice,
+    settings_of,
+)
+from bot.service.play import Play
+from bot.store import MatchRecord, SeatRecord, Timer
+from bot.store.models import GONE, PRESENT, STANDING_IN
+from bot.timing import (
+    DAY,
+    PAUSED_FROM,
+    VACATION_DAYS_A_MONTH,
+    UserSettings,
+    paused_due,
+    plan,
+)
+from games.core.protocol import Game, GameState
+
+
+class Clocks(Play):
+    # --- clocks ------------------------------------------------------------------------
+    def timers_for(self, record: MatchRecord, state: GameState) -> list[Timer]:
+        """The deadline and reminders of every pending decision, counted from now."""
+        if record.status != "active":
+            return []
+        settings = settings_of(record)
+        now = self.clock.now()
+        return [
+            Timer(
+                match_id=record.match_id,
+                kind=item.kind,
+                seat=item.seat,
+                version=state.version,
+                due_at=item.due_at,
+            )
+            for decision in self.game_of(record).decisions(state)
+            for item in plan(settings, decision.seat, decision.reaction, now)
+        ]
+
+    async def on_timer(self, timer: Timer) -> None:
+        """A deadline or a reminder came due: the same locked path as a click."""
+        try:
+            record, state = await self._running(timer.match_id)
+        except UserError:
+            return  # the match is gone or over
+        if record.status != "active" or state.version != timer.version:
+            return  # stale: the match moved on since this timer was set
+        if await self.postpone_for_vacation(record, timer):
+            return
+        if timer.kind == "timeout":
+            await self.time_out(timer)
+        else:
+            await self.notify(Change(kind="reminder", match=record, state=state, timer=timer))
+
+    async def time_out(self, timer: Timer) -> Change | None:
+        """A clock ran out: the match's policy decides what happens to the seat.
+
+        default_move: the decision's default move is played. bot: a bot takes the seat until
+        its player is back, starting with this move. forfeit: default moves, and after
+        ``forfeit_after`` timeouts in a row a bot takes the seat for good.
+        """
+
+        def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
+            decision = game.decision_for(state, timer.seat)
+            if state.version != timer.version or decision is None:
+                raise StaleClick()
+            settings = settings_of(record)
+            seat = record.seats[timer.seat]
+            away, missed = seat.away, seat.missed + 1
+            if settings.on_timeout == "bot":
+                away = max(away, STANDING_IN)
+            elif settings.on_timeout == "forfeit" and missed >= settings.forfeit_after:
+                away = GONE
+            if away != PRESENT:
+                action = game.bot_action(state, timer.seat)
+            else:
+                action = decision.default or decision.pick(decision.options[: decision.min_picks])
+            after = seat.model_copy(update={"away": away, "missed": missed})
+            return Choice(timer.seat, action, decision, after)
+
+        try:
+            return await self._apply(timer.match_id, choose, timed_out=True)
+        except (StaleClick, NotRunning, MatchNotFound):
+            return None  # a click got there first: exactly one of them applies
+
+    async def postpone_for_vacation(self, record: MatchRecord, timer: Timer) -> bool:
+        """With clocks of a day or more, a player's clock stops while they are away."""
+        settings = settings_of(record)
+        user_id = record.seats[timer.seat].user_id
+        if settings.budget() < PAUSED_FROM or user_id is None:
+            return False
+        person = await self.user_settings(user_id)
+        if not person.away_at(self.clock.now()):
+            return False
+        assert person.away_from is not None and person.away_until is not None
+        later = timer.model_copy(
+            update={
+                "due_at": paused_due(
+                    timer.due_at, settings.budget(), person.away_from, person.away_until
+                )
+            }
+        )
+        others = [
+            t
+            for t in await self.store.timers_of(record.match_id)
+            if (t.kind, t.seat) != (timer.kind, timer.seat)
+        ]
+        await self.store.replace_timers(record.match_id, [*others, later])
+        self.timers_changed()
+        return True
+
+    # --- people ------------------------------------------------------------------------
+    async def user_settings(self, user_id: int) -> UserSettings:
+        return UserSettings.model_validate_json(await self.store.user_settings(user_id))
+
+    async def set_notify(self, user_id: int, on: bool) -> UserSettings:
+        updated = (await self.user_settings(user_id)).model_copy(update={"notify": on})
+        await self.store.save_user_settings(user_id, updated.model_dump_json())
+        return updated
+
+    async def go_away(self, user_id: int, until: float) -> UserSettings:
+        """A vacation: clocks of async and correspondence games stop until ``until``.
+
+        At most 14 days a calendar month (UTC), counted when booked."""
+        now = self.clock.now()
+        if until <= now:
+            raise UserError("Pick a date in the future for your return.")
+        current = await self.user_settings(user_id)
+        month = datetime.fromtimestamp(now, UTC).strftime("%Y-%m")
+        used = current.vacation_days if current.vacation_month == month else 0.0
+        if current.away_at(now) and current.away_until is not None:
+            used -= (current.away_until - now) / DAY  # replacing the vacation under way
+        days = (until - now) / DAY
+        if used + days > VACATION_DAYS_A_MONTH + 1e-9:
+            left = max(0.0, VACATION_DAYS_A_MONTH - used)
+            raise UserError(
+                f"Vacations are limited to {VACATION_DAYS_A_MONTH} days a month; you have "
+                f"{left:.1f} left this month."
+            )
+        updated = current.model_copy(
+            update={
+                "away_from": now,
+                "away_until": until,
+                "vacation_month": month,
+                "vacation_days": used + days,
+            }
+        )
+        await self.store.save_user_settings(user_id, updated.model_dump_json())
+        return updated
+
+    async def come_back(self, user_id: int) -> UserSettings:
+        """Back early: the unused days return to this month's allowance."""
+        now = self.clock.now()
+        current = await self.user_settings(user_id)
+        if not current.away_at(now) or current.away_until is None:
+            raise UserError("You are not away.")
+        refund = (current.away_until - now) / DAY
+        updated = current.model_copy(
+            update={"away_until": now, "vacation_days": max(0.0, current.vacation_days - refund)}
+        )
+        await self.store.save_user_settings(user_id, updated.model_dump_json())
+        return updated
+
+    async def _change_seat(
+        self, match_id: str, user_id: int, update: Callable[[SeatRecord], SeatRecord]
+    ) -> MatchRecord:
+        async with self.lock(match_id):
+            record, state = await self._running(match_id)
+            if record.status != "active":
+                raise NotRunning()
+            seat = record.seat_of(user_id)
+            if seat is None:
+                raise NotSeated()
+            record = await self._save_seat(record, update(record.seats[seat]))
+            self._remember(record, state)
+        await self.notify(Change(kind="seats", match=record, state=state, previous=state))
+        return record
+
+    async def im_back(self, match_id: str, user_id: int) -> MatchRecord:
+        """The player takes their seat back from the bot standing in for them."""
+
+        def back(seat: SeatRecord) -> SeatRecord:
+            if seat.away == GONE:
+                raise UserError("You left this match; a bot plays your seat to the end.")
+            if seat.away == PRESENT:
+                raise UserError("You are already playing your own seat.")
+            return seat.model_copy(update={"away": PRESENT, "missed": 0})
+
+        return await self._change_seat(match_id, user_id, back)
+
+    async def leave_match(self, match_id: str, user_id: int) -> MatchRecord:
+        """Leave a running match: a bot plays the seat to the end; with nobody left, it ends."""
+
+        def gone(seat: SeatRecord) -> SeatRecord:
+            if seat.away == GONE:
+                raise UserError("You already left this match.")
+            return seat.model_copy(update={"away": GONE})
+
+        record = await self._change_seat(match_id, user_id, gone)
+        if not any(s.user_id is not None and s.away != GONE for s in record.seats):
+            return await self.cancel(match_id, None)
+        return record
+
+    async def deadlines(self, match_id: str) -> dict[int, float]:
+        """When each seat that must decide runs out of time."""
+        return {
+            t.seat: t.due_at for t in await self.store.timers_of(match_id) if t.kind == "timeout"
+        }
+
+    async def open_for_user(self, guild_id: int, user_id: int) -> list[MyMatch]:
+        """The user's open matches here: the ones waiting on them first, soonest deadline
+        first; then the ones waiting on others."""
+        found = []
+        for record in await self.store.open_for_user(guild_id, user_id):
+            waiting_on: frozenset[int] = frozenset()
+            if record.status == "active" and record.state:
+                state = self.load_state(record)
+                waiting_on = frozenset(d.seat for d in self.game_of(record).decisions(state))
+            seat = record.seat_of(user_id)
+            deadlines = await self.deadlines(record.match_id) if waiting_on else {}
+            found.append(
+                MyMatch(
+                    match=record,
+                    my_turn=seat in waiting_on,
+                    waiting_on=waiting_on,
+                    my_deadline=deadlines.get(seat) if seat is not None else None,
+                )
+            )
+        found.sort(key=lambda m: (not m.my_turn, m.my_deadline or float("inf")))
+        return found
+
+    async def remind(self, guild_id: int, user_id: int) -> list[Change]:
+        """Ping whoever holds up the user's matches; at most once an hour per match."""
+        sent = []
+        now = self.clock.now()
+        for mine in await self.open_for_user(guild_id, user_id):
+            record = mine.match
+            others = [
+                s
+                for s in record.seats
+                if s.seat in mine.waiting_on
+                and s.user_id not in (None, user_id)
+                and not s.played_by_bot
+            ]
+            if (
+                not others
+                or now - self._reminded.get(record.match_id, -REMIND_EVERY) < REMIND_EVERY
+            ):
+                continue
+            self._reminded[record.match_id] = now
+            for seat in others:
+                timer = Timer(
+                    match_id=record.match_id,
+                    kind="remind_asked",
+                    seat=seat.seat,
+                    version=record.version,
+                    due_at=now,
+                )
+                change = Change(kind="reminder", match=record, timer=timer)
+                await self.notify(change)
+                sent.append(change)
+        return sent
+
+
+@dataclass(frozen=True)
+class MyMatch:
+    match: MatchRecord
+    my_turn: bool
+    waiting_on: frozenset[int]
+    my_deadline: float | None

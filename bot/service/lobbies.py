@@ -1,0 +1,281 @@
+"""Lobbies and server defaults: seats, options, pace, start, cancel, rematch."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+
+from bot.errors import (
+    AlreadySeated,
+    ChannelTaken,
+    LobbyFull,
+    NotHost,
+    NotInLobby,
+    NotRunning,
+    NotSeated,
+    UnknownGame,
+    UserError,
+)
+from bot.service.base import (
+    BOT_NAMES,
+    Change,
+    Person,
+    ServiceBase,
+    clean_name,
+    new_match_id,
+    settings_of,
+    unique_name,
+)
+from bot.store import ChannelBusy, MatchRecord, SeatRecord
+from bot.store.models import PRESENT
+from bot.timing import (
+    GuildSettings,
+)
+from games.core.options import with_choice, with_switches
+from games.core.protocol import IllegalAction
+
+
+class Lobbies(ServiceBase):
+    # --- server defaults ---------------------------------------------------------------
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        return GuildSettings.model_validate_json(await self.store.guild_settings(guild_id))
+
+    async def set_guild_defaults(
+        self, guild_id: int, actor: Person, changes: dict[str, object]
+    ) -> GuildSettings:
+        """Defaults for the server's new matches: Manage Server only."""
+        if not actor.can_manage:
+            raise NotHost("change this server's settings")
+        current = await self.guild_settings(guild_id)
+        changes = dict(changes)
+        threads = changes.pop("threads", current.threads)
+        try:
+            match = current.match.model_validate({**current.match.model_dump(), **changes})
+        except ValueError:
+            raise UserError(
+                "Those settings do not fit together (a custom pace needs custom_minutes)."
+            ) from None
+        updated = current.model_copy(update={"match": match, "threads": bool(threads)})
+        await self.store.save_guild_settings(guild_id, updated.model_dump_json())
+        return updated
+
+    # --- lobby -------------------------------------------------------------------------
+    async def open_lobby(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host: Person,
+        game_key: str,
+        seats: Sequence[SeatRecord] | None = None,
+        options: str | None = None,
+        settings: str | None = None,
+        rematch_of: str | None = None,
+        in_thread: bool = False,
+    ) -> MatchRecord:
+        if game_key not in self.games:
+            raise UnknownGame(game_key)
+        game = self.games[game_key]
+        stamp = datetime.now(UTC)
+        defaults = await self.guild_settings(guild_id)
+        if settings is None:
+            match_settings = defaults.match.model_copy(update={"thread": in_thread})
+            settings = match_settings.model_dump_json()
+        record = MatchRecord(
+            match_id=new_match_id(),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game_key,
+            status="lobby",
+            host_id=host.user_id,
+            options=options or game.options_model().model_dump_json(),
+            settings=settings,
+            rematch_of=rematch_of,
+            created_at=stamp,
+            updated_at=stamp,
+            seats=list(seats)
+            if seats
+            else [SeatRecord(seat=0, user_id=host.user_id, name=clean_name(host.name))],
+        )
+        try:
+            await self.store.create_match(record)
+        except ChannelBusy as busy:
+            raise ChannelTaken(busy.match_id) from None
+        await self.notify(Change(kind="lobby", match=record))
+        return record
+
+    async def _edit_lobby(
+        self, match_id: str, edit: Callable[[MatchRecord], dict[str, object]]
+    ) -> MatchRecord:
+        """Apply ``edit`` (which returns the record's changed fields) to a lobby, and save it."""
+        async with self.lock(match_id):
+            record = await self.get(match_id)
+            if record.status != "lobby":
+                raise NotInLobby()
+            record = record.model_copy(update=edit(record))
+            seats = [
+                SeatRecord(seat=i, user_id=s.user_id, name=s.name)
+                for i, s in enumerate(record.seats)
+            ]
+            record = record.model_copy(update={"seats": seats})
+            await self.store.save_lobby(
+                match_id, seats, record.options, record.host_id, record.settings
+            )
+        await self.notify(Change(kind="lobby", match=record))
+        return record
+
+    async def join(self, match_id: str, person: Person) -> MatchRecord:
+        def edit(record: MatchRecord) -> dict[str, object]:
+            game = self.game_of(record)
+            if record.seat_of(person.user_id) is not None:
+                raise AlreadySeated()
+            if len(record.seats) >= game.max_players:
+                raise LobbyFull(game.max_players)
+            name = unique_name(clean_name(person.name), record.seats)
+            seat = SeatRecord(seat=len(record.seats), user_id=person.user_id, name=name)
+            return {"seats": [*record.seats, seat]}
+
+        return await self._edit_lobby(match_id, edit)
+
+    async def leave(self, match_id: str, person: Person) -> MatchRecord:
+        def edit(record: MatchRecord) -> dict[str, object]:
+            if record.seat_of(person.user_id) is None:
+                raise NotSeated()
+            seats = [s for s in record.seats if s.user_id != person.user_id]
+            host = record.host_id
+            if host == person.user_id:
+                humans = [s.user_id for s in seats if s.user_id is not None]
+                host = humans[0] if humans else host  # hosting passes to the next person
+            return {"seats": seats, "host_id": host}
+
+        record = await self._edit_lobby(match_id, edit)
+        if not any(s.user_id is not None for s in record.seats):
+            return await self.cancel(match_id, None)
+        return record
+
+    async def add_bot(self, match_id: str, actor: Person) -> MatchRecord:
+        def edit(record: MatchRecord) -> dict[str, object]:
+            self.require_host(record, actor, "add bots")
+            game = self.game_of(record)
+            if len(record.seats) >= game.max_players:
+                raise LobbyFull(game.max_players)
+            taken = {s.name for s in record.seats}
+            name = next(f"🤖 {n}" for n in BOT_NAMES if f"🤖 {n}" not in taken)
+            seat = SeatRecord(seat=len(record.seats), user_id=None, name=name)
+            return {"seats": [*record.seats, seat]}
+
+        return await self._edit_lobby(match_id, edit)
+
+    async def set_option(self, match_id: str, actor: Person, name: str, value: str) -> MatchRecord:
+        def edit(record: MatchRecord) -> dict[str, object]:
+            self.require_host(record, actor, "change the options")
+            game = self.game_of(record)
+            try:
+                options = with_choice(game.load_options(record.options), name, value)
+            except (ValueError, KeyError):
+                raise UserError("That option is not available for this game.") from None
+            return {"options": options.model_dump_json()}
+
+        return await self._edit_lobby(match_id, edit)
+
+    async def set_switches(self, match_id: str, actor: Person, on: set[str]) -> MatchRecord:
+        """Turn exactly the named on/off rules on (advanced rules and house rules)."""
+
+        def edit(record: MatchRecord) -> dict[str, object]:
+            self.require_host(record, actor, "change the options")
+            game = self.game_of(record)
+            try:
+                options = with_switches(game.load_options(record.options), on)
+            except ValueError:
+                raise UserError("That rule is not available for this game.") from None
+            return {"options": options.model_dump_json()}
+
+        return await self._edit_lobby(match_id, edit)
+
+    async def set_pace(self, match_id: str, actor: Person, pace: str) -> MatchRecord:
+        """How long each move may take: live, casual, async or correspondence."""
+
+        def edit(record: MatchRecord) -> dict[str, object]:
+            self.require_host(record, actor, "change the pace")
+            try:
+                settings = with_choice(settings_of(record), "pace", pace)
+            except ValueError:
+                raise UserError("That pace is not available.") from None
+            return {"settings": settings.model_dump_json()}
+
+        return await self._edit_lobby(match_id, edit)
+
+    async def start(self, match_id: str, actor: Person) -> MatchRecord:
+        async with self.lock(match_id):
+            record = await self.get(match_id)
+            if record.status != "lobby":
+                raise NotInLobby()
+            self.require_host(record, actor, "start the match")
+            game = self.game_of(record)
+            n = len(record.seats)
+            if not game.min_players <= n <= game.max_players:
+                raise UserError(
+                    f"{game.name} needs {game.min_players} to {game.max_players} players; "
+                    f"there {'is' if n == 1 else 'are'} {n}. Invite people or add bots."
+                )
+            seed = self.new_seed()
+            try:
+                state = game.setup(
+                    game.load_options(record.options), [s.name for s in record.seats], seed
+                )
+            except IllegalAction as exc:
+                raise UserError(str(exc)) from None
+            started = record.model_copy(update={"status": "active"})
+            await self.store.start(
+                match_id,
+                record.seats,
+                seed,
+                state.model_dump_json(),
+                state.version,
+                timers=self.timers_for(started, state),
+            )
+            record = record.model_copy(
+                update={
+                    "status": "active",
+                    "seed": seed,
+                    "state": state.model_dump_json(),
+                    "version": state.version,
+                }
+            )
+            self._remember(record, state)
+        self.timers_changed()
+        await self.notify(Change(kind="started", match=record, state=state, events=[]))
+        return record
+
+    async def cancel(self, match_id: str, actor: Person | None) -> MatchRecord:
+        """End a lobby or a running match. ``actor`` None: the system (an empty lobby)."""
+        async with self.lock(match_id):
+            record = await self.get(match_id)
+            if not record.is_open:
+                raise NotRunning()
+            if actor is not None:
+                self.require_host(record, actor, "cancel the match")
+            await self.store.set_status(match_id, "cancelled")
+            await self.store.replace_timers(match_id, [])
+            self.timers_changed()
+            self._cache.pop(match_id, None)
+            record = record.model_copy(update={"status": "cancelled"})
+        await self.notify(Change(kind="cancelled", match=record))
+        return record
+
+    async def rematch(self, match_id: str, actor: Person) -> MatchRecord:
+        record = await self.get(match_id)
+        if record.status not in ("finished", "cancelled"):
+            raise UserError("This match is still going; a rematch can start when it ends.")
+        if record.seat_of(actor.user_id) is None and not actor.can_manage:
+            raise NotSeated()
+        return await self.open_lobby(
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            host=actor,
+            game_key=record.game,
+            seats=[s.model_copy(update={"away": PRESENT, "missed": 0}) for s in record.seats],
+            options=record.options,
+            settings=record.settings,
+            rematch_of=record.match_id,
+        )

@@ -66,14 +66,15 @@ class Battles(CoverCards):
                 target_set = state.players[target].stack[-1 - depth]
                 name = self.cards[target_set.asset].name
                 where = "" if depth == 0 else " (second from top)"
+                words = self.WORDS
                 for play in self.openings(state, hand, target_set.asset, depth):
                     kind = "challenge" if depth == 0 else "challenge_second"
                     found.append(
                         option(
                             Action.of(kind, target, *play),
-                            label=f"Challenge {state.names[target]}'s {name}{where} with "
-                            f"{self.play_label(play)}",
-                            group="Challenge",
+                            label=f"{words['Challenge']} {state.names[target]}'s {name}{where}"
+                            f" with {self.play_label(play)}",
+                            group=words["Challenge"],
                             style="danger",
                         )
                     )
@@ -91,14 +92,15 @@ class Battles(CoverCards):
         due = " (two cards, or a Penny Jar)" if battle.need == 2 else ""
         if seat == battle.defender:
             prompt = (
-                f"{state.names[last_seat]} challenges your {asset} set with "
+                f"{state.names[last_seat]} {self.WORDS['challenge']}s your {asset} "
+                f"{self.WORDS['set']} with "
                 f"{self.play_label(last_play)}. Defend it{due}, or let it go?"
             )
             give_up = "Let it go"
         else:
             prompt = (
-                f"{state.names[last_seat]} defended the {asset} set with "
-                f"{self.play_label(last_play)}. Challenge again{due}, or give up?"
+                f"{state.names[last_seat]} defended the {asset} {self.WORDS['set']} with "
+                f"{self.play_label(last_play)}. {self.WORDS['Challenge']} again{due}, or give up?"
             )
             give_up = "Give up"
         options = [
@@ -154,8 +156,8 @@ class Battles(CoverCards):
         where = "" if depth == 0 else " (second from top)"
         events.append(
             Event(
-                text=f"⚔️ {state.names[seat]} challenged {state.names[target]}'s "
-                f"{self.cards[asset].name} set{where} with "
+                text=f"⚔️ {state.names[seat]} {self.WORDS['challenge']}d {state.names[target]}'s "
+                f"{self.cards[asset].name} {self.WORDS['set']}{where} with "
                 f"{self.play_label(play)}."
             )
         )
@@ -209,7 +211,7 @@ class Battles(CoverCards):
         prize.cards = self.wilds_below(prize.cards + played)
         if winner == battle.challenger:
             state.players[winner].stack.append(prize)
-            verb = "stole" if battle.drafted is None else "won"
+            verb = self.WORDS["stole"] if battle.drafted is None else "won"
         else:
             stack.insert(index, prize)
             verb = "kept"
@@ -224,7 +226,7 @@ class Battles(CoverCards):
         events.append(
             Event(
                 text=f"{state.names[winner]} {verb} the "
-                f"{self.cards[prize.asset].name} set "
+                f"{self.cards[prize.asset].name} {self.WORDS['set']} "
                 f"({len(prize.cards)} cards, ${value:,})."
             )
         )

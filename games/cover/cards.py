@@ -9,8 +9,25 @@ from games.cover.state import CoverOptions, CoverSet, Player
 
 
 class CoverCards:
+    # The family's vocabulary: Cover Your Cookies says Batch, swipe and Dough.
+    WORDS = {
+        "set": "set",
+        "Set": "Set",
+        "challenge": "challenge",
+        "Challenge": "Challenge",
+        "stole": "stole",
+    }
+
     def __init__(self, catalogue: Catalogue) -> None:
         self.cards = catalogue
+
+    def money(self, amount: int) -> str:
+        return f"${amount:,}"
+
+    def short_money(self, amount: int) -> str:
+        if amount >= 1_000_000:
+            return f"${amount / 1_000_000:.2f}M".replace(".00M", "M")
+        return f"${amount // 1000}k" if amount % 1000 == 0 else f"${amount:,}"
 
     def label(self, card: str) -> str:
         return self.cards.labels[card]

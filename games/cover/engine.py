@@ -24,10 +24,6 @@ from games.cover.state import CoverOptions, CoverSet, CoverState, Player, RoundR
 MILLION = 1_000_000
 
 
-def money(amount: int) -> str:
-    return f"${amount:,}"
-
-
 class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
     key = "cover_your_assets"
     name = "Cover Your Assets"
@@ -156,8 +152,8 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
                     options.append(
                         option(
                             Action.of("pair", high, low),
-                            label=f"Set: {self.label(high)} + {self.label(low)}",
-                            group="Form a set",
+                            label=f"{self.WORDS['Set']}: {self.label(high)} + {self.label(low)}",
+                            group=f"Form a {self.WORDS['set']}",
                             style="success",
                         )
                     )
@@ -168,8 +164,9 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
                     options.append(
                         option(
                             Action.of("take", card),
-                            label=f"Set: {self.label(card)} + discard {self.label(top)}",
-                            group="Form a set",
+                            label=f"{self.WORDS['Set']}: {self.label(card)} + discard "
+                            f"{self.label(top)}",
+                            group=f"Form a {self.WORDS['set']}",
                             style="success",
                         )
                     )
@@ -184,8 +181,8 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         return [
             option(
                 Action.of("improve", asset),
-                label=f"Improve your top set with {self.label(asset)}",
-                group="Form a set",
+                label=f"Improve your top {self.WORDS['set']} with {self.label(asset)}",
+                group=f"Form a {self.WORDS['set']}",
                 style="success",
             )
         ]
@@ -310,7 +307,9 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         """New sets go on top and are never combined with earlier sets of the same asset."""
         state.players[seat].stack.append(new)
         cards = " + ".join(self.label(c) for c in reversed(new.cards))
-        events.append(Event(text=f"{state.names[seat]} formed a set{how}: {cards}."))
+        events.append(
+            Event(text=f"{state.names[seat]} formed a {self.WORDS['set']}{how}: {cards}.")
+        )
 
     def improve_set(self, state: CoverState, seat: int, card: str, events: list[Event]) -> None:
         take_card(state.players[seat].hand, card)
@@ -397,7 +396,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         for seat in winners:
             state.round_wins[seat] += 1
         ranking = ", ".join(
-            f"{state.names[s]} {money(scores[s])}"
+            f"{state.names[s]} {self.money(scores[s])}"
             for s in sorted(range(len(scores)), key=lambda s: -scores[s])
         )
         events.append(Event(text=f"🏁 Round {state.round} is over: {ranking}."))
@@ -425,15 +424,15 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
                 if max(state.totals) < MILLION:
                     return None
                 return (
-                    f"{join_names(leaders(state.totals))} passed {money(MILLION)} with "
-                    f"{money(max(state.totals))}."
+                    f"{join_names(leaders(state.totals))} passed {self.money(MILLION)} with "
+                    f"{self.money(max(state.totals))}."
                 )
             case "highest_after_3":
                 if state.round < 3:
                     return None
                 return (
                     f"After 3 rounds, {join_names(leaders(state.totals))} has the highest "
-                    f"total: {money(max(state.totals))}."
+                    f"total: {self.money(max(state.totals))}."
                 )
             case "first_to_2":
                 if max(state.round_wins) < 2:

@@ -130,12 +130,6 @@ def view_of(game: CoverYourAssets, state: CoverState, seat: int | None) -> Cover
     )
 
 
-def short_money(amount: int) -> str:
-    if amount >= 1_000_000:
-        return f"${amount / 1_000_000:.2f}M".replace(".00M", "M")
-    return f"${amount // 1000}k" if amount % 1000 == 0 else f"${amount:,}"
-
-
 def panels_of(game: CoverYourAssets, view: CoverView) -> Panels:
     return Panels(table=table_panel(game, view), hand=hand_panel(game, view))
 
@@ -156,7 +150,7 @@ def table_panel(game: CoverYourAssets, view: CoverView) -> Panel:
         title=f"💰 {game.name} · Round {view.round}",
         description=status_line(game, view, names),
         fields=tuple(fields),
-        footer=f"{summary(view.options)} · {score_line(view)}",
+        footer=f"{summary(view.options)} · {score_line(game, view)}",
         accent="done" if view.end_reason else ("battle" if view.battle else "turn"),
     )
 
@@ -168,7 +162,7 @@ def status_line(game: CoverYourAssets, view: CoverView, names: list[str]) -> str
         for seat, place in view.placements:
             p = view.players[seat]
             lines.append(
-                f"{medals.get(place, f'{place}.')} **{p.name}** {short_money(p.total)}"
+                f"{medals.get(place, f'{place}.')} **{p.name}** {game.short_money(p.total)}"
                 + (f" · {p.round_wins} round wins" if view.options.end_mode == "first_to_2" else "")
             )
         return "\n".join(lines)
@@ -198,26 +192,28 @@ def status_line(game: CoverYourAssets, view: CoverView, names: list[str]) -> str
 def player_field(game: CoverYourAssets, view: CoverView, seat: int) -> PanelField:
     p = view.players[seat]
     marker = "▶ " if seat == view.turn and not view.end_reason else ""
-    name = f"{marker}{p.name} · {p.hand_count} in hand · {short_money(p.stack_value)}"
+    name = f"{marker}{p.name} · {p.hand_count} in hand · {game.short_money(p.stack_value)}"
     if not p.stack:
         return PanelField(name=name, value="*no sets yet*", inline=True)
     lines = []
     for depth, s in enumerate(reversed(p.stack)):
         if depth == SETS_SHOWN:
             rest = p.stack[: len(p.stack) - SETS_SHOWN]
-            lines.append(f"…{len(rest)} more below ({short_money(sum(x.value for x in rest))})")
+            lines.append(
+                f"…{len(rest)} more below ({game.short_money(sum(x.value for x in rest))})"
+            )
             break
         bottom = depth == len(p.stack) - 1
         tag = "🔒 " if bottom else ("🔓 " if depth == 0 else "")
         cards = "".join(game.cards[c].emoji for c in reversed(s.cards))
-        lines.append(f"{tag}{game.cards[s.asset].name} {cards} {short_money(s.value)}")
+        lines.append(f"{tag}{game.cards[s.asset].name} {cards} {game.short_money(s.value)}")
     return PanelField(name=name, value="\n".join(lines), inline=True)
 
 
-def score_line(view: CoverView) -> str:
+def score_line(game: CoverYourAssets, view: CoverView) -> str:
     if not view.rounds:
         return "First round"
-    parts = [f"{p.name} {short_money(p.total)}" for p in view.players]
+    parts = [f"{p.name} {game.short_money(p.total)}" for p in view.players]
     return f"Totals after {len(view.rounds)} round(s): " + ", ".join(parts)
 
 
@@ -228,12 +224,15 @@ def hand_panel(game: CoverYourAssets, view: CoverView) -> Panel | None:
     for card in view.hand:
         counts[card] = counts.get(card, 0) + 1
     lines = [
-        f"{game.label(card)}{f' ×{n}' if n > 1 else ''} · {short_money(game.cards[card].value)}"
+        f"{game.label(card)}{f' ×{n}' if n > 1 else ''} · "
+        f"{game.short_money(game.cards[card].value)}"
         for card, n in counts.items()
     ]
     me = view.players[view.viewer] if view.viewer is not None else None
     return Panel(
         title="🃏 Your hand",
         description="\n".join(lines) if lines else "*Your hand is empty.*",
-        footer=f"Your stack: {short_money(me.stack_value)} in {len(me.stack)} sets" if me else "",
+        footer=f"Your stack: {game.short_money(me.stack_value)} in {len(me.stack)} sets"
+        if me
+        else "",
     )

@@ -20,20 +20,24 @@ Play = tuple[str, ...]  # the card(s) one side lays down in one answer
 
 
 class Battles(CoverCards):
-    def weight(self, play: Play) -> int:
-        return sum(self.cards[card].weight for card in play)
+    def card_weight(self, state: CoverState, card: str) -> int:
+        """How many cards one card counts as in a battle (a Penny Jar: two)."""
+        return self.cards[card].weight
+
+    def weight(self, state: CoverState, play: Play) -> int:
+        return sum(self.card_weight(state, card) for card in play)
 
     # --- what can be played ------------------------------------------------------------
-    def plays(self, hand: Sequence[str], asset: str, need: int) -> list[Play]:
+    def plays(self, state: CoverState, hand: Sequence[str], asset: str, need: int) -> list[Play]:
         """Answers that weigh at least ``need``: one card, or two cards when two are due.
 
         Two cards are two assets, two wilds or one of each; a Penny Jar alone weighs two.
         """
         kinds = [c for c in dict.fromkeys(hand) if self.matches(c, asset)]
-        singles = [(c,) for c in kinds if self.cards[c].weight >= need]
+        singles = [(c,) for c in kinds if self.card_weight(state, c) >= need]
         if need == 1:
             return singles
-        light = [c for c in kinds if self.cards[c].weight == 1]
+        light = [c for c in kinds if self.card_weight(state, c) == 1]
         counts = Counter(hand)
         pairs = [(a, b) for i, a in enumerate(light) for b in light[i:] if a != b or counts[a] >= 2]
         return singles + pairs
@@ -42,8 +46,8 @@ class Battles(CoverCards):
         self, state: CoverState, hand: Sequence[str], asset: str, depth: int
     ) -> list[Play]:
         if depth == 0:
-            return self.plays(hand, asset, need=1)
-        return self.plays(hand, asset, need=2)  # reaching under the top set costs two
+            return self.plays(state, hand, asset, need=1)
+        return self.plays(state, hand, asset, need=2)  # reaching under the top set costs two
 
     def challengeable(self, state: CoverState, seat: int, depth: int = 0) -> list[int]:
         """Targets whose set at ``depth`` is not their first (bottom) set, which is safe.
@@ -110,7 +114,7 @@ class Battles(CoverCards):
                 group="Answer",
                 style="primary",
             )
-            for play in self.plays(hand, battle.asset, battle.need)
+            for play in self.plays(state, hand, battle.asset, battle.need)
         ]
         options.append(option(Action.of("concede"), label=give_up, group="Answer"))
         return Decision(
@@ -143,7 +147,7 @@ class Battles(CoverCards):
         asset = state.players[target].stack[-1 - depth].asset
         # A second-from-top challenge is answered with single cards, as the rulebook says;
         # anywhere else a lone Penny Jar must be met with two cards or another Penny Jar.
-        need = 1 if depth else min(2, self.weight(play))
+        need = 1 if depth else min(2, self.weight(state, play))
         state.battle = Battle(
             challenger=seat,
             defender=target,
@@ -169,7 +173,7 @@ class Battles(CoverCards):
         for card in play:
             take_card(state.players[seat].hand, card)
         battle.played += [(seat, c) for c in play]
-        battle.need = min(2, self.weight(play)) if len(play) == 1 else 1
+        battle.need = min(2, self.weight(state, play)) if len(play) == 1 else 1
         verb = "defended with" if seat == battle.defender else "challenged again with"
         events.append(Event(text=f"{state.names[seat]} {verb} {self.play_label(play)}."))
         battle.to_answer = self.other_side(battle, seat)
@@ -179,7 +183,7 @@ class Battles(CoverCards):
         """A side that holds no answer of the weight due cannot respond, and loses at once."""
         battle = state.battle
         assert battle is not None
-        if not self.plays(state.players[battle.to_answer].hand, battle.asset, battle.need):
+        if not self.plays(state, state.players[battle.to_answer].hand, battle.asset, battle.need):
             events.append(Event(text=f"{state.names[battle.to_answer]} cannot answer."))
             self.win_battle(state, self.other_side(battle, battle.to_answer), events)
 
@@ -189,6 +193,9 @@ class Battles(CoverCards):
         word = "let the set go" if seat == battle.defender else "gave up the challenge"
         events.append(Event(text=f"{state.names[seat]} {word}."))
         self.win_battle(state, self.other_side(battle, seat), events)
+
+    def on_swiped(self, state: CoverState, loser: int) -> None:
+        """A hook for rule sets that console a player who lost a set (Crumb Collector)."""
 
     @staticmethod
     def other_side(battle: Battle, seat: int) -> int:
@@ -211,6 +218,8 @@ class Battles(CoverCards):
         prize.cards = self.wilds_below(prize.cards + played)
         if winner == battle.challenger:
             state.players[winner].stack.append(prize)
+            if battle.drafted is None:
+                self.on_swiped(state, battle.defender)
             verb = self.WORDS["stole"] if battle.drafted is None else "won"
         else:
             stack.insert(index, prize)

@@ -112,7 +112,7 @@ class Drafting(Battles):
                 group="Challenge",
                 style="danger",
             )
-            for play in self.plays(hand, asset, need=1)
+            for play in self.plays(state, hand, asset, need=1)
         ]
         options.append(option(Action.of("accept"), label="Let them have it", group="Challenge"))
         return Decision(
@@ -139,7 +139,7 @@ class Drafting(Battles):
             asset=asset,
             played=[(seat, c) for c in play],
             to_answer=draft.drafter,
-            need=min(2, self.weight(play)),
+            need=min(2, self.weight(state, play)),
             drafted=list(draft.cards),
         )
         events.append(

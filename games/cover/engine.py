@@ -86,8 +86,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         state.reveals = []
         self.start_turn(state, (state.dealer + 1) % len(state.players))
 
-    @staticmethod
-    def start_turn(state: CoverState, seat: int) -> None:
+    def start_turn(self, state: CoverState, seat: int) -> None:
         state.turn = seat
         state.actions_taken = 0
         state.barred = []
@@ -114,10 +113,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
             *self.improve_options(state, seat, hand),
             *self.challenge_options(state, seat, hand),
             *self.action_card_options(state, seat, hand),
-        ]
-        options += [
-            option(Action.of("discard", card), label=f"Discard {self.label(card)}", group="Discard")
-            for card in dict.fromkeys(hand)
+            *self.discard_options(state, hand),
         ]
         if second:
             # First, so it always gets a button of its own however many moves there are.
@@ -140,6 +136,12 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
             options=tuple(options),
             default=default,
         )
+
+    def discard_options(self, state: CoverState, hand: list[str]) -> list[Option]:
+        return [
+            option(Action.of("discard", card), label=f"Discard {self.label(card)}", group="Discard")
+            for card in dict.fromkeys(hand)
+        ]
 
     def set_options(self, state: CoverState, hand: list[str]) -> list[Option]:
         options: list[Option] = []
@@ -305,11 +307,15 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         self, state: CoverState, seat: int, new: CoverSet, events: list[Event], how: str
     ) -> None:
         """New sets go on top and are never combined with earlier sets of the same asset."""
+        self.on_new_set(state, seat, new)
         state.players[seat].stack.append(new)
         cards = " + ".join(self.label(c) for c in reversed(new.cards))
         events.append(
             Event(text=f"{state.names[seat]} formed a {self.WORDS['set']}{how}: {cards}.")
         )
+
+    def on_new_set(self, state: CoverState, seat: int, new: CoverSet) -> None:
+        """A hook for rule sets that add to a set as it is formed."""
 
     def improve_set(self, state: CoverState, seat: int, card: str, events: list[Event]) -> None:
         take_card(state.players[seat].hand, card)
@@ -356,6 +362,10 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         for seat in state.to_draw_after_turn:
             self.draw_to_hand_size(state, seat, events)
         state.to_draw_after_turn = []
+        self.pass_turn(state, events, rng)
+
+    def pass_turn(self, state: CoverState, events: list[Event], rng: random.Random) -> None:
+        """The round ends once the deck and every hand are empty; else the left player goes."""
         if not state.deck and not any(p.hand for p in state.players):
             self.end_round(state, events, rng)
             return
@@ -387,7 +397,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         return seat
 
     def end_round(self, state: CoverState, events: list[Event], rng: random.Random) -> None:
-        scores = [self.stack_value(p) for p in state.players]
+        scores = self.round_scores(state)
         best = max(scores)
         winners = [seat for seat, score in enumerate(scores) if score == best]
         state.rounds.append(RoundResult(number=state.round, scores=scores, winners=winners))
@@ -410,6 +420,9 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         events.append(
             Event(text=f"Round {state.round} is dealt; {state.names[state.turn]} goes first.")
         )
+
+    def round_scores(self, state: CoverState) -> list[int]:
+        return [self.stack_value(p) for p in state.players]
 
     def game_end_reason(self, state: CoverState) -> str | None:
         names = state.names

@@ -152,28 +152,32 @@ def layout(
 ) -> list[tuple[str, str, list[tuple[int, Option]]]]:
     """Plan the rows for a decision: ``(kind, title, options)`` with kind button|select|multi.
 
-    A group of up to five options becomes a row of buttons; a bigger one a select of up to
-    25. When there are more groups than rows, the last groups share one select.
+    Best: a group of up to five options is a row of buttons, a bigger one a select of up to
+    25. If that needs more rows than there are, every group becomes a select; if even that
+    does not fit, all the moves share selects of 25, in order. Nothing is ever left out
+    below 25 options a row.
     """
     if decision.max_picks > 1:
         chunk = list(enumerate(decision.options))[:SELECT_OPTIONS]
         return [("multi", decision.prompt, chunk)]
-    plan: list[tuple[str, str, list[tuple[int, Option]]]] = []
     groups = grouped(decision)
-    for position, (title, options) in enumerate(groups):
-        if len(plan) == rows_available - 1 and position < len(groups) - 1:
-            rest = [pair for _, more in groups[position:] for pair in more]
-            for start in range(0, len(rest), SELECT_OPTIONS):
-                if len(plan) < rows_available:
-                    plan.append(("select", "More moves", rest[start : start + SELECT_OPTIONS]))
-            break
+    plan: list[tuple[str, str, list[tuple[int, Option]]]] = []
+    for title, options in groups:
         if len(options) <= BUTTONS_PER_ROW:
             plan.append(("button", title, options))
         else:
-            for start in range(0, len(options), SELECT_OPTIONS):
-                if len(plan) < rows_available:
-                    plan.append(("select", title, options[start : start + SELECT_OPTIONS]))
-    return plan
+            plan += [("select", title, part) for part in chunks(options)]
+    if len(plan) <= rows_available:
+        return plan
+    plan = [("select", title, part) for title, options in groups for part in chunks(options)]
+    if len(plan) <= rows_available:
+        return plan
+    everything = [pair for _, options in groups for pair in options]
+    return [("select", "Your moves", part) for part in chunks(everything)][:rows_available]
+
+
+def chunks(options: list[tuple[int, Option]]) -> list[list[tuple[int, Option]]]:
+    return [options[i : i + SELECT_OPTIONS] for i in range(0, len(options), SELECT_OPTIONS)]
 
 
 def button_style(style: str) -> discord.ButtonStyle:

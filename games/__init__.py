@@ -1,8 +1,10 @@
 """Pure game engines behind one protocol. ``GAMES`` is the registry every layer reads."""
 
 from games.core.protocol import Game
-from games.cover import CoverYourAssets
+from games.cover import CoverYourAssets, CoverYourCookies
 
-GAMES: dict[str, Game] = {game.key: game for game in (CoverYourAssets(),)}  # type: ignore[misc]
+GAMES: dict[str, Game] = {  # type: ignore[misc]
+    game.key: game for game in (CoverYourAssets(), CoverYourCookies())
+}
 
 __all__ = ["GAMES", "Game"]

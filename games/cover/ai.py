@@ -21,6 +21,10 @@ WORTH_A_WILD = 30_000  # a battle pot at least this rich is worth spending a wil
 
 def choose(game: CoverYourAssets, view: CoverView, decision: Decision) -> Action:
     kinds = {o.action.kind for o in decision.options}
+    if "rotate" in kinds:
+        return rotate_for_gain(view, decision)
+    if kinds & {"mixer_swap", "exchange"}:
+        return decision.options[0].action  # either way is as good as the other, blind
     if "force_move" in kinds:
         # Deciding for an opponent: bring their safe bottom set up where it can be stolen.
         return next(o.action for o in decision.options if o.action.args[1] == "bottom")
@@ -29,6 +33,22 @@ def choose(game: CoverYourAssets, view: CoverView, decision: Decision) -> Action
     if view.battle is not None:
         return answer(game, view, decision)
     return take_turn(game, view, decision)
+
+
+def rotate_for_gain(view: CoverView, decision: Decision) -> Action:
+    """Pass the top Batches the way that brings us the richer one for ours."""
+    me = view.viewer
+    assert me is not None
+    n = len(view.players)
+
+    def top(seat: int) -> int:
+        stack = view.players[seat % n].stack
+        return stack[-1].value if stack else 0
+
+    # Passing left, we receive from our right neighbour (seat - 1), and the other way round.
+    gain = {"left": top(me - 1) - top(me), "right": top(me + 1) - top(me)}
+    best = max(gain, key=lambda way: gain[way])
+    return next(o.action for o in decision.options if o.action.args[0] == best)
 
 
 def react_to_draft(game: CoverYourAssets, view: CoverView, decision: Decision) -> Action:
@@ -88,6 +108,7 @@ def take_turn(game: CoverYourAssets, view: CoverView, decision: Decision) -> Act
             return found
 
     sets = by_kind(decision, "pair") + by_kind(decision, "take") + by_kind(decision, "draft")
+    sets += by_kind(decision, "single")
     my_stack = view.players[me].stack
     top_exposed = len(my_stack) >= 2 and my_stack[-1].value >= 40_000
     if sets:
@@ -158,7 +179,8 @@ def spent_from_hand(option: Option) -> list[str]:
 def option_cards(view: CoverView, option: Option) -> list[str]:
     args = option.action.args
     if option.action.kind == "take":
-        return [args[0], view.discard_top or ""]
+        top = view.discard_row[int(args[1])] if len(args) > 1 else view.discard_top
+        return [args[0], top or ""]
     if option.action.kind == "draft":
         return [args[0], *(view.drafts[int(p)].top or "" for p in args[1:])]
     return list(args)

@@ -236,7 +236,7 @@ class Battles(CoverCards):
             Event(
                 text=f"{state.names[winner]} {verb} the "
                 f"{self.cards[prize.asset].name} {self.WORDS['set']} "
-                f"({len(prize.cards)} cards, ${value:,})."
+                f"({len(prize.cards)} cards, {self.money(value)})."
             )
         )
 

@@ -8,6 +8,7 @@ from pydantic import BaseModel
 
 from games.core.options import summary
 from games.core.panels import Panel, PanelField, Panels
+from games.cover.cookies_state import CookiesOptions, CookiesState
 from games.cover.state import CoverOptions, CoverState, RoundResult
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ class CoverView(BaseModel):
 
     game: str
     viewer: int | None
-    options: CoverOptions
+    options: CoverOptions | CookiesOptions
     round: int
     turn: int
     players: list[PlayerView]
@@ -72,6 +73,10 @@ class CoverView(BaseModel):
     drafts: list[DraftPileView]
     draft: DraftView | None
     deciding: list[int]  # seats deciding a Move card turned up on a draft pile
+    crumbs: list[int] = []  # Cover Your Cookies: Crumb Collector steps
+    enhance_waiting: list[int] = []
+    mixer: tuple[int, str] | None = None  # a drawn Mixer waiting for its drawer's choice
+    discard_row: list[str] = []  # three players of Cover Your Cookies: the discard row
     rounds: list[RoundResult]
     log: list[str]
     end_reason: str | None
@@ -122,12 +127,24 @@ def view_of(game: CoverYourAssets, state: CoverState, seat: int | None) -> Cover
             ],
             "draft": state.draft.model_dump() if state.draft else None,
             "deciding": [r.decider for r in state.reveals],
+            **cookies_extras(state),
             "rounds": state.rounds,
             "log": [e.text for e in state.log if e.visible_for(seat)],
             "end_reason": state.end_reason,
             "placements": [(p.seat, p.place) for p in outcome.placements] if outcome else [],
         }
     )
+
+
+def cookies_extras(state: CoverState) -> dict[str, object]:
+    if not isinstance(state, CookiesState):
+        return {}
+    return {
+        "crumbs": state.crumbs,
+        "enhance_waiting": state.enhance_waiting,
+        "mixer": (state.mixer.seat, state.mixer.card) if state.mixer else None,
+        "discard_row": state.discard if len(state.players) == 3 else [],
+    }
 
 
 def panels_of(game: CoverYourAssets, view: CoverView) -> Panels:
@@ -138,7 +155,9 @@ def table_panel(game: CoverYourAssets, view: CoverView) -> Panel:
     names = [p.name for p in view.players]
     fields = [player_field(game, view, seat) for seat in range(len(view.players))]
     discard = game.label(view.discard_top) if view.discard_top else "empty"
-    middle = [f"🂠 Draw pile: {view.deck_count} · Discard top: {discard}"]
+    if view.discard_row:
+        discard = "row " + " · ".join(game.label(c) for c in view.discard_row)
+    middle = [f"🂠 Draw pile: {view.deck_count} · Discard: {discard}"]
     for number, pile in enumerate(view.drafts):
         top = game.label(pile.top) if pile.top else "empty"
         beside = "" if len(names) == 2 else f" ({names[pile.between[0]]}–{names[pile.between[1]]})"
@@ -147,7 +166,7 @@ def table_panel(game: CoverYourAssets, view: CoverView) -> Panel:
     if view.log:
         fields.append(PanelField(name="Last moves", value="\n".join(view.log[-LOG_SHOWN:])))
     return Panel(
-        title=f"💰 {game.name} · Round {view.round}",
+        title=f"{'🍪' if view.crumbs else '💰'} {game.name} · Round {view.round}",
         description=status_line(game, view, names),
         fields=tuple(fields),
         footer=f"{summary(view.options)} · {score_line(game, view)}",
@@ -176,6 +195,9 @@ def status_line(game: CoverYourAssets, view: CoverView, names: list[str]) -> str
             f"{game.cards[b.asset].name} set{where}.\n{played}\n"
             f"Waiting for **{names[b.to_answer]}**{due}."
         )
+    if view.mixer:
+        seat, card = view.mixer
+        return f"🎛️ **{names[seat]}** drew {game.label(card)} and is choosing how it acts."
     if view.deciding:
         who = ", ".join(f"**{names[s]}**" for s in view.deciding)
         return f"↕️ A Move card turned up on a draft pile. Waiting for {who} to decide."
@@ -193,8 +215,12 @@ def player_field(game: CoverYourAssets, view: CoverView, seat: int) -> PanelFiel
     p = view.players[seat]
     marker = "▶ " if seat == view.turn and not view.end_reason else ""
     name = f"{marker}{p.name} · {p.hand_count} in hand · {game.short_money(p.stack_value)}"
+    if view.crumbs:
+        name += f" · crumbs {view.crumbs[seat]}"
+    if view.enhance_waiting and view.enhance_waiting[seat]:
+        name += " · ✨ waiting"
     if not p.stack:
-        return PanelField(name=name, value="*no sets yet*", inline=True)
+        return PanelField(name=name, value=f"*no {game.WORDS['set']}s yet*", inline=True)
     lines = []
     for depth, s in enumerate(reversed(p.stack)):
         if depth == SETS_SHOWN:

@@ -1,0 +1,68 @@
+"""The /rules text for Cover Your Cookies: the rulebook in brief, our rulings, assumed data."""
+
+RULES = """\
+**Cover Your Cookies** — bake Batches of Cookies; the most Dough wins. 3–6 players.
+
+**Setup.** The 8 Mixers are set aside, the rest shuffled and 5 cards dealt to each player. \
+The deck is split in two halves, the Mixers shuffled into one half, which goes to the \
+bottom; one card is turned up to start the discard pile.
+
+**Your turn: one action** (no passing):
+• **Start a Batch** — two identical Cookies, or a Cookie and a Milk (🥛 Fresh, 🍫 \
+Chocolate), from your hand or with the discard pile's top Cookie. Never two Milks, never \
+three cards; the Cookie goes on top. New Batches go on top of your stack, never merged. If \
+you could not start a Batch on your first turn, you may later lay down a single Cookie as \
+your first Batch.
+• **Swipe** another player's top Batch (you need a Batch of your own; everyone's first \
+Batch is safe) with a matching Cookie or a Milk. You and the defender answer in turn; the \
+last to play keeps or takes the Batch with every card played. Chocolate Milk is worth more \
+but does not outrank Fresh Milk.
+• **Discard a Cookie**, then draw.
+
+**Drawing.** After your action draw back up to 5 one card at a time; then anyone who \
+defended against you draws. A **Mixer** drawn acts at once, before the next card, and is \
+not a turn: **Rotate** (you say left or right; every top Batch moves one seat that way), \
+**Enhance** (+30 Dough into your top Batch; it travels with the Batch), **Swap** (you make \
+two other players with Batches swap top Batches), **Exchange** (you say 1 or 2; everyone \
+takes that many cards blindly from their neighbour in the card's direction; players with \
+fewer than three cards are skipped). Used Mixers leave play, except Enhance.
+
+**Crumb Collector.** Each time one of your Batches is swiped your token moves up a step; \
+its Dough is added at the end.
+
+**The end.** When the deck is gone, play on until every hand is empty. Then, if you can \
+neither start a Batch nor swipe, you may add a matching Cookie to your own top Batch; if \
+you can do nothing else you must discard. Score the Dough in your stack plus your crumbs.
+
+**Longer games** (chosen in the lobby): first to 750 Dough; highest total after 3 rounds; \
+first to win 2 rounds.
+
+**Three players.** No Swap Mixers, hands of 6, and a **discard row** of three cards \
+instead of a pile: any Cookie in the row may start a Batch; discards go to its right end.
+
+**Options.** *Mixers* (on by default). *Extra Strength Chocolate Milk*: it counts as two \
+cards in a swipe; answer it with another Chocolate Milk or two eligible cards, then single \
+cards again. *Two actions a turn*: the second is optional (**I'm done**); discarding first \
+draws at once and still leaves a second action; a failed swipe cannot be tried on the \
+same Batch again that turn (swiping the same player twice is fine).
+
+**Card figures are assumed.** The text we have does not print flavour names, counts or \
+Dough values. We use: three flavours at 5 Dough, three at 10, two at 15, one at 20 (10 \
+cards each), Fresh Milk 25 (8 cards), Chocolate Milk 50 (4), Enhance +30; Crumb Collector \
++10 Dough a step, at most 6 steps. A server owner can change every figure in \
+`data/cover_your_cookies.toml` (the Crumb Collector in `games/cover/cookies.py`).
+
+**Rulings where the rulebook is silent**
+• An Enhance drawn by someone with no Batch waits beside their stack and joins their first \
+Batch. It moves with its Batch when swiped.
+• A Swap with fewer than two eligible players, a Rotate with no Batch on the table, or an \
+Exchange with fewer than two players holding three cards: no effect; the Mixer is still \
+discarded.
+• Exchange: players with fewer than three cards neither give nor take; each player takes \
+from the nearest player in the card's direction who is not skipped.
+• Someone who holds no Cookie may discard a Milk.
+• Crumbs are counted per round. The single-Cookie first Batch is offered to anyone who \
+could not start a Batch on their first turn, until they start one.
+• A timer that runs out discards your cheapest Cookie (in a swipe: gives up; at a Mixer: \
+its first choice).
+"""

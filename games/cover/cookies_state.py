@@ -1,0 +1,67 @@
+"""Cover Your Cookies: its options and the state it adds to the Cover family's."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.cover.state import CoverState
+
+CookiesEnd = Literal["single", "first_to_750", "highest_after_3", "first_to_2"]
+
+END_LABELS = {
+    "single": "One round: the most Dough wins",
+    "first_to_750": "First to 750 Dough",
+    "highest_after_3": "Highest total after 3 rounds",
+    "first_to_2": "First to win 2 rounds",
+}
+
+
+class CookiesOptions(BaseModel):
+    """Options of a match; the defaults are the rulebook's standard game, Mixers in."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    end_mode: CookiesEnd = Field(
+        default="single", title="Game end", json_schema_extra={"labels": END_LABELS}
+    )
+    mixers: bool = Field(default=True, title="Mixers")
+    extra_strength: bool = Field(default=False, title="Extra Strength Chocolate Milk")
+    two_actions: bool = Field(default=False, title="Two actions a turn")
+
+    # The Cover Your Assets switches the family's engine asks about: never on here.
+    hand_of_six: ClassVar[bool] = False
+    improve: ClassVar[bool] = False
+    action_cards: ClassVar[bool] = False
+    second_from_top: ClassVar[bool] = False
+    penny_jar: ClassVar[bool] = False
+
+    @property
+    def advanced(self) -> list[str]:
+        return [
+            t
+            for t, on in (
+                ("Extra Strength Chocolate Milk", self.extra_strength),
+                ("Two actions a turn", self.two_actions),
+            )
+            if on
+        ]
+
+
+class PendingMixer(BaseModel):
+    """A Mixer just drawn that waits for its drawer's choice; the draw resumes after it."""
+
+    seat: int
+    card: str
+
+
+class CookiesState(CoverState):
+    options: CookiesOptions
+    crumbs: list[int] = []  # Crumb Collector steps, this round
+    enhance_waiting: list[int] = []  # Enhance cards beside an empty stack, per seat
+    mixer: PendingMixer | None = None
+    draw_queue: list[int] = []  # seats still drawing back up, in order
+    after_draws: Literal["pass_turn", "second_action"] | None = None
+    first_turn_done: list[bool] = []
+    single_allowed: list[bool] = []  # could not start a Batch on their first turn

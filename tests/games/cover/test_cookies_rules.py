@@ -1,0 +1,376 @@
+"""Cover Your Cookies: one test per rule, on rigged decks with exact outcomes."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core.protocol import Action, IllegalAction
+from games.cover import CoverYourCookies
+from games.cover.cookies_state import CookiesOptions, CookiesState
+from games.cover.state import CoverSet
+
+from .conftest import Table
+
+GAME = CoverYourCookies()
+NAMES = ("Carmela", "Ginger", "Cleo", "Dev")
+
+
+def batch(*cards: str) -> CoverSet:
+    return GAME.make_set(*cards)
+
+
+def rig(
+    *,
+    hands: dict[str, list[str]],
+    stacks: dict[str, list[CoverSet]] | None = None,
+    deck: list[str] | None = None,
+    discard: list[str] | None = None,
+    turn: str = "Carmela",
+    names: tuple[str, ...] = NAMES,
+    options: CookiesOptions | None = None,
+) -> Table:
+    state: CookiesState = GAME.setup(options or CookiesOptions(), names, seed=1)
+    for i, name in enumerate(names):
+        state.players[i].hand = GAME.cards.sort(hands.get(name, []))
+        state.players[i].stack = list((stacks or {}).get(name, []))
+        state.first_turn_done[i] = True
+    state.deck = list(deck if deck is not None else ["snickerdoodle"] * 30)
+    state.discard = list(discard if discard is not None else ["churro"])
+    state.turn = names.index(turn)
+    return Table(GAME, state)
+
+
+FULL = ["churro", "peanut_butter", "pink_sugar", "chocolate_chip", "snickerdoodle"]
+
+
+# --- set-up --------------------------------------------------------------------------------
+
+
+def test_mixers_are_shuffled_into_the_bottom_half_of_the_deck() -> None:
+    state = GAME.setup(CookiesOptions(), NAMES, seed=4)
+    assert all(len(p.hand) == 5 for p in state.players) and len(state.discard) == 1
+    assert not any(GAME.is_action(c) for p in state.players for c in p.hand)
+    half = (110 - 8 - 20) // 2  # the cookies and milk left after the deal, halved
+    positions = [i for i, c in enumerate(state.deck) if GAME.is_action(c)]
+    assert len(positions) == 8 and max(positions) < half + 8
+
+
+def test_three_players_have_no_swap_hands_of_six_and_a_discard_row() -> None:
+    state = GAME.setup(CookiesOptions(), NAMES[:3], seed=4)
+    assert all(len(p.hand) == 6 for p in state.players)
+    assert len(state.discard) == 3
+    assert "mixer_swap" not in state.deck and state.deck.count("rotate") == 2
+
+
+def test_without_mixers_the_deck_holds_none() -> None:
+    state = GAME.setup(CookiesOptions(mixers=False), NAMES, seed=4)
+    assert not any(GAME.is_action(c) for c in state.deck)
+
+
+# --- starting a Batch ----------------------------------------------------------------------
+
+
+def test_a_batch_is_two_identical_cookies_or_a_cookie_and_a_milk(rig_=None) -> None:
+    t = rig(
+        hands={"Carmela": ["lemon_glaze", "lemon_glaze", "fresh_milk", "chocolate_milk", "churro"]}
+    )
+    options = t.options("Carmela")
+    assert "pair.lemon_glaze.lemon_glaze" in options and "pair.churro.fresh_milk" in options
+    assert not [
+        o
+        for o in options
+        if o in ("pair.fresh_milk.chocolate_milk", "pair.chocolate_milk.fresh_milk")
+    ]
+    with pytest.raises(IllegalAction):
+        t.play("Carmela", "pair", "fresh_milk", "chocolate_milk")  # never two Milks
+    t.play("Carmela", "pair", "churro", "fresh_milk")
+    assert t.stack("Carmela") == [["fresh_milk", "churro"]]  # the Cookie on top
+
+
+def test_a_batch_may_start_with_the_discard_pile_top(rig_=None) -> None:
+    t = rig(hands={"Carmela": ["churro", "lemon_glaze"]}, discard=["pink_sugar", "churro"])
+    t.play("Carmela", "take", "churro")
+    assert t.stack("Carmela") == [["churro", "churro"]] and t.state.discard == ["pink_sugar"]
+
+
+def test_a_player_who_could_not_start_a_batch_may_later_lay_down_a_single_cookie() -> None:
+    state = GAME.setup(CookiesOptions(), NAMES, seed=1)
+    state.players[0].hand = ["churro", "lemon_glaze", "pink_sugar", "peanut_butter", "raspberry"]
+    state.discard = ["snickerdoodle"]
+    state.first_turn_done = [False] * 4
+    GAME.start_turn(state, 0)
+    assert state.single_allowed[0]  # nothing pairs on the first turn
+    state, _ = GAME.apply(state, 0, Action.of("discard", "churro"))
+    state.turn = 0
+    state.actions_taken = 0
+    options = [o.action.encode() for o in GAME.decision_for(state, 0).options]
+    assert "single.lemon_glaze" in options
+    state, _ = GAME.apply(state, 0, Action.of("single", "lemon_glaze"))
+    assert [s.cards for s in state.players[0].stack] == [["lemon_glaze"]]
+    assert not state.single_allowed[0]
+
+
+# --- swiping -------------------------------------------------------------------------------
+
+
+def test_the_rulebook_example_carmela_swipes_gingers_lemon_glaze() -> None:
+    t = rig(
+        hands={
+            "Carmela": ["lemon_glaze", "fresh_milk", "churro", "churro", "pink_sugar"],
+            "Ginger": ["chocolate_milk", "peanut_butter", "snickerdoodle", "churro", "raspberry"],
+        },
+        stacks={
+            "Carmela": [batch("peanut_butter", "peanut_butter")],
+            "Ginger": [batch("churro", "churro"), batch("lemon_glaze", "lemon_glaze")],
+        },
+        deck=["raspberry", "pink_sugar", "lemon_glaze", "churro", "peanut_butter"],
+    )
+    t.play("Carmela", "challenge", t.seat("Ginger"), "lemon_glaze")
+    t.play("Ginger", "counter", "chocolate_milk")  # Chocolate Milk does not outrank Fresh
+    t.play("Carmela", "counter", "fresh_milk")
+    assert t.state.battle is None  # Ginger has no Lemon Glaze and no Milk left
+    assert t.stack("Carmela")[-1] == [
+        "fresh_milk",
+        "chocolate_milk",
+        "lemon_glaze",
+        "lemon_glaze",
+        "lemon_glaze",
+    ]
+    # Carmela draws back up to five, then Ginger does: her new card is a Lemon Glaze.
+    assert len(t.hand("Carmela")) == 5 and "lemon_glaze" in t.hand("Ginger")
+    assert t.state.crumbs == [0, 1, 0, 0]  # Ginger's Crumb Collector moves up a step
+    assert "Carmela swiped the Lemon Glaze Batch (5 cards, 105 Dough)." in t.public_log()
+
+
+def test_you_need_a_batch_to_swipe_and_a_first_batch_is_safe() -> None:
+    t = rig(
+        hands={"Carmela": ["lemon_glaze", "churro"]},
+        stacks={
+            "Ginger": [batch("churro", "churro"), batch("lemon_glaze", "lemon_glaze")],
+            "Cleo": [batch("churro", "churro")],
+        },
+    )
+    assert not [o for o in t.options("Carmela") if o.startswith("challenge")]
+    t.state.players[0].stack = [batch("raspberry", "raspberry")]
+    assert [o for o in t.options("Carmela") if o.startswith("challenge")] == [
+        f"challenge.{t.seat('Ginger')}.lemon_glaze"
+    ]
+
+
+def test_extra_strength_chocolate_milk_counts_as_two_cards() -> None:
+    t = rig(
+        hands={
+            "Carmela": ["chocolate_milk", "churro"],
+            "Ginger": ["lemon_glaze", "fresh_milk", "churro"],
+        },
+        stacks={
+            "Carmela": [batch("peanut_butter", "peanut_butter")],
+            "Ginger": [batch("churro", "churro"), batch("lemon_glaze", "lemon_glaze")],
+        },
+        options=CookiesOptions(extra_strength=True),
+    )
+    t.play("Carmela", "challenge", t.seat("Ginger"), "chocolate_milk")
+    assert t.options("Ginger") == ["counter.lemon_glaze.fresh_milk", "concede"]
+
+
+# --- discarding, drawing and the Mixers ------------------------------------------------------
+
+
+def test_only_a_cookie_may_be_discarded_unless_you_hold_no_cookie() -> None:
+    t = rig(hands={"Carmela": ["churro", "fresh_milk"]})
+    assert [o for o in t.options("Carmela") if o.startswith("discard")] == ["discard.churro"]
+    t = rig(hands={"Carmela": ["fresh_milk", "chocolate_milk"]})
+    assert [o for o in t.options("Carmela") if o.startswith("discard")] == [
+        "discard.fresh_milk",
+        "discard.chocolate_milk",
+    ]
+
+
+def test_rotate_moves_every_top_batch_the_way_the_drawer_says_and_drawing_resumes() -> None:
+    t = rig(
+        hands={
+            "Carmela": ["churro", "pink_sugar", "raspberry", "peanut_butter", "lemon_glaze"],
+            "Ginger": FULL,
+            "Cleo": FULL,
+            "Dev": FULL,
+        },
+        stacks={
+            "Carmela": [batch("churro", "churro")],
+            "Ginger": [batch("raspberry", "raspberry")],
+            "Dev": [batch("pink_sugar", "fresh_milk")],
+        },
+        deck=["snickerdoodle", "rotate"],  # the Rotate comes first
+    )
+    t.play("Carmela", "discard", "churro")
+    assert [d.seat for d in t.game.decisions(t.state)] == [0]
+    assert t.options("Carmela") == ["rotate.left", "rotate.right"]
+    t.play("Carmela", "rotate", "left")
+    assert t.stack("Carmela") == [["fresh_milk", "pink_sugar"]]  # from Dev, on her right
+    assert t.stack("Ginger") == [["churro", "churro"]]
+    assert t.stack("Cleo") == [["raspberry", "raspberry"]]
+    assert t.stack("Dev") == []
+    assert "snickerdoodle" in t.hand("Carmela") and len(t.hand("Carmela")) == 5
+    assert t.state.removed == ["rotate"] and t.state.turn == t.seat("Ginger")
+
+
+def test_enhance_joins_the_top_batch_and_travels_with_it() -> None:
+    t = rig(
+        hands={
+            "Carmela": ["churro", "churro", "pink_sugar", "raspberry", "peanut_butter"],
+            "Ginger": ["churro"] * 5,
+        },
+        stacks={"Carmela": [batch("lemon_glaze", "lemon_glaze")]},
+        deck=["snickerdoodle", "snickerdoodle", "enhance"],
+    )
+    t.play("Carmela", "pair", "churro", "churro")
+    assert t.stack("Carmela")[-1] == ["churro", "churro", "enhance"]
+    assert GAME.set_value(t.state.players[0].stack[-1]) == 60
+    assert t.state.removed == []  # Enhance is not discarded: it stays in its Batch
+    t.state.turn = t.seat("Ginger")
+    t.state.players[1].stack = [batch("peanut_butter", "peanut_butter")]
+    t.play("Ginger", "challenge", 0, "churro")  # Carmela holds no Churro and no Milk now
+    assert t.stack("Ginger")[-1] == ["churro", "churro", "churro", "enhance"]
+
+
+def test_an_enhance_drawn_without_a_batch_waits_for_the_first_one() -> None:
+    t = rig(
+        hands={"Carmela": ["churro", "pink_sugar", "raspberry", "peanut_butter", "lemon_glaze"]},
+        deck=["snickerdoodle", "enhance"],
+        discard=["lemon_glaze"],
+    )
+    t.play("Carmela", "discard", "raspberry")
+    assert t.state.enhance_waiting == [1, 0, 0, 0]
+    t.state.turn, t.state.actions_taken = 0, 0
+    t.state.players[0].hand = ["lemon_glaze", "lemon_glaze"]
+    t.play("Carmela", "pair", "lemon_glaze", "lemon_glaze")
+    assert t.stack("Carmela") == [["lemon_glaze", "lemon_glaze", "enhance"]]
+    assert t.state.enhance_waiting == [0, 0, 0, 0]
+
+
+def test_swap_makes_two_other_players_swap_their_top_batches() -> None:
+    t = rig(
+        hands={"Carmela": FULL, "Ginger": FULL, "Cleo": FULL, "Dev": FULL},
+        stacks={
+            "Carmela": [batch("churro", "churro")],
+            "Ginger": [batch("raspberry", "raspberry")],
+            "Cleo": [batch("lemon_glaze", "fresh_milk")],
+            "Dev": [],
+        },
+        deck=["snickerdoodle", "mixer_swap"],
+    )
+    t.play("Carmela", "discard", "churro")
+    assert t.options("Carmela") == ["mixer_swap.1.2"]  # Dev has no Batch; never herself
+    t.play("Carmela", "mixer_swap", 1, 2)
+    assert t.stack("Ginger") == [["fresh_milk", "lemon_glaze"]]
+    assert t.stack("Cleo") == [["raspberry", "raspberry"]]
+
+
+def test_exchange_takes_blindly_from_the_neighbour_and_skips_short_hands() -> None:
+    t = rig(
+        hands={
+            "Carmela": FULL,
+            "Ginger": ["raspberry"] * 4,
+            "Cleo": ["lemon_glaze"] * 2,
+            "Dev": ["peanut_butter"] * 4,
+        },
+        deck=["snickerdoodle", "exchange_left"],
+    )
+    t.play("Carmela", "discard", "churro")
+    t.play("Carmela", "exchange", 2)
+    # Left is the next seat. Cleo (two cards) is skipped: Ginger takes from Dev instead.
+    assert t.hand("Cleo") == ["lemon_glaze", "lemon_glaze"]
+    assert t.hand("Ginger").count("peanut_butter") == 2
+    assert t.hand("Dev").count("raspberry") == 0 and len(t.hand("Dev")) == 4
+    assert len(t.hand("Carmela")) == 5 and t.hand("Carmela").count("raspberry") == 2
+    assert t.state.removed == ["exchange_left"]
+
+
+# --- the end, crumbs and longer games ----------------------------------------------------
+
+
+def test_after_the_deck_runs_out_a_cookie_may_top_up_your_own_batch() -> None:
+    t = rig(
+        hands={"Carmela": ["churro", "pink_sugar"], "Ginger": ["raspberry"]},
+        stacks={"Carmela": [batch("churro", "churro")]},
+        deck=[],
+        discard=[],
+    )
+    assert "improve.churro" in t.options("Carmela")
+    t.play("Carmela", "improve", "churro")
+    assert t.stack("Carmela") == [["churro", "churro", "churro"]]
+
+
+def test_topping_up_is_only_for_when_the_deck_is_gone() -> None:
+    t = rig(
+        hands={"Carmela": ["churro", "pink_sugar"]},
+        stacks={"Carmela": [batch("churro", "churro")]},
+        discard=[],
+    )
+    assert "improve.churro" not in t.options("Carmela")
+
+
+def test_crumbs_add_ten_dough_a_step_at_the_end() -> None:
+    t = rig(
+        hands={"Carmela": ["churro"]},
+        stacks={"Ginger": [batch("churro", "churro")]},
+        deck=[],
+        discard=[],
+    )
+    t.state.crumbs = [0, 3, 0, 0]
+    t.play("Carmela", "discard", "churro")
+    assert t.state.rounds[0].scores == [0, 30 + 30, 0, 0]  # two Churros, three crumbs
+    assert t.state.end_reason == "Ginger baked the most Dough: 60 Dough."
+
+
+def test_first_to_750_plays_rounds_until_someone_reaches_it() -> None:
+    t = rig(
+        hands={"Carmela": ["churro"]},
+        stacks={"Ginger": [batch("raspberry", "raspberry")]},
+        deck=[],
+        discard=[],
+        options=CookiesOptions(end_mode="first_to_750"),
+    )
+    t.state.totals = [0, 700, 0, 0]
+    t.play("Carmela", "discard", "churro")
+    assert t.state.end_reason is None and t.state.round == 2
+    assert t.state.totals == [0, 740, 0, 0]
+
+
+# --- three players -------------------------------------------------------------------------
+
+
+def test_three_players_may_use_any_cookie_in_the_discard_row() -> None:
+    t = rig(
+        names=("Carmela", "Ginger", "Cleo"),
+        hands={"Carmela": ["churro", "lemon_glaze"]},
+        discard=["raspberry", "churro", "peanut_butter"],
+    )
+    assert "take.churro.1" in t.options("Carmela")
+    t.play("Carmela", "take", "churro", 1)
+    assert t.state.discard == ["raspberry", "peanut_butter"]
+    t.state.turn, t.state.actions_taken = 0, 0
+    t.play("Carmela", "discard", "lemon_glaze")
+    assert t.state.discard == ["raspberry", "peanut_butter", "lemon_glaze"]  # to the right
+
+
+# --- two actions -----------------------------------------------------------------------------
+
+
+def test_two_actions_discard_and_draw_first_then_a_failed_swipe_bars_that_batch() -> None:
+    t = rig(
+        hands={
+            "Carmela": ["lemon_glaze", "churro", "pink_sugar", "peanut_butter", "raspberry"],
+            "Ginger": ["lemon_glaze", "churro"],
+        },
+        stacks={
+            "Carmela": [batch("raspberry", "raspberry")],
+            "Ginger": [batch("churro", "churro"), batch("lemon_glaze", "lemon_glaze")],
+        },
+        deck=["snickerdoodle"] * 5,
+        options=CookiesOptions(two_actions=True),
+    )
+    t.play("Carmela", "discard", "pink_sugar")
+    assert len(t.hand("Carmela")) == 5 and t.state.turn == 0  # drew, and may act again
+    t.play("Carmela", "challenge", t.seat("Ginger"), "lemon_glaze")
+    t.play("Ginger", "counter", "lemon_glaze")  # Carmela has no more: the swipe failed
+    assert t.state.turn == t.seat("Ginger")  # her two actions are used up

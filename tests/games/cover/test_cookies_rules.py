@@ -374,3 +374,49 @@ def test_two_actions_discard_and_draw_first_then_a_failed_swipe_bars_that_batch(
     t.play("Carmela", "challenge", t.seat("Ginger"), "lemon_glaze")
     t.play("Ginger", "counter", "lemon_glaze")  # Carmela has no more: the swipe failed
     assert t.state.turn == t.seat("Ginger")  # her two actions are used up
+
+
+def test_a_failed_swipe_cannot_be_tried_again_on_that_batch_in_the_same_turn() -> None:
+    t = rig(
+        hands={
+            "Carmela": ["lemon_glaze", "raspberry", "raspberry", "churro", "pink_sugar"],
+            "Ginger": ["lemon_glaze", "churro"],
+            "Cleo": ["churro"],
+        },
+        stacks={
+            "Carmela": [batch("peanut_butter", "peanut_butter")],
+            "Ginger": [batch("churro", "churro"), batch("lemon_glaze", "lemon_glaze")],
+            "Cleo": [batch("churro", "churro"), batch("raspberry", "raspberry")],
+        },
+        options=CookiesOptions(two_actions=True),
+    )
+    t.play("Carmela", "challenge", t.seat("Ginger"), "lemon_glaze")
+    t.play("Ginger", "counter", "lemon_glaze")  # the swipe failed; Carmela's turn goes on
+    assert t.state.turn == 0 and "done" in t.options("Carmela")
+    swipes = [o for o in t.options("Carmela") if o.startswith("challenge")]
+    assert swipes and all(not o.startswith(f"challenge.{t.seat('Ginger')}.") for o in swipes)
+
+
+@pytest.mark.parametrize(
+    ("mode", "round_", "wins", "reason"),
+    [
+        (
+            "highest_after_3",
+            3,
+            [0, 0, 0, 0],
+            "After 3 rounds, Ginger has the most Dough: 730 Dough.",
+        ),
+        ("first_to_2", 1, [0, 1, 0, 0], "Ginger won 2 rounds first."),
+    ],
+)
+def test_the_longer_games_end_as_the_rulebook_says(mode, round_, wins, reason) -> None:  # type: ignore[no-untyped-def]
+    t = rig(
+        hands={"Carmela": ["churro"]},
+        stacks={"Ginger": [batch("churro", "churro")]},
+        deck=[],
+        discard=[],
+        options=CookiesOptions(end_mode=mode),
+    )
+    t.state.round, t.state.round_wins, t.state.totals = round_, wins, [0, 700, 0, 0]
+    t.play("Carmela", "discard", "churro")
+    assert t.state.end_reason == reason

@@ -9,7 +9,6 @@ deck is gone, the three-player discard row, and Extra Strength Chocolate Milk.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from itertools import combinations
 
 from pydantic import BaseModel
@@ -20,7 +19,7 @@ from games.cover.battle import take_card
 from games.cover.cards import swap_top_sets
 from games.cover.cookies_state import CookiesOptions, CookiesState, PendingMixer
 from games.cover.engine import CoverYourAssets, join_names, plural
-from games.cover.state import CoverSet, Player
+from games.cover.state import CoverSet
 
 CRUMB_STEPS = 6  # assumed: the Crumb Collector track (FACTS.md)
 CRUMB_DOUGH = 10  # assumed: Dough per step
@@ -64,28 +63,6 @@ class CoverYourCookies(CoverYourAssets):
         return 2 if card == "chocolate_milk" and state.options.extra_strength else 1
 
     # --- set-up ------------------------------------------------------------------------
-    def setup(self, options: CookiesOptions, players: Sequence[str], seed: int) -> CookiesState:
-        if not self.min_players <= len(players) <= self.max_players:
-            raise IllegalAction(
-                f"{self.name} takes {self.min_players} to {self.max_players} players."
-            )
-        rng = random.Random(f"{seed}:setup")
-        n = len(players)
-        state = CookiesState(
-            seed=seed,
-            names=tuple(players),
-            options=options,
-            dealer=rng.randrange(n),
-            turn=0,
-            deck=[],
-            discard=[],
-            players=[Player() for _ in players],
-            totals=[0] * n,
-            round_wins=[0] * n,
-        )
-        self.deal_round(state, rng)
-        return state
-
     def deal_round(self, state: CookiesState, rng: random.Random) -> None:
         """Mixers out; shuffle; deal; Mixers shuffled into one half, which goes to the bottom.
 

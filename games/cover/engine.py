@@ -47,7 +47,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
             )
         rng = random.Random(f"{seed}:setup")
         n = len(players)
-        state = CoverState(
+        state = self.state_model(
             seed=seed,
             names=tuple(players),
             options=options,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 
 from bot.service import Change, MatchService
 
@@ -11,16 +12,22 @@ log = logging.getLogger(__name__)
 
 
 class BotDriver:
-    """After every change, if a bot seat must decide, play it after a short, human pause.
+    """After every change, bots that must decide play after a short, human pause.
 
-    One task per match at most: a bot's move triggers the next change, which this same
-    driver sees, so a table of bots plays itself to the end without piling up tasks.
+    Ordinary decisions: one task per match; after the pause it answers every bot decision
+    pending then (simultaneous choices are made together), and the change that causes
+    schedules the next. Races (a scramble): each bot seat grabs on its own task after a
+    human-like, random pause, one card at a time, so people can compete.
     """
 
-    def __init__(self, service: MatchService, *, delay: float = 1.5) -> None:
+    def __init__(
+        self, service: MatchService, *, delay: float = 1.5, rng: random.Random | None = None
+    ) -> None:
         self.service = service
         self.delay = delay
+        self.rng = rng or random.Random()
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._grabbers: dict[tuple[str, int], asyncio.Task[None]] = {}
         service.listeners.append(self.on_change)
 
     async def on_change(self, change: Change) -> None:
@@ -28,8 +35,11 @@ class BotDriver:
             return
         bots = {s.seat for s in change.match.seats if s.played_by_bot}
         game = self.service.game_of(change.match)
-        if any(d.seat in bots for d in game.decisions(change.state)):
+        decisions = [d for d in game.decisions(change.state) if d.seat in bots]
+        if any(d.window is None for d in decisions):
             self.poke(change.match.match_id)
+        for seat in {d.seat for d in decisions if d.window is not None}:
+            self.race(change.match.match_id, seat)
 
     def poke(self, match_id: str) -> None:
         task = self._tasks.get(match_id)
@@ -37,24 +47,45 @@ class BotDriver:
             return
         self._tasks[match_id] = asyncio.create_task(self._play(match_id), name=f"bots:{match_id}")
 
+    def race(self, match_id: str, seat: int) -> None:
+        task = self._grabbers.get((match_id, seat))
+        if task is not None and not task.done():
+            return
+        self._grabbers[(match_id, seat)] = asyncio.create_task(
+            self._grab(match_id, seat), name=f"grab:{match_id}:{seat}"
+        )
+
     async def _play(self, match_id: str) -> None:
         try:
             await asyncio.sleep(self.delay)
-            # The task is finished before the move so that the change it causes can
+            # The task is finished before the moves so that the changes they cause can
             # schedule the next bot move.
             self._tasks.pop(match_id, None)
-            await self.service.play_bot(match_id)
+            for seat in await self.service.bot_seats_deciding(match_id, race=False):
+                await self.service.play_bot(match_id, seat=seat)
         except Exception:
             log.exception("bot move failed in match %s", match_id)
+
+    async def _grab(self, match_id: str, seat: int) -> None:
+        try:
+            await asyncio.sleep(self.delay * self.rng.uniform(1.0, 3.0))
+            self._grabbers.pop((match_id, seat), None)
+            await self.service.play_bot(match_id, seat=seat, race=True)
+        except Exception:
+            log.exception("bot grab failed in match %s", match_id)
 
     async def resume(self) -> None:
         """After a restart: give every running match a poke."""
         for record in await self.service.store.open_matches():
             if record.status == "active" and any(s.played_by_bot for s in record.seats):
                 self.poke(record.match_id)
+                for seat in await self.service.bot_seats_deciding(record.match_id, race=True):
+                    self.race(record.match_id, seat)
 
     async def close(self) -> None:
-        for task in self._tasks.values():
+        tasks = [*self._tasks.values(), *self._grabbers.values()]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
+        self._grabbers.clear()

@@ -97,9 +97,8 @@ class TimerPlan(BaseModel):
     due_at: float
 
 
-def plan(settings: MatchSettings, seat: int, reaction: bool, since: float) -> list[TimerPlan]:
+def plan(budget: float, seat: int, since: float) -> list[TimerPlan]:
     """The timeout of one decision, and its reminders at half time and near the end."""
-    budget = settings.budget(reaction)
     timers = [TimerPlan(kind="timeout", seat=seat, due_at=since + budget)]
     if budget >= REMINDED_FROM:
         timers += [

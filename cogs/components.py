@@ -1,7 +1,8 @@
 """Every button and select the bot sends, as DynamicItems.
 
-A custom_id carries only a match id, a verb, and for moves the state version and option
-indexes: never a card, never a user id (who clicked comes from Discord, checked in the
+A custom_id carries only a match id, a verb, and for moves the decision's stamp and option
+indexes (or, in a race, a card kind lying face up for all to see): never a card from a
+hand, never a user id (who clicked comes from Discord, checked in the
 service). DynamicItems need no per-message registry, so buttons sent before a restart keep
 working after it.
 """
@@ -213,12 +214,12 @@ class TableButton(
 
 class MoveButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"cj:do:{MID}:(?P<version>\d{{1,7}}):(?P<index>\d{{1,3}})",
+    template=rf"cj:do:{MID}:(?P<stamp>[0-9a-z]{{1,8}}):(?P<index>\d{{1,3}})",
 ):
     def __init__(
         self,
         match_id: str,
-        version: int,
+        stamp: str,
         index: int,
         label: str = "Move",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
@@ -228,40 +229,40 @@ class MoveButton(
             discord.ui.Button(
                 label=label[:80],
                 style=style,
-                custom_id=f"cj:do:{match_id}:{version}:{index}",
+                custom_id=f"cj:do:{match_id}:{stamp}:{index}",
                 row=row,
             )
         )
-        self.match_id, self.version, self.index = match_id, version, index
+        self.match_id, self.stamp, self.index = match_id, stamp, index
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> MoveButton:
-        return cls(match["mid"], int(match["version"]), int(match["index"]))
+        return cls(match["mid"], match["stamp"], int(match["index"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(
             interaction,
-            presenter_of(interaction).move(interaction, self.match_id, self.version, [self.index]),
+            presenter_of(interaction).move(interaction, self.match_id, self.stamp, [self.index]),
         )
 
 
 class MoveSelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=rf"cj:pick:{MID}:(?P<version>\d{{1,7}}):(?P<row>\d)",
+    template=rf"cj:pick:{MID}:(?P<stamp>[0-9a-z]{{1,8}}):(?P<row>\d)",
 ):
     """A select of moves (several moves of one kind, or a multi-pick decision)."""
 
-    def __init__(self, match_id: str, version: int, row: int, select: discord.ui.Select) -> None:
+    def __init__(self, match_id: str, stamp: str, row: int, select: discord.ui.Select) -> None:
         super().__init__(select)
-        self.match_id, self.version = match_id, version
+        self.match_id, self.stamp = match_id, stamp
 
     @classmethod
     def build(
         cls,
         match_id: str,
-        version: int,
+        stamp: str,
         row: int,
         placeholder: str,
         options: list[tuple[int, str]],
@@ -270,7 +271,7 @@ class MoveSelect(
     ) -> MoveSelect:
         """A select of a decision's options; values are option numbers, labels the moves."""
         select = discord.ui.Select(
-            custom_id=f"cj:pick:{match_id}:{version}:{row}",
+            custom_id=f"cj:pick:{match_id}:{stamp}:{row}",
             placeholder=placeholder[:150],
             min_values=picks[0],
             max_values=min(picks[1], len(options)),
@@ -280,13 +281,13 @@ class MoveSelect(
             ],
             row=row,
         )
-        return cls(match_id, version, row, select)
+        return cls(match_id, stamp, row, select)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> MoveSelect:
-        return cls(match["mid"], int(match["version"]), int(match["row"]), select=item)
+        return cls(match["mid"], match["stamp"], int(match["row"]), select=item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
@@ -294,9 +295,54 @@ class MoveSelect(
                 picks = [int(v) for v in self.item.values]  # type: ignore[attr-defined]
             except ValueError:
                 raise UserError("That choice could not be read; open your hand again.") from None
-            await presenter_of(interaction).move(interaction, self.match_id, self.version, picks)
+            await presenter_of(interaction).move(interaction, self.match_id, self.stamp, picks)
 
         await guarded(interaction, run())
 
 
-DYNAMIC_ITEMS = (LobbyButton, LobbyOption, TableButton, MoveButton, MoveSelect)
+class RaceButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"cj:grab:{MID}:(?P<race>[0-9a-z]{{1,8}}):(?P<action>[A-Za-z0-9_.-]{{1,60}})",
+):
+    """A card lying face up on the public table in a race: the first click takes it.
+
+    Its custom_id holds the race's stamp and the grab's action, which names only what
+    everyone can see in the middle; who clicked comes from Discord."""
+
+    def __init__(
+        self,
+        match_id: str,
+        race: str,
+        action: str,
+        label: str = "Grab",
+        *,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.secondary if disabled else discord.ButtonStyle.success,
+                custom_id=f"cj:grab:{match_id}:{race}:{action}",
+                disabled=disabled,
+                row=row,
+            )
+        )
+        self.match_id, self.race_stamp, self.action = match_id, race, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> RaceButton:
+        return cls(match["mid"], match["race"], match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(
+            interaction,
+            presenter_of(interaction).grab(
+                interaction, self.match_id, self.race_stamp, self.action
+            ),
+        )
+
+
+DYNAMIC_ITEMS = (LobbyButton, LobbyOption, TableButton, MoveButton, MoveSelect, RaceButton)

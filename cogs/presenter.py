@@ -17,6 +17,7 @@ import discord
 
 from bot.errors import NotSeated, StaleClick, UserError
 from bot.service import Change, MatchService, SeatView, settings_of
+from bot.service.base import waiting_on
 from bot.store import MatchRecord
 from bot.store.models import GONE, STANDING_IN
 from cogs import render
@@ -25,11 +26,13 @@ from cogs.components import (
     LobbyOption,
     MoveButton,
     MoveSelect,
+    RaceButton,
     TableButton,
     person,
     tell,
 )
 from games.core.panels import PanelField
+from games.core.protocol import Action, Decision
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -47,6 +50,9 @@ class Presenter:
         self._dirty: set[str] = set()
         self._flushers: dict[str, asyncio.Task[object]] = {}
         self._last_ping: dict[str, discord.Message] = {}
+        # Per match: the race on the table and its cards in first-seen order, so buttons
+        # keep their places while people click, and taken cards show greyed out.
+        self._race_cards: dict[str, tuple[str, dict[str, str]]] = {}
 
     @property
     def service(self) -> MatchService:
@@ -78,6 +84,10 @@ class Presenter:
             table = table.model_copy(update={"fields": (*extra, *table.fields)})
         embed = render.embed_from_panel(table)
         view = discord.ui.View(timeout=None)
+        if record.status == "active" and spectator.races:
+            self.add_race(view, record.match_id, spectator.races)
+        else:
+            self._race_cards.pop(record.match_id, None)
         if record.status == "active":
             view.add_item(TableButton("hand", record.match_id))
             view.add_item(TableButton("watch", record.match_id))
@@ -90,10 +100,41 @@ class Presenter:
             view = None
         return [embed], view
 
+    def add_race(self, view: discord.ui.View, match_id: str, races: tuple[Decision, ...]) -> None:
+        """One button per kind of card in the race, in the rows above the table's own."""
+        stamp = races[0].race_stamp
+        known = self._race_cards.get(match_id)
+        cards = dict(known[1]) if known and known[0] == stamp else {}
+        offered: dict[str, str] = {}
+        for decision in races:
+            for option in decision.options:
+                offered.setdefault(option.action.encode(), option.label)
+        for action, label in offered.items():
+            cards.setdefault(action, label)
+        self._race_cards[match_id] = (stamp, cards)
+        slots = render.BUTTONS_PER_ROW * (render.ROWS - 1)
+        for index, (action, label) in enumerate(list(cards.items())[:slots]):
+            taken = action not in offered
+            view.add_item(
+                RaceButton(
+                    match_id,
+                    stamp,
+                    action,
+                    f"{label} (taken)" if taken else offered[action],
+                    disabled=taken,
+                    row=index // render.BUTTONS_PER_ROW,
+                )
+            )
+
     async def match_fields(self, record: MatchRecord) -> list[PanelField]:
         """Deadlines, bots standing in, vacations: how the match is run, not the game."""
         fields = []
         deadlines = await self.service.deadlines(record.match_id)
+        racing = await self.service.racing(record.match_id)
+        if racing and deadlines:
+            closes = min(deadlines[seat] for seat in racing if seat in deadlines)
+            fields.append(PanelField(name="🏃 Grab now!", value=f"Closes <t:{int(closes)}:R>"))
+            deadlines = {s: due for s, due in deadlines.items() if s not in racing}
         if deadlines:
             fields.append(
                 PanelField(
@@ -138,7 +179,7 @@ class Presenter:
                         view.add_item(
                             MoveButton(
                                 seen.match.match_id,
-                                seen.version,
+                                decision.stamp,
                                 index,
                                 option.label,
                                 render.button_style(option.style),
@@ -150,11 +191,24 @@ class Presenter:
                     view.add_item(
                         MoveSelect.build(
                             seen.match.match_id,
-                            seen.version,
+                            decision.stamp,
                             row,
                             title,
                             [(index, option.label) for index, option in options],
                             picks=(decision.min_picks, decision.max_picks) if multi else (1, 1),
+                        )
+                    )
+        if seen.match.status == "active":
+            for chance in seen.chances:  # a shout: on the last row, beside Refresh
+                for index, option in enumerate(chance.options[: render.BUTTONS_PER_ROW - 2]):
+                    view.add_item(
+                        MoveButton(
+                            seen.match.match_id,
+                            chance.stamp,
+                            index,
+                            option.label,
+                            render.button_style(option.style),
+                            row=render.ROWS - 1,
                         )
                     )
         refresh = TableButton(
@@ -172,11 +226,22 @@ class Presenter:
         await interaction.response.send_message(ephemeral=True, **self.hand_message(seen))
 
     async def move(
-        self, interaction: discord.Interaction, match_id: str, version: int, picks: list[int]
+        self, interaction: discord.Interaction, match_id: str, stamp: str, picks: list[int]
     ) -> None:
-        await self.service.act(match_id, interaction.user.id, version=version, picks=picks)
+        await self.service.act(match_id, interaction.user.id, stamp=stamp, picks=picks)
         seen = await self.service.seat_view(match_id, interaction.user.id)
         await interaction.response.edit_message(**self.hand_message(seen))
+
+    async def grab(
+        self, interaction: discord.Interaction, match_id: str, race: str, action: str
+    ) -> None:
+        """A click on a card in a race, on the public table: one short private answer."""
+        change = await self.service.grab(
+            match_id, interaction.user.id, race=race, action=Action.decode(action)
+        )
+        seat = change.match.seat_of(interaction.user.id)
+        said = [e.text for e in change.events if e.visible_for(seat)]
+        await tell(interaction, "✋ " + (" ".join(said) or "Got it."))
 
     async def spectate(self, interaction: discord.Interaction, match_id: str) -> None:
         """The public table, fresh, just for the asker: nothing hidden is in it."""
@@ -285,8 +350,8 @@ class Presenter:
         if change.state is None:
             return
         game = self.service.game_of(change.match)
-        before = {d.seat for d in game.decisions(change.previous)} if change.previous else set()
-        now = [d.seat for d in game.decisions(change.state) if d.seat not in before]
+        before = waiting_on(game.decisions(change.previous)) if change.previous else set()
+        now = [s for s in waiting_on(game.decisions(change.state)) if s not in before]
         users = [s.user_id for s in change.match.seats if s.seat in now and s.user_id]
         if not users:
             return

@@ -54,6 +54,7 @@ class Choice:
     action: Action
     decision: Decision
     seat_after: SeatRecord | None = None
+    timed_out: bool = False  # a clock ran out on the seat (not a race window closing)
 
 
 ChangeKind = Literal["lobby", "started", "action", "finished", "cancelled", "reminder", "seats"]
@@ -85,6 +86,8 @@ class SeatView:
     panels: Panels
     decision: Decision | None
     waiting_on: frozenset[int] = frozenset()  # every seat that must decide now
+    chances: tuple[Decision, ...] = ()  # optional decisions of this seat (a shout)
+    races: tuple[Decision, ...] = ()  # every seat's part in a race now (a scramble)
 
     @classmethod
     def of(cls, record: MatchRecord, game: Game, state: GameState, seat: int | None) -> SeatView:
@@ -97,9 +100,16 @@ class SeatView:
             version=state.version,
             view=view,
             panels=game.panels(view),
-            decision=next((d for d in deciding if d.seat == seat), None),
-            waiting_on=frozenset(d.seat for d in deciding),
+            decision=next((d for d in deciding if d.seat == seat and not d.optional), None),
+            waiting_on=waiting_on(deciding),
+            chances=tuple(d for d in deciding if d.seat == seat and d.optional),
+            races=tuple(d for d in deciding if d.window is not None),
         )
+
+
+def waiting_on(decisions: Sequence[Decision]) -> frozenset[int]:
+    """The seats the match waits for: optional chances hold nobody up."""
+    return frozenset(d.seat for d in decisions if not d.optional)
 
 
 def settings_of(record: MatchRecord) -> MatchSettings:
@@ -191,7 +201,9 @@ class ServiceBase:
             raise NotRunning()
         return self.game_of(record).load_state(record.state)
 
-    def timers_for(self, record: MatchRecord, state: GameState) -> list[Timer]:
+    async def timers_after(
+        self, record: MatchRecord, before: GameState | None, state: GameState
+    ) -> list[Timer]:
         """The timers a state calls for; saved with every move (see ``Clocks``)."""
         return []
 

@@ -19,6 +19,7 @@ from bot.service.base import (
     Choice,
     settings_of,
 )
+from bot.service.base import waiting_on as seats_waited_on
 from bot.service.play import Play
 from bot.store import MatchRecord, SeatRecord, Timer
 from bot.store.models import GONE, PRESENT, STANDING_IN
@@ -30,28 +31,56 @@ from bot.timing import (
     paused_due,
     plan,
 )
-from games.core.protocol import Game, GameState
+from games.core.protocol import Decision, Game, GameState
+
+
+def clock_stamp(decision: Decision) -> str:
+    """What a decision's clock is tied to: the decision itself, or a whole race (its
+    options shrink as cards are grabbed, and its window must not start again)."""
+    return decision.race_stamp if decision.window is not None else decision.stamp
 
 
 class Clocks(Play):
     # --- clocks ------------------------------------------------------------------------
-    def timers_for(self, record: MatchRecord, state: GameState) -> list[Timer]:
-        """The deadline and reminders of every pending decision, counted from now."""
+    async def timers_after(
+        self, record: MatchRecord, before: GameState | None, state: GameState
+    ) -> list[Timer]:
+        """The deadline and reminders of every pending decision. A new decision's clock
+        starts now; one that still stands (others answered simultaneous choices, or a race
+        goes on) keeps the timers it had, so nobody's clock restarts for another's move."""
         if record.status != "active":
             return []
-        settings = settings_of(record)
-        now = self.clock.now()
-        return [
-            Timer(
-                match_id=record.match_id,
-                kind=item.kind,
-                seat=item.seat,
-                version=state.version,
-                due_at=item.due_at,
-            )
-            for decision in self.game_of(record).decisions(state)
-            for item in plan(settings, decision.seat, decision.reaction, now)
-        ]
+        game, settings, now = self.game_of(record), settings_of(record), self.clock.now()
+        standing = set()
+        if before is not None:
+            standing = {clock_stamp(d) for d in game.decisions(before)}
+        kept = []
+        timers = []
+        for decision in game.decisions(state):
+            if decision.optional:
+                continue
+            stamp = clock_stamp(decision)
+            if stamp in standing:
+                kept.append((decision.seat, stamp))
+                continue
+            budget = settings.budget(decision.reaction)
+            if decision.window is not None and settings.pace == "live":
+                budget = decision.window
+            timers += [
+                Timer(
+                    match_id=record.match_id,
+                    kind=item.kind,
+                    seat=item.seat,
+                    version=state.version,
+                    due_at=item.due_at,
+                    stamp=stamp,
+                )
+                for item in plan(budget, decision.seat, now)
+            ]
+        if kept:
+            old = await self.store.timers_of(record.match_id)
+            timers += [t for t in old if (t.seat, t.stamp) in kept]
+        return timers
 
     async def on_timer(self, timer: Timer) -> None:
         """A deadline or a reminder came due: the same locked path as a click."""
@@ -59,8 +88,8 @@ class Clocks(Play):
             record, state = await self._running(timer.match_id)
         except UserError:
             return  # the match is gone or over
-        if record.status != "active" or state.version != timer.version:
-            return  # stale: the match moved on since this timer was set
+        if record.status != "active" or not self._still_stands(record, state, timer):
+            return  # stale: the decision it was set for was answered meanwhile
         if await self.postpone_for_vacation(record, timer):
             return
         if timer.kind == "timeout":
@@ -77,9 +106,12 @@ class Clocks(Play):
         """
 
         def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
-            decision = game.decision_for(state, timer.seat)
-            if state.version != timer.version or decision is None:
+            decision = self._still_stands(record, state, timer)
+            if decision is None:
                 raise StaleClick()
+            if decision.window is not None and decision.default is not None:
+                # A race window closed: it settles for everyone, and nobody is to blame.
+                return Choice(timer.seat, decision.default, decision)
             settings = settings_of(record)
             seat = record.seats[timer.seat]
             away, missed = seat.away, seat.missed + 1
@@ -88,16 +120,27 @@ class Clocks(Play):
             elif settings.on_timeout == "forfeit" and missed >= settings.forfeit_after:
                 away = GONE
             if away != PRESENT:
-                action = game.bot_action(state, timer.seat)
+                action = game.bot_action(state, timer.seat, decision=decision)
             else:
                 action = decision.default or decision.pick(decision.options[: decision.min_picks])
             after = seat.model_copy(update={"away": away, "missed": missed})
-            return Choice(timer.seat, action, decision, after)
+            return Choice(timer.seat, action, decision, after, timed_out=True)
 
         try:
-            return await self._apply(timer.match_id, choose, timed_out=True)
+            return await self._apply(timer.match_id, choose)
         except (StaleClick, NotRunning, MatchNotFound):
             return None  # a click got there first: exactly one of them applies
+
+    def _still_stands(self, record: MatchRecord, state: GameState, timer: Timer) -> Decision | None:
+        """The decision a timer was set for, if it is still pending."""
+        for decision in self.game_of(record).decisions(state):
+            if decision.seat != timer.seat or decision.optional:
+                continue
+            if timer.stamp == clock_stamp(decision) or (
+                not timer.stamp and timer.version == state.version  # set before stamps
+            ):
+                return decision
+        return None
 
     async def postpone_for_vacation(self, record: MatchRecord, timer: Timer) -> bool:
         """With clocks of a day or more, a player's clock stops while they are away."""
@@ -217,6 +260,13 @@ class Clocks(Play):
             return await self.cancel(match_id, None)
         return record
 
+    async def racing(self, match_id: str) -> frozenset[int]:
+        """The seats taking part in a race now (a scramble)."""
+        record, state = await self._running(match_id)
+        if record.status != "active":
+            return frozenset()
+        return frozenset(d.seat for d in self.game_of(record).decisions(state) if d.window)
+
     async def deadlines(self, match_id: str) -> dict[int, float]:
         """When each seat that must decide runs out of time."""
         return {
@@ -231,7 +281,7 @@ class Clocks(Play):
             waiting_on: frozenset[int] = frozenset()
             if record.status == "active" and record.state:
                 state = self.load_state(record)
-                waiting_on = frozenset(d.seat for d in self.game_of(record).decisions(state))
+                waiting_on = seats_waited_on(self.game_of(record).decisions(state))
             seat = record.seat_of(user_id)
             deadlines = await self.deadlines(record.match_id) if waiting_on else {}
             found.append(

@@ -232,7 +232,7 @@ class Lobbies(ServiceBase):
                 seed,
                 state.model_dump_json(),
                 state.version,
-                timers=self.timers_for(started, state),
+                timers=await self.timers_after(started, None, state),
             )
             record = record.model_copy(
                 update={

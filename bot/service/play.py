@@ -30,39 +30,68 @@ class Play(ServiceBase):
         match_id: str,
         user_id: int,
         *,
-        version: int,
+        stamp: str,
         picks: Sequence[int] | None = None,
         action: Action | None = None,
     ) -> Change:
-        """A person's move: option indexes of their current decision, or an action."""
+        """A person's move: option indexes of the decision they saw (named by its stamp),
+        or an action. A click stays good while that decision stands, so simultaneous
+        choices do not spoil each other; once it is answered or changed, it is stale."""
 
         def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
-            seat = record.seat_of(user_id)
-            if seat is None:
-                raise NotSeated()
-            mine = record.seats[seat]
-            if mine.away == GONE:
-                raise UserError("You left this match; a bot plays your seat now.")
-            if state.version != version:
-                raise StaleClick()
-            decision = game.decision_for(state, seat)
+            seat = self._seat_for(record, user_id)
+            # No decision with that stamp: the click was made on a view that is gone.
+            decision = next(
+                (d for d in game.decisions(state) if d.seat == seat and d.stamp == stamp), None
+            )
             if decision is None:
-                raise UserError("It is not your turn; you will be pinged when it is.")
+                raise StaleClick()
             chosen = action if action is not None else pick_options(decision, picks or ())
-            # Playing for yourself ends a run of timeouts, and sends a stand-in bot home.
-            back = mine.model_copy(update={"away": PRESENT, "missed": 0})
-            return Choice(seat, chosen, decision, back if back != mine else None)
+            return Choice(seat, chosen, decision, _present(record.seats[seat]))
 
         return await self._apply(match_id, choose)
 
-    async def play_bot(self, match_id: str) -> Change | None:
-        """One move for the first bot seat that must decide, through the same path."""
+    async def grab(self, match_id: str, user_id: int, *, race: str, action: Action) -> Change:
+        """A click in a race (a card in the scramble): first come, first served. The lock
+        orders simultaneous clicks; the engine refuses a card already taken."""
+
+        def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
+            seat = self._seat_for(record, user_id)
+            deciding = [d for d in game.decisions(state) if d.window is not None]
+            if not any(d.race_stamp == race for d in deciding):
+                raise UserError("Too late: that scramble is over.")
+            decision = next((d for d in deciding if d.seat == seat), None)
+            if decision is None:
+                raise UserError("You have nothing to grab in this scramble.")
+            return Choice(seat, action, decision, _present(record.seats[seat]))
+
+        return await self._apply(match_id, choose)
+
+    @staticmethod
+    def _seat_for(record: MatchRecord, user_id: int) -> int:
+        seat = record.seat_of(user_id)
+        if seat is None:
+            raise NotSeated()
+        if record.seats[seat].away == GONE:
+            raise UserError("You left this match; a bot plays your seat now.")
+        return seat
+
+    async def play_bot(
+        self, match_id: str, *, seat: int | None = None, race: bool = False
+    ) -> Change | None:
+        """One move for a bot seat that must decide (``seat``, or the first), through the
+        same path; ``race``: a grab in a race rather than an ordinary decision."""
 
         def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
             bots = {s.seat for s in record.seats if s.played_by_bot}
             for decision in game.decisions(state):
-                if decision.seat in bots:
-                    return Choice(decision.seat, game.bot_action(state, decision.seat), decision)
+                if (
+                    decision.seat in bots
+                    and (seat is None or decision.seat == seat)
+                    and (decision.window is not None) == race
+                ):
+                    action = game.bot_action(state, decision.seat, decision=decision)
+                    return Choice(decision.seat, action, decision)
             raise _NothingToDo()
 
         try:
@@ -70,12 +99,24 @@ class Play(ServiceBase):
         except (_NothingToDo, NotRunning, MatchNotFound):
             return None
 
+    async def bot_seats_deciding(self, match_id: str, *, race: bool) -> list[int]:
+        """Bot seats with a decision now (ordinary ones, or grabs in a race)."""
+        try:
+            record, state = await self._running(match_id)
+        except UserError:
+            return []
+        if record.status != "active":
+            return []
+        bots = {s.seat for s in record.seats if s.played_by_bot}
+        decisions = self.game_of(record).decisions(state)
+        return sorted(
+            {d.seat for d in decisions if d.seat in bots and (d.window is not None) == race}
+        )
+
     async def _apply(
         self,
         match_id: str,
         choose: Callable[[MatchRecord, Game, GameState], Choice],
-        *,
-        timed_out: bool = False,
     ) -> Change:
         async with self.lock(match_id):
             record, state = await self._running(match_id)
@@ -84,6 +125,7 @@ class Play(ServiceBase):
             game = self.game_of(record)
             chosen = choose(record, game, state)
             seat, action = chosen.seat, chosen.action
+            timed_out = chosen.timed_out
             # IllegalAction carries a sentence for the player; nothing has been written yet.
             new_state, events = game.apply(state, seat, action, decision=chosen.decision)
             status = "finished" if game.outcome(new_state) is not None else "active"
@@ -97,7 +139,9 @@ class Play(ServiceBase):
                     seat=seat,
                     action=action.encode(),
                     status=status,
-                    timers=self.timers_for(record.model_copy(update={"status": status}), new_state),
+                    timers=await self.timers_after(
+                        record.model_copy(update={"status": status}), state, new_state
+                    ),
                 )
             except VersionConflict:
                 self._cache.pop(match_id, None)  # another process moved first: reload
@@ -127,3 +171,9 @@ class Play(ServiceBase):
         await self.store.save_seat(record.match_id, seat)
         seats = [seat if s.seat == seat.seat else s for s in record.seats]
         return record.model_copy(update={"seats": seats})
+
+
+def _present(seat: SeatRecord) -> SeatRecord | None:
+    """Playing for yourself ends a run of timeouts, and sends a stand-in bot home."""
+    back = seat.model_copy(update={"away": PRESENT, "missed": 0})
+    return back if back != seat else None

@@ -75,3 +75,4 @@ class Timer(BaseModel):
     seat: int
     version: int
     due_at: float
+    stamp: str = ""  # the decision it was set for (``Decision.stamp``, or a race's)

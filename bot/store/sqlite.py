@@ -394,7 +394,7 @@ class SQLiteStore(Store):
     async def due_timers(self, now: float, limit: int = 100) -> list[Timer]:
         async with self._lock:
             rows = await self.db.execute_fetchall(
-                "SELECT match_id, kind, seat, version, due_at FROM timers WHERE due_at <= ? "
+                "SELECT match_id, kind, seat, version, due_at, stamp FROM timers WHERE due_at <= ? "
                 "ORDER BY due_at, match_id, kind, seat LIMIT ?",
                 (now, limit),
             )
@@ -403,7 +403,7 @@ class SQLiteStore(Store):
     async def timers_of(self, match_id: str) -> list[Timer]:
         async with self._lock:
             rows = await self.db.execute_fetchall(
-                "SELECT match_id, kind, seat, version, due_at FROM timers WHERE match_id = ? "
+                "SELECT match_id, kind, seat, version, due_at, stamp FROM timers WHERE match_id = ? "
                 "ORDER BY due_at",
                 (match_id,),
             )

@@ -59,13 +59,19 @@ def playout(
     options = random_options(game.options_model, rng)
     run = Playout(options=options, players=players, seed=rng.getrandbits(63))
     state = game.setup(options, players, run.seed)
+    answered: set[tuple[int, str]] = set()
     while game.outcome(state) is None:
         if len(run.actions) >= max_actions:
             raise ContractBroken(f"{game.key}: no outcome after {max_actions} actions")
         decisions = game.decisions(state)
         if not decisions:
             raise ContractBroken(f"{game.key}: nobody can move but the match is not over")
+        for pending in decisions:
+            if (pending.seat, pending.stamp) in answered:
+                # A click on the old view would be taken as an answer to this one.
+                raise ContractBroken(f"{game.key}: an answered decision came back unchanged")
         decision = rng.choice(decisions)
+        answered.add((decision.seat, decision.stamp))
         action = random_pick(decision, rng)
         check_action_text(action)
         if every_state is not None:

@@ -68,8 +68,22 @@ class Engine(Generic[StateT, OptionsT]):
         raise NotImplementedError
 
     # --- shared ------------------------------------------------------------------------
-    def decision_for(self, state: StateT, seat: int) -> Decision | None:
-        return next((d for d in self.decisions(state) if d.seat == seat), None)
+    def decision_for(
+        self, state: StateT, seat: int, action: Action | None = None
+    ) -> Decision | None:
+        """The seat's decision; with ``action``, the one it answers (a seat may hold a
+        duty and a chance at once). Duties come before chances."""
+        mine = sorted(
+            (d for d in self.decisions(state) if d.seat == seat), key=lambda d: d.optional
+        )
+        if action is not None:
+            for decision in mine:
+                if decision.allows(action) or (
+                    decision.max_picks > 1
+                    and any(o.action.kind == action.kind for o in decision.options)
+                ):
+                    return decision
+        return mine[0] if mine else None
 
     def apply(
         self, state: StateT, seat: int, action: Action, *, decision: Decision | None = None
@@ -82,7 +96,7 @@ class Engine(Generic[StateT, OptionsT]):
         if self.outcome(state) is not None:
             raise MatchOver("This match is over.")
         if decision is None or decision.seat != seat:
-            decision = self.decision_for(state, seat)
+            decision = self.decision_for(state, seat, action)
         if decision is None:
             raise NotYourTurn("It is not your turn.")
         if decision.max_picks == 1 and not decision.allows(action):
@@ -95,9 +109,9 @@ class Engine(Generic[StateT, OptionsT]):
         new.log = (*new.log, *events)[-new.LOG_KEEP :]
         return new, events
 
-    def bot_action(self, state: StateT, seat: int) -> Action:
+    def bot_action(self, state: StateT, seat: int, *, decision: Decision | None = None) -> Action:
         """The built-in bot's move for ``seat``; it sees only that seat's view."""
-        decision = self.decision_for(state, seat)
+        decision = decision or self.decision_for(state, seat)
         if decision is None:
             raise NotYourTurn("It is not this seat's turn.")
         return self.choose(self.view(state, seat), decision)

@@ -9,6 +9,7 @@ database or the clock.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from typing import Annotated, Any, ClassVar, Protocol, Self, runtime_checkable
 
@@ -107,6 +108,25 @@ class Decision(BaseModel):
     max_picks: int = 1
     default: Action | None = None  # what a timer plays when it runs out
     reaction: bool = False  # answering someone else's move: shorter clocks in live games
+    # A race (first come, first served): every seat in it holds a decision with the same
+    # key, and the race closes on its own after ``window`` seconds of live play; its
+    # ``default`` then settles it for everyone, and nobody is to blame for the timeout.
+    window: float | None = None
+    # A chance, not a duty ("Snickerdoodle!"): nobody waits on it and no clock runs for it.
+    optional: bool = False
+
+    @property
+    def stamp(self) -> str:
+        """Names this decision exactly as offered (key, seat and options), in a few
+        characters: a click made on it stays good while the same decision stands, however
+        many other seats move meanwhile. Keys must name one occasion (never reused)."""
+        text = "|".join((self.key, str(self.seat), *(o.action.encode() for o in self.options)))
+        return short_hash(text)
+
+    @property
+    def race_stamp(self) -> str:
+        """The same for every seat in a race, whatever is left to grab."""
+        return short_hash(self.key)
 
     def pick(self, chosen: Sequence[Option]) -> Action:
         """Answer a multi-pick decision with one action (``kind.arg.arg...``)."""
@@ -124,6 +144,20 @@ class Decision(BaseModel):
 
     def allows(self, action: Action) -> bool:
         return any(option.action == action for option in self.options)
+
+
+def short_hash(text: str) -> str:
+    return base36(zlib.crc32(text.encode()))
+
+
+def base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+        if not number:
+            return out
 
 
 class Event(BaseModel):

@@ -44,3 +44,9 @@ async def four_player_match(service: MatchService, channel_id: int = 10) -> str:
         await service.join(record.match_id, who)
     await service.start(record.match_id, ANA)
     return record.match_id
+
+
+async def stamp_of(service: MatchService, match_id: str, user_id: int | None) -> str:
+    """The stamp of the decision the user sees now (what their buttons carry)."""
+    seen = await service.seat_view(match_id, user_id)
+    return seen.decision.stamp if seen.decision is not None else "none"

@@ -22,7 +22,7 @@ from bot.store import SQLiteStore
 from games import GAMES
 from games.core.protocol import Action
 
-from .conftest import ANA, BEN, CLEO, DEV, MOD, STRANGER, four_player_match
+from .conftest import ANA, BEN, CLEO, DEV, MOD, STRANGER, four_player_match, stamp_of
 
 
 async def test_lobby_seats_people_and_bots_up_to_the_maximum(service: MatchService) -> None:
@@ -106,13 +106,25 @@ async def test_strangers_stale_clicks_and_out_of_turn_moves_change_nothing(
     idle = next(s for s in before.seats if s.seat != turn)
     mover = next(s for s in before.seats if s.seat == turn)
     with pytest.raises(NotSeated):
-        await service.act(match_id, STRANGER.user_id, version=0, picks=[0])
-    with pytest.raises(UserError, match="not your turn"):
-        await service.act(match_id, idle.user_id, version=0, picks=[0])
+        await service.act(
+            match_id,
+            STRANGER.user_id,
+            stamp=await stamp_of(service, match_id, STRANGER.user_id),
+            picks=[0],
+        )
     with pytest.raises(StaleClick):
-        await service.act(match_id, mover.user_id, version=5, picks=[0])
+        await service.act(
+            match_id, idle.user_id, stamp=await stamp_of(service, match_id, idle.user_id), picks=[0]
+        )
     with pytest.raises(StaleClick):
-        await service.act(match_id, mover.user_id, version=0, picks=[999])
+        await service.act(match_id, mover.user_id, stamp="zz", picks=[0])
+    with pytest.raises(StaleClick):
+        await service.act(
+            match_id,
+            mover.user_id,
+            stamp=await stamp_of(service, match_id, mover.user_id),
+            picks=[999],
+        )
     after = await service.get(match_id)
     assert (after.state, after.version) == (before.state, before.version)
     assert await service.store.actions(match_id) == []
@@ -123,8 +135,9 @@ async def test_two_clicks_on_the_same_version_apply_exactly_once(service: MatchS
     record = await service.get(match_id)
     turn = GAMES["cover_your_assets"].decisions(service.load_state(record))[0].seat
     user = record.seats[turn].user_id
+    stamp = await stamp_of(service, match_id, user)
     results = await asyncio.gather(
-        *(service.act(match_id, user, version=0, picks=[0]) for _ in range(5)),
+        *(service.act(match_id, user, stamp=stamp, picks=[0]) for _ in range(5)),
         return_exceptions=True,
     )
     assert sum(not isinstance(r, Exception) for r in results) == 1
@@ -158,7 +171,7 @@ async def test_bots_play_a_match_to_the_end_and_the_log_replays_to_the_snapshot(
         mine = game.decision_for(state, 0)
         if mine is not None:
             await service.act(
-                record.match_id, ANA.user_id, version=state.version, action=mine.default
+                record.match_id, ANA.user_id, stamp=mine.stamp, action=mine.default
             )
         await asyncio.sleep(0)
     await driver.close()
@@ -185,6 +198,11 @@ async def test_a_new_service_on_the_same_database_continues_the_match(
     again = MatchService(store, GAMES)
     state = again.load_state(await again.get(match_id))
     turn = GAMES["cover_your_assets"].decisions(state)[0].seat
-    change = await again.act(match_id, record.seats[turn].user_id, version=0, picks=[0])
+    change = await again.act(
+        match_id,
+        record.seats[turn].user_id,
+        stamp=await stamp_of(again, match_id, record.seats[turn].user_id),
+        picks=[0],
+    )
     assert change.state.version == 1
     await store.close()

@@ -16,7 +16,7 @@ from bot.store.models import GONE, PRESENT, STANDING_IN
 from bot.timing import DAY
 from games import GAMES
 
-from .conftest import ANA, BEN, MOD
+from .conftest import ANA, BEN, MOD, stamp_of
 
 HOUR = 3600.0
 
@@ -156,7 +156,9 @@ async def test_a_forfeited_player_cannot_move_and_leaving_hands_the_seat_to_a_bo
     after = await timed.get(match_id)
     assert after.seats[1].away == GONE and after.status == "active"
     with pytest.raises(UserError, match="You left this match"):
-        await timed.act(match_id, BEN.user_id, version=after.version, picks=[0])
+        await timed.act(
+            match_id, BEN.user_id, stamp=await stamp_of(timed, match_id, BEN.user_id), picks=[0]
+        )
     await timed.leave_match(match_id, ANA.user_id)  # nobody left: the match ends
     assert (await timed.get(match_id)).status == "cancelled"
 
@@ -178,8 +180,9 @@ async def test_a_click_racing_the_timeout_applies_exactly_once(timed, clock) -> 
     seat = await mover_of(timed, match_id)
     user = (ANA, BEN)[seat].user_id
     timeout = next(t for t in await timed.store.timers_of(match_id) if t.kind == "timeout")
+    stamp = await stamp_of(timed, match_id, user)
     results = await asyncio.gather(
-        timed.act(match_id, user, version=0, picks=[0]),
+        timed.act(match_id, user, stamp=stamp, picks=[0]),
         timed.on_timer(timeout),
         return_exceptions=True,
     )

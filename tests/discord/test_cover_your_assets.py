@@ -200,7 +200,9 @@ async def test_wrong_clicks_get_a_sentence_and_change_nothing(fake, db) -> None:
             expect_ack=True,
         )
         assert forged.acknowledged
-        assert "not your turn" in fake.last_reply(idle).text()
+        # It answers nothing the idle player holds: they get their own current hand.
+        assert "moved on" in fake.last_reply(idle).text()
+        assert "Waiting for" in fake.last_reply(idle).text()
         assert fake.last_reply(idle).ephemeral
         assert (await bot.service.get(match_id)).version == 0
         # A stale click: the mover moves from a fresh hand, then clicks the old one.

@@ -2,9 +2,10 @@
 
 from games.core.protocol import Game
 from games.cover import CoverYourAssets, CoverYourCookies
+from games.toss import TossYourCookies
 
 GAMES: dict[str, Game] = {  # type: ignore[misc]
-    game.key: game for game in (CoverYourAssets(), CoverYourCookies())
+    game.key: game for game in (CoverYourAssets(), CoverYourCookies(), TossYourCookies())
 }
 
 __all__ = ["GAMES", "Game"]

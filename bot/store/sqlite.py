@@ -403,8 +403,8 @@ class SQLiteStore(Store):
     async def timers_of(self, match_id: str) -> list[Timer]:
         async with self._lock:
             rows = await self.db.execute_fetchall(
-                "SELECT match_id, kind, seat, version, due_at, stamp FROM timers WHERE match_id = ? "
-                "ORDER BY due_at",
+                "SELECT match_id, kind, seat, version, due_at, stamp FROM timers "
+                "WHERE match_id = ? ORDER BY due_at",
                 (match_id,),
             )
         return [Timer(**dict(row)) for row in rows]

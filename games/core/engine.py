@@ -36,6 +36,8 @@ class Engine(Generic[StateT, OptionsT]):
     max_players: ClassVar[int]
     options_model: type[OptionsT]
     state_model: type[StateT]
+    # The share of moves the contract's random playouts leave to the bot (see contract.py).
+    contract_guide: ClassVar[float] = 0.0
 
     # --- to write per game -------------------------------------------------------------
     def setup(self, options: OptionsT, players: Sequence[str], seed: int) -> StateT:

@@ -170,9 +170,7 @@ async def test_bots_play_a_match_to_the_end_and_the_log_replays_to_the_snapshot(
         state = service.load_state(current)
         mine = game.decision_for(state, 0)
         if mine is not None:
-            await service.act(
-                record.match_id, ANA.user_id, stamp=mine.stamp, action=mine.default
-            )
+            await service.act(record.match_id, ANA.user_id, stamp=mine.stamp, action=mine.default)
         await asyncio.sleep(0)
     await driver.close()
     final = await service.get(record.match_id)

@@ -1,0 +1,549 @@
+"""Toss Your Cookies as a pure reducer: dice, simultaneous passing, the toss scramble.
+
+A turn: the active player rolls; Swap is the roller's alone, Pass and Toss ask every player
+at once (nothing moves until all have chosen), and a Toss opens a race for the cards in the
+middle. The milk face moves the milk instead. Whoever holds five of one cookie (wilds
+count) and the milk wins the round that moment, whoever's turn it is.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from functools import cache
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+from games.core.engine import Engine
+from games.core.panels import Panels
+from games.core.protocol import (
+    Action,
+    Decision,
+    Event,
+    IllegalAction,
+    Option,
+    Outcome,
+    option,
+)
+from games.core.rng import rng_for
+from games.toss import ai
+from games.toss.cards import MILK, TossCards, toss_cards
+from games.toss.rules_text import rules_text
+from games.toss.scramble import Scrambling
+from games.toss.state import BlindTake, Roll, TossOptions, TossState
+from games.toss.view import panels, view_of
+
+FACES = {"swap": "Swap", "left": "Pass Left", "right": "Pass Right", "toss": "Toss"}
+
+
+class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
+    key: ClassVar[str] = "toss_your_cookies"
+    name: ClassVar[str] = "Toss Your Cookies"
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 8
+    options_model = TossOptions
+    state_model = TossState
+    # Random hands almost never hold five of a kind: the contract's random playouts let
+    # the bot play most moves so that rounds end (see games/core/contract.py).
+    contract_guide: ClassVar[float] = 0.8
+
+    def __init__(self, cards: TossCards | None = None) -> None:
+        self.cards = cards or toss_cards()
+
+    # --- set-up ----------------------------------------------------------------------
+    def setup(self, options: TossOptions, players: Sequence[str], seed: int) -> TossState:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise IllegalAction(
+                f"{self.name} needs {self.min_players} to {self.max_players} players."
+            )
+        rng = rng_for(seed, 0, "setup")
+        cookies = rng.sample([c.key for c in self.cards.cookies], len(players))
+        first = rng.randrange(len(players))  # "the last player to eat a home-baked cookie"
+        state = TossState(
+            seed=seed,
+            names=tuple(players),
+            options=options,
+            cookies=cookies,
+            hands=[],
+            first=first,
+            turn=first,
+            round_wins=[0] * len(players),
+        )
+        events = self.deal(state, rng)
+        self.settle(state, events, rng)
+        state.log = tuple(events)
+        return state
+
+    def deal(self, state: TossState, rng: random.Random) -> list[Event]:
+        deck = self.cards.deck(len(state.names), state.cookies)
+        rng.shuffle(deck)
+        size = self.cards.hand_size
+        state.hands = [self.cards.sort(deck[i * size : (i + 1) * size]) for i in self.seats(state)]
+        self.next_turn(state, state.first)
+        return [Event(text=f"Round {state.round}: {state.names[state.first]} rolls first.")]
+
+    @staticmethod
+    def seats(state: TossState) -> range:
+        return range(len(state.names))
+
+    # --- who decides what --------------------------------------------------------------
+    def decisions(self, state: TossState) -> list[Decision]:
+        if self.outcome(state) is not None:
+            return []
+        found = self.phase_decisions(state)
+        if state.shouter is not None:
+            found.append(
+                Decision(
+                    key=f"shout-{state.round}",
+                    seat=state.shouter,
+                    prompt="You hold five of a cookie and the milk!",
+                    options=(
+                        option(Action.of("shout"), "Snickerdoodle!", style="success", emoji="🥛"),
+                    ),
+                    optional=True,
+                )
+            )
+        return found
+
+    def phase_decisions(self, state: TossState) -> list[Decision]:
+        key, turn, names = f"{state.phase}-{state.step}", state.turn, state.names
+        match state.phase:
+            case "roll":
+                roll = Action.of("roll")
+                return [
+                    Decision(
+                        key=key,
+                        seat=turn,
+                        prompt="Your turn: roll the dice.",
+                        options=(option(roll, "Roll the dice", style="primary", emoji="🎲"),),
+                        default=roll,
+                    )
+                ]
+            case "swap_target":
+                others = [s for s in self.seats(state) if s != turn]
+                return [
+                    Decision(
+                        key=key,
+                        seat=turn,
+                        prompt=f"Swap {self.count_text(state)}: pick a player.",
+                        options=tuple(
+                            option(Action.of("swap_with", s), f"Swap with {names[s]}", group="Who")
+                            for s in others
+                        ),
+                        default=Action.of("swap_with", self.left_of(state, turn)),
+                    )
+                ]
+            case "swap_give":
+                assert state.target is not None
+                return [
+                    self.cards_decision(
+                        state,
+                        turn,
+                        "give",
+                        f"Pick {state.count} card(s) to give {names[state.target]}.",
+                    )
+                ]
+            case "choose":
+                assert state.roll is not None
+                verb = "toss" if state.roll.action == "toss" else "pass"
+                where = {"left": " to the left", "right": " to the right"}.get(
+                    state.roll.action, ""
+                )
+                return [
+                    self.cards_decision(
+                        state, s, verb, f"Pick {self.count_text(state)} to {verb}{where}."
+                    )
+                    for s in self.seats(state)
+                    if state.chosen[s] is None
+                ]
+            case "swap_take" | "milk_take":
+                assert state.blind is not None
+                return [self.blind_decision(state, key, state.blind)]
+            case "scramble":
+                return self.race_decisions(state, key)
+        return []
+
+    def cards_decision(self, state: TossState, seat: int, verb: str, prompt: str) -> Decision:
+        """Exactly ``count`` cards of one's own hand; "All" is a confirmation."""
+        hand = state.hands[seat]
+        default = ai.least_useful(self.cards, hand, state.count)
+        if self.all_cards(state):
+            every = Action.of(verb, "all")
+            return Decision(
+                key=f"{state.phase}-{state.step}",
+                seat=seat,
+                prompt=prompt,
+                options=(option(every, f"{verb.title()} all {len(hand)} cards", style="primary"),),
+                default=every,
+            )
+        seen: Counter[str] = Counter()
+        options = []
+        for card in hand:
+            seen[card] += 1
+            options.append(self.card_option(verb, card, seen[card]))
+        return Decision(
+            key=f"{state.phase}-{state.step}",
+            seat=seat,
+            prompt=prompt,
+            options=tuple(options),
+            min_picks=state.count,
+            max_picks=state.count,
+            default=Action.of(verb, *default),
+        )
+
+    @cache  # noqa: B019 - engines live as long as the process; options are frozen values
+    def card_option(self, verb: str, card: str, number: int) -> Option:
+        """A card of one's hand to pick; identical cards are told apart by a number."""
+        label = self.cards.label(card) + (f" ({number})" if number > 1 else "")
+        return option(Action.of(verb, card), label)
+
+    @cache  # noqa: B019
+    def place_option(self, place: int) -> Option:
+        return option(Action.of("take", place), f"Face-down card {place + 1}", group="Face down")
+
+    def blind_decision(self, state: TossState, key: str, blind: BlindTake) -> Decision:
+        size = len(state.hands[blind.source])
+        return Decision(
+            key=key,
+            seat=blind.taker,
+            prompt=(
+                f"Take {blind.count} card(s) from {state.names[blind.source]}'s hand without "
+                "looking (they are shuffled)."
+            ),
+            options=tuple(self.place_option(i) for i in range(size)),
+            min_picks=blind.count,
+            max_picks=blind.count,
+            default=Action.of("take", *range(blind.count)),
+        )
+
+    # --- moves -----------------------------------------------------------------------
+    def play(self, state: TossState, seat: int, action: Action, rng: random.Random) -> list[Event]:
+        events: list[Event] = []
+        match action.kind, state.phase:
+            case "roll", "roll":
+                self.roll_dice(state, events, rng)
+            case "swap_with", "swap_target":
+                self.swap_with(state, self.seat_arg(state, action), events)
+            case "give", "swap_give":
+                state.given = self.pick_from_hand(state, seat, action)
+                state.blind = BlindTake(taker=seat, source=self.target(state), count=state.count)
+                self.open(state, "swap_take")
+            case (("pass" | "toss"), "choose"):
+                self.choose_cards(state, seat, action, events)
+            case "take", ("swap_take" | "milk_take"):
+                self.take_blindly(state, action, events, rng)
+            case "grab", "scramble":
+                self.grab(state, seat, self.one_arg(action), events)
+            case "close", "scramble":
+                self.close_scramble(state, events, rng)
+            case "shout", _ if state.shouter == seat:
+                self.win_round(state, seat, events, rng)
+                return events
+            case _:
+                raise IllegalAction("That move is not allowed right now.")
+        self.settle(state, events, rng)
+        return events
+
+    def roll_dice(self, state: TossState, events: list[Event], rng: random.Random) -> None:
+        roll = Roll(
+            action=rng.choice(self.cards.dice.action), number=rng.choice(self.cards.dice.number)
+        )
+        state.roll = roll
+        roller = state.names[state.turn]
+        number = "🥛 Milk" if roll.milk else ("All" if roll.number == "all" else roll.number)
+        events.append(Event(text=f"🎲 {roller} rolled {FACES[roll.action]} · {number}."))
+        if roll.milk:
+            self.move_the_milk(state, roll, events)
+            return
+        state.count = self.cards.hand_size if roll.number == "all" else int(roll.number)
+        if roll.action == "swap":
+            self.open(state, "swap_target")
+        else:
+            state.chosen = [None] * len(state.names)
+            self.open(state, "choose")
+
+    def move_the_milk(self, state: TossState, roll: Roll, events: list[Event]) -> None:
+        """The milk face: its holder passes, swaps or tosses it, and takes a card back."""
+        holder = self.milk_holder(state)
+        name = state.names[holder]
+        if roll.action == "toss":
+            self.toss_the_milk(state, holder)
+            events.append(Event(text=f"🥛 {name} tosses the milk! Everyone else: grab it!"))
+            return
+        if roll.action == "swap":
+            receiver = state.turn
+            if receiver == holder:
+                events.append(Event(text=f"{name} already holds the milk: nothing happens."))
+                self.end_turn(state)
+                return
+        else:
+            step = 1 if roll.action == "left" else -1
+            receiver = (holder + step) % len(state.names)
+        state.hands[holder].remove(MILK)
+        state.blind = BlindTake(taker=holder, source=receiver, milk_to_source=True)
+        self.open(state, "milk_take")
+        events.append(
+            Event(
+                text=f"🥛 {name} hands the milk to {state.names[receiver]}, taking a card "
+                "from their hand without looking first."
+            )
+        )
+
+    def swap_with(self, state: TossState, target: int, events: list[Event]) -> None:
+        if target == state.turn:
+            raise IllegalAction("Pick another player to swap with.")
+        state.target = target
+        me, them = state.names[state.turn], state.names[target]
+        if not self.all_cards(state):
+            self.open(state, "swap_give")
+            return
+        # Swap All: give your whole hand and take theirs, which is all of it.
+        hands = state.hands
+        hands[state.turn], hands[target] = hands[target], hands[state.turn]
+        events.append(Event(text=f"🔄 {me} and {them} swap their whole hands."))
+        self.end_turn(state)
+
+    def choose_cards(
+        self, state: TossState, seat: int, action: Action, events: list[Event]
+    ) -> None:
+        """One player's secret pick; when the last one has picked, everything moves."""
+        if state.chosen[seat] is not None:
+            raise IllegalAction("You have already chosen your cards.")
+        picked = self.pick_from_hand(state, seat, action)
+        state.chosen[seat] = picked
+        events.append(
+            Event(text=f"You chose {self.cards.labels(picked)}.", visible_to=frozenset({seat}))
+        )
+        if any(c is None for c in state.chosen):
+            return
+        chosen = [c or [] for c in state.chosen]
+        state.chosen = []
+        assert state.roll is not None
+        if state.roll.action == "toss":
+            self.open_scramble(state, chosen)
+            events.append(
+                Event(text=f"🤾 Toss! In the middle: {self.cards.labels(self.middle(state))}.")
+            )
+            return
+        self.pass_cards(state, chosen, 1 if state.roll.action == "left" else -1, events)
+        self.end_turn(state)
+
+    def pass_cards(
+        self, state: TossState, chosen: list[list[str]], step: int, events: list[Event]
+    ) -> None:
+        """Everyone's picks move together to the neighbour on that side."""
+        n = len(state.names)
+        side = "left" if step == 1 else "right"
+        events.append(Event(text=f"➡️ Everyone passes {self.count_text(state)} to the {side}."))
+        for seat in self.seats(state):
+            to, source = (seat + step) % n, (seat - step) % n
+            state.hands[to] = self.cards.sort([*state.hands[to], *chosen[seat]])
+            events.append(
+                Event(
+                    text=f"You passed {self.cards.labels(chosen[seat])} to {state.names[to]} "
+                    f"and got {self.cards.labels(chosen[source])} from {state.names[source]}.",
+                    visible_to=frozenset({seat}),
+                )
+            )
+
+    def take_blindly(
+        self, state: TossState, action: Action, events: list[Event], rng: random.Random
+    ) -> None:
+        """Positions in a freshly shuffled order: the taker cannot know what they pick."""
+        blind = state.blind
+        assert blind is not None
+        source = state.hands[blind.source]
+        try:
+            positions = [int(a) for a in action.args]
+        except ValueError:
+            raise IllegalAction("Pick face-down cards by their place.") from None
+        if len(set(positions)) != blind.count or not all(0 <= p < len(source) for p in positions):
+            raise IllegalAction(f"Pick exactly {blind.count} different face-down card(s).")
+        shuffled = rng.sample(source, len(source))
+        taken = [shuffled[p] for p in positions]
+        for card in taken:
+            source.remove(card)
+        taker, giver = state.names[blind.taker], state.names[blind.source]
+        state.hands[blind.taker] = self.cards.sort([*state.hands[blind.taker], *taken])
+        events += [
+            Event(text=f"🙈 {taker} takes {len(taken)} card(s) from {giver} without looking."),
+            Event(
+                text=f"You took {self.cards.labels(taken)} from {giver}.",
+                visible_to=frozenset({blind.taker}),
+            ),
+            Event(
+                text=f"{taker} took {self.cards.labels(taken)} from your hand.",
+                visible_to=frozenset({blind.source}),
+            ),
+        ]
+        if blind.milk_to_source:
+            source.append(MILK)
+            events.append(Event(text=f"🥛 {giver} now holds the milk."))
+        else:  # a Swap: the roller's cards, lying in front of the target, join their hand
+            source.extend(state.given)
+            events.append(
+                Event(
+                    text=f"{taker} gave you {self.cards.labels(state.given)}.",
+                    visible_to=frozenset({blind.source}),
+                )
+            )
+        state.hands[blind.source] = self.cards.sort(source)
+        self.end_turn(state)
+
+    # --- winning -----------------------------------------------------------------------
+    def settle(self, state: TossState, events: list[Event], rng: random.Random) -> None:
+        """Snickerdoodle! The moment a hand wins, whoever's turn it is (or, under the
+        must-shout rule, the moment its holder may shout)."""
+        holder = next((s for s in self.seats(state) if self.cards.wins(state.hands[s])), None)
+        if state.options.must_shout:
+            state.shouter = holder
+        elif holder is not None:
+            self.win_round(state, holder, events, rng)
+
+    def win_round(
+        self, state: TossState, seat: int, events: list[Event], rng: random.Random
+    ) -> None:
+        state.round_wins[seat] += 1
+        state.winners.append(seat)
+        state.shouter = None
+        events.append(
+            Event(
+                text=f"🥛 Snickerdoodle! {state.names[seat]} wins round {state.round} with "
+                f"{self.cards.labels(state.hands[seat])}."
+            )
+        )
+        if self.outcome(state) is not None:
+            return
+        state.round += 1
+        state.first = self.left_of(state, state.first)
+        events += self.deal(state, rng)
+        self.settle(state, events, rng)
+
+    def needed(self, state: TossState) -> int:
+        """A majority of the rounds."""
+        return int(state.options.rounds) // 2 + 1
+
+    def outcome(self, state: TossState) -> Outcome | None:
+        if max(state.round_wins) < self.needed(state):
+            return None
+        best = max(range(len(state.names)), key=lambda s: state.round_wins[s])
+        rounds = int(state.options.rounds)
+        reason = (
+            f"{state.names[best]} collected five of a cookie and the milk."
+            if rounds == 1
+            else f"{state.names[best]} won {state.round_wins[best]} of {rounds} rounds."
+        )
+        return Outcome.ranked(state.round_wins, reason)
+
+    # --- small helpers ------------------------------------------------------------------
+    def open(self, state: TossState, phase: str) -> None:
+        state.phase = phase  # type: ignore[assignment]
+        state.step += 1
+
+    def next_turn(self, state: TossState, seat: int) -> None:
+        state.turn = seat
+        state.roll, state.count, state.chosen = None, 0, []
+        state.target, state.given, state.scramble, state.blind = None, [], None, None
+        self.open(state, "roll")
+
+    def end_turn(self, state: TossState) -> None:
+        self.next_turn(state, self.left_of(state, state.turn))
+
+    @staticmethod
+    def left_of(state: TossState, seat: int) -> int:
+        return (seat + 1) % len(state.names)
+
+    @staticmethod
+    def all_cards(state: TossState) -> bool:
+        return state.roll is not None and state.roll.number == "all"
+
+    def count_text(self, state: TossState) -> str:
+        return "all their cards" if self.all_cards(state) else f"{state.count} card(s)"
+
+    @staticmethod
+    def milk_holder(state: TossState) -> int:
+        return next(s for s, hand in enumerate(state.hands) if MILK in hand)
+
+    @staticmethod
+    def target(state: TossState) -> int:
+        assert state.target is not None
+        return state.target
+
+    def pick_from_hand(self, state: TossState, seat: int, action: Action) -> list[str]:
+        """The cards an action names, checked against the hand, taken out of it."""
+        hand = state.hands[seat]
+        picked = (
+            list(hand) if action.args == ("all",) and self.all_cards(state) else list(action.args)
+        )
+        if len(picked) != state.count and not self.all_cards(state):
+            raise IllegalAction(f"Pick exactly {state.count} card(s).")
+        if Counter(picked) - Counter(hand):
+            raise IllegalAction("You can only pick cards from your own hand.")
+        for card in picked:
+            hand.remove(card)
+        return self.cards.sort(picked)
+
+    @staticmethod
+    def seat_arg(state: TossState, action: Action) -> int:
+        if len(action.args) != 1 or not action.args[0].isdigit():
+            raise IllegalAction("Pick a player.")
+        seat = int(action.args[0])
+        if seat >= len(state.names):
+            raise IllegalAction("Pick a player at this table.")
+        return seat
+
+    @staticmethod
+    def one_arg(action: Action) -> str:
+        if len(action.args) != 1:
+            raise IllegalAction("Pick one card.")
+        return action.args[0]
+
+    # --- views, bots, text ---------------------------------------------------------------
+    def view(self, state: TossState, seat: int | None) -> BaseModel:
+        return view_of(self, state, seat)
+
+    def panels(self, view: BaseModel) -> Panels:
+        return panels(self, view)  # type: ignore[arg-type]
+
+    def choose(self, view: BaseModel, decision: Decision) -> Action:
+        hand: list[str] = getattr(view, "hand", None) or []
+        first = decision.options[0].action
+        if decision.max_picks > 1:
+            if first.kind == "take":
+                return decision.pick(decision.options[: decision.min_picks])
+            return Action.of(first.kind, *ai.least_useful(self.cards, hand, decision.min_picks))
+        if first.kind == "grab":
+            kinds = [o.action.args[0] for o in decision.options]
+            return Action.of("grab", ai.best_grab(self.cards, hand, kinds))
+        if first.kind in ("pass", "toss", "give") and first.args != ("all",):
+            return Action.of(first.kind, *ai.least_useful(self.cards, hand, 1))
+        return first  # roll, the first player to swap with, "all", a blind card, shout
+
+    def why_illegal(self, state: TossState, seat: int, action: Action) -> str:
+        if action.kind == "grab" and state.phase == "scramble":
+            card = action.args[0] if action.args else ""
+            if state.scramble is not None and card not in state.scramble.middle:
+                return "Too slow: someone grabbed that one first."
+            return "You have grabbed all the cards you may."
+        return "That move is not allowed right now."
+
+    def rules_text(self, options: TossOptions | None = None) -> str:
+        return rules_text(self.cards)
+
+    def scramble_hidden(self, state: TossState, seat: int | None, rng: random.Random) -> TossState:
+        """Deal every card this seat cannot see (others' hands and secret picks) anew."""
+        twin = self.state_model.model_validate(state.model_dump())
+        others = [s for s in self.seats(state) if s != seat]
+        hidden = [c for s in others for c in twin.hands[s]]
+        picks = [s for s in others if twin.chosen and twin.chosen[s] is not None]
+        hidden += [c for s in picks for c in twin.chosen[s] or []]
+        rng.shuffle(hidden)
+        for s in others:
+            size = len(twin.hands[s])
+            twin.hands[s], hidden = self.cards.sort(hidden[:size]), hidden[size:]
+        for s in picks:
+            size = len(twin.chosen[s] or [])
+            twin.chosen[s], hidden = self.cards.sort(hidden[:size]), hidden[size:]
+        return twin

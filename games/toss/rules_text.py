@@ -1,0 +1,57 @@
+"""The /rules text for Toss Your Cookies: the rulebook in brief, and the rulings we chose."""
+
+from __future__ import annotations
+
+from games.toss.cards import HALF, MILK, WILD, TossCards
+
+
+def rules_text(cards: TossCards) -> str:
+    cookies = ", ".join(c.label for c in cards.cookies)
+    counts = " · ".join(
+        f"{players}p: {cards.per_players['wild'][i]} wild, {cards.per_players['half'][i]} "
+        "half-eaten"
+        for i, players in enumerate(range(3, cards.max_players + 1))
+    )
+    return f"""\
+**Toss Your Cookies** — be the first to hold **five of one cookie and the milk**. 3–8 players.
+
+**The deck.** One set of six cookies per player (chosen at random from: {cookies}), the \
+{cards.label(MILK)}, and wild and half-eaten cards by table size ({counts}). \
+{cards.label(WILD)} stands for any cookie; {cards.label(HALF)} is worth nothing. Everyone \
+gets {cards.hand_size} cards.
+
+**Your turn.** Press **Roll**: the action die shows Swap, Pass Left, Pass Right or Toss; \
+the number die shows 1, 2, 3, All or the milk.
+• **Swap N** — pick a player and N cards of yours to give them; then take N cards from \
+their hand without looking (you pick face-down places in a freshly shuffled order). \
+Swap All: you swap whole hands.
+• **Pass Left / Pass Right N** — everyone picks N cards in secret, at once; nothing moves \
+until all have chosen (the table shows who is still choosing); then all pass together.
+• **Toss N** — everyone picks N cards at once; they land face up in the middle and the \
+**scramble** opens on the table: one button per kind of card, first click wins a card, \
+and each player may grab as many as they tossed. When the window closes (a lobby option, \
+20 seconds by default in live games), the leftovers are dealt at random to those still short.
+
+**The milk face.**
+• Pass + milk — whoever holds the milk passes it to that side, but first takes one card \
+from the receiver's hand without looking.
+• Swap + milk — the holder swaps the milk to the roller the same way; nothing happens if \
+the roller holds it.
+• Toss + milk — the holder tosses the milk; everyone else races for it on the table. The \
+winner lets the tosser take one card from their hand without looking, then adds the milk.
+
+**Winning.** The moment a hand holds five of one cookie (wilds count) and the milk — in \
+the middle of an action or on someone else's turn — its holder wins the round \
+("Snickerdoodle!"). With the **must shout** option, they win only when they press the \
+**Snickerdoodle!** button in their hand, and lose the chance if the hand changes first.
+Matches of 1, 3 or 5 rounds: the first to win a majority wins.
+
+**Our rulings.**
+• The first roller is drawn at random; later rounds start with the next player to the left.
+• In the scramble, identical cards share a button (it shows how many are left); your own \
+tossed cards may be grabbed back.
+• A tossed milk nobody grabs before the window closes goes to one of the others at random.
+• In async and correspondence games a scramble stays open as long as a move may take.
+• Cookie names and the dice's faces (each face equally likely) are our assumptions, kept \
+in `data/toss_your_cookies.toml` so a server owner can correct them.
+"""

@@ -1,0 +1,208 @@
+"""What a seat may know of a Toss Your Cookies match, and how it looks on a table."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
+
+from games.core.panels import Panel, PanelField, Panels
+from games.toss.cards import HALF, MILK, WILD
+from games.toss.state import BlindTake, Roll, TossOptions, TossState
+
+if TYPE_CHECKING:
+    from games.toss.engine import TossYourCookies
+
+LOG_SHOWN = 6
+FACES = {"swap": "Swap", "left": "Pass Left", "right": "Pass Right", "toss": "Toss"}
+
+
+class SeatLine(BaseModel):
+    name: str
+    cards: int
+    round_wins: int
+    status: str = ""  # public: choosing, chosen, grabbing n
+
+
+class TossView(BaseModel):
+    """The public table plus the viewer's own hand. ``viewer`` None is a spectator."""
+
+    game: str = "toss_your_cookies"
+    viewer: int | None
+    options: TossOptions
+    round: int
+    turn: int
+    phase: str
+    roll: Roll | None
+    count: int
+    players: list[SeatLine]
+    cookies: list[str]
+    middle: list[str]  # face up in a scramble
+    tosser: int | None
+    target: int | None
+    blind: BlindTake | None  # who takes blindly from whom (not what)
+    hand: list[str] | None
+    my_pick: list[str] = []  # the viewer's own secret pick, or the cards they are giving
+    can_shout: bool = False
+    winners: list[int]
+    over: bool
+    log: list[str]
+
+
+def view_of(game: TossYourCookies, state: TossState, seat: int | None) -> TossView:
+    scramble = state.scramble
+    players = []
+    for s, name in enumerate(state.names):
+        status = ""
+        if state.phase == "choose" and state.chosen:
+            status = "✅ chosen" if state.chosen[s] is not None else "⏳ choosing"
+        elif scramble is not None and scramble.quota[s] > 0:
+            status = f"🏃 grabbing {scramble.quota[s]}"
+        players.append(
+            SeatLine(
+                name=name,
+                cards=len(state.hands[s]),
+                round_wins=state.round_wins[s],
+                status=status,
+            )
+        )
+    my_pick: list[str] = []
+    if seat is not None and state.chosen and state.chosen[seat] is not None:
+        my_pick = list(state.chosen[seat] or [])
+    elif seat is not None and seat == state.turn and state.given:
+        my_pick = list(state.given)
+    return TossView(
+        viewer=seat,
+        options=state.options,
+        round=state.round,
+        turn=state.turn,
+        phase=state.phase,
+        roll=state.roll,
+        count=state.count,
+        players=players,
+        cookies=state.cookies,
+        middle=list(scramble.middle) if scramble is not None else [],
+        tosser=scramble.tosser if scramble is not None else None,
+        target=state.target,
+        blind=state.blind,
+        hand=list(state.hands[seat]) if seat is not None else None,
+        my_pick=my_pick,
+        can_shout=seat is not None and state.shouter == seat,
+        winners=list(state.winners),
+        over=game.outcome(state) is not None,
+        log=[e.text for e in state.log if e.visible_for(seat)][-LOG_SHOWN:],
+    )
+
+
+def panels(game: TossYourCookies, view: TossView) -> Panels:
+    return Panels(table=table_panel(game, view), hand=hand_panel(game, view))
+
+
+def roll_text(roll: Roll | None) -> str:
+    if roll is None:
+        return ""
+    number = "🥛 Milk" if roll.milk else ("All" if roll.number == "all" else roll.number)
+    return f"🎲 **{FACES[roll.action]} · {number}**"
+
+
+def phase_text(game: TossYourCookies, view: TossView) -> str:
+    names = [p.name for p in view.players]
+    roller = names[view.turn]
+    cards = "all their cards" if view.roll and view.roll.number == "all" else f"{view.count}"
+    match view.phase:
+        case "roll":
+            return f"**{roller}** rolls the dice."
+        case "swap_target":
+            return f"**{roller}** picks a player to swap {cards} card(s) with."
+        case "swap_give":
+            target = names[view.target] if view.target is not None else "?"
+            return f"**{roller}** picks {view.count} card(s) to give **{target}**."
+        case "swap_take" | "milk_take":
+            assert view.blind is not None
+            return (
+                f"🙈 **{names[view.blind.taker]}** takes {view.blind.count} card(s) from "
+                f"**{names[view.blind.source]}**'s hand without looking."
+            )
+        case "choose":
+            assert view.roll is not None
+            what = {"left": "pass to the left", "right": "pass to the right"}.get(
+                view.roll.action, "toss"
+            )
+            return (
+                f"🤫 Everyone picks {cards} card(s) to {what}. Nothing moves until all have chosen."
+            )
+        case "scramble":
+            if view.tosser is not None:
+                return f"🥛 **Grab the milk!** Everyone but {names[view.tosser]} may."
+            return "🏃 **Scramble!** Grab cards with the buttons below: as many as you tossed."
+    return ""
+
+
+def table_panel(game: TossYourCookies, view: TossView) -> Panel:
+    rounds = int(view.options.rounds)
+    title = "🍪 Toss Your Cookies" + (
+        f" · round {view.round} (best of {rounds})" if rounds > 1 else ""
+    )
+    names = [p.name for p in view.players]
+    if view.over:
+        champion = max(range(len(names)), key=lambda s: view.players[s].round_wins)
+        description = f"🏆 **{names[champion]} wins!**"
+        accent = "done"
+    else:
+        description = "\n".join(t for t in (roll_text(view.roll), phase_text(game, view)) if t)
+        accent = "battle" if view.phase == "scramble" else "turn"
+    lines = []
+    for s, player in enumerate(view.players):
+        marker = "▶️" if s == view.turn and not view.over else "▫️"
+        parts = [f"{player.cards} cards"]
+        if rounds > 1 or player.round_wins:
+            parts.append(f"🏆 {player.round_wins}")
+        if player.status:
+            parts.append(player.status)
+        lines.append(f"{marker} **{player.name}** — " + " · ".join(parts))
+    fields = [PanelField(name="Players", value="\n".join(lines))]
+    if view.middle:
+        fields.append(PanelField(name="In the middle", value=game.cards.labels(view.middle)))
+    cookies = " ".join(game.cards.looks[c].emoji for c in view.cookies)
+    fields.append(PanelField(name="Cookies in play", value=cookies, inline=True))
+    if view.log:
+        fields.append(PanelField(name="Log", value="\n".join(view.log)))
+    options = "must shout" if view.options.must_shout else "wins count at once"
+    return Panel(
+        title=title,
+        description=description,
+        fields=tuple(fields),
+        footer=(
+            f"Win: five of one cookie ({game.cards.label(WILD)} counts) and the "
+            f"{game.cards.label(MILK)} · {game.cards.label(HALF)} is worth nothing · {options}"
+        ),
+        accent=accent,  # type: ignore[arg-type]
+    )
+
+
+def hand_panel(game: TossYourCookies, view: TossView) -> Panel | None:
+    if view.hand is None:
+        return None
+    counted = Counter(view.hand)
+    lines = [
+        f"{game.cards.label(card)}" + (f" ×{n}" if n > 1 else "") for card, n in counted.items()
+    ]
+    best, count = game.cards.best_cookie(view.hand)
+    goal = (
+        f"Best: {count} toward five of {game.cards.label(best)}"
+        if best is not None
+        else "No cookie yet"
+    )
+    goal += " · milk ✅" if MILK in view.hand else " · no milk"
+    fields = [PanelField(name="Goal", value=goal)]
+    if view.my_pick:
+        fields.append(PanelField(name="Your pick", value=game.cards.labels(view.my_pick)))
+    if view.can_shout:
+        fields.append(PanelField(name="🥛 Snickerdoodle!", value="Press the button to win!"))
+    return Panel(
+        title=f"Your hand ({len(view.hand)} cards)",
+        description="\n".join(lines) or "*empty*",
+        fields=tuple(fields),
+        accent="turn",
+    )

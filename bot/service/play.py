@@ -63,6 +63,8 @@ class Play(ServiceBase):
             decision = next((d for d in deciding if d.seat == seat), None)
             if decision is None:
                 raise UserError("You have nothing to grab in this scramble.")
+            if action == decision.default:
+                raise UserError("Only the clock closes a scramble.")
             return Choice(seat, action, decision, _present(record.seats[seat]))
 
         return await self._apply(match_id, choose)

@@ -101,7 +101,8 @@ class Engine(Generic[StateT, OptionsT]):
             decision = self.decision_for(state, seat, action)
         if decision is None:
             raise NotYourTurn("It is not your turn.")
-        if decision.max_picks == 1 and not decision.allows(action):
+        # A decision's default is always playable: a timer may play it (a race's close).
+        if decision.max_picks == 1 and not decision.allows(action) and action != decision.default:
             raise IllegalAction(self.why_illegal(state, seat, action))
         # A validated round trip through plain data: a deep copy, about 6x faster than
         # copy.deepcopy on pydantic models.

@@ -246,10 +246,13 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
         self.settle(state, events, rng)
         return events
 
+    def throw(self, rng: random.Random) -> Roll:
+        """Both dice; every face equally likely (data/toss_your_cookies.toml)."""
+        dice = self.cards.dice
+        return Roll(action=rng.choice(dice.action), number=rng.choice(dice.number))
+
     def roll_dice(self, state: TossState, events: list[Event], rng: random.Random) -> None:
-        roll = Roll(
-            action=rng.choice(self.cards.dice.action), number=rng.choice(self.cards.dice.number)
-        )
+        roll = self.throw(rng)
         state.roll = roll
         roller = state.names[state.turn]
         number = "🥛 Milk" if roll.milk else ("All" if roll.number == "all" else roll.number)

@@ -47,6 +47,14 @@ def random_pick(decision: Decision, rng: random.Random) -> Action:
     return decision.pick(rng.sample(decision.options, count))
 
 
+def next_move(game: Engine, state: GameState, decision: Decision, rng: random.Random) -> Action:
+    """A random legal answer; games whose random play (almost) never ends (Toss: five of a
+    kind in a random hand is rare) let their bot make a share of the moves."""
+    if rng.random() < game.contract_guide:
+        return game.bot_action(state, decision.seat, decision=decision)
+    return random_pick(decision, rng)
+
+
 def playout(
     game: Engine,
     rng: random.Random,
@@ -73,12 +81,7 @@ def playout(
                 raise ContractBroken(f"{game.key}: an answered decision came back unchanged")
         decision = rng.choice(decisions)
         answered.add((decision.seat, decision.stamp))
-        if rng.random() < getattr(game, "contract_guide", 0.0):
-            # Games whose random play (almost) never ends (Toss: five of a kind in a random
-            # hand is rare) let their bot make this share of the moves.
-            action = game.bot_action(state, decision.seat, decision=decision)
-        else:
-            action = random_pick(decision, rng)
+        action = next_move(game, state, decision, rng)
         check_action_text(action)
         if every_state is not None:
             every_state(state, decisions)

@@ -47,11 +47,13 @@ class TossView(BaseModel):
     can_shout: bool = False
     winners: list[int]
     over: bool
+    result: str = ""  # how the match ended
     log: list[str]
 
 
 def view_of(game: TossYourCookies, state: TossState, seat: int | None) -> TossView:
     scramble = state.scramble
+    outcome = game.outcome(state)
     players = []
     for s, name in enumerate(state.names):
         status = ""
@@ -90,7 +92,8 @@ def view_of(game: TossYourCookies, state: TossState, seat: int | None) -> TossVi
         my_pick=my_pick,
         can_shout=seat is not None and state.shouter == seat,
         winners=list(state.winners),
-        over=game.outcome(state) is not None,
+        over=outcome is not None,
+        result=outcome.reason if outcome is not None else "",
         log=[e.text for e in state.log if e.visible_for(seat)][-LOG_SHOWN:],
     )
 
@@ -147,7 +150,7 @@ def table_panel(game: TossYourCookies, view: TossView) -> Panel:
     names = [p.name for p in view.players]
     if view.over:
         champion = max(range(len(names)), key=lambda s: view.players[s].round_wins)
-        description = f"🏆 **{names[champion]} wins!**"
+        description = f"🏁 **Game over.** 🏆 **{names[champion]} wins!** {view.result}"
         accent = "done"
     else:
         description = "\n".join(t for t in (roll_text(view.roll), phase_text(game, view)) if t)

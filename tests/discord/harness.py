@@ -1377,6 +1377,35 @@ class FakeDiscord:
             expect_ack=expect_ack,
         )
 
+    async def click_at_once(
+        self, users: Sequence[FakeUser], message: FakeMessage, custom_id: str | ButtonInfo
+    ) -> list[FakeInteraction]:
+        """Every user clicks the same button in the same instant: all the gateway events
+        arrive before the bot has handled any of them, as when a crowd races for a card."""
+        if isinstance(custom_id, ButtonInfo):
+            assert custom_id.custom_id is not None
+            custom_id = custom_id.custom_id
+        baseline = asyncio.all_tasks()
+        records = []
+        for user in users:
+            msg, component = self._component(user, message, custom_id, {2})
+            if component.get("disabled"):
+                raise ValueError(f"button {custom_id!r} is disabled")
+            records.append(
+                await self._interact(
+                    3,
+                    user,
+                    self.channels[msg.channel_id],
+                    {"custom_id": custom_id, "component_type": 2},
+                    message=msg,
+                    name=custom_id,
+                    expect_ack=False,
+                    dispatch_only=True,
+                )
+            )
+        await self.settle(baseline=baseline)
+        return records
+
     async def select(
         self,
         user: FakeUser,
@@ -1650,6 +1679,7 @@ class FakeDiscord:
         name: str,
         message: FakeMessage | None = None,
         expect_ack: bool,
+        dispatch_only: bool = False,
     ) -> FakeInteraction:
         self._require_bot()
         if channel.type == 1:
@@ -1690,8 +1720,11 @@ class FakeDiscord:
         }
         if message is not None:
             payload["message"] = self._message_json(message)
-        baseline = asyncio.all_tasks()
+        if not dispatch_only:
+            baseline = asyncio.all_tasks()
         self._parse("INTERACTION_CREATE", payload)
+        if dispatch_only:
+            return record
         await self.settle(baseline=baseline)
         if expect_ack and not record.acknowledged:
             raise AssertionError(

@@ -6,6 +6,7 @@ import random
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
+import discord
 import pytest
 
 from bot.service import MatchService, SeatView
@@ -63,11 +64,17 @@ async def test_tables_and_hands_fit_at_any_table(key: str, size: str) -> None:
             step += 1
             if step % 4 and game.outcome(state) is None:  # every fourth state, and the last
                 decision = rng.choice(game.decisions(state))
-                state, _ = game.apply(state, decision.seat, contract.random_pick(decision, rng))
+                move = contract.next_move(game, state, decision, rng)
+                state, _ = game.apply(state, decision.seat, move)
                 continue
             record = record_for(key, state)
             table = render.embed_from_panel(game.panels(game.view(state, None)).table)
-            assert message_errors(payload([table], None)) == {}
+            races = SeatView.of(record, game, state, None).races
+            buttons = None
+            if races:  # a scramble's cards sit on the public table
+                buttons = discord.ui.View(timeout=None)
+                presenter.add_race(buttons, record.match_id, races)
+            assert message_errors(payload([table], buttons)) == {}
             for seat in range(len(names)):
                 seen = SeatView.of(record, game, state, seat)
                 message = presenter.hand_message(seen, note="⏩ a note")

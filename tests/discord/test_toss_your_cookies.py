@@ -1,0 +1,208 @@
+"""Toss Your Cookies through the real discord.py code: simultaneous picks, the scramble on
+the public table, bots racing, and full matches to the final embed."""
+
+from __future__ import annotations
+
+from games import GAMES
+from games.toss.state import Roll
+from tests.discord.conftest import make_bot, move_components, show_hand, table_of
+from tests.discord.harness import FakeDiscord, FakeUser
+from tests.games.toss.conftest import FixedDice
+
+
+async def open_toss_lobby(  # type: ignore[no-untyped-def]
+    fake: FakeDiscord, host: FakeUser, *joiners: FakeUser, bots: int = 0, rounds: str = "1"
+):
+    await fake.slash(host, "play", game="toss_your_cookies")
+    lobby = table_of(fake)
+    assert "Toss Your Cookies · lobby" in lobby.text()
+    if rounds != "1":
+        select = next(s for s in lobby.selects() if s["custom_id"].endswith(":rounds"))
+        await fake.select(host, lobby, select["custom_id"], [rounds])
+    for user in joiners:
+        await fake.click(user, lobby, lobby.find_button("Join"))
+    for _ in range(bots):
+        await fake.click(host, lobby, lobby.find_button("Add bot"))
+    await fake.click(host, lobby, lobby.find_button("Start"))
+
+
+async def move_in_hand(fake: FakeDiscord, user: FakeUser) -> bool:
+    """Open the hand and answer what it asks: a button, or exactly as many cards as the
+    select wants. True if a move was made."""
+    hand = await show_hand(fake, user)
+    buttons, selects = move_components(hand)
+    if buttons:
+        await fake.click(user, hand, buttons[0])
+        return True
+    if selects:
+        select = selects[0]
+        values = [o["value"] for o in select["options"][: select.get("min_values", 1)]]
+        await fake.select(user, hand, select["custom_id"], values)
+        return True
+    return False
+
+
+async def play_to_the_end(fake: FakeDiscord, humans: list[FakeUser], limit: int = 1500) -> None:
+    for _ in range(limit):
+        if "Game over" in table_of(fake).text():
+            return
+        moved = False
+        for user in humans:
+            moved = await move_in_hand(fake, user) or moved
+        if not moved:
+            await fake.settle()
+    raise AssertionError("the match did not end")
+
+
+async def test_three_players_two_people_and_a_bot_play_a_full_match_to_the_final_embed(
+    fake, db
+) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_toss_lobby(fake, ana, ben, bots=1, rounds="3")
+        table = table_of(fake)
+        assert "round 1 (best of 3)" in table.text()
+        assert "🍪 Toss Your Cookies" in table.text() and "rolls the dice" in table.text()
+        await play_to_the_end(fake, [ana, ben])
+        match_id = table_of(fake).find_button("Rematch").custom_id.split(":")[2]
+        state = bot.service.load_state(await bot.service.get(match_id))
+        assert max(state.round_wins) == 2 and len(state.winners) in (2, 3)
+        final = table_of(fake).text()
+        assert "Game over" in final and "wins!" in final and "of 3 rounds" in final
+        assert any("Snickerdoodle!" in t for t in fake.all_public_text())
+    fake.assert_clean()
+
+
+async def test_eight_players_two_people_and_six_bots_play_to_the_final_embed(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_toss_lobby(fake, ana, ben, bots=6)
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        assert len(record.seats) == 8
+        await play_to_the_end(fake, [ana, ben])
+        assert "Game over" in table_of(fake).text()
+        # What only one player may know (their picks, what they passed, got or took
+        # blindly) never reaches a public message.
+        for text in fake.all_public_text():
+            assert not any(w in text for w in ("You chose", "You passed", "You took", "You got"))
+    fake.assert_clean()
+
+
+async def rigged_table(fake: FakeDiscord, db, monkeypatch, people: list[FakeUser], *rolls: Roll):  # type: ignore[no-untyped-def]
+    game = FixedDice()
+    game.rolls.extend(rolls)
+    monkeypatch.setitem(GAMES, "toss_your_cookies", game)
+    return game
+
+
+async def roller_of(bot, fake: FakeDiscord, people: list[FakeUser]) -> FakeUser:  # type: ignore[no-untyped-def]
+    record = await bot.service.store.open_in_channel(fake.general.id)
+    state = bot.service.load_state(record)
+    return next(p for p in people if p.id == record.seats[state.turn].user_id)
+
+
+async def test_pass_choices_are_secret_and_simultaneous(fake, db, monkeypatch) -> None:
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo")]
+    await rigged_table(fake, db, monkeypatch, people, Roll(action="left", number="2"))
+    async with fake.running(make_bot(db)) as bot:
+        await open_toss_lobby(fake, people[0], *people[1:])
+        roller = await roller_of(bot, fake, people)
+        await move_in_hand(fake, roller)  # Roll
+        assert "Pass Left · 2" in table_of(fake).text()
+        # Everyone's hand holds a select of exactly two cards; hands opened before anybody
+        # chose stay good while the others choose.
+        hands = {p.id: await show_hand(fake, p) for p in people}
+        for person in people:
+            _, selects = move_components(hands[person.id])
+            assert (selects[0]["min_values"], selects[0]["max_values"]) == (2, 2)
+        first, second, last = people
+        for person in (first, second):
+            select = move_components(hands[person.id])[1][0]
+            await fake.select(person, hands[person.id], select["custom_id"], ["0", "1"])
+            assert "Your pick" in fake.last_reply(person).text()
+        text = table_of(fake).text()
+        assert text.count("✅ chosen") == 2 and text.count("⏳ choosing") == 1
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        before = bot.service.load_state(record)
+        select = move_components(hands[last.id])[1][0]
+        await fake.select(last, hands[last.id], select["custom_id"], ["0", "1"])
+        after = bot.service.load_state(await bot.service.store.open_in_channel(fake.general.id))
+        assert after.phase == "roll" and before.phase == "choose"
+        assert [len(h) for h in after.hands] == [7, 7, 7]
+        assert "Everyone passes 2 card(s) to the left" in table_of(fake).text()
+    fake.assert_clean()
+
+
+async def test_many_simultaneous_clicks_on_the_tossed_milk_make_exactly_one_winner(
+    fake, db, monkeypatch
+) -> None:
+    people = [fake.add_user(f"p{i}") for i in range(8)]
+    await rigged_table(fake, db, monkeypatch, people, Roll(action="toss", number="milk"))
+    async with fake.running(make_bot(db)) as bot:
+        await open_toss_lobby(fake, people[0], *people[1:])
+        roller = await roller_of(bot, fake, people)
+        await move_in_hand(fake, roller)  # Roll: Toss + Milk
+        table = table_of(fake)
+        assert "Grab the milk!" in table.text()
+        milk = table.find_button("Milk")
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        state = bot.service.load_state(record)
+        tosser = state.scramble.tosser
+        racers = [p for p in people if p.id != record.seats[tosser].user_id]
+        assert len(racers) == 7
+        # Everyone clicks the same button at the same instant, on the same message.
+        clicks = await fake.click_at_once(racers, table, milk)
+        assert all(c.acknowledged for c in clicks)  # every click was answered
+        replies = [fake.last_reply(p).text() for p in racers]
+        winners = [r for r in replies if "grabs the milk" in r]
+        assert len(winners) == 1, replies
+        assert (
+            sum("Too slow" in r or "Too late" in r or "nothing to grab" in r for r in replies) == 6
+        )
+        after = bot.service.load_state(await bot.service.store.open_in_channel(fake.general.id))
+        assert after.phase == "milk_take" and after.blind.taker == tosser
+        actions = await bot.service.store.actions(record.match_id)
+        assert [a.action for a in actions].count("grab.milk") == 1
+        # The table greys the taken milk out rather than moving the buttons about.
+        await fake.settle()
+        refreshed = table_of(fake)
+        assert all(b.disabled for b in refreshed.buttons() if b.label and "Milk" in b.label) or (
+            "Grab the milk!" not in refreshed.text()
+        )
+    fake.assert_clean()
+
+
+async def test_the_scramble_buttons_sit_on_the_public_table_and_bots_race_too(
+    fake, db, monkeypatch
+) -> None:
+    ana = fake.add_user("ana")
+    await rigged_table(fake, db, monkeypatch, [ana], Roll(action="toss", number="2"))
+    async with fake.running(make_bot(db)) as bot:
+        await open_toss_lobby(fake, ana, bots=3)
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        state = bot.service.load_state(record)
+        if state.turn == 0:
+            await move_in_hand(fake, ana)  # Ana rolls
+        await fake.settle()
+        await move_in_hand(fake, ana)  # Ana's toss: two cards
+        await fake.settle()
+        state = bot.service.load_state(await bot.service.store.open_in_channel(fake.general.id))
+        # The bots grabbed their two each at once (no delay in tests); Ana's two remain.
+        assert state.phase == "scramble" and state.scramble.quota == [2, 0, 0, 0]
+        table = table_of(fake)
+        grabs = [b for b in table.buttons() if b.custom_id and b.custom_id.startswith("cj:grab:")]
+        assert grabs and "Grab now!" in table.text() and "<t:" in table.text()
+        live = [b for b in grabs if not b.disabled]
+        await fake.click(ana, table, live[0])
+        assert fake.last_reply(ana).ephemeral and "grabs" in fake.last_reply(ana).text()
+    fake.assert_clean()
+
+
+async def test_the_toss_rules_explain_dice_passing_scramble_milk_and_the_win(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        await fake.slash(ana, "rules", game="toss_your_cookies")
+        text = "\n".join(page.text() for page in fake.ephemerals(ana))
+        for words in ("Roll", "Pass Left", "scramble", "Toss + milk", "five of one cookie"):
+            assert words in text, words
+    fake.assert_clean()

@@ -1,11 +1,12 @@
 """Benchmarks: ``python -m bench`` (``--smoke`` for a quick run in CI).
 
 Prints figures and a baseline measured in the same run, never asserts on time:
-- engine actions per second in random Cover Your Assets playouts (and with bot players);
+- engine actions per second in random playouts of every game (and with bot players);
 - the service's cost per action (lock, load, apply, save, render panels) against a bare
   aiosqlite commit of the same state row, as a ratio (target: at most 3x);
 - state JSON size per match (target: under 32 KB);
-- the scheduler with 10,000 pending timers: scheduled and fired per second.
+- the scheduler with 10,000 pending timers: scheduled and fired per second;
+- the toss scramble: bursts of simultaneous clicks, and how long the last one waits.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import races
 from bench.timers import report, timers_benchmark
 from bot.service import MatchService, Person
 from bot.store import SQLiteStore
@@ -27,8 +29,8 @@ from games.core import contract
 GAME = "cover_your_assets"
 
 
-def engine_speed(playouts: int) -> tuple[float, float, list[int]]:
-    game = GAMES[GAME]
+def engine_speed(key: str, playouts: int) -> tuple[float, float, list[int]]:
+    game = GAMES[key]
     rng = random.Random(1)
     actions, sizes = 0, []
     start = time.perf_counter()
@@ -86,10 +88,12 @@ async def service_cost(actions: int) -> tuple[float, float, int]:
                     break
                 state = service.load_state(current)
                 seat = game.decisions(state)[0].seat
-                action = game.bot_action(state, seat)  # chosen outside the timed region
+                # Chosen outside the timed region: the move, and the stamp its button carries.
+                action = game.bot_action(state, seat)
+                stamp = game.decisions(state)[0].stamp
                 start = time.perf_counter()
                 change = await service.act(
-                    record.match_id, people[seat].user_id, version=state.version, action=action
+                    record.match_id, people[seat].user_id, stamp=stamp, action=action
                 )
                 game.panels(game.view(change.state, None))  # the table a click re-renders
                 total += time.perf_counter() - start
@@ -118,17 +122,17 @@ def main() -> None:
     args = parser.parse_args()
     playouts, actions = (10, 60) if args.smoke else (200, 600)
 
-    random_rate, bot_rate, sizes = engine_speed(playouts)
-    print(
-        f"engine: {random_rate:,.0f} actions/s in {playouts} random playouts "
-        f"(random options and table sizes); {bot_rate:,.0f} actions/s with bot players"
-    )
-    print(
-        f"state JSON per match: mean {statistics.mean(sizes) / 1024:.1f} KB, "
-        f"max {max(sizes) / 1024:.1f} KB (target < 32 KB)"
-    )
+    for key in sorted(GAMES):
+        random_rate, bot_rate, sizes = engine_speed(key, playouts)
+        print(
+            f"engine {key}: {random_rate:,.0f} actions/s in {playouts} random playouts "
+            f"(random options and table sizes); {bot_rate:,.0f} actions/s with bot players; "
+            f"state JSON mean {statistics.mean(sizes) / 1024:.1f} KB, "
+            f"max {max(sizes) / 1024:.1f} KB (target < 32 KB)"
+        )
 
     print(report(asyncio.run(timers_benchmark(matches=250 if args.smoke else 2_500))))
+    print(races.report(asyncio.run(races.race_benchmark(bursts=3 if args.smoke else 20))))
 
     per_action, bare, state_bytes = asyncio.run(service_cost(actions))
     ratio = per_action / bare

@@ -3,6 +3,8 @@ the public table, bots racing, and full matches to the final embed."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from games import GAMES
 from games.toss.state import Roll
 from tests.discord.conftest import make_bot, move_components, show_hand, table_of
@@ -205,4 +207,52 @@ async def test_the_toss_rules_explain_dice_passing_scramble_milk_and_the_win(fak
         text = "\n".join(page.text() for page in fake.ephemerals(ana))
         for words in ("Roll", "Pass Left", "scramble", "Toss + milk", "five of one cookie"):
             assert words in text, words
+    fake.assert_clean()
+
+
+async def test_must_shout_shows_the_snickerdoodle_button_only_to_its_holder(
+    fake, db, monkeypatch
+) -> None:
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo")]
+    game = await rigged_table(fake, db, monkeypatch, people, Roll(action="left", number="1"))
+    winning = ["chip"] * 4 + ["wild", "milk", "half"]
+    real_setup = game.setup
+
+    def setup(options, players, seed):  # type: ignore[no-untyped-def]
+        """The real deal, then the milk holder's hand swapped for a winning one."""
+        state = real_setup(options, players, seed)
+        holder = next(s for s, hand in enumerate(state.hands) if "milk" in hand)
+        if "chip" not in state.cookies:
+            state.cookies[0] = "chip"
+        everything = Counter(game.cards.deck(len(players), state.cookies))
+        rest = list((everything - Counter(winning)).elements())
+        others = [s for s in range(len(players)) if s != holder]
+        state.hands[holder] = game.cards.sort(winning)
+        for i, seat in enumerate(others):
+            state.hands[seat] = game.cards.sort(rest[i * 7 : i * 7 + 7])
+        game.settle(state, [], None)  # the must-shout rule: the holder may shout
+        return state
+
+    monkeypatch.setattr(game, "setup", setup)
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(people[0], "play", game="toss_your_cookies")
+        lobby = table_of(fake)
+        for user in people[1:]:
+            await fake.click(user, lobby, lobby.find_button("Join"))
+        rules = next(s for s in lobby.selects() if s["custom_id"].endswith(":_switches"))
+        await fake.select(people[0], lobby, rules["custom_id"], ["must_shout"])
+        await fake.click(people[0], lobby, lobby.find_button("Start"))
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        state = bot.service.load_state(record)
+        assert state.options.must_shout and state.shouter is not None
+        holder = next(p for p in people if p.id == record.seats[state.shouter].user_id)
+        for person in people:
+            hand = await show_hand(fake, person)
+            shout = [b for b in hand.buttons() if b.label == "Snickerdoodle!"]
+            assert bool(shout) == (person is holder)
+        assert "Snickerdoodle" not in table_of(fake).text()  # nobody else can tell
+        hand = await show_hand(fake, holder)
+        await fake.click(holder, hand, hand.find_button("Snickerdoodle!"))
+        assert "Game over" in table_of(fake).text()
+        assert f"{holder.display_name} wins" in table_of(fake).text()
     fake.assert_clean()

@@ -63,7 +63,7 @@ async def test_three_players_two_people_and_a_bot_play_a_full_match_to_the_final
     async with fake.running(make_bot(db)) as bot:
         await open_toss_lobby(fake, ana, ben, bots=1, rounds="3")
         table = table_of(fake)
-        assert "round 1 (best of 3)" in table.text()
+        assert "(best of 3)" in table.text()
         # Whoever rolls first (a bot may have rolled already), both dice show on the table.
         assert "rolls the dice" in table.text() or "🎲 **" in table.text()
         await play_to_the_end(fake, [ana, ben])
@@ -129,8 +129,9 @@ async def test_pass_choices_are_secret_and_simultaneous(fake, db, monkeypatch) -
         before = bot.service.load_state(record)
         select = move_components(hands[last.id])[1][0]
         await fake.select(last, hands[last.id], select["custom_id"], ["0", "1"])
-        after = bot.service.load_state(await bot.service.store.open_in_channel(fake.general.id))
-        assert after.phase == "roll" and before.phase == "choose"
+        after = bot.service.load_state(await bot.service.get(record.match_id))
+        # The turn moved on (or the pass handed someone five of a cookie and the milk).
+        assert before.phase == "choose" and (after.phase == "roll" or after.winners)
         assert [len(h) for h in after.hands] == [7, 7, 7]
         assert "Everyone passes 2 card(s) to the left" in table_of(fake).text()
     fake.assert_clean()
@@ -162,7 +163,7 @@ async def test_many_simultaneous_clicks_on_the_tossed_milk_make_exactly_one_winn
         assert (
             sum("Too slow" in r or "Too late" in r or "nothing to grab" in r for r in replies) == 6
         )
-        after = bot.service.load_state(await bot.service.store.open_in_channel(fake.general.id))
+        after = bot.service.load_state(await bot.service.get(record.match_id))
         assert after.phase == "milk_take" and after.blind.taker == tosser
         actions = await bot.service.store.actions(record.match_id)
         assert [a.action for a in actions].count("grab.milk") == 1
@@ -181,6 +182,7 @@ async def test_the_scramble_buttons_sit_on_the_public_table_and_bots_race_too(
     ana = fake.add_user("ana")
     await rigged_table(fake, db, monkeypatch, [ana], Roll(action="toss", number="2"))
     async with fake.running(make_bot(db)) as bot:
+        bot.service.new_seed = lambda: 5  # a deal where no bot's grab wins the round
         await open_toss_lobby(fake, ana, bots=3)
         record = await bot.service.store.open_in_channel(fake.general.id)
         state = bot.service.load_state(record)
@@ -189,7 +191,7 @@ async def test_the_scramble_buttons_sit_on_the_public_table_and_bots_race_too(
         await fake.settle()
         await move_in_hand(fake, ana)  # Ana's toss: two cards
         await fake.settle()
-        state = bot.service.load_state(await bot.service.store.open_in_channel(fake.general.id))
+        state = bot.service.load_state(await bot.service.get(record.match_id))
         # The bots grabbed their two each at once (no delay in tests); Ana's two remain.
         assert state.phase == "scramble" and state.scramble.quota == [2, 0, 0, 0]
         table = table_of(fake)

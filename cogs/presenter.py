@@ -331,6 +331,7 @@ class Presenter:
             except Exception:
                 log.exception("could not refresh the table of match %s", match_id)
             await asyncio.sleep(self.edit_interval)
+        self._flushers.pop(match_id, None)
 
     async def refresh(self, match_id: str) -> None:
         record = await self.service.get(match_id)

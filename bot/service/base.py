@@ -6,6 +6,7 @@ import asyncio
 import logging
 import re
 import secrets
+import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -145,7 +146,9 @@ class ServiceBase:
         # Told whenever timers change, so the scheduler can look at its next deadline.
         self.timers_changed: Callable[[], None] = lambda: None
         self.listeners: list[Listener] = []
-        self._locks: dict[str, asyncio.Lock] = {}
+        # Weak: a lock lives while someone holds or awaits it (their frame keeps it), so
+        # every match ever played does not leave one behind.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         # Write-through cache of running matches, so a move costs no read and no JSON
         # parse. Safe because every write goes through this service, and the store's
         # version check still guards each save: a conflict drops the entry.
@@ -154,7 +157,10 @@ class ServiceBase:
 
     # --- plumbing ----------------------------------------------------------------------
     def lock(self, match_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(match_id, asyncio.Lock())
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = self._locks[match_id] = asyncio.Lock()
+        return lock
 
     def game_of(self, record: MatchRecord) -> Game:
         return self.games[record.game]

@@ -204,3 +204,13 @@ async def test_a_new_service_on_the_same_database_continues_the_match(
     )
     assert change.state.version == 1
     await store.close()
+
+
+async def test_a_matchs_lock_is_dropped_once_nobody_holds_it(service: MatchService) -> None:
+    import gc
+
+    match_id = await four_player_match(service)
+    async with service.lock(match_id):
+        assert match_id in service._locks
+    gc.collect()
+    assert match_id not in service._locks  # nobody holds or awaits it: it is gone

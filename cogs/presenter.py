@@ -352,17 +352,22 @@ class Presenter:
             return
         game = self.service.game_of(change.match)
         before = waiting_on(game.decisions(change.previous)) if change.previous else set()
-        now = [s for s in waiting_on(game.decisions(change.state)) if s not in before]
+        deciding = game.decisions(change.state)
+        now = [s for s in waiting_on(deciding) if s not in before]
         users = [s.user_id for s in change.match.seats if s.seat in now and s.user_id]
         if not users:
             return
         await self.clear_ping(change.match.match_id)
         mentions = " ".join(f"<@{u}>" for u in users)
+        if any(d.window is not None for d in deciding):
+            text = f"🏃 {mentions}, the scramble is on: grab cards on the table above!"
+        else:
+            text = f"🎯 {mentions}, your move in **{game.name}**."
         view = discord.ui.View(timeout=None)
         view.add_item(TableButton("hand", change.match.match_id))
         try:
             self._last_ping[change.match.match_id] = await self.post(
-                change.match.channel_id, f"🎯 {mentions}, your move in **{game.name}**.", view=view
+                change.match.channel_id, text, view=view
             )
         except discord.HTTPException:
             log.warning("could not ping in channel %s", change.match.channel_id)

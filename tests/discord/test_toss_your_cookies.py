@@ -148,6 +148,7 @@ async def test_many_simultaneous_clicks_on_the_tossed_milk_make_exactly_one_winn
         await move_in_hand(fake, roller)  # Roll: Toss + Milk
         table = table_of(fake)
         assert "Grab the milk!" in table.text()
+        assert any("the scramble is on" in t for t in fake.all_public_text())
         milk = table.find_button("Milk")
         record = await bot.service.store.open_in_channel(fake.general.id)
         state = bot.service.load_state(record)

@@ -1,0 +1,93 @@
+"""The built-in Cookie Chomper bot: it looks at what the queue would produce with each card
+it could play (public information only) and plays what serves it best: never take the
+poison when it can avoid it, push an opponent onto it, veto what would poison it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from games.chomper.queue import produced
+from games.chomper.state import GOLDEN, POISON, Entry
+from games.core.protocol import Action, Decision, Option
+
+if TYPE_CHECKING:
+    from games.chomper.engine import CookieChomper
+    from games.chomper.state import ChomperState
+    from games.chomper.view import ChomperView
+
+
+def outcome_value(stack: list[str] | None, queue: list[Entry], me: int, active: int) -> float:
+    """How good settling ``queue`` now would be for seat ``me``."""
+    total = produced(queue)
+    if stack is None:  # Cookie Hoarder: the order is secret; count what is taken
+        gain = float(total.amount)
+        return gain if me == active else -gain * 0.5
+    tokens = list(stack)
+    for _ in range(total.flips):
+        tokens.reverse()
+    taken = tokens[: max(0, total.amount)]
+    if POISON in taken:
+        return -100.0 if me == active else 50.0
+    if GOLDEN in taken:
+        return 100.0 if me == active else -50.0
+    return total.amount * 0.01 if me == active else 0.0
+
+
+def entry_for(view_or_state: object, seat: int, action: Action) -> Entry | None:
+    """The queue entry an option would add (None: its effect cannot be foreseen)."""
+    kind, args = action.kind, action.args
+    if kind == "number":
+        return Entry(owner=seat, card=args[0], acts_as=args[0], choice=int(args[1]))
+    if kind == "play" and len(args) == 3:
+        return Entry(
+            owner=seat, card=args[0], acts_as=args[0], companion=args[1], choice=int(args[2])
+        )
+    if kind == "play" and args[0] != "copy":
+        return Entry(owner=seat, card=args[0], acts_as=args[0])
+    return None
+
+
+def value_of(game: CookieChomper, view: ChomperView, decision: Decision, opt: Option) -> float:
+    me, active, action = decision.seat, view.turn, opt.action
+    queue = [e.model_copy() for e in view.queue]
+    if action.kind == "pass":
+        return outcome_value(view.stack, queue, me, active) + 0.001  # keep cards on a tie
+    if action.kind == "aim" and action.args[0] == "veto":
+        queue[int(action.args[1])].vetoed = True
+        return outcome_value(view.stack, queue, me, active)
+    if action.kind == "choose" and game.redo_entry(view) is not None:
+        index = game.redo_entry(view)
+        assert index is not None
+        queue[index].choice = int(action.args[0]) if action.args[0].lstrip("-").isdigit() else None
+        return outcome_value(view.stack, queue, me, active)
+    if action.kind in ("skip", "seek", "mulligan"):
+        return 0.0 if me == active else -1.0
+    if action.kind == "roll":
+        values = [
+            outcome_value(
+                view.stack,
+                [*queue, Entry(owner=me, card="roll", acts_as="roll", choice=n)],
+                me,
+                active,
+            )
+            for n in range(6)
+        ]
+        return sum(values) / len(values)
+    entry = entry_for(view, me, action)
+    if entry is None:
+        return outcome_value(view.stack, queue, me, active) - 0.5
+    return outcome_value(view.stack, [*queue, entry], me, active) - 0.002  # a card spent
+
+
+def choose(game: CookieChomper, view: ChomperView, decision: Decision) -> Action:
+    if decision.options[0].action.kind == "chain":
+        return decision.default or decision.options[0].action
+    best = max(decision.options, key=lambda o: value_of(game, view, decision, o))
+    return best.action
+
+
+def main_default(game: CookieChomper, state: ChomperState, options: list[Option]) -> Action:
+    """What a timer plays for the Active Player: the bot's choice, from the public view."""
+    view = game.view(state, state.turn)
+    decision = Decision(key="default", seat=state.turn, prompt="", options=tuple(options))
+    return choose(game, view, decision)  # type: ignore[arg-type]

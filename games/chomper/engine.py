@@ -1,0 +1,654 @@
+"""Cookie Chomper as a pure reducer: the main card, the modifier round, settling, and the
+five modes (Standard, Golden Cookie, Poison in the middle, Cookie Hoarder, Number Chain).
+
+A turn: the Active Player plays a main card (a number card and one of its numbers, Roll,
+Seek, Skip or Mulligan); then the modifier round goes round the table from them
+(``games.core.windows.RoundTable``) until everyone has passed in a row; then the queue
+settles in the order played and the Active Player takes the Produced Number of tokens.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+from games.chomper import ai
+from games.chomper.cards import MAIN_ACTIONS, WITH_NUMBER, ChomperCards, chomper_cards
+from games.chomper.chain import NumberChain
+from games.chomper.queue import is_main, produced
+from games.chomper.rules_text import rules_text
+from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperState, Entry, Redo
+from games.chomper.view import panels, view_of
+from games.core.engine import Engine
+from games.core.panels import Panels
+from games.core.protocol import Action, Decision, Event, IllegalAction, Option, Outcome, option
+from games.core.rng import rng_for
+from games.core.windows import RoundTable
+
+PLAIN = ("double", "negate", "reverse", "flip")  # modifiers that need no target
+AIMED = ("opposites", "again", "veto")  # modifiers aimed at a card in the queue
+COPYABLE = ("add", "subtract", "multiply", "double", "negate", "reverse", "flip", "roll")
+
+
+class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
+    key: ClassVar[str] = "cookie_chomper"
+    name: ClassVar[str] = "Cookie Chomper"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    options_model = ChomperOptions
+    state_model = ChomperState
+
+    def __init__(self, cards: ChomperCards | None = None) -> None:
+        self.cards = cards or chomper_cards()
+
+    # --- set-up ----------------------------------------------------------------------
+    def hand_size(self, state: ChomperState) -> int:
+        chosen = state.options.hand_size
+        if chosen != "default":
+            return int(chosen)
+        return self.cards.chain_hand if state.options.mode == "chain" else self.cards.hand
+
+    def setup(self, options: ChomperOptions, players: Sequence[str], seed: int) -> ChomperState:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise IllegalAction(
+                f"{self.name} needs {self.min_players} to {self.max_players} players."
+            )
+        rng = rng_for(seed, 0, "setup")
+        n = len(players)
+        flip = options.mode in ("middle", "hoarder")
+        deck = self.cards.deck(flip=flip, numbers_only=options.mode == "chain")
+        rng.shuffle(deck)
+        state = ChomperState(
+            seed=seed,
+            names=tuple(players),
+            options=options,
+            stack=[],
+            deck=deck,
+            played=[],
+            hands=[[] for _ in range(n)],
+            out=[False] * n,
+            turn=rng.randrange(n),  # "the dealer decides who gets the first turn"
+            barred=[[] for _ in range(n)],
+            piles=[[] for _ in range(n)],
+        )
+        for seat in range(n):
+            self.draw_to_hand_size(state, seat, rng)
+        if options.mode == "chain":
+            state.chain_top = state.deck.pop()
+            state.phase = "chain"
+        else:
+            self.build_stack(state, rng)
+        state.step = 1
+        state.log = (Event(text=f"{players[state.turn]} goes first."),)
+        return state
+
+    def build_stack(self, state: ChomperState, rng: random.Random) -> None:
+        mode, size = state.options.mode, int(state.options.stack_size)
+        if mode == "hoarder":
+            tokens = [COOKIE] * self.cards.hoarder_cookies + [f"b{n}" for n in self.cards.bandits]
+            tokens += [POISON] * state.options.hoarder_poison + [
+                GOLDEN
+            ] * state.options.hoarder_golden
+            rng.shuffle(tokens)
+            state.stack = tokens
+        elif mode == "middle":
+            state.stack = [COOKIE] * (size // 2) + [POISON] + [COOKIE] * (size - size // 2)
+        else:
+            state.stack = [COOKIE] * size + [GOLDEN if mode == "golden" else POISON]
+
+    def draw(self, state: ChomperState, seat: int, rng: random.Random) -> bool:
+        """One card; an empty deck is made anew from the shuffled Played Cards Pile."""
+        if not state.deck:
+            if not state.played:
+                return False
+            state.deck = rng.sample(state.played, len(state.played))
+            state.played = []
+        state.hands[seat].append(state.deck.pop())
+        return True
+
+    def draw_to_hand_size(self, state: ChomperState, seat: int, rng: random.Random) -> None:
+        while len(state.hands[seat]) < self.hand_size(state) and self.draw(state, seat, rng):
+            pass
+
+    def players_in(self, state: ChomperState) -> list[int]:
+        return [s for s in range(len(state.names)) if not state.out[s]]
+
+    def next_in(self, state: ChomperState, seat: int) -> int:
+        n = len(state.names)
+        return next(s % n for s in range(seat + 1, seat + n + 1) if not state.out[s % n])
+
+    # --- who decides what --------------------------------------------------------------
+    def decisions(self, state: ChomperState) -> list[Decision]:
+        key = f"{state.phase}-{state.step}"
+        if state.phase == "over":
+            return []
+        if state.phase == "chain":
+            return [self.chain_decision(state, key)]
+        if state.redo is not None:
+            return [self.redo_decision(state, key, state.redo)]
+        if state.phase == "main":
+            return [self.main_decision(state, key)]
+        assert state.window is not None
+        return [self.round_decision(state, key, state.window.current)]
+
+    @staticmethod
+    def deciding_seat(state: ChomperState) -> int | None:
+        if state.phase == "over":
+            return None
+        if state.redo is not None:
+            return state.redo.seat
+        if state.phase == "round" and state.window is not None:
+            return state.window.current
+        return state.turn
+
+    def playable(self, state: ChomperState, seat: int) -> list[str]:
+        barred = list(state.barred[seat])
+        free = []
+        for card in state.hands[seat]:
+            if card in barred:
+                barred.remove(card)
+            else:
+                free.append(card)
+        return free
+
+    def main_decision(self, state: ChomperState, key: str) -> Decision:
+        seat, cards = state.turn, self.cards
+        options: list[Option] = []
+        for card in dict.fromkeys(self.playable(state, seat)):
+            if cards.is_number(card):
+                options += [
+                    option(
+                        Action.of("number", card, n),
+                        f"{n} from {cards.label(card)}",
+                        group="Number",
+                    )
+                    for n in cards.numbers_on(card) or (0,)
+                ]
+            elif card == "seek":
+                picks = sorted(set(state.played))
+                options += [
+                    option(Action.of("seek", pick), f"Seek: take {cards.label(pick)}", group="Seek")
+                    for pick in picks
+                ] or [option(Action.of("seek"), "Seek (the pile is empty: draw)", group="Seek")]
+            elif card in MAIN_ACTIONS:
+                options.append(option(Action.of(card), cards.label(card), group="Special"))
+        forced = not options
+        if forced:
+            options = [option(Action.of("mulligan", "forced"), "Mulligan (nothing you can play)")]
+        return Decision(
+            key=key,
+            seat=seat,
+            prompt="Your turn: play a card." if not forced else "You cannot play: Mulligan.",
+            options=tuple(options),
+            default=ai.main_default(self, state, options),
+        )
+
+    def round_decision(self, state: ChomperState, key: str, seat: int) -> Decision:
+        options = [option(Action.of("pass"), "Pass", style="primary", group="Pass")]
+        options += self.modifier_options(state, seat)
+        total = produced(state.queue)
+        return Decision(
+            key=key,
+            seat=seat,
+            prompt=f"Play a modifier or pass (the number is {total.amount}).",
+            options=tuple(options),
+            default=Action.of("pass"),
+            reaction=True,
+        )
+
+    def modifier_options(self, state: ChomperState, seat: int) -> list[Option]:
+        cards, queue = self.cards, state.queue
+        main = self.main_entry(state)
+        skipped = main is not None and main.acts_as == "skip"
+        if skipped and seat == state.turn:
+            return []  # Skip must be the only card its owner plays
+        hand = self.playable(state, seat)
+        options: list[Option] = []
+        for card in dict.fromkeys(hand):
+            if skipped and card != "veto":
+                continue
+            if card in PLAIN:
+                options.append(
+                    option(Action.of("play", card), cards.label(card), group="Modifiers")
+                )
+            elif card in WITH_NUMBER:
+                rest = list(hand)
+                rest.remove(card)
+                for number_card in dict.fromkeys(c for c in rest if cards.is_number(c)):
+                    for n in cards.numbers_on(number_card) or (0,):
+                        options.append(
+                            option(
+                                Action.of("play", card, number_card, n),
+                                f"{cards.label(card)} {n} (with {cards.label(number_card)})",
+                                group=cards.actions[card].name,
+                            )
+                        )
+            elif card == "copy":
+                last = self.last_entry(state)
+                if last is not None and (last.acts_as in COPYABLE or last.acts_as.isdigit()):
+                    options.append(
+                        option(
+                            Action.of("play", "copy"),
+                            f"Copy ({self.entry_text(last)})",
+                            group="Modifiers",
+                        )
+                    )
+            elif card in AIMED:
+                for index, entry in enumerate(queue):
+                    if self.can_aim(state, seat, card, entry):
+                        options.append(
+                            option(
+                                Action.of("aim", card, index),
+                                f"{cards.label(card)}: {state.names[entry.owner]}'s "
+                                f"{self.entry_text(entry)}",
+                                group=cards.actions[card].name,
+                            )
+                        )
+        return options
+
+    def can_aim(self, state: ChomperState, seat: int, card: str, entry: Entry) -> bool:
+        if entry.vetoed:
+            return False
+        if card == "veto":
+            return entry.owner != seat and entry.card != "veto"
+        if card == "opposites":
+            return self.number_card_of(entry) is not None
+        # Think Again!: a selection that could be made otherwise
+        return len(self.choices(state, entry)) >= 2 or entry.acts_as == "roll"
+
+    def redo_decision(self, state: ChomperState, key: str, redo: Redo) -> Decision:
+        entry = state.queue[redo.entry]
+        choices = [c for c in self.choices(state, entry) if c != self.selection(entry)]
+        options = tuple(
+            option(Action.of("choose", c), self.cards.label(c) if isinstance(c, str) else str(c))
+            for c in choices
+        )
+        return Decision(
+            key=key,
+            seat=redo.seat,
+            prompt=f"Choose again for your {self.entry_text(entry)}.",
+            options=options,
+            default=options[0].action,
+        )
+
+    @staticmethod
+    def redo_entry(view: BaseModel) -> int | None:
+        """The queue entry being chosen again, as a view shows it (for the bot)."""
+        return getattr(view, "redo_entry", None)
+
+    # --- what cards are ------------------------------------------------------------------
+    def number_card_of(self, entry: Entry) -> str | None:
+        if self.cards.is_number(entry.card):
+            return entry.card
+        return entry.companion
+
+    def choices(self, state: ChomperState, entry: Entry) -> list[int | str]:
+        if entry.acts_as == "seek":
+            return list(dict.fromkeys(state.played))
+        number_card = self.number_card_of(entry)
+        if number_card is None:
+            return []
+        if entry.opposite:
+            return list(self.cards.opposites_of(number_card))
+        return list(self.cards.numbers_on(number_card) or (0,))
+
+    @staticmethod
+    def selection(entry: Entry) -> int | str | None:
+        return entry.pick if entry.acts_as == "seek" else entry.choice
+
+    def entry_text(self, entry: Entry) -> str:
+        label = self.cards.label(entry.card)
+        if entry.card == "copy":
+            label += f" of {self.cards.label(entry.acts_as)}"
+        if (
+            entry.acts_as in WITH_NUMBER
+            or self.cards.is_number(entry.acts_as)
+            or entry.acts_as == "roll"
+        ):
+            label += f" ({entry.choice})"
+        if entry.acts_as == "seek" and entry.pick:
+            label += f" ({self.cards.label(entry.pick)})"
+        return label
+
+    def main_entry(self, state: ChomperState) -> Entry | None:
+        mains = [
+            e
+            for e in state.queue
+            if not e.vetoed and e.owner == state.turn and is_main(e) and e.card != "copy"
+        ]
+        return mains[-1] if mains else None
+
+    def last_entry(self, state: ChomperState) -> Entry | None:
+        live = [e for e in state.queue if not e.vetoed]
+        return live[-1] if live else None
+
+    # --- moves -----------------------------------------------------------------------
+    def play(
+        self, state: ChomperState, seat: int, action: Action, rng: random.Random
+    ) -> list[Event]:
+        events: list[Event] = []
+        state.step += 1
+        if state.phase == "chain":
+            self.play_chain(state, seat, action, events, rng)
+            return events
+        if state.redo is not None:
+            self.choose_again(state, action, events)
+            return events
+        if state.phase == "main":
+            self.play_main(state, seat, action, events, rng)
+        elif action.kind == "pass":
+            assert state.window is not None
+            state.window.passed()
+            if state.window.closed:
+                self.settle(state, events, rng)
+        else:
+            self.play_modifier(state, seat, action, events, rng)
+        return events
+
+    def take_from_hand(self, state: ChomperState, seat: int, *cards: str) -> None:
+        hand = state.hands[seat]
+        for card in cards:
+            hand.remove(card)
+
+    def play_main(
+        self,
+        state: ChomperState,
+        seat: int,
+        action: Action,
+        events: list[Event],
+        rng: random.Random,
+    ) -> None:
+        name, label = state.names[seat], self.cards.label
+        if action.args == ("forced",):
+            events.append(Event(text=f"♻️ {name} cannot play and must Mulligan."))
+            self.mulligan(state, seat, rng)
+            return
+        card = action.args[0] if action.kind == "number" else action.kind
+        entry = Entry(owner=seat, card=card, acts_as=card)
+        self.take_from_hand(state, seat, card)
+        if action.kind == "number":
+            entry.choice = int(action.args[1])
+            events.append(Event(text=f"{name} plays {label(card)} and chooses {entry.choice}."))
+        elif card == "roll":
+            entry.choice = rng.randint(0, 5)
+            events.append(Event(text=f"🎲 {name} plays Roll: {entry.choice}."))
+        elif card == "seek":
+            entry.pick = action.args[0] if action.args else None
+            what = label(entry.pick) if entry.pick else "a card from the deck (the pile is empty)"
+            events.append(Event(text=f"🔍 {name} plays Seek and picks {what}."))
+        else:
+            events.append(Event(text=f"{name} plays {label(card)}."))
+        state.queue.append(entry)
+        state.phase = "round"
+        if state.window is None:
+            state.window = RoundTable.opened_by(seat, self.players_in(state))
+        else:
+            state.window.hand_to(seat)
+
+    def play_modifier(
+        self,
+        state: ChomperState,
+        seat: int,
+        action: Action,
+        events: list[Event],
+        rng: random.Random,
+    ) -> None:
+        assert state.window is not None
+        name, label = state.names[seat], self.cards.label
+        card = action.args[0]
+        if action.kind == "play" and card == "copy":
+            last = self.last_entry(state)
+            assert last is not None
+            entry = Entry(owner=seat, card="copy", acts_as=last.acts_as, choice=last.choice)
+            if last.acts_as == "roll":
+                entry.choice = rng.randint(0, 5)
+            self.take_from_hand(state, seat, "copy")
+            events.append(Event(text=f"📠 {name} plays Copy: {self.entry_text(entry)}."))
+            state.queue.append(entry)
+        elif action.kind == "play" and card in WITH_NUMBER:
+            number_card, n = action.args[1], int(action.args[2])
+            self.take_from_hand(state, seat, card, number_card)
+            state.queue.append(
+                Entry(owner=seat, card=card, acts_as=card, companion=number_card, choice=n)
+            )
+            events.append(Event(text=f"{name} plays {label(card)} {n} with {label(number_card)}."))
+        elif action.kind == "play":
+            self.take_from_hand(state, seat, card)
+            state.queue.append(Entry(owner=seat, card=card, acts_as=card))
+            events.append(Event(text=f"{name} plays {label(card)}."))
+        else:
+            self.aim(state, seat, card, int(action.args[1]), events, rng)
+            return
+        state.window.acted()
+
+    def aim(
+        self,
+        state: ChomperState,
+        seat: int,
+        card: str,
+        index: int,
+        events: list[Event],
+        rng: random.Random,
+    ) -> None:
+        assert state.window is not None
+        target = state.queue[index]
+        name, label = state.names[seat], self.cards.label
+        self.take_from_hand(state, seat, card)
+        entry = Entry(owner=seat, card=card, acts_as=card, target=index)
+        entry.undo = {"choice": target.choice, "pick": target.pick, "opposite": target.opposite}
+        state.queue.append(entry)
+        events.append(
+            Event(
+                text=f"{name} plays {label(card)} on {state.names[target.owner]}'s "
+                f"{self.entry_text(target)}."
+            )
+        )
+        state.window.acted()
+        if card == "veto":
+            self.veto(state, target, events, rng)
+        elif card == "opposites":
+            target.opposite = True
+            state.redo = Redo(seat=target.owner, entry=index)
+        elif target.acts_as == "roll":
+            target.choice = rng.randint(0, 5)
+            events.append(Event(text=f"🎲 Rolled again: {target.choice}."))
+        elif len(self.choices(state, target)) >= 2:
+            state.redo = Redo(seat=target.owner, entry=index)
+
+    def veto(
+        self, state: ChomperState, target: Entry, events: list[Event], rng: random.Random
+    ) -> None:
+        """The card (and the number card played with it) goes back to its owner's hand,
+        has no effect, and cannot be played again this turn."""
+        target.vetoed = True
+        back = [target.card] + ([target.companion] if target.companion else [])
+        state.hands[target.owner] += back
+        state.barred[target.owner] += back
+        if target.target is not None and target.undo is not None:
+            aimed = state.queue[target.target]  # Opposites or Think Again! undone
+            aimed.choice = target.undo["choice"]  # type: ignore[assignment]
+            aimed.pick = target.undo["pick"]  # type: ignore[assignment]
+            aimed.opposite = bool(target.undo["opposite"])
+        if target.owner == state.turn and is_main(target) and target.card != "copy":
+            assert state.window is not None
+            state.phase = "main"  # the Active Player must play another card
+            state.window.hand_to(state.turn)
+            events.append(Event(text=f"{state.names[state.turn]} must play another card."))
+
+    def choose_again(self, state: ChomperState, action: Action, events: list[Event]) -> None:
+        redo = state.redo
+        assert redo is not None
+        entry = state.queue[redo.entry]
+        value = action.args[0]
+        if entry.acts_as == "seek":
+            entry.pick = value
+        else:
+            entry.choice = int(value)
+        state.redo = None
+        events.append(Event(text=f"{state.names[redo.seat]} now chooses {self.entry_text(entry)}."))
+
+    # --- settling ------------------------------------------------------------------------
+    def settle(self, state: ChomperState, events: list[Event], rng: random.Random) -> None:
+        main = self.main_entry(state)
+        active = state.turn
+        total = produced(state.queue)
+        state.trail = total.trail
+        self.clear_queue(state)
+        if main is not None and main.acts_as == "seek":
+            if main.pick is not None and main.pick in state.played:
+                state.played.remove(main.pick)
+                state.hands[active].append(main.pick)
+            else:
+                self.draw(state, active, rng)
+            events.append(Event(text=f"{state.names[active]}'s turn starts again."))
+            self.restart_turn(state)
+            return
+        if main is not None and main.acts_as == "mulligan":
+            events.append(Event(text=f"♻️ {state.names[active]} mulligans."))
+            self.mulligan(state, active, rng)
+            return
+        if main is None or main.acts_as == "skip":
+            events.append(Event(text=f"⏭️ {state.names[active]} skips."))
+        else:
+            for _ in range(total.flips):
+                state.stack.reverse()
+            self.chomp(state, active, total.amount, events, rng)
+        self.end_turn(state, events, rng)
+
+    def clear_queue(self, state: ChomperState) -> None:
+        for entry in state.queue:
+            if not entry.vetoed:
+                state.played += [entry.card] + ([entry.companion] if entry.companion else [])
+        state.queue = []
+        state.window = None
+
+    def mulligan(self, state: ChomperState, seat: int, rng: random.Random) -> None:
+        state.played += state.hands[seat]
+        state.hands[seat] = []
+        state.barred[seat] = []
+        self.draw_to_hand_size(state, seat, rng)
+        self.restart_turn(state)
+
+    def restart_turn(self, state: ChomperState) -> None:
+        self.clear_queue(state)
+        state.phase = "main"
+
+    def chomp(
+        self, state: ChomperState, seat: int, amount: int, events: list[Event], rng: random.Random
+    ) -> None:
+        """Take ``amount`` tokens from the top of the Stack (a negative amount gives back)."""
+        name = state.names[seat]
+        hoarder = state.options.mode == "hoarder"
+        if amount < 0:
+            given = -amount
+            if hoarder:
+                pile = state.piles[seat]
+                back = [pile.pop() for _ in range(min(given, len(pile)))]
+                state.stack[:0] = back  # last taken, first back: it ends on top
+                given = len(back)
+            else:
+                state.stack[:0] = [COOKIE] * given
+            events.append(Event(text=f"🍪 {name} gives {given} cookie(s) back to the Stack."))
+            return
+        taken, state.stack = state.stack[:amount], state.stack[amount:]
+        events.append(Event(text=f"🍪 {name} takes {len(taken)} from the Stack."))
+        if hoarder:
+            for token in taken:
+                if token.startswith("b"):
+                    pile = state.piles[seat]
+                    cookies = [i for i, t in enumerate(pile) if t == COOKIE][-int(token[1:]) :]
+                    for i in reversed(cookies):
+                        del pile[i]
+                    state.bandit_pile += len(cookies)
+                    events.append(
+                        Event(text=f"🦝 A bandit steals {len(cookies)} cookie(s) from {name}!")
+                    )
+                else:
+                    state.piles[seat].append(token)
+            return
+        if GOLDEN in taken:
+            state.winner = seat
+            state.phase = "over"
+            events.append(Event(text=f"🌟 {name} takes the Golden Cookie and wins!"))
+        elif POISON in taken:
+            state.out[seat] = True
+            state.eliminated.append(seat)
+            state.played += state.hands[seat]
+            state.hands[seat] = []
+            events.append(Event(text=f"☠️ {name} takes the poison cookie and is out!"))
+            if len(self.players_in(state)) > 1:
+                self.build_stack(state, rng)
+            else:
+                state.phase = "over"
+
+    def end_turn(self, state: ChomperState, events: list[Event], rng: random.Random) -> None:
+        if state.options.mode == "hoarder" and not state.stack:
+            state.phase = "over"
+        if state.phase == "over":
+            return
+        for seat in self.players_in(state):
+            self.draw_to_hand_size(state, seat, rng)
+        state.barred = [[] for _ in state.names]
+        state.turn = self.next_in(state, state.turn)
+        state.phase = "main"
+
+    # --- the end -------------------------------------------------------------------------
+    def outcome(self, state: ChomperState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        names = state.names
+        mode = state.options.mode
+        if mode == "chain":
+            return self.chain_outcome(state)
+        if mode == "hoarder":
+            scores = [self.hoard_score(pile) for pile in state.piles]
+            best = max(scores)
+            leaders = [names[s] for s in range(len(names)) if scores[s] == best]
+            return Outcome.ranked(
+                scores, f"The Stack is empty: {' and '.join(leaders)} hoarded the most ({best})."
+            )
+        if state.winner is not None:
+            keys = [1 if s == state.winner else 0 for s in range(len(names))]
+            return Outcome.ranked(keys, f"{names[state.winner]} took the Golden Cookie.")
+        # Last player standing; the earlier out, the lower the place.
+        order = {seat: i for i, seat in enumerate(state.eliminated)}
+        keys = [order.get(s, len(names)) for s in range(len(names))]
+        survivor = self.players_in(state)[0]
+        return Outcome.ranked(keys, f"{names[survivor]} is the last player standing.")
+
+    @staticmethod
+    def hoard_score(pile: list[str]) -> int:
+        return sum({COOKIE: 1, POISON: -2, GOLDEN: 2}.get(token, 0) for token in pile)
+
+    # --- views, bots, text ---------------------------------------------------------------
+    def view(self, state: ChomperState, seat: int | None) -> BaseModel:
+        return view_of(self, state, seat)
+
+    def panels(self, view: BaseModel) -> Panels:
+        return panels(self, view)  # type: ignore[arg-type]
+
+    def choose(self, view: BaseModel, decision: Decision) -> Action:
+        return ai.choose(self, view, decision)  # type: ignore[arg-type]
+
+    def rules_text(self, options: ChomperOptions | None = None) -> str:
+        return rules_text(self.cards)
+
+    def scramble_hidden(
+        self, state: ChomperState, seat: int | None, rng: random.Random
+    ) -> ChomperState:
+        """Deal the deck and the other hands anew (sizes kept); in Cookie Hoarder the Stack's
+        order is secret too."""
+        twin = self.state_model.model_validate(state.model_dump())
+        others = [s for s in range(len(state.names)) if s != seat]
+        hidden = list(twin.deck) + [c for s in others for c in twin.hands[s]]
+        rng.shuffle(hidden)
+        twin.deck, hidden = hidden[: len(twin.deck)], hidden[len(twin.deck) :]
+        for s in others:
+            size = len(twin.hands[s])
+            twin.hands[s], hidden = hidden[:size], hidden[size:]
+        if state.options.mode == "hoarder":
+            rng.shuffle(twin.stack)
+        return twin

@@ -1,0 +1,64 @@
+"""The queue of cards played this turn, and the Produced Number they make, in order."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from games.chomper.cards import MAIN_ACTIONS, WITH_NUMBER
+from games.chomper.state import Entry
+
+ARITHMETIC = {"add": "+", "subtract": "−", "multiply": "×"}
+
+
+class Produced(BaseModel):
+    number: int = 0
+    reverse: bool = False
+    flips: int = 0
+    trail: str = ""
+
+    @property
+    def amount(self) -> int:
+        """Cookies the Active Player takes (negative: gives back)."""
+        return -self.number if self.reverse else self.number
+
+
+def sets_number(entry: Entry) -> bool:
+    return entry.acts_as.isdigit() or entry.acts_as == "roll"
+
+
+def is_main(entry: Entry) -> bool:
+    return sets_number(entry) or entry.acts_as in MAIN_ACTIONS
+
+
+def produced(queue: list[Entry]) -> Produced:
+    """The running calculation: each card acts on the number so far, in the order played."""
+    result = Produced()
+    parts: list[str] = []
+    for entry in queue:
+        if entry.vetoed:
+            continue
+        kind, n = entry.acts_as, entry.choice
+        if sets_number(entry):
+            result.number = n or 0
+            parts.append(str(n))
+        elif kind in WITH_NUMBER and n is not None:
+            result.number = {
+                "add": result.number + n,
+                "subtract": result.number - n,
+                "multiply": result.number * n,
+            }[kind]
+            parts.append(f"{ARITHMETIC[kind]}{n} = {result.number}")
+        elif kind == "double":
+            result.number *= 2
+            parts.append(f"×2 = {result.number}")
+        elif kind == "negate":
+            result.number = -result.number
+            parts.append(f"×−1 = {result.number}")
+        elif kind == "reverse":
+            result.reverse = not result.reverse
+            parts.append("reversed")
+        elif kind == "flip":
+            result.flips += 1
+            parts.append("stack flipped")
+    result.trail = " → ".join(parts)
+    return result

@@ -1,0 +1,59 @@
+"""The /rules text for Cookie Chomper: the rulebook in brief, every card, every mode, and
+the rulings we chose."""
+
+from __future__ import annotations
+
+from games.chomper.cards import ChomperCards
+
+
+def rules_text(cards: ChomperCards) -> str:
+    glossary = "\n".join(f"• **{a.emoji} {a.name}** — {a.text}" for a in cards.actions.values())
+    return f"""\
+**Cookie Chomper** — take cookies from the Stack with number cards, and don't take the \
+poison cookie at the bottom! 2–6 players. Last player standing wins.
+
+**Cards.** 32 number cards (🔢 0, and one card for every set of the numbers 1–5: 🔢 1, \
+🔢 1/2 … 🔢 1/2/3/4/5) and one of each action card. Hands of {cards.hand}.
+
+**A turn.** The Active Player plays a main card: a number card, choosing one of its numbers \
+(the *Produced Number*), or Roll, Seek, Skip or Mulligan. Then the **modifier round** goes \
+round the table from the Active Player: each player in turn may play a modifier (and keep \
+playing) or pass; it ends when everyone still in has passed in a row. Then the cards \
+**settle in the order played** (2, Add 3, Multiply 5 → 25) and the Active Player takes \
+that many cookies from the top of the Stack (a negative number gives cookies back). \
+Whoever takes the poison cookie is out (their cards go to the Played Cards Pile) and the \
+Stack is rebuilt. Everyone draws back up, and the turn passes. A player who cannot play \
+must Mulligan. An empty deck is made anew from the shuffled Played Cards Pile, which is \
+public at all times.
+
+**Every card.**
+{glossary}
+
+**Modes** (chosen in the lobby, with the Stack's size and the hand size):
+• *Standard* — {cards.stack} cookies and the poison cookie at the bottom.
+• *Golden Cookie* — the Golden Cookie at the bottom: take it to win.
+• *Poison in the middle* — the poison sits mid-Stack and the Flip card is in the deck.
+• *Cookie Hoarder* — {cards.hoarder_cookies} cookies and 10 bandit tokens (1,1,2,2…5,5) \
+shuffled face down into the Stack (optionally the poison and the Golden Cookie too), Flip \
+in the deck. Keep what you take; a bandit steals that many of your cookies into the \
+bandit pile. Cookie +1, poison −2, golden +2; the game ends when the Stack is empty.
+• *Number Chain* — number cards only, hands of {cards.chain_hand}: play a card on the \
+chain, draw one card for each of its numbers that is not on the card below. Empty your hand \
+to win; if the deck runs dry, the fewest cards wins.
+
+**Our rulings.**
+• Each player may play several modifiers: after playing, you may play again or pass.
+• A number card sets the Produced Number; every other card acts on it, in the order played.
+• Copy copies the last card still in play this turn with its selection (a copied Roll rolls \
+again); it cannot copy Seek, Skip, Mulligan, Veto, Opposites or Think Again!.
+• Veto may not target a Veto or your own card; vetoing Opposites or Think Again! restores \
+the choice it changed; vetoing the main card makes the Active Player play another.
+• Skip must be its owner's only card this turn: others may only Veto it.
+• Opposites and Think Again! make the owner choose at once; Think Again! on a Roll \
+rerolls; on a card with one choice it does nothing.
+• Two Reverses cancel out. A number larger than the Stack takes all of it. Giving back \
+cookies puts them on top (Cookie Hoarder: from your own pile, last taken first, never below \
+zero). Bandit tokens leave the game once they have stolen.
+• The number cards are inferred from the rulebook; the bandit values are assumed \
+(`data/cookie_chomper.toml`).
+"""

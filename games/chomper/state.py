@@ -1,0 +1,81 @@
+"""Everything a Cookie Chomper match holds, secrets included."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.core.protocol import GameState
+from games.core.windows import RoundTable
+
+Mode = Literal["standard", "golden", "middle", "hoarder", "chain"]
+MODES = {
+    "standard": "Standard: avoid the poison cookie",
+    "golden": "Golden Cookie: take it to win",
+    "middle": "Poison in the middle, with Flip",
+    "hoarder": "Cookie Hoarder: collect the most",
+    "chain": "Number Chain: empty your hand",
+}
+STACKS = {"20": "Stack of 20", "30": "Stack of 30", "39": "Stack of 39", "50": "Stack of 50"}
+HANDS = {"default": "Hand: standard", "3": "Hand of 3", "4": "Hand of 4", "5": "Hand of 5"}
+
+COOKIE, POISON, GOLDEN = "c", "p", "g"  # tokens; bandits are "b1".."b5"
+
+
+class ChomperOptions(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    mode: Mode = Field(default="standard", title="Mode", json_schema_extra={"labels": MODES})
+    stack_size: Literal["20", "30", "39", "50"] = Field(
+        default="39", title="Stack", json_schema_extra={"labels": STACKS}
+    )
+    hand_size: Literal["default", "3", "4", "5"] = Field(
+        default="default", title="Hand", json_schema_extra={"labels": HANDS}
+    )
+    hoarder_poison: bool = Field(default=False, title="Hoarder: poison cookie in the stack")
+    hoarder_golden: bool = Field(default=False, title="Hoarder: golden cookie in the stack")
+
+
+class Entry(BaseModel):
+    """A card in the queue this turn, and what it does."""
+
+    owner: int
+    card: str  # the card itself ("n135", "add", "copy"...)
+    acts_as: str  # what it does: the card, or for a Copy the card it copies
+    companion: str | None = None  # the number card played with Add, Subtract or Multiply
+    choice: int | None = None  # the number chosen (or rolled)
+    pick: str | None = None  # Seek: the card chosen from the Played Cards Pile
+    opposite: bool = False  # Opposites was played against it
+    target: int | None = None  # Veto, Opposites, Think Again!: the entry aimed at
+    undo: dict[str, object] | None = None  # what the target was before, should this be vetoed
+    vetoed: bool = False
+
+
+class Redo(BaseModel):
+    """Opposites or Think Again! made a player choose again."""
+
+    seat: int
+    entry: int
+
+
+class ChomperState(GameState):
+    options: ChomperOptions
+    stack: list[str]  # tokens, top first
+    deck: list[str]
+    played: list[str]  # the Played Cards Pile, face up, newest last
+    hands: list[list[str]]
+    out: list[bool]
+    eliminated: list[int] = []  # seats in the order they took the poison
+    turn: int
+    step: int = 0
+    phase: Literal["main", "round", "chain", "over"] = "main"
+    queue: list[Entry] = []
+    window: RoundTable | None = None
+    redo: Redo | None = None
+    barred: list[list[str]]  # vetoed cards that cannot be played again this turn
+    piles: list[list[str]]  # Cookie Hoarder: each player's tokens, in the order taken
+    bandit_pile: int = 0
+    winner: int | None = None  # the Golden Cookie's taker
+    chain_top: str | None = None  # Number Chain: the card on top
+    trail: str = ""  # the last settled turn's running calculation

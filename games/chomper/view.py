@@ -1,0 +1,188 @@
+"""What a seat may know of a Cookie Chomper match, and how it looks on a table."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
+
+from games.chomper.queue import produced
+from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperState, Entry
+from games.core.panels import Panel, PanelField, Panels
+
+if TYPE_CHECKING:
+    from games.chomper.engine import CookieChomper
+
+MODE_TITLES = {
+    "standard": "Standard",
+    "golden": "Golden Cookie",
+    "middle": "Poison in the Middle",
+    "hoarder": "Cookie Hoarder",
+    "chain": "Number Chain",
+}
+TOKENS = {COOKIE: "🍪", POISON: "☠️", GOLDEN: "🌟"}
+PILE_SHOWN = 6
+LOG_SHOWN = 6
+
+
+class SeatLine(BaseModel):
+    name: str
+    cards: int
+    out: bool
+    score: int | None = None  # Cookie Hoarder
+
+
+class ChomperView(BaseModel):
+    game: str = "cookie_chomper"
+    viewer: int | None
+    options: ChomperOptions
+    players: list[SeatLine]
+    turn: int
+    phase: str
+    deciding: int | None
+    stack: list[str] | None  # known order (not in Cookie Hoarder, where it is shuffled)
+    stack_left: dict[str, int]  # what is left in the Stack, by kind
+    queue: list[Entry]
+    trail: str
+    amount: int
+    last_trail: str
+    played: list[str]  # the Played Cards Pile, public, newest last
+    deck_count: int
+    chain_top: str | None
+    bandit_pile: int
+    hand: list[str] | None
+    barred: list[str] = []
+    redo_entry: int | None = None  # the queue entry its owner must choose again
+    over: bool
+    result: str = ""
+    log: list[str]
+
+
+def view_of(game: CookieChomper, state: ChomperState, seat: int | None) -> ChomperView:
+    hoarder = state.options.mode == "hoarder"
+    total = produced(state.queue)
+    outcome = game.outcome(state)
+    kinds = Counter("b" if t.startswith("b") else t for t in state.stack)
+    return ChomperView(
+        viewer=seat,
+        options=state.options,
+        players=[
+            SeatLine(
+                name=name,
+                cards=len(state.hands[s]),
+                out=state.out[s],
+                score=game.hoard_score(state.piles[s]) if hoarder else None,
+            )
+            for s, name in enumerate(state.names)
+        ],
+        turn=state.turn,
+        phase=state.phase,
+        deciding=game.deciding_seat(state),
+        stack=None if hoarder else list(state.stack),
+        stack_left=dict(sorted(kinds.items())),
+        queue=list(state.queue),
+        trail=total.trail,
+        amount=total.amount,
+        last_trail=state.trail,
+        played=list(state.played),
+        deck_count=len(state.deck),
+        chain_top=state.chain_top,
+        bandit_pile=state.bandit_pile,
+        hand=list(state.hands[seat]) if seat is not None else None,
+        barred=list(state.barred[seat]) if seat is not None else [],
+        redo_entry=state.redo.entry if state.redo is not None else None,
+        over=outcome is not None,
+        result=outcome.reason if outcome else "",
+        log=[e.text for e in state.log if e.visible_for(seat)][-LOG_SHOWN:],
+    )
+
+
+def stack_row(view: ChomperView) -> str:
+    if view.stack is None:
+        left = view.stack_left
+        return (
+            f"{sum(left.values())} face-down tokens: 🍪 {left.get(COOKIE, 0)} · "
+            f"🦝 {left.get('b', 0)} bandits"
+            + (f" · ☠️ {left[POISON]}" if left.get(POISON) else "")
+            + (f" · 🌟 {left[GOLDEN]}" if left.get(GOLDEN) else "")
+        )
+    row = "".join(TOKENS.get(t, "🍪") for t in view.stack)
+    return f"({len(view.stack)}, top first) {row}"
+
+
+def panels(game: CookieChomper, view: ChomperView) -> Panels:
+    return Panels(table=table_panel(game, view), hand=hand_panel(game, view))
+
+
+def table_panel(game: CookieChomper, view: ChomperView) -> Panel:
+    names = [p.name for p in view.players]
+    chain = view.options.mode == "chain"
+    if view.over:
+        description = f"🏁 **Game over.** {view.result}"
+    elif chain:
+        description = f"**{names[view.turn]}** plays on the chain."
+    elif view.deciding is not None and view.phase == "round":
+        description = f"Modifier round: **{names[view.deciding]}** may play a modifier or pass."
+    elif view.deciding is not None:
+        description = f"**{names[view.deciding]}** plays a card."
+    else:
+        description = ""
+    fields = []
+    lines = []
+    for s, player in enumerate(view.players):
+        marker = "☠️" if player.out else ("▶️" if s == view.turn and not view.over else "▫️")
+        extra = f" · {player.score} pts" if player.score is not None else ""
+        lines.append(
+            f"{marker} **{player.name}** — {player.cards} cards{extra}"
+            + (" · out" if player.out else "")
+        )
+    fields.append(PanelField(name="Players", value="\n".join(lines)))
+    if chain:
+        top = game.cards.label(view.chain_top) if view.chain_top else "—"
+        fields.append(PanelField(name="Chain", value=f"On top: {top} · deck {view.deck_count}"))
+    else:
+        fields.append(PanelField(name="Stack", value=stack_row(view)))
+        if view.queue:
+            played = ", ".join(
+                ("~~" if e.vetoed else "") + game.entry_text(e) + ("~~" if e.vetoed else "")
+                for e in view.queue
+            )
+            fields.append(
+                PanelField(
+                    name=f"This turn: {view.trail or '—'}",
+                    value=f"{played}\n**Number: {view.amount}**",
+                )
+            )
+        elif view.last_trail:
+            fields.append(PanelField(name="Last turn", value=view.last_trail))
+        pile = ", ".join(game.cards.label(c) for c in view.played[-PILE_SHOWN:][::-1]) or "empty"
+        fields.append(
+            PanelField(name=f"Played pile ({len(view.played)}, newest first)", value=pile)
+        )
+        if view.bandit_pile:
+            fields.append(
+                PanelField(name="🦝 Bandit pile", value=f"{view.bandit_pile} cookies", inline=True)
+            )
+    if view.log:
+        fields.append(PanelField(name="Log", value="\n".join(view.log)))
+    return Panel(
+        title=f"🍪 Cookie Chomper · {MODE_TITLES[view.options.mode]}",
+        description=description,
+        fields=tuple(fields),
+        footer="The Played Cards Pile is public: /rules explains every card.",
+        accent="done" if view.over else ("battle" if view.phase == "round" else "turn"),
+    )
+
+
+def hand_panel(game: CookieChomper, view: ChomperView) -> Panel | None:
+    if view.hand is None:
+        return None
+    lines = [
+        game.cards.label(c) + (" (vetoed this turn)" if c in view.barred else "") for c in view.hand
+    ]
+    return Panel(
+        title=f"Your hand ({len(view.hand)} cards)",
+        description="\n".join(lines) or "*empty*",
+        accent="turn",
+    )

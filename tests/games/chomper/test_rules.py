@@ -1,0 +1,311 @@
+"""Every rule and card of cookie-chomper.txt on rigged tables."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.chomper.state import COOKIE, GOLDEN, POISON
+from games.core.protocol import IllegalAction
+
+from .conftest import Table
+
+ABC = ("Ana", "Ben", "Cleo")
+
+
+def table(ana: list[str], ben: list[str], cleo: list[str], **kw: object) -> Table:
+    return Table({"Ana": ana, "Ben": ben, "Cleo": cleo}, **kw)
+
+
+def test_the_produced_number_example_2_add_3_multiply_5_is_25() -> None:
+    t = table(["2", "add", "3"], ["multiply", "5", "1"], ["0", "1", "2"])
+    t.play("Ana", "number", "2", 2)
+    t.play("Ana", "play", "add", "3", 3)
+    assert t.number() == 5 and t.deciding() == "Ana"  # she keeps the window after playing
+    t.play("Ana", "pass")
+    t.play("Ben", "play", "multiply", "5", 5)
+    assert t.number() == 25
+    table_text = t.game.panels(t.game.view(t.state, None)).table.as_text()
+    assert "2 → +3 = 5 → ×5 = 25" in table_text
+    t.passes("Ben", "Cleo", "Ana")
+    assert len(t.state.stack) == 40 - 25 and "🍪 Ana takes 25 from the Stack." in t.public_log()
+    assert t.deciding() == "Ben"  # the turn passed clockwise
+    assert [len(h) for h in t.state.hands] == [3, 3, 3]  # everyone drew back up
+
+
+def test_the_modifier_round_ends_when_everyone_has_passed_in_a_row() -> None:
+    t = table(["2", "double", "1"], ["negate", "5", "1"], ["0", "1", "2"])
+    t.play("Ana", "number", "2", 2)
+    t.passes("Ana", "Ben")
+    t.play("Cleo", "pass")
+    assert t.state.queue == [] and len(t.state.stack) == 38  # settled: Ana took 2
+
+
+def test_taking_the_poison_puts_you_out_and_the_stack_is_rebuilt() -> None:
+    t = table(["3", "0", "1"], ["1", "2", "4"], ["0", "1", "2"], stack=[COOKIE, COOKIE, POISON])
+    t.play("Ana", "number", "3", 3)
+    t.passes("Ana", "Ben", "Cleo")
+    assert t.state.out == [True, False, False] and t.state.hands[0] == []
+    assert "☠️ Ana takes the poison cookie and is out!" in t.public_log()
+    assert t.state.stack == [COOKIE] * 39 + [POISON]
+    assert t.deciding() == "Ben"
+
+
+def test_last_player_standing_wins() -> None:
+    t = Table({"Ana": ["5", "0", "1"], "Ben": ["1", "2", "4"]}, stack=[COOKIE, POISON])
+    t.play("Ana", "number", "5", 5)
+    t.passes("Ana", "Ben")
+    outcome = t.game.outcome(t.state)
+    assert outcome is not None and outcome.winners == [1]
+    assert outcome.reason == "Ben is the last player standing."
+
+
+def test_a_number_larger_than_the_stack_takes_all_of_it() -> None:
+    t = Table(
+        {"Ana": ["5", "double", "1"], "Ben": ["1", "2", "4"]},
+        stack=[COOKIE] * 3 + [GOLDEN],
+        mode="golden",
+    )
+    t.play("Ana", "number", "5", 5)
+    t.play("Ana", "play", "double")
+    t.passes("Ana", "Ben")
+    assert t.game.outcome(t.state).winners == [0]  # the Golden Cookie wins
+    assert "🌟 Ana takes the Golden Cookie and wins!" in t.public_log()
+
+
+def test_copy_copies_the_last_card_played() -> None:
+    t = table(["3", "double", "1"], ["copy", "5", "1"], ["0", "1", "2"])
+    t.play("Ana", "number", "3", 3)
+    t.play("Ana", "play", "double")
+    t.play("Ana", "pass")
+    assert "play.copy" in t.options("Ben")
+    t.play("Ben", "play", "copy")
+    assert t.number() == 12
+
+
+def test_negate_then_reverse_takes_2_as_in_the_rulebook() -> None:
+    t = table(["2", "negate", "1"], ["reverse", "5", "1"], ["0", "1", "2"])
+    t.play("Ana", "number", "2", 2)
+    t.play("Ana", "play", "negate")
+    assert t.number() == -2
+    t.play("Ana", "pass")
+    t.play("Ben", "play", "reverse")
+    assert t.number() == 2
+    t.passes("Ben", "Cleo", "Ana")
+    assert len(t.state.stack) == 38
+
+
+def test_negative_numbers_give_cookies_back_and_reverse_gives_instead_of_taking() -> None:
+    t = table(["3", "reverse", "1"], ["5", "5", "1"], ["0", "1", "2"])
+    t.play("Ana", "number", "3", 3)
+    t.play("Ana", "play", "reverse")
+    t.passes("Ana", "Ben", "Cleo")
+    assert (
+        len(t.state.stack) == 43 and "🍪 Ana gives 3 cookie(s) back to the Stack." in t.public_log()
+    )
+
+
+@pytest.mark.parametrize(
+    ("card", "choices"),
+    [("0", ["1", "2", "3", "4", "5"]), ("12345", ["0"]), ("13", ["2", "4", "5"])],
+)
+def test_opposites_inverts_the_choices_of_a_number_card(card: str, choices: list[str]) -> None:
+    t = table([card, "0", "1"], ["opposites", "5", "1"], ["0", "1", "2"])
+    first = card[0]
+    t.play("Ana", "number", card, first)
+    t.play("Ana", "pass")
+    t.play("Ben", "aim", "opposites", 0)
+    assert t.deciding() == "Ana"  # the card's owner must choose again, at once
+    offered = [o.split(".")[1] for o in t.options("Ana")]
+    assert offered == choices
+    t.play("Ana", "choose", choices[-1])
+    assert t.number() == int(choices[-1]) and t.deciding() == "Ben"
+
+
+def test_opposites_and_think_again_do_not_touch_roll_or_a_single_choice() -> None:
+    t = table(["roll", "0", "1"], ["opposites", "again", "1"], ["0", "1", "2"])
+    t.play("Ana", "roll")
+    t.play("Ana", "pass")
+    assert not any(o.startswith("aim.opposites") for o in t.options("Ben"))
+    assert "aim.again.0" in t.options("Ben")  # Think Again! rerolls a Roll
+    single = table(["4", "0", "1"], ["again", "5", "1"], ["0", "1", "2"])
+    single.play("Ana", "number", "4", 4)
+    single.play("Ana", "pass")
+    assert not any(o.startswith("aim.again") for o in single.options("Ben"))
+
+
+def test_roll_produces_0_to_5_and_think_again_rolls_again() -> None:
+    t = table(["roll", "0", "1"], ["again", "5", "1"], ["0", "1", "2"])
+    t.play("Ana", "roll")
+    first = t.state.queue[0].choice
+    assert 0 <= first <= 5
+    t.play("Ana", "pass")
+    t.play("Ben", "aim", "again", 0)
+    assert 0 <= t.state.queue[0].choice <= 5
+    assert any(line.startswith("🎲 Rolled again") for line in t.public_log())
+
+
+def test_think_again_forces_a_different_number() -> None:
+    t = table(["135", "0", "1"], ["again", "5", "1"], ["0", "1", "2"])
+    t.play("Ana", "number", "135", 5)
+    t.play("Ana", "pass")
+    t.play("Ben", "aim", "again", 0)
+    assert t.options("Ana") == ["choose.1", "choose.3"]
+    with pytest.raises(IllegalAction):
+        t.play("Ana", "choose", 5)
+    t.play("Ana", "choose", 1)
+    assert t.number() == 1
+
+
+def test_seek_takes_a_public_card_from_the_pile_and_restarts_the_turn() -> None:
+    t = table(["seek", "0", "1"], ["again", "5", "1"], ["0", "1", "2"], played=["double", "veto"])
+    assert t.options("Ana")[:2] == ["seek.double", "seek.veto"]  # the pile is public
+    t.play("Ana", "seek", "veto")
+    assert "🔍 Ana plays Seek and picks 🚫 Veto." in t.public_log()
+    t.play("Ana", "pass")
+    t.play("Ben", "aim", "again", 0)  # Think Again! forces another pick
+    assert t.options("Ana") == ["choose.double"]
+    t.play("Ana", "choose", "double")
+    t.passes("Ben", "Cleo", "Ana")
+    assert "double" in t.state.hands[0] and t.deciding() == "Ana"  # her turn restarts
+    assert t.state.phase == "main" and "seek" in t.state.played
+
+
+def test_seek_on_an_empty_pile_draws() -> None:
+    t = table(["seek", "0", "1"], ["5", "5", "1"], ["0", "1", "2"], deck=["4"])
+    assert t.options("Ana")[0] == "seek"
+    t.play("Ana", "seek")
+    t.passes("Ana", "Ben", "Cleo")
+    assert "4" in t.state.hands[0] and t.deciding() == "Ana"
+
+
+def test_skip_is_its_owners_only_card_and_passes_the_turn() -> None:
+    t = table(["skip", "double", "1"], ["veto", "double", "1"], ["0", "1", "2"])
+    t.play("Ana", "skip")
+    assert t.options("Ana") == ["pass"]  # Skip must be the only card she plays
+    t.play("Ana", "pass")
+    assert t.options("Ben") == ["pass", "aim.veto.0"]  # only a Veto touches a Skip
+    t.passes("Ben", "Cleo")
+    assert len(t.state.stack) == 40 and t.deciding() == "Ben" and len(t.state.hands[0]) == 3
+
+
+def test_veto_returns_the_card_and_its_number_card_and_bars_them_this_turn() -> None:
+    t = table(["2", "add", "3"], ["veto", "5", "1"], ["0", "1", "2"])
+    t.play("Ana", "number", "2", 2)
+    t.play("Ana", "play", "add", "3", 3)
+    t.play("Ana", "pass")
+    t.play("Ben", "aim", "veto", 1)
+    assert t.number() == 2 and sorted(t.state.hands[0]) == ["3", "add"]
+    assert t.state.barred[0] == ["add", "3"]
+    t.passes("Ben", "Cleo")
+    assert "play.add.3.3" not in t.options("Ana")  # cannot be played again this turn
+
+
+def test_vetoing_the_main_card_makes_the_active_player_play_another_or_mulligan() -> None:
+    t = table(["2", "4", "1"], ["veto", "5", "1"], ["0", "1", "2"])
+    t.play("Ana", "number", "2", 2)
+    t.play("Ana", "pass")
+    t.play("Ben", "aim", "veto", 0)
+    assert t.deciding() == "Ana" and "number.2.2" not in t.options("Ana")
+    t.play("Ana", "number", "4", 4)
+    assert t.number() == 4
+    stuck = table(["2", "double", "negate"], ["veto", "5", "1"], ["0", "1", "2"], deck=["0"] * 5)
+    stuck.play("Ana", "number", "2", 2)
+    stuck.play("Ana", "pass")
+    stuck.play("Ben", "aim", "veto", 0)
+    assert stuck.options("Ana") == ["mulligan.forced"]  # nothing else she may play
+    stuck.play("Ana", "mulligan", "forced")
+    assert stuck.state.hands[0] == ["0", "0", "0"] and stuck.deciding() == "Ana"
+    assert {"2", "double", "negate"} <= set(stuck.state.played)
+
+
+def test_the_mulligan_card_draws_a_new_hand_and_restarts_the_turn() -> None:
+    t = table(["mulligan", "double", "negate"], ["5", "5", "1"], ["0", "1", "2"], deck=["3"] * 5)
+    t.play("Ana", "mulligan")
+    t.passes("Ana", "Ben", "Cleo")
+    assert t.state.hands[0] == ["3", "3", "3"] and t.deciding() == "Ana"
+
+
+def test_a_player_who_cannot_play_must_mulligan() -> None:
+    t = table(["double", "negate", "veto"], ["5", "5", "1"], ["0", "1", "2"], deck=["3"] * 5)
+    assert t.options("Ana") == ["mulligan.forced"]
+
+
+def test_an_empty_deck_is_made_anew_from_the_played_pile() -> None:
+    t = table(["2", "0", "1"], ["5", "5", "1"], ["0", "1", "2"], deck=[], played=["4", "4"])
+    t.play("Ana", "number", "2", 2)
+    t.passes("Ana", "Ben", "Cleo")
+    # The pile (two 4s, and the 2 just settled) became the deck; Ana drew one of them.
+    assert len(t.state.hands[0]) == 3 and t.state.hands[0][2] in ("2", "4")
+    assert t.state.played == [] and sorted([*t.state.deck, t.state.hands[0][2]]) == ["2", "4", "4"]
+
+
+def test_flip_turns_the_stack_over_before_taking() -> None:
+    stack = [COOKIE] * 3 + [POISON] + [COOKIE] * 3
+    t = table(["1", "flip", "0"], ["5", "5", "1"], ["0", "1", "2"], stack=stack, mode="middle")
+    t.play("Ana", "number", "1", 1)
+    t.play("Ana", "play", "flip")
+    t.passes("Ana", "Ben", "Cleo")
+    assert len(t.state.stack) == 6 and t.state.out == [False] * 3
+
+
+def test_cookie_hoarder_bandits_steal_and_the_scores_count() -> None:
+    t = table(
+        ["3", "0", "1"],
+        ["2", "5", "1"],
+        ["0", "1", "2"],
+        stack=[COOKIE, COOKIE, "b1", GOLDEN, POISON],
+        mode="hoarder",
+    )
+    t.play("Ana", "number", "3", 3)
+    t.passes("Ana", "Ben", "Cleo")
+    assert t.state.piles[0] == [COOKIE] and t.state.bandit_pile == 1
+    t.play("Ben", "number", "2", 2)
+    t.passes("Ben", "Cleo", "Ana")
+    outcome = t.game.outcome(t.state)
+    assert outcome is not None  # the Stack is empty
+    assert [p.score for p in sorted(outcome.placements, key=lambda p: p.seat)] == [1, 0, 0]
+
+
+def test_cookie_hoarder_gives_back_from_your_own_pile_never_below_zero() -> None:
+    t = table(
+        ["2", "negate", "1"], ["5", "5", "1"], ["0", "1", "2"], stack=[COOKIE] * 5, mode="hoarder"
+    )
+    t.state.piles[0] = [COOKIE]
+    t.play("Ana", "number", "2", 2)
+    t.play("Ana", "play", "negate")
+    t.passes("Ana", "Ben", "Cleo")
+    assert t.state.piles[0] == [] and len(t.state.stack) == 6
+
+
+def test_number_chain_draws_per_new_number_and_empty_hand_wins() -> None:
+    t = Table({"Ana": ["12", "3"], "Ben": ["0", "45"]}, deck=["5", "4"], mode="chain")
+    t.state.phase, t.state.chain_top = "chain", "1"
+    t.play("Ana", "chain", "12")  # 2 is new: draw one
+    assert sorted(t.state.hands[0]) == ["3", "4"]
+    t.play("Ben", "chain", "0")  # 0 is new: draw one (the last)
+    assert sorted(t.state.hands[1]) == ["45", "5"]
+    t.play("Ana", "chain", "3")  # 3 is new, but the deck is dry: the game ends
+    outcome = t.game.outcome(t.state)
+    assert outcome is not None and outcome.winners == [0]
+    assert outcome.reason == "The deck ran dry: Ana held the fewest cards (1)."
+
+
+def test_number_chain_emptying_your_hand_wins() -> None:
+    t = Table({"Ana": ["12"], "Ben": ["0", "45"]}, deck=["5"], mode="chain")
+    t.state.phase, t.state.chain_top = "chain", "12345"
+    t.play("Ana", "chain", "12")
+    outcome = t.game.outcome(t.state)
+    assert outcome.winners == [0] and outcome.reason == "Ana emptied their hand."
+
+
+def test_the_bot_avoids_the_poison_and_vetoes_what_would_poison_it() -> None:
+    t = Table({"Ana": ["5", "2", "veto"], "Ben": ["add", "3", "1"]}, stack=[COOKIE] * 4 + [POISON])
+    seat = t.seat("Ana")
+    assert t.game.bot_action(t.state, seat).encode() == "number.2.2"  # 5 would poison her
+    t.play("Ana", "number", "2", 2)
+    t.play("Ana", "pass")
+    ben = t.game.bot_action(t.state, t.seat("Ben"))
+    assert ben.encode() == "play.add.3.3"  # 2 + 3 = 5 reaches the poison
+    t.play("Ben", "play", "add", "3", 3)
+    t.play("Ben", "pass")
+    assert t.game.bot_action(t.state, seat).encode() == "aim.veto.1"

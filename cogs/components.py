@@ -165,7 +165,7 @@ class LobbyOption(
 
 class TableButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"cj:(?P<verb>hand|rematch|watch|back):{MID}",
+    template=rf"cj:(?P<verb>hand|rematch|watch|back|more):{MID}",
 ):
     """A button that needs nothing but the match: Show hand (or Refresh), Rematch,
     Spectate, I'm back."""
@@ -175,6 +175,7 @@ class TableButton(
         "rematch": ("Rematch", discord.ButtonStyle.success, "🔁"),
         "watch": ("Spectate", discord.ButtonStyle.secondary, "👀"),
         "back": ("I'm back", discord.ButtonStyle.success, "👋"),
+        "more": ("More", discord.ButtonStyle.secondary, "📚"),
     }
 
     def __init__(
@@ -208,6 +209,7 @@ class TableButton(
             "rematch": presenter.rematch,
             "watch": presenter.spectate,
             "back": presenter.im_back,
+            "more": presenter.details,
         }[self.verb]
         await guarded(interaction, handler(interaction, self.match_id))
 

@@ -91,6 +91,9 @@ class Presenter:
         if record.status == "active":
             view.add_item(TableButton("hand", record.match_id))
             view.add_item(TableButton("watch", record.match_id))
+            if spectator.panels.details is not None:
+                label = render.clip(spectator.panels.details.title, render.LABEL)
+                view.add_item(TableButton("more", record.match_id, label=label))
         elif record.status == "finished":
             view.add_item(TableButton("hand", record.match_id, label="My last hand"))
             view.add_item(TableButton("rematch", record.match_id))
@@ -248,6 +251,14 @@ class Presenter:
         record = await self.service.get(match_id)
         embeds, _ = await self.table_message(record)
         await interaction.response.send_message(embeds=embeds, ephemeral=True)
+
+    async def details(self, interaction: discord.Interaction, match_id: str) -> None:
+        """The game's longer public panel (a whole discard pile), just for the asker."""
+        seen = await self.service.seat_view(match_id, None)
+        if seen.panels.details is None:
+            raise UserError("There is nothing more to show for this game.")
+        embed = render.embed_from_panel(seen.panels.details)
+        await interaction.response.send_message(embeds=[embed], ephemeral=True)
 
     async def im_back(self, interaction: discord.Interaction, match_id: str) -> None:
         await self.service.im_back(match_id, interaction.user.id)

@@ -58,7 +58,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             )
         rng = rng_for(seed, 0, "setup")
         n = len(players)
-        flip = options.mode in ("middle", "hoarder")
+        flip = options.mode == "middle" or options.hoarder
         deck = self.cards.deck(flip=flip, numbers_only=options.mode == "chain")
         rng.shuffle(deck)
         state = ChomperState(
@@ -87,11 +87,10 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
 
     def build_stack(self, state: ChomperState, rng: random.Random) -> None:
         mode, size = state.options.mode, int(state.options.stack_size)
-        if mode == "hoarder":
+        if state.options.hoarder:
             tokens = [COOKIE] * self.cards.hoarder_cookies + [f"b{n}" for n in self.cards.bandits]
-            tokens += [POISON] * state.options.hoarder_poison + [
-                GOLDEN
-            ] * state.options.hoarder_golden
+            if mode == "hoarder_plus":
+                tokens += [POISON, GOLDEN]
             rng.shuffle(tokens)
             state.stack = tokens
         elif mode == "middle":
@@ -541,7 +540,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
     ) -> None:
         """Take ``amount`` tokens from the top of the Stack (a negative amount gives back)."""
         name = state.names[seat]
-        hoarder = state.options.mode == "hoarder"
+        hoarder = state.options.hoarder
         if amount < 0:
             given = -amount
             if hoarder:
@@ -585,7 +584,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                 state.phase = "over"
 
     def end_turn(self, state: ChomperState, events: list[Event], rng: random.Random) -> None:
-        if state.options.mode == "hoarder" and not state.stack:
+        if state.options.hoarder and not state.stack:
             state.phase = "over"
         if state.phase == "over":
             return
@@ -603,7 +602,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         mode = state.options.mode
         if mode == "chain":
             return self.chain_outcome(state)
-        if mode == "hoarder":
+        if state.options.hoarder:
             scores = [self.hoard_score(pile) for pile in state.piles]
             best = max(scores)
             leaders = [names[s] for s in range(len(names)) if scores[s] == best]
@@ -649,6 +648,6 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         for s in others:
             size = len(twin.hands[s])
             twin.hands[s], hidden = hidden[:size], hidden[size:]
-        if state.options.mode == "hoarder":
+        if state.options.hoarder:
             rng.shuffle(twin.stack)
         return twin

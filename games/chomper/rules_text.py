@@ -34,9 +34,10 @@ public at all times.
 • *Golden Cookie* — the Golden Cookie at the bottom: take it to win.
 • *Poison in the middle* — the poison sits mid-Stack and the Flip card is in the deck.
 • *Cookie Hoarder* — {cards.hoarder_cookies} cookies and 10 bandit tokens (1,1,2,2…5,5) \
-shuffled face down into the Stack (optionally the poison and the Golden Cookie too), Flip \
-in the deck. Keep what you take; a bandit steals that many of your cookies into the \
-bandit pile. Cookie +1, poison −2, golden +2; the game ends when the Stack is empty.
+shuffled face down into the Stack (with the poison and the Golden Cookie too, if you pick \
+that mode), Flip in the deck. Keep what you take; a bandit steals that many of your \
+cookies into the bandit pile. Cookie +1, poison −2, golden +2; the game ends when the \
+Stack is empty.
 • *Number Chain* — number cards only, hands of {cards.chain_hand}: play a card on the \
 chain, draw one card for each of its numbers that is not on the card below. Empty your hand \
 to win; if the deck runs dry, the fewest cards wins.

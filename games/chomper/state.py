@@ -9,12 +9,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from games.core.protocol import GameState
 from games.core.windows import RoundTable
 
-Mode = Literal["standard", "golden", "middle", "hoarder", "chain"]
+Mode = Literal["standard", "golden", "middle", "hoarder", "hoarder_plus", "chain"]
 MODES = {
     "standard": "Standard: avoid the poison cookie",
     "golden": "Golden Cookie: take it to win",
     "middle": "Poison in the middle, with Flip",
     "hoarder": "Cookie Hoarder: collect the most",
+    "hoarder_plus": "Cookie Hoarder with the poison and golden cookies",
     "chain": "Number Chain: empty your hand",
 }
 STACKS = {"20": "Stack of 20", "30": "Stack of 30", "39": "Stack of 39", "50": "Stack of 50"}
@@ -33,8 +34,10 @@ class ChomperOptions(BaseModel):
     hand_size: Literal["default", "3", "4", "5"] = Field(
         default="default", title="Hand", json_schema_extra={"labels": HANDS}
     )
-    hoarder_poison: bool = Field(default=False, title="Hoarder: poison cookie in the stack")
-    hoarder_golden: bool = Field(default=False, title="Hoarder: golden cookie in the stack")
+
+    @property
+    def hoarder(self) -> bool:
+        return self.mode in ("hoarder", "hoarder_plus")
 
 
 class Entry(BaseModel):

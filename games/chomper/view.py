@@ -19,6 +19,7 @@ MODE_TITLES = {
     "golden": "Golden Cookie",
     "middle": "Poison in the Middle",
     "hoarder": "Cookie Hoarder",
+    "hoarder_plus": "Cookie Hoarder (poison and golden)",
     "chain": "Number Chain",
 }
 TOKENS = {COOKIE: "🍪", POISON: "☠️", GOLDEN: "🌟"}
@@ -60,7 +61,7 @@ class ChomperView(BaseModel):
 
 
 def view_of(game: CookieChomper, state: ChomperState, seat: int | None) -> ChomperView:
-    hoarder = state.options.mode == "hoarder"
+    hoarder = state.options.hoarder
     total = produced(state.queue)
     outcome = game.outcome(state)
     kinds = Counter("b" if t.startswith("b") else t for t in state.stack)
@@ -112,7 +113,21 @@ def stack_row(view: ChomperView) -> str:
 
 
 def panels(game: CookieChomper, view: ChomperView) -> Panels:
-    return Panels(table=table_panel(game, view), hand=hand_panel(game, view))
+    return Panels(
+        table=table_panel(game, view), hand=hand_panel(game, view), details=pile_panel(game, view)
+    )
+
+
+def pile_panel(game: CookieChomper, view: ChomperView) -> Panel:
+    counted = Counter(view.played)
+    lines = [
+        game.cards.label(card) + (f" ×{n}" if n > 1 else "") for card, n in sorted(counted.items())
+    ]
+    return Panel(
+        title=f"Played Cards Pile ({len(view.played)})",
+        description=", ".join(lines) or "*empty*",
+        footer="Public: everyone may see it at any time.",
+    )
 
 
 def table_panel(game: CookieChomper, view: ChomperView) -> Panel:

@@ -49,3 +49,4 @@ class Panels(BaseModel):
 
     table: Panel
     hand: Panel | None = None
+    details: Panel | None = None  # public but long (a whole discard pile): shown on request

@@ -1,0 +1,125 @@
+"""Cookie Chomper through the real discord.py code: the modifier round in hand views, the
+public pile, and full matches of three modes to the final embed."""
+
+from __future__ import annotations
+
+from tests.discord.conftest import make_bot, show_hand, table_of
+from tests.discord.harness import FakeDiscord, FakeUser
+from tests.discord.test_toss_your_cookies import move_in_hand, play_to_the_end
+
+
+async def open_chomper_lobby(  # type: ignore[no-untyped-def]
+    fake: FakeDiscord, host: FakeUser, *joiners: FakeUser, bots: int = 0, mode: str = "standard"
+):
+    await fake.slash(host, "play", game="cookie_chomper")
+    lobby = table_of(fake)
+    assert "Cookie Chomper · lobby" in lobby.text()
+    if mode != "standard":
+        select = next(s for s in lobby.selects() if s["custom_id"].endswith(":mode"))
+        await fake.select(host, lobby, select["custom_id"], [mode])
+    for user in joiners:
+        await fake.click(user, lobby, lobby.find_button("Join"))
+    for _ in range(bots):
+        await fake.click(host, lobby, lobby.find_button("Add bot"))
+    await fake.click(host, lobby, lobby.find_button("Start"))
+
+
+async def test_four_players_play_a_full_standard_match_to_the_final_embed(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_chomper_lobby(fake, ana, ben, bots=2)
+        table = table_of(fake)
+        assert "🍪 Cookie Chomper · Standard" in table.text()
+        assert "🍪" * 39 + "☠️" in table.text()  # the Stack, poison at the bottom
+        # The public pile has a button of its own.
+        await fake.click(ana, table, table.find_button("Played Cards Pile"))
+        assert "Played Cards Pile (0)" in fake.last_reply(ana).text()
+        await play_to_the_end(fake, [ana, ben])
+        final = table_of(fake).text()
+        assert "Game over" in final and "last player standing" in final
+        said = fake.all_public_text()
+        assert any("takes the poison cookie and is out" in t for t in said)
+        record = await bot.service.store.actions(final_match_id(fake))
+        assert any(a.action == "pass" for a in record)  # modifier rounds were played
+    fake.assert_clean()
+
+
+async def test_the_modifier_round_asks_each_player_in_turn_in_the_hand_view(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        bot.service.new_seed = lambda: 3  # a deal whose first card opens a modifier round
+        await open_chomper_lobby(fake, ana, ben)
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        state = bot.service.load_state(record)
+        active = (ana, ben)[state.turn]
+        other = (ben, ana)[state.turn]
+        await move_in_hand(fake, active)  # the main card: a number card's first number
+        # The active player opens the modifier round: a Pass button comes first.
+        again = fake.last_reply(active)
+        assert "Play a modifier or pass" in again.text()
+        assert again.find_button("Pass")
+        await fake.click(active, again, again.find_button("Pass"))
+        table = table_of(fake).text()
+        assert f"Modifier round: **{other.display_name}**" in table
+        assert "This turn:" in table and "Number:" in table
+        hand = await show_hand(fake, other)
+        assert "Play a modifier or pass" in hand.text()
+        assert any(f"<@{other.id}>" in m.content for m in fake.public_messages())  # pinged
+    fake.assert_clean()
+
+
+async def test_a_cookie_hoarder_match_ends_when_the_stack_is_empty(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        await open_chomper_lobby(fake, ana, bots=2, mode="hoarder_plus")
+        assert "face-down tokens" in table_of(fake).text()
+        await play_to_the_end(fake, [ana])
+        final = table_of(fake).text()
+        assert "Game over" in final and "hoarded the most" in final
+    fake.assert_clean()
+
+
+async def test_a_number_chain_match_ends_with_an_empty_hand_or_a_dry_deck(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)):
+        await open_chomper_lobby(fake, ana, ben, bots=1, mode="chain")
+        assert "Chain" in table_of(fake).text()
+        await play_to_the_end(fake, [ana, ben])
+        final = table_of(fake).text()
+        assert "Game over" in final and ("emptied their hand" in final or "fewest" in final)
+    fake.assert_clean()
+
+
+async def test_the_chomper_rules_explain_every_card_and_mode(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        await fake.slash(ana, "rules", game="cookie_chomper")
+        text = "\n".join(page.text() for page in fake.ephemerals(ana))
+        for words in (
+            "Add",
+            "Copy",
+            "Double",
+            "Flip",
+            "Mulligan",
+            "Multiply",
+            "Negate",
+            "Opposites",
+            "Reverse",
+            "Roll",
+            "Seek",
+            "Skip",
+            "Subtract",
+            "Think Again!",
+            "Veto",
+            "Golden Cookie",
+            "Cookie Hoarder",
+            "Number Chain",
+            "Poison in the middle",
+            "Our rulings",
+        ):
+            assert words in text, words
+    fake.assert_clean()
+
+
+def final_match_id(fake: FakeDiscord) -> str:
+    return table_of(fake).find_button("Rematch").custom_id.split(":")[2]

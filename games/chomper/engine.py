@@ -30,7 +30,6 @@ from games.core.windows import RoundTable
 
 PLAIN = ("double", "negate", "reverse", "flip")  # modifiers that need no target
 AIMED = ("opposites", "again", "veto")  # modifiers aimed at a card in the queue
-COPYABLE = ("add", "subtract", "multiply", "double", "negate", "reverse", "flip", "roll")
 
 
 class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
@@ -226,15 +225,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                             )
                         )
             elif card == "copy":
-                last = self.last_entry(state)
-                if last is not None and (last.acts_as in COPYABLE or last.acts_as.isdigit()):
-                    options.append(
-                        option(
-                            Action.of("play", "copy"),
-                            f"Copy ({self.entry_text(last)})",
-                            group="Modifiers",
-                        )
-                    )
+                options += self.copy_options(state, seat)
             elif card in AIMED:
                 for index, entry in enumerate(queue):
                     if self.can_aim(state, seat, card, entry):
@@ -248,11 +239,32 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                         )
         return options
 
+    def copy_options(self, state: ChomperState, seat: int) -> list[Option]:
+        """Copy acts as the last card still in play, whatever its kind: aimed like a Veto,
+        Opposites or Think Again! it copies, else with the same selection."""
+        last = self.last_entry(state)
+        if last is None:
+            return []
+        kind = last.acts_as
+        if kind not in AIMED:
+            text = f"Copy ({self.entry_text(last)})"
+            return [option(Action.of("play", "copy"), text, group="Modifiers")]
+        return [
+            option(
+                Action.of("aim", "copy", index),
+                f"Copy as {self.cards.label(kind)}: {state.names[entry.owner]}'s "
+                f"{self.entry_text(entry)}",
+                group="Copy",
+            )
+            for index, entry in enumerate(state.queue)
+            if self.can_aim(state, seat, kind, entry)
+        ]
+
     def can_aim(self, state: ChomperState, seat: int, card: str, entry: Entry) -> bool:
         if entry.vetoed:
             return False
         if card == "veto":
-            return entry.owner != seat and entry.card != "veto"
+            return entry.owner != seat and entry.acts_as != "veto"
         if card == "opposites":
             return self.number_card_of(entry) is not None
         # Think Again!: a selection that could be made otherwise
@@ -435,8 +447,15 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         assert state.window is not None
         target = state.queue[index]
         name, label = state.names[seat], self.cards.label
+        kind = card
+        if card == "copy":
+            last = self.last_entry(state)
+            assert last is not None
+            kind = last.acts_as
+        if not self.can_aim(state, seat, kind, target):
+            raise IllegalAction("That card cannot be aimed there.")
         self.take_from_hand(state, seat, card)
-        entry = Entry(owner=seat, card=card, acts_as=card, target=index)
+        entry = Entry(owner=seat, card=card, acts_as=kind, target=index)
         entry.undo = {"choice": target.choice, "pick": target.pick, "opposite": target.opposite}
         state.queue.append(entry)
         events.append(
@@ -446,9 +465,9 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             )
         )
         state.window.acted()
-        if card == "veto":
+        if kind == "veto":
             self.veto(state, target, events, rng)
-        elif card == "opposites":
+        elif kind == "opposites":
             target.opposite = True
             state.redo = Redo(seat=target.owner, entry=index)
         elif target.acts_as == "roll":

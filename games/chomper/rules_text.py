@@ -45,8 +45,10 @@ to win; if the deck runs dry, the fewest cards wins.
 **Our rulings.**
 • Each player may play several modifiers: after playing, you may play again or pass.
 • A number card sets the Produced Number; every other card acts on it, in the order played.
-• Copy copies the last card still in play this turn with its selection (a copied Roll rolls \
-again); it cannot copy Seek, Skip, Mulligan, Veto, Opposites or Think Again!.
+• Copy acts as the last card still in play this turn, whatever its kind, with its \
+selection (a copied Roll rolls again; a copied Veto, Opposites or Think Again! is aimed \
+anew). A copied Seek, Skip or Mulligan does nothing: Skip cannot make another player skip, \
+and the turn restarts only once.
 • Veto may not target a Veto or your own card; vetoing Opposites or Think Again! restores \
 the choice it changed; vetoing the main card makes the Active Player play another.
 • Skip must be its owner's only card this turn: others may only Veto it.

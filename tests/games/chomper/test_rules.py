@@ -309,3 +309,18 @@ def test_the_bot_avoids_the_poison_and_vetoes_what_would_poison_it() -> None:
     t.play("Ben", "play", "add", "3", 3)
     t.play("Ben", "pass")
     assert t.game.bot_action(t.state, seat).encode() == "aim.veto.1"
+
+
+def test_copy_of_a_veto_vetoes_again_and_a_copied_skip_does_nothing() -> None:
+    t = table(["2", "add", "3"], ["veto", "copy", "1"], ["0", "1", "2"])
+    t.play("Ana", "number", "2", 2)
+    t.play("Ana", "play", "add", "3", 3)
+    t.play("Ana", "pass")
+    t.play("Ben", "aim", "veto", 1)
+    assert "aim.copy.0" in t.options("Ben")  # Copy acts as the Veto it follows
+    t.play("Ben", "aim", "copy", 0)
+    assert t.state.phase == "main" and t.deciding() == "Ana"  # her main card is vetoed
+    skip = table(["skip", "0", "1"], ["veto", "copy", "1"], ["0", "1", "2"])
+    skip.play("Ana", "skip")
+    skip.play("Ana", "pass")
+    assert "play.copy" not in skip.options("Ben")  # after a Skip only a Veto may follow

@@ -52,9 +52,12 @@ def value_of(game: CookieChomper, view: ChomperView, decision: Decision, opt: Op
     queue = [e.model_copy() for e in view.queue]
     if action.kind == "pass":
         return outcome_value(view.stack, queue, me, active) + 0.001  # keep cards on a tie
-    if action.kind == "aim" and action.args[0] == "veto":
-        queue[int(action.args[1])].vetoed = True
-        return outcome_value(view.stack, queue, me, active)
+    if action.kind == "aim":
+        kind = action.args[0]
+        if kind == "copy":
+            live = [e for e in queue if not e.vetoed]
+            kind = live[-1].acts_as if live else "veto"
+        return aimed_value(game, view, queue, int(action.args[1]), kind, me, active) - 0.002
     if action.kind == "choose" and game.redo_entry(view) is not None:
         index = game.redo_entry(view)
         assert index is not None
@@ -73,10 +76,56 @@ def value_of(game: CookieChomper, view: ChomperView, decision: Decision, opt: Op
             for n in range(6)
         ]
         return sum(values) / len(values)
+    if action.kind == "play" and action.args == ("copy",):
+        live = [e for e in queue if not e.vetoed]
+        copied = live[-1].model_copy(update={"owner": me, "card": "copy"}) if live else None
+        if copied is None or copied.acts_as == "roll":
+            return outcome_value(view.stack, queue, me, active) - 0.5
+        return outcome_value(view.stack, [*queue, copied], me, active) - 0.002
     entry = entry_for(view, me, action)
     if entry is None:
         return outcome_value(view.stack, queue, me, active) - 0.5
     return outcome_value(view.stack, [*queue, entry], me, active) - 0.002  # a card spent
+
+
+def aimed_value(
+    game: CookieChomper,
+    view: ChomperView,
+    queue: list[Entry],
+    index: int,
+    kind: str,
+    me: int,
+    active: int,
+) -> float:
+    """Veto: the card is gone. Opposites, Think Again!: its owner chooses again, and will
+    pick what suits them best; a Roll is rolled again (the average of the six faces)."""
+    target = queue[index]
+    if kind == "veto":
+        target.vetoed = True
+        return outcome_value(view.stack, queue, me, active)
+    if target.acts_as == "roll":
+        values = []
+        for n in range(6):
+            target.choice = n
+            values.append(outcome_value(view.stack, queue, me, active))
+        return sum(values) / len(values)
+    number_card = target.card if game.cards.is_number(target.card) else target.companion
+    if number_card is None:
+        return outcome_value(view.stack, queue, me, active) - 0.5
+    opposite = target.opposite or kind == "opposites"
+    choices = (
+        game.cards.opposites_of(number_card) if opposite else game.cards.numbers_on(number_card)
+    )
+    choices = tuple(c for c in choices if kind == "opposites" or c != target.choice) or (
+        target.choice,
+    )
+
+    def after(choice: int | None, seat: int) -> float:
+        target.choice = choice
+        return outcome_value(view.stack, queue, seat, active)
+
+    picked = max(choices, key=lambda c: after(c, target.owner))  # the owner's best
+    return after(picked, me)
 
 
 def choose(game: CookieChomper, view: ChomperView, decision: Decision) -> Action:

@@ -324,3 +324,23 @@ def test_copy_of_a_veto_vetoes_again_and_a_copied_skip_does_nothing() -> None:
     skip.play("Ana", "skip")
     skip.play("Ana", "pass")
     assert "play.copy" not in skip.options("Ben")  # after a Skip only a Veto may follow
+
+
+def test_the_bot_plays_opposites_to_push_the_active_player_onto_the_poison() -> None:
+    # Only the poison is left: Ana's 0 is safe, but Opposites makes her choose 1 to 5.
+    t = Table({"Ana": ["0", "1", "2"], "Ben": ["opposites", "5", "1"]}, stack=[POISON])
+    t.play("Ana", "number", "0", 0)
+    t.play("Ana", "pass")
+    assert t.game.bot_action(t.state, t.seat("Ben")).encode() == "aim.opposites.0"
+
+    t.play("Ben", "aim", "opposites", 0)
+    t.play("Ana", "choose", 1)
+    t.passes("Ben", "Ana")
+    assert t.state.out == [True, False] and t.game.outcome(t.state).winners == [1]
+
+
+def test_the_bot_does_not_waste_opposites_when_the_owner_can_stay_safe() -> None:
+    t = Table({"Ana": ["0", "1", "2"], "Ben": ["opposites", "5", "1"]}, stack=[COOKIE, POISON])
+    t.play("Ana", "number", "0", 0)
+    t.play("Ana", "pass")
+    assert t.game.bot_action(t.state, t.seat("Ben")).encode() == "pass"  # she would pick 1

@@ -272,7 +272,11 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
 
     def redo_decision(self, state: ChomperState, key: str, redo: Redo) -> Decision:
         entry = state.queue[redo.entry]
-        choices = [c for c in self.choices(state, entry) if c != self.selection(entry)]
+        choices = [
+            c
+            for c in self.choices(state, entry)
+            if not redo.different or c != self.selection(entry)
+        ]
         options = tuple(
             option(Action.of("choose", c), self.cards.label(c) if isinstance(c, str) else str(c))
             for c in choices
@@ -469,7 +473,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             self.veto(state, target, events, rng)
         elif kind == "opposites":
             target.opposite = True
-            state.redo = Redo(seat=target.owner, entry=index)
+            state.redo = Redo(seat=target.owner, entry=index, different=False)
         elif target.acts_as == "roll":
             target.choice = rng.randint(0, 5)
             events.append(Event(text=f"🎲 Rolled again: {target.choice}."))

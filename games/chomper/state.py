@@ -60,6 +60,7 @@ class Redo(BaseModel):
 
     seat: int
     entry: int
+    different: bool = True  # Think Again!: a different choice; Opposites: any of the new set
 
 
 class ChomperState(GameState):

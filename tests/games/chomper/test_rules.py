@@ -344,3 +344,15 @@ def test_the_bot_does_not_waste_opposites_when_the_owner_can_stay_safe() -> None
     t.play("Ana", "number", "0", 0)
     t.play("Ana", "pass")
     assert t.game.bot_action(t.state, t.seat("Ben")).encode() == "pass"  # she would pick 1
+
+
+def test_opposites_twice_on_the_12345_card_still_leaves_zero_to_choose() -> None:
+    t = table(["12345", "0", "1"], ["opposites", "copy", "1"], ["0", "1", "2"])
+    t.play("Ana", "number", "12345", 3)
+    t.play("Ana", "pass")
+    t.play("Ben", "aim", "opposites", 0)
+    t.play("Ana", "choose", 0)
+    t.play("Ben", "aim", "copy", 0)  # a second Opposites, copied
+    assert t.options("Ana") == ["choose.0"]
+    t.play("Ana", "choose", 0)
+    assert t.number() == 0

@@ -109,8 +109,8 @@ class Clocks(Play):
             decision = self._still_stands(record, state, timer)
             if decision is None:
                 raise StaleClick()
-            if decision.window is not None and decision.default is not None:
-                # A race window closed: it settles for everyone, and nobody is to blame.
+            if (decision.window is not None or decision.lenient) and decision.default is not None:
+                # A race window closed, or silence meant "pass": nobody is to blame.
                 return Choice(timer.seat, decision.default, decision)
             settings = settings_of(record)
             seat = record.seats[timer.seat]

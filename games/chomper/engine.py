@@ -195,6 +195,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             options=tuple(options),
             default=Action.of("pass"),
             reaction=True,
+            lenient=True,  # the live timer passes for them
         )
 
     def modifier_options(self, state: ChomperState, seat: int) -> list[Option]:

@@ -114,6 +114,9 @@ class Decision(BaseModel):
     window: float | None = None
     # A chance, not a duty ("Snickerdoodle!"): nobody waits on it and no clock runs for it.
     optional: bool = False
+    # Letting the clock run out is an answer here (passing in a modifier round), not an
+    # absence: the default is played and nobody is counted as missing.
+    lenient: bool = False
 
     @property
     def stamp(self) -> str:

@@ -144,3 +144,36 @@ def grab(card: str) -> Action:
 
 def close() -> Action:
     return Action.of("close")
+
+
+async def test_a_silent_player_in_a_chomper_modifier_round_passes_without_blame(
+    store, clock
+) -> None:
+    service = MatchService(store, GAMES, new_seed=lambda: 3, clock=clock)
+    record = await service.open_lobby(
+        guild_id=1, channel_id=31, host=ANA, game_key="cookie_chomper"
+    )
+    await service.set_pace(record.match_id, ANA, "live")
+    await service.join(record.match_id, BEN)
+    await service.start(record.match_id, ANA)
+    game = GAMES["cookie_chomper"]
+    state = service.load_state(await service.get(record.match_id))
+    active = state.turn
+    user = (ANA, BEN)[active].user_id
+    decision = game.decisions(state)[0]
+    main = game.bot_action(state, active, decision=decision)
+    await service.act(record.match_id, user, stamp=decision.stamp, action=main)
+    state = service.load_state(await service.get(record.match_id))
+    assert state.phase == "round"
+    # Nobody answers the modifier round: each 20-second reaction clock passes for them.
+    for _ in range(2):
+        await clock.advance(20)
+        for timer in await service.store.due_timers(clock.now()):
+            await service.on_timer(timer)
+    after = await service.get(record.match_id)
+    state = service.load_state(after)
+    # The round settled (a number card was played) and the turn passed to the other player.
+    assert main.kind == "number" and state.phase == "main" and state.turn != active
+    assert [s.missed for s in after.seats] == [0, 0] and [s.away for s in after.seats] == [0, 0]
+    logged = [a.action for a in await service.store.actions(record.match_id)]
+    assert logged.count("pass") == 2

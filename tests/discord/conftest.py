@@ -63,3 +63,26 @@ async def make_a_move(fake: FakeDiscord, user: FakeUser) -> bool:
         await fake.select(user, hand, select["custom_id"], [select["options"][0]["value"]])
         return True
     return False
+
+
+async def open_game(
+    fake: FakeDiscord,
+    game: str,
+    host: FakeUser,
+    *joiners: FakeUser,
+    bots: int = 0,
+    choices: dict[str, list[str]] | None = None,
+) -> None:
+    """/play ``game``; the host picks ``choices`` (select name -> values), people join,
+    bots are added, and the host starts."""
+    await fake.slash(host, "play", game=game)
+    lobby = table_of(fake)
+    assert "· lobby" in lobby.text()
+    for name, values in (choices or {}).items():
+        select = next(s for s in lobby.selects() if s["custom_id"].endswith(f":{name}"))
+        await fake.select(host, lobby, select["custom_id"], values)
+    for user in joiners:
+        await fake.click(user, lobby, lobby.find_button("Join"))
+    for _ in range(bots):
+        await fake.click(host, lobby, lobby.find_button("Add bot"))
+    await fake.click(host, lobby, lobby.find_button("Start"))

@@ -3,7 +3,7 @@ public pile, and full matches of three modes to the final embed."""
 
 from __future__ import annotations
 
-from tests.discord.conftest import make_bot, show_hand, table_of
+from tests.discord.conftest import make_bot, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord, FakeUser
 from tests.discord.test_toss_your_cookies import move_in_hand, play_to_the_end
 
@@ -11,17 +11,8 @@ from tests.discord.test_toss_your_cookies import move_in_hand, play_to_the_end
 async def open_chomper_lobby(  # type: ignore[no-untyped-def]
     fake: FakeDiscord, host: FakeUser, *joiners: FakeUser, bots: int = 0, mode: str = "standard"
 ):
-    await fake.slash(host, "play", game="cookie_chomper")
-    lobby = table_of(fake)
-    assert "Cookie Chomper · lobby" in lobby.text()
-    if mode != "standard":
-        select = next(s for s in lobby.selects() if s["custom_id"].endswith(":mode"))
-        await fake.select(host, lobby, select["custom_id"], [mode])
-    for user in joiners:
-        await fake.click(user, lobby, lobby.find_button("Join"))
-    for _ in range(bots):
-        await fake.click(host, lobby, lobby.find_button("Add bot"))
-    await fake.click(host, lobby, lobby.find_button("Start"))
+    choices = {"mode": [mode]} if mode != "standard" else {}
+    await open_game(fake, "cookie_chomper", host, *joiners, bots=bots, choices=choices)
 
 
 async def test_four_players_play_a_full_standard_match_to_the_final_embed(fake, db) -> None:

@@ -7,7 +7,7 @@ from collections import Counter
 
 from games import GAMES
 from games.toss.state import Roll
-from tests.discord.conftest import make_bot, move_components, show_hand, table_of
+from tests.discord.conftest import make_bot, move_components, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord, FakeUser
 from tests.games.toss.conftest import FixedDice
 
@@ -15,17 +15,8 @@ from tests.games.toss.conftest import FixedDice
 async def open_toss_lobby(  # type: ignore[no-untyped-def]
     fake: FakeDiscord, host: FakeUser, *joiners: FakeUser, bots: int = 0, rounds: str = "1"
 ):
-    await fake.slash(host, "play", game="toss_your_cookies")
-    lobby = table_of(fake)
-    assert "Toss Your Cookies · lobby" in lobby.text()
-    if rounds != "1":
-        select = next(s for s in lobby.selects() if s["custom_id"].endswith(":rounds"))
-        await fake.select(host, lobby, select["custom_id"], [rounds])
-    for user in joiners:
-        await fake.click(user, lobby, lobby.find_button("Join"))
-    for _ in range(bots):
-        await fake.click(host, lobby, lobby.find_button("Add bot"))
-    await fake.click(host, lobby, lobby.find_button("Start"))
+    choices = {"rounds": [rounds]} if rounds != "1" else {}
+    await open_game(fake, "toss_your_cookies", host, *joiners, bots=bots, choices=choices)
 
 
 async def move_in_hand(fake: FakeDiscord, user: FakeUser) -> bool:
@@ -239,13 +230,7 @@ async def test_must_shout_shows_the_snickerdoodle_button_only_to_its_holder(
 
     monkeypatch.setattr(game, "setup", setup)
     async with fake.running(make_bot(db)) as bot:
-        await fake.slash(people[0], "play", game="toss_your_cookies")
-        lobby = table_of(fake)
-        for user in people[1:]:
-            await fake.click(user, lobby, lobby.find_button("Join"))
-        rules = next(s for s in lobby.selects() if s["custom_id"].endswith(":_switches"))
-        await fake.select(people[0], lobby, rules["custom_id"], ["must_shout"])
-        await fake.click(people[0], lobby, lobby.find_button("Start"))
+        await open_game(fake, "toss_your_cookies", *people, choices={"_switches": ["must_shout"]})
         record = await bot.service.store.open_in_channel(fake.general.id)
         state = bot.service.load_state(record)
         assert state.options.must_shout and state.shouter is not None

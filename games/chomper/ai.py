@@ -33,7 +33,7 @@ def outcome_value(stack: list[str] | None, queue: list[Entry], me: int, active: 
     return total.amount * 0.01 if me == active else 0.0
 
 
-def entry_for(view_or_state: object, seat: int, action: Action) -> Entry | None:
+def entry_for(seat: int, action: Action) -> Entry | None:
     """The queue entry an option would add (None: its effect cannot be foreseen)."""
     kind, args = action.kind, action.args
     if kind == "number":
@@ -58,9 +58,8 @@ def value_of(game: CookieChomper, view: ChomperView, decision: Decision, opt: Op
             live = [e for e in queue if not e.vetoed]
             kind = live[-1].acts_as if live else "veto"
         return aimed_value(game, view, queue, int(action.args[1]), kind, me, active) - 0.002
-    if action.kind == "choose" and game.redo_entry(view) is not None:
-        index = game.redo_entry(view)
-        assert index is not None
+    if action.kind == "choose" and view.redo_entry is not None:
+        index = view.redo_entry
         queue[index].choice = int(action.args[0]) if action.args[0].lstrip("-").isdigit() else None
         return outcome_value(view.stack, queue, me, active)
     if action.kind in ("skip", "seek", "mulligan"):
@@ -82,7 +81,7 @@ def value_of(game: CookieChomper, view: ChomperView, decision: Decision, opt: Op
         if copied is None or copied.acts_as == "roll":
             return outcome_value(view.stack, queue, me, active) - 0.5
         return outcome_value(view.stack, [*queue, copied], me, active) - 0.002
-    entry = entry_for(view, me, action)
+    entry = entry_for(me, action)
     if entry is None:
         return outcome_value(view.stack, queue, me, active) - 0.5
     return outcome_value(view.stack, [*queue, entry], me, active) - 0.002  # a card spent

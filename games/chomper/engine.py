@@ -290,11 +290,6 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             default=options[0].action,
         )
 
-    @staticmethod
-    def redo_entry(view: BaseModel) -> int | None:
-        """The queue entry being chosen again, as a view shows it (for the bot)."""
-        return getattr(view, "redo_entry", None)
-
     # --- what cards are ------------------------------------------------------------------
     def number_card_of(self, entry: Entry) -> str | None:
         if self.cards.is_number(entry.card):

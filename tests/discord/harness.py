@@ -1357,8 +1357,11 @@ class FakeDiscord:
         custom_id: str | ButtonInfo,
         *,
         expect_ack: bool = True,
+        dispatch_only: bool = False,
     ) -> FakeInteraction:
-        """``user`` clicks the button ``custom_id`` on the current version of ``message``."""
+        """``user`` clicks the button ``custom_id`` on the current version of ``message``.
+
+        ``dispatch_only``: hand the event to the bot and return at once, unsettled."""
         if isinstance(custom_id, ButtonInfo):
             if custom_id.custom_id is None:
                 raise ValueError(f"{custom_id} is a link button")
@@ -1374,7 +1377,8 @@ class FakeDiscord:
             data,
             message=msg,
             name=custom_id,
-            expect_ack=expect_ack,
+            expect_ack=expect_ack and not dispatch_only,
+            dispatch_only=dispatch_only,
         )
 
     async def click_at_once(
@@ -1382,27 +1386,8 @@ class FakeDiscord:
     ) -> list[FakeInteraction]:
         """Every user clicks the same button in the same instant: all the gateway events
         arrive before the bot has handled any of them, as when a crowd races for a card."""
-        if isinstance(custom_id, ButtonInfo):
-            assert custom_id.custom_id is not None
-            custom_id = custom_id.custom_id
         baseline = asyncio.all_tasks()
-        records = []
-        for user in users:
-            msg, component = self._component(user, message, custom_id, {2})
-            if component.get("disabled"):
-                raise ValueError(f"button {custom_id!r} is disabled")
-            records.append(
-                await self._interact(
-                    3,
-                    user,
-                    self.channels[msg.channel_id],
-                    {"custom_id": custom_id, "component_type": 2},
-                    message=msg,
-                    name=custom_id,
-                    expect_ack=False,
-                    dispatch_only=True,
-                )
-            )
+        records = [await self.click(user, message, custom_id, dispatch_only=True) for user in users]
         await self.settle(baseline=baseline)
         return records
 

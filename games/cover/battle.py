@@ -60,9 +60,13 @@ class Battles(CoverCards):
             if other != seat and len(player.stack) >= depth + 2 and other not in state.barred
         ]
 
+    def may_challenge(self, state: CoverState, seat: int) -> bool:
+        """ "You must form at least one set before stealing any sets from other players." """
+        return bool(state.players[seat].stack)
+
     def challenge_options(self, state: CoverState, seat: int, hand: list[str]) -> list[Option]:
-        if not state.players[seat].stack:
-            return []  # you must form at least one set before stealing
+        if not self.may_challenge(state, seat):
+            return []
         depths = [0, 1] if state.options.second_from_top else [0]
         found: list[Option] = []
         for depth in depths:

@@ -92,15 +92,22 @@ class CoverYourCookies(CoverYourAssets):
         state.draw_queue = []
         state.after_draws = None
         state.first_turn_done = [False] * n
+        state.missed_first = [False] * n
+        state.laid_batch = [False] * n
         state.single_allowed = [False] * n
         self.start_turn(state, (state.dealer + 1) % n)
 
     def start_turn(self, state: CookiesState, seat: int) -> None:
+        """The single-Cookie first Batch: "If you weren't able to start a Batch on your
+        first turn then on a subsequent turn" -- so never on the first turn itself, and only
+        until the player has laid down a Batch of their own this round."""
         super().start_turn(state, seat)
         if not state.first_turn_done[seat]:
             state.first_turn_done[seat] = True
-            # Could not start a Batch on the first turn: later, one Cookie may start one.
-            state.single_allowed[seat] = not self.set_options(state, state.players[seat].hand)
+            state.missed_first[seat] = not self.set_options(state, state.players[seat].hand)
+            state.single_allowed[seat] = False
+        else:
+            state.single_allowed[seat] = state.missed_first[seat] and not state.laid_batch[seat]
 
     # --- who decides what --------------------------------------------------------------
     def decisions(self, state: CookiesState) -> list[Decision]:
@@ -108,12 +115,24 @@ class CoverYourCookies(CoverYourAssets):
             return [self.mixer_decision(state, state.mixer)]
         return super().decisions(state)
 
+    def takes_from_discard(self, card: str) -> bool:
+        """Only a Cookie is taken from the pile or the row ("an identical Cookie atop the
+        discard pile", "any cookie in the row"): a Milk lying there starts no Batch."""
+        return not self.is_wild(card)
+
+    def may_challenge(self, state: CookiesState, seat: int) -> bool:
+        """ "A player who has laid down at least 1 Batch of their own": one they laid this
+        round counts even if a Mixer took it away; one they only received does not."""
+        return state.laid_batch[seat]
+
     def set_options(self, state: CookiesState, hand: list[str]) -> list[Option]:
         if len(state.players) != 3:
             return super().set_options(state, hand)
         # Three players: any Cookie in the discard row may start a Batch.
         options = [o for o in super().set_options(state, hand) if o.action.kind == "pair"]
         for index, top in enumerate(state.discard):
+            if not self.takes_from_discard(top):
+                continue
             for card in dict.fromkeys(hand):
                 if self.can_pair(card, top):
                     options.append(
@@ -130,10 +149,15 @@ class CoverYourCookies(CoverYourAssets):
         """Once the deck is gone, and only if you can neither start a Batch nor swipe: add
         a matching Cookie to your own top Batch. Before that: a single-Cookie first Batch."""
         stack = state.players[seat].stack
-        if not stack:
-            return self.single_batch_options(state, seat, hand)
-        if state.deck or self.set_options(state, hand) or self.challenge_options(state, seat, hand):
-            return []
+        single = self.single_batch_options(state, seat, hand)
+        if (
+            single
+            or not stack
+            or state.deck
+            or self.set_options(state, hand)
+            or self.challenge_options(state, seat, hand)
+        ):
+            return single
         asset = stack[-1].asset
         if asset not in hand:
             return []
@@ -147,7 +171,7 @@ class CoverYourCookies(CoverYourAssets):
         ]
 
     def single_batch_options(self, state: CookiesState, seat: int, hand: list[str]) -> list[Option]:
-        if not state.single_allowed[seat] or state.players[seat].stack:
+        if not state.single_allowed[seat] or state.laid_batch[seat]:
             return []
         return [
             option(
@@ -327,7 +351,6 @@ class CoverYourCookies(CoverYourAssets):
                     events,
                     how=" with a single Cookie",
                 )
-                state.single_allowed[seat] = False
             case "take" if len(args) == 2:
                 take_card(state.players[seat].hand, args[0])
                 top = state.discard.pop(int(args[1]))
@@ -338,6 +361,8 @@ class CoverYourCookies(CoverYourAssets):
         return events
 
     def on_new_set(self, state: CookiesState, seat: int, new: CoverSet) -> None:
+        state.laid_batch[seat] = True
+        state.single_allowed[seat] = False
         waiting = state.enhance_waiting[seat]
         if waiting:
             new.cards = self.wilds_below([*new.cards, *["enhance"] * waiting])

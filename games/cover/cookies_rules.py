@@ -9,14 +9,14 @@ bottom; one card is turned up to start the discard pile.
 
 **Your turn: one action** (no passing):
 • **Start a Batch** — two identical Cookies, or a Cookie and a Milk (🥛 Fresh, 🍫 \
-Chocolate), from your hand or with the discard pile's top Cookie. Never two Milks, never \
-three cards; the Cookie goes on top. New Batches go on top of your stack, never merged. If \
-you could not start a Batch on your first turn, you may later lay down a single Cookie as \
-your first Batch.
-• **Swipe** another player's top Batch (you need a Batch of your own; everyone's first \
-Batch is safe) with a matching Cookie or a Milk. You and the defender answer in turn; the \
-last to play keeps or takes the Batch with every card played. Chocolate Milk is worth more \
-but does not outrank Fresh Milk.
+Chocolate), from your hand or with the discard pile's top Cookie (a Milk on the pile is \
+never taken). Never two Milks, never three cards; the Cookie goes on top. New Batches go \
+on top of your stack, never merged. If you could not start a Batch on your first turn, \
+then from your next turn on you may lay down a single Cookie as your first Batch.
+• **Swipe** another player's top Batch (you must have laid down a Batch of your own; \
+everyone's first Batch is safe) with a matching Cookie or a Milk. You and the defender \
+answer in turn; the last to play keeps or takes the Batch with every card played. \
+Chocolate Milk is worth more but does not outrank Fresh Milk.
 • **Discard a Cookie**, then draw.
 
 **Drawing.** After your action draw back up to 5 one card at a time; then anyone who \
@@ -38,7 +38,8 @@ you can do nothing else you must discard. Score the Dough in your stack plus you
 first to win 2 rounds.
 
 **Three players.** No Swap Mixers, hands of 6, and a **discard row** of three cards \
-instead of a pile: any Cookie in the row may start a Batch; discards go to its right end.
+instead of a pile: any Cookie in the row (not a Milk) may start a Batch with a matching \
+Cookie or a Milk from your hand; discards go to its right end.
 
 **Options.** *Mixers* (on by default). *Extra Strength Chocolate Milk*: it counts as two \
 cards in a swipe; answer it with another Chocolate Milk or two eligible cards, then single \
@@ -61,8 +62,13 @@ discarded.
 • Exchange: players with fewer than three cards neither give nor take; each player takes \
 from the nearest player in the card's direction who is not skipped.
 • Someone who holds no Cookie may discard a Milk.
-• Crumbs are counted per round. The single-Cookie first Batch is offered to anyone who \
-could not start a Batch on their first turn, until they start one.
+• Crumbs are counted per round. The single-Cookie first Batch is offered from your second \
+turn of the round on, if nothing let you start a Batch at the start of your first turn, and \
+only until you have laid down a Batch that round (even one a Mixer later took away).
+• Who may swipe: whoever has laid down a Batch of their own this round, even if a Rotate or \
+Swap has since carried it off; a Batch you only received from a Mixer does not count.
+• A Milk on the discard pile or in the row (the opening card, or one discarded by someone \
+with no Cookie) cannot be taken into a Batch; it stays there until a Cookie covers it.
 • A timer that runs out discards your cheapest Cookie (in a swipe: gives up; at a Mixer: \
 its first choice).
 """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from games.cover.state import CoverState
 
@@ -64,4 +64,17 @@ class CookiesState(CoverState):
     draw_queue: list[int] = []  # seats still drawing back up, in order
     after_draws: Literal["pass_turn", "second_action"] | None = None
     first_turn_done: list[bool] = []
-    single_allowed: list[bool] = []  # could not start a Batch on their first turn
+    missed_first: list[bool] = []  # could not start a Batch on their first turn
+    laid_batch: list[bool] = []  # has laid down a Batch of their own this round
+    single_allowed: list[bool] = []  # may lay a single Cookie as their first Batch now
+
+    @model_validator(mode="after")
+    def _fill_new_fields(self) -> CookiesState:
+        """Snapshots saved before these fields existed: read what they meant then (the
+        single Cookie was allowed after a missed first turn; a stack meant a Batch laid)."""
+        n = len(self.players)
+        if len(self.missed_first) != n:
+            self.missed_first = list(self.single_allowed) or [False] * n
+        if len(self.laid_batch) != n:
+            self.laid_batch = [bool(p.stack) for p in self.players]
+        return self

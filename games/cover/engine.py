@@ -159,7 +159,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
                             style="success",
                         )
                     )
-        if state.discard:
+        if state.discard and self.takes_from_discard(state.discard[-1]):
             top = state.discard[-1]
             for card in kinds:
                 if self.can_pair(card, top):
@@ -173,6 +173,11 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
                         )
                     )
         return options
+
+    def takes_from_discard(self, card: str) -> bool:
+        """Whether the discard pile's top card may join a hand card in a set (any card that
+        pairs: an asset or a wild)."""
+        return True
 
     def improve_options(self, state: CoverState, seat: int, hand: list[str]) -> list[Option]:
         """Improve a set: one matching asset (never a wild) onto your own top set."""
@@ -515,8 +520,11 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
             return f"You don't hold {self.label(missing[0])}."
         if action.kind == "pair" and len(cards) == 2 and not self.can_pair(*cards):
             return "A set is two identical assets, or an asset and a wild, never two wilds."
-        if action.kind == "challenge" and not state.players[seat].stack:
-            return "You must form at least one set before you can challenge."
+        if action.kind == "challenge" and not self.may_challenge(state, seat):
+            return (
+                f"You must form at least one {self.WORDS['set']} of your own before you can "
+                f"{self.WORDS['challenge']}."
+            )
         if action.kind == "challenge":
             return "You can only challenge a top set that is not the bottom set, with a match."
         if state.battle is not None and action.kind in {"pair", "take", "discard"}:

@@ -34,6 +34,7 @@ def rig(
         state.players[i].hand = GAME.cards.sort(hands.get(name, []))
         state.players[i].stack = list((stacks or {}).get(name, []))
         state.first_turn_done[i] = True
+        state.laid_batch[i] = bool(state.players[i].stack)
     state.deck = list(deck if deck is not None else ["snickerdoodle"] * 30)
     state.discard = list(discard if discard is not None else ["churro"])
     state.turn = names.index(turn)
@@ -93,21 +94,156 @@ def test_a_batch_may_start_with_the_discard_pile_top(rig_=None) -> None:
     assert t.stack("Carmela") == [["churro", "churro"]] and t.state.discard == ["pink_sugar"]
 
 
-def test_a_player_who_could_not_start_a_batch_may_later_lay_down_a_single_cookie() -> None:
-    state = GAME.setup(CookiesOptions(), NAMES, seed=1)
-    state.players[0].hand = ["churro", "lemon_glaze", "pink_sugar", "peanut_butter", "raspberry"]
-    state.discard = ["snickerdoodle"]
+NO_PAIR = ["churro", "lemon_glaze", "pink_sugar", "peanut_butter", "confetti_cake"]
+
+
+def first_turn_table(carmela: list[str]) -> CookiesState:
+    """Carmela's first turn of the round, about to start; everyone else holds five Cookies."""
+    state: CookiesState = GAME.setup(CookiesOptions(mixers=False), NAMES, seed=1)
+    state.players[0].hand = GAME.cards.sort(carmela)
+    for player in state.players[1:]:
+        player.hand = list(FULL)
+    state.deck = ["snickerdoodle"] * 30
+    state.discard = ["raspberry"]
     state.first_turn_done = [False] * 4
     GAME.start_turn(state, 0)
-    assert state.single_allowed[0]  # nothing pairs on the first turn
-    state, _ = GAME.apply(state, 0, Action.of("discard", "churro"))
-    state.turn = 0
-    state.actions_taken = 0
-    options = [o.action.encode() for o in GAME.decision_for(state, 0).options]
-    assert "single.lemon_glaze" in options
+    return state
+
+
+def round_the_table(state: CookiesState) -> CookiesState:
+    """Everyone discards in turn until it is Carmela's turn again."""
+    while True:
+        seat = state.turn
+        card = next(c for c in state.players[seat].hand if not GAME.is_wild(c))
+        state, _ = GAME.apply(state, seat, Action.of("discard", card))
+        if state.turn == 0:
+            return state
+
+
+def singles(state: CookiesState, seat: int = 0) -> list[str]:
+    decision = GAME.decision_for(state, seat)
+    assert decision is not None
+    return [o.action.encode() for o in decision.options if o.action.kind == "single"]
+
+
+def test_a_single_cookie_first_batch_only_on_a_subsequent_turn() -> None:
+    """ "If you weren't able to start a Batch on your first turn then on a *subsequent*
+    turn you may choose to lay down a single Cookie as your first 'Batch.'" """
+    state = first_turn_table(NO_PAIR)
+    assert singles(state) == []  # nothing pairs, but this is the first turn itself
+    state = round_the_table(state)
+    assert "single.lemon_glaze" in singles(state)
     state, _ = GAME.apply(state, 0, Action.of("single", "lemon_glaze"))
     assert [s.cards for s in state.players[0].stack] == [["lemon_glaze"]]
-    assert not state.single_allowed[0]
+    assert state.laid_batch[0]
+
+
+def test_a_single_cookie_first_batch_never_after_a_batch_was_laid() -> None:
+    """ "This is the only time you can start a Batch with only one card": once a Batch of
+    your own was laid this round, never again -- even if a Mixer took it away."""
+    state = first_turn_table(NO_PAIR)
+    state = round_the_table(state)
+    state, _ = GAME.apply(state, 0, Action.of("single", "lemon_glaze"))
+    state.players[0].stack = []  # rotated away, say
+    state.players[0].hand = ["churro", "confetti_cake", "pink_sugar"]
+    state.discard = ["raspberry"]
+    for seat in (1, 2, 3):
+        state.players[seat].hand = list(FULL)
+    state = round_the_table(state)
+    assert singles(state) == []
+
+
+def test_a_single_cookie_is_not_offered_to_who_could_start_a_batch_on_the_first_turn() -> None:
+    """ "If you weren't able to start a Batch on your first turn" -- and she was able."""
+    state = first_turn_table(["churro", "churro", "pink_sugar", "peanut_butter", "confetti_cake"])
+    assert not state.missed_first[0]
+    state = round_the_table(state)
+    assert singles(state) == []
+
+
+def test_only_a_cookie_atop_the_discard_pile_starts_a_batch() -> None:
+    """ "Pairing a Cookie from your hand with an identical Cookie atop the discard pile."
+    A Milk lying there (the opening flip, or a Milk discarded by someone with no Cookie)
+    is no Cookie: it starts no Batch."""
+    t = rig(hands={"Carmela": ["churro", "lemon_glaze", "fresh_milk"]}, discard=["fresh_milk"])
+    assert not [o for o in t.options("Carmela") if o.startswith("take")]
+    with pytest.raises(IllegalAction):
+        t.play("Carmela", "take", "churro")
+    assert t.state.discard == ["fresh_milk"] and t.stack("Carmela") == []
+    t = rig(hands={"Carmela": ["churro", "fresh_milk"]}, discard=["fresh_milk", "churro"])
+    assert [o for o in t.options("Carmela") if o.startswith("take")] == [
+        "take.churro",
+        "take.fresh_milk",
+    ]
+
+
+def test_only_a_cookie_in_the_three_player_row_starts_a_batch() -> None:
+    """Three players: "Any cookie in the row is accessible and may be used to start a
+    Batch by pairing it with a matching Cookie or Milk Card (wild) from your hand." """
+    t = rig(
+        names=("Carmela", "Ginger", "Cleo"),
+        hands={"Carmela": ["churro", "fresh_milk"]},
+        discard=["chocolate_milk", "raspberry", "fresh_milk"],
+    )
+    assert [o for o in t.options("Carmela") if o.startswith("take")] == ["take.fresh_milk.1"]
+    with pytest.raises(IllegalAction):
+        t.play("Carmela", "take", "churro", 0)
+    assert t.state.discard == ["chocolate_milk", "raspberry", "fresh_milk"]
+
+
+def test_who_may_swipe_is_who_has_laid_down_a_batch() -> None:
+    """ "On their turn, another player, who has laid down at least 1 Batch of their own,
+    may attempt to swipe your top Batch." Our reading: a Batch you laid this round counts
+    even after a Rotate carried it off; one you only received by a Rotate does not."""
+    t = rig(
+        hands={
+            "Carmela": ["churro", "lemon_glaze", "pink_sugar", "peanut_butter", "raspberry"],
+            "Ginger": ["lemon_glaze", "pink_sugar", "peanut_butter", "churro", "raspberry"],
+            "Cleo": FULL,
+            "Dev": FULL,
+        },
+        stacks={
+            "Carmela": [batch("churro", "churro")],
+            "Cleo": [
+                batch("peanut_butter", "peanut_butter"),
+                batch("lemon_glaze", "lemon_glaze"),
+                batch("raspberry", "raspberry"),
+            ],
+        },
+        deck=["snickerdoodle"] * 10 + ["rotate"],
+        discard=["confetti_cake"],
+    )
+    t.play("Carmela", "discard", "pink_sugar")
+    t.play("Carmela", "rotate", "left")
+    assert t.stack("Carmela") == [] and t.stack("Ginger") == [["churro", "churro"]]
+    assert t.stack("Cleo")[-1] == ["lemon_glaze", "lemon_glaze"]  # exposed again
+    # Ginger holds a Batch now, but never laid one down: she may not swipe.
+    assert not [o for o in t.options("Ginger") if o.startswith("challenge")]
+    with pytest.raises(IllegalAction, match="form at least one Batch"):
+        t.play("Ginger", "challenge", t.seat("Cleo"), "lemon_glaze")
+    t.play("Ginger", "discard", "pink_sugar")
+    t.play("Cleo", "discard", "churro")
+    t.play("Dev", "discard", "churro")
+    # Carmela laid hers down this round; the Rotate took it, not her right to swipe.
+    assert f"challenge.{t.seat('Cleo')}.lemon_glaze" in t.options("Carmela")
+    t.play("Carmela", "challenge", t.seat("Cleo"), "lemon_glaze")  # Cleo cannot answer
+    assert t.stack("Carmela") == [["lemon_glaze", "lemon_glaze", "lemon_glaze"]]
+
+
+def test_the_bot_swipes_only_when_it_may() -> None:
+    """The bot picks among the offered moves, so it never tries a swipe the rule forbids."""
+    t = rig(
+        hands={"Ginger": ["lemon_glaze", "lemon_glaze", "fresh_milk", "pink_sugar", "churro"]},
+        stacks={
+            "Ginger": [batch("churro", "churro")],
+            "Cleo": [batch("peanut_butter", "peanut_butter"), batch("lemon_glaze", "fresh_milk")],
+        },
+        turn="Ginger",
+    )
+    t.state.laid_batch[1] = False  # received, not laid
+    assert GAME.bot_action(t.state, 1).kind != "challenge"
+    t.state.laid_batch[1] = True
+    assert GAME.bot_action(t.state, 1).kind == "challenge"
 
 
 # --- swiping -------------------------------------------------------------------------------
@@ -152,6 +288,7 @@ def test_you_need_a_batch_to_swipe_and_a_first_batch_is_safe() -> None:
     )
     assert not [o for o in t.options("Carmela") if o.startswith("challenge")]
     t.state.players[0].stack = [batch("raspberry", "raspberry")]
+    t.state.laid_batch[0] = True
     assert [o for o in t.options("Carmela") if o.startswith("challenge")] == [
         f"challenge.{t.seat('Ginger')}.lemon_glaze"
     ]
@@ -228,6 +365,7 @@ def test_enhance_joins_the_top_batch_and_travels_with_it() -> None:
     assert t.state.removed == []  # Enhance is not discarded: it stays in its Batch
     t.state.turn = t.seat("Ginger")
     t.state.players[1].stack = [batch("peanut_butter", "peanut_butter")]
+    t.state.laid_batch[1] = True
     t.play("Ginger", "challenge", 0, "churro")  # Carmela holds no Churro and no Milk now
     assert t.stack("Ginger")[-1] == ["churro", "churro", "churro", "enhance"]
 

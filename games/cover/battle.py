@@ -177,7 +177,10 @@ class Battles(CoverCards):
         for card in play:
             take_card(state.players[seat].hand, card)
         battle.played += [(seat, c) for c in play]
-        battle.need = min(2, self.weight(state, play)) if len(play) == 1 else 1
+        # "After the challenge is initiated, only one card is played to defend or to continue
+        # challenging": in a second-from-top challenge even a Penny Jar is met by one card.
+        lone = len(play) == 1 and not battle.depth
+        battle.need = min(2, self.weight(state, play)) if lone else 1
         verb = "defended with" if seat == battle.defender else "challenged again with"
         events.append(Event(text=f"{state.names[seat]} {verb} {self.play_label(play)}."))
         battle.to_answer = self.other_side(battle, seat)

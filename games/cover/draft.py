@@ -164,8 +164,18 @@ class Drafting(Battles):
         state.draft = None
         if draft is None or not state.options.action_cards:
             return
-        for pile in draft.piles:
-            self.resolve_turned_up(state, pile, rng, events)
+        state.flipping = list(draft.piles)
+        self.go_on_flipping(state, rng, events)
+
+    def go_on_flipping(self, state: CoverState, rng: random.Random, events: list[Event]) -> None:
+        """Turn up the piles in order until each shows a card that is not an action card,
+        stopping at a Move until both players have decided it ("After the action card is
+        resolved it is discarded": it is settled before the next card turns up)."""
+        while state.flipping:
+            self.resolve_turned_up(state, state.flipping[0], rng, events)
+            if state.reveals:
+                return
+            state.flipping.pop(0)
 
     # --- action cards turned up on a pile ------------------------------------------------------
     def resolve_turned_up(
@@ -190,6 +200,8 @@ class Drafting(Battles):
                     for d, t in ((a, b), (b, a))
                     if len(state.players[t].stack) >= 2
                 ]
+                if state.reveals:
+                    return  # the next card turns up once this Move is decided
             elif state.players[a].stack and state.players[b].stack:
                 state.removed.append(card)
                 swap_top_sets(state.players[a].stack, state.players[b].stack)
@@ -217,7 +229,9 @@ class Drafting(Battles):
             name = state.names[reveal.target]
             decisions.append(
                 Decision(
-                    key=f"reveal-{reveal.decider}-{state.version}",
+                    # One occasion: this Move card (the cards out of play count them), this
+                    # decider; it stands while the other player decides their half.
+                    key=f"reveal-{state.round}-{len(state.removed)}-{reveal.decider}",
                     seat=reveal.decider,
                     prompt=f"A Move card turned up: decide for {name}'s stack.",
                     options=(

@@ -84,6 +84,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         state.removed = []
         state.draft = None
         state.reveals = []
+        state.flipping = []
         self.start_turn(state, (state.dealer + 1) % len(state.players))
 
     def start_turn(self, state: CoverState, seat: int) -> None:
@@ -274,6 +275,8 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
                 raise IllegalAction("That move is not part of this game.")
         if state.battle is None and state.draft is not None and action.kind != "draft":
             self.flip_draft_piles(state, rng, events)  # the drafted set has found its owner
+        elif action.kind == "force_move" and not state.reveals:
+            self.go_on_flipping(state, rng, events)  # the Move is settled: the next card
         # A challenge, a draft waiting for the opponent or a Move card being decided holds
         # the turn open; the turn's action is finished once nothing is pending.
         if state.battle is None and state.draft is None and not state.reveals:

@@ -84,9 +84,10 @@ challenge: to give up; on a second action: "I'm done").
 • A bottom set is safe from challenges of either kind, so a second-from-top challenge needs \
 a stack of three sets or more. Swap and Move are not challenges: they may take or move any \
 top set, even a player's only set.
-• A second-from-top challenge opened with a Penny Jar is answered with a single card: the \
-second-from-top rule ("after the challenge is initiated, only one card is played") comes \
-first.
+• In a second-from-top challenge every answer is a single card, even to a Penny Jar (one \
+that opened it, or one the defender or challenger played later): the second-from-top rule \
+("after the challenge is initiated, only one card is played") holds for the whole \
+challenge.
 • Swap and Move cards may be discarded like any card, but never paired; one that starts the \
 discard pile simply pairs with nothing.
 • With two actions a turn, a player whose hand is empty after the first action is done.
@@ -95,6 +96,10 @@ discard pile simply pairs with nothing.
 example: Jewels with a Gold and a Silver). All its assets must be the same.
 • Challenging a freshly drafted set does not need a set of your own (it is not in anyone's \
 stack yet), and whoever used cards in that challenge draws back up after the turn.
+• An action card turned up is settled before the next card turns up: after a Move both \
+players decide (in either order) before anything else is flipped, so a Swap lying under it \
+swaps the top sets the Move left; a second Move under it turns up only then, and is \
+decided the same way.
 • A Move card turned up does nothing to a stack of fewer than two sets. A Swap card that \
 cannot go anywhere because its pile holds only action cards leaves play.
 • Cards still in draft piles when the round ends are not scored.

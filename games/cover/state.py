@@ -117,6 +117,7 @@ class CoverState(GameState):
     drafts: list[list[str]] = []  # 2 and 3 players: three draft piles, top card last, face up
     draft: Draft | None = None
     reveals: list[Reveal] = []  # Move cards turned up in a draft pile, being decided
+    flipping: list[int] = []  # draft piles still to turn up, waiting for a Move to settle
     totals: list[int]
     round_wins: list[int]
     rounds: list[RoundResult] = []

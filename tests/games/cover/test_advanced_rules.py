@@ -215,6 +215,24 @@ def test_stealing_a_second_from_top_set_lifts_it_from_the_middle(rig) -> None:
     assert t.stack("Ezra")[-1] == ["penny_jar", "piano", "piano"]
 
 
+def test_a_second_from_top_challenge_is_answered_with_one_card_even_after_a_penny_jar(
+    rig,
+) -> None:
+    """ "After the challenge is initiated, only one card is played to defend or to continue
+    challenging." Our reading: for the whole second-from-top challenge, so when the
+    defender answers with a Penny Jar, one card answers it."""
+    t = second_from_top_table(rig, ["piano", "silver", "gold"], ["penny_jar", "cash"])
+    cathy = t.seat("Cathy")
+    t.play("Ezra", "challenge_second", cathy, "piano", "silver")
+    t.play("Cathy", "counter", "penny_jar")
+    assert t.state.battle is not None and t.state.battle.need == 1
+    assert t.options("Ezra") == ["counter.gold", "concede"]  # a single wild answers it
+    t.play("Ezra", "counter", "gold")
+    assert t.state.battle is None  # Cathy has nothing left that matches
+    assert t.stack("Ezra")[-1] == ["silver", "gold", "penny_jar", "piano", "piano", "piano"]
+    assert t.stack("Cathy") == [["jewels", "jewels"], ["cash", "cash"]]
+
+
 def test_the_bottom_set_stays_safe_from_second_from_top_challenges(rig) -> None:
     t = rig(
         hands={"Ezra": ["jewels", "jewels", "piano"]},

@@ -188,3 +188,62 @@ def test_a_move_turned_up_lets_each_player_decide_for_the_other(rig) -> None:
     assert [s[-1] for s in t.stack("Phil")] == ["jewels", "piano", "cabin"]
     assert [s[-1] for s in t.stack("Carla")] == ["scooter", "cash"]
     assert t.state.turn == t.seat("Carla") and t.state.removed == ["move"]
+
+
+def move_pile_table(rig, pile: list[str]):  # type: ignore[no-untyped-def]
+    """Phil drafts a Piano off pile 0; under it lies ``pile`` (top last). Both players hold
+    two sets, so a Move turned up asks each to decide for the other."""
+    t = rig(
+        names=TWO,
+        turn="Phil",
+        hands={"Phil": ["piano", "cash"], "Carla": ["jewels"]},
+        stacks={
+            "Phil": [cover_set("cabin", "cabin"), cover_set("jewels", "jewels")],
+            "Carla": [cover_set("cash", "gold"), cover_set("scooter", "scooter")],
+        },
+        drafts=[[*pile, "piano"], ["jewels"], ["scooter"]],
+        options=CoverOptions(action_cards=True),
+    )
+    t.play("Phil", "draft", "piano", 0)
+    t.play("Carla", "accept")
+    return t
+
+
+def test_a_turned_up_move_is_settled_before_the_next_card_turns_up(rig) -> None:
+    """ "When an action card is revealed during play, its effect applies immediately";
+    "After the action card is resolved it is discarded from play." A Swap lying under a
+    Move waits until both players have decided the Move, and then swaps the sets the Move
+    left on top."""
+    t = move_pile_table(rig, ["toy_train", "swap", "move"])
+    assert t.state.drafts[0] == ["toy_train", "swap"]  # the Swap has not turned up yet
+    assert t.stack("Phil")[-1] == ["piano", "piano"]
+    t.play("Carla", "force_move", t.seat("Phil"), "top")  # Phil's Piano set to the bottom
+    assert t.state.drafts[0] == ["toy_train", "swap"]  # Phil has still to decide
+    t.play("Phil", "force_move", t.seat("Carla"), "bottom")  # Carla's Cash set to the top
+    # Now the Swap turns up: the two top sets the Move left swap places.
+    assert [s[-1] for s in t.stack("Phil")] == ["piano", "cabin", "cash"]
+    assert [s[-1] for s in t.stack("Carla")] == ["scooter", "jewels"]
+    assert t.state.drafts[0] == ["toy_train"] and t.state.removed == ["move", "swap"]
+    assert t.state.turn == t.seat("Carla") and not t.state.reveals
+
+
+def test_two_moves_in_a_row_are_decided_one_at_a_time(rig) -> None:
+    """One Move at a time: each player decides the first, then the second turns up. Every
+    decision names its own occasion, and a player's pending half still stands while the
+    other decides."""
+    t = move_pile_table(rig, ["toy_train", "move", "move"])
+    first = {d.seat: d for d in t.game.decisions(t.state)}
+    assert sorted(first) == [0, 1] and len({d.key for d in first.values()}) == 2
+    assert t.state.drafts[0] == ["toy_train", "move"]
+    t.play("Carla", "force_move", t.seat("Phil"), "top")
+    assert t.game.decisions(t.state) == [first[t.seat("Phil")]]  # still the same decision
+    t.play("Phil", "force_move", t.seat("Carla"), "top")
+    second = {d.seat: d for d in t.game.decisions(t.state)}
+    assert sorted(second) == [0, 1] and t.state.drafts[0] == ["toy_train"]
+    assert not {d.key for d in second.values()} & {d.key for d in first.values()}
+    t.play("Phil", "force_move", t.seat("Carla"), "top")
+    t.play("Carla", "force_move", t.seat("Phil"), "top")
+    # Each top set went to the bottom twice: the stacks read as they began, plus the Piano.
+    assert [s[-1] for s in t.stack("Phil")] == ["jewels", "piano", "cabin"]
+    assert [s[-1] for s in t.stack("Carla")] == ["cash", "scooter"]
+    assert t.state.removed == ["move", "move"] and t.state.turn == t.seat("Carla")

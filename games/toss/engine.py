@@ -425,7 +425,9 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
         self.settle(state, events, rng)
 
     def needed(self, state: TossState) -> int:
-        """A majority of the rounds."""
+        """ "First player to win a majority of rounds wins the game": a majority of the rounds
+        set (2 of 3, 3 of 5). When the set rounds pass without one (three winners in a best
+        of three), play goes on a round at a time until someone has that many."""
         return int(state.options.rounds) // 2 + 1
 
     def outcome(self, state: TossState) -> Outcome | None:
@@ -433,10 +435,14 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
             return None
         best = max(range(len(state.names)), key=lambda s: state.round_wins[s])
         rounds = int(state.options.rounds)
+        played = len(state.winners)
         reason = (
             f"{state.names[best]} collected five of a cookie and the milk."
             if rounds == 1
             else f"{state.names[best]} won {state.round_wins[best]} of {rounds} rounds."
+            if played <= rounds
+            else f"{state.names[best]} was first to win {state.round_wins[best]} rounds, "
+            f"in round {played} (best of {rounds})."
         )
         return Outcome.ranked(state.round_wins, reason)
 

@@ -44,7 +44,9 @@ winner lets the tosser take one card from their hand without looking, then adds 
 the middle of an action or on someone else's turn — its holder wins the round \
 ("Snickerdoodle!"). With the **must shout** option, they win only when they press the \
 **Snickerdoodle!** button in their hand, and lose the chance if the hand changes first.
-Matches of 1, 3 or 5 rounds: the first to win a majority wins.
+Matches of 1, 3 or 5 rounds: the first to win a majority wins (2 of 3, 3 of 5). If the \
+set rounds pass with nobody at a majority (three different winners in a best of three), \
+play goes on a round at a time until someone has won 2 (3 in a best of five).
 
 **Our rulings.**
 • The first roller is drawn at random; later rounds start with the next player to the left.

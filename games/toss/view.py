@@ -144,8 +144,9 @@ def phase_text(game: TossYourCookies, view: TossView) -> str:
 
 def table_panel(game: TossYourCookies, view: TossView) -> Panel:
     rounds = int(view.options.rounds)
+    extra = f": extra, first to {rounds // 2 + 1} wins" if view.round > rounds else ""
     title = "🍪 Toss Your Cookies" + (
-        f" · round {view.round} (best of {rounds})" if rounds > 1 else ""
+        f" · round {view.round} (best of {rounds}{extra})" if rounds > 1 else ""
     )
     names = [p.name for p in view.players]
     if view.over:

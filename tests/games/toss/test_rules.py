@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -298,6 +299,32 @@ def test_a_match_of_three_rounds_goes_to_the_first_with_two() -> None:
     outcome = game.outcome(state)
     assert outcome is not None and outcome.winners == [1]
     assert outcome.reason == "Ben won 2 of 3 rounds."
+
+
+def test_best_of_three_with_three_round_winners_plays_on_until_someone_has_two() -> None:
+    """ "For a longer game, set a number of rounds before playing (suggested 3 or 5). First
+    player to win a majority of rounds wins the game." Our ruling: the majority is of the
+    rounds set (2 of 3); three rounds with three different winners leave nobody there, so a
+    fourth round is played, and more if needed, until someone has won 2."""
+    game = TossYourCookies()
+    state = game.setup(TossOptions(rounds="3"), ["Ana", "Ben", "Cleo", "Dev"], seed=3)
+    events: list = []
+    for round_, seat in enumerate((0, 1, 2), start=1):
+        assert state.round == round_
+        state.hands[seat] = ["chip"] * 5 + ["milk", "half"]
+        game.settle(state, events, random.Random(round_))
+    assert state.round_wins == [1, 1, 1, 0] and game.outcome(state) is None
+    assert state.round == 4 and [len(h) for h in state.hands] == [7, 7, 7, 7]
+    panel = game.panels(game.view(state, None)).table
+    assert "round 4 (best of 3: extra, first to 2 wins)" in panel.title
+    state.hands[3] = ["fudge"] * 5 + ["milk", "half"]  # Dev wins the fourth: 1-1-1-1
+    game.settle(state, events, random.Random(14))
+    assert game.outcome(state) is None and state.round == 5
+    state.hands[1] = ["fudge"] * 4 + ["wild", "milk", "half"]
+    game.settle(state, events, random.Random(5))
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.winners == [1]
+    assert outcome.reason == "Ben was first to win 2 rounds, in round 5 (best of 3)."
 
 
 def test_the_bot_keeps_the_milk_and_its_best_cookie_and_grabs_what_it_collects() -> None:

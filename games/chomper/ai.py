@@ -47,9 +47,35 @@ def entry_for(seat: int, action: Action) -> Entry | None:
     return None
 
 
+def copied_action(action: Action) -> Action:
+    """A Copy opening the turn plays as the card it copies: ``copy.135.3`` is ``number.135.3``,
+    ``copy.seek.veto`` is ``seek.veto``."""
+    copied, *rest = action.args
+    if copied.isdigit():
+        return Action.of("number", copied, *rest)
+    return Action.of(copied, *rest)
+
+
+def averaged_over_the_die(
+    stack: list[str] | None, queue: list[Entry], entry: Entry, me: int, active: int
+) -> float:
+    """What a card whose number the die decides is worth: the mean over the six faces."""
+    values = []
+    for n in range(6):
+        entry.choice = n
+        values.append(outcome_value(stack, queue, me, active))
+    return sum(values) / len(values)
+
+
 def value_of(game: CookieChomper, view: ChomperView, decision: Decision, opt: Option) -> float:
     me, active, action = decision.seat, view.turn, opt.action
     queue = [e.model_copy() for e in view.queue]
+    if action.kind == "copy":  # a Copy spent to open the turn: a little dearer than the card
+        copied = opt.model_copy(update={"action": copied_action(action)})
+        return value_of(game, view, decision, copied) - 0.001
+    if action.kind == "play" and action.args[1:] == ("roll",):
+        entry = Entry(owner=me, card=action.args[0], acts_as=action.args[0], companion="roll")
+        return averaged_over_the_die(view.stack, [*queue, entry], entry, me, active) - 0.004
     if action.kind == "pass":
         return outcome_value(view.stack, queue, me, active) + 0.001  # keep cards on a tie
     if action.kind == "aim":
@@ -102,13 +128,9 @@ def aimed_value(
     if kind == "veto":
         target.vetoed = True
         return outcome_value(view.stack, queue, me, active)
-    if target.acts_as == "roll":
-        values = []
-        for n in range(6):
-            target.choice = n
-            values.append(outcome_value(view.stack, queue, me, active))
-        return sum(values) / len(values)
-    number_card = target.card if game.cards.is_number(target.card) else target.companion
+    if game.rolls(target):
+        return averaged_over_the_die(view.stack, queue, target, me, active)
+    number_card = game.number_card_of(target)
     if number_card is None:
         return outcome_value(view.stack, queue, me, active) - 0.5
     opposite = target.opposite or kind == "opposites"

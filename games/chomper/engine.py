@@ -173,6 +173,8 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                 ] or [option(Action.of("seek"), "Seek (the pile is empty: draw)", group="Seek")]
             elif card in MAIN_ACTIONS:
                 options.append(option(Action.of(card), cards.label(card), group="Special"))
+            elif card == "copy":
+                options += self.copy_opening_options(state)
         forced = not options
         if forced:
             options = [option(Action.of("mulligan", "forced"), "Mulligan (nothing you can play)")]
@@ -183,6 +185,33 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             options=tuple(options),
             default=ai.main_default(self, state, options),
         )
+
+    def copied_to_open(self, state: ChomperState) -> str | None:
+        """What a Copy played to open a turn would copy: "the last card played before it",
+        the top of the Played Cards Pile -- if that card could open a turn itself. (After a
+        Veto sent the main card back, the last card played is that Veto: no copy to open.)"""
+        if self.last_entry(state) is not None or not state.played:
+            return None
+        top = state.played[-1]
+        return top if self.cards.is_number(top) or top in MAIN_ACTIONS else None
+
+    def copy_opening_options(self, state: ChomperState) -> list[Option]:
+        copied = self.copied_to_open(state)
+        if copied is None:
+            return []
+        cards, label = self.cards, self.cards.label
+        text = f"Copy of {label(copied)}"
+        if cards.is_number(copied):
+            return [
+                option(Action.of("copy", copied, n), f"{n} ({text})", group="Copy")
+                for n in cards.numbers_on(copied) or (0,)
+            ]
+        if copied == "seek":
+            return [
+                option(Action.of("copy", "seek", pick), f"{text}: take {label(pick)}", group="Copy")
+                for pick in sorted(set(state.played))
+            ]
+        return [option(Action.of("copy", copied), text, group="Copy")]
 
     def round_decision(self, state: ChomperState, key: str, seat: int) -> Decision:
         options = [option(Action.of("pass"), "Pass", style="primary", group="Pass")]
@@ -216,6 +245,14 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             elif card in WITH_NUMBER:
                 rest = list(hand)
                 rest.remove(card)
+                if "roll" in rest:  # Roll "can be played in place of a Number Card"
+                    options.append(
+                        option(
+                            Action.of("play", card, "roll"),
+                            f"{cards.label(card)} a Roll (with {cards.label('roll')})",
+                            group=cards.actions[card].name,
+                        )
+                    )
                 for number_card in dict.fromkeys(c for c in rest if cards.is_number(c)):
                     for n in cards.numbers_on(number_card) or (0,):
                         options.append(
@@ -268,8 +305,8 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             return entry.owner != seat and entry.acts_as != "veto"
         if card == "opposites":
             return self.number_card_of(entry) is not None
-        # Think Again!: a selection that could be made otherwise
-        return len(self.choices(state, entry)) >= 2 or entry.acts_as == "roll"
+        # Think Again!: any card a selection was made on; with one choice it has no effect
+        return entry.choice is not None or entry.acts_as == "seek"
 
     def redo_decision(self, state: ChomperState, key: str, redo: Redo) -> Decision:
         entry = state.queue[redo.entry]
@@ -292,9 +329,17 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
 
     # --- what cards are ------------------------------------------------------------------
     def number_card_of(self, entry: Entry) -> str | None:
-        if self.cards.is_number(entry.card):
-            return entry.card
-        return entry.companion
+        """The number card whose numbers an entry chose from (a Copy acting as one counts;
+        a Roll is no number card: Opposites does not touch it)."""
+        for card in (entry.card, entry.acts_as, entry.companion):
+            if card is not None and self.cards.is_number(card):
+                return card
+        return None
+
+    @staticmethod
+    def rolls(entry: Entry) -> bool:
+        """Its number came from the die: a Roll, or Add/Subtract/Multiply with a Roll."""
+        return entry.acts_as == "roll" or entry.companion == "roll"
 
     def choices(self, state: ChomperState, entry: Entry) -> list[int | str]:
         if entry.acts_as == "seek":
@@ -314,7 +359,9 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         label = self.cards.label(entry.card)
         if entry.card == "copy":
             label += f" of {self.cards.label(entry.acts_as)}"
-        if (
+        if entry.acts_as in WITH_NUMBER and entry.companion == "roll":
+            label += f" (🎲 {entry.choice})"
+        elif (
             entry.acts_as in WITH_NUMBER
             or self.cards.is_number(entry.acts_as)
             or entry.acts_as == "roll"
@@ -325,12 +372,15 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         return label
 
     def main_entry(self, state: ChomperState) -> Entry | None:
-        mains = [
-            e
-            for e in state.queue
-            if not e.vetoed and e.owner == state.turn and is_main(e) and e.card != "copy"
-        ]
+        mains = [e for e in state.queue if not e.vetoed and self.opens(state, e)]
         return mains[-1] if mains else None
+
+    @staticmethod
+    def opens(state: ChomperState, entry: Entry) -> bool:
+        """The card that opened the turn (a Copy played later as a main card does not)."""
+        return entry.opener or (
+            entry.owner == state.turn and is_main(entry) and entry.card != "copy"
+        )
 
     def last_entry(self, state: ChomperState) -> Entry | None:
         live = [e for e in state.queue if not e.vetoed]
@@ -377,21 +427,28 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             events.append(Event(text=f"♻️ {name} cannot play and must Mulligan."))
             self.mulligan(state, seat, rng)
             return
-        card = action.args[0] if action.kind == "number" else action.kind
-        entry = Entry(owner=seat, card=card, acts_as=card)
-        self.take_from_hand(state, seat, card)
-        if action.kind == "number":
-            entry.choice = int(action.args[1])
-            events.append(Event(text=f"{name} plays {label(card)} and chooses {entry.choice}."))
-        elif card == "roll":
-            entry.choice = rng.randint(0, 5)
-            events.append(Event(text=f"🎲 {name} plays Roll: {entry.choice}."))
-        elif card == "seek":
-            entry.pick = action.args[0] if action.args else None
-            what = label(entry.pick) if entry.pick else "a card from the deck (the pile is empty)"
-            events.append(Event(text=f"🔍 {name} plays Seek and picks {what}."))
+        if action.kind == "copy":  # a Copy standing for the card it copies
+            card, acts_as, rest = "copy", action.args[0], action.args[1:]
+        elif action.kind == "number":
+            card, acts_as, rest = action.args[0], action.args[0], action.args[1:]
         else:
-            events.append(Event(text=f"{name} plays {label(card)}."))
+            card, acts_as, rest = action.kind, action.kind, action.args
+        entry = Entry(owner=seat, card=card, acts_as=acts_as, opener=True)
+        self.take_from_hand(state, seat, card)
+        copy = "" if card == acts_as else f"{label(card)} as "
+        if self.cards.is_number(acts_as):
+            entry.choice = int(rest[0])
+            text = f"{name} plays {copy}{label(acts_as)} and chooses {entry.choice}."
+        elif acts_as == "roll":
+            entry.choice = rng.randint(0, 5)
+            text = f"🎲 {name} plays {copy}Roll: {entry.choice}."
+        elif acts_as == "seek":
+            entry.pick = rest[0] if rest else None
+            what = label(entry.pick) if entry.pick else "a card from the deck (the pile is empty)"
+            text = f"🔍 {name} plays {copy}Seek and picks {what}."
+        else:
+            text = f"{name} plays {copy}{label(acts_as)}."
+        events.append(Event(text=text))
         state.queue.append(entry)
         state.phase = "round"
         if state.window is None:
@@ -420,12 +477,16 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             events.append(Event(text=f"📠 {name} plays Copy: {self.entry_text(entry)}."))
             state.queue.append(entry)
         elif action.kind == "play" and card in WITH_NUMBER:
-            number_card, n = action.args[1], int(action.args[2])
+            number_card = action.args[1]
+            n = rng.randint(0, 5) if number_card == "roll" else int(action.args[2])
             self.take_from_hand(state, seat, card, number_card)
             state.queue.append(
                 Entry(owner=seat, card=card, acts_as=card, companion=number_card, choice=n)
             )
-            events.append(Event(text=f"{name} plays {label(card)} {n} with {label(number_card)}."))
+            text = f"{name} plays {label(card)} {n} with {label(number_card)}."
+            if number_card == "roll":
+                text = f"🎲 {name} plays {label(card)} with {label('roll')} and rolls {n}."
+            events.append(Event(text=text))
         elif action.kind == "play":
             self.take_from_hand(state, seat, card)
             state.queue.append(Entry(owner=seat, card=card, acts_as=card))
@@ -470,11 +531,13 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         elif kind == "opposites":
             target.opposite = True
             state.redo = Redo(seat=target.owner, entry=index, different=False)
-        elif target.acts_as == "roll":
+        elif self.rolls(target):
             target.choice = rng.randint(0, 5)
             events.append(Event(text=f"🎲 Rolled again: {target.choice}."))
         elif len(self.choices(state, target)) >= 2:
             state.redo = Redo(seat=target.owner, entry=index)
+        else:
+            events.append(Event(text="🤔 It has no effect: that card had only one choice."))
 
     def veto(
         self, state: ChomperState, target: Entry, events: list[Event], rng: random.Random
@@ -490,7 +553,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             aimed.choice = target.undo["choice"]  # type: ignore[assignment]
             aimed.pick = target.undo["pick"]  # type: ignore[assignment]
             aimed.opposite = bool(target.undo["opposite"])
-        if target.owner == state.turn and is_main(target) and target.card != "copy":
+        if self.opens(state, target):
             assert state.window is not None
             state.phase = "main"  # the Active Player must play another card
             state.window.hand_to(state.turn)
@@ -565,7 +628,9 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             if hoarder:
                 pile = state.piles[seat]
                 back = [pile.pop() for _ in range(min(given, len(pile)))]
-                state.stack[:0] = back  # last taken, first back: it ends on top
+                # "First in is last out": the last taken goes back first, and each token
+                # returned lands on top, so the Stack reads again as it did when taken.
+                state.stack[:0] = back[::-1]
                 given = len(back)
             else:
                 state.stack[:0] = [COOKIE] * given

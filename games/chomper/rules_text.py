@@ -16,7 +16,8 @@ poison cookie at the bottom! 2–6 players. Last player standing wins.
 🔢 1/2 … 🔢 1/2/3/4/5) and one of each action card. Hands of {cards.hand}.
 
 **A turn.** The Active Player plays a main card: a number card, choosing one of its numbers \
-(the *Produced Number*), or Roll, Seek, Skip or Mulligan. Then the **modifier round** goes \
+(the *Produced Number*), or Roll, Seek, Skip or Mulligan, or a Copy of the top card of the \
+Played Cards Pile if that card is one of these. Then the **modifier round** goes \
 round the table from the Active Player: each player in turn may play a modifier (and keep \
 playing) or pass; it ends when everyone still in has passed in a row. Then the cards \
 **settle in the order played** (2, Add 3, Multiply 5 → 25) and the Active Player takes \
@@ -47,16 +48,33 @@ to win; if the deck runs dry, the fewest cards wins.
 • A number card sets the Produced Number; every other card acts on it, in the order played.
 • Copy acts as the last card still in play this turn, whatever its kind, with its \
 selection (a copied Roll rolls again; a copied Veto, Opposites or Think Again! is aimed \
-anew). A copied Seek, Skip or Mulligan does nothing: Skip cannot make another player skip, \
-and the turn restarts only once.
+anew; a copied Add, Subtract or Multiply uses the same number, even one that was rolled). \
+A copied Seek, Skip or Mulligan played as a modifier does nothing: Skip cannot make another \
+player skip, and the turn restarts only once.
+• Copy can open a turn: it then copies the top card of the Played Cards Pile (the last card \
+played before it), if that card could open a turn: a number card (choose one of its \
+numbers), Roll (roll anew), Seek, Skip or Mulligan. It is then the turn's main card: \
+Opposites and Think Again! act on it as on the card it copies, and a Veto makes you play \
+another card. After a Veto sent your main card back, the last card played is that Veto, so \
+Copy cannot open the turn then.
+• Roll may stand in for the number card of Add, Subtract or Multiply: the die's number is \
+added, subtracted or multiplied by; Think Again! rerolls it, Opposites cannot touch it, and \
+a Veto sends both cards back.
 • Veto may not target a Veto or your own card; vetoing Opposites or Think Again! restores \
 the choice it changed; vetoing the main card makes the Active Player play another.
-• Skip must be its owner's only card this turn: others may only Veto it.
+• Skip must be its owner's only card this turn: others may only Veto it. A vetoed card had \
+no effect, so after a Veto sent your number card back you may still play Skip.
 • Opposites and Think Again! make the owner choose at once; Think Again! on a Roll \
-rerolls; on a card with one choice it does nothing.
+rerolls; it may be played on any card its owner chose something on, and on a card with \
+only one choice (🔢 4, say, or a Seek with one card in the pile) it has no effect.
+• A second Opposites on the same card does not turn it back: its owner chooses again from \
+the same inverted numbers (on the 1/2/3/4/5 card that is 0 again).
 • Two Reverses cancel out. A number larger than the Stack takes all of it. Giving back \
 cookies puts them on top (Cookie Hoarder: from your own pile, last taken first, never below \
-zero). Bandit tokens leave the game once they have stolen.
+zero, each token back on top of the Stack, so it reads again as it did when you took them). \
+Tokens taken in one go are handled top to bottom: a bandit token among them steals from \
+your pile, the cookies above it in the same grab included, but not those below it. Bandit \
+tokens leave the game once they have stolen.
 • The number cards are inferred from the rulebook; the bandit values are assumed \
 (`data/cookie_chomper.toml`).
 """

@@ -53,6 +53,7 @@ class Entry(BaseModel):
     target: int | None = None  # Veto, Opposites, Think Again!: the entry aimed at
     undo: dict[str, object] | None = None  # what the target was before, should this be vetoed
     vetoed: bool = False
+    opener: bool = False  # played to open the turn (a main card, or a Copy standing for one)
 
 
 class Redo(BaseModel):

@@ -121,16 +121,29 @@ def test_opposites_inverts_the_choices_of_a_number_card(card: str, choices: list
     assert t.number() == int(choices[-1]) and t.deciding() == "Ben"
 
 
-def test_opposites_and_think_again_do_not_touch_roll_or_a_single_choice() -> None:
+def test_opposites_does_not_touch_roll_and_think_again_rerolls_it() -> None:
+    """Roll: "Note the card 'Opposites' does not affect this card, but the card 'Think
+    Again!' causes a reroll." """
     t = table(["roll", "0", "1"], ["opposites", "again", "1"], ["0", "1", "2"])
     t.play("Ana", "roll")
     t.play("Ana", "pass")
     assert not any(o.startswith("aim.opposites") for o in t.options("Ben"))
     assert "aim.again.0" in t.options("Ben")  # Think Again! rerolls a Roll
-    single = table(["4", "0", "1"], ["again", "5", "1"], ["0", "1", "2"])
-    single.play("Ana", "number", "4", 4)
-    single.play("Ana", "pass")
-    assert not any(o.startswith("aim.again") for o in single.options("Ben"))
+
+
+def test_think_again_on_a_card_with_one_option_has_no_effect() -> None:
+    """Think Again!: "If the played card does not have 2 or more options, then 'Think
+    Again!' has no effect." It may be played; the card keeps its number and the Think
+    Again! goes to the Played Cards Pile with the rest."""
+    t = table(["4", "0", "1"], ["again", "5", "1"], ["0", "1", "2"])
+    t.play("Ana", "number", "4", 4)
+    t.play("Ana", "pass")
+    assert "aim.again.0" in t.options("Ben")
+    t.play("Ben", "aim", "again", 0)
+    assert t.state.redo is None and t.number() == 4 and "again" not in t.state.hands[1]
+    assert "🤔 It has no effect: that card had only one choice." in t.public_log()
+    t.passes("Ben", "Cleo", "Ana")
+    assert len(t.state.stack) == 40 - 4 and sorted(t.state.played) == ["4", "again"]
 
 
 def test_roll_produces_0_to_5_and_think_again_rolls_again() -> None:
@@ -356,3 +369,159 @@ def test_opposites_twice_on_the_12345_card_still_leaves_zero_to_choose() -> None
     assert t.options("Ana") == ["choose.0"]
     t.play("Ana", "choose", 0)
     assert t.number() == 0
+
+
+def test_giving_tokens_back_restores_their_order() -> None:
+    """Reverse: "the Active Player must return Tokens in the opposite order they were taken
+    (First in is last out)." Ana takes a Golden Cookie and then a cookie; giving both back
+    puts the cookie back first and the Golden Cookie on top of it."""
+    t = table(
+        ["2", "12", "reverse"],
+        ["0", "5", "1"],
+        ["0", "1", "2"],
+        stack=[GOLDEN, COOKIE, POISON, COOKIE, COOKIE],
+        mode="hoarder_plus",
+    )
+    t.play("Ana", "number", "2", 2)
+    t.passes("Ana", "Ben", "Cleo")
+    assert t.state.piles[0] == [GOLDEN, COOKIE] and t.state.stack == [POISON, COOKIE, COOKIE]
+    t.play("Ben", "number", "0", 0)
+    t.passes("Ben", "Cleo", "Ana")
+    t.play("Cleo", "number", "0", 0)
+    t.passes("Cleo", "Ana", "Ben")
+    t.play("Ana", "number", "12", 2)
+    t.play("Ana", "play", "reverse")
+    t.passes("Ana", "Ben", "Cleo")
+    assert t.state.piles[0] == []
+    assert t.state.stack == [GOLDEN, COOKIE, POISON, COOKIE, COOKIE]  # as it was, from the top
+
+
+def test_roll_in_place_of_the_number_card_played_with_add() -> None:
+    """Roll: "Can be played in place of a Number Card." With Add, Subtract or Multiply the
+    rolled number is the number added, subtracted or multiplied by; Think Again! rerolls
+    it, Opposites does not touch it, and a Veto sends both cards back."""
+    t = table(["2", "0", "1"], ["add", "roll", "1"], ["again", "opposites", "veto"])
+    t.play("Ana", "number", "2", 2)
+    t.play("Ana", "pass")
+    assert "play.add.roll" in t.options("Ben")
+    t.play("Ben", "play", "add", "roll")
+    rolled = t.state.queue[1]
+    assert rolled.companion == "roll" and 0 <= rolled.choice <= 5
+    assert t.number() == 2 + rolled.choice
+    assert sorted(t.state.hands[1]) == ["1"]
+    t.play("Ben", "pass")
+    cleo = t.options("Cleo")
+    assert "aim.again.1" in cleo and "aim.opposites.1" not in cleo and "aim.veto.1" in cleo
+    t.play("Cleo", "aim", "again", 1)
+    assert any(line.startswith("🎲 Rolled again") for line in t.public_log())
+    assert t.number() == 2 + t.state.queue[1].choice
+    t.play("Cleo", "aim", "veto", 1)
+    assert sorted(t.state.hands[1]) == ["1", "add", "roll"] and t.number() == 2
+
+
+def test_roll_in_place_of_the_number_card_played_with_multiply() -> None:
+    """The die's number is the one multiplied by (Subtract, likewise, subtracts it)."""
+    t = table(["3", "0", "1"], ["multiply", "roll", "1"], ["0", "1", "2"])
+    t.play("Ana", "number", "3", 3)
+    t.play("Ana", "pass")
+    t.play("Ben", "play", "multiply", "roll")
+    factor = t.state.queue[1].choice
+    t.passes("Ben", "Cleo", "Ana")
+    assert len(t.state.stack) == 40 - 3 * factor
+    assert f"🎲 Ben plays ✖️ Multiply with 🎲 Roll and rolls {factor}." in t.public_log()
+
+
+def test_copy_as_a_number_card_opens_a_turn() -> None:
+    """Copy: "It will act as a copy of the last card played before it. It can therefore be
+    used like a Modifier, Special, or Number card." At the start of a turn the last card
+    played is the top of the Played Cards Pile: a hand of Copy, Double and Veto need not
+    Mulligan when that card is a number card."""
+    t = table(["copy", "double", "veto"], ["0", "5", "1"], ["0", "1", "2"], played=["veto", "135"])
+    assert t.options("Ana") == ["copy.135.1", "copy.135.3", "copy.135.5"]
+    t.play("Ana", "copy", "135", 3)
+    assert t.number() == 3 and t.state.queue[0].opener
+    t.play("Ana", "play", "double")
+    t.passes("Ana", "Ben", "Cleo")
+    assert len(t.state.stack) == 40 - 6 and t.deciding() == "Ben"
+    assert "copy" in t.state.played and "double" in t.state.played
+
+
+def test_copy_cannot_open_a_turn_as_a_card_that_cannot() -> None:
+    """Only a card that could open a turn may be copied to open one: with a Double on top of
+    the Played Cards Pile, Copy, Double and Veto must Mulligan."""
+    t = table(["copy", "double", "veto"], ["0", "5", "1"], ["0", "1", "2"], played=["5", "double"])
+    assert t.options("Ana") == ["mulligan.forced"]
+
+
+def test_copy_opening_a_turn_is_its_owners_main_card() -> None:
+    """A Copy standing for a number card is the main card: Opposites and Think Again! act
+    on it as on the card it copies, and a Veto makes its owner play another card."""
+    t = table(["copy", "1", "0"], ["opposites", "veto", "1"], ["0", "1", "2"], played=["135"])
+    t.play("Ana", "copy", "135", 5)
+    t.play("Ana", "pass")
+    assert "aim.opposites.0" in t.options("Ben")
+    t.play("Ben", "aim", "opposites", 0)
+    assert t.options("Ana") == ["choose.2", "choose.4"]
+    t.play("Ana", "choose", 2)
+    t.play("Ben", "aim", "veto", 0)
+    assert t.state.phase == "main" and t.deciding() == "Ana"
+    assert "copy" in t.state.hands[0] and "copy" in t.state.barred[0]
+
+
+def test_copy_opening_a_turn_as_roll_rolls() -> None:
+    """A copied Roll rolls the die anew."""
+    t = table(["copy", "double", "veto"], ["0", "5", "1"], ["0", "1", "2"], played=["roll"])
+    assert t.options("Ana") == ["copy.roll"]
+    t.play("Ana", "copy", "roll")
+    entry = t.state.queue[0]
+    assert entry.acts_as == "roll" and 0 <= entry.choice <= 5 and t.number() == entry.choice
+
+
+def test_a_second_opposites_on_the_same_card_keeps_the_inverted_choices() -> None:
+    """Our ruling (the book is silent): Opposites inverts the choices printed on the card; a
+    second Opposites does not turn them back, its owner chooses again from the same set."""
+    t = table(["135", "0", "1"], ["opposites", "copy", "1"], ["0", "1", "2"])
+    t.play("Ana", "number", "135", 1)
+    t.play("Ana", "pass")
+    t.play("Ben", "aim", "opposites", 0)
+    assert t.options("Ana") == ["choose.2", "choose.4"]
+    t.play("Ana", "choose", 2)
+    t.play("Ben", "aim", "copy", 0)  # a second Opposites, copied
+    assert t.options("Ana") == ["choose.2", "choose.4"]
+    t.play("Ana", "choose", 4)
+    assert t.number() == 4
+
+
+def test_a_bandit_in_a_taken_group_steals_what_was_taken_above_it() -> None:
+    """Our ruling: tokens taken in one go are handled top to bottom, so a bandit token
+    steals from your pile with the cookies above it in the same grab, not those below it."""
+    t = table(
+        ["4", "0", "1"],
+        ["0", "5", "1"],
+        ["0", "1", "2"],
+        stack=[COOKIE, COOKIE, "b2", COOKIE, COOKIE],
+        mode="hoarder",
+    )
+    t.play("Ana", "number", "4", 4)
+    t.passes("Ana", "Ben", "Cleo")
+    assert t.state.piles[0] == [COOKIE] and t.state.bandit_pile == 2
+    assert t.state.stack == [COOKIE]
+
+
+def test_skip_after_your_number_card_was_vetoed() -> None:
+    """Skip: "Must be the only card played by the Owner." Our ruling: a vetoed card "has no
+    effect", so after a Veto sends your number card back you may still Skip; others may
+    then only Veto the Skip."""
+    t = table(["3", "skip", "0"], ["veto", "5", "1"], ["double", "1", "2"])
+    t.play("Ana", "number", "3", 3)
+    t.play("Ana", "pass")
+    t.play("Ben", "aim", "veto", 0)
+    assert "skip" in t.options("Ana") and "number.3.3" not in t.options("Ana")
+    t.play("Ana", "skip")
+    assert t.options("Ana") == ["pass"]
+    t.play("Ana", "pass")
+    t.play("Ben", "pass")
+    assert t.options("Cleo") == ["pass"]  # no Double after a Skip
+    t.play("Cleo", "pass")
+    assert len(t.state.stack) == 40 and t.deciding() == "Ben"
+    assert "⏭️ Ana skips." in t.public_log() and sorted(t.state.hands[0]) == ["0", "0", "3"]

@@ -153,7 +153,6 @@ class ServiceBase:
         # parse. Safe because every write goes through this service, and the store's
         # version check still guards each save: a conflict drops the entry.
         self._cache: OrderedDict[str, tuple[MatchRecord, GameState]] = OrderedDict()
-        self._reminded: dict[str, float] = {}  # match id -> when /remind last pinged it
 
     # --- plumbing ----------------------------------------------------------------------
     def lock(self, match_id: str) -> asyncio.Lock:

@@ -308,12 +308,10 @@ class Clocks(Play):
                 and s.user_id not in (None, user_id)
                 and not s.played_by_bot
             ]
-            if (
-                not others
-                or now - self._reminded.get(record.match_id, -REMIND_EVERY) < REMIND_EVERY
+            if not others or not await self.store.claim_reminder(
+                record.match_id, now, REMIND_EVERY
             ):
                 continue
-            self._reminded[record.match_id] = now
             for seat in others:
                 timer = Timer(
                     match_id=record.match_id,

@@ -102,6 +102,12 @@ class Store(ABC):
     async def set_message(self, match_id: str, message_id: int) -> None: ...
 
     @abstractmethod
+    async def claim_reminder(self, match_id: str, now: float, every: float) -> bool:
+        """Note that /remind pings the match now, unless it did so less than ``every``
+        seconds ago; True if this caller may ping. One guarded statement: two askers at
+        once never both get it."""
+
+    @abstractmethod
     async def actions(self, match_id: str) -> list[LoggedAction]: ...
 
     # Timers: derived from the state and the pace, and kept so that they survive restarts.

@@ -363,6 +363,23 @@ class SQLiteStore(Store):
             ]
         )
 
+    async def claim_reminder(self, match_id: str, now: float, every: float) -> bool:
+        try:
+            await self._transaction(
+                [
+                    (
+                        "INSERT INTO reminders (match_id, reminded_at) VALUES (?, ?) "
+                        "ON CONFLICT (match_id) DO UPDATE SET reminded_at = excluded.reminded_at "
+                        "WHERE reminders.reminded_at <= excluded.reminded_at - ?",
+                        (match_id, now, every),
+                    )
+                ],
+                guard_first=True,  # no row changed: it pinged within the hour
+            )
+        except VersionConflict:
+            return False
+        return True
+
     async def set_status(self, match_id: str, status: Status) -> None:
         await self._transaction(
             [

@@ -279,6 +279,26 @@ async def test_remind_pings_whoever_holds_up_my_match_at_most_hourly(timed, cloc
     assert len(await timed.remind(1, asker.user_id)) == 1
 
 
+async def test_remind_remembers_its_hour_across_a_restart(timed, clock, db_path) -> None:
+    """The once-an-hour memory lives in the database: a new process on the same database
+    (a restart) does not ping the same match again within the hour, and does after it."""
+    match_id = await ana_and_ben(timed, 21)
+    mover = await mover_of(timed, match_id)
+    asker = BEN if mover == 0 else ANA
+    assert len(await timed.remind(1, asker.user_id)) == 1
+    reopened = SQLiteStore(db_path)
+    await reopened.connect()
+    try:
+        restarted = MatchService(reopened, GAMES, clock=clock)
+        assert await restarted.remind(1, asker.user_id) == []
+        await clock.advance(HOUR - 1)
+        assert await restarted.remind(1, asker.user_id) == []
+        await clock.advance(1)
+        assert len(await restarted.remind(1, asker.user_id)) == 1
+    finally:
+        await reopened.close()
+
+
 async def test_my_matches_list_mine_first_with_deadlines(timed, clock) -> None:
     ids = []
     for channel in (30, 31):

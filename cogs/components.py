@@ -17,7 +17,7 @@ import discord
 
 from bot.errors import UserError
 from bot.service import MatchService, Person
-from cogs.render import PACE, SWITCHES
+from cogs.render import MORE, PACE, SWITCHES
 from games.core.protocol import IllegalAction
 
 if TYPE_CHECKING:
@@ -125,16 +125,22 @@ class LobbyOption(
     @classmethod
     def build(cls, match_id: str, field: str, choices: list[tuple[str, str, bool]]) -> LobbyOption:
         many = field == SWITCHES  # every on/off rule in one select: pick the ones you want
+        shared = field == MORE  # several fields: the current ones are named in the placeholder
+        placeholder = "Advanced rules: none (pick any)" if many else None
+        if shared:
+            placeholder = " · ".join(label for _, label, current in choices if current)[:150]
         return cls(
             match_id,
             field,
             discord.ui.Select(
                 custom_id=f"cj:lopt:{match_id}:{field}",
-                placeholder="Advanced rules: none (pick any)" if many else None,
+                placeholder=placeholder,
                 min_values=0 if many else 1,
                 max_values=len(choices) if many else 1,
                 options=[
-                    discord.SelectOption(label=label[:100], value=value, default=current)
+                    discord.SelectOption(
+                        label=label[:100], value=value, default=current and not shared
+                    )
                     for value, label, current in choices
                 ],
             ),
@@ -156,6 +162,9 @@ class LobbyOption(
             await service.set_switches(self.match_id, who, set(values))
         elif self.field == PACE and values:
             await service.set_pace(self.match_id, who, values[0])
+        elif self.field == MORE and values:
+            name, _, value = values[0].partition("=")
+            await service.set_option(self.match_id, who, name, value)
         elif values:
             await service.set_option(self.match_id, who, self.field, values[0])
         else:

@@ -106,6 +106,8 @@ def closed_embed(record: MatchRecord, game: Game) -> discord.Embed:
 
 SWITCHES = "_switches"  # the one multi-select holding every on/off rule of a game
 PACE = "_pace"  # how long a move may take: a setting of the match, not a rule of the game
+MORE = "_more"  # choice fields that find no row of their own share one select: field=value
+LOBBY_SELECTS = ROWS - 1  # the lobby's buttons take one row
 
 
 def option_select_choices(
@@ -136,7 +138,26 @@ def option_select_choices(
     selects.append(
         (PACE, [(k, f"Pace: {v}", k == settings.pace) for k, v in settings.pace_choices()])
     )
-    return selects
+    return fit_selects(selects)
+
+
+def fit_selects(
+    selects: list[tuple[str, list[tuple[str, str, bool]]]], rows: int = LOBBY_SELECTS
+) -> list[tuple[str, list[tuple[str, str, bool]]]]:
+    """At most ``rows`` selects: when a game has more choice fields than rows, its last ones
+    share one select (``MORE``, values ``field=value``), so the rules and the pace keep
+    their own."""
+    if len(selects) <= rows:
+        return selects
+    own = [s for s in selects if s[0] not in (SWITCHES, PACE)]
+    tail = [s for s in selects if s[0] in (SWITCHES, PACE)]
+    keep = max(0, rows - len(tail) - 1)
+    shared = [
+        (f"{name}={value}", label, current)
+        for name, choices in own[keep:]
+        for value, label, current in choices
+    ]
+    return [*own[:keep], (MORE, shared[:SELECT_OPTIONS]), *tail]
 
 
 # --- decisions -------------------------------------------------------------------------------

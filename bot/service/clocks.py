@@ -64,8 +64,8 @@ class Clocks(Play):
                 kept.append((decision.seat, stamp))
                 continue
             budget = settings.budget(decision.reaction)
-            if decision.window is not None and settings.pace == "live":
-                budget = decision.window
+            if settings.pace == "live":
+                budget = decision.window or decision.live_seconds or budget
             timers += [
                 Timer(
                     match_id=record.match_id,

@@ -225,6 +225,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             default=Action.of("pass"),
             reaction=True,
             lenient=True,  # the live timer passes for them
+            live_seconds=float(state.options.round_seconds),
         )
 
     def modifier_options(self, state: ChomperState, seat: int) -> list[Option]:

@@ -44,7 +44,9 @@ chain, draw one card for each of its numbers that is not on the card below. Empt
 to win; if the deck runs dry, the fewest cards wins.
 
 **Our rulings.**
-• Each player may play several modifiers: after playing, you may play again or pass.
+• Each player may play several modifiers: after playing, you may play again or pass. In \
+live games each player has 20 seconds (or the 10 or 5 the lobby chose) to play or pass; \
+when that runs out the clock passes for them, and nobody is counted absent for it.
 • A number card sets the Produced Number; every other card acts on it, in the order played.
 • Copy acts as the last card still in play this turn, whatever its kind, with its \
 selection (a copied Roll rolls again; a copied Veto, Opposites or Think Again! is aimed \

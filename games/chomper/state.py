@@ -20,6 +20,11 @@ MODES = {
 }
 STACKS = {"20": "Stack of 20", "30": "Stack of 30", "39": "Stack of 39", "50": "Stack of 50"}
 HANDS = {"default": "Hand: standard", "3": "Hand of 3", "4": "Hand of 4", "5": "Hand of 5"}
+ROUND_SECONDS = {
+    "20": "Modifier round: 20 s a player (live)",
+    "10": "Modifier round: 10 s a player (live)",
+    "5": "Modifier round: 5 s a player (live)",
+}
 
 COOKIE, POISON, GOLDEN = "c", "p", "g"  # tokens; bandits are "b1".."b5"
 
@@ -33,6 +38,11 @@ class ChomperOptions(BaseModel):
     )
     hand_size: Literal["default", "3", "4", "5"] = Field(
         default="default", title="Hand", json_schema_extra={"labels": HANDS}
+    )
+    # Live play only: how long each player has to play a modifier or pass before the clock
+    # passes for them (a six-player round where nobody clicks takes six times this).
+    round_seconds: Literal["20", "10", "5"] = Field(
+        default="20", title="Modifier round (live)", json_schema_extra={"labels": ROUND_SECONDS}
     )
 
     @property

@@ -117,6 +117,9 @@ class Decision(BaseModel):
     # Letting the clock run out is an answer here (passing in a modifier round), not an
     # absence: the default is played and nobody is counted as missing.
     lenient: bool = False
+    # In live play, this decision's clock in seconds instead of the pace's (a game option
+    # chose it, e.g. a shorter modifier round); other paces keep their own clocks.
+    live_seconds: float | None = None
 
     @property
     def stamp(self) -> str:

@@ -114,3 +114,39 @@ async def test_the_chomper_rules_explain_every_card_and_mode(fake, db) -> None:
 
 def final_match_id(fake: FakeDiscord) -> str:
     return table_of(fake).find_button("Rematch").custom_id.split(":")[2]
+
+
+async def test_a_shorter_live_modifier_round_is_a_lobby_option(fake, db) -> None:
+    """Chomper has more choices than the lobby has rows: its last ones share one select, the
+    pace keeps its own; a 5-second modifier round makes each live round clock 5 seconds."""
+    from bot.clock import ManualClock
+    from tests.discord.conftest import make_a_move
+
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        clock = ManualClock(start=bot.service.clock.now())
+        bot.service.clock = bot.scheduler.clock = clock
+        await fake.slash(ana, "play", game="cookie_chomper")
+        lobby = table_of(fake)
+        ids = [s["custom_id"].rsplit(":", 1)[1] for s in lobby.selects()]
+        assert ids == ["mode", "stack_size", "_more", "_pace"]
+        shared = next(s for s in lobby.selects() if s["custom_id"].endswith(":_more"))
+        assert "Modifier round: 20 s a player (live)" in shared["placeholder"]
+        await fake.select(ana, lobby, shared["custom_id"], ["round_seconds=5"])
+        pace = next(s for s in lobby.selects() if s["custom_id"].endswith(":_pace"))
+        await fake.select(ana, lobby, pace["custom_id"], ["live"])
+        assert "Modifier round: 5 s a player (live)" in table_of(fake).text()
+        await fake.click(ben, lobby, lobby.find_button("Join"))
+        await fake.click(ana, lobby, lobby.find_button("Start"))
+        match_id = table_of(fake).find_button("hand").custom_id.split(":")[2]
+        game = bot.service.games["cookie_chomper"]
+        for _ in range(10):
+            state = bot.service.load_state(await bot.service.get(match_id))
+            if state.phase == "round":
+                break
+            mover = game.decisions(state)[0].seat
+            await make_a_move(fake, (ana, ben)[mover])
+        assert state.phase == "round"
+        timers = await bot.service.store.timers_of(match_id)
+        assert [t.due_at - clock.now() for t in timers if t.kind == "timeout"] == [5.0]
+    fake.assert_clean()

@@ -54,8 +54,8 @@ cards each), Fresh Milk 25 (8 cards), Chocolate Milk 50 (4), Enhance +30; Crumb 
 `data/cover_your_cookies.toml` (the Crumb Collector in `games/cover/cookies.py`).
 
 **Rulings where the rulebook is silent**
-• An Enhance drawn by someone with no Batch waits beside their stack and joins their first \
-Batch. It moves with its Batch when swiped.
+• An Enhance drawn by someone with no Batch waits beside their stack and joins the next \
+Batch they lay down (not one a Mixer hands them). It moves with its Batch when swiped.
 • A Swap with fewer than two eligible players, a Rotate with no Batch on the table, or an \
 Exchange with fewer than two players holding three cards: no effect; the Mixer is still \
 discarded.
@@ -65,10 +65,20 @@ from the nearest player in the card's direction who is not skipped.
 • Crumbs are counted per round. The single-Cookie first Batch is offered from your second \
 turn of the round on, if nothing let you start a Batch at the start of your first turn, and \
 only until you have laid down a Batch that round (even one a Mixer later took away).
-• Who may swipe: whoever has laid down a Batch of their own this round, even if a Rotate or \
-Swap has since carried it off; a Batch you only received from a Mixer does not count.
+• Who may swipe: whoever has laid down a Batch of their own this round, even if a Rotate \
+has since carried it off; a Batch you only received from a Mixer does not count.
 • A Milk on the discard pile or in the row (the opening card, or one discarded by someone \
-with no Cookie) cannot be taken into a Batch; it stays there until a Cookie covers it.
+with no Cookie) cannot be taken into a Batch: on the pile it waits until a card covers it, \
+in the row it stays for the round.
+• A player who holds no matching card when it is their turn to answer a swipe loses it at \
+once (they could not respond).
+• Once the deck is gone, a player with an empty hand is skipped; their top Batch can still \
+be swiped.
+• The first player is drawn at random; each later round starts one seat further left.
+• A round is won by the most Dough that round; players who tie all win it. First to 750: \
+if several get there in the same round, the highest total wins. First to win 2 rounds: if \
+several reach two wins in the same round, the total Dough decides. Equal final figures \
+share a place.
 • A timer that runs out discards your cheapest Cookie (in a swipe: gives up; at a Mixer: \
-its first choice).
+its first choice; on a second action: "I'm done").
 """

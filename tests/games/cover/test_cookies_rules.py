@@ -385,6 +385,25 @@ def test_an_enhance_drawn_without_a_batch_waits_for_the_first_one() -> None:
     assert t.state.enhance_waiting == [0, 0, 0, 0]
 
 
+def test_a_waiting_enhance_joins_the_next_batch_laid_not_one_a_rotate_hands_over() -> None:
+    """Our ruling: an Enhance drawn with no Batch waits for the next Batch its drawer lays
+    down; a Batch a Rotate hands them is not one they laid."""
+    t = rig(
+        hands={"Carmela": ["churro", "churro"], "Ginger": FULL},
+        stacks={"Ginger": [batch("raspberry", "raspberry")]},
+        deck=["snickerdoodle"] * 5 + ["rotate"],
+        turn="Ginger",
+    )
+    t.state.enhance_waiting[0] = 1
+    t.play("Ginger", "discard", "churro")
+    t.play("Ginger", "rotate", "right")
+    assert t.stack("Carmela") == [["raspberry", "raspberry"]] and t.state.enhance_waiting[0] == 1
+    t.state.turn, t.state.actions_taken = 0, 0
+    t.play("Carmela", "pair", "churro", "churro")
+    assert t.stack("Carmela")[-1] == ["churro", "churro", "enhance"]
+    assert t.state.enhance_waiting[0] == 0
+
+
 def test_swap_makes_two_other_players_swap_their_top_batches() -> None:
     t = rig(
         hands={"Carmela": FULL, "Ginger": FULL, "Cleo": FULL, "Dev": FULL},

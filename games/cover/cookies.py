@@ -465,6 +465,21 @@ class CoverYourCookies(CoverYourAssets):
                 return f"{join_names(first)} won 2 rounds first."
         return None
 
+    def why_illegal(self, state: CookiesState, seat: int, action: Action) -> str:
+        if action.kind == "single" and state.battle is None:
+            return (
+                "A single Cookie may start your first Batch only from your second turn on, "
+                "if you could not start a Batch on your first, and until you lay one down."
+            )
+        if action.kind == "take" and state.battle is None:
+            where = action.args[1] if len(action.args) == 2 else "-1"
+            index = int(where) if where.lstrip("-").isdigit() else len(state.discard)
+            if -len(state.discard) <= index < len(state.discard) and self.is_wild(
+                state.discard[index]
+            ):
+                return "A Milk on the discard pile cannot be taken into a Batch: only a Cookie."
+        return super().why_illegal(state, seat, action)
+
     def view(self, state: CookiesState, seat: int | None) -> BaseModel:
         from games.cover.view import view_of
 

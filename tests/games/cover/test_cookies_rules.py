@@ -131,6 +131,8 @@ def test_a_single_cookie_first_batch_only_on_a_subsequent_turn() -> None:
     turn you may choose to lay down a single Cookie as your first 'Batch.'" """
     state = first_turn_table(NO_PAIR)
     assert singles(state) == []  # nothing pairs, but this is the first turn itself
+    with pytest.raises(IllegalAction, match="only from your second turn on"):
+        GAME.apply(state, 0, Action.of("single", "lemon_glaze"))
     state = round_the_table(state)
     assert "single.lemon_glaze" in singles(state)
     state, _ = GAME.apply(state, 0, Action.of("single", "lemon_glaze"))
@@ -167,7 +169,7 @@ def test_only_a_cookie_atop_the_discard_pile_starts_a_batch() -> None:
     is no Cookie: it starts no Batch."""
     t = rig(hands={"Carmela": ["churro", "lemon_glaze", "fresh_milk"]}, discard=["fresh_milk"])
     assert not [o for o in t.options("Carmela") if o.startswith("take")]
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match="A Milk on the discard pile cannot be taken"):
         t.play("Carmela", "take", "churro")
     assert t.state.discard == ["fresh_milk"] and t.stack("Carmela") == []
     t = rig(hands={"Carmela": ["churro", "fresh_milk"]}, discard=["fresh_milk", "churro"])
@@ -186,8 +188,10 @@ def test_only_a_cookie_in_the_three_player_row_starts_a_batch() -> None:
         discard=["chocolate_milk", "raspberry", "fresh_milk"],
     )
     assert [o for o in t.options("Carmela") if o.startswith("take")] == ["take.fresh_milk.1"]
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match="A Milk on the discard pile"):
         t.play("Carmela", "take", "churro", 0)
+    with pytest.raises(IllegalAction):
+        t.play("Carmela", "take", "churro", "x")  # malformed: a sentence, no traceback
     assert t.state.discard == ["chocolate_milk", "raspberry", "fresh_milk"]
 
 

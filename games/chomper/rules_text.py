@@ -63,7 +63,9 @@ Copy cannot open the turn then.
 added, subtracted or multiplied by; Think Again! rerolls it, Opposites cannot touch it, and \
 a Veto sends both cards back.
 • Veto may not target a Veto or your own card; vetoing Opposites or Think Again! restores \
-the choice it changed; vetoing the main card makes the Active Player play another.
+the choice it changed; vetoing the main card makes the Active Player play another. That new \
+card sets the Produced Number afresh: modifiers played before it change nothing (they \
+settle to the Played Cards Pile), so play yours after it.
 • Skip must be its owner's only card this turn: others may only Veto it. A vetoed card had \
 no effect, so after a Veto sent your number card back you may still play Skip.
 • Opposites and Think Again! make the owner choose at once; Think Again! on a Roll \

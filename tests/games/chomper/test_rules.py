@@ -525,3 +525,21 @@ def test_skip_after_your_number_card_was_vetoed() -> None:
     t.play("Cleo", "pass")
     assert len(t.state.stack) == 40 and t.deciding() == "Ben"
     assert "⏭️ Ana skips." in t.public_log() and sorted(t.state.hands[0]) == ["0", "0", "3"]
+
+
+def test_modifiers_played_before_a_vetoed_main_card_is_replaced_change_nothing() -> None:
+    """Our ruling (the book is silent): the replacement main card sets the Produced Number
+    afresh; a Double and an Add played before the Veto stay in the order and act on the
+    vetoed card's nothing."""
+    t = table(["3", "5", "double"], ["veto", "add", "2"], ["0", "1", "2"])
+    t.play("Ana", "number", "3", 3)
+    t.play("Ana", "play", "double")
+    t.play("Ana", "pass")
+    t.play("Ben", "play", "add", "2", 2)
+    t.play("Ben", "aim", "veto", 0)
+    assert t.state.phase == "main" and t.options("Ana") == ["number.5.5"]
+    t.play("Ana", "number", "5", 5)
+    assert t.number() == 5
+    t.passes("Ana", "Ben", "Cleo")
+    assert len(t.state.stack) == 40 - 5
+    assert {"double", "add", "2", "veto", "5"} <= set(t.state.played)

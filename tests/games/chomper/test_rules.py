@@ -420,7 +420,9 @@ def test_roll_in_place_of_the_number_card_played_with_add() -> None:
 
 
 def test_roll_in_place_of_the_number_card_played_with_multiply() -> None:
-    """The die's number is the one multiplied by (Subtract, likewise, subtracts it)."""
+    """Roll: "Can be played in place of a Number Card"; Multiply: "Play this with a Number
+    Card, and multiply the Produced Number by it." The die's number is the one multiplied
+    by."""
     t = table(["3", "0", "1"], ["multiply", "roll", "1"], ["0", "1", "2"])
     t.play("Ana", "number", "3", 3)
     t.play("Ana", "pass")
@@ -447,15 +449,18 @@ def test_copy_as_a_number_card_opens_a_turn() -> None:
 
 
 def test_copy_cannot_open_a_turn_as_a_card_that_cannot() -> None:
-    """Only a card that could open a turn may be copied to open one: with a Double on top of
-    the Played Cards Pile, Copy, Double and Veto must Mulligan."""
+    """ "A player cannot play any cards on their turn: They must Mulligan until they are able
+    to play a card." Only a card that could open a turn may be copied to open one: with a
+    Double on top of the Played Cards Pile, Copy, Double and Veto must Mulligan."""
     t = table(["copy", "double", "veto"], ["0", "5", "1"], ["0", "1", "2"], played=["5", "double"])
     assert t.options("Ana") == ["mulligan.forced"]
 
 
 def test_copy_opening_a_turn_is_its_owners_main_card() -> None:
-    """A Copy standing for a number card is the main card: Opposites and Think Again! act
-    on it as on the card it copies, and a Veto makes its owner play another card."""
+    """Copy "will act as a copy of the last card played before it"; Veto: "If veto forces
+    the Active Player to be unable to play any cards during their turn, then they must
+    mulligan." A Copy standing for a number card is the main card: Opposites acts on it as
+    on the card it copies, and a Veto makes its owner play another card."""
     t = table(["copy", "1", "0"], ["opposites", "veto", "1"], ["0", "1", "2"], played=["135"])
     t.play("Ana", "copy", "135", 5)
     t.play("Ana", "pass")
@@ -469,7 +474,8 @@ def test_copy_opening_a_turn_is_its_owners_main_card() -> None:
 
 
 def test_copy_opening_a_turn_as_roll_rolls() -> None:
-    """A copied Roll rolls the die anew."""
+    """Copy "can therefore be used like a ... Number card", and Roll "can be played in place
+    of a Number Card": a Copy of a Roll opening the turn rolls the die anew."""
     t = table(["copy", "double", "veto"], ["0", "5", "1"], ["0", "1", "2"], played=["roll"])
     assert t.options("Ana") == ["copy.roll"]
     t.play("Ana", "copy", "roll")

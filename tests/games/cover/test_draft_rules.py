@@ -228,9 +228,11 @@ def test_a_turned_up_move_is_settled_before_the_next_card_turns_up(rig) -> None:
 
 
 def test_two_moves_in_a_row_are_decided_one_at_a_time(rig) -> None:
-    """One Move at a time: each player decides the first, then the second turns up. Every
-    decision names its own occasion, and a player's pending half still stands while the
-    other decides."""
+    """ "Move: The two players affected each decide whether their opponent must move their
+    top set to the bottom or their bottom set to the top." "After the action card is
+    resolved it is discarded from play." One Move at a time: each player decides the first,
+    then the second turns up. Every decision names its own occasion, and a player's pending
+    half still stands while the other decides."""
     t = move_pile_table(rig, ["toy_train", "move", "move"])
     first = {d.seat: d for d in t.game.decisions(t.state)}
     assert sorted(first) == [0, 1] and len({d.key for d in first.values()}) == 2

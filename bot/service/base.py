@@ -28,6 +28,7 @@ from bot.timing import (
 )
 from games.core.panels import Panels
 from games.core.protocol import Action, Decision, Event, Game, GameState, IllegalAction
+from games.core.turns import TurnView, closed
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,7 @@ class Change:
     previous: GameState | None = None
     timed_out: int | None = None  # the seat whose clock ran out, when a timer moved for it
     timer: Timer | None = None  # the reminder, for kind "reminder"
+    by: str | None = None  # who cancelled, for kind "cancelled" (None: nobody was left)
 
 
 Listener = Callable[[Change], Awaitable[None]]
@@ -94,6 +96,12 @@ class SeatView:
     def of(cls, record: MatchRecord, game: Game, state: GameState, seat: int | None) -> SeatView:
         view = game.view(state, seat)
         deciding = game.decisions(state)
+        if record.status != "active":
+            # A cancelled match's state may still hold a pending decision: nobody is to
+            # move on a table that will see no more moves, and no panel may say otherwise.
+            deciding = []
+            if isinstance(view, TurnView):
+                view = closed(view)
         return cls(
             match=record,
             game=game,

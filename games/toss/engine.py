@@ -25,6 +25,7 @@ from games.core.protocol import (
     IllegalAction,
     Option,
     Outcome,
+    Placement,
     option,
 )
 from games.core.rng import rng_for
@@ -439,6 +440,9 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
             else f"{state.names[best]} won {state.round_wins[best]} of {rounds} rounds."
         )
         return Outcome.ranked(state.round_wins, reason)
+
+    def score_text(self, state: TossState, placement: Placement) -> str:
+        return f"🏆 {placement.score}" if int(state.options.rounds) > 1 else ""
 
     # --- small helpers ------------------------------------------------------------------
     def open(self, state: TossState, phase: str) -> None:

@@ -635,7 +635,7 @@ def turn_ping(
             f"🎯 {mention(turns)}, your move in **{game.name}**"
             + (f" — {due}" if due else "")
             + "."
-            + (f"\n> {said[-1]}" if said else "")
+            + (f"\n> {' '.join(said[-3:])}" if said else "")
         )
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton("hand", record.match_id, label="Grab cards" if races else None))

@@ -41,6 +41,22 @@ def sent_allowed_mentions(fake: FakeDiscord, content_part: str) -> dict[str, Any
     return request.body.get("allowed_mentions", {})
 
 
+class ChallengeReady(CoverYourAssets):
+    """Two players; Ana to move, holding a Piano, and Ben's Piano set on top of his stack."""
+
+    def setup(self, options: CoverOptions, players, seed: int) -> CoverState:  # type: ignore[no-untyped-def, override]
+        state = super().setup(options, players, seed)
+        state.players[0].hand = ["piano", "cabin", "toy_train", "jewels"]
+        state.players[0].stack = [CoverSet(asset="cabin", cards=["cabin", "cabin"])]
+        state.players[1].hand = ["gold", "toy_train", "jewels", "cash"]
+        state.players[1].stack = [
+            CoverSet(asset="cabin", cards=["cabin", "cabin"]),
+            CoverSet(asset="piano", cards=["piano", "piano"]),
+        ]
+        state.turn = 0
+        return state
+
+
 async def test_the_end_of_a_match_is_posted_at_the_bottom_for_everyone(fake, db) -> None:
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
@@ -75,11 +91,14 @@ async def test_the_end_of_a_match_is_posted_at_the_bottom_for_everyone(fake, db)
     fake.assert_clean()
 
 
-async def test_a_cancelled_match_says_who_cancelled_quietly_and_shows_no_turn(fake, db) -> None:
-    ana = fake.add_user("ana")
+async def test_a_cancelled_match_says_who_cancelled_quietly_and_shows_no_turn(
+    fake, db, monkeypatch
+) -> None:
+    monkeypatch.setitem(GAMES, "cover_your_assets", ChallengeReady())
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)):
-        await open_game(fake, "cover_your_assets", ana, bots=2)
-        assert "🎯" in table_of(fake).text() or "⚔️" in table_of(fake).text()
+        await open_game(fake, "cover_your_assets", ana, ben)
+        assert "🎯 **Ana**'s turn." in table_of(fake).text() and "▶ Ana" in table_of(fake).text()
         await fake.slash(ana, "cancel")
         assert fake.last_reply(ana).ephemeral and "You cancelled" in fake.last_reply(ana).text()
         closing = fake.public_messages()[-1]
@@ -91,22 +110,6 @@ async def test_a_cancelled_match_says_who_cancelled_quietly_and_shows_no_turn(fa
         for turn_word in ("🎯", "▶", "'s turn", "Waiting for"):
             assert turn_word not in table, turn_word
     fake.assert_clean()
-
-
-class ChallengeReady(CoverYourAssets):
-    """Two players; Ana to move, holding a Piano, and Ben's Piano set on top of his stack."""
-
-    def setup(self, options: CoverOptions, players, seed: int) -> CoverState:  # type: ignore[no-untyped-def, override]
-        state = super().setup(options, players, seed)
-        state.players[0].hand = ["piano", "cabin", "toy_train", "jewels"]
-        state.players[0].stack = [CoverSet(asset="cabin", cards=["cabin", "cabin"])]
-        state.players[1].hand = ["gold", "toy_train", "jewels", "cash"]
-        state.players[1].stack = [
-            CoverSet(asset="cabin", cards=["cabin", "cabin"]),
-            CoverSet(asset="piano", cards=["piano", "piano"]),
-        ]
-        state.turn = 0
-        return state
 
 
 async def test_a_challenge_ping_names_the_challenge_and_its_deadline_and_a_miss_is_no_absence(

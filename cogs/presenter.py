@@ -245,7 +245,21 @@ class Presenter:
         seen = await self.service.seat_view(match_id, interaction.user.id)
         if seen.seat is None:
             raise NotSeated()
+        if seen.match.status == "finished":
+            await self.send_last_hand(interaction, seen)
+            return
         await self.send_hand(interaction, seen)
+
+    async def send_last_hand(self, interaction: discord.Interaction, seen: SeatView) -> None:
+        """My last hand: the cards the player ended with, or, when the end left them
+        empty-handed, the last cards they held (a replay: answered after a defer)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        held = await self.service.last_held(seen)
+        note = "🃏 The last cards you held in this match." if held is not seen else None
+        message = await interaction.followup.send(
+            ephemeral=True, wait=True, **self.hand_message(held, note)
+        )
+        await self.replace_hand(seen.match.match_id, interaction, message.id)
 
     async def send_hand(
         self, interaction: discord.Interaction, seen: SeatView, note: str | None = None

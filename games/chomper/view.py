@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from games.chomper.queue import produced
 from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperState, Entry
 from games.core.panels import Panel, PanelField, Panels
-from games.core.turns import TurnView, to_move
+from games.core.views import TableView, to_move
 
 if TYPE_CHECKING:
     from games.chomper.engine import CookieChomper
@@ -35,7 +35,7 @@ class SeatLine(BaseModel):
     score: int | None = None  # Cookie Hoarder
 
 
-class ChomperView(TurnView):
+class ChomperView(TableView):
     game: str = "cookie_chomper"
     viewer: int | None
     options: ChomperOptions

@@ -8,7 +8,7 @@ from pydantic import BaseModel
 
 from games.core.options import summary
 from games.core.panels import Panel, PanelField, Panels
-from games.core.turns import TurnView, to_move
+from games.core.views import TableView, to_move
 from games.cover.cookies_state import CookiesOptions, CookiesState
 from games.cover.state import CoverOptions, CoverState, RoundResult
 
@@ -57,7 +57,7 @@ class DraftView(BaseModel):
     opponent: int
 
 
-class CoverView(TurnView):
+class CoverView(TableView):
     """Public table plus the viewer's own hand. ``viewer`` None is a spectator."""
 
     game: str

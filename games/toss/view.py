@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from games.core.panels import Panel, PanelField, Panels
-from games.core.turns import TurnView, to_move
+from games.core.views import TableView, to_move
 from games.toss.cards import HALF, MILK, WILD
 from games.toss.state import BlindTake, Roll, TossOptions, TossState
 
@@ -26,7 +26,7 @@ class SeatLine(BaseModel):
     status: str = ""  # public: choosing, chosen, grabbing n
 
 
-class TossView(TurnView):
+class TossView(TableView):
     """The public table plus the viewer's own hand. ``viewer`` None is a spectator."""
 
     game: str = "toss_your_cookies"

@@ -220,3 +220,26 @@ def test_every_game_names_its_scores_as_players_count_them() -> None:
     assert chomper.score_text(chain, placement) == "2 cards left"
     standard = chomper.setup(chomper.options_model(), names, 1)
     assert chomper.score_text(standard, placement) == ""  # the place says it all
+
+
+async def test_my_last_hand_on_a_finished_table_shows_the_cards_held_not_empty(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cookie_chomper", ana, ben, bots=2)
+        await play_to_the_end(fake, [ana, ben])
+        table = table_of(fake)
+        match_id = table.find_button("Rematch").custom_id.split(":")[2]
+        state = bot.service.load_state(await bot.service.get(match_id))
+        out = [p for p, seat in ((ana, 0), (ben, 1)) if not state.hands[seat]]
+        assert out  # of four players three are out, so Ana or Ben ended empty-handed
+        for person in (ana, ben):
+            await fake.click(person, table, table.find_button("My last hand"))
+            last = fake.last_reply(person)
+            assert last.ephemeral and "This match is over." in last.text()
+            assert "*empty*" not in last.text() and "Your hand (" in last.text()
+            assert ("The last cards you held" in last.text()) == (person in out)
+        # Asked again, the same player's earlier view is replaced (and the replay is kept).
+        first = fake.last_reply(out[0])
+        await fake.click(out[0], table, table.find_button("My last hand"))
+        assert first.deleted and "The last cards you held" in fake.last_reply(out[0]).text()
+    fake.assert_clean()

@@ -9,7 +9,7 @@ import pytest
 
 from games import GAMES
 from games.core import contract
-from games.core.turns import closed, to_move
+from games.core.views import closed, to_move
 
 TURN_WORDS = ("▶", "'s turn", "grabbing", "choosing", "plays a card", "may play a modifier")
 

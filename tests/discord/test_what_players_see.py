@@ -158,16 +158,18 @@ async def test_a_turn_ping_names_the_last_public_move_and_the_deadline(
     async with fake.running(make_bot(db)) as bot:
         clock = ManualClock(start=bot.service.clock.now())
         bot.service.clock = bot.scheduler.clock = clock
+        await fake.slash(ben, "notify", on=True)
         await open_game(fake, "cover_your_assets", ana, ben)
         hand = await show_hand(fake, ana)
         await fake.click(ana, hand, hand.find_button("Discard 💎 Jewels"))
+        # Ten minutes a move is watched from the channel: no DM, even for those who asked.
+        assert fake.dms(ben) == []
         ping = fake.public_messages()[-1]
         assert ping.content == (
             f"🎯 {ben.mention}, your move in **Cover Your Assets** — "
             f"<t:{int(clock.now() + 600)}:R>.\n> Ana discarded 💎 Jewels. Ana drew 3 cards."
         )
         assert ping.find_button("Show hand") and "Jump to table" in link_buttons(ping)
-        assert bot.service  # the same running bot answered the click
     fake.assert_clean()
 
 

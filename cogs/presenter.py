@@ -614,7 +614,7 @@ def turn_ping(
 
     A reaction's prompt answers a public move (a challenge) and names nothing hidden, so it
     is quoted; a turn's prompt may name the player's own cards, so the situation of a turn
-    is the last public line of the change instead."""
+    is told by the change's last public lines instead."""
     record = change.match
     users = {s.seat: s.user_id for s in record.seats if s.seat in seats and s.user_id}
     mine = [d for d in deciding if d.seat in users and not d.optional]

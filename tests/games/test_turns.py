@@ -28,6 +28,9 @@ def test_turn_markers_come_from_the_decisions_and_a_closed_table_has_none(key: s
         assert view.to_move == to_move(deciding, over=over)  # type: ignore[attr-defined]
         table = game.panels(view).table.as_text()
         assert table.count("▶") == len(view.to_move)  # type: ignore[attr-defined]
+        marked = [line for line in table.splitlines() if "▶" in line]
+        for seat in view.to_move:  # type: ignore[attr-defined]
+            assert any(state.names[seat] in line for line in marked), (seat, marked)
         seen_markers += table.count("▶")
         panel = game.panels(closed(view)).table  # type: ignore[type-var]
         # The log may tell of turns past; everything else must not name a turn now.

@@ -39,7 +39,9 @@ def table_of(fake: FakeDiscord) -> FakeMessage:
 
 async def show_hand(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
     table = table_of(fake)
-    await fake.click(user, table, table.find_button("hand"))
+    # "Show hand", "Grab cards" in a scramble, "My last hand" once it is over.
+    button = next(b for b in table.buttons() if (b.custom_id or "").startswith("cj:hand:"))
+    await fake.click(user, table, button)
     return fake.last_reply(user)
 
 

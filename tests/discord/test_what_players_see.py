@@ -33,10 +33,14 @@ def table_link(fake: FakeDiscord) -> str:
 
 
 def sent_allowed_mentions(fake: FakeDiscord, content_part: str) -> dict[str, Any]:
+    """The allowed mentions of the one channel message (not an ephemeral answer, which
+    may say "This match is over." too) whose content holds ``content_part``."""
     (request,) = [
         r
         for r in fake.requests
-        if r.method == "POST" and content_part in str((r.body or {}).get("content"))
+        if r.method == "POST"
+        and r.path.startswith("/channels/")
+        and content_part in str((r.body or {}).get("content"))
     ]
     return request.body.get("allowed_mentions", {})
 

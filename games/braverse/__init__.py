@@ -1,0 +1,1 @@
+"""CookieRun: Braverse (unofficial fan implementation): two-player card battles."""

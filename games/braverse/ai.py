@@ -1,0 +1,216 @@
+"""The built-in Braverse bot: a heuristic that reads only its own view.
+
+Mulligan a hand without a LV1-2 Cookie; support with the card least useful in hand; keep
+one Cookie in hand; attack where it faints the highest level, a lethal attack first; pay
+keeping the colours its Traps need; spring a Trap when it saves a Cookie of LV2+; accept
+FLIP and On Reveal unless the cost hurts; refresh with the lowest level.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from games.braverse.cards import parse_cost
+from games.braverse.state import WIN_LEVEL
+from games.core.protocol import Action, Decision, Option
+
+if TYPE_CHECKING:
+    from games.braverse.engine import Braverse
+    from games.braverse.view import BraverseView
+
+HARMFUL = ("damage", "return_to_hand", "to_discard", "rest")
+
+
+def choose(game: Braverse, view: BraverseView, decision: Decision) -> Action:
+    me = decision.seat
+    kinds = {o.action.kind for o in decision.options}
+    opts = list(decision.options)
+    if "order" in kinds:
+        return Action.of("order", "first")
+    if "mull" in kinds:
+        return Action.of("mull", "no" if good_hand(game, view, me) else "yes")
+    if "start" in kinds:
+        return max(opts, key=lambda o: starting_value(game, o.action.args[0])).action
+    if "sup" in kinds:
+        return support_choice(game, view, me, opts)
+    if "end" in kinds:
+        return main_choice(game, view, me, opts)
+    if "pass" in kinds:
+        return trap_choice(game, view, me, opts)
+    if "flip" in kinds or "reveal" in kinds:
+        use = [o for o in opts if o.action.kind in ("flip", "reveal")]
+        cheap = [o for o in use if len(o.action.args[0]) <= 1 or o.action.args[0] == "free"]
+        return cheap[0].action if cheap else opts[-1].action
+    if "place" in kinds:
+        return replace_choice(game, view, me, opts)
+    if "refresh" in kinds:
+        return opts[0].action  # lowest level first
+    if "draw" in kinds:
+        return max(opts, key=lambda o: int(o.action.args[0])).action
+    if "pick" in kinds:
+        return pick_choice(game, view, me, decision)
+    if "take" in kinds:
+        if decision.prompt.endswith("discard which card?") and view.sides[me].hand is not None:
+            return min(
+                (o for o in opts if o.action.kind == "take"),
+                key=lambda o: usefulness(game, view, me, o.action.args[0]),
+            ).action
+        return next(o.action for o in opts if o.action.kind == "take")
+    return decision.default or opts[0].action
+
+
+def good_hand(game: Braverse, view: BraverseView, me: int) -> bool:
+    hand = view.sides[me].hand or []
+    return any(game.pool[c].type == "cookie" and (game.pool[c].level or 0) <= 2 for c in hand)
+
+
+def starting_value(game: Braverse, number: str) -> tuple[int, int]:
+    card = game.pool[number]
+    return (card.hp or 0, -(card.level or 0))
+
+
+def usefulness(game: Braverse, view: BraverseView, me: int, number: str) -> float:
+    """How much a hand card is worth keeping (higher: keep)."""
+    side = view.sides[me]
+    hand = side.hand or []
+    card = game.pool[number]
+    cookies = [c for c in hand if game.pool[c].type == "cookie"]
+    copies = Counter(hand)[number]
+    value = {"cookie": 3.0, "trap": 2.5, "item": 1.5, "stage": 1.0}[card.type]
+    if card.type == "cookie" and len(cookies) <= 1:
+        value += 10  # keep one Cookie in hand
+    if card.type == "stage" and side.stage is not None:
+        value -= 1
+    return value - 0.3 * (copies - 1)
+
+
+def support_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option]) -> Action:
+    cards = [o for o in opts if o.action.kind == "sup"]
+    return min(cards, key=lambda o: usefulness(game, view, me, o.action.args[0])).action
+
+
+def trap_colours(game: Braverse, view: BraverseView, me: int) -> Counter[str]:
+    hand = view.sides[me].hand or []
+    need: Counter[str] = Counter()
+    for number in hand:
+        if game.pool[number].type == "trap":
+            need.update(c for c in parse_cost(game.pool[number].cost).symbols if c != "N")
+    return need
+
+
+def payment_cost(game: Braverse, view: BraverseView, me: int, option: Option) -> float:
+    """How much a payment hurts: colours that the Traps in hand need count double."""
+    paid = option.action.args[-1] if option.action.kind != "item" else option.action.args[1]
+    if paid == "free":
+        return 0.0
+    need = trap_colours(game, view, me)
+    return sum(2.0 if need[c] else 1.0 for c in paid)
+
+
+def main_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option]) -> Action:
+    side, foe = view.sides[me], view.sides[1 - me]
+    hand = side.hand or []
+    by_kind: dict[str, list[Option]] = {}
+    for o in opts:
+        by_kind.setdefault(o.action.kind, []).append(o)
+    cookies_in_hand = [c for c in hand if game.pool[c].type == "cookie"]
+    if "cookie" in by_kind and (len(cookies_in_hand) >= 2 or not side.battle):
+        best = max(by_kind["cookie"], key=lambda o: game.pool[o.action.args[0]].level or 0)
+        return best.action
+    if "stage" in by_kind and side.stage is None:
+        return by_kind["stage"][0].action
+    attacks = by_kind.get("atk", [])
+    if attacks:
+        return attack_choice(game, view, me, attacks).action
+    if "act" in by_kind:
+        return by_kind["act"][0].action
+    items = [o for o in by_kind.get("item", []) if item_worth(game, view, me, o)]
+    if items:
+        return items[0].action
+    del foe
+    return Action.of("end")
+
+
+def attack_choice(game: Braverse, view: BraverseView, me: int, attacks: list[Option]) -> Option:
+    foe = view.sides[1 - me]
+    side = view.sides[me]
+
+    def value(o: Option) -> tuple[float, float, float]:
+        i, j = int(o.action.args[0]), int(o.action.args[1])
+        attacker = game.pool[side.battle[i].card]
+        target = foe.battle[j]
+        level = game.pool[target.card].level or 0
+        assert attacker.attack is not None
+        faints = attacker.attack.damage + 0 >= target.hp_left
+        lethal = faints and foe.break_level + level >= WIN_LEVEL
+        score = (100 if lethal else 0) + (10 * level if faints else 0)
+        score += min(attacker.attack.damage, target.hp_left)
+        return (score, -payment_cost(game, view, me, o), -i)
+
+    return max(attacks, key=value)
+
+
+def item_worth(game: Braverse, view: BraverseView, me: int, option: Option) -> bool:
+    card = game.pool[option.action.args[0]]
+    assert card.item is not None
+    first = card.item.do[0].op
+    foe = view.sides[1 - me]
+    if first in HARMFUL or first in ("support_to_hand", "discard", "mill"):
+        return bool(foe.battle) or first in ("support_to_hand", "discard", "mill")
+    # modify_attack is only worth it right before an attack the bot cannot plan here
+    return first != "modify_attack"
+
+
+def trap_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option]) -> Action:
+    answers = [o for o in opts if o.action.kind != "pass"]
+    attack = view.attack
+    if not answers or attack is None or not attack.target:
+        return Action.of("pass")
+    target = next((c for c in view.sides[me].battle if c.uid == attack.target_uid), None)
+    if target is None:
+        return Action.of("pass")
+    level = game.pool[target.card].level or 0
+    if level >= 2 and attack.damage >= target.hp_left:
+        return min(answers, key=lambda o: payment_cost(game, view, me, o)).action
+    return Action.of("pass")
+
+
+def replace_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option]) -> Action:
+    places = [o for o in opts if o.action.kind == "place"]
+    side = view.sides[me]
+    hand = side.hand or []
+    cookies = [c for c in hand if game.pool[c].type == "cookie"]
+    forced = not any(o.action.kind == "done" for o in opts)
+    if forced or len(cookies) >= 2:
+        return max(places, key=lambda o: game.pool[o.action.args[0]].hp or 0).action
+    return Action.of("done")
+
+
+def pick_choice(game: Braverse, view: BraverseView, me: int, decision: Decision) -> Action:
+    harmful = any(f"({op})" in decision.prompt for op in HARMFUL)
+    mine = {c.uid for c in view.sides[me].battle}
+    picks = [o for o in decision.options if o.action.kind == "pick"]
+
+    def owner_is_me(o: Option) -> bool:
+        ref = o.action.args[0]
+        if ref.startswith("c"):
+            return int(ref[1:]) in mine
+        return ref[1:].split("-")[0] == str(me)
+
+    wanted = [o for o in picks if owner_is_me(o) != harmful]
+    done = [o for o in decision.options if o.action.kind == "done"]
+    if not wanted:
+        return done[0].action if done else picks[0].action
+
+    def hp_of(o: Option) -> int:
+        ref = o.action.args[0]
+        if not ref.startswith("c"):
+            return 0
+        for side in view.sides:
+            for cookie in side.battle:
+                if cookie.uid == int(ref[1:]):
+                    return cookie.hp_left
+        return 0
+
+    return min(wanted, key=hp_of).action

@@ -81,7 +81,7 @@ class Battle:
             ),
             (
                 condition.attack_damage_at_least,
-                lambda n: attack is not None and attack.step == "window" and attack.damage >= n,
+                lambda n: attack is not None and not attack.dealt and attack.damage >= n,
             ),
         )
         return all(test(value) for value, test in checks if value is not None)

@@ -234,9 +234,10 @@ class Effects(Battle):
                     Event(text=f"🚫 {state.names[victim]}'s FLIP effects are off this turn.")
                 )
             case Search(n=n):
+                deck = state.sides[seat].deck
                 if not frame.opened:
-                    deck = state.sides[seat].deck
-                    frame.looked = [deck.pop() for _ in range(min(n, len(deck)))]
+                    # the cards stay on top of the deck while looked at: not an empty deck
+                    frame.looked = deck[::-1][:n]
                     frame.opened = True
                     seen = ", ".join(self.pool[c].name for c in frame.looked) or "nothing"
                     events.append(
@@ -245,7 +246,10 @@ class Effects(Battle):
                     events.append(Event(text=f"You see: {seen}.", visible_to=frozenset({seat})))
                     return
                 # nothing (more) to take: the rest go to the bottom, in the order seen
-                state.sides[seat].deck[:0] = frame.looked[::-1]
+                rest = len(frame.looked)
+                if rest:
+                    deck[:0] = deck[-rest:]
+                    del deck[-rest:]
                 self.next_op(frame)
                 return
             case Discard(n=n, side=whose, how="random"):
@@ -396,8 +400,11 @@ class Effects(Battle):
             self.hit(state, frame, op, events)
             self.next_op(frame)
         elif action.kind == "take" and isinstance(op, Search):
-            frame.looked.remove(action.args[0])
-            state.sides[frame.seat].hand.append(action.args[0])
+            card = action.args[0]
+            frame.looked.remove(card)
+            deck = state.sides[frame.seat].deck
+            del deck[len(deck) - 1 - deck[::-1].index(card)]  # it is among the top cards
+            state.sides[frame.seat].hand.append(card)
             frame.done += 1
             events.append(Event(text=f"{state.names[frame.seat]} takes a card into their hand."))
             events.append(

@@ -697,8 +697,9 @@ class Braverse(Effects, Engine[BraverseState, BraverseOptions]):
     def scramble_hidden(
         self, state: BraverseState, seat: int | None, rng: random.Random
     ) -> BraverseState:
-        """Re-deal what ``seat`` cannot see, per owner: both decks, every HP pile (hidden
-        from their owner too), the other hand, and cards another player is looking at."""
+        """Re-deal what ``seat`` cannot see, per owner: both decks (with the top cards
+        another player is looking at), every HP pile (hidden from its owner too), the other
+        hand."""
         twin = self.state_model.model_validate(state.model_dump())
         for owner, side in enumerate(twin.sides):
             looking = [
@@ -712,7 +713,6 @@ class Braverse(Effects, Engine[BraverseState, BraverseOptions]):
             if hand_hidden and kept is not None:
                 hand.remove(kept)
             hidden = list(side.deck) + [c for cookie in side.battle for c in cookie.hp]
-            hidden += [c for f in looking for c in f.looked]
             if hand_hidden:
                 hidden += hand
             rng.shuffle(hidden)
@@ -720,9 +720,8 @@ class Braverse(Effects, Engine[BraverseState, BraverseOptions]):
             for cookie in side.battle:
                 size = len(cookie.hp)
                 cookie.hp, hidden = hidden[:size], hidden[size:]
-            for f in looking:
-                size = len(f.looked)
-                f.looked, hidden = hidden[:size], hidden[size:]
+            for f in looking:  # what they look at is the top of their deck
+                f.looked = side.deck[::-1][: len(f.looked)]
             if hand_hidden:
                 side.hand = hidden + ([kept] if kept is not None else [])
         return twin

@@ -394,6 +394,15 @@ class Battle:
         assert ability is not None
         return payments(state.sides[frame.seat], self.pool, ability.cost)
 
+    def step_flip(self, state: BraverseState, frame: FlipFrame, events: list[Event]) -> bool:
+        """Asks while it can be paid (it was payable when flipped; nothing resolves between
+        the flip and the question, but a frame must never ask with nothing to offer)."""
+        if self.flip_payments(state, frame):
+            return False
+        state.stack.pop()
+        events.append(Event(text=f"{self.pool[frame.card].name}'s FLIP can no longer be paid."))
+        return True
+
     def reveal_payments(self, state: BraverseState, frame: RevealFrame) -> list[Payment]:
         found = self.find(state, frame.uid)
         if found is None:

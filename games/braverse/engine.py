@@ -303,7 +303,7 @@ class Braverse(Effects, Engine[BraverseState, BraverseOptions]):
             return Decision(
                 key=key,
                 seat=frame.seat,
-                prompt=f"FLIP: {card.name} — {card.flip.do and self.flip_text(card.number)}",
+                prompt=f"FLIP: {card.name} — {self.flip_text(card.number)}",
                 options=tuple(opts),
                 default=opts[0].action if pays[0].paid == "free" else Action.of("decline"),
                 reaction=frame.seat != state.turn,
@@ -597,7 +597,9 @@ class Braverse(Effects, Engine[BraverseState, BraverseOptions]):
                 return self.step_replace(state, frame, events)
             case RevealFrame():
                 return self.step_reveal(state, frame)
-        return False  # TrapWindow and FlipFrame always ask
+            case FlipFrame():
+                return self.step_flip(state, frame, events)
+        return False  # a TrapWindow always asks
 
     def step_phase(self, state: BraverseState, events: list[Event], rng: random.Random) -> bool:
         turn = state.turn

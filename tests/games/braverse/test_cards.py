@@ -142,6 +142,22 @@ def test_loader_refuses_a_number_used_twice(tmp_path: Path) -> None:
         load_pool(path)
 
 
+def test_a_broken_host_list_fails_at_start_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "broken.toml"
+    path.write_text('[[cards]]\nnumber = "X1-001"\nname = "Bad"\ntype = "cookie"\n')
+    path.write_text(path.read_text() + 'colour = "R"\nlevel = 0\nhp = 1\n')
+    path.write_text(path.read_text() + 'attack = { cost = "R", damage = 1 }\n')
+    monkeypatch.setenv("BRAVERSE_CARDS", str(path))
+    braverse_pool.cache_clear()
+    try:
+        with pytest.raises(CardListError, match=r"^broken.toml: X1-001 level: 0 is outside 1-3$"):
+            braverse_pool()
+    finally:
+        braverse_pool.cache_clear()
+
+
 def test_a_host_list_in_json_loads_and_has_its_own_digest(tmp_path: Path) -> None:
     path = tmp_path / "host.json"
     path.write_text(json.dumps({"cards": [GOOD]}))

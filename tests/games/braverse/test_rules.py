@@ -31,6 +31,23 @@ def test_setup_the_rock_paper_scissors_winner_chooses_to_go_second() -> None:
     assert GAME.decisions(state)[0].seat == state.first  # the first player mulligans first
 
 
+def test_setup_refuses_a_match_recorded_with_another_card_list() -> None:
+    with pytest.raises(IllegalAction, match="another card list"):
+        GAME.setup(BraverseOptions(cards="0123456789abcdef"), ("Ana", "Ben"), seed=3)
+    state = GAME.setup(BraverseOptions(cards=GAME.pool.digest), ("Ana", "Ben"), seed=3)
+    assert state.cards == GAME.pool.digest
+
+
+def test_setup_refuses_an_illegal_deck_with_every_problem() -> None:
+    decks = (("S1-010",) * 60, ("S1-001",) * 60)
+    with pytest.raises(IllegalAction) as caught:
+        GAME.setup(BraverseOptions(decks=decks), ("Ana", "Ben"), seed=3)
+    assert str(caught.value) == (
+        "Deck 1 cannot be played: S1-010 Hot Sauce Flask: 60 copies; at most 4 of one card "
+        "number. No Cookie card; a deck needs at least one."
+    )
+
+
 def test_setup_mulligan_first_player_then_second_even_if_the_first_keeps() -> None:
     state = GAME.setup(BraverseOptions(), ("Ana", "Ben"), seed=3)
     state, _ = GAME.apply(state, state.chooser, Action.of("order", "first"))

@@ -47,8 +47,10 @@ class Table:
         first: int = 0,
         round: int = 3,
         phase: str = "main",
+        game: Braverse = GAME,
         **options: Any,
     ) -> None:
+        self.game = game
         uid = 1
         sides = []
         for spec in (ana, ben):
@@ -61,7 +63,7 @@ class Table:
             seed=7,
             names=("Ana", "Ben"),
             options=BraverseOptions(**options),
-            cards=GAME.pool.digest,
+            cards=game.pool.digest,
             sides=sides,
             phase=phase,  # type: ignore[arg-type]
             first=first,
@@ -76,12 +78,12 @@ class Table:
         return self.state.names.index(name)
 
     def play(self, name: str, kind: str, *args: object) -> list[Event]:
-        self.state, events = GAME.apply(self.state, self.seat(name), Action.of(kind, *args))
+        self.state, events = self.game.apply(self.state, self.seat(name), Action.of(kind, *args))
         self.events += events
         return events
 
     def decision(self) -> Decision:
-        found = GAME.decisions(self.state)
+        found = self.game.decisions(self.state)
         assert len(found) == 1, found
         return found[0]
 
@@ -89,7 +91,7 @@ class Table:
         return self.state.names[self.decision().seat]
 
     def options(self, name: str) -> list[str]:
-        decision = GAME.decision_for(self.state, self.seat(name))
+        decision = self.game.decision_for(self.state, self.seat(name))
         return [o.action.encode() for o in decision.options] if decision else []
 
     def side(self, name: str) -> Side:

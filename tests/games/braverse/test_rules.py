@@ -10,6 +10,8 @@ from collections import Counter
 
 import pytest
 
+from games.braverse import Braverse
+from games.braverse.cards import Card, CardPool
 from games.braverse.state import BraverseOptions, DamageFrame, TrapWindow
 from games.core.protocol import Action, IllegalAction
 
@@ -324,6 +326,51 @@ def test_battle_attacker_gone_before_the_damage_step_means_no_damage() -> None:
     assert not t.cookie("Ana").rested  # the Cookie placed again is a new, Active Cookie
 
 
+def test_battle_target_gone_before_the_damage_step_means_no_damage() -> None:
+    """A host's card (not in our pool): a Trap that takes the defender's own Cookie back."""
+    escape = {
+        "number": "T1-001",
+        "name": "Escape Hatch",
+        "type": "trap",
+        "colour": "B",
+        "cost": "B",
+        "trap": {"do": [{"op": "return_to_hand", "target": {"side": "own"}}]},
+    }
+    cards = (*GAME.pool.cards, Card.model_validate(escape))
+    game = Braverse(CardPool(cards=cards, digest="test"))
+    t = Table(
+        side(battle=[("S1-005", [FILLER] * 3)], support=["S1-001", "S1-001", "S1-016"]),
+        side(
+            battle=[("S1-035", [FILLER] * 4), ("S1-046", [FILLER] * 2)],
+            support=["S1-046"],
+            hand=["T1-001"],
+        ),
+        game=game,
+    )
+    t.play("Ana", "atk", 0, 0, "RRY")
+    t.play("Ben", "trap", "T1-001", "B")
+    t.play("Ben", "pick", "c2")  # Oakheart Warden, the target, back to Ben's hand
+    assert t.options("Ben") == ["place.S1-035", "done"]  # re-placement after the effect
+    t.play("Ben", "place", "S1-035")  # placed again: a new Cookie, not the target
+    assert "The target has left the Battle Area: no damage." in t.log()
+    assert len(t.hp("Ben", 1)) == 4 and len(t.hp("Ben", 0)) == 2 and t.deciding() == "Ana"
+
+
+def test_battle_a_heal_in_the_middle_of_damage_gives_no_points_back() -> None:
+    t = Table(
+        side(battle=[("S1-005", [FILLER] * 3)], support=["S1-001", "S1-001", "S1-016"]),
+        side(
+            battle=[("S1-035", ["S1-033", "S1-046", "S1-047", "S1-050"])],
+            deck=["S1-053", FILLER],
+        ),
+    )
+    t.play("Ana", "atk", 0, 0, "RRY")
+    t.play("Ben", "flip", "free")  # Clover Sprite: +1 HP, from the top of Ben's deck
+    # 3 points: Clover Sprite, then the new card, then S1-046: the heal is flipped away
+    assert t.hp("Ben") == ["S1-047", "S1-050"]
+    assert t.side("Ben").discard == ["S1-033", "S1-053", "S1-046"]
+
+
 def test_battle_declared_damage_is_locked_never_below_zero() -> None:
     t = Table(
         side(battle=[("S1-001", [FILLER] * 2)], support=["S1-001"]),
@@ -469,6 +516,28 @@ def test_victory_a_break_area_of_level_10_loses_at_once() -> None:
     t.play("Ana", "atk", 0, 0, "RRY")
     assert t.state.winner == 0 and t.state.stack == []  # the FLIP never gets asked
     assert t.state.reason == "Ben's Break Area reached LV 10: Ana wins."
+
+
+# --- /rules ----------------------------------------------------------------------------------
+def test_the_rules_text_says_unofficial_and_lists_the_rulings() -> None:
+    text = GAME.rules_text()
+    for ruling in (
+        "unofficial fan implementation",
+        "One Support card pays one cost symbol.",
+        "may attack at once",
+        "flips one HP card per point, FLIP effects resolving between flips",
+        "a heal in the middle of damage gives no points back",
+        "damage beyond the HP left is lost",
+        "fixed when the damage step starts (never below 0)",
+        "an effect once it is done",
+        "(checked at re-placement)",
+        "loses at once",
+        "refresh again",
+        "the Stage first, then Cookies left to right",
+        "draw after a forced redraw is automatic",
+        "Always open the trap window",
+    ):
+        assert ruling in " ".join(text.split()), ruling
 
 
 # --- Stage and end of turn -------------------------------------------------------------------

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-
-from pydantic import BaseModel, ConfigDict
+from dataclasses import dataclass
+from functools import cache
 
 from games.braverse.cards import CardPool, parse_cost
 from games.braverse.state import Side
@@ -20,9 +20,8 @@ ORDER = "RYGB"
 FREE = "free"
 
 
-class Payment(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+@dataclass(frozen=True)
+class Payment:
     paid: str  # colour letters, in RYGB order, or "free"
     discard: str | None = None  # the hand card a "discard" cost takes
 
@@ -44,8 +43,13 @@ def canonical(colours: Counter[str]) -> str:
     return "".join(c * colours[c] for c in ORDER) or FREE
 
 
-def active_colours(side: Side, pool: CardPool) -> Counter[str]:
-    return Counter(pool[s.card].colour for s in side.support if not s.rested)
+def active_colours(side: Side, pool: CardPool) -> tuple[int, int, int, int]:
+    """Active Support cards per colour, in RYGB order."""
+    counts = [0, 0, 0, 0]
+    for support in side.support:
+        if not support.rested:
+            counts[ORDER.index(pool[support.card].colour)] += 1
+    return counts[0], counts[1], counts[2], counts[3]
 
 
 def _multisets(available: Counter[str], size: int, colours: str = ORDER) -> Iterator[Counter[str]]:
@@ -65,14 +69,19 @@ def colour_payments(side: Side, pool: CardPool, symbols: str) -> list[str]:
     """Every distinct way to pay ``symbols`` from the active Support, automatic first."""
     if not symbols:
         return [FREE]
-    have = active_colours(side, pool)
+    return list(payments_from(active_colours(side, pool), symbols))
+
+
+@cache  # the same few (Support, cost) pairs come up again and again: decisions are hot
+def payments_from(counts: tuple[int, int, int, int], symbols: str) -> tuple[str, ...]:
+    have = Counter(dict(zip(ORDER, counts, strict=True)))
     need = Counter(c for c in symbols if c != "N")
     generic = symbols.count("N")
     if any(have[c] < k for c, k in need.items()):
-        return []
+        return ()
     spare = have - need
     if spare.total() < generic:
-        return []
+        return ()
     auto = Counter(need)
     left = Counter(spare)
     for _ in range(generic):
@@ -85,7 +94,7 @@ def colour_payments(side: Side, pool: CardPool, symbols: str) -> list[str]:
         text = canonical(need + extra)
         if text not in found:
             found.append(text)
-    return found
+    return tuple(found)
 
 
 def payments(

@@ -518,6 +518,28 @@ def test_victory_a_break_area_of_level_10_loses_at_once() -> None:
     assert t.state.reason == "Ben's Break Area reached LV 10: Ana wins."
 
 
+# --- hidden information ------------------------------------------------------------------------
+def test_hp_piles_are_hidden_from_everyone_and_hands_from_the_opponent() -> None:
+    t = Table(
+        side(battle=[("S1-005", ["S1-038", "S1-039", "S1-040"])], hand=["S1-042", "S1-043"]),
+        side(battle=[("S1-035", ["S1-053", "S1-054", "S1-055", "S1-056"])], hand=["S1-057"]),
+    )
+    hidden_hp = ("S1-038", "S1-039", "S1-040", "S1-053", "S1-054", "S1-055", "S1-056")
+    names = [GAME.pool[c].name for c in hidden_hp]
+    for seat in (None, 0, 1):
+        seen = GAME.view(t.state, seat)
+        shown = GAME.panels(seen)
+        text = seen.model_dump_json() + shown.table.as_text()
+        text += shown.hand.as_text() if shown.hand else ""
+        assert not any(card in text for card in [*hidden_hp, *names]), seat  # not even the owner
+        assert [c.hp_left for c in seen.sides[0].battle] == [3]
+    ana, ben = GAME.view(t.state, 0), GAME.view(t.state, 1)
+    assert ana.sides[0].hand == ["S1-042", "S1-043"] and ana.sides[1].hand is None
+    assert ana.sides[1].hand_count == 1 and "S1-057" not in ana.model_dump_json()
+    assert ben.sides[0].hand is None and "S1-042" not in ben.model_dump_json()
+    assert GAME.view(t.state, None).sides[0].hand is None
+
+
 # --- /rules ----------------------------------------------------------------------------------
 def test_the_rules_text_says_unofficial_and_lists_the_rulings() -> None:
     text = GAME.rules_text()

@@ -1,7 +1,7 @@
 """The built-in Braverse bot: a heuristic that reads only its own view.
 
 Mulligan a hand without a LV1-2 Cookie; support with the card least useful in hand; keep
-one Cookie in hand; attack where it faints the highest level, a lethal attack first; pay
+one Cookie in hand, and place the Cookies that bring most HP for the levels they risk; attack where it faints the highest level, a lethal attack first; pay
 keeping the colours its Traps need; spring a Trap when it saves a Cookie of LV2+; accept
 FLIP and On Reveal unless the cost hurts; refresh with the lowest level.
 """
@@ -31,7 +31,7 @@ def choose(game: Braverse, view: BraverseView, decision: Decision) -> Action:
     if "mull" in kinds:
         return Action.of("mull", "no" if good_hand(game, view, me) else "yes")
     if "start" in kinds:
-        return max(opts, key=lambda o: starting_value(game, o.action.args[0])).action
+        return max(opts, key=lambda o: cookie_value(game, o.action.args[0])).action
     if "sup" in kinds:
         return support_choice(game, view, me, opts)
     if "end" in kinds:
@@ -65,9 +65,13 @@ def good_hand(game: Braverse, view: BraverseView, me: int) -> bool:
     return any(game.pool[c].type == "cookie" and (game.pool[c].level or 0) <= 2 for c in hand)
 
 
-def starting_value(game: Braverse, number: str) -> tuple[int, int]:
+def cookie_value(game: Braverse, number: str) -> float:
+    """Which Cookie to put in the Battle Area: HP it brings, less the levels its faint would
+    cost (the Break Area decides the match), plus a little for its attack. Measured against
+    random play, this beat "highest level first" by a few points per pairing."""
     card = game.pool[number]
-    return (card.hp or 0, -(card.level or 0))
+    damage = card.attack.damage if card.attack is not None else 0
+    return (card.hp or 0) - 2 * (card.level or 0) + 0.5 * damage
 
 
 def usefulness(game: Braverse, view: BraverseView, me: int, number: str) -> float:
@@ -116,8 +120,7 @@ def main_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option])
         by_kind.setdefault(o.action.kind, []).append(o)
     cookies_in_hand = [c for c in hand if game.pool[c].type == "cookie"]
     if "cookie" in by_kind and (len(cookies_in_hand) >= 2 or not side.battle):
-        best = max(by_kind["cookie"], key=lambda o: game.pool[o.action.args[0]].level or 0)
-        return best.action
+        return max(by_kind["cookie"], key=lambda o: cookie_value(game, o.action.args[0])).action
     if "stage" in by_kind and side.stage is None:
         return by_kind["stage"][0].action
     attacks = by_kind.get("atk", [])
@@ -183,7 +186,7 @@ def replace_choice(game: Braverse, view: BraverseView, me: int, opts: list[Optio
     cookies = [c for c in hand if game.pool[c].type == "cookie"]
     forced = not any(o.action.kind == "done" for o in opts)
     if forced or len(cookies) >= 2:
-        return max(places, key=lambda o: game.pool[o.action.args[0]].hp or 0).action
+        return max(places, key=lambda o: cookie_value(game, o.action.args[0])).action
     return Action.of("done")
 
 

@@ -43,8 +43,9 @@ def test_bot_keeps_one_cookie_in_hand_when_placing() -> None:
         side(battle=[(B, [FILLER] * 2)]),
     )
     assert bot(t, "Ana") == "end"
-    t.side("Ana").hand = ["S1-005", "S1-008"]
-    assert bot(t, "Ana") == "cookie.S1-008"  # the higher level goes out, one stays
+    t.side("Ana").hand = ["S1-005", "S1-032"]
+    # Mossy Porter (LV1, HP 3) goes out before Ember Knight (LV2, HP 3): a faint costs less
+    assert bot(t, "Ana") == "cookie.S1-032"
 
 
 def test_bot_attacks_where_it_faints_the_highest_level() -> None:

@@ -1,9 +1,10 @@
 """The built-in Braverse bot: a heuristic that reads only its own view.
 
 Mulligan a hand without a LV1-2 Cookie; support with the card least useful in hand; keep
-one Cookie in hand, and place the Cookies that bring most HP for the levels they risk; attack where it faints the highest level, a lethal attack first; pay
-keeping the colours its Traps need; spring a Trap when it saves a Cookie of LV2+; accept
-FLIP and On Reveal unless the cost hurts; refresh with the lowest level.
+one Cookie in hand, and place the Cookies that bring most HP for the levels they risk;
+attack where it faints the highest level, a lethal attack first; pay keeping the colours
+its Traps need; spring a Trap when it saves a Cookie of LV2+; accept FLIP and On Reveal
+unless the cost hurts; refresh with the lowest level.
 """
 
 from __future__ import annotations

@@ -439,4 +439,6 @@ class Battle:
             found = self.find(state, source)
             if found is not None:
                 found[1].rested = True
-        state.stack.append(EffectFrame(seat=seat, card=card, trigger=trigger, source=source))
+        state.stack.append(
+            EffectFrame(seat=seat, card=card, trigger=trigger, source=source, chosen=True)
+        )

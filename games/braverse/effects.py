@@ -58,7 +58,9 @@ class Effects(Battle):
         assert effect is not None
         if not frame.started:
             frame.started = True
-            if not self.holds(state, frame.seat, effect.if_):
+            # a played or chosen effect was offered only while its condition held: paying
+            # for it (a card from hand, a Support card) must not make it fail afterwards
+            if not frame.chosen and not self.holds(state, frame.seat, effect.if_):
                 events.append(Event(text=f"{self.pool[frame.card].name}: the condition fails."))
                 self.finish_effect(state)
                 return True

@@ -169,7 +169,7 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
                 pay(side, self.pool, payment)
                 side.discard.append(number)
                 events.append(Event(text=f"✨ {name} uses {self.pool[number].name}."))
-                state.stack.append(EffectFrame(seat=seat, card=number, trigger="item"))
+                state.stack.append(EffectFrame(seat=seat, card=number, trigger="item", chosen=True))
             case "stage":
                 number, payment = action.args[0], Payment.from_args(action.args[1:])
                 side.hand.remove(number)
@@ -245,7 +245,7 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
                 side.discard.append(number)
                 text = f"🪤 {state.names[seat]} springs {self.pool[number].name}!"
                 events.append(Event(text=text))
-                state.stack.append(EffectFrame(seat=seat, card=number, trigger="trap"))
+                state.stack.append(EffectFrame(seat=seat, card=number, trigger="trap", chosen=True))
             else:
                 cookie = side.battle[int(action.args[0])]
                 who = self.cookie_name(state, seat, cookie.card)

@@ -65,6 +65,9 @@ attacked" effect), unless the lobby switch "Always open the trap window" is on, 
 players who bluff.
 • "+N HP" has no cap: it puts the top card of the deck on the HP pile. Moving HP cards \
 any other way is not damage.
+• A condition ("If ...") is checked when the card is played or its effect chosen, before \
+paying; the effect then resolves in full. Attack and end-of-turn effects check it when \
+they start.
 • Effects that change an attack change the attack in progress until its damage is \
 locked; played outside an attack, they change your attacks for the rest of the turn.
 """

@@ -107,6 +107,7 @@ class EffectFrame(BaseModel):
     trigger: str
     source: int | None = None  # the Cookie it came from (``self`` targets)
     started: bool = False
+    chosen: bool = False  # played or chosen by a player: its condition held then, before paying
     at: int = 0
     opened: bool = False  # search: the top cards have been looked at  # the op being resolved
     picks: list[str] = []  # targets chosen so far for this op

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.braverse import Braverse
+from games.braverse.cards import Card, CardPool
 from games.braverse.state import BraverseOptions, BraverseState, Cookie, Side, SupportCard
 from games.core.protocol import Action, Decision, Event
 
@@ -35,6 +36,12 @@ def side(
         "discard": list(discard or []),
         "break_area": list(break_area or []),
     }
+
+
+def game_with(*cards: dict[str, Any]) -> Braverse:
+    """Our pool and a host's cards: for rules no card of ours exercises."""
+    extra = tuple(Card.model_validate(card) for card in cards)
+    return Braverse(CardPool(cards=(*GAME.pool.cards, *extra), digest="host"))
 
 
 class Table:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import FILLER, GAME, PLAIN, Table, side
+from .conftest import FILLER, GAME, PLAIN, Table, game_with, side
 
 R, Y, G, B = "S1-001", "S1-016", "S1-031", "S1-046"  # Support cards of each colour
 
@@ -275,6 +275,55 @@ def test_discard_at_random_needs_no_choice() -> None:
 
 
 # --- mill ------------------------------------------------------------------------------------
+FULL_HANDS = {  # a host's Item: "If you hold 2 cards or more: draw 1"
+    "number": "T1-002",
+    "name": "Full Hands",
+    "type": "item",
+    "colour": "R",
+    "cost": "",
+    "item": {"if": {"hand_at_least": 2}, "do": [{"op": "draw"}]},
+}
+STEADY = {  # a host's Cookie: "End of your turn: if you hold 1 card or more: draw 1"
+    "number": "T1-003",
+    "name": "Steady Baker",
+    "type": "cookie",
+    "colour": "R",
+    "level": 1,
+    "hp": 2,
+    "attack": {"cost": "R", "damage": 1},
+    "end_of_turn": {"if": {"hand_at_least": 1}, "do": [{"op": "draw"}]},
+}
+
+
+def test_a_condition_that_held_when_played_holds_after_paying() -> None:
+    t = Table(
+        side(battle=[(PLAIN, [FILLER] * 2)], hand=["T1-002", R], deck=[B] * 3),
+        side(battle=[("S1-046", [FILLER] * 2)]),
+        game=game_with(FULL_HANDS),
+    )
+    assert "item.T1-002.free" in t.options("Ana")  # 2 cards in hand, itself included
+    t.play("Ana", "item", "T1-002", "free")
+    assert t.side("Ana").hand == [R, B]  # it drew, though 1 card was left once played
+
+
+def test_an_end_of_turn_condition_is_checked_when_it_starts() -> None:
+    game = game_with(STEADY)
+    t = Table(
+        side(battle=[("T1-003", [FILLER] * 2)], hand=[R], deck=[B] * 3),
+        side(battle=[("S1-046", [FILLER] * 2)]),
+        game=game,
+    )
+    t.play("Ana", "end")
+    assert t.side("Ana").hand == [R, B]
+    t = Table(
+        side(battle=[("T1-003", [FILLER] * 2)], hand=[], deck=[B] * 3),
+        side(battle=[("S1-046", [FILLER] * 2)]),
+        game=game,
+    )
+    t.play("Ana", "end")
+    assert t.side("Ana").hand == [] and "Steady Baker: the condition fails." in t.log()
+
+
 def test_mill_fires_on_the_opponents_deck() -> None:
     t = Table(
         side(battle=[(PLAIN, [FILLER] * 2)], hand=["S1-027"], support=[Y, Y]),

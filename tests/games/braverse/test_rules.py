@@ -10,12 +10,10 @@ from collections import Counter
 
 import pytest
 
-from games.braverse import Braverse
-from games.braverse.cards import Card, CardPool
 from games.braverse.state import BraverseOptions, DamageFrame, TrapWindow
 from games.core.protocol import Action, IllegalAction
 
-from .conftest import FILLER, GAME, PLAIN, Table, side
+from .conftest import FILLER, GAME, PLAIN, Table, game_with, side
 
 ITEMS = [FILLER] * 6
 
@@ -336,8 +334,7 @@ def test_battle_target_gone_before_the_damage_step_means_no_damage() -> None:
         "cost": "B",
         "trap": {"do": [{"op": "return_to_hand", "target": {"side": "own"}}]},
     }
-    cards = (*GAME.pool.cards, Card.model_validate(escape))
-    game = Braverse(CardPool(cards=cards, digest="test"))
+    game = game_with(escape)
     t = Table(
         side(battle=[("S1-005", [FILLER] * 3)], support=["S1-001", "S1-001", "S1-016"]),
         side(

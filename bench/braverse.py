@@ -5,7 +5,9 @@
 - the largest state JSON seen (target: at most 16 KB);
 - the heuristic bot against random play, per ready-deck pairing (target: 95 % or more);
 - bot mirrors: the share that end on the Break Area (target: 90 % or more) and the median
-  number of rounds (target: 8-14).
+  number of rounds (target: 8-14);
+- a corpus of bot games with four mono-colour decks (every card of a colour, four copies:
+  legal, and together the whole pool): which pool cards' effects never resolved.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ import statistics
 import time
 
 from games import GAMES
-from games.braverse.state import BraverseOptions, BraverseState
+from games.braverse import Braverse
+from games.braverse.state import BraverseOptions, BraverseState, EffectFrame
 from games.core import contract
+from games.core.protocol import Event
 
 KEY = "braverse"
 DECKS = ("rush", "tempo", "fort")
@@ -50,8 +54,10 @@ def engine_figures(playouts: int) -> str:
     )
 
 
-def play(options: BraverseOptions, seed: int, bots: tuple[bool, bool]) -> BraverseState:
-    game = GAMES[KEY]
+def play(
+    options: BraverseOptions, seed: int, bots: tuple[bool, bool], game: Braverse | None = None
+) -> BraverseState:
+    game = game or GAMES[KEY]  # type: ignore[assignment]
     rng = random.Random(seed)
     state = game.setup(options, ("Ana", "Ben"), seed)
     while game.outcome(state) is None:
@@ -85,4 +91,38 @@ def bot_figures(games: int) -> str:
         + ", ".join(lines)
         + f"; bot mirrors ending on the Break Area: {mirrors / games:.0%} (target >= 90 %), "
         f"median {statistics.median(rounds):.1f} rounds (target 8-14)"
+    )
+
+
+class Recording(Braverse):
+    """Notes every card whose effect starts resolving."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.resolved: set[str] = set()
+
+    def step_effect(
+        self, state: BraverseState, frame: EffectFrame, events: list[Event], rng: random.Random
+    ) -> bool:
+        self.resolved.add(frame.card)
+        return super().step_effect(state, frame, events, rng)
+
+
+def corpus_figures(games: int) -> str:
+    game = Recording()
+    colours = "RYGB"
+    decks = {
+        c: tuple(n for card in game.pool.cards if card.colour == c for n in [card.number] * 4)
+        for c in colours
+    }
+    for seed in range(games):
+        first, second = colours[seed % 4], colours[(seed // 4 + seed + 1) % 4]
+        options = BraverseOptions(decks=(decks[first], decks[second]))
+        play(options, seed, (True, True), game)
+    with_effects = {c.number for c in game.pool.cards if c.effects()}
+    missing = sorted(with_effects - game.resolved)
+    return (
+        f"braverse corpus: {games} bot games with mono-colour decks resolved "
+        f"{len(with_effects) - len(missing)} of the {len(with_effects)} pool cards with an "
+        f"effect; never: {', '.join(missing) or 'none'}"
     )

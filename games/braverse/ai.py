@@ -41,8 +41,8 @@ def choose(game: Braverse, view: BraverseView, decision: Decision) -> Action:
         return trap_choice(game, view, me, opts)
     if "flip" in kinds or "reveal" in kinds:
         use = [o for o in opts if o.action.kind in ("flip", "reveal")]
-        cheap = [o for o in use if len(o.action.args[0]) <= 1 or o.action.args[0] == "free"]
-        return cheap[0].action if cheap else opts[-1].action
+        fine = [o for o in use if not cost_hurts(game, view, me, o.action.args[0])]
+        return fine[0].action if fine else opts[-1].action
     if "place" in kinds:
         return replace_choice(game, view, me, opts)
     if "refresh" in kinds:
@@ -113,6 +113,54 @@ def payment_cost(game: Braverse, view: BraverseView, me: int, option: Option) ->
     return sum(2.0 if need[c] else 1.0 for c in paid)
 
 
+def cost_hurts(game: Braverse, view: BraverseView, me: int, paid: str) -> bool:
+    """Paying would leave too few Active Support cards for the cheapest Trap in hand."""
+    if paid == "free":
+        return False
+    side = view.sides[me]
+    traps = [
+        len(parse_cost(game.pool[c].cost).symbols)
+        for c in side.hand or []
+        if game.pool[c].type == "trap"
+    ]
+    active = sum(not s.rested for s in side.support)
+    return bool(traps) and active - len(paid) < min(traps)
+
+
+def boost_of(game: Braverse, view: BraverseView, me: int, option: Option) -> int:
+    """The +N to this turn's attacks an Item or a Stage activation gives (0 if none)."""
+    if option.action.kind == "item":
+        effect = game.pool[option.action.args[0]].item
+    else:
+        stage = view.sides[me].stage
+        effect = game.pool[stage].activate if stage else None
+    if effect is None or effect.do[0].op != "modify_attack":
+        return 0
+    return max(0, getattr(effect.do[0], "n", 0))
+
+
+def boost_first(
+    game: Braverse, view: BraverseView, me: int, boosts: list[Option], attacks: list[Option]
+) -> Option | None:
+    """A boost worth playing now: it turns one of the attacks on offer into a faint, and
+    the Support left can still pay for that attack."""
+    side, foe = view.sides[me], view.sides[1 - me]
+    active = sum(not s.rested for s in side.support)
+    for boost in boosts:
+        n = boost_of(game, view, me, boost)
+        paid = boost.action.args[1] if boost.action.kind == "item" else boost.action.args[0]
+        spent = 0 if paid == "free" else len(paid)
+        for attack in attacks:
+            attacker = game.pool[side.battle[int(attack.action.args[0])].card]
+            target = foe.battle[int(attack.action.args[1])]
+            assert attacker.attack is not None
+            damage = attacker.attack.damage + side.attack_bonus
+            cost = len(parse_cost(attacker.attack.cost).symbols)
+            if damage < target.hp_left <= damage + n and active - spent >= cost:
+                return boost
+    return None
+
+
 def main_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option]) -> Action:
     side, foe = view.sides[me], view.sides[1 - me]
     hand = side.hand or []
@@ -125,6 +173,12 @@ def main_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option])
     if "stage" in by_kind and side.stage is None:
         return by_kind["stage"][0].action
     attacks = by_kind.get("atk", [])
+    boosts = [
+        o for o in by_kind.get("item", []) + by_kind.get("act", []) if boost_of(game, view, me, o)
+    ]
+    boost = boost_first(game, view, me, boosts, attacks)
+    if boost is not None:
+        return boost.action
     if attacks:
         return attack_choice(game, view, me, attacks).action
     if "act" in by_kind:
@@ -146,10 +200,10 @@ def attack_choice(game: Braverse, view: BraverseView, me: int, attacks: list[Opt
         target = foe.battle[j]
         level = game.pool[target.card].level or 0
         assert attacker.attack is not None
-        faints = attacker.attack.damage + 0 >= target.hp_left
+        faints = attacker.attack.damage + side.attack_bonus >= target.hp_left
         lethal = faints and foe.break_level + level >= WIN_LEVEL
         score = (100 if lethal else 0) + (10 * level if faints else 0)
-        score += min(attacker.attack.damage, target.hp_left)
+        score += min(attacker.attack.damage + side.attack_bonus, target.hp_left)
         return (score, -payment_cost(game, view, me, o), -i)
 
     return max(attacks, key=value)

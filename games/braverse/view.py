@@ -69,6 +69,7 @@ class SideView(BaseModel):
     discard: list[str]
     break_area: list[str]
     break_level: int
+    attack_bonus: int  # this turn's +N to attacks (from Items and Stages played: public)
     chosen: bool  # set-up: has chosen a starting Cookie
 
 
@@ -118,6 +119,7 @@ def view_of(game: Braverse, state: BraverseState, seat: int | None) -> BraverseV
                 discard=list(side.discard),
                 break_area=list(side.break_area),
                 break_level=game.break_level(side),
+                attack_bonus=side.attack_bonus,
                 chosen=side.start is not None,
             )
         )

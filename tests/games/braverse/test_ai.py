@@ -116,3 +116,37 @@ def test_bot_reads_only_its_own_view() -> None:
         state, _ = GAME.apply(state, decision.seat, GAME.bot_action(state, decision.seat))
         if GAME.outcome(state) is not None:
             break
+
+
+def test_bot_plays_a_boost_first_when_it_turns_an_attack_into_a_faint() -> None:
+    t = Table(
+        side(battle=[("S1-001", [FILLER] * 2)], hand=["S1-010", PLAIN], support=[R, R]),
+        side(battle=[("S1-050", [FILLER] * 3)]),
+    )
+    assert bot(t, "Ana") == "item.S1-010.R"  # Hot Sauce Flask: 1 + 2 damage faints HP 3
+    t.play("Ana", "item", "S1-010", "R")
+    assert bot(t, "Ana") == "atk.0.0.R"
+    t = Table(
+        side(battle=[("S1-001", [FILLER] * 2)], hand=["S1-010", PLAIN], support=[R, R]),
+        side(battle=[("S1-050", [FILLER] * 4)]),
+    )
+    assert bot(t, "Ana") == "atk.0.0.R"  # 3 damage would not faint HP 4: attack at once
+
+
+def test_bot_declines_a_flip_whose_cost_would_leave_its_trap_unpaid() -> None:
+    def flipped(ben_support: list[str], hand: list[str]) -> Table:
+        t = Table(
+            side(battle=[("S1-005", [FILLER] * 3)], support=[R, R, Y]),
+            side(
+                battle=[("S1-035", ["S1-007", FILLER, FILLER, FILLER])],
+                support=ben_support,
+                hand=hand,
+            ),
+        )
+        t.play("Ana", "atk", 0, 0, "RRY")
+        if t.options("Ben")[0] == "pass":
+            t.play("Ben", "pass")
+        return t
+
+    assert bot(flipped([R], []), "Ben") == "flip.R"  # Flare Juggler's FLIP costs R
+    assert bot(flipped([R], ["S1-013"]), "Ben") == "decline"  # Backdraft needs that R

@@ -308,12 +308,9 @@ class Effects(Battle):
                 continue
             seat, cookie = found
             who = self.cookie_name(state, seat, cookie.card)
-            match op:
-                case Damage(n=n):
-                    events.append(Event(text=f"{name} deals {n} damage to {who}."))
-            if isinstance(op, Damage):
-                continue
-            if isinstance(op, AddHp):
+            if isinstance(op, Damage):  # the points themselves come as frames, below
+                events.append(Event(text=f"{name} deals {op.n} damage to {who}."))
+            elif isinstance(op, AddHp):
                 self.deal(state, seat, "hp", op.n, events, uid=cookie.uid)
                 events.append(Event(text=f"💚 {who} gets +{op.n} HP."))
             elif isinstance(op, ReturnToHand):

@@ -205,3 +205,12 @@ def test_deck_export_reads_back_the_same_deck() -> None:
     text = export_deck(deck.cards, POOL)
     assert text.startswith("# Cookies\n4 S1-031 Sprout Tender\n")
     assert Counter(parse_deck(text, POOL).cards) == Counter(deck.cards)
+
+
+def test_lookup_finds_a_card_by_number_or_name_in_any_case() -> None:
+    from games.braverse import Braverse
+
+    game = Braverse()
+    assert game.lookup("s1-007") == POOL["S1-007"].text
+    assert game.lookup("  flare JUGGLER ") == POOL["S1-007"].text
+    assert game.lookup("Heal All") is None

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from games.braverse import Braverse
 from games.braverse.cards import (
     OP_NAMES,
     CardListError,
@@ -208,8 +209,6 @@ def test_deck_export_reads_back_the_same_deck() -> None:
 
 
 def test_lookup_finds_a_card_by_number_or_name_in_any_case() -> None:
-    from games.braverse import Braverse
-
     game = Braverse()
     assert game.lookup("s1-007") == POOL["S1-007"].text
     assert game.lookup("  flare JUGGLER ") == POOL["S1-007"].text

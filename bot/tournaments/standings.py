@@ -158,6 +158,6 @@ def round_robin_standings(
     }
     breakers: list[tuple[str, Mapping[Player, Fraction]]] = [
         ("H2H", head),
-        ("SB", tb.sonneborn_berger(records, points, scoring)),
+        ("SB", tb.sonneborn_berger(records, points)),
     ]
     return _ranked(players, points, breakers, lot(players, seed, round), dropped)

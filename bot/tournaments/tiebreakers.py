@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
 from bot.tournaments.results import Player, TableResult
-from bot.tournaments.scoring import MatchPoints, Scoring
+from bot.tournaments.scoring import Scoring
 
 FLOOR = Fraction(33, 100)  # the MTR's 0.33, not 1/3
 
@@ -109,16 +109,16 @@ def head_to_head(
     )
 
 
-def sonneborn_berger(
-    records: Records, totals: Mapping[Player, Fraction], scoring: MatchPoints
-) -> dict[Player, Fraction]:
+def sonneborn_berger(records: Records, totals: Mapping[Player, Fraction]) -> dict[Player, Fraction]:
     """The points of every opponent beaten plus half those of every opponent drawn."""
     scores = {}
     for player, played in records.items():
         score = Fraction(0)
         for result in played:
             if result.kind == "table":
-                share = scoring.points(result, player) / scoring.win
+                # Chess weights, whatever the points: a win counts whole, a draw half.
+                place, tied = result.place_of(player), result.tied_with(player)
+                share = Fraction(1, tied) if place == 1 else Fraction(0)
                 for other in result.opponents(player):
                     score += share * totals.get(other, Fraction(0))
         scores[player] = score

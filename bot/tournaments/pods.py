@@ -10,6 +10,7 @@ of tables up to 8 apart swap while that lowers the total cost: per table, over e
 
 from __future__ import annotations
 
+import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -19,6 +20,7 @@ from bot.tournaments.results import Player
 REACH = 8  # tables apart that may swap players
 MEETING = 30  # cost of a pair's first repeat (m² grows it)
 EPSILON = 1e-9  # costs are floats; a swap must gain more than rounding noise
+KICKS = 40  # perturbations tried when swaps stall on a repeat
 
 
 def pod_rounds(players: int, size: int) -> int:
@@ -80,6 +82,96 @@ def chunk(order: Sequence[Player], sizes: Sequence[int]) -> list[list[Player]]:
     return tables
 
 
+class _Swaps:
+    """Tables under improvement. ``cost[p][t]`` is what player p adds to table t's cost (p
+    itself excluded), kept for the tables within reach of p's own: the only ones a swap
+    asks about, so a candidate swap costs four look-ups."""
+
+    def __init__(
+        self,
+        tables: list[list[Player]],
+        points: Mapping[Player, Fraction],
+        met: Mapping[frozenset[Player], int],
+    ) -> None:
+        self.tables = tables
+        players = [p for table in tables for p in table]
+        self.neighbours: dict[Player, dict[Player, int]] = {p: {} for p in players}
+        for pair, times in met.items():
+            a, b = tuple(pair)
+            if a in self.neighbours and b in self.neighbours:
+                self.neighbours[a][b] = self.neighbours[b][a] = times
+        self.level = {p: float(points[p]) / 6 for p in players}
+        count = len(tables)
+        self.near = {t: range(max(0, t - REACH), min(count, t + REACH + 1)) for t in range(count)}
+        self.rebuild()
+
+    def pair_cost(self, a: Player, b: Player) -> float:
+        m = self.neighbours[a].get(b, 0)
+        return MEETING * m * m + (self.level[a] - self.level[b]) ** 2
+
+    def rebuild(self) -> None:
+        self.cost = {
+            p: self.reach_cost(p, home) for home, table in enumerate(self.tables) for p in table
+        }
+
+    def reach_cost(self, player: Player, home: int) -> dict[int, float]:
+        return {
+            t: sum(self.pair_cost(player, q) for q in self.tables[t] if q != player)
+            for t in self.near[home]
+        }
+
+    def total(self) -> float:
+        return sum(
+            self.pair_cost(a, b)
+            for table in self.tables
+            for index, a in enumerate(table)
+            for b in table[index + 1 :]
+        )
+
+    def swap(self, a: int, i: int, b: int, j: int) -> None:
+        x, y = self.tables[a][i], self.tables[b][j]
+        for player, source, target in ((x, a, b), (y, b, a)):
+            for t, sign in ((source, -1.0), (target, 1.0)):
+                for u in self.near[t]:
+                    for q in self.tables[u]:
+                        if q not in (x, y):
+                            self.cost[q][t] += sign * self.pair_cost(q, player)
+        self.tables[a][i], self.tables[b][j] = y, x
+        self.cost[x] = self.reach_cost(x, b)
+        self.cost[y] = self.reach_cost(y, a)
+
+    def descend(self) -> None:
+        """Swap while a swap lowers the total cost (first improvement, in table order)."""
+        tables, cost = self.tables, self.cost
+        improved = True
+        while improved:
+            improved = False
+            for a in range(len(tables)):
+                for b in range(a + 1, min(len(tables), a + REACH + 1)):
+                    for i in range(len(tables[a])):
+                        for j in range(len(tables[b])):
+                            x, y = tables[a][i], tables[b][j]
+                            gain = (
+                                cost[x][a]
+                                + cost[y][b]
+                                - cost[y][a]
+                                - cost[x][b]
+                                + 2 * self.pair_cost(x, y)
+                            )
+                            if gain > EPSILON:
+                                self.swap(a, i, b, j)
+                                improved = True
+
+    def repeats(self) -> list[tuple[int, int]]:
+        """(table, seat) of every player sitting with someone met before."""
+        return [
+            (t, i)
+            for t, table in enumerate(self.tables)
+            for i, p in enumerate(table)
+            if any(self.neighbours[p].get(q) for q in table if q != p)
+        ]
+
+
 def pair_pods(
     order: Sequence[Player],
     points: Mapping[Player, Fraction],
@@ -98,66 +190,32 @@ def pair_pods(
     lowest_first += [p for p in reversed(order) if p in had_bye]
     byes = set(lowest_first[:bye_count])
     seated = [p for p in order if p not in byes]
-    tables = chunk(seated, sizes)
-
-    neighbours: dict[Player, dict[Player, int]] = {p: {} for p in seated}
-    for pair, times in met.items():
-        a, b = tuple(pair)
-        if a in neighbours and b in neighbours:
-            neighbours[a][b] = times
-            neighbours[b][a] = times
-    level = {p: float(points[p]) / 6 for p in seated}
-
-    def pair_cost(a: Player, b: Player) -> float:
-        m = neighbours[a].get(b, 0)
-        return MEETING * m * m + (level[a] - level[b]) ** 2
-
-    # cost[p][t]: what p adds to table t's cost, p itself excluded; kept for the tables
-    # within reach of p's own, the only ones a swap asks about.
-    home = {p: index for index, table in enumerate(tables) for p in table}
-    near = {
-        t: range(max(0, t - REACH), min(len(tables), t + REACH + 1)) for t in range(len(tables))
-    }
-    cost = {
-        p: {t: sum(pair_cost(p, q) for q in tables[t] if q != p) for t in near[home[p]]}
-        for p in seated
-    }
-
-    def move(player: Player, source: int, target: int) -> None:
-        """Account for ``player`` leaving table ``source`` for ``target``."""
-        for t, sign in ((source, -1.0), (target, 1.0)):
-            for u in near[t]:
-                for q in tables[u]:
-                    if q != player:
-                        cost[q][t] += sign * pair_cost(q, player)
-
-    improved = True
-    while improved:
-        improved = False
-        for a in range(len(tables)):
-            for b in range(a + 1, min(len(tables), a + REACH + 1)):
-                for i in range(len(tables[a])):
-                    for j in range(len(tables[b])):
-                        x, y = tables[a][i], tables[b][j]
-                        gain = (
-                            cost[x][a] + cost[y][b] - cost[y][a] - cost[x][b] + 2 * pair_cost(x, y)
-                        )
-                        if gain <= EPSILON:
-                            continue
-                        move(x, a, b)
-                        move(y, b, a)
-                        tables[a][i], tables[b][j] = y, x
-                        cost[x] = {
-                            t: sum(pair_cost(x, q) for q in tables[t] if q != x) for t in near[b]
-                        }
-                        cost[y] = {
-                            t: sum(pair_cost(y, q) for q in tables[t] if q != y) for t in near[a]
-                        }
-                        home[x], home[y] = b, a
-                        improved = True
-    total = sum(table_cost(table, points, met) for table in tables)
+    search = _Swaps(chunk(seated, sizes), points, met)
+    search.descend()
+    best, best_cost = [list(t) for t in search.tables], search.total()
+    # Swaps alone can stall with a repeat that a longer chain of moves would remove: kick
+    # a repeating player to a nearby table and descend again, keeping only a cheaper
+    # result. The kicks are drawn from the order itself, so a pairing replays exactly.
+    rng = random.Random(f"pods:{list(order)}")
+    for _ in range(KICKS):
+        stuck = search.repeats()
+        if not stuck or len(search.tables) < 2:
+            break
+        a, i = rng.choice(stuck)
+        b = rng.choice([t for t in search.near[a] if t != a])
+        search.swap(a, i, b, rng.randrange(len(search.tables[b])))
+        search.descend()
+        total = search.total()
+        if total < best_cost - EPSILON:
+            best, best_cost = [list(t) for t in search.tables], total
+        else:
+            search.tables = [list(t) for t in best]
+            search.rebuild()
+    # Table 1 is the top table again, its players in standings order.
+    rank = {player: index for index, player in enumerate(order)}
+    ranked = sorted((sorted(t, key=rank.__getitem__) for t in best), key=lambda t: rank[t[0]])
     return PodPairing(
-        tables=tuple(tuple(table) for table in tables),
+        tables=tuple(tuple(table) for table in ranked),
         byes=tuple(p for p in order if p in byes),
-        cost=total,
+        cost=best_cost,
     )

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.tournaments.pods import table_sizes
 from bot.tournaments.results import Player, TableResult
 from bot.tournaments.seeding import bracket_positions, bracket_size, snake
 
@@ -198,17 +199,49 @@ def advancing(result: TableResult, count: int, seed_rank: Mapping[Player, int]) 
     return alive[:count]
 
 
-def multiplayer_tables(seeds: Sequence[Player], sizes: Sequence[int]) -> list[list[Player]]:
-    """A multiplayer elimination round: seeds snaked across the tables (seed 1 at table 1
-    seat 0, seed 2 at table 2 …)."""
-    return snake(seeds, sizes)
+def advance_count(preferred: int) -> int:
+    """How many of each multiplayer table go on by default: half the preferred size."""
+    return max(1, preferred // 2)
 
 
-def next_seeds(results: Sequence[TableResult], count: int, seeds: Sequence[Player]) -> list[Player]:
-    """Who goes on from a multiplayer round, in their new seed order: by place reached at
-    their table, then by their previous seed."""
+@dataclass(frozen=True)
+class MultiplayerRound:
+    """One round of a multiplayer elimination: tables of seeds snaked across them (seed 1
+    at table 1 seat 0, seed 2 at table 2 …), and the top seeds who pass it unplayed when
+    no split of the field fits the game (a bye). ``final``: one table decides it all."""
+
+    tables: tuple[tuple[Player, ...], ...]
+    byes: tuple[Player, ...]
+    final: bool
+
+
+def multiplayer_round(
+    seeds: Sequence[Player], *, preferred: int, minimum: int, maximum: int, advance: int
+) -> MultiplayerRound:
+    """The next round for ``seeds`` (in seed order): a final table once they fit at one.
+    If forfeits left fewer than the game needs, nobody plays: the top seed among them
+    wins (the only round with every player on a bye)."""
+    if len(seeds) < minimum:
+        return MultiplayerRound((), tuple(seeds), True)
+    if len(seeds) <= maximum:
+        return MultiplayerRound((tuple(seeds),), (), True)
+    sizes, byes = table_sizes(len(seeds), preferred, minimum, maximum)
+    if not sizes or advance >= min(sizes):
+        raise ValueError("every table must send fewer players on than it seats")
+    tables = snake(seeds[byes:], sizes)
+    return MultiplayerRound(tuple(tuple(t) for t in tables), tuple(seeds[:byes]), False)
+
+
+def next_seeds(
+    results: Sequence[TableResult],
+    count: int,
+    seeds: Sequence[Player],
+    byes: Sequence[Player] = (),
+) -> list[Player]:
+    """Who goes on from a multiplayer round, in their new seed order: players with a bye
+    first, then by place reached at their table, then by their previous seed."""
     rank = {player: index for index, player in enumerate(seeds)}
-    going: list[tuple[int, int, Player]] = []
+    going: list[tuple[int, int, Player]] = [(-1, rank[player], player) for player in byes]
     for result in results:
         for position, player in enumerate(advancing(result, count, rank)):
             going.append((position, rank[player], player))

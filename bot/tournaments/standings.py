@@ -60,7 +60,9 @@ def _ranked(
     settle: Callable[[list[Player]], list[Player]] | None = None,
 ) -> list[Standing]:
     values = {
-        player: tuple(value.get(player, tb.FLOOR) for _, value in breakers) for player in players
+        # A player with no round yet (a late entry) has nothing to break a tie with.
+        player: tuple(value.get(player, Fraction(0)) for _, value in breakers)
+        for player in players
     }
     ordered = sorted(players, key=lambda p: (-points[p], *(-v for v in values[p]), draw[p]))
     if settle is not None:

@@ -9,14 +9,15 @@ import pytest
 
 from bot.tournaments.elimination import (
     Bracket,
+    advance_count,
     advancing,
     double_elimination,
-    multiplayer_tables,
+    multiplayer_round,
     next_seeds,
     progress,
     single_elimination,
+    table_winner,
 )
-from bot.tournaments.pods import table_sizes
 from bot.tournaments.results import TableResult
 from bot.tournaments.seeding import bracket_positions, bracket_size, snake
 from bot.tournaments.top_cut import cut, default_cut, final_table, semi_final_tables
@@ -134,22 +135,69 @@ def test_a_forfeited_seat_never_advances() -> None:
 
 def test_multiplayer_elimination_snakes_seeds_and_advances_the_top() -> None:
     seeds = list(range(1, 17))
-    tables = multiplayer_tables(seeds, [4, 4, 4, 4])
-    assert tables == [[1, 8, 9, 16], [2, 7, 10, 15], [3, 6, 11, 14], [4, 5, 12, 13]]
-    assert table_sizes(11, 4, 3, 4)[0] == (4, 4, 3)
+    first = multiplayer_round(seeds, preferred=4, minimum=3, maximum=4, advance=2)
+    assert first.tables == ((1, 8, 9, 16), (2, 7, 10, 15), (3, 6, 11, 14), (4, 5, 12, 13))
+    assert not first.final and first.byes == ()
     # The third table fills at 9; the last lap skips it.
     assert snake(list(range(1, 12)), [4, 4, 3]) == [[1, 6, 7, 11], [2, 5, 8, 10], [3, 4, 9]]
     rank = {p: p for p in seeds}
     result = TableResult(1, (1, 8, 9, 16), (3, 1, 1, 4), gone=frozenset({8}))
-    # 8 placed first but forfeited; 9 and 16 go on (top 2 of those still in).
+    # 8 placed first but forfeited; 9 and 1 go on (the top two of those still in).
     assert advancing(result, 2, rank) == [9, 1]
     results = [
         TableResult.ranked(1, [9], [1], [8], [16]),
         TableResult.ranked(1, [2], [7], [10], [15]),
         TableResult.ranked(1, [14], [3], [6], [11]),
-        TableResult.ranked(1, [5, 4], [12], [13]),  # a tie at the top: the better seed first
+        TableResult.ranked(1, [5, 4], [12], [13]),  # a tie at the cut: the better seed first
     ]
     assert next_seeds(results, 2, seeds) == [2, 4, 9, 14, 1, 3, 5, 7]
+    final = multiplayer_round([2, 4, 9, 14], preferred=4, minimum=3, maximum=4, advance=2)
+    assert final.final and final.tables == ((2, 4, 9, 14),)
+    # Five at a 3–4 player game: the top seed passes, four play.
+    five = multiplayer_round([1, 2, 3, 4, 5], preferred=4, minimum=3, maximum=4, advance=2)
+    assert five.byes == (1,) and five.tables == ((2, 3, 4, 5),)
+    # Forfeits left two of a game for three: no table, the top seed wins.
+    short = multiplayer_round([7, 3], preferred=4, minimum=3, maximum=4, advance=2)
+    assert short.final and short.tables == () and short.byes == (7, 3)
+    assert next_seeds([TableResult.ranked(1, [5], [2], [3], [4])], 2, [1, 2, 3, 4, 5], (1,)) == [
+        1,
+        5,
+        2,
+    ]
+
+
+@pytest.mark.parametrize("players", range(5, 65))
+def test_multiplayer_elimination_runs_down_to_a_final_table(players: int) -> None:
+    rng = random.Random(players)
+    preferred, minimum, maximum = rng.choice([(4, 3, 4), (4, 3, 6), (5, 3, 5), (6, 4, 8)])
+    advance = advance_count(preferred)
+    seeds = list(range(1, players + 1))
+    out: set[int] = set()
+    while True:
+        round_ = multiplayer_round(
+            seeds, preferred=preferred, minimum=minimum, maximum=maximum, advance=advance
+        )
+        seated = [p for table in round_.tables for p in table]
+        assert sorted(seated + list(round_.byes)) == sorted(seeds)
+        assert all(minimum <= len(table) <= maximum for table in round_.tables)
+        results = []
+        for table in round_.tables:
+            finish = list(table)
+            rng.shuffle(finish)
+            gone = frozenset(finish[:1]) if rng.random() < 0.2 else frozenset()
+            results.append(TableResult.ranked(1, *[[p] for p in finish], gone=gone))
+            out |= gone
+        if round_.final:
+            champion = table_winner(results[0]) if results else round_.byes[0]
+            assert champion is not None and champion not in out
+            break
+        going = next_seeds(results, advance, seeds, round_.byes)
+        assert not out.intersection(going)  # a forfeited seat never advances
+        assert len(going) == len(round_.byes) + sum(
+            min(advance, len(r.players) - len(r.gone)) for r in results
+        )
+        assert len(going) < len(seeds)
+        seeds = going
 
 
 def test_top_cut() -> None:

@@ -8,6 +8,8 @@ Prints figures and a baseline measured in the same run, never asserts on time:
 - the scheduler with 10,000 pending timers: scheduled and fired per second;
 - the toss scramble: bursts of simultaneous clicks, and how long the last one waits;
 - Braverse: engine speed against a bare state copy, state size, the bot's win rates.
+- tournaments: Swiss and pod pairing of 512 over 9 rounds (against the full graph and the
+  plain top-down fill), and 10,000 mixed matches rated in memory.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import braverse, races
+from bench import braverse, races, tournaments
 from bench.timers import report, timers_benchmark
 from bot.service import MatchService, Person
 from bot.store import SQLiteStore
@@ -139,6 +141,7 @@ def main() -> None:
 
     print(report(asyncio.run(timers_benchmark(matches=250 if args.smoke else 2_500))))
     print(races.report(asyncio.run(races.race_benchmark(bursts=3 if args.smoke else 20))))
+    print("\n".join(tournaments.report(smoke=args.smoke)))
 
     per_action, bare, state_bytes = asyncio.run(service_cost(actions))
     ratio = per_action / bare

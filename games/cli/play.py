@@ -133,6 +133,9 @@ class Table:
         if not duties:
             raise RuntimeError(f"{self.game.key}: nobody can move but the match is not over")
         self.settle(duties[0], can_pass=False)
+        # A chance let go stays open on Discord's hand view: offer it again once the seat
+        # has had its own turn.
+        self._declined = {(seat, s) for seat, s in self._declined if seat != duties[0].seat}
 
     def settle(self, decision: Decision, *, can_pass: bool) -> bool:
         """One seat answers; False if it passed."""

@@ -8,6 +8,7 @@ import re
 from rich import box
 from rich.console import Group, RenderableType
 from rich.markup import escape
+from rich.padding import Padding
 from rich.panel import Panel as RichPanel
 from rich.text import Text
 
@@ -35,13 +36,14 @@ def panel(source: Panel, *, title: str | None = None) -> RenderableType:
         if parts:
             parts.append(Text(""))
         parts.append(markup(f"**{field.name}**"))
-        parts.append(Text("  ") + markup(field.value.replace("\n", "\n  ")))
+        parts.append(Padding(markup(field.value), (0, 0, 0, 2)))
+    if source.footer:
+        # In the body rather than on the border, where a long footer would be cut short.
+        parts += [Text(""), Text(source.footer, style="dim italic")]
     return RichPanel(
         Group(*parts) if parts else Text(""),
         title=markup(title or source.title),
         title_align="left",
-        subtitle=markup(source.footer) if source.footer else None,
-        subtitle_align="left",
         border_style=ACCENTS.get(source.accent, "yellow"),
         box=box.ROUNDED,
     )

@@ -232,5 +232,5 @@ def main(
         return 2
     except (KeyboardInterrupt, Quit):
         # Ctrl-C or q: leave quietly; nothing is half-written (the save happens above).
-        console.print("\nLeft the table. Bye!")
+        console.print("\nStopped." if args.command == "simulate" else "\nLeft the table. Bye!")
         return 130

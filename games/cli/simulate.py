@@ -13,6 +13,7 @@ import hashlib
 import math
 import multiprocessing
 import random
+import signal
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -149,7 +150,7 @@ def run_jobs(jobs: Sequence[Job], workers: int, console: Console | None) -> list
         task = progress.add_task("Playing", total=len(jobs))
         if workers > 1:
             chunk = max(1, len(jobs) // (workers * 8))
-            with multiprocessing.get_context().Pool(workers) as pool:
+            with multiprocessing.get_context().Pool(workers, initializer=_quiet_worker) as pool:
                 for result in pool.imap_unordered(play_one, jobs, chunksize=chunk):
                     results.append(result)
                     progress.advance(task)
@@ -158,6 +159,12 @@ def run_jobs(jobs: Sequence[Job], workers: int, console: Console | None) -> list
                 results.append(play_one(job))
                 progress.advance(task)
     return sorted(results, key=lambda r: r.index)
+
+
+def _quiet_worker() -> None:
+    # Ctrl-C is the parent's to handle: workers stop when it ends the pool, without a
+    # traceback each.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # --- figures -----------------------------------------------------------------------------

@@ -14,6 +14,9 @@ from games.cli.main import main
 _RANGE = re.compile(r"type (\d+)(?: to \d+)? move numbers")
 
 
+MOST_PROMPTS = 5000  # a match that needs more answers than this is not ending
+
+
 class Typist:
     def __init__(self, screen: io.StringIO) -> None:
         self.lines: list[str] = []
@@ -21,6 +24,8 @@ class Typist:
 
     def __call__(self, prompt: str) -> str:
         self.screen.write(f"<<{prompt}>>\n")  # where each prompt fell among the output
+        if len(self.lines) >= MOST_PROMPTS:
+            raise AssertionError(f"still asking after {MOST_PROMPTS} answers: {prompt}")
         if prompt.startswith("Pass the keyboard"):
             line = ""
         elif found := _RANGE.search(prompt):

@@ -21,7 +21,9 @@ NO_PAUSE = ("--pause", "0")
 
 
 def players_for(key: str) -> int:
-    return max(3, GAMES[key].min_players)
+    """Three at the table where the game allows it (bots and a person), else its nearest."""
+    game = GAMES[key]
+    return min(game.max_players, max(3, game.min_players))
 
 
 def run_cli(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:

@@ -12,12 +12,13 @@ from rich.console import Console
 from games import GAMES
 from games.cli.main import main
 from games.cli.simulate import Job, play_one, replays_identically, seat_kinds, wilson
+from tests.cli.test_play import players_for
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_simulate_reports_every_game(key: str, tmp_path: Path) -> None:
     out, rows = io.StringIO(), tmp_path / "rows.csv"
-    players = max(3, GAMES[key].min_players)
+    players = players_for(key)
     code = main(
         [
             "simulate",

@@ -230,7 +230,8 @@ def main(
     except UsageError as exc:
         console.print(f"[red]{exc}[/red]")
         return 2
-    except (KeyboardInterrupt, Quit):
-        # Ctrl-C or q: leave quietly; nothing is half-written (the save happens above).
+    except (KeyboardInterrupt, EOFError, Quit):
+        # Ctrl-C, end of input or q: leave quietly; nothing is half-written (the save is
+        # made above, on the way out).
         console.print("\nStopped." if args.command == "simulate" else "\nLeft the table. Bye!")
         return 130

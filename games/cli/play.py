@@ -128,7 +128,7 @@ class Table:
             # Everyone grabbed or passed: the race's clock closes it, nobody's fault.
             closing = races[0]
             assert closing.default is not None
-            self.play(closing.seat, closing.default, "time is up", bot=False)
+            self.play(closing.seat, closing.default, "the race is closed", who="⏱️ Time")
             return
         if not duties:
             raise RuntimeError(f"{self.game.key}: nobody can move but the match is not over")
@@ -147,13 +147,15 @@ class Table:
             return True
         return self.ask_human(decision, can_pass=can_pass)
 
-    def play(self, seat: int, action: Action, label: str, *, bot: bool) -> None:
+    def play(
+        self, seat: int, action: Action, label: str, *, bot: bool = False, who: str | None = None
+    ) -> None:
         before = self.state.version
         self.state, events = self.game.apply(self.state, seat, action)
         self.moves.append(
             ExportedAction(seq=before, seat=seat, action=action.encode(), at=time.time())
         )
-        who = f"🤖 {self.state.names[seat]}" if bot else self.state.names[seat]
+        who = who or (f"🤖 {self.state.names[seat]}" if bot else self.state.names[seat])
         self.console.print(markup(f"**{who}**: {label}"))
         self.print_events(events)
         if bot and self.pause:

@@ -141,6 +141,22 @@ def test_ctrl_c_and_end_of_input_leave_the_table_cleanly(tmp_path: Path) -> None
         assert json.loads(saved.read_text())["status"] == "cancelled"
 
 
+def test_end_of_input_while_calling_the_next_player_leaves_cleanly() -> None:
+    answers = iter(["", "1"])  # Player 1 is called and rolls; then the input runs out
+
+    def ask(prompt: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    out = io.StringIO()
+    argv = ["play", "toss_your_cookies", "--players", "3", "--bots", "1", "--seed", "3"]
+    assert main([*argv, *NO_PAUSE], console=Console(file=out, width=100), ask=ask) == 130
+    assert "Player 1: Roll the dice" in out.getvalue()
+    assert out.getvalue().rstrip().endswith("Left the table. Bye!")
+
+
 def test_help_lists_every_game_and_option_from_the_registry(capsys) -> None:  # type: ignore[no-untyped-def]
     from games.core.options import describe
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 
 import pytest
+from rich.console import Console
 
 from bot.service import Person, Replay
 from cogs.history import replay_message
 from games import GAMES
+from games.cli.main import main
 from games.cli.simulate import Job, play_one
 from games.core import contract
 from games.core.replay import (
@@ -49,7 +52,9 @@ def button(message: FakeMessage, emoji_or_label: str) -> str:
     raise LookupError(emoji_or_label)
 
 
-async def test_a_finished_match_is_listed_replayed_to_its_last_move_and_exported(fake, db) -> None:
+async def test_a_finished_match_is_listed_replayed_to_its_last_move_and_exported(
+    fake, db, tmp_path
+) -> None:
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db)) as bot:
         match_id = await finished_cover_match(fake, ana)
@@ -106,6 +111,17 @@ async def test_a_finished_match_is_listed_replayed_to_its_last_move_and_exported
         assert [s.name for s in exported.seats] == names
         assert final_state(game, exported).model_dump_json() == record.state
         assert json.loads(answer.attachments[0].data)["options"]["end_mode"] == "quick"
+        # The file steps in the terminal replayer to the same last move.
+        saved = tmp_path / answer.attachments[0].filename
+        saved.write_bytes(answer.attachments[0].data)
+        keys = iter([str(record.version), "q"])
+        screen = io.StringIO()
+        code = main(
+            ["replay", str(saved)],
+            console=Console(file=screen, width=100),
+            ask=lambda _: next(keys),
+        )
+        assert code == 0 and f"Move {record.version} of {record.version}" in screen.getvalue()
     fake.assert_clean()
 
 

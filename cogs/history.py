@@ -145,9 +145,8 @@ class HistoryButton(
 # --- /replay -------------------------------------------------------------------------------
 def hand_embed(name: str, panel: Panel, budget: int) -> discord.Embed:
     title = render.clip(f"🃏 {name}'s hand", render.TITLE)
+    # The footer is left out: it speaks to the hand's owner ("Your stack...").
     parts = [panel.description, *(f"**{f.name}**\n{f.value}" for f in panel.fields)]
-    if panel.footer:
-        parts.append(f"*{panel.footer}*")
     text = "\n".join(p for p in parts if p) or "*empty*"
     room = max(1, min(render.DESCRIPTION, budget - len(title)))
     return discord.Embed(
@@ -169,7 +168,9 @@ def replay_message(
     else:
         head += f"move {step} of {last}: **{names[frame.seat]}** — {frame.label}"
     lines = [head]
-    lines += [f"> {e.text}" for e in frame.events if hands or e.visible_to is None]
+    # Public lines only: a private one is worded for its seat ("You drew..."); the hands
+    # themselves are on the page with All hands.
+    lines += [f"> {e.text}" for e in frame.events if e.visible_to is None]
     content = render.clip("\n".join(lines), CONTENT)
 
     table = render.embed_from_panel(game.panels(game.view(frame.state, None)).table)
@@ -188,7 +189,7 @@ def replay_message(
     starts = round_starts(frames)
     rounds = len(starts) > 1
     view = discord.ui.View(timeout=None)
-    back, forward = ("Round", "Round") if rounds else ("10", "10")
+    back, forward = ("Last round", "Next round") if rounds else ("−10", "+10")
     view.add_item(
         ReplayButton(record.match_id, "a", jump(frames, step, -1), hands, back, "⏪", step == 0)
     )

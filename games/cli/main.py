@@ -181,7 +181,7 @@ def run_replay(args: argparse.Namespace, console: Console, ask: Callable[[str], 
     except ReplayError as exc:
         raise UsageError(str(exc)) from None
     console.print(f"{game.name}: {len(frames) - 1} moves. {KEYS}")
-    step_through(console, game, export, frames, ask, start=args.step)
+    step_through(console, game, frames, ask, start=args.step)
     return 0
 
 

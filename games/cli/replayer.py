@@ -8,7 +8,7 @@ from rich.console import Console
 
 from games.cli.render import markup, panel
 from games.core.protocol import Game
-from games.core.replay import Frame, MatchExport, jump
+from games.core.replay import Frame, jump
 
 KEYS = (
     "Enter or n: next move · p: previous · f / b: a round (or ten moves) forward / back · "
@@ -17,13 +17,7 @@ KEYS = (
 
 
 def show_frame(
-    console: Console,
-    game: Game,
-    export: MatchExport,
-    frames: Sequence[Frame],
-    step: int,
-    *,
-    hands: bool,
+    console: Console, game: Game, frames: Sequence[Frame], step: int, *, hands: bool
 ) -> None:
     frame = frames[step]
     names = frame.state.names
@@ -32,21 +26,23 @@ def show_frame(
         for seat, name in enumerate(names):
             hand = game.panels(game.view(frame.state, seat)).hand
             if hand is not None:
-                console.print(panel(hand, title=f"🃏 {name}'s hand"))
+                # Without the footer, which speaks to the hand's owner ("Your stack...").
+                console.print(
+                    panel(hand.model_copy(update={"footer": ""}), title=f"🃏 {name}'s hand")
+                )
     last = len(frames) - 1
     if frame.seat is None:
         console.print(markup(f"**The deal** · move 0 of {last}"))
     else:
         console.print(markup(f"**Move {step} of {last}** · {names[frame.seat]}: {frame.label}"))
     for event in frame.events:
-        if hands or event.visible_to is None:
+        if event.visible_to is None:  # a private line is worded for its seat ("You drew")
             console.print(markup(f"   {event.text}"))
 
 
 def step_through(
     console: Console,
     game: Game,
-    export: MatchExport,
     frames: Sequence[Frame],
     ask: Callable[[str], str] = input,
     *,
@@ -54,7 +50,7 @@ def step_through(
 ) -> int:
     """Show frames until q or end of input; returns the last step shown."""
     step, hands, last = max(0, min(start, len(frames) - 1)), False, len(frames) - 1
-    show_frame(console, game, export, frames, step, hands=hands)
+    show_frame(console, game, frames, step, hands=hands)
     while True:
         try:
             key = ask(f"[{step}/{last}] n, p, f, b, h, a move number, or q: ").strip().lower()
@@ -78,4 +74,4 @@ def step_through(
         else:
             console.print(f"{key!r} is not a key here. {KEYS}")
             continue
-        show_frame(console, game, export, frames, step, hands=hands)
+        show_frame(console, game, frames, step, hands=hands)

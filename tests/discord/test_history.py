@@ -250,5 +250,9 @@ def test_every_replay_page_fits_discord_at_the_largest_table(key: str) -> None:
         for hands in (False, True):
             content, embeds, view = replay_message(game, found, step, hands)
             assert message_errors(payload(embeds, view, content)) == {}, (step, hands)
+            # A private log line is worded for its seat ("You drew..."): never on the page.
+            for event in frames[step].events:
+                if event.visible_to is not None:
+                    assert f"> {event.text}" not in content
             if hands and step == len(frames) - 1:
                 assert sum(1 for e in embeds if "'s hand" in (e.title or "")) >= 2

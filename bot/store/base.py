@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
+from bot.store.history import HistoryReads
 from bot.store.models import LoggedAction, MatchRecord, SeatRecord, Status, Timer
 
 
@@ -24,7 +25,7 @@ class VersionConflict(StoreError):
     """Somebody saved this match first: the caller's state is stale."""
 
 
-class Store(ABC):
+class Store(HistoryReads, ABC):
     @abstractmethod
     async def connect(self) -> None: ...
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -8,6 +8,7 @@ import pytest
 from bot.service import MatchService, Person
 from bot.store import SQLiteStore
 from games import GAMES
+from tests.replay_check import check_replays
 
 ANA = Person(user_id=101, name="Ana")
 BEN = Person(user_id=102, name="Ben")
@@ -18,8 +19,12 @@ STRANGER = Person(user_id=999, name="Stranger")
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "cookie.db"
+def db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The test's database; every match finished in it must replay to its saved state
+    (checked when the test ends, with any game the test rigged still in place)."""
+    path = tmp_path / "cookie.db"
+    yield path
+    check_replays(path, GAMES)
 
 
 @pytest.fixture

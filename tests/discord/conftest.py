@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.client import CookieJar
 from bot.config import Settings
+from games import GAMES
 from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
+from tests.replay_check import check_replays
 
 
 def make_bot(db: Path) -> CookieJar:
@@ -23,8 +26,13 @@ def make_bot(db: Path) -> CookieJar:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "cookie.db"
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The test's database. When the test ends, every match it finished is replayed from
+    seed and actions and compared with its saved state (``monkeypatch`` is a dependency so
+    that a game a test rigged is still in place for that replay)."""
+    path = tmp_path / "cookie.db"
+    yield path
+    check_replays(path, GAMES)
 
 
 @pytest.fixture

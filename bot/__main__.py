@@ -27,7 +27,35 @@ def load_settings() -> Settings:
         raise SystemExit(2) from None
 
 
+def ratings_command(args: list[str]) -> int:
+    """``python -m bot ratings rebuild``: replay every rated match into fresh ratings."""
+    if args != ["rebuild"]:
+        print("usage: python -m bot ratings rebuild", file=sys.stderr)
+        return 2
+    from bot.config import StoreSettings
+    from bot.service.ratings import rebuild
+    from bot.store import open_store
+    from games import GAMES
+
+    async def run() -> str:
+        store = open_store(StoreSettings().database_url)
+        await store.connect()
+        try:
+            done = await rebuild(store, GAMES)
+        finally:
+            await store.close()
+        return (
+            f"ratings rebuilt: {done.matches} matches replayed, {done.ratings} ratings, "
+            f"{done.changed} rows differed from the stored ones"
+        )
+
+    print(asyncio.run(run()))
+    return 0
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["ratings"]:
+        raise SystemExit(ratings_command(sys.argv[2:]))
     settings = load_settings()
     logging.basicConfig(
         level=settings.log_level,

@@ -12,13 +12,14 @@ from bot.bots import BotDriver
 from bot.config import Settings
 from bot.scheduler import Scheduler
 from bot.service import MatchService
+from bot.service.ratings import Ratings
 from bot.store import Store, open_store
 from games import GAMES
 
 log = logging.getLogger(__name__)
 
 # The client loads cogs by name: bot/ never imports cogs/.
-EXTENSIONS = ("cogs.play", "cogs.settings", "cogs.history")
+EXTENSIONS = ("cogs.play", "cogs.settings", "cogs.history", "cogs.ratings")
 
 
 class CookieJar(commands.Bot):
@@ -26,6 +27,7 @@ class CookieJar(commands.Bot):
     service: MatchService
     bots: BotDriver
     scheduler: Scheduler
+    ratings: Ratings
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(
@@ -43,6 +45,7 @@ class CookieJar(commands.Bot):
         await self.store.connect()
         self.service = MatchService(self.store, GAMES)
         self.bots = BotDriver(self.service, delay=self.settings.bot_delay)
+        self.ratings = Ratings(self.service)  # rates each match as it finishes
         self.scheduler = Scheduler(self.store, self.service.clock, self.service.on_timer)
         self.service.timers_changed = self.scheduler.wake
         for extension in EXTENSIONS:

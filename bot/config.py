@@ -8,12 +8,17 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
-class Settings(BaseSettings):
+class StoreSettings(BaseSettings):
+    """What commands that only touch the database need (``python -m bot ratings rebuild``)."""
+
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
+    database_url: str = "sqlite:///cookie_jar.db"
+
+
+class Settings(StoreSettings):
     # SecretStr: the token prints as '**********' in logs, reprs and tracebacks.
     discord_token: SecretStr = Field(min_length=1)
-    database_url: str = "sqlite:///cookie_jar.db"
     dev_guild_id: int | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     # Seconds a bot waits before moving, so humans can follow (0 in tests).

@@ -45,6 +45,9 @@ class MatchSettings(BaseModel):
     forfeit_after: int = Field(default=3, ge=1, le=10, title="Timeouts in a row to forfeit")
     thread: bool = False  # the match lives in a thread the bot created for it
     custom_minutes: int | None = Field(default=None, ge=1, le=14 * 24 * 60)
+    # The tournament this match is a table of; set by the tournaments service. Under a
+    # server's ``ratings: events`` only such matches are rated.
+    event: str | None = None
 
     @model_validator(mode="after")
     def _custom_needs_minutes(self) -> MatchSettings:
@@ -80,6 +83,14 @@ def duration(seconds: float) -> str:
     return f"{int(seconds)} seconds"
 
 
+RatingsMode = Literal["all", "events", "off"]
+RATINGS_LABELS = {
+    "all": "Every finished match with two or more people",
+    "events": "Only tournament matches",
+    "off": "No match is rated",
+}
+
+
 class GuildSettings(BaseModel):
     """A server's defaults for new matches, set by its admins with /settings."""
 
@@ -87,6 +98,7 @@ class GuildSettings(BaseModel):
 
     match: MatchSettings = MatchSettings()
     threads: bool = False  # /play opens each match in a thread of its own
+    ratings: RatingsMode = "all"  # which finished matches move ratings
 
 
 class TimerPlan(BaseModel):

@@ -49,13 +49,16 @@ class Lobbies(ServiceBase):
         current = await self.guild_settings(guild_id)
         changes = dict(changes)
         threads = changes.pop("threads", current.threads)
+        ratings = changes.pop("ratings", current.ratings)
         try:
             match = current.match.model_validate({**current.match.model_dump(), **changes})
         except ValueError:
             raise UserError(
                 "Those settings do not fit together (a custom pace needs custom_minutes)."
             ) from None
-        updated = current.model_copy(update={"match": match, "threads": bool(threads)})
+        updated = current.model_validate(
+            {**current.model_dump(), "match": match, "threads": bool(threads), "ratings": ratings}
+        )
         await self.store.save_guild_settings(guild_id, updated.model_dump_json())
         return updated
 

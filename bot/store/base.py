@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from bot.store.history import HistoryReads
 from bot.store.models import LoggedAction, MatchRecord, SeatRecord, Status, Timer
+from bot.store.ratings import RatingsStore
 
 
 class StoreError(Exception):
@@ -25,7 +26,7 @@ class VersionConflict(StoreError):
     """Somebody saved this match first: the caller's state is stale."""
 
 
-class Store(HistoryReads, ABC):
+class Store(HistoryReads, RatingsStore, ABC):
     @abstractmethod
     async def connect(self) -> None: ...
 

@@ -15,6 +15,7 @@ import aiosqlite
 from bot.store.base import ChannelBusy, Store, StoreError, VersionConflict
 from bot.store.history import SQLiteHistory
 from bot.store.models import OPEN_STATUSES, LoggedAction, MatchRecord, SeatRecord, Status, Timer
+from bot.store.ratings import SQLiteRatings
 
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, message_id, game, status, host_id, options, seed, version, "
@@ -63,7 +64,7 @@ def split_statements(script: str) -> list[str]:
     return statements
 
 
-class SQLiteStore(SQLiteHistory, Store):
+class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._db: aiosqlite.Connection | None = None

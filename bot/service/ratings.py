@@ -1,0 +1,250 @@
+"""Ratings of finished matches: rated when the service says a match finished, replayed by
+``python -m bot ratings rebuild``, read by /leaderboard and /stats.
+
+A match is rated once: its ``rating_events`` rows and its players' new ratings are one
+transaction, and a second attempt finds the rows and changes nothing. Which matches are
+rated follows the server's ``/settings ratings:`` at the time each one ends; the rows keep
+that record, so a rebuild replays exactly the matches that were rated, from the matches
+themselves (seats, final state), in (``finished_at``, id) order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.errors import UserError
+from bot.ratings import Rating, RatingChange, SeatResult, rate_match
+from bot.service.base import Change, settings_of
+from bot.service.lobbies import Lobbies
+from bot.store import MatchRecord, Store
+from bot.store.models import GONE
+from bot.store.ratings import RatingConflict, RatingEventRecord, RatingRecord
+from games.core.protocol import Game
+
+log = logging.getLogger(__name__)
+
+LEADERBOARD_PAGE = 10
+RETRIES = 3  # another process rating a match of the same player: read again and retry
+
+
+def seat_results(record: MatchRecord, game: Game) -> list[SeatResult] | None:
+    """The match's placements as the rating sees them, or None when the game itself did not
+    end it (a match closed by a deadline or an organiser is adjudicated: not rated)."""
+    if record.status != "finished" or record.state is None:
+        return None
+    outcome = game.outcome(game.load_state(record.state))
+    if outcome is None:
+        return None
+    places = {p.seat: p.place for p in outcome.placements}
+    return [
+        SeatResult(user_id=seat.user_id, place=places[seat.seat], gone=seat.away == GONE)
+        for seat in record.seats
+        if seat.seat in places
+    ]
+
+
+def as_rating(record: RatingRecord | None) -> Rating:
+    return Rating() if record is None else Rating(record.mu, record.sigma, record.games)
+
+
+def events_of(record: MatchRecord, changes: Sequence[RatingChange]) -> list[RatingEventRecord]:
+    return [
+        RatingEventRecord(
+            match_id=record.match_id,
+            user_id=change.user_id,
+            guild_id=record.guild_id,
+            game=record.game,
+            at=record.finished_at or 0.0,
+            place=change.place,
+            players=len(changes),
+            mu_before=change.before.mu,
+            sigma_before=change.before.sigma,
+            mu_after=change.after.mu,
+            sigma_after=change.after.sigma,
+            games_after=change.after.games,
+            display_after=change.after.display,
+        )
+        for change in changes
+    ]
+
+
+@dataclass(frozen=True)
+class LeaderboardPage:
+    game: str
+    entries: list[tuple[int, RatingRecord]]  # (rank, rating)
+    page: int
+    pages: int
+    total: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    user_id: int
+    game: str
+    rating: RatingRecord
+    wins: int
+    places: dict[int, int]  # place -> how many times
+    history: list[int]  # display ratings: 1500 before the first game, then after each
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    matches: int
+    ratings: int
+    changed: int  # ratings or rating rows that differ from what was stored
+
+
+class Ratings:
+    """Rates finished matches for a ``MatchService`` (as one of its listeners) and reads
+    ratings for the Discord layer."""
+
+    def __init__(self, service: Lobbies) -> None:
+        self.service = service
+        self.store: Store = service.store
+        # One rating at a time in this process: each reads ratings another may be writing.
+        self._lock = asyncio.Lock()
+        service.listeners.append(self.on_change)
+
+    async def on_change(self, change: Change) -> None:
+        if change.kind == "finished":
+            await self.rate(change.match)
+
+    async def rate(self, record: MatchRecord) -> list[RatingEventRecord]:
+        """Rate a finished match, if the server rates it; the rows written (none when it is
+        not rated, or was rated already)."""
+        if record.finished_at is None:
+            # The service's copy of a match it just finished lacks the store's end time.
+            record = await self.service.get(record.match_id)
+        mode = (await self.service.guild_settings(record.guild_id)).ratings
+        if mode == "off" or (mode == "events" and settings_of(record).event is None):
+            return []
+        seats = seat_results(record, self.service.games[record.game])
+        if seats is None:
+            return []
+        async with self._lock:
+            for attempt in range(RETRIES):
+                if await self.store.match_rated(record.match_id):
+                    return []
+                events = await self._events(record, seats)
+                if not events:
+                    return []
+                try:
+                    saved = await self.store.save_match_ratings(events)
+                except RatingConflict:
+                    if attempt == RETRIES - 1:
+                        raise
+                    continue
+                return events if saved else []
+        return []
+
+    async def _events(
+        self, record: MatchRecord, seats: Sequence[SeatResult]
+    ) -> list[RatingEventRecord]:
+        users = [s.user_id for s in seats if s.user_id is not None]
+        stored = await self.store.ratings_of(record.guild_id, record.game, users)
+        before = {user: as_rating(found) for user, found in stored.items()}
+        return events_of(record, rate_match(record.match_id, seats, before))
+
+    # --- reads -----------------------------------------------------------------------------
+    def _game(self, game: str) -> Game:
+        if game not in self.service.games:
+            raise UserError("There is no such game here; pick one from the list.")
+        return self.service.games[game]
+
+    async def leaderboard(self, guild_id: int, game: str, page: int = 0) -> LeaderboardPage:
+        self._game(game)
+        total = await self.store.count_rated(guild_id, game)
+        pages = max(1, -(-total // LEADERBOARD_PAGE))
+        page = max(0, min(page, pages - 1))
+        found = await self.store.leaderboard(
+            guild_id, game, limit=LEADERBOARD_PAGE, offset=page * LEADERBOARD_PAGE
+        )
+        first = page * LEADERBOARD_PAGE + 1
+        return LeaderboardPage(
+            game=game,
+            entries=list(enumerate(found, start=first)),
+            page=page,
+            pages=pages,
+            total=total,
+        )
+
+    async def stats(self, guild_id: int, user_id: int, game: str) -> PlayerStats | None:
+        """A player's record in one game here; None if they have no rated match in it."""
+        self._game(game)
+        found = await self.store.ratings_of(guild_id, game, [user_id])
+        if user_id not in found:
+            return None
+        events = await self.store.rating_events_of(guild_id, game, user_id)
+        places: dict[int, int] = {}
+        for event in events:
+            places[event.place] = places.get(event.place, 0) + 1
+        return PlayerStats(
+            user_id=user_id,
+            game=game,
+            rating=found[user_id],
+            wins=places.get(1, 0),
+            places=dict(sorted(places.items())),
+            history=[Rating().display, *(e.display_after for e in events)],
+        )
+
+    async def rated_games(self, guild_id: int, user_id: int) -> list[RatingRecord]:
+        """The player's ratings here, one per game they have a rated match in."""
+        games = sorted({e.game for e in await self.store.rating_events_of(guild_id, None, user_id)})
+        found = []
+        for game in games:
+            found += (await self.store.ratings_of(guild_id, game, [user_id])).values()
+        return found
+
+
+async def rebuild(store: Store, games: Mapping[str, Game]) -> Rebuilt:
+    """Replay every rated match in (finished_at, id) order from fresh ratings, and replace
+    both tables with the result in one transaction."""
+    current: dict[tuple[int, str, int], Rating] = {}
+    events: list[RatingEventRecord] = []
+    order = await store.rated_matches()
+    for match_id in order:
+        record = await store.get(match_id)
+        if record is None or record.game not in games:
+            continue
+        seats = seat_results(record, games[record.game])
+        if seats is None:
+            continue
+        before = {
+            s.user_id: current[key]
+            for s in seats
+            if s.user_id is not None
+            and (key := (record.guild_id, record.game, s.user_id)) in current
+        }
+        changes = rate_match(record.match_id, seats, before)
+        for change in changes:
+            current[(record.guild_id, record.game, change.user_id)] = change.after
+        events += events_of(record, changes)
+    ratings = [
+        RatingRecord(
+            guild_id=guild,
+            game=game,
+            user_id=user,
+            mu=rating.mu,
+            sigma=rating.sigma,
+            games=rating.games,
+            display=rating.display,
+        )
+        for (guild, game, user), rating in sorted(current.items())
+    ]
+    changed = _differing(
+        {(r.guild_id, r.game, r.user_id): r for r in await store.all_ratings()},
+        {(r.guild_id, r.game, r.user_id): r for r in ratings},
+    ) + _differing(
+        {(e.match_id, e.user_id): e for e in await store.all_rating_events()},
+        {(e.match_id, e.user_id): e for e in events},
+    )
+    await store.replace_ratings(ratings, events)
+    return Rebuilt(matches=len(order), ratings=len(ratings), changed=changed)
+
+
+def _differing(old: Mapping[object, object], new: Mapping[object, object]) -> int:
+    """Rows missing on either side or holding other values."""
+    return sum(old.get(key) != new.get(key) for key in old.keys() | new.keys())

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
-from bot.timing import PACE_LABELS, POLICY_LABELS, VACATION_DAYS_A_MONTH
+from bot.timing import PACE_LABELS, POLICY_LABELS, RATINGS_LABELS, VACATION_DAYS_A_MONTH
 from cogs import render
 from cogs.components import guarded, person, tell
 
@@ -33,8 +33,13 @@ class Settings(commands.Cog):
         forfeit_after="With forfeits: timeouts in a row before a player forfeits",
         threads="Open each new match in a thread of its own",
         custom_minutes="Your server's own pace, in minutes a move (pick it with pace: custom)",
+        ratings="Which finished matches move players' ratings",
     )
-    @app_commands.choices(pace=choices(PACE_LABELS), on_timeout=choices(POLICY_LABELS))
+    @app_commands.choices(
+        pace=choices(PACE_LABELS),
+        on_timeout=choices(POLICY_LABELS),
+        ratings=choices(RATINGS_LABELS),
+    )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(
@@ -45,6 +50,7 @@ class Settings(commands.Cog):
         forfeit_after: app_commands.Range[int, 1, 10] | None = None,
         threads: bool | None = None,
         custom_minutes: app_commands.Range[int, 1, 20160] | None = None,
+        ratings: app_commands.Choice[str] | None = None,
     ) -> None:
         async def run() -> None:
             changes: dict[str, object] = {}
@@ -58,6 +64,8 @@ class Settings(commands.Cog):
                 changes["threads"] = threads
             if custom_minutes is not None:
                 changes["custom_minutes"] = custom_minutes
+            if ratings is not None:
+                changes["ratings"] = ratings.value
             service, guild = self.bot.service, interaction.guild_id or 0
             if changes:
                 current = await service.set_guild_defaults(guild, person(interaction), changes)
@@ -70,7 +78,8 @@ class Settings(commands.Cog):
                     f"**Pace:** {match.pace_label}\n"
                     f"**On timeout:** {POLICY_LABELS[match.on_timeout]}\n"
                     f"**Timeouts in a row to forfeit:** {match.forfeit_after}\n"
-                    f"**Each match in its own thread:** {'yes' if current.threads else 'no'}"
+                    f"**Each match in its own thread:** {'yes' if current.threads else 'no'}\n"
+                    f"**Rated:** {RATINGS_LABELS[current.ratings]}"
                 ),
                 colour=render.COLOURS["neutral"],
             )

@@ -1,0 +1,226 @@
+"""/leaderboard and /stats: the server's ratings per game (bot/service/ratings.py).
+
+The leaderboard's page buttons are DynamicItems whose custom_id names the game and the
+page: any copy of the bot, started at any time, answers them, and they grant nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import UserError
+from bot.ratings import PROVISIONAL_GAMES
+from bot.service.ratings import LeaderboardPage, PlayerStats, Ratings
+from bot.store.ratings import RatingRecord
+from cogs import render
+from cogs.components import guarded
+from games import GAMES
+
+if TYPE_CHECKING:
+    from bot.client import CookieJar
+
+GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+BLOCKS = "▁▂▃▄▅▆▇█"
+SPARK_POINTS = 40  # the latest ratings drawn in the sparkline
+PROVISIONAL = "ᴾ"
+
+
+def ratings_of(interaction: discord.Interaction) -> Ratings:
+    return interaction.client.ratings  # type: ignore[attr-defined]
+
+
+def shown(rating: RatingRecord) -> str:
+    """The display rating, marked while it rests on fewer than five games."""
+    return f"{rating.display}{PROVISIONAL if rating.games < PROVISIONAL_GAMES else ''}"
+
+
+def sparkline(values: list[int]) -> str:
+    """Ratings over time as unicode blocks, lowest to highest of the span drawn."""
+    values = values[-SPARK_POINTS:]
+    low, high = min(values), max(values)
+    if high == low:
+        return BLOCKS[3] * len(values)
+    steps = len(BLOCKS) - 1
+    return "".join(BLOCKS[round((v - low) * steps / (high - low))] for v in values)
+
+
+def ordinal(place: int) -> str:
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+# --- /leaderboard ------------------------------------------------------------------------------
+def leaderboard_message(found: LeaderboardPage) -> tuple[discord.Embed, discord.ui.View]:
+    name = GAMES[found.game].name
+    if found.entries:
+        lines = [
+            f"{MEDALS.get(rank, f'`{rank:>3}.`')} <@{rating.user_id}> · **{shown(rating)}** · "
+            f"{rating.games} game{'s' if rating.games != 1 else ''}"
+            for rank, rating in found.entries
+        ]
+        text = "\n".join(lines)
+    else:
+        text = (
+            f"Nobody is rated in {name} here yet. A finished match with two or more people "
+            "rates its players: start one with /play!"
+        )
+    embed = discord.Embed(
+        title=render.clip(f"🏆 {name} leaderboard", render.TITLE),
+        description=render.clip(text, render.DESCRIPTION),
+        colour=render.COLOURS["done"],
+    )
+    embed.set_footer(
+        text=f"Page {found.page + 1} of {found.pages} · {found.total} rated · "
+        f"{PROVISIONAL} provisional: fewer than {PROVISIONAL_GAMES} games · /stats for one player"
+    )
+    view = discord.ui.View(timeout=None)
+    if found.pages > 1:
+        view.add_item(LeaderboardButton(found.game, found.page - 1, "a", found.page == 0))
+        view.add_item(
+            LeaderboardButton(found.game, found.page + 1, "b", found.page >= found.pages - 1)
+        )
+    return embed, view
+
+
+class LeaderboardButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"cj:lb:(?P<game>[a-z_]{1,40}):(?P<page>\d{1,5}):(?P<slot>[ab])",
+):
+    """Higher / lower page of /leaderboard."""
+
+    def __init__(self, game: str, page: int, slot: str, disabled: bool = False) -> None:
+        label, emoji = ("Higher", "◀") if slot == "a" else ("Lower", "▶")
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                emoji=emoji,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"cj:lb:{game}:{max(page, 0)}:{slot}",
+            )
+        )
+        self.game, self.page = game, max(page, 0)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> LeaderboardButton:
+        return cls(match["game"], int(match["page"]), match["slot"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            found = await ratings_of(interaction).leaderboard(
+                interaction.guild_id or 0, self.game, self.page
+            )
+            embed, view = leaderboard_message(found)
+            await interaction.response.edit_message(embed=embed, view=view)
+
+        await guarded(interaction, run())
+
+
+# --- /stats ------------------------------------------------------------------------------------
+def stats_embed(found: PlayerStats) -> discord.Embed:
+    rating = found.rating
+    places = " · ".join(
+        f"{MEDALS.get(place, '')}{ordinal(place)} ×{times}" for place, times in found.places.items()
+    )
+    provisional = (
+        f" (provisional: {PROVISIONAL_GAMES - rating.games} more game"
+        f"{'s' if PROVISIONAL_GAMES - rating.games != 1 else ''} to settle)"
+        if rating.games < PROVISIONAL_GAMES
+        else ""
+    )
+    embed = discord.Embed(
+        title=render.clip(f"📈 {GAMES[found.game].name}", render.TITLE),
+        description=(
+            f"<@{found.user_id}> · rating **{rating.display}**{provisional}\n"
+            f"**Games:** {rating.games} · **Wins:** {found.wins}\n"
+            f"**Places:** {places}\n"
+            f"**Rating:** `{sparkline(found.history)}` "
+            f"{min(found.history[-SPARK_POINTS:])}–{max(found.history[-SPARK_POINTS:])}"
+        ),
+        colour=render.COLOURS["done"],
+    )
+    embed.set_footer(text=f"μ {rating.mu:.2f} · σ {rating.sigma:.2f} · shown: 1500 + 24·(μ − 3σ)")
+    return embed
+
+
+def summary_embed(user_id: int, ratings: list[RatingRecord]) -> discord.Embed:
+    lines = [
+        f"**{GAMES[r.game].name if r.game in GAMES else r.game}** · {shown(r)} · {r.games} games"
+        for r in ratings
+    ]
+    return discord.Embed(
+        title="📈 Ratings",
+        description=render.clip(
+            f"<@{user_id}>\n" + "\n".join(lines) + "\nPick a game for places and the curve.",
+            render.DESCRIPTION,
+        ),
+        colour=render.COLOURS["done"],
+    )
+
+
+class RatingsCog(commands.Cog, name="Ratings"):
+    def __init__(self, bot: CookieJar) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="leaderboard", description="This server's best players of a game.")
+    @app_commands.describe(game="The game to rank")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def leaderboard(
+        self, interaction: discord.Interaction, game: app_commands.Choice[str]
+    ) -> None:
+        async def run() -> None:
+            found = await self.bot.ratings.leaderboard(interaction.guild_id or 0, game.value)
+            embed, view = leaderboard_message(found)
+            await interaction.response.send_message(embed=embed, view=view)
+
+        await guarded(interaction, run())
+
+    @app_commands.command(name="stats", description="A player's rated games, places and rating.")
+    @app_commands.describe(user="Whose record (you, if left out)", game="One game in detail")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        async def run() -> None:
+            who = user or interaction.user
+            guild = interaction.guild_id or 0
+            whose = "You have" if who.id == interaction.user.id else f"{who.mention} has"
+            if game is None:
+                found = await self.bot.ratings.rated_games(guild, who.id)
+                if not found:
+                    raise UserError(
+                        f"{whose} no rated match here yet: a finished match with two or more "
+                        "people rates its players."
+                    )
+                embed = summary_embed(who.id, found)
+            else:
+                stats = await self.bot.ratings.stats(guild, who.id, game.value)
+                if stats is None:
+                    raise UserError(
+                        f"{whose} no rated match of {game.name} here yet; try /stats without "
+                        "a game to see every game rated."
+                    )
+                embed = stats_embed(stats)
+            await interaction.response.send_message(
+                embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+        await guarded(interaction, run())
+
+
+async def setup(bot: CookieJar) -> None:
+    bot.add_dynamic_items(LeaderboardButton)
+    await bot.add_cog(RatingsCog(bot))

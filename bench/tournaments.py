@@ -5,26 +5,37 @@
 - pod Swiss of 512 over 9 rounds: seconds per round (max, median), and the repeats (Σm²)
   left against the plain top-down fill, whose time is the baseline;
 - 10,000 mixed matches (2–8 seats, ties, bots, quitters) rated in memory, against bare
-  openskill calls on the same matches (one strict order each, no tie averaging).
+  openskill calls on the same matches (one strict order each, no tie averaging);
+- the same matches finished in a SQLite store and rated through it as the bot does (one
+  transaction each), then ``ratings rebuild`` of them all, against the in-memory figure.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import json
 import random
 import statistics
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
+from typing import cast
 
 from bot.ratings import MODEL, Rating, SeatResult, rate_match
+from bot.service import MatchService
+from bot.service.ratings import Ratings, rebuild
+from bot.store import SQLiteStore
 from bot.tournaments.pods import chunk, pair_pods, table_sizes
 from bot.tournaments.results import TableResult, had_bye, meetings
 from bot.tournaments.scoring import MATCH_POINTS, POD_SCORES, Scoring, total_points
 from bot.tournaments.standings import pairing_order
 from bot.tournaments.swiss import pair_swiss
+from games.core.protocol import Game, Outcome, Placement
 
 Points = dict[int, Fraction]
 Met = Counter[frozenset[int]]
@@ -164,17 +175,88 @@ def ratings_benchmark(count: int) -> tuple[float, float]:
     return rated, baseline
 
 
+class _Placed:
+    """A stand-in game whose final state is its placements: the store benchmark measures
+    rating and storage, not any game's engine."""
+
+    def load_state(self, raw: str) -> list[int]:
+        return cast(list[int], json.loads(raw))
+
+    def outcome(self, places: list[int]) -> Outcome:
+        return Outcome(
+            placements=tuple(Placement(seat=s, place=p, score=0) for s, p in enumerate(places)),
+            reason="bench",
+        )
+
+
+async def store_ratings_benchmark(count: int) -> tuple[float, float, bool]:
+    """(seconds to rate ``count`` finished matches through the store one by one, seconds to
+    rebuild them all, whether the rebuild equals what was stored)."""
+    games = {"placed": cast(Game, _Placed())}
+    with tempfile.TemporaryDirectory() as folder:
+        store = SQLiteStore(Path(folder) / "bench.db")
+        await store.connect()
+        stamp = "2026-01-01T00:00:00+00:00"
+        matches, seats = [], []
+        for number, placed in enumerate(_matches(count)):
+            match_id = f"{number:010x}"
+            matches.append(
+                (match_id, number, json.dumps([s.place for s in placed]), stamp, 1e9 + number)
+            )
+            seats += [
+                (match_id, i, s.user_id, f"P{i}", 2 if s.gone else 0) for i, s in enumerate(placed)
+            ]
+        # Setting the table is not measured: one bulk transaction of finished matches.
+        await store.db.execute("BEGIN")
+        await store.db.executemany(
+            "INSERT INTO matches (id, guild_id, channel_id, game, status, host_id, options, "
+            "seed, version, state, created_at, updated_at, finished_at) "
+            "VALUES (?, 1, ?, 'placed', 'finished', 1, '{}', 1, 1, ?, ?, ?, ?)",
+            [(m, channel, state, at, at, end) for m, channel, state, at, end in matches],
+        )
+        await store.db.executemany(
+            "INSERT INTO seats (match_id, seat, user_id, name, away) VALUES (?, ?, ?, ?, ?)", seats
+        )
+        await store.db.execute("COMMIT")
+        ratings = Ratings(MatchService(store, games))
+        records = [await store.get(m[0]) for m in matches]
+        start = time.perf_counter()
+        for record in records:
+            assert record is not None
+            await ratings.rate(record)
+        rated = time.perf_counter() - start
+        stored = (await store.all_ratings(), await store.all_rating_events())
+        start = time.perf_counter()
+        done = await rebuild(store, games)
+        rebuilt = time.perf_counter() - start
+        same = (
+            done.changed == 0
+            and (
+                await store.all_ratings(),
+                await store.all_rating_events(),
+            )
+            == stored
+        )
+        await store.close()
+    return rated, rebuilt, same
+
+
 def report(smoke: bool) -> list[str]:
     players, rounds, matches = (64, 4, 1_000) if smoke else (512, 9, 10_000)
     swiss = swiss_benchmark(players, rounds)
     pods = pods_benchmark(players, rounds)
     rated, bare = ratings_benchmark(matches)
+    via_store, rebuilt, same = asyncio.run(store_ratings_benchmark(matches))
     return [
         swiss.line(f"swiss {players} players, {rounds} rounds, windowed", "full graph"),
         pods.line(f"pods {players} players, {rounds} rounds, swaps", "top-down fill"),
         f"ratings: {matches:,} mixed matches rated in memory in {matches / rated:.2f} s "
         f"({rated:,.0f}/s, target < 2 s); bare openskill, no tie averaging: "
         f"{matches / bare:.2f} s ({bare:,.0f}/s)",
+        f"ratings via the store: {matches:,} matches rated one transaction each in "
+        f"{via_store:.2f} s ({matches / via_store:,.0f}/s); rebuilt in {rebuilt:.2f} s "
+        f"({'equal to' if same else 'DIFFERENT from'} the stored table); in memory: "
+        f"{matches / rated:.2f} s",
     ]
 
 

@@ -1,7 +1,8 @@
 -- Player ratings (issue 13): one per (server, game, user), and every change as a row.
 -- μ and σ are REAL (IEEE doubles) so a rebuild reproduces them bit for bit; display is the
--- number people see, kept beside them so the leaderboard is one index scan.
-CREATE TABLE ratings (
+-- number people see, kept beside them so the leaderboard is one index scan. IF NOT EXISTS:
+-- a database taken back to an older version (tests of 010 do) runs this again harmlessly.
+CREATE TABLE IF NOT EXISTS ratings (
     guild_id  INTEGER NOT NULL,
     game      TEXT NOT NULL,
     user_id   INTEGER NOT NULL,
@@ -11,11 +12,11 @@ CREATE TABLE ratings (
     display   INTEGER NOT NULL,
     PRIMARY KEY (guild_id, game, user_id)
 );
-CREATE INDEX ratings_leaderboard ON ratings (guild_id, game, display DESC, user_id);
+CREATE INDEX IF NOT EXISTS ratings_leaderboard ON ratings (guild_id, game, display DESC, user_id);
 
 -- A rated match's change for one player. Its rows are the record of which matches were
 -- rated (under the server's setting when each ended): ``ratings rebuild`` replays those.
-CREATE TABLE rating_events (
+CREATE TABLE IF NOT EXISTS rating_events (
     match_id      TEXT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
     user_id       INTEGER NOT NULL,
     guild_id      INTEGER NOT NULL,
@@ -31,4 +32,4 @@ CREATE TABLE rating_events (
     display_after INTEGER NOT NULL,
     PRIMARY KEY (match_id, user_id)
 );
-CREATE INDEX rating_events_by_player ON rating_events (guild_id, game, user_id, at, match_id);
+CREATE INDEX IF NOT EXISTS rating_events_by_player ON rating_events (guild_id, game, user_id, at, match_id);

@@ -283,6 +283,7 @@ class Lobbies(ServiceBase):
             game_key=record.game,
             seats=[s.model_copy(update={"away": PRESENT, "missed": 0}) for s in record.seats],
             options=record.options,
-            settings=record.settings,
+            # A rematch of a tournament's table is a casual match, not one of the event's.
+            settings=settings_of(record).model_copy(update={"event": None}).model_dump_json(),
             rematch_of=record.match_id,
         )

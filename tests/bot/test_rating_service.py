@@ -21,7 +21,7 @@ from typing import cast
 import pytest
 
 from bot.ratings import Rating
-from bot.service import MatchService, Person
+from bot.service import MatchService, Person, settings_of
 from bot.service.ratings import Ratings, rebuild, seat_results
 from bot.store import MatchRecord, SeatRecord, SQLiteStore
 from bot.store.models import GONE
@@ -313,3 +313,20 @@ async def test_a_real_match_is_rated_as_it_finishes_and_rebuilt_from_the_command
     )
     assert "1 matches replayed, 2 ratings, 2 rows differed" in ran.stdout
     assert await table(store) == stored
+
+
+async def test_a_rematch_of_a_tournament_table_is_not_an_event_match(
+    service: MatchService,
+) -> None:
+    table = await service.open_lobby(
+        guild_id=1,
+        channel_id=10,
+        host=ANA,
+        game_key="cookie_chomper",
+        settings=MatchSettings(pace="live", event="t1").model_dump_json(),
+    )
+    await service.join(table.match_id, BEN)
+    await service.start(table.match_id, ANA)
+    await service.cancel(table.match_id, ANA)
+    again = await service.rematch(table.match_id, ANA)
+    assert settings_of(again).event is None and settings_of(again).pace == "live"

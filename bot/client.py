@@ -52,6 +52,7 @@ class CookieJar(commands.Bot):
             await self.load_extension(extension)
         await self.sync_commands()
         await self.bots.resume()
+        await self.ratings.sweep()  # matches that ended just before a stop
         # One task sleeps until the next deadline; overdue timers fire at once.
         self.spawn(self.scheduler.run(), "scheduler")
 

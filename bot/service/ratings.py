@@ -27,6 +27,7 @@ from games.core.protocol import Game
 log = logging.getLogger(__name__)
 
 LEADERBOARD_PAGE = 10
+SWEEP_WITHIN = 86_400.0  # start-up looks back a day for matches left unrated
 RETRIES = 3  # another process rating a match of the same player: read again and retry
 
 
@@ -139,6 +140,18 @@ class Ratings:
                     continue
                 return events if saved else []
         return []
+
+    async def sweep(self, within: float = SWEEP_WITHIN) -> int:
+        """At start-up: rate the matches that finished after the last rated one (within
+        ``within`` seconds) and were not rated, as the process may have stopped between a
+        match's end and its rating. Later than every rated match, so the order holds."""
+        found = await self.store.unrated_since(self.service.clock.now() - within)
+        rated = 0
+        for match_id in found:
+            record = await self.store.get(match_id)
+            if record is not None and record.game in self.service.games:
+                rated += bool(await self.rate(record))
+        return rated
 
     async def _events(
         self, record: MatchRecord, seats: Sequence[SeatResult]

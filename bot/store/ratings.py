@@ -99,6 +99,12 @@ class RatingsStore(ABC):
         """A player's changes, oldest first (``game`` None: every game)."""
 
     @abstractmethod
+    async def unrated_since(self, since: float) -> list[str]:
+        """Finished matches that ended after ``since`` and after the last rated match, and
+        have no rating rows, in (finished_at, id) order: what a crash between a match's
+        end and its rating left behind."""
+
+    @abstractmethod
     async def rated_matches(self) -> list[str]:
         """Every rated match, in the order ratings replay them: (finished_at, id)."""
 
@@ -215,6 +221,15 @@ class SQLiteRatings(RatingsStore):
             tuple(params),
         )
         return [RatingEventRecord(**dict(row)) for row in rows]
+
+    async def unrated_since(self, since: float) -> list[str]:
+        rows = await self._rows(
+            "SELECT id FROM matches WHERE status = 'finished' AND finished_at > max(?, "
+            "coalesce((SELECT max(at) FROM rating_events), ?)) AND id NOT IN "
+            "(SELECT match_id FROM rating_events) ORDER BY finished_at, id",
+            (since, since),
+        )
+        return [row["id"] for row in rows]
 
     async def rated_matches(self) -> list[str]:
         rows = await self._rows(

@@ -330,3 +330,20 @@ async def test_a_rematch_of_a_tournament_table_is_not_an_event_match(
     await service.cancel(table.match_id, ANA)
     again = await service.rematch(table.match_id, ANA)
     assert settings_of(again).event is None and settings_of(again).pace == "live"
+
+
+async def test_start_up_rates_the_matches_a_stop_left_unrated_in_order(
+    rigged: tuple[MatchService, Ratings], rigged_store: SQLiteStore
+) -> None:
+    _, ratings = rigged
+    await ratings.rate(await rigged_match(rigged_store, [1, 2], [101, 102]))
+    # The process stopped after these ended, before their ratings were written.
+    missed = [
+        await rigged_match(rigged_store, [2, 1], [101, 102]),
+        await rigged_match(rigged_store, [1, 2, 3], [102, 103, 101]),
+    ]
+    assert await ratings.sweep() == 2
+    assert [r.games for r in (await rigged_store.ratings_of(1, RIGGED, [101])).values()] == [3]
+    assert all([await rigged_store.match_rated(m.match_id) for m in missed])
+    assert await ratings.sweep() == 0
+    assert (await rebuild(rigged_store, GAMES_AND_RIGGED)).changed == 0  # the order held

@@ -114,11 +114,14 @@ PAUSED_FROM = DAY  # vacations stop clocks of a day or more: async, corresponden
 
 
 class UserSettings(BaseModel):
-    """One person's preferences, across servers: reminders by DM, and vacations."""
+    """One person's preferences, across servers: reminders by DM, forced moves, vacations."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     notify: bool = False  # reminders also come as direct messages
+    # Asked even when there is nothing to choose (a lone Pass), for those who like to bluff
+    # a pause; otherwise such a decision is answered for them after a short random pause.
+    always_ask: bool = False
     away_from: float | None = None
     away_until: float | None = None
     vacation_month: str = ""  # "YYYY-MM" the days below were booked in

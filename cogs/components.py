@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.errors import UserError
+from bot.errors import AlreadySeated, UserError
 from bot.service import MatchService, Person
 from cogs.render import PACE, SWITCHES
 from games.core.protocol import IllegalAction
@@ -101,6 +101,19 @@ class LobbyButton(
 
     async def _run(self, interaction: discord.Interaction) -> None:
         service, who = service_of(interaction), person(interaction)
+        if self.verb == "join":
+            # Joining answers privately with the player's own switch ("always ask me"); a
+            # seated player (the host) presses Join again to reach it.
+            try:
+                await service.join(self.match_id, who)
+                note = "🙋 You have a seat. "
+            except AlreadySeated:
+                note = "🙋 You already have a seat. "
+            mine = await service.user_settings(who.user_id)
+            await interaction.response.send_message(
+                ephemeral=True, **always_ask_message(mine.always_ask, note)
+            )
+            return
         verb = {
             "join": service.join,
             "leave": service.leave,
@@ -347,4 +360,60 @@ class RaceButton(
         )
 
 
-DYNAMIC_ITEMS = (LobbyButton, LobbyOption, TableButton, MoveButton, MoveSelect, RaceButton)
+def always_ask_message(on: bool, note: str = "") -> dict[str, Any]:
+    """A player's own switch: is a decision with nothing to choose answered for them?"""
+    if on:
+        text = (
+            "**Always ask me: on.** You are asked even when passing is your only move, so "
+            "you can take your time and keep the table guessing."
+        )
+    else:
+        text = (
+            "**Always ask me: off.** When passing is your only move, it is played for you "
+            "after a short random pause, with no ping."
+        )
+    view = discord.ui.View(timeout=None)
+    view.add_item(AskButton(not on))
+    return {"content": note + text, "view": view}
+
+
+class AskButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"cj:ask:(?P<on>[01])",
+):
+    """Turns the clicker's "always ask me" on or off, in every match (a user setting)."""
+
+    def __init__(self, on: bool) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Always ask me" if on else "Pass for me when it is my only move",
+                style=discord.ButtonStyle.secondary,
+                emoji="🙋" if on else "⏩",
+                custom_id=f"cj:ask:{int(on)}",
+            )
+        )
+        self.on = on
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> AskButton:
+        return cls(match["on"] == "1")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            await service_of(interaction).set_always_ask(interaction.user.id, self.on)
+            await interaction.response.edit_message(**always_ask_message(self.on))
+
+        await guarded(interaction, run())
+
+
+DYNAMIC_ITEMS = (
+    LobbyButton,
+    LobbyOption,
+    TableButton,
+    MoveButton,
+    MoveSelect,
+    RaceButton,
+    AskButton,
+)

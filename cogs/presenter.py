@@ -364,7 +364,8 @@ class Presenter:
         game = self.service.game_of(change.match)
         before = waiting_on(game.decisions(change.previous)) if change.previous else set()
         deciding = game.decisions(change.state)
-        now = [s for s in waiting_on(deciding) if s not in before]
+        forced = await self.service.forced_for(change.match, change.state)  # no ping: auto
+        now = [s for s in waiting_on(deciding) if s not in before and s not in forced]
         users = [s.user_id for s in change.match.seats if s.seat in now and s.user_id]
         if not users:
             return

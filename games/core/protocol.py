@@ -81,6 +81,7 @@ class Option(BaseModel):
     emoji: str | None = None
     group: str = ""
     style: str = "secondary"  # primary | secondary | success | danger: a hint, not a rule
+    description: str = ""  # what the card or move does, in a select (at most 100 characters)
 
 
 def option(
@@ -90,9 +91,12 @@ def option(
     group: str = "",
     style: str = "secondary",
     emoji: str | None = None,
+    description: str = "",
 ) -> Option:
     """Shorthand for engines: the action first, the rest by name."""
-    return Option(action=action, label=label, emoji=emoji, group=group, style=style)
+    return Option(
+        action=action, label=label, emoji=emoji, group=group, style=style, description=description
+    )
 
 
 class Decision(BaseModel):
@@ -147,6 +151,14 @@ class Decision(BaseModel):
 
     def allows(self, action: Action) -> bool:
         return any(option.action == action for option in self.options)
+
+    @property
+    def forced(self) -> Action | None:
+        """The one answer this decision admits (a lone Pass, or every card when all must
+        go), if there is nothing to choose; races and optional chances never are."""
+        if self.optional or self.window is not None or len(self.options) != self.min_picks:
+            return None
+        return self.pick(self.options) if self.options else None
 
 
 def short_hash(text: str) -> str:

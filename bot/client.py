@@ -10,15 +10,17 @@ from discord.ext import commands
 
 from bot.bots import BotDriver
 from bot.config import Settings
+from bot.permissions import invite_url
 from bot.scheduler import Scheduler
 from bot.service import MatchService
 from bot.store import Store, open_store
 from games import GAMES
+from games.core.words import plural
 
 log = logging.getLogger(__name__)
 
 # The client loads cogs by name: bot/ never imports cogs/.
-EXTENSIONS = ("cogs.play", "cogs.settings")
+EXTENSIONS = ("cogs.play", "cogs.settings", "cogs.onboarding")
 
 
 class CookieJar(commands.Bot):
@@ -60,6 +62,12 @@ class CookieJar(commands.Bot):
         else:
             synced = await self.tree.sync()
         log.info("synced %d application commands", len(synced))
+
+    async def on_ready(self) -> None:
+        user = self.user
+        servers = plural(len(self.guilds), "server")
+        invite = invite_url(self.application_id or (user.id if user else 0))
+        log.info("Logged in as %s in %s; invite: %s", user, servers, invite)
 
     def spawn(self, coro: object, name: str) -> asyncio.Task[object]:
         """A fire-and-forget task that is kept alive and can be awaited by tests."""

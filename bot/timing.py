@@ -20,7 +20,7 @@ PACE_LABELS = {
     "casual": "Casual: 10 minutes a move",
     "async": "Async: 24 hours a move",
     "correspondence": "Correspondence: 72 hours a move",
-    "custom": "The server's own pace",
+    "custom": "Custom: the server's custom_minutes a move",
 }
 REMINDED_FROM = 10 * 60  # a clock this long or longer gets reminders; a live table is watched
 

@@ -32,6 +32,7 @@ from bot.timing import (
     plan,
 )
 from games.core.protocol import Decision, Game, GameState
+from games.core.words import plural
 
 
 def clock_stamp(decision: Decision) -> str:
@@ -228,10 +229,10 @@ class Clocks(Play):
             used -= (current.away_until - now) / DAY  # replacing the vacation under way
         days = (until - now) / DAY
         if used + days > VACATION_DAYS_A_MONTH + 1e-9:
-            left = max(0.0, VACATION_DAYS_A_MONTH - used)
+            left = max(0, int(VACATION_DAYS_A_MONTH - used + 1e-9))
             raise UserError(
                 f"Vacations are limited to {VACATION_DAYS_A_MONTH} days a month; you have "
-                f"{left:.1f} left this month."
+                f"{plural(left, 'day')} left this month."
             )
         updated = current.model_copy(
             update={

@@ -19,7 +19,7 @@ from games.chomper import ai
 from games.chomper.cards import MAIN_ACTIONS, WITH_NUMBER, ChomperCards, chomper_cards
 from games.chomper.chain import NumberChain
 from games.chomper.queue import is_main, produced
-from games.chomper.rules_text import rules_text
+from games.chomper.rules_text import HOW_TO_PLAY_HERE, rules_text
 from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperState, Entry, Redo
 from games.chomper.view import panels, view_of
 from games.core.engine import Engine
@@ -652,7 +652,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         return ai.choose(self, view, decision)  # type: ignore[arg-type]
 
     def rules_text(self, options: ChomperOptions | None = None) -> str:
-        return rules_text(self.cards)
+        return HOW_TO_PLAY_HERE + rules_text(self.cards)
 
     def scramble_hidden(
         self, state: ChomperState, seat: int | None, rng: random.Random

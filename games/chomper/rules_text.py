@@ -4,6 +4,13 @@ the rulings we chose."""
 from __future__ import annotations
 
 from games.chomper.cards import ChomperCards
+from games.core.words import how_to_play_here
+
+# Opens /rules, before the rulebook in brief: how a turn is played in Discord.
+HOW_TO_PLAY_HERE = how_to_play_here(
+    "On your turn play a main card there; in the modifier round play a modifier or "
+    "pass (a lone Pass is played for you)."
+)
 
 
 def rules_text(cards: ChomperCards) -> str:
@@ -58,5 +65,5 @@ rerolls; on a card with one choice it does nothing.
 cookies puts them on top (Cookie Hoarder: from your own pile, last taken first, never below \
 zero). Bandit tokens leave the game once they have stolen.
 • The number cards are inferred from the rulebook; the bandit values are assumed \
-(`data/cookie_chomper.toml`).
+(the bot's host can change them).
 """

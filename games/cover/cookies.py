@@ -446,6 +446,6 @@ class CoverYourCookies(CoverYourAssets):
         return view_of(self, state, seat)
 
     def rules_text(self, options: CookiesOptions | None = None) -> str:
-        from games.cover.cookies_rules import RULES
+        from games.cover.cookies_rules import HOW_TO_PLAY_HERE, RULES
 
-        return RULES
+        return HOW_TO_PLAY_HERE + RULES

@@ -500,9 +500,9 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         return choose(self, view, decision)  # type: ignore[arg-type]
 
     def rules_text(self, options: CoverOptions | None = None) -> str:
-        from games.cover.rules_text import RULES
+        from games.cover.rules_text import HOW_TO_PLAY_HERE, RULES
 
-        return RULES
+        return HOW_TO_PLAY_HERE + RULES
 
     def why_illegal(self, state: CoverState, seat: int, action: Action) -> str:
         hand = state.players[seat].hand

@@ -30,7 +30,7 @@ from games.core.protocol import (
 from games.core.rng import rng_for
 from games.toss import ai
 from games.toss.cards import MILK, TossCards, toss_cards
-from games.toss.rules_text import rules_text
+from games.toss.rules_text import HOW_TO_PLAY_HERE, rules_text
 from games.toss.scramble import Scrambling
 from games.toss.state import BlindTake, Roll, TossOptions, TossState
 from games.toss.view import panels, view_of
@@ -533,7 +533,7 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
         return "That move is not allowed right now."
 
     def rules_text(self, options: TossOptions | None = None) -> str:
-        return rules_text(self.cards)
+        return HOW_TO_PLAY_HERE + rules_text(self.cards)
 
     def scramble_hidden(self, state: TossState, seat: int | None, rng: random.Random) -> TossState:
         """Deal every card this seat cannot see (others' hands and secret picks) anew."""

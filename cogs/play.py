@@ -16,6 +16,7 @@ from cogs import render
 from cogs.components import DYNAMIC_ITEMS, guarded, person, tell
 from cogs.presenter import Presenter
 from games import GAMES
+from games.core.words import plural
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -210,7 +211,7 @@ class Play(commands.Cog):
             sent = await self.service.remind(interaction.guild_id or 0, interaction.user.id)
             if sent:
                 matches = len({c.match.match_id for c in sent})
-                text = f"Reminded {len(sent)} player(s) in {matches} match(es)."
+                text = f"Reminded {plural(len(sent), 'player')} in {plural(matches, 'match')}."
             else:
                 text = (
                     "Nobody to remind: your matches are waiting on you, on bots, or were "

@@ -244,7 +244,7 @@ class Presenter:
         )
         seat = change.match.seat_of(interaction.user.id)
         said = [e.text for e in change.events if e.visible_for(seat)]
-        await tell(interaction, "✋ " + (" ".join(said) or "Got it."))
+        await tell(interaction, " ".join(said) or "✋ Got it.")  # the lines carry their ✋
 
     async def spectate(self, interaction: discord.Interaction, match_id: str) -> None:
         """The public table, fresh, just for the asker: nothing hidden is in it."""

@@ -108,6 +108,11 @@ SWITCHES = "_switches"  # the one multi-select holding every on/off rule of a ga
 PACE = "_pace"  # how long a move may take: a setting of the match, not a rule of the game
 
 
+def titled(title: str, label: str) -> str:
+    """ "Stack: Stack of 39" says its title twice: a label that names it stands alone."""
+    return label if label.lower().startswith(title.lower()) else f"{title}: {label}"
+
+
 def option_select_choices(
     record: MatchRecord, game: Game
 ) -> list[tuple[str, list[tuple[str, str, bool]]]]:
@@ -121,7 +126,7 @@ def option_select_choices(
         (
             field.name,
             [
-                (c.value, f"{field.title}: {c.label}", c.value == choice_text(current, field.name))
+                (c.value, titled(field.title, c.label), c.value == choice_text(current, field.name))
                 for c in field.choices
             ],
         )

@@ -27,6 +27,7 @@ from games.core.panels import Panels
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, Outcome, option
 from games.core.rng import rng_for
 from games.core.windows import RoundTable
+from games.core.words import plural
 
 PLAIN = ("double", "negate", "reverse", "flip")  # modifiers that need no target
 AIMED = ("opposites", "again", "veto")  # modifiers aimed at a card in the queue
@@ -569,7 +570,9 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                 given = len(back)
             else:
                 state.stack[:0] = [COOKIE] * given
-            events.append(Event(text=f"🍪 {name} gives {given} cookie(s) back to the Stack."))
+            events.append(
+                Event(text=f"🍪 {name} gives {plural(given, 'cookie')} back to the Stack.")
+            )
             return
         taken, state.stack = state.stack[:amount], state.stack[amount:]
         events.append(Event(text=f"🍪 {name} takes {len(taken)} from the Stack."))
@@ -582,7 +585,9 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                         del pile[i]
                     state.bandit_pile += len(cookies)
                     events.append(
-                        Event(text=f"🦝 A bandit steals {len(cookies)} cookie(s) from {name}!")
+                        Event(
+                            text=f"🦝 A bandit steals {plural(len(cookies), 'cookie')} from {name}!"
+                        )
                     )
                 else:
                     state.piles[seat].append(token)

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, option
+from games.core.words import plural
 from games.cover.cards import CoverCards
 from games.cover.state import Battle, CoverState
 
@@ -174,7 +175,9 @@ class Battles(CoverCards):
             take_card(state.players[seat].hand, card)
         battle.played += [(seat, c) for c in play]
         battle.need = min(2, self.weight(state, play)) if len(play) == 1 else 1
-        verb = "defended with" if seat == battle.defender else "challenged again with"
+        verb = (
+            "defended with" if seat == battle.defender else f"{self.WORDS['challenged']} again with"
+        )
         events.append(Event(text=f"{state.names[seat]} {verb} {self.play_label(play)}."))
         battle.to_answer = self.other_side(battle, seat)
         self.settle_if_unanswerable(state, events)
@@ -190,7 +193,12 @@ class Battles(CoverCards):
     def concede(self, state: CoverState, seat: int, events: list[Event]) -> None:
         battle = state.battle
         assert battle is not None
-        word = "let the set go" if seat == battle.defender else "gave up the challenge"
+        words = self.WORDS
+        word = (
+            f"let the {words['set']} go"
+            if seat == battle.defender
+            else f"gave up the {words['challenge']}"
+        )
         events.append(Event(text=f"{state.names[seat]} {word}."))
         self.win_battle(state, self.other_side(battle, seat), events)
 
@@ -236,7 +244,7 @@ class Battles(CoverCards):
             Event(
                 text=f"{state.names[winner]} {verb} the "
                 f"{self.cards[prize.asset].name} {self.WORDS['set']} "
-                f"({len(prize.cards)} cards, {self.money(value)})."
+                f"({plural(len(prize.cards), 'card')}, {self.money(value)})."
             )
         )
 

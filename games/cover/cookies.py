@@ -37,9 +37,16 @@ class CoverYourCookies(CoverYourAssets):
     WORDS = {
         "set": "Batch",
         "Set": "Batch",
+        "sets": "Batches",
         "challenge": "swipe",
         "Challenge": "Swipe",
+        "challenging": "swiping",
+        "challenged": "swiped",
         "stole": "swiped",
+        "an asset": "a Cookie",
+        "assets": "Cookies",
+        "wild": "Milk",
+        "wilds": "Milks",
     }
 
     def __init__(self, catalogue: Catalogue | None = None) -> None:
@@ -49,7 +56,7 @@ class CoverYourCookies(CoverYourAssets):
         return f"{amount:,} Dough"
 
     def short_money(self, amount: int) -> str:
-        return f"{amount:,} 🍪"
+        return f"{amount:,} Dough"  # not 🍪: that is a card (Milk Chocolate Chip)
 
     @staticmethod
     def hand_size(state: CookiesState) -> int:

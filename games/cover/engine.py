@@ -128,7 +128,11 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         else:
             cheapest = min(hand, key=lambda c: (self.cards[c].value, self.cards.order(c)))
             default = Action.of("discard", cheapest)
-            prompt = "Your turn: form a set, challenge a top set, or discard."
+            words = self.WORDS
+            prompt = (
+                f"Your turn: form a {words['set']}, {words['challenge']} a top {words['set']}, "
+                "or discard."
+            )
         return Decision(
             key=f"turn-{state.round}-{state.version}",
             seat=seat,
@@ -322,7 +326,10 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         top = state.players[seat].stack[-1]
         top.cards = self.wilds_below([*top.cards, card])
         events.append(
-            Event(text=f"{state.names[seat]} improved their top set with {self.label(card)}.")
+            Event(
+                text=f"{state.names[seat]} improved their top {self.WORDS['set']} with "
+                f"{self.label(card)}."
+            )
         )
 
     def discard(self, state: CoverState, seat: int, card: str, events: list[Event]) -> None:
@@ -513,14 +520,21 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
             and missing
         ):
             return f"You don't hold {self.label(missing[0])}."
+        w = self.WORDS
         if action.kind == "pair" and len(cards) == 2 and not self.can_pair(*cards):
-            return "A set is two identical assets, or an asset and a wild, never two wilds."
+            return (
+                f"A {w['set']} is two identical {w['assets']}, or {w['an asset']} and a "
+                f"{w['wild']}, never two {w['wilds']}."
+            )
         if action.kind == "challenge" and not state.players[seat].stack:
-            return "You must form at least one set before you can challenge."
+            return f"You must form at least one {w['set']} before you can {w['challenge']}."
         if action.kind == "challenge":
-            return "You can only challenge a top set that is not the bottom set, with a match."
+            return (
+                f"You can only {w['challenge']} a top {w['set']} that is not the bottom "
+                f"{w['set']}, with a match."
+            )
         if state.battle is not None and action.kind in {"pair", "take", "discard"}:
-            return "A challenge is under way: answer it first."
+            return f"A {w['challenge']} is under way: answer it first."
         return "That move is not allowed right now."
 
 

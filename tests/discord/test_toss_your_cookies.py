@@ -124,7 +124,7 @@ async def test_pass_choices_are_secret_and_simultaneous(fake, db, monkeypatch) -
         # The turn moved on (or the pass handed someone five of a cookie and the milk).
         assert before.phase == "choose" and (after.phase == "roll" or after.winners)
         assert [len(h) for h in after.hands] == [7, 7, 7]
-        assert "Everyone passes 2 card(s) to the left" in table_of(fake).text()
+        assert "Everyone passes 2 cards to the left" in table_of(fake).text()
     fake.assert_clean()
 
 

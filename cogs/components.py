@@ -136,7 +136,9 @@ class LobbyOption(
         self.match_id, self.field = match_id, field
 
     @classmethod
-    def build(cls, match_id: str, field: str, choices: list[tuple[str, str, bool]]) -> LobbyOption:
+    def build(
+        cls, match_id: str, field: str, choices: list[tuple[str, str, bool, str]]
+    ) -> LobbyOption:
         many = field == SWITCHES  # every on/off rule in one select: pick the ones you want
         return cls(
             match_id,
@@ -147,8 +149,13 @@ class LobbyOption(
                 min_values=0 if many else 1,
                 max_values=len(choices) if many else 1,
                 options=[
-                    discord.SelectOption(label=label[:100], value=value, default=current)
-                    for value, label, current in choices
+                    discord.SelectOption(
+                        label=label[:100],
+                        value=value,
+                        default=current,
+                        description=description[:100] or None,
+                    )
+                    for value, label, current, description in choices
                 ],
             ),
         )
@@ -280,19 +287,24 @@ class MoveSelect(
         stamp: str,
         row: int,
         placeholder: str,
-        options: list[tuple[int, str]],
+        options: list[tuple[str, str, str]],
         *,
         picks: tuple[int, int] = (1, 1),
     ) -> MoveSelect:
-        """A select of a decision's options; values are option numbers, labels the moves."""
+        """A select of a decision's options: ``(value, label, description)`` rows whose
+        value names option numbers ("3", or "3.4" for two identical cards at once)."""
+        bundled = any("." in value for value, _, _ in options)
         select = discord.ui.Select(
             custom_id=f"cj:pick:{match_id}:{stamp}:{row}",
             placeholder=placeholder[:150],
-            min_values=picks[0],
+            # A row may stand for several cards: the service checks the total picked.
+            min_values=min(1 if bundled else picks[0], len(options)),
             max_values=min(picks[1], len(options)),
             options=[
-                discord.SelectOption(label=label[:100], value=str(index))
-                for index, label in options
+                discord.SelectOption(
+                    label=label[:100], value=value, description=description[:100] or None
+                )
+                for value, label, description in options
             ],
             row=row,
         )
@@ -307,7 +319,8 @@ class MoveSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             try:
-                picks = [int(v) for v in self.item.values]  # type: ignore[attr-defined]
+                values = self.item.values  # type: ignore[attr-defined]
+                picks = [int(n) for value in values for n in value.split(".")]
             except ValueError:
                 raise UserError("That choice could not be read; open your hand again.") from None
             await presenter_of(interaction).move(interaction, self.match_id, self.stamp, picks)

@@ -197,7 +197,7 @@ class Presenter:
                             decision.stamp,
                             row,
                             title,
-                            [(index, option.label) for index, option in options],
+                            render.select_choices(options, decision.max_picks if multi else 1),
                             picks=(decision.min_picks, decision.max_picks) if multi else (1, 1),
                         )
                     )

@@ -115,8 +115,8 @@ def titled(title: str, label: str) -> str:
 
 def option_select_choices(
     record: MatchRecord, game: Game
-) -> list[tuple[str, list[tuple[str, str, bool]]]]:
-    """One entry per select: ``(field, [(value, label, is_current)])``.
+) -> list[tuple[str, list[tuple[str, str, bool, str]]]]:
+    """One entry per select: ``(field, [(value, label, is_current, description)])``.
 
     Choice fields get a select each; all on/off rules share one multi-select, ``SWITCHES``.
     """
@@ -126,7 +126,12 @@ def option_select_choices(
         (
             field.name,
             [
-                (c.value, titled(field.title, c.label), c.value == choice_text(current, field.name))
+                (
+                    c.value,
+                    titled(field.title, c.label),
+                    c.value == choice_text(current, field.name),
+                    field.description,
+                )
                 for c in field.choices
             ],
         )
@@ -135,11 +140,14 @@ def option_select_choices(
     ]
     if on_off:
         selects.append(
-            (SWITCHES, [(f.name, f.title, bool(getattr(current, f.name))) for f in on_off])
+            (
+                SWITCHES,
+                [(f.name, f.title, bool(getattr(current, f.name)), f.description) for f in on_off],
+            )
         )
     settings = MatchSettings.model_validate_json(record.settings or "{}")
     selects.append(
-        (PACE, [(k, f"Pace: {v}", k == settings.pace) for k, v in settings.pace_choices()])
+        (PACE, [(k, f"Pace: {v}", k == settings.pace, "") for k, v in settings.pace_choices()])
     )
     return selects
 
@@ -168,7 +176,8 @@ def layout(
     groups = grouped(decision)
     plan: list[tuple[str, str, list[tuple[int, Option]]]] = []
     for title, options in groups:
-        if len(options) <= BUTTONS_PER_ROW:
+        # Buttons cannot show a description: moves that carry one go in a select.
+        if len(options) <= BUTTONS_PER_ROW and not any(o.description for _, o in options):
             plan.append(("button", title, options))
         else:
             plan += [("select", title, part) for part in chunks(options)]
@@ -179,6 +188,26 @@ def layout(
         return plan
     everything = [pair for _, options in groups for pair in options]
     return [("select", "Your moves", part) for part in chunks(everything)][:rows_available]
+
+
+def select_choices(options: list[tuple[int, Option]], picks: int) -> list[tuple[str, str, str]]:
+    """A select's ``(value, label, description)`` rows: identical cards (the same action)
+    are one row with a count, "⚫ Chocolate Sandwich ×2", whose value names that many of
+    the decision's options ("3.4"); up to ``picks`` of them, and at most 25 rows."""
+    same: dict[str, list[tuple[int, Option]]] = {}
+    for index, option in options:
+        same.setdefault(option.action.encode(), []).append((index, option))
+    rows = []
+    for copies in same.values():
+        first = copies[0][1]
+        held = len(copies)
+        note = f"You hold {held}." if held > 1 else ""
+        description = " ".join(t for t in (first.description, note) if t)
+        label = first.label if picks > 1 or held == 1 else f"{first.label} ×{held}"
+        for count in range(1, min(held, picks) + 1):
+            value = ".".join(str(index) for index, _ in copies[:count])
+            rows.append((value, label + (f" ×{count}" if count > 1 else ""), description))
+    return rows[:SELECT_OPTIONS]
 
 
 def chunks(options: list[tuple[int, Option]]) -> list[list[tuple[int, Option]]]:

@@ -169,11 +169,30 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             elif card == "seek":
                 picks = sorted(set(state.played))
                 options += [
-                    option(Action.of("seek", pick), f"Seek: take {cards.label(pick)}", group="Seek")
+                    option(
+                        Action.of("seek", pick),
+                        f"Seek: take {cards.label(pick)}",
+                        group="Seek",
+                        description=cards.brief("seek"),
+                    )
                     for pick in picks
-                ] or [option(Action.of("seek"), "Seek (the pile is empty: draw)", group="Seek")]
+                ] or [
+                    option(
+                        Action.of("seek"),
+                        "Seek (the pile is empty: draw)",
+                        group="Seek",
+                        description=cards.brief("seek"),
+                    )
+                ]
             elif card in MAIN_ACTIONS:
-                options.append(option(Action.of(card), cards.label(card), group="Special"))
+                options.append(
+                    option(
+                        Action.of(card),
+                        cards.label(card),
+                        group="Special",
+                        description=cards.brief(card),
+                    )
+                )
         forced = not options
         if forced:
             options = [option(Action.of("mulligan", "forced"), "Mulligan (nothing you can play)")]
@@ -212,7 +231,12 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                 continue
             if card in PLAIN:
                 options.append(
-                    option(Action.of("play", card), cards.label(card), group="Modifiers")
+                    option(
+                        Action.of("play", card),
+                        cards.label(card),
+                        group="Modifiers",
+                        description=cards.brief(card),
+                    )
                 )
             elif card in WITH_NUMBER:
                 rest = list(hand)
@@ -224,6 +248,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                                 Action.of("play", card, number_card, n),
                                 f"{cards.label(card)} {n} (with {cards.label(number_card)})",
                                 group=cards.actions[card].name,
+                                description=cards.brief(card),
                             )
                         )
             elif card == "copy":
@@ -237,6 +262,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                                 f"{cards.label(card)}: {state.names[entry.owner]}'s "
                                 f"{self.entry_text(entry)}",
                                 group=cards.actions[card].name,
+                                description=cards.brief(card),
                             )
                         )
         return options
@@ -250,13 +276,21 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         kind = last.acts_as
         if kind not in AIMED:
             text = f"Copy ({self.entry_text(last)})"
-            return [option(Action.of("play", "copy"), text, group="Modifiers")]
+            return [
+                option(
+                    Action.of("play", "copy"),
+                    text,
+                    group="Modifiers",
+                    description=self.cards.brief("copy"),
+                )
+            ]
         return [
             option(
                 Action.of("aim", "copy", index),
                 f"Copy as {self.cards.label(kind)}: {state.names[entry.owner]}'s "
                 f"{self.entry_text(entry)}",
                 group="Copy",
+                description=self.cards.brief("copy"),
             )
             for index, entry in enumerate(state.queue)
             if self.can_aim(state, seat, kind, entry)

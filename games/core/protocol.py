@@ -138,6 +138,8 @@ class Decision(BaseModel):
     def pick(self, chosen: Sequence[Option]) -> Action:
         """Answer a multi-pick decision with one action (``kind.arg.arg...``)."""
         if not self.min_picks <= len(chosen) <= self.max_picks:
+            if self.min_picks == self.max_picks:
+                raise IllegalAction(f"Pick exactly {self.min_picks}: you picked {len(chosen)}.")
             raise IllegalAction(f"Pick between {self.min_picks} and {self.max_picks}.")
         if self.max_picks == 1:
             return chosen[0].action

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 # Plurals that are not the word plus "s".
 IRREGULAR = {"die": "dice", "Die": "Dice"}
 
@@ -35,3 +37,15 @@ def how_to_play_here(turn: str) -> str:
         f"2. {turn}\n"
         "3. You are pinged when it is your move; the table shows what everyone may see.\n\n"
     )
+
+
+def brief(text: str, limit: int = 100) -> str:
+    """A card's effect in at most ``limit`` characters (a select option's description):
+    asides in parentheses go first, then the sentence is cut at a comma or a semicolon."""
+    if len(text) <= limit:
+        return text
+    plain = re.sub(r" \([^)]*\)", "", text)
+    if len(plain) <= limit:
+        return plain
+    cut = max(plain.rfind(", ", 0, limit - 1), plain.rfind("; ", 0, limit - 1))
+    return (plain[:cut] if cut > 0 else plain[: limit - 1].rstrip()) + "…"

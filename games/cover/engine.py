@@ -16,12 +16,16 @@ from games.core.cards import Catalogue, load_catalogue
 from games.core.engine import Engine
 from games.core.panels import Panels
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, Outcome, option
+from games.core.words import plural
 from games.cover.battle import take_card
 from games.cover.cards import move_set, swap_top_sets
 from games.cover.draft import TWO_PLAYER_REMOVALS, Drafting
 from games.cover.state import CoverOptions, CoverSet, CoverState, Player, RoundResult
 
 MILLION = 1_000_000
+
+
+MOVE_TEXT = "Move card: a top set goes to the bottom of its stack, or the bottom set to the top."
 
 
 class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
@@ -207,6 +211,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
                             Action.of("swap", other),
                             label=f"Swap top sets with {names[other]} ({theirs})",
                             group="Action cards",
+                            description="Swap card: your top set for another player's top set.",
                             style="primary",
                         )
                     )
@@ -220,6 +225,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
                         Action.of("move", other, "top"),
                         label=f"Move {whose} top set to the bottom",
                         group="Action cards",
+                        description=MOVE_TEXT,
                         style="primary",
                     )
                 )
@@ -228,6 +234,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
                         Action.of("move", other, "bottom"),
                         label=f"Move {whose} bottom set to the top",
                         group="Action cards",
+                        description=MOVE_TEXT,
                         style="primary",
                     )
                 )
@@ -536,10 +543,6 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         if state.battle is not None and action.kind in {"pair", "take", "discard"}:
             return f"A {w['challenge']} is under way: answer it first."
         return "That move is not allowed right now."
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def join_names(names: Sequence[str]) -> str:

@@ -30,13 +30,21 @@ from games.core.protocol import (
 from games.core.rng import rng_for
 from games.core.words import plural
 from games.toss import ai
-from games.toss.cards import MILK, TossCards, toss_cards
+from games.toss.cards import HALF, MILK, WILD, TossCards, toss_cards
 from games.toss.rules_text import HOW_TO_PLAY_HERE, rules_text
 from games.toss.scramble import Scrambling
 from games.toss.state import BlindTake, Roll, TossOptions, TossState
 from games.toss.view import panels, view_of
 
 FACES = {"swap": "Swap", "left": "Pass Left", "right": "Pass Right", "toss": "Toss"}
+
+
+# What the cards that are not plain cookies do, shown under them in a select.
+EFFECTS = {
+    WILD: "Counts as any cookie toward five of a kind.",
+    HALF: "Worth nothing: pass or toss it away.",
+    MILK: "Five of one cookie and the milk win the round.",
+}
 
 
 class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
@@ -201,7 +209,7 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
     def card_option(self, verb: str, card: str, number: int) -> Option:
         """A card of one's hand to pick; identical cards are told apart by a number."""
         label = self.cards.label(card) + (f" ({number})" if number > 1 else "")
-        return option(Action.of(verb, card), label)
+        return option(Action.of(verb, card), label, description=EFFECTS.get(card, ""))
 
     @cache  # noqa: B019
     def place_option(self, place: int) -> Option:

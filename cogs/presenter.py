@@ -363,6 +363,8 @@ class Presenter:
             return
         game = self.service.game_of(change.match)
         before = waiting_on(game.decisions(change.previous)) if change.previous else set()
+        if change.previous is not None:  # a seat whose move was played for it was not pinged
+            before -= set(await self.service.forced_for(change.match, change.previous))
         deciding = game.decisions(change.state)
         forced = await self.service.forced_for(change.match, change.state)  # no ping: auto
         now = [s for s in waiting_on(deciding) if s not in before and s not in forced]

@@ -49,6 +49,8 @@ async def test_a_toss_swap_takes_four_clicks_and_shows_identical_cards_once(
         ana = people[0]
         before = clicks_by(fake, ana)
         assert "Swap · 2" in table_of(fake).text()  # the lone Roll was made for Ana
+        pings = [m.content for m in fake.public_messages() if ana.mention in m.content]
+        assert len(pings) == 1  # pinged once: for the swap, not for the roll made for her
         hand = await show_hand(fake, ana)  # 1
         await fake.click(ana, hand, hand.find_button("Swap with"))  # 2
         hand = fake.last_reply(ana)

@@ -9,11 +9,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ChannelTaken, UserError
-from bot.permissions import FOR_THREADS, IN_CHANNEL, missing
+from bot.permissions import FOR_THREADS, IN_CHANNEL
 from bot.service import MatchService
 from bot.store import MatchRecord
 from cogs import render
 from cogs.components import DYNAMIC_ITEMS, guarded, person, tell
+from cogs.permissions import require_permissions
 from cogs.presenter import Presenter
 from games import GAMES
 from games.core.words import plural
@@ -22,22 +23,6 @@ if TYPE_CHECKING:
     from bot.client import CookieJar
 
 GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
-
-
-def require_permissions(interaction: discord.Interaction, needed: tuple[str, ...]) -> None:
-    """Before the bot posts, edits or opens a thread here: name what it lacks, and how to
-    grant it, instead of failing on Discord's 403."""
-    lacking = missing(interaction.app_permissions, needed)
-    if not lacking:
-        return
-    bold = [f"**{name}**" for name in lacking]
-    names = " and ".join([", ".join(bold[:-1]), bold[-1]] if len(bold) > 1 else bold)
-    where = f"<#{interaction.channel_id}>"
-    raise UserError(
-        f"I can't run a game in {where}: I'm missing {names} there. A server admin can "
-        "grant it to my role in Server Settings → Roles, or in this channel's Edit Channel "
-        "→ Permissions; then try /play again."
-    )
 
 
 class Play(commands.Cog):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.errors import NotSeated, StaleClick, UserError
+from bot.permissions import IN_CHANNEL
 from bot.service import Change, MatchService, SeatView, settings_of
 from bot.service.base import waiting_on
 from bot.store import MatchRecord
@@ -31,6 +32,7 @@ from cogs.components import (
     person,
     tell,
 )
+from cogs.permissions import require_permissions
 from games.core.panels import PanelField
 from games.core.protocol import Action, Decision
 
@@ -268,6 +270,7 @@ class Presenter:
         )
 
     async def rematch(self, interaction: discord.Interaction, match_id: str) -> None:
+        require_permissions(interaction, IN_CHANNEL)
         record = await self.service.rematch(match_id, person(interaction))
         embeds, view = await self.table_message(record)
         response = await interaction.response.send_message(embeds=embeds, view=view)

@@ -4,6 +4,7 @@ bots, missing permissions named, /settings saying what it set, the start-up line
 from __future__ import annotations
 
 import logging
+import re
 
 import discord
 import pytest
@@ -160,4 +161,16 @@ async def test_every_rules_page_opens_with_three_lines_of_how_to_play_here(fake,
             assert [line[:3] for line in opening] == ["1. ", "2. ", "3. "]
             assert "Show hand" in opening[0]
             assert "data/" not in "\n".join(p.text() for p in pages)  # no file names
+    fake.assert_clean()
+
+
+async def test_away_counts_whole_vacation_days_left(fake, db) -> None:
+    import datetime
+
+    ana = fake.add_user("ana")
+    back = (datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=3)).date()
+    async with fake.running(make_bot(db)):
+        await fake.slash(ana, "away", until=back.isoformat())
+        text = fake.last_reply(ana).text()
+        assert re.search(r"You have 1[01] vacation days left this month\.", text), text
     fake.assert_clean()

@@ -85,7 +85,8 @@ def lobby_embed(record: MatchRecord, game: Game) -> discord.Embed:
         description=(
             f"Hosted by <@{record.host_id}>. Press **Join** to take a seat. The host can add "
             f"bots, pick the options and **Start** with {game.min_players}–{game.max_players} "
-            "players."
+            "players.\nA move with nothing to choose (a lone Pass) is played for you after a "
+            "moment; **Join** (again, once seated) holds your own switch: *Always ask me*."
         ),
         colour=COLOURS["neutral"],
     )

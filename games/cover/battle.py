@@ -28,6 +28,14 @@ class Battles(CoverCards):
     def weight(self, state: CoverState, play: Play) -> int:
         return sum(self.card_weight(state, card) for card in play)
 
+    def weight_note(self, state: CoverState, play: Play) -> str:
+        """A card that counts as more than one says so under the option (a Penny Jar)."""
+        return " ".join(
+            f"{self.label(card)} counts as {self.card_weight(state, card)} cards here."
+            for card in dict.fromkeys(play)
+            if self.card_weight(state, card) > 1
+        )
+
     # --- what can be played ------------------------------------------------------------
     def plays(self, state: CoverState, hand: Sequence[str], asset: str, need: int) -> list[Play]:
         """Answers that weigh at least ``need``: one card, or two cards when two are due.
@@ -81,6 +89,7 @@ class Battles(CoverCards):
                             f" with {self.play_label(play)}",
                             group=words["Challenge"],
                             style="danger",
+                            description=self.weight_note(state, play),
                         )
                     )
         return found
@@ -114,6 +123,7 @@ class Battles(CoverCards):
                 label=f"Play {self.play_label(play)}",
                 group="Answer",
                 style="primary",
+                description=self.weight_note(state, play),
             )
             for play in self.plays(state, hand, battle.asset, battle.need)
         ]

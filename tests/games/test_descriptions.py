@@ -18,7 +18,7 @@ EFFECT_KINDS = {"play", "aim", "roll", "seek", "skip", "mulligan", "swap", "move
 TOSS_SPECIAL = {WILD, HALF, MILK}
 
 
-def has_effect(key: str, decision: Decision, index: int) -> bool:
+def has_effect(key: str, decision: Decision, index: int, state: GameState) -> bool:
     option = decision.options[index]
     action = option.action
     if key == "toss_your_cookies":
@@ -29,7 +29,14 @@ def has_effect(key: str, decision: Decision, index: int) -> bool:
         )
     if key == "cookie_chomper":
         return action.kind in EFFECT_KINDS and action.args[:1] != ("forced",)
-    return action.kind in {"swap", "move", "rotate", "mixer_swap", "exchange"}
+    weighty = action.kind in {"challenge", "challenge_second", "counter"} and any(
+        a in {"penny_jar", "chocolate_milk"} for a in action.args
+    )
+    # A Penny Jar counts as two; Chocolate Milk only with Extra Strength.
+    extra = key == "cover_your_assets" or getattr(state.options, "extra_strength", False)
+    return action.kind in {"swap", "move", "rotate", "mixer_swap", "exchange"} or (
+        weighty and extra
+    )
 
 
 @pytest.mark.parametrize("key", list(GAMES))
@@ -43,9 +50,9 @@ def test_every_card_with_an_effect_has_a_short_description(key: str) -> None:
         for decision in decisions:
             for index, option in enumerate(decision.options):
                 assert len(option.description) <= 100, option.description
-                if has_effect(key, decision, index) and not option.description:
+                if has_effect(key, decision, index, state) and not option.description:
                     missing.setdefault(option.action.encode(), option.label)
-                seen[0] += has_effect(key, decision, index)
+                seen[0] += has_effect(key, decision, index, state)
 
     for _ in range(10):
         playout(game, rng, every_state=look)

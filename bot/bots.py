@@ -85,12 +85,14 @@ class BotDriver:
         match_id, seat, stamp = key
         try:
             await asyncio.sleep(self.rng.uniform(*self.forced_pause))
-            self._forced.pop(key, None)
+        finally:
+            # Done waiting (or cancelled): the change the answer causes may schedule anew.
+            if self._forced.get(key) is asyncio.current_task():
+                del self._forced[key]
+        try:
             await self.service.answer_forced(match_id, seat, stamp)
         except Exception:
             log.exception("forced answer failed in match %s", match_id)
-        finally:
-            self._forced.pop(key, None)
 
     async def _play(self, match_id: str) -> None:
         try:

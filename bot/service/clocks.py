@@ -201,6 +201,13 @@ class Clocks(Play):
     async def answer_forced(self, match_id: str, seat: int, stamp: str) -> Change | None:
         """Play the one possible answer for a person, if that decision still stands. It is
         neither their click (a stand-in bot stays) nor an absence (no timeout is counted)."""
+        try:
+            record, _ = await self._running(match_id)
+        except UserError:
+            return None  # the match is gone
+        user_id = record.seats[seat].user_id if seat < len(record.seats) else None
+        if user_id is not None and (await self.user_settings(user_id)).always_ask:
+            return None  # they asked, during the pause, to be asked after all
 
         def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
             decision = next(

@@ -54,3 +54,22 @@ def test_discord_voice_warnings_are_silenced(
     silence_voice_warnings()
     CookieJar(Settings(_env_file=None, discord_token="x"))  # type: ignore[call-arg]
     assert not [r for r in caplog.records if "voice" in r.getMessage()]
+
+
+def test_make_run_installs_only_what_running_needs(tmp_path: Path) -> None:
+    done = subprocess.run(
+        ["make", "-n", "-C", str(ROOT), "run", f"VENV={tmp_path / 'venv'}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    installs = [line for line in done.stdout.splitlines() if "pip install" in line and "-e" in line]
+    assert installs and all("[dev]" not in line for line in installs)
+    test = subprocess.run(
+        ["make", "-n", "-C", str(ROOT), "test", f"VENV={tmp_path / 'venv'}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "[dev]" in test.stdout  # the test tools come with `make test`

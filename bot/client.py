@@ -39,6 +39,7 @@ class CookieJar(commands.Bot):
         )
         self.settings = settings
         self._background: set[asyncio.Task[object]] = set()
+        self._said_hello = False
 
     async def setup_hook(self) -> None:
         self.store = open_store(self.settings.database_url)
@@ -64,6 +65,10 @@ class CookieJar(commands.Bot):
         log.info("synced %d application commands", len(synced))
 
     async def on_ready(self) -> None:
+        # on_ready fires again after every reconnect: the line is said once, at start-up.
+        if self._said_hello:
+            return
+        self._said_hello = True
         user = self.user
         servers = plural(len(self.guilds), "server")
         invite = invite_url(self.application_id or (user.id if user else 0))

@@ -63,6 +63,9 @@ async def test_a_toss_swap_takes_four_clicks_and_shows_identical_cards_once(
         ]
         assert rows[SANDWICH]["description"] == "You hold 3."
         assert "any cookie" in next(o for k, o in rows.items() if "Wild" in k)["description"]
+        too_few = [rows[SANDWICH]["value"]]  # one card where two are due: said, not taken
+        await fake.select(ana, hand, selects[0]["custom_id"], too_few)
+        assert "Pick exactly 2: you picked 1." in fake.last_reply(ana).text()
         await fake.select(ana, hand, selects[0]["custom_id"], [rows[f"{SANDWICH} ×2"]["value"]])
         hand = fake.last_reply(ana)  # 3: two cards given with one row
         _, selects = move_components(hand)
@@ -72,7 +75,7 @@ async def test_a_toss_swap_takes_four_clicks_and_shows_identical_cards_once(
         state = bot.service.load_state(record)
         actions = [a.action for a in await bot.service.store.actions(record.match_id)]
         assert "give.sandwich.sandwich" in actions and state.phase != "swap_take"
-        assert clicks_by(fake, ana) - before == 4  # today's five: one fewer
+        assert clicks_by(fake, ana) - before - 1 == 4  # four (today: five), besides the refusal
     fake.assert_clean()
 
 

@@ -36,13 +36,18 @@ async def move_in_hand(fake: FakeDiscord, user: FakeUser) -> bool:
 
 def enough_rows(select: dict) -> list[str]:  # type: ignore[type-arg]
     """Rows naming as many cards as the select wants (its most): a row may stand for
-    several identical cards ("3.4")."""
-    need, used, chosen = select.get("max_values", 1), set(), []
+    several identical cards ("3.4"), so each kind gives its biggest row that still fits."""
+    need = select.get("max_values", 1)
+    kinds: dict[str, dict[int, str]] = {}  # first card of a kind -> {cards in row: value}
     for row in select["options"]:
-        cards = set(row["value"].split("."))
-        if not cards & used and len(used) + len(cards) <= need:
-            chosen.append(row["value"])
-            used |= cards
+        cards = row["value"].split(".")
+        kinds.setdefault(cards[0], {})[len(cards)] = row["value"]
+    chosen, taken = [], 0
+    for sizes in kinds.values():
+        fits = [n for n in sizes if n <= need - taken]
+        if fits:
+            chosen.append(sizes[max(fits)])
+            taken += max(fits)
     return chosen
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -20,3 +20,8 @@ class Settings(BaseSettings):
     bot_delay: float = Field(default=1.5, ge=0, le=30)
     # Least seconds between two edits of one table message (Discord rate limits edits).
     table_edit_interval: float = Field(default=1.0, ge=0, le=30)
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _any_case(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value

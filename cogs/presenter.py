@@ -321,7 +321,8 @@ class Presenter:
         self.request_refresh(change.match.match_id)
         if change.timed_out is not None:
             await self.say_timed_out(change)
-        if change.kind == "started":
+        if change.kind == "started" or (change.kind == "finished" and change.previous is None):
+            # A match whose deal decided it is started and finished by one change.
             await self.name_thread(change.match)
         if change.kind in ("started", "action"):
             await self.ping_new_deciders(change)

@@ -61,7 +61,9 @@ class Store(ABC):
         state: str,
         version: int,
         timers: Sequence[Timer] = (),
-    ) -> None: ...
+        status: Status = "active",
+    ) -> None:
+        """Lobby to running (or straight to finished when the deal decides the match)."""
 
     @abstractmethod
     async def save_action(

@@ -269,13 +269,14 @@ class SQLiteStore(Store):
         state: str,
         version: int,
         timers: Sequence[Timer] = (),
+        status: Status = "active",
     ) -> None:
         await self._transaction(
             [
                 (
-                    "UPDATE matches SET status = 'active', seed = ?, state = ?, version = ?, "
+                    "UPDATE matches SET status = ?, seed = ?, state = ?, version = ?, "
                     "timers = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
-                    (seed, state, version, timers_json(timers), now(), match_id),
+                    (status, seed, state, version, timers_json(timers), now(), match_id),
                 ),
                 *self._seat_rows(match_id, seats),
             ],

@@ -7,6 +7,7 @@ from collections import Counter
 
 from games import GAMES
 from games.toss.state import Roll
+from tests.bot.test_setup_outcome import DealtAWin
 from tests.discord.conftest import make_bot, move_components, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord, FakeUser
 from tests.games.toss.conftest import FixedDice
@@ -244,4 +245,25 @@ async def test_must_shout_shows_the_snickerdoodle_button_only_to_its_holder(
         await fake.click(holder, hand, hand.find_button("Snickerdoodle!"))
         assert "Game over" in table_of(fake).text()
         assert f"{holder.display_name} wins" in table_of(fake).text()
+    fake.assert_clean()
+
+
+async def test_a_deal_that_is_already_won_ends_the_match_at_start_with_a_rematch(
+    fake, db, monkeypatch
+) -> None:
+    monkeypatch.setitem(GAMES, "toss_your_cookies", DealtAWin())
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo")]
+    async with fake.running(make_bot(db)) as bot:
+        await open_toss_lobby(fake, people[0], *people[1:])
+        table = table_of(fake)
+        assert "Game over" in table.text() and "Ben collected five of a cookie" in table.text()
+        labels = [b.label for b in table.buttons()]
+        assert "Rematch" in " ".join(labels) and not any(
+            b.custom_id.startswith("cj:grab:") for b in table.buttons()
+        )
+        # Nobody is pinged for a move that will never come, and the channel is free.
+        assert len(fake.public_messages(fake.general)) == 1
+        assert await bot.service.store.open_in_channel(fake.general.id) is None
+        await fake.click(people[1], table, table.find_button("Rematch"))
+        assert "· lobby" in table_of(fake).text() or "· lobby" in fake.last_reply(people[1]).text()
     fake.assert_clean()

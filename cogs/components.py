@@ -47,6 +47,18 @@ def presenter_of(interaction: discord.Interaction) -> Presenter:
     return interaction.client.presenter  # type: ignore[attr-defined]
 
 
+def components_view() -> discord.ui.View:
+    """A view that only carries our components, stopped before it is sent.
+
+    Every component is a DynamicItem: discord.py rebuilds it from the clicked message, so
+    no view needs to listen. A stopped view is never put in discord.py's view store; an
+    ephemeral one otherwise stays alive 15 minutes with a timeout task, and thousands of
+    them made full garbage collections pause for seconds under load."""
+    view = discord.ui.View(timeout=None)
+    view.stop()
+    return view
+
+
 async def tell(interaction: discord.Interaction, text: str, **extra: Any) -> None:
     """An ephemeral sentence, whether or not the interaction was answered already."""
     if interaction.response.is_done():

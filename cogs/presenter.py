@@ -28,6 +28,7 @@ from cogs.components import (
     MoveSelect,
     RaceButton,
     TableButton,
+    components_view,
     person,
     tell,
 )
@@ -60,7 +61,7 @@ class Presenter:
 
     # --- building messages -------------------------------------------------------------
     def lobby_view(self, record: MatchRecord) -> discord.ui.View:
-        view = discord.ui.View(timeout=None)
+        view = components_view()
         for verb in ("join", "leave", "bot", "start", "cancel"):
             view.add_item(LobbyButton(record.match_id, verb))
         game = self.service.game_of(record)
@@ -83,7 +84,7 @@ class Presenter:
             extra = await self.match_fields(record)
             table = table.model_copy(update={"fields": (*extra, *table.fields)})
         embed = render.embed_from_panel(table)
-        view = discord.ui.View(timeout=None)
+        view = components_view()
         if record.status == "active" and spectator.races:
             self.add_race(view, record.match_id, spectator.races)
         else:
@@ -159,7 +160,7 @@ class Presenter:
         if seen.panels.hand is not None:
             embeds.append(render.embed_from_panel(seen.panels.hand))
         lines = [note] if note else []
-        view = discord.ui.View(timeout=None)
+        view = components_view()
         decision = seen.decision
         mine = seen.match.seats[seen.seat] if seen.seat is not None else None
         if mine is not None and mine.away == STANDING_IN:
@@ -375,7 +376,7 @@ class Presenter:
             text = f"🏃 {mentions}, the scramble is on: grab cards on the table above!"
         else:
             text = f"🎯 {mentions}, your move in **{game.name}**."
-        view = discord.ui.View(timeout=None)
+        view = components_view()
         view.add_item(TableButton("hand", change.match.match_id))
         try:
             self._last_ping[change.match.match_id] = await self.post(
@@ -428,7 +429,7 @@ class Presenter:
         deadline = await self.service.deadlines(change.match.match_id)
         due = deadline.get(timer.seat)
         when = f" Time runs out <t:{int(due)}:R>." if due else ""
-        view = discord.ui.View(timeout=None)
+        view = components_view()
         view.add_item(TableButton("hand", change.match.match_id))
         try:
             await self.post(
@@ -456,7 +457,7 @@ class Presenter:
                 f"⏰ {seat.name} ran out of time; a bot plays for them until they press "
                 "**I'm back**."
             )
-            view = discord.ui.View(timeout=None)
+            view = components_view()
             view.add_item(TableButton("back", change.match.match_id))
         else:
             text = f"⏰ {seat.name} ran out of time, so the default move was played for them."

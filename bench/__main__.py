@@ -7,6 +7,8 @@ Prints figures and a baseline measured in the same run, never asserts on time:
 - state JSON size per match (target: under 32 KB);
 - the scheduler with 10,000 pending timers: scheduled and fired per second;
 - the toss scramble: bursts of simultaneous clicks, and how long the last one waits.
+
+``python -m bench load`` is the sustained-load benchmark through Discord (bench/load.py).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import argparse
 import asyncio
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -117,6 +120,11 @@ async def service_cost(actions: int) -> tuple[float, float, int]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["load"]:
+        from bench import load
+
+        load.main(sys.argv[2:])
+        return
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--smoke", action="store_true", help="a small, quick run")
     args = parser.parse_args()

@@ -181,16 +181,13 @@ class LoadDiscord(FakeDiscord):
     def prune(self, keep: float = 60.0) -> None:
         """Forget answered interactions and messages nobody can click any more."""
         now = time.perf_counter()
-        for record in list(self.interactions):
-            if now - self.sent_at.get(record.id, now) > keep:
-                self._by_token.pop(record.token, None)
-                self.sent_at.pop(record.id, None)
-        self.interactions = [r for r in self.interactions if r.id in self.sent_at]
         self.rejections.clear()
-        latest: dict[int, int] = {}
+        latest: set[int] = set()
         for record in self._last_interaction.values():
-            for message_id in record.reply_ids:
-                latest[message_id] = 1
+            latest.update(record.reply_ids)
+            latest.add(record.source_message_id or 0)
+        for record in self.answers_pending():
+            latest.add(record.source_message_id or 0)
         tables = set(self.tables.values())
         for message_id, msg in list(self.messages.items()):
             gone = msg.deleted or (
@@ -204,6 +201,16 @@ class LoadDiscord(FakeDiscord):
                 and now - self._seen.setdefault(message_id, now) > keep
             ):
                 del self.messages[message_id]
+        # A message's JSON names the interaction that made it: keep those.
+        makers = {m.interaction_id for m in self.messages.values()}
+        for record in list(self.interactions):
+            if record.id not in makers and now - self.sent_at.get(record.id, 0.0) > keep:
+                self._by_token.pop(record.token, None)
+                self.sent_at.pop(record.id, None)
+        self.interactions = [r for r in self.interactions if r.token in self._by_token]
+
+    def answers_pending(self) -> list[FakeInteraction]:
+        return [r for r in self.interactions if r.id in self.answers]
 
 
 def _flat(msg: FakeMessage) -> list[dict[str, Any]]:

@@ -41,7 +41,7 @@ class CookieJar(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = open_store(self.settings.database_url)
         await self.store.connect()
-        self.service = MatchService(self.store, GAMES)
+        self.service = MatchService(self.store, GAMES, cache_mb=self.settings.match_cache_mb)
         self.bots = BotDriver(self.service, delay=self.settings.bot_delay)
         self.scheduler = Scheduler(self.store, self.service.clock, self.service.on_timer)
         self.service.timers_changed = self.scheduler.wake

@@ -20,3 +20,5 @@ class Settings(BaseSettings):
     bot_delay: float = Field(default=1.5, ge=0, le=30)
     # Least seconds between two edits of one table message (Discord rate limits edits).
     table_edit_interval: float = Field(default=1.0, ge=0, le=30)
+    # Memory for running matches kept parsed (the oldest leave first); a miss costs a read.
+    match_cache_mb: float = Field(default=64.0, gt=0, le=65536)

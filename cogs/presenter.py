@@ -347,7 +347,7 @@ class Presenter:
         self._flushers.pop(match_id, None)
 
     async def refresh(self, match_id: str) -> None:
-        record = await self.service.get(match_id)
+        record = await self.service.current(match_id)
         if record.message_id is None:
             return  # the lobby's message is not known yet; /play will store it
         embeds, view = await self.table_message(record)
@@ -364,8 +364,9 @@ class Presenter:
         if change.state is None:
             return
         game = self.service.game_of(change.match)
-        before = waiting_on(game.decisions(change.previous)) if change.previous else set()
-        deciding = game.decisions(change.state)
+        decide = self.service.decisions
+        before = waiting_on(decide(game, change.previous)) if change.previous else set()
+        deciding = decide(game, change.state)
         now = [s for s in waiting_on(deciding) if s not in before]
         users = [s.user_id for s in change.match.seats if s.seat in now and s.user_id]
         if not users:

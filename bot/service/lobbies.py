@@ -230,20 +230,15 @@ class Lobbies(ServiceBase):
             status = "finished" if game.outcome(state) is not None else "active"
             started = record.model_copy(update={"status": status})
             state_json = state.model_dump_json()
+            timers = await self.timers_after(started, None, state)
             await self.store.start(
-                match_id,
-                record.seats,
-                seed,
-                state_json,
-                state.version,
-                timers=await self.timers_after(started, None, state),
-                status=status,
+                match_id, record.seats, seed, state_json, state.version, timers, status=status
             )
             record = started.model_copy(
                 update={"seed": seed, "state": state_json, "version": state.version}
             )
             if status == "active":
-                self._remember(record, state)
+                self._remember(record, state, timers)
         self.timers_changed()
         kind = "started" if status == "active" else "finished"
         await self.notify(Change(kind=kind, match=record, state=state, events=list(state.log)))
@@ -260,7 +255,7 @@ class Lobbies(ServiceBase):
             await self.store.set_status(match_id, "cancelled")
             await self.store.replace_timers(match_id, [])
             self.timers_changed()
-            self._cache.pop(match_id, None)
+            self._forget(match_id)
             record = record.model_copy(update={"status": "cancelled"})
         await self.notify(Change(kind="cancelled", match=record))
         return record

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
-from collections.abc import Awaitable, Callable
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -33,7 +35,7 @@ from cogs.components import (
     tell,
 )
 from games.core.panels import PanelField
-from games.core.protocol import Action, Decision
+from games.core.protocol import Action, Decision, Game
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -42,6 +44,8 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 THREAD_ARCHIVED = 50083  # Discord's error code for writing to an archived thread
+SWEEP_AFTER = 3.0  # seconds an old ping stays, so that pings of a burst go in one call
+BULK_AGE = datetime.timedelta(days=13, hours=23)  # bulk delete refuses older messages
 
 
 class Presenter:
@@ -51,6 +55,14 @@ class Presenter:
         self._dirty: set[str] = set()
         self._flushers: dict[str, asyncio.Task[object]] = {}
         self._last_ping: dict[str, discord.Message] = {}
+        # Turn pings are sent off the click's path, one task per match: seats that newly
+        # must decide gather here until it sends (a burst of moves pings once).
+        self._ping_seats: dict[str, set[int]] = {}
+        self._pingers: dict[str, asyncio.Task[object]] = {}
+        # Old pings wait here to be deleted together, a few seconds later.
+        self._stale_pings: dict[int, list[int]] = {}
+        self._sweepers: dict[int, asyncio.Task[object]] = {}
+        self.pace = ChannelPace()
         # Per match: the race on the table and its cards in first-seen order, so buttons
         # keep their places while people click, and taken cards show greyed out.
         self._race_cards: dict[str, tuple[str, dict[str, str]]] = {}
@@ -309,8 +321,12 @@ class Presenter:
             return await send()
 
     async def post(
-        self, channel_id: int, content: str | None = None, **kwargs: Any
+        self, channel_id: int, content: str | None = None, *, paced: bool = False, **kwargs: Any
     ) -> discord.Message:
+        """A new message in the channel, within its message rate (``paced``: the caller
+        already waited for its turn)."""
+        if not paced:
+            await self.pace.wait(channel_id)
         channel = self.bot.get_partial_messageable(channel_id)
         return await self.unarchived(channel_id, lambda: channel.send(content, **kwargs))
 
@@ -326,9 +342,10 @@ class Presenter:
             # A match whose deal decided it is started and finished by one change.
             await self.name_thread(change.match)
         if change.kind in ("started", "action"):
-            await self.ping_new_deciders(change)
+            self.ping_new_deciders(change)
         elif change.kind in ("finished", "cancelled"):
-            await self.clear_ping(change.match.match_id)
+            self._ping_seats.pop(change.match.match_id, None)
+            self.clear_ping(change.match.match_id)
 
     def request_refresh(self, match_id: str) -> None:
         self._dirty.add(match_id)
@@ -360,31 +377,56 @@ class Presenter:
             message = await self.post(record.channel_id, embeds=embeds, view=view)
             await self.service.set_message(match_id, message.id)
 
-    async def ping_new_deciders(self, change: Change) -> None:
+    def ping_new_deciders(self, change: Change) -> None:
+        """Seats that must now decide and did not before get a ping, sent after the click
+        is answered (see ``_send_pings``)."""
         if change.state is None:
             return
         game = self.service.game_of(change.match)
         decide = self.service.decisions
         before = waiting_on(decide(game, change.previous)) if change.previous else set()
-        deciding = decide(game, change.state)
-        now = [s for s in waiting_on(deciding) if s not in before]
-        users = [s.user_id for s in change.match.seats if s.seat in now and s.user_id]
-        if not users:
+        new = waiting_on(decide(game, change.state)) - before
+        humans = {s.seat for s in change.match.seats if s.seat in new and s.user_id}
+        if not humans:
             return
-        await self.clear_ping(change.match.match_id)
-        mentions = " ".join(f"<@{u}>" for u in users)
-        if any(d.window is not None for d in deciding):
-            text = f"🏃 {mentions}, the scramble is on: grab cards on the table above!"
-        else:
-            text = f"🎯 {mentions}, your move in **{game.name}**."
-        view = components_view()
-        view.add_item(TableButton("hand", change.match.match_id))
+        match_id = change.match.match_id
+        self._ping_seats.setdefault(match_id, set()).update(humans)
+        task = self._pingers.get(match_id)
+        if task is None or task.done():
+            self._pingers[match_id] = self.bot.spawn(self._send_pings(match_id), f"ping:{match_id}")
+
+    async def _send_pings(self, match_id: str) -> None:
+        """Post the match's pending ping, then sweep the previous one away.
+
+        A new message with a real mention (an edited mention does not notify), within the
+        channel's message rate; whoever answered meanwhile is left out of it."""
         try:
-            self._last_ping[change.match.match_id] = await self.post(
-                change.match.channel_id, text, view=view
-            )
-        except discord.HTTPException:
-            log.warning("could not ping in channel %s", change.match.channel_id)
+            while seats := self._ping_seats.pop(match_id, None):
+                record, _ = await self.service.deciding_now(match_id)
+                if record.status != "active":
+                    return
+                await self.pace.wait(record.channel_id)
+                seats |= self._ping_seats.pop(match_id, set())  # gathered while waiting
+                record, deciding = await self.service.deciding_now(match_id)
+                now = waiting_on(deciding)
+                users = [s.user_id for s in record.seats if s.seat in seats & now and s.user_id]
+                if not users or record.status != "active":
+                    continue
+                game = self.service.game_of(record)
+                text = ping_text(game, deciding, [f"<@{u}>" for u in users])
+                view = components_view()
+                view.add_item(TableButton("hand", match_id))
+                try:
+                    message = await self.post(record.channel_id, text, view=view, paced=True)
+                except discord.HTTPException:
+                    log.warning("could not ping in channel %s", record.channel_id)
+                    continue
+                self.clear_ping(match_id)
+                self._last_ping[match_id] = message
+        except UserError:
+            return  # the match is gone
+        finally:
+            self._pingers.pop(match_id, None)
 
     async def vacations(self, record: MatchRecord) -> str:
         now = self.service.clock.now()
@@ -472,12 +514,74 @@ class Presenter:
         except discord.HTTPException:
             log.warning("could not post a timeout in channel %s", change.match.channel_id)
 
-    async def clear_ping(self, match_id: str) -> None:
+    def clear_ping(self, match_id: str) -> None:
+        """The match's last ping is deleted a little later, with others of its channel."""
         message = self._last_ping.pop(match_id, None)
-        if message is not None:
-            # Already gone, or no permission: a stale ping is harmless.
-            with contextlib.suppress(discord.HTTPException):
-                await message.delete()
+        if message is None:
+            return
+        channel_id = message.channel.id
+        self._stale_pings.setdefault(channel_id, []).append(message.id)
+        task = self._sweepers.get(channel_id)
+        if task is None or task.done():
+            self._sweepers[channel_id] = self.bot.spawn(
+                self._sweep(channel_id), f"sweep:{channel_id}"
+            )
+
+    async def _sweep(self, channel_id: int) -> None:
+        """Delete a channel's old pings: one call for all of them (bulk delete takes 2-100
+        messages younger than 14 days); a stale ping that is already gone is harmless."""
+        try:
+            await asyncio.sleep(SWEEP_AFTER)
+            while ids := self._stale_pings.pop(channel_id, None):
+                young = discord.utils.time_snowflake(discord.utils.utcnow() - BULK_AGE)
+                batch, rest = [i for i in ids if i > young][:100], [i for i in ids if i <= young]
+                rest += [i for i in ids if i > young][100:]
+                if len(batch) == 1:
+                    rest.append(batch.pop())
+                with contextlib.suppress(discord.HTTPException):
+                    if batch:
+                        await self.bot.http.delete_messages(channel_id, batch)
+                for message_id in rest:
+                    with contextlib.suppress(discord.HTTPException):
+                        await self.bot.http.delete_message(channel_id, message_id)
+        finally:
+            self._sweepers.pop(channel_id, None)
+
+
+def ping_text(game: Game, deciding: Sequence[Decision], mentions: list[str]) -> str:
+    """What a turn ping says: who is pinged, and what for."""
+    who = " ".join(mentions)
+    if any(d.window is not None for d in deciding):
+        return f"🏃 {who}, the scramble is on: grab cards on the table above!"
+    return f"🎯 {who}, your move in **{game.name}**."
+
+
+class ChannelPace:
+    """Discord lets a bot post about 5 messages per 5 seconds in a channel; pings keep
+    one of them free for everything else (timeouts, reminders, a rematch)."""
+
+    def __init__(self, most: int = 4, per: float = 5.0) -> None:
+        self.most, self.per = most, per
+        self._sent: dict[int, deque[float]] = {}
+
+    async def wait(self, channel_id: int) -> None:
+        loop = asyncio.get_running_loop()
+        if len(self._sent) > 256:
+            self.forget_idle()
+        sent = self._sent.setdefault(channel_id, deque())
+        while True:
+            now = loop.time()
+            while sent and sent[0] <= now - self.per:
+                sent.popleft()
+            if len(sent) < self.most:
+                sent.append(now)
+                return
+            await asyncio.sleep(sent[0] + self.per - now)
+
+    def forget_idle(self) -> None:
+        now = asyncio.get_running_loop().time()
+        for channel_id in [c for c, s in self._sent.items() if not s or s[-1] <= now - self.per]:
+            del self._sent[channel_id]
 
 
 def _match_id_of(interaction: discord.Interaction) -> str | None:

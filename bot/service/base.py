@@ -272,6 +272,11 @@ class ServiceBase:
             raise NotHost(what)
 
     # --- reading -----------------------------------------------------------------------
+    async def deciding_now(self, match_id: str) -> tuple[MatchRecord, Sequence[Decision]]:
+        """The match and who must decide what now, from memory when it is running."""
+        record, state = await self._running(match_id)
+        return record, self.decisions(self.game_of(record), state)
+
     async def seat_view(self, match_id: str, user_id: int | None) -> SeatView:
         record, state = await self._running(match_id)
         seat = record.seat_of(user_id) if user_id is not None else None

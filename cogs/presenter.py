@@ -31,6 +31,7 @@ from cogs.components import (
     RaceButton,
     TableButton,
     components_view,
+    match_id_of,
     person,
     tell,
 )
@@ -296,7 +297,7 @@ class Presenter:
     async def explain(self, interaction: discord.Interaction, text: str, error: Exception) -> None:
         """A short ephemeral sentence; after a stale click, the current hand with it."""
         if isinstance(error, StaleClick) and not interaction.response.is_done():
-            match_id = getattr(error, "match_id", None) or _match_id_of(interaction)
+            match_id = getattr(error, "match_id", None) or match_id_of(interaction)
             if match_id:
                 try:
                     seen = await self.service.seat_view(match_id, interaction.user.id)
@@ -582,9 +583,3 @@ class ChannelPace:
         now = asyncio.get_running_loop().time()
         for channel_id in [c for c, s in self._sent.items() if not s or s[-1] <= now - self.per]:
             del self._sent[channel_id]
-
-
-def _match_id_of(interaction: discord.Interaction) -> str | None:
-    custom_id = (interaction.data or {}).get("custom_id", "")  # type: ignore[union-attr]
-    parts = str(custom_id).split(":")
-    return parts[2] if len(parts) > 2 else None

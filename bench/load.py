@@ -3,10 +3,10 @@
 N channels of four people play Cover Your Assets on the offline Discord harness, through
 the real discord.py code and the real bot (cogs, service, SQLite store), each person
 clicking as fast as the bot answers: a move in their hand when they have one, otherwise
-they wait for their turn ping (or look at their hand after a few quiet seconds, as people
-do). A finished match is rematched at once. Per 30-second window it prints the latency of
-every click (dispatch to the bot's answer), failed interactions, RSS and the longest
-garbage-collection pause; at the end, REST calls per move and moves/s against the
+they wait until the table shows it is their turn (or look at their hand after a few quiet
+seconds, as people do). A finished match is rematched at once. Per 30-second window it
+prints the latency of every click (dispatch to the bot's answer), failed interactions, RSS
+and the longest garbage-collection pause; at the end, REST calls per move and moves/s against the
 service's own bare figure measured in the same run (one match, no Discord).
 
 A click answered more than 3 s after it was made is refused with 10062 "Unknown
@@ -33,7 +33,8 @@ from typing import Any
 from bench.__main__ import service_cost
 from bot.client import CookieJar
 from bot.config import Settings
-from bot.service import Change
+from bot.service import Change, MatchService
+from bot.service.base import waiting_on
 from tests.discord.harness import FakeDiscord, FakeInteraction, FakeMessage, FakeUser
 
 GAME = "cover_your_assets"
@@ -315,9 +316,21 @@ class Load:
         replies = [self.fake.messages.get(i) for i in record.reply_ids]
         return next((m for m in reversed(replies) if m is not None and m.ephemeral), None)
 
-    def count(self, change: Change) -> None:
+    def count(self, change: Change, service: MatchService) -> None:
+        """Count moves; and people watching the table see when it is their turn, pinged
+        or not (pings are paced, a person at the table is not)."""
         if change.kind in ("action", "finished"):
             self.moves += 1
+        if change.state is None or change.kind not in ("started", "action", "finished"):
+            return
+        game = service.game_of(change.match)
+        now = waiting_on(service.decisions(game, change.state))
+        before = waiting_on(service.decisions(game, change.previous)) if change.previous else ()
+        for seat in change.match.seats:
+            turn = seat.seat in now and seat.seat not in before
+            event = self.fake.pinged.get(seat.user_id or 0)
+            if event is not None and (turn or not now):  # not now: the match ended
+                event.set()
 
 
 async def report_windows(load: Load, gcw: GcWatch, started: float) -> None:
@@ -389,7 +402,7 @@ async def run(channels: int, seconds: float, *, freeze: bool) -> None:
             with GcWatch() as gcw:
                 started = time.perf_counter()
                 load = Load(fake, people, ids, deadline=started + seconds)
-                bot.service.listeners.append(_counter(load))
+                bot.service.listeners.append(_counter(load, bot.service))
                 load.rest_at_start = fake.rest_calls
                 base_rss = rss_mb()
                 tasks = [
@@ -409,9 +422,9 @@ async def run(channels: int, seconds: float, *, freeze: bool) -> None:
     print_summary(load, gcw, elapsed, bare, rest, errors, base_rss)
 
 
-def _counter(load: Load) -> Any:
+def _counter(load: Load, service: MatchService) -> Any:
     async def listen(change: Change) -> None:
-        load.count(change)
+        load.count(change, service)
 
     return listen
 

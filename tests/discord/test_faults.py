@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from tests.discord.conftest import make_bot, move_components, open_game, show_hand, table_of
+from tests.discord.conftest import make_bot, move_components, open_game, show_hand
 from tests.discord.harness import FakeDiscord, FakeUser
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 
 import discord
@@ -51,6 +52,9 @@ class CookieJar(commands.Bot):
         await self.bots.resume()
         # One task sleeps until the next deadline; overdue timers fire at once.
         self.spawn(self.scheduler.run(), "scheduler")
+        if self.settings.gc_freeze:
+            gc.collect()
+            gc.freeze()
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:

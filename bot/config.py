@@ -22,3 +22,6 @@ class Settings(BaseSettings):
     table_edit_interval: float = Field(default=1.0, ge=0, le=30)
     # Memory for running matches kept parsed (the oldest leave first); a miss costs a read.
     match_cache_mb: float = Field(default=64.0, gt=0, le=65536)
+    # Move what start-up built (modules, card catalogues, commands) out of the collector's
+    # sight: full collections then walk a third of the objects (see bench/load.py).
+    gc_freeze: bool = True

@@ -13,8 +13,10 @@ import datetime
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import aiohttp
 import discord
 
 from bot.errors import NotSeated, StaleClick, UserError
@@ -358,9 +360,14 @@ class Presenter:
         while match_id in self._dirty:
             self._dirty.discard(match_id)
             try:
-                await self.refresh(match_id)
-            except Exception:
-                log.exception("could not refresh the table of match %s", match_id)
+                await with_retries(
+                    lambda: self.refresh(match_id), f"the table edit of match {match_id}"
+                )
+            except Exception as exc:
+                if retry_delay(exc, 0) is None:
+                    log.exception("could not refresh the table of match %s", match_id)
+                else:  # Discord is unwell: the next change redraws the table
+                    log.warning("gave up on the table of match %s: %s", match_id, exc)
             await asyncio.sleep(self.edit_interval)
         self._flushers.pop(match_id, None)
 
@@ -418,8 +425,11 @@ class Presenter:
                 view = components_view()
                 view.add_item(TableButton("hand", match_id))
                 try:
-                    message = await self.post(record.channel_id, text, view=view, paced=True)
-                except discord.HTTPException:
+                    message = await with_retries(
+                        partial(self.post, record.channel_id, text, view=view, paced=True),
+                        f"the ping in match {match_id}",
+                    )
+                except (discord.HTTPException, TimeoutError, OSError):
                     log.warning("could not ping in channel %s", record.channel_id)
                     continue
                 self.clear_ping(match_id)
@@ -547,6 +557,34 @@ class Presenter:
                         await self.bot.http.delete_message(channel_id, message_id)
         finally:
             self._sweepers.pop(channel_id, None)
+
+
+async def with_retries(send: Callable[[], Awaitable[T]], what: str, attempts: int = 4) -> T:
+    """``send()``, again after Discord's retry-after (429) or a short backoff (5xx, a
+    timeout, a dropped connection); any other failure, or the last one, is raised."""
+    for attempt in range(attempts):
+        try:
+            return await send()
+        except Exception as exc:
+            wait = retry_delay(exc, attempt)
+            if wait is None or attempt == attempts - 1:
+                raise
+            log.warning("%s failed (%s); trying again in %.1f s", what, exc, wait)
+            await asyncio.sleep(wait)
+    raise AssertionError("unreachable")
+
+
+def retry_delay(error: BaseException, attempt: int) -> float | None:
+    """Seconds to wait before trying again, or None if trying again will not help."""
+    if isinstance(error, discord.RateLimited):
+        return error.retry_after
+    if isinstance(error, discord.HTTPException):
+        if error.status == 429:
+            return float(getattr(error.response, "headers", {}).get("Retry-After", 1.0))
+        return 2.0**attempt if error.status >= 500 else None
+    if isinstance(error, TimeoutError | aiohttp.ClientError | OSError):
+        return 2.0**attempt
+    return None
 
 
 def ping_text(game: Game, deciding: Sequence[Decision], mentions: list[str]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.errors import (
+    Busy,
     MatchNotFound,
     NotRunning,
     NotSeated,
@@ -18,7 +19,7 @@ from bot.service.base import (
     _NothingToDo,
     pick_options,
 )
-from bot.store import MatchRecord, SeatRecord, VersionConflict
+from bot.store import MatchRecord, SeatRecord, StoreBusy, VersionConflict
 from bot.store.models import GONE, PRESENT
 from games.core.protocol import Action, Game, GameState
 
@@ -150,6 +151,9 @@ class Play(ServiceBase):
             except VersionConflict:
                 self._forget(match_id)  # another process moved first: reload
                 raise StaleClick() from None
+            except StoreBusy:
+                self._forget(match_id)
+                raise Busy() from None
             except BaseException:
                 self._forget(match_id)
                 raise

@@ -20,6 +20,10 @@ class ChannelBusy(StoreError):
         self.match_id = match_id
 
 
+class StoreBusy(StoreError):
+    """Another writer held the database longer than we may wait: nothing was written."""
+
+
 class VersionConflict(StoreError):
     """Somebody saved this match first: the caller's state is stale."""
 

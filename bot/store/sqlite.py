@@ -13,7 +13,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.store.base import ChannelBusy, Store, StoreError, VersionConflict
+from bot.store.base import ChannelBusy, Store, StoreBusy, StoreError, VersionConflict
 from bot.store.models import OPEN_STATUSES, LoggedAction, MatchRecord, SeatRecord, Status, Timer
 
 _MATCH_COLUMNS = (
@@ -57,6 +57,14 @@ def split_statements(script: str) -> list[str]:
     return statements
 
 
+def busy_or(error: BaseException) -> BaseException:
+    """``StoreBusy`` for SQLite's "database is locked" (another writer outlasted the busy
+    timeout), else the error itself."""
+    if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
+        return StoreBusy(str(error))
+    return error
+
+
 class SQLiteStore(Store):
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -84,7 +92,9 @@ class SQLiteStore(Store):
         # acknowledged action survives even a power cut (NORMAL would only survive a crash).
         await self._db.execute("PRAGMA synchronous = FULL")
         await self._db.execute("PRAGMA foreign_keys = ON")
-        await self._db.execute("PRAGMA busy_timeout = 5000")
+        # Another writer (a backup, an admin's sqlite3 shell) may hold the database: wait
+        # for it, but not past Discord's 3 seconds for answering the click that waits.
+        await self._db.execute("PRAGMA busy_timeout = 2000")
         await self.migrate()
 
     async def close(self) -> None:
@@ -191,16 +201,19 @@ class SQLiteStore(Store):
         row (the optimistic version check); otherwise roll back with ``VersionConflict``.
         """
         async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
             try:
+                await self.db.execute("BEGIN IMMEDIATE")
                 for index, (sql, params) in enumerate(statements):
                     cursor = await self.db.execute(sql, params)
                     if guard_first and index == 0 and cursor.rowcount != 1:
                         raise VersionConflict(sql)
                 await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+            except BaseException as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    await self.db.execute("ROLLBACK")  # none is open if BEGIN failed
+                if (busy := busy_or(exc)) is exc:
+                    raise
+                raise busy from exc
 
     @staticmethod
     def _seat_rows(match_id: str, seats: Sequence[SeatRecord]) -> list[tuple[str, tuple]]:
@@ -350,7 +363,7 @@ class SQLiteStore(Store):
                 except BaseException as exc:
                     with contextlib.suppress(Exception):
                         await self.db.execute("ROLLBACK")
-                    outcomes = [exc] * len(batch)
+                    outcomes = [busy_or(exc)] * len(batch)
             for (_, _, done), outcome in zip(batch, outcomes, strict=True):
                 if done.done():
                     continue

@@ -10,6 +10,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel
@@ -127,7 +128,14 @@ def waiting_on(decisions: Sequence[Decision]) -> frozenset[int]:
 
 
 def settings_of(record: MatchRecord) -> MatchSettings:
-    return MatchSettings.model_validate_json(record.settings or "{}")
+    return _parsed_settings(record.settings or "{}")
+
+
+@lru_cache(maxsize=256)
+def _parsed_settings(text: str) -> MatchSettings:
+    # Every move reads its match's settings; most matches of a server share the same few.
+    # Callers treat the result as read-only (changes go through copies).
+    return MatchSettings.model_validate_json(text)
 
 
 def new_match_id() -> str:

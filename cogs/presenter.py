@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
@@ -48,7 +47,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 THREAD_ARCHIVED = 50083  # Discord's error code for writing to an archived thread
 SWEEP_AFTER = 3.0  # seconds an old ping stays, so that pings of a burst go in one call
-BULK_AGE = datetime.timedelta(days=13, hours=23)  # bulk delete refuses older messages
+BULK_AGE = (14 * 24 - 1) * 3600.0  # seconds: bulk delete refuses older messages
 
 
 class Presenter:
@@ -64,6 +63,7 @@ class Presenter:
         self._pingers: dict[str, asyncio.Task[object]] = {}
         # Old pings wait here to be deleted together, a few seconds later.
         self._stale_pings: dict[int, list[int]] = {}
+        self._posted: dict[int, float] = {}  # ping message id -> loop time it was posted
         self._sweepers: dict[int, asyncio.Task[object]] = {}
         self.pace = ChannelPace()
         # Per match: the race on the table and its cards in first-seen order, so buttons
@@ -434,6 +434,7 @@ class Presenter:
                     continue
                 self.clear_ping(match_id)
                 self._last_ping[match_id] = message
+                self._posted[message.id] = asyncio.get_running_loop().time()
         except UserError:
             return  # the match is gone
         finally:
@@ -544,14 +545,18 @@ class Presenter:
         try:
             await asyncio.sleep(SWEEP_AFTER)
             while ids := self._stale_pings.pop(channel_id, None):
-                young = discord.utils.time_snowflake(discord.utils.utcnow() - BULK_AGE)
-                batch, rest = [i for i in ids if i > young][:100], [i for i in ids if i <= young]
-                rest += [i for i in ids if i > young][100:]
+                since = asyncio.get_running_loop().time() - BULK_AGE
+                young = [i for i in ids if self._posted.pop(i, since) > since]
+                batch, rest = young[:100], [i for i in ids if i not in young] + young[100:]
                 if len(batch) == 1:
                     rest.append(batch.pop())
-                with contextlib.suppress(discord.HTTPException):
+                try:
                     if batch:
                         await self.bot.http.delete_messages(channel_id, batch)
+                except discord.Forbidden:
+                    rest += batch  # bulk delete needs Manage Messages; one by one does not
+                except discord.HTTPException:
+                    log.info("could not sweep old pings in channel %s", channel_id)
                 for message_id in rest:
                     with contextlib.suppress(discord.HTTPException):
                         await self.bot.http.delete_message(channel_id, message_id)

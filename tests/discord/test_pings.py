@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.service import Change
-from cogs.presenter import ChannelPace
+from cogs.presenter import SWEEP_AFTER, ChannelPace
 from tests.discord.conftest import make_bot, move_components, open_game, show_hand
 from tests.discord.harness import FakeDiscord, FakeUser
 
@@ -95,3 +95,32 @@ async def test_channel_pace_lets_four_messages_through_per_five_seconds(
     assert now[0] == sent[-1]
     assert sent == [1000.0] * 4 + [1005.0] * 4 + [1010.0] * 2
     assert all(sum(1 for t in sent if s <= t < s + 5) <= 4 for s in sent)
+
+
+async def test_old_pings_go_in_one_call_or_one_by_one_without_manage_messages(
+    fake: FakeDiscord, db
+) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        channel = fake.general.id
+        pings = [await bot.presenter.post(channel, f"ping {i}") for i in range(3)]
+        for message in pings[:2]:
+            bot.presenter._stale_pings.setdefault(channel, []).append(message.id)
+            bot.presenter._posted[message.id] = asyncio.get_running_loop().time()
+        bot.presenter._sweepers[channel] = bot.spawn(bot.presenter._sweep(channel), "sweep")
+        await asyncio.sleep(0)  # the sweeper starts its wait
+        await fake.advance(SWEEP_AFTER + 1)
+        bulk = [r for r in fake.requests if r.path.endswith("/bulk-delete")]
+        assert len(bulk) == 1 and all(fake.messages[m.id].deleted for m in pings[:2])
+        # Without Manage Messages the bulk call is refused: each goes on its own.
+        refused = fake.fail("POST", r"/channels/\d+/messages/bulk-delete", 403, 50013, "no")
+        more = [await bot.presenter.post(channel, f"again {i}") for i in range(2)]
+        bot.presenter._stale_pings[channel] = [m.id for m in more]
+        bot.presenter._posted.update({m.id: asyncio.get_running_loop().time() for m in more})
+        bot.presenter._sweepers[channel] = bot.spawn(bot.presenter._sweep(channel), "sweep")
+        await asyncio.sleep(0)  # the sweeper starts its wait
+        await fake.advance(SWEEP_AFTER + 1)
+        assert refused.struck and all(fake.messages[m.id].deleted for m in more)
+        assert not fake.messages[pings[2].id].deleted
+    assert not fake.error_logs

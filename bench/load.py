@@ -241,6 +241,7 @@ class LoadDiscord(FakeDiscord):
                 and now - self._seen.setdefault(message_id, now) > keep
             ):
                 del self.messages[message_id]
+                self._seen.pop(message_id, None)
         # A message's JSON names the interaction that made it: keep those.
         makers = {m.interaction_id for m in self.messages.values()}
         for record in list(self.interactions):

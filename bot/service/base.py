@@ -238,7 +238,10 @@ class ServiceBase:
             return hit
         record = await self.get(match_id)
         state = self.load_state(record)
-        self._remember(record, state)
+        if record.status == "active":
+            # Only running matches are kept: finished ones are read again when asked for
+            # (a last hand, a rematch), or every match ever played would fill the cache.
+            self._remember(record, state)
         return record, state
 
     async def set_message(self, match_id: str, message_id: int) -> None:

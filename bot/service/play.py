@@ -162,7 +162,10 @@ class Play(ServiceBase):
             )
             if chosen.seat_after is not None:
                 record = await self._save_seat(record, chosen.seat_after)
-            self._remember(record, new_state, timers)
+            if status == "active":
+                self._remember(record, new_state, timers)
+            else:
+                self._forget(match_id)  # the cache is for running matches
         self.timers_changed()
         change = Change(
             kind="finished" if status == "finished" else "action",

@@ -67,6 +67,7 @@ async def assert_started_finished(service: MatchService, match_id: str, heard: l
     assert await service.store.open_in_channel(10) is None
     with pytest.raises(NotRunning):
         await service.act(match_id, ANA.user_id, stamp="x", picks=[0])
+    assert match_id not in service._cache  # the cache holds running matches only
     rematch = await service.rematch(match_id, ANA)
     assert rematch.status == "lobby" and rematch.rematch_of == match_id
 

@@ -71,6 +71,7 @@ class GcWatch:
         # collection includes waiting for a core.
         self.longest_cpu = self.longest_cpu_ever = 0.0
         self.full = 0
+        self.worst = ""  # what the longest pause collected
 
     def __call__(self, phase: str, info: Mapping[str, int]) -> None:
         if phase == "start":
@@ -78,7 +79,12 @@ class GcWatch:
             return
         pause, cpu = time.perf_counter() - self._started, time.thread_time() - self._cpu
         self.longest = max(self.longest, pause)
-        self.longest_ever = max(self.longest_ever, pause)
+        if pause > self.longest_ever:
+            self.longest_ever = pause
+            self.worst = (
+                f"generation {info.get('generation')}, {info.get('collected')} objects freed, "
+                f"{len(gc.get_objects(info.get('generation', 2)))} left in it"
+            )
         self.longest_cpu = max(self.longest_cpu, cpu)
         self.longest_cpu_ever = max(self.longest_cpu_ever, cpu)
         self.full += info.get("generation") == 2
@@ -506,7 +512,7 @@ def print_summary(
     )
     print(
         f"longest GC pause: {gcw.longest_ever * 1e3:.0f} ms ({gcw.longest_cpu_ever * 1e3:.0f} ms "
-        f"of CPU), {gcw.full} full collections (target < 100 ms)"
+        f"of CPU; {gcw.worst}), {gcw.full} full collections (target < 100 ms)"
     )
     print(
         f"REST calls per move: {rest / max(1, load.moves):.2f} (target <= 2; interaction "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.store.base import ChannelBusy, Store, StoreError, VersionConflict
+from bot.store.base import ChannelBusy, Store, StoreBusy, StoreError, VersionConflict
 from bot.store.models import LoggedAction, MatchRecord, SeatRecord, Status, Timer
 from bot.store.sqlite import SQLiteStore
 
@@ -25,6 +25,7 @@ __all__ = [
     "SeatRecord",
     "Status",
     "Store",
+    "StoreBusy",
     "StoreError",
     "Timer",
     "VersionConflict",

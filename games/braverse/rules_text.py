@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from games.braverse.cards import CardPool
 from games.braverse.state import WIN_LEVEL
+from games.core.words import how_to_play_here
+
+# Opens /rules, before the rulebook in brief: how a turn is played in Discord.
+HOW_TO_PLAY_HERE = how_to_play_here(
+    "Pick your moves there: support, Cookies, items, attacks (with how you pay), then End; "
+    "a trap or a FLIP on the other player's turn is asked of you the same way."
+)
 
 
 def rules_text(pool: CardPool) -> str:
-    return f"""\
+    return (
+        HOW_TO_PLAY_HERE
+        + f"""\
 **CookieRun: Braverse** — an **unofficial fan implementation** for 2 players, with an \
 original card pool of our own ({len(pool.cards)} cards; no card of the publisher's). \
 A player whose Break Area reaches **LV {WIN_LEVEL}** loses.
@@ -71,3 +80,4 @@ they start.
 • Effects that change an attack change the attack in progress until its damage is \
 locked; played outside an attack, they change your attacks for the rest of the turn.
 """
+    )

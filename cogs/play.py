@@ -13,8 +13,10 @@ from bot.service import MatchService
 from bot.store import MatchRecord
 from cogs import render
 from cogs.components import DYNAMIC_ITEMS, guarded, person, tell
+from cogs.decks import any_deck
 from cogs.presenter import Presenter
 from games import GAMES
+from games.core.protocol import SeatChoosing
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -38,23 +40,30 @@ class Play(commands.Cog):
     @app_commands.describe(
         game="Which game to play",
         thread="Play in a thread of its own (default: the server's choice)",
+        deck="Braverse: the deck you play (a ready deck or one of yours; default: a ready one)",
     )
     @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(deck=any_deck)
     @app_commands.guild_only()
     async def play(
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str],
         thread: bool | None = None,
+        deck: str | None = None,
     ) -> None:
         async def run() -> None:
+            # The deck is checked before any lobby opens, so a typo opens nothing.
+            pick = await self.host_pick(interaction, game.value, deck)
             defaults = await self.service.guild_settings(interaction.guild_id or 0)
             wanted = defaults.threads if thread is None else thread
             parent = interaction.channel
             if wanted and isinstance(parent, discord.TextChannel):
-                await self.open_in_thread(interaction, parent, game)
+                await self.open_in_thread(interaction, parent, game, pick)
                 return
-            record = await self.open_lobby(interaction, interaction.channel_id or 0, game)
+            record = await self.open_lobby(
+                interaction, interaction.channel_id or 0, game, pick=pick
+            )
             embeds, view = await self.presenter.table_message(record)
             response = await interaction.response.send_message(embeds=embeds, view=view)
             await self.presenter.remember_message(record, response)
@@ -68,9 +77,10 @@ class Play(commands.Cog):
         game: app_commands.Choice[str],
         *,
         in_thread: bool = False,
+        pick: str | None = None,
     ) -> MatchRecord:
         try:
-            return await self.service.open_lobby(
+            record = await self.service.open_lobby(
                 guild_id=interaction.guild_id or 0,
                 channel_id=channel_id,
                 host=person(interaction),
@@ -82,12 +92,29 @@ class Play(commands.Cog):
             link = render.jump_link(existing)
             where = f" Here it is: {link}" if link else ""
             raise UserError(f"{taken}{where}") from None
+        if pick is not None:
+            record = await self.service.choose(record.match_id, person(interaction), pick)
+        return record
+
+    async def host_pick(
+        self, interaction: discord.Interaction, game_key: str, deck: str | None
+    ) -> str | None:
+        """The host's ``deck:`` as a lobby pick, or None when they gave none."""
+        if deck is None:
+            return None
+        chosen = GAMES[game_key]
+        if not isinstance(chosen, SeatChoosing):
+            raise UserError(f"{chosen.name} is played without decks; leave deck: empty.")
+        return await self.service.pick_value(
+            chosen.seat_choice.catalogue, interaction.user.id, deck
+        )
 
     async def open_in_thread(
         self,
         interaction: discord.Interaction,
         parent: discord.TextChannel,
         game: app_commands.Choice[str],
+        pick: str | None = None,
     ) -> None:
         """A thread named after the game and its host (renamed with the players at Start).
 
@@ -99,7 +126,7 @@ class Play(commands.Cog):
         thread = await parent.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )
-        record = await self.open_lobby(interaction, thread.id, game, in_thread=True)
+        record = await self.open_lobby(interaction, thread.id, game, in_thread=True, pick=pick)
         embeds, view = await self.presenter.table_message(record)
         lobby = await thread.send(embeds=embeds, view=view)
         await self.service.set_message(record.match_id, lobby.id)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import discord
 
-from bot.store import MatchRecord
+from bot.service.decks import MINE
+from bot.store import MatchRecord, SeatRecord
 from bot.timing import MatchSettings
 from games.core.options import choice_text, describe, summary, switches
 from games.core.panels import Panel
-from games.core.protocol import Decision, Game, Option
+from games.core.protocol import Decision, Game, Option, SeatChoosing
 
 COLOURS = {
     "neutral": discord.Colour.from_rgb(201, 146, 84),  # cookie brown
@@ -90,11 +91,32 @@ def lobby_embed(record: MatchRecord, game: Game) -> discord.Embed:
         ),
         colour=COLOURS["neutral"],
     )
+    if isinstance(game, SeatChoosing):
+        seats = "\n".join(
+            f"{line} · {seat_pick(record, game, seat)}"
+            for line, seat in zip(seats.splitlines(), record.seats, strict=True)
+        )
+        seats += f"\n*Pick yours with **{game.seat_choice.title}**.*"
     embed.add_field(name=f"Seats ({len(record.seats)}/{game.max_players})", value=seats)
     embed.add_field(name="Options", value=summary(options) or "standard rules", inline=False)
     embed.add_field(name="Pace", value=pace_line(record), inline=False)
     embed.set_footer(text="/rules explains the game · Only the host or Manage Server can start.")
     return embed
+
+
+def seat_pick(record: MatchRecord, game: SeatChoosing, seat: SeatRecord) -> str:
+    """What the seat plays: its player's pick, else the ready list it gets (said so)."""
+    picks = MatchSettings.model_validate_json(record.settings or "{}").picks
+    ready = dict(game.seat_choice.ready)
+    value = picks.get(seat.user_id) if seat.user_id is not None else None
+    if value is None:
+        chosen = ready.get(game.default_choice(seat.seat), "?")
+        return f"{chosen} (ready {game.seat_choice.noun}" + (
+            ")" if seat.user_id is None else ", none chosen)"
+        )
+    if value.startswith(MINE):
+        return f"{game.seat_choice.noun} '{value.removeprefix(MINE)}'"
+    return ready.get(value, value)
 
 
 def closed_embed(record: MatchRecord, game: Game) -> discord.Embed:
@@ -112,7 +134,7 @@ LOBBY_SELECTS = ROWS - 1  # the lobby's buttons take one row
 
 
 def option_select_choices(
-    record: MatchRecord, game: Game
+    record: MatchRecord, game: Game, rows: int = LOBBY_SELECTS
 ) -> list[tuple[str, list[tuple[str, str, bool]]]]:
     """One entry per select: ``(field, [(value, label, is_current)])``.
 
@@ -139,7 +161,7 @@ def option_select_choices(
     selects.append(
         (PACE, [(k, f"Pace: {v}", k == settings.pace) for k, v in settings.pace_choices()])
     )
-    return fit_selects(selects)
+    return fit_selects(selects, rows)
 
 
 def fit_selects(

@@ -466,6 +466,14 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
         card = self.pool.lookup(name)
         return card.text if card is not None else None
 
+    def lookup_names(self, text: str) -> list[tuple[str, str]]:
+        typed = text.strip().casefold()
+        return [
+            (f"{c.number} {c.name}", c.number)
+            for c in self.pool.cards
+            if typed in c.number.casefold() or typed in c.name.casefold()
+        ]
+
     def scramble_hidden(
         self, state: BraverseState, seat: int | None, rng: random.Random
     ) -> BraverseState:

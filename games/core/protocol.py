@@ -300,4 +300,10 @@ class SeatChoosing(Protocol):
 class CardLookup(Protocol):
     """Optional, beside ``Game``: a card's text by number or name (a generic ``/card``)."""
 
-    def lookup(self, name: str) -> str | None: ...
+    def lookup(self, name: str) -> str | None:
+        """The card's text (first line: its name and kind), or None if no card fits."""
+        ...
+
+    def lookup_names(self, text: str) -> list[tuple[str, str]]:
+        """``(label, name to look up)`` of the cards whose number or name holds ``text``."""
+        ...

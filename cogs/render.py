@@ -197,7 +197,7 @@ def layout(
     """Plan the rows for a decision: ``(kind, title, options)`` with kind button|select|multi.
 
     Best: a group of up to five options is a row of buttons, a bigger one a select of up to
-    25. If that needs more rows than there are, every group becomes a select; if even that
+    25. If that needs more rows than there are, neighbouring groups share rows; if even that
     does not fit, all the moves share selects of 25, in order. Nothing is ever left out
     below 25 options a row.
     """
@@ -213,11 +213,32 @@ def layout(
             plan += [("select", title, part) for part in chunks(options)]
     if len(plan) <= rows_available:
         return plan
-    plan = [("select", title, part) for title, options in groups for part in chunks(options)]
+    plan = merged(plan, rows_available)
     if len(plan) <= rows_available:
         return plan
     everything = [pair for _, options in groups for pair in options]
     return [("select", "Your moves", part) for part in chunks(everything)][:rows_available]
+
+
+def merged(
+    plan: list[tuple[str, str, list[tuple[int, Option]]]], rows: int
+) -> list[tuple[str, str, list[tuple[int, Option]]]]:
+    """Neighbouring groups share a row, the smallest pair first, until the plan fits: a
+    row of buttons while five fit, else a select of up to 25, titled by both groups (a
+    Braverse Main Phase has six groups for four rows)."""
+    plan = list(plan)
+    while len(plan) > rows:
+        pairs = [
+            (len(plan[i][2]) + len(plan[i + 1][2]), i)
+            for i in range(len(plan) - 1)
+            if len(plan[i][2]) + len(plan[i + 1][2]) <= SELECT_OPTIONS
+        ]
+        if not pairs:
+            break
+        size, i = min(pairs)
+        kind = "button" if size <= BUTTONS_PER_ROW else "select"
+        plan[i : i + 2] = [(kind, f"{plan[i][1]} · {plan[i + 1][1]}", plan[i][2] + plan[i + 1][2])]
+    return plan
 
 
 def chunks(options: list[tuple[int, Option]]) -> list[list[tuple[int, Option]]]:

@@ -180,3 +180,19 @@ async def test_a_hand_shows_its_moves_in_the_games_groups(fake, db, monkeypatch)
         items = shown.selects()[0]["options"]
         assert len(items) == 6 and items[0]["label"].startswith("Use Kindling Toss")
     fake.assert_clean()
+
+
+async def test_re_placement_on_the_opponents_turn_pings_its_player(fake, db, monkeypatch) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    # One HP card left: Oakheart Warden faints and Ben's Battle Area is empty.
+    rigged = ember_knight_attacks(side(battle=[("S1-035", [FILLER])], hand=["S1-031"]))
+    async with fake.running(make_bot(db)):
+        await start(fake, monkeypatch, rigged, ana, ben)
+        await attack(fake, ana)
+        assert "Your Battle Area is empty: place a Cookie." in last_ping(fake, ben)
+        assert "▶️ Ben" in table_of(fake).text()
+        hand = await show_hand(fake, ben)
+        await fake.click(ben, hand, hand.find_button("Sprout Tender"))
+        table = table_of(fake).text()
+        assert "Sprout Tender LV1 — HP 2/2" in table and "▶️ Ana" in table
+    fake.assert_clean()

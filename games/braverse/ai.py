@@ -228,6 +228,16 @@ def trap_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option])
     target = next((c for c in view.sides[me].battle if c.uid == attack.target_uid), None)
     if target is None:
         return Action.of("pass")
+    # A "when attacked" answer only rests its Cookie on the opponent's turn (it stands up
+    # again at the owner's Active Phase): nearly free, so it is used whenever it softens a
+    # hit and its cost leaves the Traps in hand payable.
+    reacts = [
+        o
+        for o in answers
+        if o.action.kind == "react" and not cost_hurts(game, view, me, o.action.args[1])
+    ]
+    if reacts and attack.damage > 0:
+        return reacts[0].action
     level = game.pool[target.card].level or 0
     if level >= 2 and attack.damage >= target.hp_left:
         return min(answers, key=lambda o: payment_cost(game, view, me, o)).action

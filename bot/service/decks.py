@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel
 
-from bot.errors import NotSeated, UnknownGame, UserError
+from bot.errors import UnknownGame, UserError
 from bot.service.base import _MARKDOWN, Person, clean_name, settings_of
 from bot.service.lobbies import Lobbies
 from bot.store import DeckRecord, MatchRecord
@@ -152,7 +152,7 @@ class Decks(Lobbies):
             if not isinstance(game, SeatChoosing):
                 raise UserError(f"{game.name} has nothing to choose per player.")
             if record.seat_of(actor.user_id) is None:
-                raise NotSeated()
+                raise UserError(f"Press **Join** first, then choose your {game.seat_choice.noun}.")
             if not value.startswith(MINE) and value not in dict(game.seat_choice.ready):
                 raise UserError(f"That {game.seat_choice.noun} is not on offer; pick another.")
             settings = settings_of(record)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.errors import NotSeated, UserError
+from bot.errors import UserError
 from bot.service import MatchService
 from bot.service.decks import MINE, MOST_DECKS
 from games import GAMES
@@ -144,7 +144,7 @@ async def test_only_seated_players_choose_and_only_decks_on_offer(
     service: MatchService,
 ) -> None:
     match_id = await braverse_lobby(service)
-    with pytest.raises(NotSeated):
+    with pytest.raises(UserError, match=r"Press \*\*Join\*\* first, then choose your deck"):
         await service.choose(match_id, BEN, "fort")
     with pytest.raises(UserError, match="That deck is not on offer"):
         await service.choose(match_id, ANA, "nope")

@@ -166,3 +166,21 @@ def test_bot_answers_with_when_attacked_whenever_it_softens_a_hit_and_keeps_its_
     # With Ice Lock (B) in hand and one Blue Support only, reacting would strand the Trap:
     # the bot springs the Trap to save its LV2 Cookie instead.
     assert bot(attacked([B], ["S1-059"]), "Ben") == "trap.S1-059.B"
+
+
+def test_bot_supports_the_colour_its_cookie_in_play_cannot_pay_first() -> None:
+    def hand_at_support(support: list[str]) -> Table:
+        return Table(
+            side(
+                battle=[("S1-035", [FILLER] * 4)],  # Oakheart Warden attacks for G G N
+                hand=["S1-050", "S1-032", "S1-005", "S1-013"],
+                support=support,
+            ),
+            side(battle=[(B, [FILLER] * 2)]),
+            phase="support",
+        )
+
+    # No Green in Support: Mossy Porter (Green) goes there before the Trap.
+    assert bot(hand_at_support([B, B]), "Ana") == "sup.S1-032"
+    # Green enough: the least useful card, the Trap, as before.
+    assert bot(hand_at_support([G, G]), "Ana") == "sup.S1-013"

@@ -91,7 +91,7 @@ def lobby_embed(record: MatchRecord, game: Game) -> discord.Embed:
         ),
         colour=COLOURS["neutral"],
     )
-    if isinstance(game, SeatChoosing):
+    if isinstance(game, SeatChoosing) and record.seats:
         seats = "\n".join(
             f"{line} · {seat_pick(record, game, seat)}"
             for line, seat in zip(seats.splitlines(), record.seats, strict=True)

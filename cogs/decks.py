@@ -8,7 +8,7 @@ Decks belong to the user, not to the server, so the same ones follow them everyw
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -200,53 +200,77 @@ class MyListSelect(
 
 
 # --- /deck ------------------------------------------------------------------------------------
+IMPORT_FORM = "cj:deckimport"
+NAME_FIELD, CARDS_FIELD = "deck:name", "deck:cards"
+
+
 class ImportDeck(discord.ui.Modal, title="Import a deck"):
-    """The pasted list: one line per card number (``4 S1-007 Flare Juggler``)."""
+    """The pasted list: one line per card number (``4 S1-007 Flare Juggler``).
+
+    Every form shares one custom_id and is answered by ``Decks.on_interaction`` from the
+    submitted values alone, so a form opened before a restart still works after it (and
+    the store holds one form at most, however many are left unsent)."""
 
     def __init__(self, name: str = "") -> None:
-        super().__init__(timeout=15 * 60)
-        self.deck_name = discord.ui.TextInput(
-            label="Deck name",
-            custom_id="deck:name",
-            default=name[:NAME_LONGEST] or None,
-            max_length=NAME_LONGEST,
+        super().__init__(timeout=None, custom_id=IMPORT_FORM)
+        self.add_item(
+            discord.ui.TextInput(
+                label="Deck name",
+                custom_id=NAME_FIELD,
+                default=name[:NAME_LONGEST] or None,
+                max_length=NAME_LONGEST,
+            )
         )
-        self.cards = discord.ui.TextInput(
-            label="Cards, one line per card number",
-            custom_id="deck:cards",
-            style=discord.TextStyle.paragraph,
-            placeholder="4 S1-001 Cinder Scout\n4x S1-002\nFlare Juggler x3",
-            max_length=LIST_LONGEST,
+        self.add_item(
+            discord.ui.TextInput(
+                label="Cards, one line per card number",
+                custom_id=CARDS_FIELD,
+                style=discord.TextStyle.paragraph,
+                placeholder="4 S1-001 Cinder Scout\n4x S1-002\nFlare Juggler x3",
+                max_length=LIST_LONGEST,
+            )
         )
-        self.add_item(self.deck_name)
-        self.add_item(self.cards)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            service = service_of(interaction)
-            deck, problems = await service.import_deck(
-                interaction.user.id, DECK_GAME, self.deck_name.value, self.cards.value
-            )
-            if problems:
-                embed = discord.Embed(
-                    title=render.clip(f"📝 Saved {deck.name} as a draft", render.TITLE),
-                    description=render.clip(
-                        f"{len(deck.cards)} cards. It cannot be played until these are "
-                        f"fixed (import it again under the same name):\n{problem_lines(problems)}",
-                        render.DESCRIPTION,
-                    ),
-                    colour=render.COLOURS["battle"],
-                )
-            else:
-                embed = discord.Embed(
-                    title=render.clip(f"💾 Saved {deck.name}", render.TITLE),
-                    description=f"{len(deck.cards)} cards: ready to play. Pick it with "
-                    "**Choose deck** in a lobby, or `/play deck:`.",
-                    colour=render.COLOURS["turn"],
-                )
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+        """Answered by ``Decks.on_interaction``, which also sees forms from before a restart."""
 
-        await guarded(interaction, run())
+
+def submitted(components: list[dict[str, Any]]) -> dict[str, str]:
+    """A modal's text values by custom_id (in action rows or labels)."""
+    found: dict[str, str] = {}
+    for component in components:
+        inner = component.get("components") or (
+            [component["component"]] if "component" in component else []
+        )
+        found.update(submitted(inner))
+        if "custom_id" in component and "value" in component:
+            found[component["custom_id"]] = component["value"]
+    return found
+
+
+async def import_submitted(interaction: discord.Interaction, values: dict[str, str]) -> None:
+    service = service_of(interaction)
+    deck, problems = await service.import_deck(
+        interaction.user.id, DECK_GAME, values.get(NAME_FIELD, ""), values.get(CARDS_FIELD, "")
+    )
+    if problems:
+        embed = discord.Embed(
+            title=render.clip(f"📝 Saved {deck.name} as a draft", render.TITLE),
+            description=render.clip(
+                f"{len(deck.cards)} cards. It cannot be played until these are "
+                f"fixed (import it again under the same name):\n{problem_lines(problems)}",
+                render.DESCRIPTION,
+            ),
+            colour=render.COLOURS["battle"],
+        )
+    else:
+        embed = discord.Embed(
+            title=render.clip(f"💾 Saved {deck.name}", render.TITLE),
+            description=f"{len(deck.cards)} cards: ready to play. Pick it with "
+            "**Choose deck** in a lobby, or `/play deck:`.",
+            colour=render.COLOURS["turn"],
+        )
+    await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 class Decks(commands.Cog):
@@ -258,6 +282,16 @@ class Decks(commands.Cog):
     @property
     def service(self) -> MatchService:
         return self.bot.service
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+        if data.get("custom_id") != IMPORT_FORM:
+            return
+        values = submitted(list(data.get("components", [])))
+        await guarded(interaction, import_submitted(interaction, values))
 
     async def find(self, user_id: int, name: str) -> tuple[str, list[str]]:
         """A deck's name and cards: the user's own, or a ready deck by name."""

@@ -104,6 +104,17 @@ async def test_copy_export_and_import_round_trip_then_delete(fake, db) -> None:
     fake.assert_clean()
 
 
+async def test_an_import_form_opened_before_a_restart_still_saves(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        await fake.slash(ana, "deck import", name="Later")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.submit_modal(ana, {"deck:cards": "\n".join(RUSH)})
+        assert "💾 Saved Later" in fake.last_reply(ana).text()
+        assert (await bot.service.deck(ana.id, "later")).cards == RUSH
+    fake.assert_clean()
+
+
 async def test_a_player_keeps_at_most_twenty_five_decks(fake, db) -> None:
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db)) as bot:

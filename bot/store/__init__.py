@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.store.base import ChannelBusy, Store, StoreBusy, StoreError, VersionConflict
-from bot.store.models import LoggedAction, MatchRecord, SeatRecord, Status, Timer
+from bot.store.models import DeckRecord, LoggedAction, MatchRecord, SeatRecord, Status, Timer
 from bot.store.sqlite import SQLiteStore
 
 
@@ -20,6 +20,7 @@ def open_store(url: str) -> Store:
 
 __all__ = [
     "ChannelBusy",
+    "DeckRecord",
     "LoggedAction",
     "MatchRecord",
     "SeatRecord",

@@ -53,6 +53,30 @@ def ratings_command(args: list[str]) -> int:
     return 0
 
 
+def check_database(url: str) -> None:
+    """Open the database once before logging in: a bad DATABASE_URL is one line, exit 2."""
+    import sqlite3
+
+    from bot.store import open_store
+    from bot.store.sqlite import SQLiteStore
+
+    try:
+        store = open_store(url)
+        if isinstance(store, SQLiteStore):
+            sqlite3.connect(store.path).close()  # plain sqlite3: no thread left behind
+    except Exception as exc:
+        print(f"cookie-jar: DATABASE_URL cannot be opened: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def silence_voice_warnings() -> None:
+    """The bot never joins voice: discord.py's warnings about voice libraries are noise."""
+    import discord
+
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+
 def main() -> None:
     if sys.argv[1:2] == ["ratings"]:
         raise SystemExit(ratings_command(sys.argv[2:]))
@@ -61,6 +85,8 @@ def main() -> None:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    check_database(settings.database_url)
+    silence_voice_warnings()
     from bot.client import CookieJar
 
     async def run() -> None:

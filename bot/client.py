@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 
 import discord
@@ -10,16 +11,25 @@ from discord.ext import commands
 
 from bot.bots import BotDriver
 from bot.config import Settings
+from bot.permissions import invite_url
 from bot.scheduler import Scheduler
 from bot.service import MatchService
 from bot.service.ratings import Ratings
 from bot.store import Store, open_store
 from games import GAMES
+from games.core.words import plural
 
 log = logging.getLogger(__name__)
 
 # The client loads cogs by name: bot/ never imports cogs/.
-EXTENSIONS = ("cogs.play", "cogs.settings", "cogs.history", "cogs.ratings")
+EXTENSIONS = (
+    "cogs.play",
+    "cogs.settings",
+    "cogs.history",
+    "cogs.onboarding",
+    "cogs.decks",
+    "cogs.ratings",
+)
 
 
 class CookieJar(commands.Bot):
@@ -39,11 +49,12 @@ class CookieJar(commands.Bot):
         )
         self.settings = settings
         self._background: set[asyncio.Task[object]] = set()
+        self._said_hello = False
 
     async def setup_hook(self) -> None:
         self.store = open_store(self.settings.database_url)
         await self.store.connect()
-        self.service = MatchService(self.store, GAMES)
+        self.service = MatchService(self.store, GAMES, cache_mb=self.settings.match_cache_mb)
         self.bots = BotDriver(self.service, delay=self.settings.bot_delay)
         self.ratings = Ratings(self.service)  # rates each match as it finishes
         self.scheduler = Scheduler(self.store, self.service.clock, self.service.on_timer)
@@ -55,6 +66,9 @@ class CookieJar(commands.Bot):
         await self.ratings.sweep()  # matches that ended just before a stop
         # One task sleeps until the next deadline; overdue timers fire at once.
         self.spawn(self.scheduler.run(), "scheduler")
+        if self.settings.gc_freeze:
+            gc.collect()
+            gc.freeze()
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:
@@ -64,6 +78,16 @@ class CookieJar(commands.Bot):
         else:
             synced = await self.tree.sync()
         log.info("synced %d application commands", len(synced))
+
+    async def on_ready(self) -> None:
+        # on_ready fires again after every reconnect: the line is said once, at start-up.
+        if self._said_hello:
+            return
+        self._said_hello = True
+        user = self.user
+        servers = plural(len(self.guilds), "server")
+        invite = invite_url(self.application_id or (user.id if user else 0))
+        log.info("Logged in as %s in %s; invite: %s", user, servers, invite)
 
     def spawn(self, coro: object, name: str) -> asyncio.Task[object]:
         """A fire-and-forget task that is kept alive and can be awaited by tests."""

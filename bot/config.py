@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -25,3 +25,13 @@ class Settings(StoreSettings):
     bot_delay: float = Field(default=1.5, ge=0, le=30)
     # Least seconds between two edits of one table message (Discord rate limits edits).
     table_edit_interval: float = Field(default=1.0, ge=0, le=30)
+    # Memory for running matches kept parsed (the oldest leave first); a miss costs a read.
+    match_cache_mb: float = Field(default=64.0, gt=0, le=65536)
+    # Move what start-up built (modules, card catalogues, commands) out of the collector's
+    # sight: full collections then walk a third of the objects (see bench/load.py).
+    gc_freeze: bool = True
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _any_case(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value

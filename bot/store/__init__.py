@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.store.base import ChannelBusy, Store, StoreError, VersionConflict
-from bot.store.models import LoggedAction, MatchRecord, SeatRecord, Status, Timer
+from bot.store.base import ChannelBusy, Store, StoreBusy, StoreError, VersionConflict
+from bot.store.models import DeckRecord, LoggedAction, MatchRecord, SeatRecord, Status, Timer
 from bot.store.sqlite import SQLiteStore
 
 
@@ -20,11 +20,13 @@ def open_store(url: str) -> Store:
 
 __all__ = [
     "ChannelBusy",
+    "DeckRecord",
     "LoggedAction",
     "MatchRecord",
     "SeatRecord",
     "Status",
     "Store",
+    "StoreBusy",
     "StoreError",
     "Timer",
     "VersionConflict",

@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from bot.store.history import HistoryReads
-from bot.store.models import LoggedAction, MatchRecord, SeatRecord, Status, Timer
+from bot.store.models import DeckRecord, LoggedAction, MatchRecord, SeatRecord, Status, Timer
 from bot.store.ratings import RatingsStore
 
 
@@ -20,6 +20,10 @@ class ChannelBusy(StoreError):
     def __init__(self, match_id: str) -> None:
         super().__init__(match_id)
         self.match_id = match_id
+
+
+class StoreBusy(StoreError):
+    """Another writer held the database longer than we may wait: nothing was written."""
 
 
 class VersionConflict(StoreError):
@@ -63,7 +67,9 @@ class Store(HistoryReads, RatingsStore, ABC):
         state: str,
         version: int,
         timers: Sequence[Timer] = (),
-    ) -> None: ...
+        status: Status = "active",
+    ) -> None:
+        """Lobby to running (or straight to finished when the deal decides the match)."""
 
     @abstractmethod
     async def save_action(
@@ -111,6 +117,20 @@ class Store(HistoryReads, RatingsStore, ABC):
 
     @abstractmethod
     async def actions(self, match_id: str) -> list[LoggedAction]: ...
+
+    # Decks: a user's saved lists, the same on every server.
+    @abstractmethod
+    async def decks(self, user_id: int) -> list[DeckRecord]:
+        """The user's decks, by name."""
+
+    @abstractmethod
+    async def save_deck(self, deck: DeckRecord, most: int) -> bool:
+        """Insert or replace the user's deck of that name; a new name only while the user
+        has fewer than ``most`` decks (one guarded statement). False: the limit refused it."""
+
+    @abstractmethod
+    async def delete_deck(self, user_id: int, name: str) -> bool:
+        """False if the user had no deck of that name."""
 
     # Timers: derived from the state and the pace, and kept so that they survive restarts.
     @abstractmethod

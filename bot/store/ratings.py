@@ -6,6 +6,7 @@ PostgreSQL store ports it line for line.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -170,8 +171,8 @@ class SQLiteRatings(RatingsStore):
 
     async def save_match_ratings(self, events: Sequence[RatingEventRecord]) -> bool:
         async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
             try:
+                await self.db.execute("BEGIN IMMEDIATE")
                 for event in events:
                     await self.db.execute(_INSERT_EVENT, _event_row(event))
                 for event in events:
@@ -183,7 +184,8 @@ class SQLiteRatings(RatingsStore):
                 await self.db.execute("ROLLBACK")
                 return False  # the match's rows exist: it was rated already
             except BaseException:
-                await self.db.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.Error):
+                    await self.db.execute("ROLLBACK")  # none is open if BEGIN failed
                 raise
         return True
 
@@ -250,13 +252,14 @@ class SQLiteRatings(RatingsStore):
         self, ratings: Sequence[RatingRecord], events: Sequence[RatingEventRecord]
     ) -> None:
         async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
             try:
+                await self.db.execute("BEGIN IMMEDIATE")
                 await self.db.execute("DELETE FROM rating_events")
                 await self.db.execute("DELETE FROM ratings")
                 await self.db.executemany(_INSERT_EVENT, [_event_row(e) for e in events])
                 await self.db.executemany(_INSERT_RATING, [_rating_row(r) for r in ratings])
                 await self.db.execute("COMMIT")
             except BaseException:
-                await self.db.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.Error):
+                    await self.db.execute("ROLLBACK")
                 raise

@@ -8,6 +8,7 @@ from collections import Counter
 
 from games import GAMES
 from games.toss.state import Roll
+from tests.bot.test_setup_outcome import DealtAWin
 from tests.discord.conftest import make_bot, move_components, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord, FakeUser
 from tests.games.toss.conftest import FixedDice
@@ -35,10 +36,26 @@ async def move_in_hand(fake: FakeDiscord, user: FakeUser) -> bool:
         return True
     if selects:
         select = selects[0]
-        values = [o["value"] for o in select["options"][: select.get("min_values", 1)]]
-        await fake.select(user, hand, select["custom_id"], values)
+        await fake.select(user, hand, select["custom_id"], enough_rows(select))
         return True
     return False
+
+
+def enough_rows(select: dict) -> list[str]:  # type: ignore[type-arg]
+    """Rows naming as many cards as the select wants (its most): a row may stand for
+    several identical cards ("3.4"), so each kind gives its biggest row that still fits."""
+    need = select.get("max_values", 1)
+    kinds: dict[str, dict[int, str]] = {}  # first card of a kind -> {cards in row: value}
+    for row in select["options"]:
+        cards = row["value"].split(".")
+        kinds.setdefault(cards[0], {})[len(cards)] = row["value"]
+    chosen, taken = [], 0
+    for sizes in kinds.values():
+        fits = [n for n in sizes if n <= need - taken]
+        if fits:
+            chosen.append(sizes[max(fits)])
+            taken += max(fits)
+    return chosen
 
 
 async def play_to_the_end(fake: FakeDiscord, humans: list[FakeUser], limit: int = 1500) -> None:
@@ -67,6 +84,7 @@ async def test_three_players_two_people_and_a_bot_play_a_full_match_to_the_final
         match_id = table_of(fake).find_button("Rematch").custom_id.split(":")[2]
         state = bot.service.load_state(await bot.service.get(match_id))
         assert max(state.round_wins) == 2 and len(state.winners) in (2, 3)
+        assert match_id not in bot.service._cache  # finished: out of the running cache
         final = table_of(fake).text()
         assert "Game over" in final and "wins!" in final and "of 3 rounds" in final
         assert any("Snickerdoodle!" in t for t in fake.all_public_text())
@@ -114,23 +132,23 @@ async def test_pass_choices_are_secret_and_simultaneous(fake, db, monkeypatch) -
         hands = {p.id: await show_hand(fake, p) for p in people}
         for person in people:
             _, selects = move_components(hands[person.id])
-            assert (selects[0]["min_values"], selects[0]["max_values"]) == (2, 2)
+            assert selects[0]["max_values"] == 2
         first, second, last = people
         for person in (first, second):
             select = move_components(hands[person.id])[1][0]
-            await fake.select(person, hands[person.id], select["custom_id"], ["0", "1"])
+            await fake.select(person, hands[person.id], select["custom_id"], enough_rows(select))
             assert "Your pick" in fake.last_reply(person).text()
         text = table_of(fake).text()
         assert text.count("✅ chosen") == 2 and text.count("⏳ choosing") == 1
         record = await bot.service.store.open_in_channel(fake.general.id)
         before = bot.service.load_state(record)
         select = move_components(hands[last.id])[1][0]
-        await fake.select(last, hands[last.id], select["custom_id"], ["0", "1"])
+        await fake.select(last, hands[last.id], select["custom_id"], enough_rows(select))
         after = bot.service.load_state(await bot.service.get(record.match_id))
         # The turn moved on (or the pass handed someone five of a cookie and the milk).
         assert before.phase == "choose" and (after.phase == "roll" or after.winners)
         assert [len(h) for h in after.hands] == [7, 7, 7]
-        assert "Everyone passes 2 card(s) to the left" in table_of(fake).text()
+        assert "Everyone passes 2 cards to the left" in table_of(fake).text()
     fake.assert_clean()
 
 
@@ -277,4 +295,27 @@ async def test_must_shout_shows_the_snickerdoodle_button_only_to_its_holder(
         await fake.click(holder, hand, hand.find_button("Snickerdoodle!"))
         assert "Game over" in table_of(fake).text()
         assert f"{holder.display_name} wins" in table_of(fake).text()
+    fake.assert_clean()
+
+
+async def test_a_deal_that_is_already_won_ends_the_match_at_start_with_a_rematch(
+    fake, db, monkeypatch
+) -> None:
+    monkeypatch.setitem(GAMES, "toss_your_cookies", DealtAWin())
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo")]
+    async with fake.running(make_bot(db)) as bot:
+        await open_toss_lobby(fake, people[0], *people[1:])
+        table = table_of(fake)
+        assert "Game over" in table.text() and "Ben collected five of a cookie" in table.text()
+        labels = [b.label for b in table.buttons()]
+        assert "Rematch" in " ".join(labels) and not any(
+            b.custom_id.startswith("cj:grab:") for b in table.buttons()
+        )
+        # Nobody is pinged for a move that will never come: below the table there is only
+        # the end of the match, and the channel is free.
+        table_msg, final = fake.public_messages(fake.general)
+        assert table_msg.id == table.id and "is over" in final.content
+        assert await bot.service.store.open_in_channel(fake.general.id) is None
+        await fake.click(people[1], table, table.find_button("Rematch"))
+        assert "· lobby" in table_of(fake).text() or "· lobby" in fake.last_reply(people[1]).text()
     fake.assert_clean()

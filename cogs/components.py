@@ -427,7 +427,7 @@ def always_ask_message(on: bool, note: str = "") -> dict[str, Any]:
             "**Always ask me: off.** When passing is your only move, it is played for you "
             "after a short random pause, with no ping."
         )
-    view = discord.ui.View(timeout=None)
+    view = components_view()
     view.add_item(AskButton(not on))
     return {"content": note + text, "view": view}
 

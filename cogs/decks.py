@@ -19,7 +19,7 @@ from bot.service import MatchService
 from bot.service.decks import MINE, MOST_DECKS, NAME_LONGEST
 from bot.store import DeckRecord
 from cogs import render
-from cogs.components import MID, guarded, person, service_of, tell
+from cogs.components import MID, components_view, guarded, person, service_of, tell
 from games import GAMES
 from games.core.protocol import CardLookup, SeatChoosing
 
@@ -139,7 +139,7 @@ class SeatChoiceSelect(
                 "You have no saved decks yet: /deck copy or /deck import makes one. "
                 "A ready deck needs no set-up."
             )
-        view = discord.ui.View(timeout=None)
+        view = components_view()
         view.add_item(MyListSelect.build(self.match_id, service, mine))
         await interaction.response.send_message(
             "Which of your decks do you play at this table?", view=view, ephemeral=True

@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.errors import UserError
 from bot.service import HistoryPage, MatchService, PastMatch, Replay
 from cogs import render
-from cogs.components import guarded, service_of
+from cogs.components import components_view, guarded, service_of
 from games import GAMES
 from games.core.panels import Panel
 from games.core.protocol import Game
@@ -92,7 +92,7 @@ def history_message(
         text=f"Page {found.page + 1} of {found.pages} · /replay match:<id> replays one, "
         "/export match:<id> saves it"
     )
-    view = discord.ui.View(timeout=None)
+    view = components_view()
     if found.pages > 1:
         view.add_item(HistoryButton(found.page - 1, game, user_id, "a", found.page == 0))
         view.add_item(
@@ -188,7 +188,7 @@ def replay_message(
 
     starts = round_starts(frames)
     rounds = len(starts) > 1
-    view = discord.ui.View(timeout=None)
+    view = components_view()
     back, forward = ("Last round", "Next round") if rounds else ("−10", "+10")
     view.add_item(
         ReplayButton(record.match_id, "a", jump(frames, step, -1), hands, back, "⏪", step == 0)

@@ -6,6 +6,7 @@ multiset, the automatic payment first."""
 from __future__ import annotations
 
 from games.braverse.battle import other
+from games.braverse.cards import TRIGGER_NAMES, op_text
 from games.braverse.effects import Effects
 from games.braverse.payment import Payment, payments
 from games.braverse.state import (
@@ -18,6 +19,7 @@ from games.braverse.state import (
     TrapWindow,
 )
 from games.core.protocol import Action, Decision, Option, option
+from games.core.words import brief
 
 
 class Asks(Effects):
@@ -85,6 +87,18 @@ class Asks(Effects):
             default=opts[0].action,
         )
 
+    def effect_brief(self, number: str, trigger: str | None = None) -> str:
+        """What a card does, for its option's description (at most 100 characters): the
+        one trigger's text, or every effect but the plain attack; "" for a vanilla card."""
+        card = self.pool[number]
+        effects = [(t, e) for t, e in card.effects() if t != "attack.then"]
+        if trigger is not None:
+            effects = [(t, e) for t, e in effects if t == trigger]
+        text = " ".join(
+            f"{TRIGGER_NAMES[t]}: {' '.join(op_text(op) for op in ops)}" for t, ops in effects
+        )
+        return brief(text)
+
     def card_label(self, number: str) -> str:
         card = self.pool[number]
         if card.type == "cookie":
@@ -122,7 +136,12 @@ class Asks(Effects):
         hand = sorted(set(side.hand))
         if len(side.battle) < 2:
             opts += [
-                option(Action.of("cookie", c), f"Place {self.card_label(c)}", group="Cookies")
+                option(
+                    Action.of("cookie", c),
+                    f"Place {self.card_label(c)}",
+                    group="Cookies",
+                    description=self.effect_brief(c),
+                )
                 for c in hand
                 if self.pool[c].type == "cookie"
             ]
@@ -137,6 +156,7 @@ class Asks(Effects):
                             Action.of("item", number, *p.args),
                             f"Use {card.name} ({self.paid_text(p)})",
                             group="Items",
+                            description=self.effect_brief(number, "item"),
                         )
                     )
             elif card.type == "stage":
@@ -146,6 +166,7 @@ class Asks(Effects):
                             Action.of("stage", number, *p.args),
                             f"Stage {card.name} ({self.paid_text(p)})",
                             group="Stage",
+                            description=self.effect_brief(number),
                         )
                     )
         stage = self.pool[side.stage] if side.stage else None
@@ -162,6 +183,7 @@ class Asks(Effects):
                         Action.of("act", *p.args),
                         f"Activate {stage.name} ({self.paid_text(p)})",
                         group="Stage",
+                        description=self.effect_brief(stage.number, "activate"),
                     )
                 )
         if state.round > 1 or seat != state.first:
@@ -198,10 +220,16 @@ class Asks(Effects):
             for kind, what, p in self.responses(state, frame.seat):
                 if kind == "trap":
                     label = f"Trap: {self.pool[what].name} ({self.paid_text(p)})"
+                    about = self.effect_brief(what, "trap")
                 else:
                     card = self.pool[side.battle[int(what)].card]
                     label = f"{card.name} when attacked ({self.paid_text(p)})"
-                opts.append(option(Action.of(kind, what, *p.args), label, group="Responses"))
+                    about = self.effect_brief(card.number, "when_attacked")
+                opts.append(
+                    option(
+                        Action.of(kind, what, *p.args), label, group="Responses", description=about
+                    )
+                )
             attack = self.current_attack(state)
             damage = attack.damage if attack is not None else 0
             return Decision(
@@ -217,7 +245,12 @@ class Asks(Effects):
             card = self.pool[frame.card]
             pays = self.flip_payments(state, frame)
             opts = [
-                option(Action.of("flip", *p.args), f"Use FLIP ({self.paid_text(p)})", group="FLIP")
+                option(
+                    Action.of("flip", *p.args),
+                    f"Use FLIP ({self.paid_text(p)})",
+                    group="FLIP",
+                    description=self.effect_brief(frame.card, "flip"),
+                )
                 for p in pays
             ]
             opts.append(option(Action.of("decline"), "Decline", group="Decline"))

@@ -276,6 +276,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                             Action.of("play", card, "roll"),
                             f"{cards.label(card)} a Roll (with {cards.label('roll')})",
                             group=cards.actions[card].name,
+                            description=cards.brief(card),
                         )
                     )
                 for number_card in dict.fromkeys(c for c in rest if cards.is_number(c)):

@@ -47,8 +47,9 @@ def finished_state(game: Game, state: GameState) -> GameState:
 
 
 async def start_four(service: MatchService, key: str) -> str:
+    """Four seats, or as many as the game takes (Braverse: two)."""
     record = await service.open_lobby(guild_id=1, channel_id=10, host=ANA, game_key=key)
-    for who in (BEN, CLEO, DEV):
+    for who in (BEN, CLEO, DEV)[: GAMES[key].max_players - 1]:
         await service.join(record.match_id, who)
     await service.start(record.match_id, ANA)
     return record.match_id

@@ -9,7 +9,7 @@ from typing import Any
 from games import GAMES
 from games.braverse import Braverse
 from games.braverse.state import BraverseOptions, BraverseState
-from tests.discord.conftest import make_bot, show_hand, table_of
+from tests.discord.conftest import make_bot, open_game, show_hand, table_of
 from tests.games.braverse.conftest import FILLER, Table, side
 
 
@@ -26,11 +26,30 @@ class RiggedBraverse(Braverse):
 
 
 async def start(fake, monkeypatch, rigged: RiggedBraverse, ana, ben) -> None:  # type: ignore[no-untyped-def]
+    """Both players ask to be asked always, so a lone choice waits for their click."""
     monkeypatch.setitem(GAMES, "braverse", rigged)
-    await fake.slash(ana, "play", game="braverse")
-    lobby = table_of(fake)
-    await fake.click(ben, lobby, lobby.find_button("Join"))
-    await fake.click(ana, lobby, lobby.find_button("Start"))
+    await open_game(fake, "braverse", ana, ben)
+
+
+def move_labels(hand) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every move offered in a hand view, as buttons or as select options."""
+    buttons = [b.label for b in hand.buttons() if b.custom_id.startswith("cj:do:")]
+    return buttons + [o["label"] for s in hand.selects() for o in s["options"]]
+
+
+async def choose(fake, user, hand, part: str) -> None:  # type: ignore[no-untyped-def]
+    """Make the move whose label holds ``part``: a button, or an option of a select (moves
+    that carry a description are offered in selects, so the description shows)."""
+    for button in hand.buttons():
+        if part in button.label:
+            await fake.click(user, hand, button)
+            return
+    for select in hand.selects():
+        for offered in select["options"]:
+            if part in offered["label"]:
+                await fake.select(user, hand, select["custom_id"], [offered["value"]])
+                return
+    raise LookupError(f"no move {part!r} in {move_labels(hand)}")
 
 
 def ember_knight_attacks(ben: dict[str, Any]) -> RiggedBraverse:
@@ -63,11 +82,8 @@ async def test_a_trap_is_answered_on_the_opponents_turn_after_a_ping(fake, db, m
         assert "▶️ Ben" in table and "▶️ Ana" not in table  # the table waits on Ben now
         assert "🪤 Ben may answer the attack." in table
         hand = await show_hand(fake, ben)
-        assert [b.label for b in hand.buttons() if b.custom_id.startswith("cj:do:")] == [
-            "No response",
-            "Trap: Smoke Screen (pay RG)",
-        ]
-        await fake.click(ben, hand, hand.find_button("Trap: Smoke Screen"))
+        assert sorted(move_labels(hand)) == ["No response", "Trap: Smoke Screen (pay RG)"]
+        await choose(fake, ben, hand, "Trap: Smoke Screen")
         table = table_of(fake).text()
         # Smoke Screen takes 2 off the 3 damage: one HP card flipped of four.
         assert "Oakheart Warden LV2 — HP 3/4" in table and "▶️ Ana" in table
@@ -87,7 +103,7 @@ async def test_a_flip_is_used_on_the_opponents_turn_between_two_flips(
         assert "FLIP: Spark Tumbler" in last_ping(fake, ben)
         assert "Oakheart Warden LV2 — HP 3/4" in table_of(fake).text()  # one flip so far
         hand = await show_hand(fake, ben)
-        await fake.click(ben, hand, hand.find_button("Use FLIP"))
+        await choose(fake, ben, hand, "Use FLIP")
         table = table_of(fake).text()
         assert "Ember Knight LV2 — HP 2/3" in table  # the FLIP hit Ana's Knight
         assert "Oakheart Warden LV2 — HP 1/4" in table  # then the last two points flipped
@@ -102,7 +118,7 @@ async def test_a_declined_flip_leaves_the_attacker_alone(fake, db, monkeypatch) 
         await start(fake, monkeypatch, rigged, ana, ben)
         await attack(fake, ana)
         hand = await show_hand(fake, ben)
-        await fake.click(ben, hand, hand.find_button("Decline"))
+        await choose(fake, ben, hand, "Decline")
         table = table_of(fake).text()
         assert "Ember Knight LV2 — HP 3/3" in table and "Oakheart Warden LV2 — HP 1/4" in table
     fake.assert_clean()
@@ -194,7 +210,7 @@ async def test_re_placement_on_the_opponents_turn_pings_its_player(fake, db, mon
         assert "Your Battle Area is empty: place a Cookie." in last_ping(fake, ben)
         assert "▶️ Ben" in table_of(fake).text()
         hand = await show_hand(fake, ben)
-        await fake.click(ben, hand, hand.find_button("Sprout Tender"))
+        await choose(fake, ben, hand, "Sprout Tender")
         table = table_of(fake).text()
         assert "Sprout Tender LV1 — HP 2/2" in table and "▶️ Ana" in table
     fake.assert_clean()

@@ -29,6 +29,15 @@ def has_effect(key: str, decision: Decision, index: int, state: GameState) -> bo
         )
     if key == "cookie_chomper":
         return action.kind in EFFECT_KINDS and action.args[:1] != ("forced",)
+    if key == "braverse":
+        # Items, Stages, Traps, when-attacked answers and FLIPs all act; a placed Cookie
+        # only if it has an effect besides its attack (an On Reveal, say).
+        if action.kind in {"item", "stage", "act", "trap", "react", "flip"}:
+            return True
+        pool = GAMES["braverse"].pool  # type: ignore[attr-defined]
+        return action.kind == "cookie" and any(
+            t != "attack.then" for t, _ in pool[action.args[0]].effects()
+        )
     weighty = action.kind in {"challenge", "challenge_second", "counter"} and any(
         a in {"penny_jar", "chocolate_milk"} for a in action.args
     )

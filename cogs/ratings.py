@@ -18,7 +18,7 @@ from bot.ratings import PROVISIONAL_GAMES
 from bot.service.ratings import LeaderboardPage, PlayerStats, Ratings
 from bot.store.ratings import RatingRecord
 from cogs import render
-from cogs.components import guarded
+from cogs.components import components_view, guarded
 from games import GAMES
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ def leaderboard_message(found: LeaderboardPage) -> tuple[discord.Embed, discord.
         text=f"Page {found.page + 1} of {found.pages} · {found.total} rated · "
         f"{PROVISIONAL} provisional: fewer than {PROVISIONAL_GAMES} games · /stats for one player"
     )
-    view = discord.ui.View(timeout=None)
+    view = components_view()
     if found.pages > 1:
         view.add_item(LeaderboardButton(found.game, found.page - 1, "a", found.page == 0))
         view.add_item(

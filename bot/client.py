@@ -12,13 +12,15 @@ from bot.bots import BotDriver
 from bot.config import Settings
 from bot.scheduler import Scheduler
 from bot.service import MatchService
-from bot.store import Store, open_store
+from bot.service.tournaments import Tournaments
+from bot.store import Store, Timer, open_store
+from bot.store.events import EVENT_TIMER
 from games import GAMES
 
 log = logging.getLogger(__name__)
 
 # The client loads cogs by name: bot/ never imports cogs/.
-EXTENSIONS = ("cogs.play", "cogs.settings")
+EXTENSIONS = ("cogs.play", "cogs.settings", "cogs.tournaments")
 
 
 class CookieJar(commands.Bot):
@@ -26,6 +28,7 @@ class CookieJar(commands.Bot):
     service: MatchService
     bots: BotDriver
     scheduler: Scheduler
+    tournaments: Tournaments
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(
@@ -43,14 +46,24 @@ class CookieJar(commands.Bot):
         await self.store.connect()
         self.service = MatchService(self.store, GAMES)
         self.bots = BotDriver(self.service, delay=self.settings.bot_delay)
-        self.scheduler = Scheduler(self.store, self.service.clock, self.service.on_timer)
+        self.tournaments = Tournaments(self.service)
+        self.scheduler = Scheduler(self.store, self.service.clock, self.fire)
         self.service.timers_changed = self.scheduler.wake
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
         await self.bots.resume()
+        # Results of tables that ended while the bot was down are recorded now.
+        await self.tournaments.sweep()
         # One task sleeps until the next deadline; overdue timers fire at once.
         self.spawn(self.scheduler.run(), "scheduler")
+
+    async def fire(self, timer: Timer) -> None:
+        """One scheduler serves matches' and events' timers."""
+        if timer.match_id.startswith(EVENT_TIMER):
+            await self.tournaments.on_timer(timer)
+        else:
+            await self.service.on_timer(timer)
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:

@@ -1,0 +1,149 @@
+"""Tournaments through the real discord.py code: sign-up, threads per table, results
+recorded from the matches, standings, organiser tools, deadlines on a moved clock."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from bot.clock import ManualClock
+from bot.store.events import TournamentRecord
+from tests.discord.conftest import make_bot
+from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
+
+
+def use_manual_clock(bot) -> ManualClock:  # type: ignore[no-untyped-def]
+    clock = ManualClock(start=bot.service.clock.now())
+    bot.service.clock = bot.scheduler.clock = clock
+    return clock
+
+
+async def create_event(fake: FakeDiscord, organiser: FakeUser, **options: object) -> FakeMessage:
+    await fake.slash(organiser, "tournament create", **options)
+    signup = fake.public_messages()[-1]
+    assert "tournament" in signup.text() and "Sign-up is open" in signup.text()
+    return signup
+
+
+async def the_event(bot) -> TournamentRecord:  # type: ignore[no-untyped-def]
+    found = await bot.tournaments.store.tournaments(None, open_only=False)
+    return found[0]
+
+
+async def settle_all(fake: FakeDiscord, bot) -> None:  # type: ignore[no-untyped-def]
+    """Until no result is being recorded and the bots have nothing left to do."""
+    for _ in range(50):
+        await fake.settle()
+        await bot.tournaments.idle()
+        await fake.settle()
+        if not bot.tournaments._tasks:
+            return
+
+
+async def move_on(fake: FakeDiscord, bot, clock: ManualClock, seconds: float) -> None:  # type: ignore[no-untyped-def]
+    await clock.advance(seconds)
+    await bot.scheduler.fire_due()
+    await settle_all(fake, bot)
+
+
+async def decide_human_tables(fake: FakeDiscord, bot, organiser: FakeUser) -> int:  # type: ignore[no-untyped-def]
+    """The organiser sets the result of every table of this round that seats a person
+    (seat 0 wins): an override, written to the log."""
+    event = await the_event(bot)
+    view = await bot.tournaments.view(event.tournament_id)
+    count = 0
+    for table in view.tables:
+        if table.round != event.round or table.status != "playing":
+            continue
+        if all(view.entrant(p).is_bot for p in table.seats):
+            continue
+        order = " > ".join(view.name(p) for p in table.seats)
+        await fake.slash(organiser, "tournament result", order=order)
+        assert "Result set" in fake.last_reply(organiser).text()
+        count += 1
+    await settle_all(fake, bot)
+    return count
+
+
+async def test_an_eight_player_swiss_of_cover_your_assets_runs_to_its_winner(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana, ben, cleo, dev = (fake.add_user(n) for n in ("ana", "ben", "cleo", "dev"))
+    async with fake.running(make_bot(db)) as bot:
+        clock = use_manual_clock(bot)
+        signup = await create_event(
+            fake, mod, game="cover_your_assets", format="swiss", pace="live", checkin=True
+        )
+        # Sign-up: four people join, three check in; Dev never does (a no-show).
+        for user in (ana, ben, cleo, dev):
+            await fake.click(user, signup, signup.find_button("Join"))
+            assert "You are in" in fake.last_reply(user).text()
+        await fake.click(ana, signup, signup.find_button("Join"))
+        assert "already signed up" in fake.last_reply(ana).text()
+        for user in (ana, ben, cleo):
+            await fake.click(user, signup, signup.find_button("Check in"))
+        await fake.click(ana, signup, signup.find_button("Start"))
+        assert "Only the organiser" in fake.last_reply(ana).text()
+        for _ in range(5):
+            await fake.click(mod, signup, signup.find_button("Add bot"))
+        assert "Entrants (9/64)" in signup.text() and "Ana ✅" in signup.text()
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        event = await the_event(bot)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert view.rounds == 3 and len(view.standings) == 8  # Dev dropped at the start
+        assert view.of_user(dev.id).state == "dropped"  # type: ignore[union-attr]
+
+        # Round 1: a pairings message, a thread per table named R1 · Tn · players, the
+        # started match in it and its people pinged.
+        pairings = next(m for m in fake.public_messages() if "Round 1 pairings" in m.text())
+        assert pairings.text().count("**T") == 4
+        await fake.click(ana, pairings, pairings.find_button("My table"))
+        answer = fake.last_reply(ana)
+        assert answer.ephemeral and "Round 1, table" in answer.text()
+        ana_table = next(
+            t
+            for t in view.tables
+            if view.of_user(ana.id).entrant in t.seats  # type: ignore[union-attr]
+        )
+        thread = fake.channels[ana_table.thread_id]  # type: ignore[index]
+        assert thread.name.startswith(f"R1 · T{ana_table.table_no} · ") and "Ana" in thread.name
+        in_thread = fake.public_messages(thread)
+        assert any("Show hand" in m.text() for m in in_thread)
+        assert any(ana.mention in m.content and "your match is on" in m.content for m in in_thread)
+
+        for round_no in (1, 2, 3):
+            assert await decide_human_tables(fake, bot, mod) >= 2
+            if round_no < 3:
+                assert any(
+                    f"standings after round {round_no}" in m.text() for m in fake.public_messages()
+                )
+                # Live: two minutes' grace to read the standings, then the next round.
+                assert (await the_event(bot)).round == round_no
+                await move_on(fake, bot, clock, 121)
+                assert (await the_event(bot)).round == round_no + 1
+        event = await the_event(bot)
+        assert event.status == "finished"
+        view = await bot.tournaments.view(event.tournament_id)
+        # Three rounds of 3/1/0: every result came from a match or the organiser.
+        assert sum(r.kind == "table" for r in view.results) == 12
+        assert {r.source for r in view.results} == {"match", "organiser"}
+        final = fake.public_messages()[-1]
+        winner = view.entrant(view.standings[0].player)
+        assert "tournament is over" in final.text() and "wins" in final.text()
+        assert winner.name in final.text() and "final standings" in final.text()
+        assert "🏆 Winner" in signup.text()
+        assert fake.channels[ana_table.thread_id].archived  # type: ignore[index]
+
+        # The organiser's overrides are in the log, and the export has every seat.
+        await fake.slash(mod, "tournament log")
+        assert "set result" in fake.last_reply(mod).text()
+        await fake.slash(ana, "tournament export")
+        assert "Only the organiser" in fake.last_reply(ana).text()
+        await fake.slash(mod, "tournament export")
+        files = {a.filename: a.data.decode() for a in fake.last_reply(mod).attachments}
+        assert set(files) == {"standings.csv", "results.csv", "audit.csv"}
+        standings = list(csv.DictReader(io.StringIO(files["standings.csv"])))
+        assert standings[0]["player"] == winner.name and len(standings) == 8
+        assert len(list(csv.DictReader(io.StringIO(files["results.csv"])))) == 24
+        assert "set result" in files["audit.csv"] and "Mod" in files["audit.csv"]
+    fake.assert_clean()

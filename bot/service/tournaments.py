@@ -337,6 +337,8 @@ class Tournaments:
             return [p for _, p in sorted(zip(result.places, result.players, strict=True))]
         if config.format not in ("single_elimination", "double_elimination"):
             return []
+        if event.status == "signup" or len(players) < 2:
+            return []
         bracket, state = self._bracket(event, config, results, tables, players)
         if not state.finished or state.champion is None:
             return []

@@ -147,3 +147,128 @@ async def test_an_eight_player_swiss_of_cover_your_assets_runs_to_its_winner(fak
         assert len(list(csv.DictReader(io.StringIO(files["results.csv"])))) == 24
         assert "set result" in files["audit.csv"] and "Mod" in files["audit.csv"]
     fake.assert_clean()
+
+
+def table_sizes(view, round_no: int) -> list[int]:  # type: ignore[no-untyped-def]
+    """Table sizes of a round, largest first (tables are numbered by their best player)."""
+    return sorted((len(t.seats) for t in view.tables if t.round == round_no), reverse=True)
+
+
+async def test_twelve_player_toss_pods_with_a_drop_a_late_entry_and_a_final_table(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana, ben, cleo = (fake.add_user(n) for n in ("ana", "ben", "cleo"))
+    async with fake.running(make_bot(db)) as bot:
+        clock = use_manual_clock(bot)
+        signup = await create_event(
+            fake, mod, game="toss_your_cookies", format="pods", pace="live", rounds=5, top_cut=4
+        )
+        for user in (ana, ben):
+            await fake.click(user, signup, signup.find_button("Join"))
+        for _ in range(10):
+            await fake.click(mod, signup, signup.find_button("Add bot"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        event = await the_event(bot)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert table_sizes(view, 1) == [4, 4, 4]
+        await decide_human_tables(fake, bot, mod)
+        assert any("standings after round 1" in m.text() for m in fake.public_messages())
+
+        # Ben drops after round 1: round 2 seats eleven, as 4/4/3.
+        await fake.slash(ben, "tournament drop")
+        assert "You dropped" in fake.last_reply(ben).text()
+        await move_on(fake, bot, clock, 121)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert table_sizes(view, 2) == [4, 4, 3]
+        assert not any(view.of_user(ben.id).entrant in t.seats for t in view.tables if t.round == 2)  # type: ignore[union-attr]
+
+        # During round 2 the organiser enters Cleo late: two lost rounds, then she plays.
+        await fake.slash(mod, "tournament add", member=cleo)
+        assert "Added" in fake.last_reply(mod).text()
+        cleo_entry = (await bot.tournaments.view(event.tournament_id)).of_user(cleo.id)
+        assert cleo_entry is not None
+        await decide_human_tables(fake, bot, mod)
+        await move_on(fake, bot, clock, 121)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert table_sizes(view, 3) == [4, 4, 4]
+        missed = [r for r in view.results if r.kind == "missed"]
+        assert [(r.round, r.players) for r in missed] == [
+            (1, [cleo_entry.entrant]),
+            (2, [cleo_entry.entrant]),
+        ]
+        for _ in range(3):  # rounds 3 to 5
+            await decide_human_tables(fake, bot, mod)
+            await move_on(fake, bot, clock, 121)
+        # After five rounds, the top four meet at one final table, which decides the top.
+        view = await bot.tournaments.view(event.tournament_id)
+        final = [t for t in view.tables if t.bracket_id == "final"]
+        assert len(final) == 1 and len(final[0].seats) == 4 and final[0].round == 6
+        assert any("Final 6 pairings" in m.text() for m in fake.public_messages())
+        await decide_human_tables(fake, bot, mod)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert view.event.status == "finished"
+        result = next(r for r in view.results if r.round == 6)
+        first = result.players[result.places.index(1)]
+        assert view.standings[0].player == first
+        assert {s.player for s in view.standings[:4]} == set(final[0].seats)
+        assert "tournament is over" in fake.public_messages()[-1].text()
+    fake.assert_clean()
+
+
+async def bots_only_event(fake: FakeDiscord, bot, mod: FakeUser, players: int, **options) -> None:  # type: ignore[no-untyped-def]
+    signup = await create_event(fake, mod, game="cover_your_assets", **options)
+    for _ in range(players):
+        await fake.click(mod, signup, signup.find_button("Add bot"))
+    await fake.click(mod, signup, signup.find_button("Start"))
+    await settle_all(fake, bot)
+
+
+def losses(view) -> dict[int, int]:  # type: ignore[no-untyped-def]
+    from bot.service.tournaments import to_table_result
+    from bot.tournaments.elimination import table_winner
+
+    lost: dict[int, int] = {}
+    for result in view.results:
+        winner = table_winner(to_table_result(result))
+        for player in result.players:
+            lost[player] = lost.get(player, 0) + (player != winner)
+    return lost
+
+
+async def test_a_single_elimination_of_five_bots_plays_itself_to_the_end(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    async with fake.running(make_bot(db)) as bot:
+        await bots_only_event(fake, bot, mod, 5, format="single_elimination", pace="casual")
+        event = await the_event(bot)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert event.status == "finished"
+        # Five players in a bracket of eight: byes to seeds 1-3, so four tables decide it.
+        # A match is played as soon as both its sides are known: 4-5 and 2-3 at once, then
+        # 1 against the winner of 4-5, then the final.
+        assert len(view.results) == 4 and event.round == 3
+        assert [len([t for t in view.tables if t.round == r]) for r in (1, 2, 3)] == [2, 1, 1]
+        lost = losses(view)
+        champion = view.standings[0].player
+        assert lost[champion] == 0 and sum(lost.values()) == 4
+        assert all(count == 1 for player, count in lost.items() if player != champion)
+        assert f"{view.name(champion)}** wins" in fake.public_messages()[-1].text()
+    fake.assert_clean()
+
+
+async def test_a_double_elimination_of_four_puts_everyone_but_the_winner_out_twice(
+    fake, db
+) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    async with fake.running(make_bot(db)) as bot:
+        await bots_only_event(fake, bot, mod, 4, format="double_elimination", pace="casual")
+        event = await the_event(bot)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert event.status == "finished"
+        lost = losses(view)
+        champion = view.standings[0].player
+        assert lost[champion] <= 1
+        assert all(count == 2 for player, count in lost.items() if player != champion)
+        # Winners' round 1, then losers' round 1 and winners' final, ... and a grand final
+        # (replayed when the unbeaten player lost it).
+        assert len(view.results) in (6, 7)
+    fake.assert_clean()

@@ -272,3 +272,101 @@ async def test_a_double_elimination_of_four_puts_everyone_but_the_winner_out_twi
         # (replayed when the unbeaten player lost it).
         assert len(view.results) in (6, 7)
     fake.assert_clean()
+
+
+async def one_move(bot, match_id: str, user_id: int) -> bool:  # type: ignore[no-untyped-def]
+    """The person makes one move at their table (their bot's pick, through the service)."""
+    record = await bot.service.get(match_id)
+    if record.status != "active":
+        return False
+    seen = await bot.service.seat_view(match_id, user_id)
+    if seen.decision is None or seen.decision.window is not None:
+        return False
+    state = bot.service.load_state(record)
+    action = seen.game.bot_action(state, seen.seat, decision=seen.decision)
+    await bot.service.act(match_id, user_id, stamp=seen.decision.stamp, action=action)
+    return True
+
+
+async def test_a_correspondence_round_survives_a_restart_and_its_deadline_draws_tables(
+    fake, db
+) -> None:
+    import sqlite3
+
+    mod = fake.add_user("mod", manage_guild=True)
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    people = {ana.id: ana, ben.id: ben}
+    async with fake.running(make_bot(db)) as bot:
+        clock = use_manual_clock(bot)
+        signup = await create_event(
+            fake, mod, game="cover_your_assets", format="swiss", pace="correspondence"
+        )
+        assert "rounds last 30 days" in signup.text()
+        for user in (ana, ben):
+            await fake.click(user, signup, signup.find_button("Join"))
+        for _ in range(4):  # six players: at least one table of bots alone
+            await fake.click(mod, signup, signup.find_button("Add bot"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        event = await the_event(bot)
+        started = clock.now()
+        view = await bot.tournaments.view(event.tournament_id)
+        human_tables = [t for t in view.tables if any(not view.entrant(p).is_bot for p in t.seats)]
+        # Ten days pass; the people make a move every second day, so nobody forfeits.
+        for _ in range(5):
+            await move_on(fake, bot, clock, 2 * 86_400)
+            for table in human_tables:
+                for p in table.seats:
+                    user_id = view.entrant(p).user_id
+                    if user_id is not None:
+                        await one_move(bot, table.match_id, user_id)
+            await settle_all(fake, bot)
+        before = await bot.tournaments.view(event.tournament_id)
+        assert before.event.round == 1
+        now = clock.now()
+    # The process stops mid-round. A bot-only table had finished; pretend its result was
+    # lost in the crash: the start-up sweep must record it again.
+    finished = [t for t in before.tables if t not in human_tables]
+    assert finished and all(t.status == "done" for t in finished)
+    with sqlite3.connect(db) as raw:
+        for table in finished:
+            raw.execute("DELETE FROM results WHERE match_id = ?", (table.match_id,))
+            raw.execute(
+                "UPDATE event_tables SET status = 'playing' WHERE match_id = ?", (table.match_id,)
+            )
+    async with fake.running(make_bot(db)) as bot:
+        clock = ManualClock(start=now)
+        bot.service.clock = bot.scheduler.clock = clock
+        await settle_all(fake, bot)
+        after = await bot.tournaments.view(event.tournament_id)
+        assert after.event.round == 1 and after.results == before.results
+        assert [t.match_id for t in after.tables] == [t.match_id for t in before.tables]
+        # Half time came while it was down... the reminders stay in the threads.
+        await move_on(fake, bot, clock, started + 15 * 86_400 + 1 - clock.now())
+        for table in human_tables:
+            assert any(
+                "Round 1 ends" in m.text()
+                for m in fake.public_messages(fake.channels[table.thread_id])
+            )
+            # Keep playing, so the deadline (not a forfeit) decides the table.
+            for p in table.seats:
+                user_id = after.entrant(p).user_id
+                if user_id is not None:
+                    await one_move(bot, table.match_id, user_id)
+        for _ in range(7):
+            await move_on(fake, bot, clock, 2 * 86_400)
+            for table in human_tables:
+                for p in table.seats:
+                    user_id = after.entrant(p).user_id
+                    if user_id is not None and people.get(user_id):
+                        await one_move(bot, table.match_id, user_id)
+            await settle_all(fake, bot)
+        assert (await the_event(bot)).round == 1
+        await move_on(fake, bot, clock, started + 30 * 86_400 + 1 - clock.now())
+        view = await bot.tournaments.view(event.tournament_id)
+        assert view.event.round == 2  # the deadline closed round 1; round 2 is on
+        drawn = [r for r in view.results if r.round == 1 and r.source == "adjudicated"]
+        assert len(drawn) == len(human_tables) and all(r.places == [1, 1] for r in drawn)
+        for table in human_tables:
+            assert (await bot.service.get(table.match_id)).status == "cancelled"
+    fake.assert_clean()

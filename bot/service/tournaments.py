@@ -11,6 +11,7 @@ changes it: a result, a timer, a click, an organiser's correction.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import io
 import json
@@ -19,14 +20,14 @@ import math
 import re
 import secrets
 import weakref
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.errors import UserError
+from bot.errors import NotRunning, UserError
 from bot.service import Change, MatchService, Person, clean_name
 from bot.store import MatchRecord, SeatRecord, Timer
 from bot.store.events import (
@@ -866,30 +867,45 @@ class Tournaments:
     async def on_match_change(self, change: Change) -> None:
         """A match changed: if it is an event's table, a finish, a forfeit or a
         cancellation may decide it."""
-        if change.kind not in ("finished", "cancelled", "action", "seats"):
+        forfeit = change.kind == "seats" or (
+            change.kind == "action" and change.timed_out is not None
+        )
+        if change.kind not in ("finished", "cancelled") and not forfeit:
             return
-        if change.kind in ("action", "seats") and not any(
-            s.away == GONE for s in change.match.seats
-        ):
+        if forfeit and not any(s.away == GONE for s in change.match.seats):
             return
         table = await self.store.event_table_of(change.match.match_id)
         if table is None or table.status != "playing":
             return  # not an event's table, or the event decided it already
-        # On a task of its own: the last move of a round may open the next one (threads,
-        # matches), which must not hold up the answer to that move's click.
-        task = asyncio.create_task(
-            self._locked_table_change(table.tournament_id, change),
-            name=f"event:{table.tournament_id}:{change.match.match_id}",
-        )
+        if forfeit:
+            # At once, before a bot is asked to play the seat: a forfeit that leaves one
+            # player ends the match now. (A move or a /leave never comes from inside the
+            # event's lock, so waiting for it here cannot deadlock.)
+            async with self.lock(table.tournament_id):
+                await self._table_changed(table.tournament_id, change.match.match_id, change.kind)
+            return
+        self.spawn(self._locked_table_change(table.tournament_id, change.match.match_id))
+
+    def spawn(self, work: Coroutine[object, object, None]) -> None:
+        """Recording a result may open the next round (threads, matches): on a task of
+        its own, so it never holds up the answer to the click that ended the match."""
+        task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _locked_table_change(self, tournament_id: str, change: Change) -> None:
+    async def _locked_table_change(self, tournament_id: str, match_id: str) -> None:
         try:
             async with self.lock(tournament_id):
-                await self._table_changed(tournament_id, change.match.match_id, change.kind)
+                await self._table_changed(tournament_id, match_id)
         except Exception:
-            log.exception("could not record table %s of %s", change.match.match_id, tournament_id)
+            log.exception("could not record table %s of %s", match_id, tournament_id)
+
+    async def _complete_later(self, tournament_id: str) -> None:
+        try:
+            async with self.lock(tournament_id):
+                await self._maybe_complete(await self.get(tournament_id))
+        except Exception:
+            log.exception("could not close the round of %s", tournament_id)
 
     async def idle(self) -> None:
         """Wait until every result being recorded is recorded (tests, shutdown)."""
@@ -938,12 +954,14 @@ class Tournaments:
         elif len(table.seats) - len(gone) <= 1:
             # A forfeit leaves one player: the match ends at once, the forfeit is last.
             places = gone_last(table.seats, [1] * len(table.seats), gone)
-            await self._decide(event, table, places, sorted(gone), "match")
+            await self._decide(event, table, places, sorted(gone), "match", complete=False)
             humans = any(s.user_id is not None and s.away != GONE for s in record.seats)
             if kind != "seats" or humans:  # /leave closes a match nobody is left in itself
-                await self.matches.cancel(
-                    match_id, Person(event.organiser_id, RULES_PERSON_NAME, can_manage=True)
-                )
+                with contextlib.suppress(NotRunning):  # it ended meanwhile: decided anyway
+                    await self.matches.cancel(
+                        match_id, Person(event.organiser_id, RULES_PERSON_NAME, can_manage=True)
+                    )
+            self.spawn(self._complete_later(tournament_id))
 
     async def _decide(
         self,
@@ -954,6 +972,7 @@ class Tournaments:
         source: Literal["match", "adjudicated", "organiser"],
         *,
         replace: bool = False,
+        complete: bool = True,
     ) -> bool:
         """Record a table's result (once, unless ``replace``), then see if the round ends."""
         result = ResultRecord(
@@ -974,7 +993,8 @@ class Tournaments:
         await self.notify(
             EventChange(kind="result", event=event, round=table.round, tables=[table])
         )
-        await self._maybe_complete(await self.get(event.tournament_id))
+        if complete:
+            await self._maybe_complete(await self.get(event.tournament_id))
         return True
 
     async def _maybe_complete(self, event: TournamentRecord) -> None:
@@ -1290,8 +1310,11 @@ class Tournaments:
                 t for t in await self.store.event_tables(tournament_id) if t.round == event.round
             ]
             records = [await self.matches.get(t.match_id) for t in tables if t.match_id]
-            if any(r.status != "active" or await self.store.actions(r.match_id) for r in records):
-                raise UserError("A table of this round has already moved: it cannot be re-paired.")
+            for record in records:
+                if record.status != "active" or await self.store.actions(record.match_id):
+                    raise UserError(
+                        "A table of this round has already moved: it cannot be re-paired."
+                    )
             for table in tables:
                 await self.store.save_event_table(table.model_copy(update={"status": "done"}))
             for record in records:

@@ -33,9 +33,10 @@ async def the_event(bot) -> TournamentRecord:  # type: ignore[no-untyped-def]
 async def settle_all(fake: FakeDiscord, bot) -> None:  # type: ignore[no-untyped-def]
     """Until no result is being recorded and the bots have nothing left to do."""
     for _ in range(50):
-        await fake.settle()
+        # A long bot-against-bot match may take a while of real time.
+        await fake.settle(timeout=60)
         await bot.tournaments.idle()
-        await fake.settle()
+        await fake.settle(timeout=60)
         if not bot.tournaments._tasks:
             return
 
@@ -44,6 +45,43 @@ async def move_on(fake: FakeDiscord, bot, clock: ManualClock, seconds: float) ->
     await clock.advance(seconds)
     await bot.scheduler.fire_due()
     await settle_all(fake, bot)
+
+
+async def until_round(fake: FakeDiscord, bot, clock: ManualClock, target: int) -> None:  # type: ignore[no-untyped-def]
+    """Let the simulated clock run, five seconds at a time, until round ``target`` is on or
+    the event is over: a scramble among bots closes only when its clock runs out, and a
+    live event pauses two minutes between rounds."""
+    for _ in range(400):
+        event = await the_event(bot)
+        if event.round >= target or event.status != "running":
+            return
+        await move_on(fake, bot, clock, 5)
+    view = await bot.tournaments.view(event.tournament_id)
+    lines = []
+    for t in view.tables:
+        if t.round == event.round:
+            record = await bot.service.get(t.match_id) if t.match_id else None
+            lines.append(
+                (
+                    t.table_no,
+                    t.status,
+                    t.bracket_id,
+                    record and record.status,
+                    [view.entrant(p).name for p in t.seats],
+                )
+            )
+    timers = await bot.tournaments.store.event_timers(event.tournament_id)
+    raise AssertionError(f"round {target} never started: {event.round} {lines} {timers}")
+
+
+async def until_standings(fake: FakeDiscord, bot, clock: ManualClock, round_no: int) -> None:  # type: ignore[no-untyped-def]
+    """Step the clock until the standings after ``round_no`` are posted (within the grace
+    before the next round)."""
+    for _ in range(100):
+        if any(f"standings after round {round_no}" in m.text() for m in fake.public_messages()):
+            return
+        await move_on(fake, bot, clock, 5)
+    raise AssertionError(f"round {round_no} never ended")
 
 
 async def decide_human_tables(fake: FakeDiscord, bot, organiser: FakeUser) -> int:  # type: ignore[no-untyped-def]
@@ -114,13 +152,13 @@ async def test_an_eight_player_swiss_of_cover_your_assets_runs_to_its_winner(fak
         for round_no in (1, 2, 3):
             assert await decide_human_tables(fake, bot, mod) >= 2
             if round_no < 3:
-                assert any(
-                    f"standings after round {round_no}" in m.text() for m in fake.public_messages()
-                )
+                await until_standings(fake, bot, clock, round_no)
                 # Live: two minutes' grace to read the standings, then the next round.
                 assert (await the_event(bot)).round == round_no
                 await move_on(fake, bot, clock, 121)
                 assert (await the_event(bot)).round == round_no + 1
+            else:
+                await until_round(fake, bot, clock, 4)
         event = await the_event(bot)
         assert event.status == "finished"
         view = await bot.tournaments.view(event.tournament_id)
@@ -172,12 +210,12 @@ async def test_twelve_player_toss_pods_with_a_drop_a_late_entry_and_a_final_tabl
         view = await bot.tournaments.view(event.tournament_id)
         assert table_sizes(view, 1) == [4, 4, 4]
         await decide_human_tables(fake, bot, mod)
-        assert any("standings after round 1" in m.text() for m in fake.public_messages())
+        await until_standings(fake, bot, clock, 1)
 
         # Ben drops after round 1: round 2 seats eleven, as 4/4/3.
         await fake.slash(ben, "tournament drop")
         assert "You dropped" in fake.last_reply(ben).text()
-        await move_on(fake, bot, clock, 121)
+        await until_round(fake, bot, clock, 2)
         view = await bot.tournaments.view(event.tournament_id)
         assert table_sizes(view, 2) == [4, 4, 3]
         assert not any(view.of_user(ben.id).entrant in t.seats for t in view.tables if t.round == 2)  # type: ignore[union-attr]
@@ -188,7 +226,7 @@ async def test_twelve_player_toss_pods_with_a_drop_a_late_entry_and_a_final_tabl
         cleo_entry = (await bot.tournaments.view(event.tournament_id)).of_user(cleo.id)
         assert cleo_entry is not None
         await decide_human_tables(fake, bot, mod)
-        await move_on(fake, bot, clock, 121)
+        await until_round(fake, bot, clock, 3)
         view = await bot.tournaments.view(event.tournament_id)
         assert table_sizes(view, 3) == [4, 4, 4]
         missed = [r for r in view.results if r.kind == "missed"]
@@ -196,15 +234,16 @@ async def test_twelve_player_toss_pods_with_a_drop_a_late_entry_and_a_final_tabl
             (1, [cleo_entry.entrant]),
             (2, [cleo_entry.entrant]),
         ]
-        for _ in range(3):  # rounds 3 to 5
+        for round_no in (3, 4, 5):
             await decide_human_tables(fake, bot, mod)
-            await move_on(fake, bot, clock, 121)
+            await until_round(fake, bot, clock, round_no + 1)
         # After five rounds, the top four meet at one final table, which decides the top.
         view = await bot.tournaments.view(event.tournament_id)
         final = [t for t in view.tables if t.bracket_id == "final"]
         assert len(final) == 1 and len(final[0].seats) == 4 and final[0].round == 6
         assert any("Final 6 pairings" in m.text() for m in fake.public_messages())
         await decide_human_tables(fake, bot, mod)
+        await until_round(fake, bot, clock, 7)
         view = await bot.tournaments.view(event.tournament_id)
         assert view.event.status == "finished"
         result = next(r for r in view.results if r.round == 6)
@@ -369,4 +408,160 @@ async def test_a_correspondence_round_survives_a_restart_and_its_deadline_draws_
         assert len(drawn) == len(human_tables) and all(r.places == [1, 1] for r in drawn)
         for table in human_tables:
             assert (await bot.service.get(table.match_id)).status == "cancelled"
+    fake.assert_clean()
+
+
+async def test_a_no_show_forfeits_their_table_at_once_and_stay_in_keeps_them_in(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        clock = use_manual_clock(bot)
+        signup = await create_event(
+            fake, mod, game="cover_your_assets", format="swiss", pace="live", rounds=3
+        )
+        await fake.click(ana, signup, signup.find_button("Join"))
+        for _ in range(3):
+            await fake.click(mod, signup, signup.find_button("Add bot"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        event = await the_event(bot)
+
+        async def sit_out(round_no: int) -> tuple[int, object]:
+            """Ana never moves: after three live timeouts in a row her 2-player table ends
+            at once, with her last."""
+            view = await bot.tournaments.view(event.tournament_id)
+            mine = view.of_user(ana.id)
+            table = next(t for t in view.tables if t.round == round_no and mine.entrant in t.seats)  # type: ignore[union-attr]
+            key = (round_no, table.table_no)
+            for _ in range(60):
+                view = await bot.tournaments.view(event.tournament_id)
+                result = next((r for r in view.results if (r.round, r.table_no) == key), None)
+                if result is not None:
+                    break
+                await move_on(fake, bot, clock, 61)
+            assert result is not None
+            assert result.source == "match" and result.gone == [mine.entrant]  # type: ignore[union-attr]
+            assert result.places[result.players.index(mine.entrant)] == 2  # type: ignore[union-attr]
+            record = await bot.service.get(table.match_id)  # type: ignore[arg-type]
+            assert record.status == "cancelled"  # ended at once, not played out by a bot
+            return table.thread_id, mine  # type: ignore[return-value]
+
+        thread_id, _ = await sit_out(1)
+        notice = next(
+            m for m in fake.public_messages(fake.channels[thread_id]) if "Stay in" in m.text()
+        )
+        assert ana.mention in notice.content and "forfeited" in notice.content
+        await fake.click(ana, notice, notice.find_button("Stay in"))
+        assert "You stay in" in fake.last_reply(ana).text()
+        await until_round(fake, bot, clock, 2)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert view.event.round == 2
+        assert any(view.of_user(ana.id).entrant in t.seats for t in view.tables if t.round == 2)  # type: ignore[union-attr]
+        # Round 2: she sits out again and does not press Stay in: dropped before round 3.
+        await sit_out(2)
+        await until_round(fake, bot, clock, 3)
+        view = await bot.tournaments.view(event.tournament_id)
+        mine = view.of_user(ana.id)
+        assert mine.state == "dropped" and mine.dropped_round == 2  # type: ignore[union-attr]
+        assert not any(mine.entrant in t.seats for t in view.tables if t.round == 3)  # type: ignore[union-attr]
+        assert next(s for s in view.standings if s.player == mine.entrant).dropped  # type: ignore[union-attr]
+    fake.assert_clean()
+
+
+async def test_organiser_tools_each_leave_an_audit_row_and_bad_input_changes_nothing(
+    fake, db
+) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo", "dev")]
+    ana, ben = people[0], people[1]
+    async with fake.running(make_bot(db)) as bot:
+        clock = use_manual_clock(bot)
+        signup = await create_event(fake, mod, game="cover_your_assets", format="swiss")
+        for user in people:
+            await fake.click(user, signup, signup.find_button("Join"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        event = await the_event(bot)
+        first = await bot.tournaments.view(event.tournament_id)
+        tables = [t for t in first.tables if t.round == 1]
+
+        # Bad input: a sentence, and nothing changes.
+        await fake.slash(mod, "tournament result", order="Ana > Nobody")
+        assert "Nobody called 'Nobody'" in fake.last_reply(mod).text()
+        await fake.slash(ana, "tournament pause")
+        assert "Only the organiser" in fake.last_reply(ana).text()
+        await fake.slash(mod, "tournament extend", table=9, hours=5)
+        assert "Table 9 of round 1 is not being played" in fake.last_reply(mod).text()
+        assert (await bot.tournaments.view(event.tournament_id)).results == first.results
+
+        # Re-pair before any move: the old matches are cancelled, new ones open.
+        await fake.slash(mod, "tournament repair")
+        assert "paired again" in fake.last_reply(mod).text()
+        await settle_all(fake, bot)
+        view = await bot.tournaments.view(event.tournament_id)
+        again = [t for t in view.tables if t.round == 1]
+        assert len(again) == 2 and not {t.match_id for t in again} & {t.match_id for t in tables}
+        for table in tables:
+            assert (await bot.service.get(table.match_id)).status == "cancelled"  # type: ignore[arg-type]
+        # Once a table has moved, re-pairing is refused.
+        moved = False
+        for user in people:
+            moved = moved or await one_move(bot, again[0].match_id, user.id)  # type: ignore[arg-type]
+        assert moved
+        await fake.slash(mod, "tournament repair")
+        assert "already moved" in fake.last_reply(mod).text()
+
+        # Pause: a day passes and neither the round's deadline nor a move clock fires.
+        await fake.slash(mod, "tournament pause")
+        await move_on(fake, bot, clock, 2 * 86_400)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert view.event.status == "paused" and not [r for r in view.results if r.round == 1]
+        await fake.slash(mod, "tournament resume")
+        rounds = await bot.tournaments.store.rounds(event.tournament_id)
+        assert rounds[0].deadline == rounds[0].started_at + 3 * 86_400  # 1 day + 2 held
+        # Table 2 gets five more hours; at the deadline table 1 is drawn, table 2 plays on.
+        second = next(t for t in again if t.table_no == 2)
+        await fake.slash(mod, "tournament extend", table=2, hours=5)
+        view = await bot.tournaments.view(event.tournament_id)
+        order = " > ".join(view.name(p) for p in again[0].seats)
+        await fake.slash(mod, "tournament result", order=order)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert view.event.round == 1  # table 2 still plays
+        # Drop, undrop, disqualify; a late player and a bot entrant.
+        await fake.slash(mod, "tournament player", name="Ben", action="dropped")
+        await fake.slash(mod, "tournament player", name="Ben", action="entered")
+        await fake.slash(mod, "tournament player", name="Dev", action="disqualified")
+        eve = fake.add_user("eve")
+        await fake.slash(mod, "tournament add", member=eve)
+        await fake.slash(mod, "tournament add")
+        await move_on(fake, bot, clock, rounds[0].deadline - clock.now() + 5 * 3600 + 1)
+        view = await bot.tournaments.view(event.tournament_id)
+        decided = {r.table_no: r for r in view.results if r.round == 1}
+        assert decided[2].source == "adjudicated" and second.table_no == 2
+        assert view.event.round == 2
+        names = {view.name(p) for t in view.tables if t.round == 2 for p in t.seats}
+        names |= {view.name(r.players[0]) for r in view.results if r.kind == "bye"}
+        assert "Eve" in names and "Dev" not in names and "Ben" in names
+        assert any(n.startswith("🤖") for n in names)
+
+        await fake.slash(mod, "tournament end")
+        assert (await the_event(bot)).status == "finished"
+        audit = [row.action for row in await bot.tournaments.store.audit(event.tournament_id)]
+        assert audit == [
+            "create",
+            "start",
+            "re-pair",
+            "pause",
+            "resume",
+            "extend",
+            "set result",
+            "drop",
+            "undrop",
+            "disqualify",
+            "add player",
+            "add bot",
+            "end",
+        ]
+        await fake.slash(ben, "tournament log")
+        assert "disqualify" in fake.last_reply(ben).text()
     fake.assert_clean()

@@ -234,9 +234,13 @@ class Lobbies(ServiceBase):
                 state.version,
                 timers=await self.timers_after(started, None, state),
             )
+            # The deal itself can decide a match (a winning hand in Toss Your Cookies).
+            over = game.outcome(state) is not None
+            if over:
+                await self.store.set_status(match_id, "finished")
             record = record.model_copy(
                 update={
-                    "status": "active",
+                    "status": "finished" if over else "active",
                     "seed": seed,
                     "state": state.model_dump_json(),
                     "version": state.version,
@@ -244,7 +248,8 @@ class Lobbies(ServiceBase):
             )
             self._remember(record, state)
         self.timers_changed()
-        await self.notify(Change(kind="started", match=record, state=state, events=[]))
+        kind = "finished" if over else "started"
+        await self.notify(Change(kind=kind, match=record, state=state, events=[]))
         return record
 
     async def cancel(self, match_id: str, actor: Person | None) -> MatchRecord:

@@ -598,10 +598,11 @@ class Tournaments:
             players = sum(e.state != "waitlist" for e in entrants)
             rounds = self.planned_rounds(config, players, game)
             next_round = event.round + 1
-            if rounds is None or not late_entry_open(next_round, rounds):
+            if rounds is None:
+                raise UserError("An elimination bracket takes no late entries.")
+            if not late_entry_open(next_round, rounds):
                 raise UserError(
-                    "Late entry is closed: it is open until round "
-                    f"{math.ceil((rounds or 0) / 2)} of a Swiss or pod event."
+                    f"Late entry is closed: it is open until round {math.ceil(rounds / 2)}."
                 )
             for missed in late_entry(number, next_round):
                 await self.store.add_result(
@@ -764,8 +765,10 @@ class Tournaments:
             bots = {e.entrant for e in entrants if e.is_bot}
             order = [s.player for s in standings if s.player in active]
             finalists = cut(order, config.top_cut, bots)
-            if len(finalists) < config.top_cut:
-                finalists = order[: config.top_cut]  # an event of bots still has a final
+            # Too few people for the final table: the best bots fill it (an event of bots
+            # still has its final), every finalist in standings order.
+            finalists += [p for p in order if p not in finalists][: config.top_cut - len(finalists)]
+            finalists.sort(key=order.index)
             return "final", [tuple(finalists)], [], ["final"]
         order = pairing_order(
             active,

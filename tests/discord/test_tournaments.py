@@ -5,11 +5,27 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
+
+import pytest
 
 from bot.clock import ManualClock
 from bot.store.events import TournamentRecord
 from tests.discord.conftest import make_bot
 from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
+
+
+class PatientDiscord(FakeDiscord):
+    """One click may start a round of bot-only tables, played to their end before the
+    click settles: on a busy machine that takes more than the default 10 s of real time."""
+
+    async def settle(self, *, timeout: float = 180.0, **options: Any) -> None:
+        await super().settle(timeout=timeout, **options)
+
+
+@pytest.fixture
+def fake() -> FakeDiscord:
+    return PatientDiscord()
 
 
 def use_manual_clock(bot) -> ManualClock:  # type: ignore[no-untyped-def]
@@ -33,10 +49,9 @@ async def the_event(bot) -> TournamentRecord:  # type: ignore[no-untyped-def]
 async def settle_all(fake: FakeDiscord, bot) -> None:  # type: ignore[no-untyped-def]
     """Until no result is being recorded and the bots have nothing left to do."""
     for _ in range(50):
-        # A long bot-against-bot match may take a while of real time.
-        await fake.settle(timeout=60)
+        await fake.settle()
         await bot.tournaments.idle()
-        await fake.settle(timeout=60)
+        await fake.settle()
         if not bot.tournaments._tasks:
             return
 

@@ -580,3 +580,38 @@ async def test_organiser_tools_each_leave_an_audit_row_and_bad_input_changes_not
         await fake.slash(ben, "tournament log")
         assert "disqualify" in fake.last_reply(ben).text()
     fake.assert_clean()
+
+
+async def test_a_cancelled_table_waits_for_the_organisers_result(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo", "dev")]
+    async with fake.running(make_bot(db)) as bot:
+        signup = await create_event(fake, mod, game="cover_your_assets", format="swiss")
+        for user in people:
+            await fake.click(user, signup, signup.find_button("Join"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        event = await the_event(bot)
+        view = await bot.tournaments.view(event.tournament_id)
+        first, second = (t for t in view.tables if t.round == 1)
+        thread = fake.channels[first.thread_id]  # type: ignore[index]
+        await fake.slash(mod, "cancel", channel=thread)
+        await settle_all(fake, bot)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert next(t for t in view.tables if t.table_no == first.table_no).status == "cancelled"
+        assert any("organiser sets its result" in m.content for m in fake.public_messages(thread))
+        # The other table's result is in, but the round waits for the cancelled one.
+        await fake.slash(
+            mod, "tournament result", order=" > ".join(view.name(p) for p in second.seats)
+        )
+        await settle_all(fake, bot)
+        assert (await the_event(bot)).round == 1
+        await fake.slash(
+            mod, "tournament result", order=" = ".join(view.name(p) for p in first.seats)
+        )
+        await settle_all(fake, bot)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert view.event.round == 2
+        tied = next(r for r in view.results if (r.round, r.table_no) == (1, first.table_no))
+        assert tied.places == [1, 1] and tied.source == "organiser"
+    fake.assert_clean()

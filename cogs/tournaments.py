@@ -189,7 +189,9 @@ def signup_embed(view: EventView) -> discord.Embed:
     ]
     if config.format == "pods":
         lines.append(f"**Tables of:** {Tournaments.pod_size(config, game)} players")
-    if config.top_cut:
+    if config.top_cut and config.format == "swiss":
+        lines.append(f"**Top cut:** a bracket of the top {config.top_cut}")
+    elif config.top_cut:
         lines.append(f"**Final table:** the top {config.top_cut}")
     if config.starts_at:
         lines.append(f"**Starts:** <t:{int(config.starts_at)}:F> (<t:{int(config.starts_at)}:R>)")
@@ -302,7 +304,7 @@ class TournamentCog(commands.Cog):
         max_players="Most players; later sign-ups wait on a waitlist",
         starts="When it starts, YYYY-MM-DD HH:MM in UTC (the organiser presses Start)",
         pod_size="Pods: players a table (default 4)",
-        top_cut="Pods: a final table of the top N after the rounds",
+        top_cut="After the rounds: Swiss, a bracket of the top 2, 4 or 8; pods, a final table",
         checkin="Players must check in; the unchecked drop at the start",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, pace=PACE_CHOICES)
@@ -316,7 +318,7 @@ class TournamentCog(commands.Cog):
         max_players: app_commands.Range[int, 2, 512] = 64,
         starts: str | None = None,
         pod_size: app_commands.Range[int, 3, 8] | None = None,
-        top_cut: app_commands.Range[int, 3, 8] | None = None,
+        top_cut: app_commands.Range[int, 2, 8] | None = None,
         checkin: bool = False,
     ) -> None:
         async def run() -> None:

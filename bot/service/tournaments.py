@@ -96,7 +96,8 @@ class EventConfig(BaseModel):
     max_players: int = Field(default=64, ge=2, le=512)
     starts_at: float | None = None  # shown on the sign-up embed; the organiser presses Start
     pod_size: int | None = Field(default=None, ge=3, le=8)
-    top_cut: int = Field(default=0, ge=0, le=16)  # pods: a final table of the top N
+    # Swiss: a single-elimination bracket of the top N (2, 4 or 8); pods: a final table.
+    top_cut: int = Field(default=0, ge=0, le=16)
     checkin: bool = False
     reset: bool = True  # double elimination: a grand final lost by the unbeaten is replayed
     paused_at: float | None = None  # set while the organiser holds the event
@@ -300,14 +301,15 @@ class Tournaments:
         if not players:
             return []
         dropped = [e.entrant for e in entrants if e.state in ("dropped", "disqualified")]
-        finals = {(t.round, t.table_no) for t in tables if t.bracket_id == "final"}
+        # A final table or a cut's bracket decides the top; it scores no points.
+        finals = {(t.round, t.table_no) for t in tables if t.bracket_id and config.top_cut}
         scored = [to_table_result(r) for r in results if (r.round, r.table_no) not in finals]
         round_no = max(event.round, 1)
         if config.format == "pods":
             base = pod_standings(players, scored, event.seed, round_no, dropped=dropped)
         else:
             base = swiss_standings(players, scored, event.seed, round_no, dropped=dropped)
-        top = self._decided_top(event, config, results, tables, players)
+        top = self._decided_top(event, config, entrants, results, tables, players)
         if not top:
             return base
         rest = [s for s in base if s.player not in top]
@@ -322,6 +324,7 @@ class Tournaments:
         self,
         event: TournamentRecord,
         config: EventConfig,
+        entrants: Sequence[EntrantRecord],
         results: Sequence[ResultRecord],
         tables: Sequence[EventTable],
         players: Sequence[int],
@@ -336,11 +339,16 @@ class Tournaments:
             if result is None:
                 return []
             return [p for _, p in sorted(zip(result.places, result.players, strict=True))]
-        if config.format not in ("single_elimination", "double_elimination"):
+        cut_seeds = None
+        if config.format == "swiss" and config.top_cut:
+            if not any(t.bracket_id for t in tables):
+                return []
+            cut_seeds = self._cut(event, config, entrants, results, players)
+        elif config.format not in ("single_elimination", "double_elimination"):
             return []
         if event.status == "signup" or len(players) < 2:
             return []
-        bracket, state = self._bracket(event, config, results, tables, players)
+        bracket, state = self._bracket(event, config, results, tables, players, cut_seeds)
         if not state.finished or state.champion is None:
             return []
         # Champion first, then by how far each got: the last match each one played.
@@ -351,6 +359,34 @@ class Tournaments:
                     last[player] = index
         return sorted(last, key=lambda p: (p != state.champion, -last[p]))
 
+    def _cut(
+        self,
+        event: TournamentRecord,
+        config: EventConfig,
+        entrants: Sequence[EntrantRecord],
+        results: Sequence[ResultRecord],
+        players: Sequence[int],
+    ) -> list[int]:
+        """The Swiss top cut, in seed order: the final Swiss standings (their lot fixed at
+        the last Swiss round, so the seeds never move), skipping bots and players gone
+        before the cut; the best bots fill it only when people are short."""
+        rounds = config.rounds or 1
+        swiss = [to_table_result(r) for r in results if r.round <= rounds]
+        excluded = {
+            e.entrant
+            for e in entrants
+            if e.is_bot
+            or (e.state in ("dropped", "disqualified") and (e.dropped_round or 0) <= rounds)
+        }
+        order = [s.player for s in swiss_standings(players, swiss, event.seed, rounds)]
+        return self._fill_cut(order, config.top_cut, excluded)
+
+    @staticmethod
+    def _fill_cut(order: Sequence[int], size: int, excluded: set[int]) -> list[int]:
+        chosen = cut(order, size, excluded)
+        chosen += [p for p in order if p not in chosen][: size - len(chosen)]
+        return sorted(chosen, key=list(order).index)
+
     def _bracket(
         self,
         event: TournamentRecord,
@@ -358,11 +394,13 @@ class Tournaments:
         results: Sequence[ResultRecord],
         tables: Sequence[EventTable],
         players: Sequence[int],
+        seeds: Sequence[int] | None = None,
     ) -> tuple[elim.Bracket, elim.BracketState]:
-        # Seeds: a seeded shuffle of the field (the lot of round 0), so nobody's sign-up
-        # order decides their side of the bracket.
-        drawn = lot(players, event.seed, 0)
-        seeds = sorted(players, key=drawn.__getitem__)
+        if seeds is None:
+            # Seeds: a seeded shuffle of the field (the lot of round 0), so nobody's
+            # sign-up order decides their side of the bracket.
+            drawn = lot(players, event.seed, 0)
+            seeds = sorted(players, key=drawn.__getitem__)
         bracket = (
             elim.double_elimination(seeds, reset=config.reset)
             if config.format == "double_elimination"
@@ -397,9 +435,15 @@ class Tournaments:
             )
         if config.format == "pods" and game.max_players < 3:
             raise UserError(f"{game.name} is played by two: pick Swiss or an elimination.")
-        if config.top_cut and config.format != "pods":
-            raise UserError("A final table (top_cut) is for the pods format.")
-        if config.top_cut and not game.min_players <= config.top_cut <= game.max_players:
+        if config.top_cut and config.format not in ("pods", "swiss"):
+            raise UserError("A top cut follows Swiss or pod rounds, not a bracket.")
+        if config.top_cut and config.format == "swiss" and config.top_cut not in (2, 4, 8):
+            raise UserError("A Swiss top cut is a bracket of the top 2, 4 or 8.")
+        if (
+            config.top_cut
+            and config.format == "pods"
+            and not game.min_players <= config.top_cut <= game.max_players
+        ):
             raise UserError(
                 f"A final table of {game.name} seats {game.min_players} to {game.max_players}."
             )
@@ -760,15 +804,17 @@ class Tournaments:
             _, state = self._bracket(event, config, results, tables, everyone)
             return "bracket", [p for _, p in state.ready], [], [m for m, _ in state.ready]
         rounds = self.planned_rounds(config, len(everyone), game) or 1
+        if config.format == "swiss" and config.top_cut and number > rounds:
+            seeds = self._cut(event, config, entrants, results, everyone)
+            _, state = self._bracket(event, config, results, tables, everyone, seeds)
+            return "bracket", [p for _, p in state.ready], [], [m for m, _ in state.ready]
         if config.format == "pods" and config.top_cut and number > rounds:
             standings = self.standings_of(event, config, entrants, results, tables)
             bots = {e.entrant for e in entrants if e.is_bot}
             order = [s.player for s in standings if s.player in active]
-            finalists = cut(order, config.top_cut, bots)
             # Too few people for the final table: the best bots fill it (an event of bots
             # still has its final), every finalist in standings order.
-            finalists += [p for p in order if p not in finalists][: config.top_cut - len(finalists)]
-            finalists.sort(key=order.index)
+            finalists = self._fill_cut(order, config.top_cut, bots)
             return "final", [tuple(finalists)], [], ["final"]
         order = pairing_order(
             active,
@@ -1031,14 +1077,18 @@ class Tournaments:
     def _is_over(self, view: EventView) -> bool:
         config, event = view.config, view.event
         active = [e for e in view.entrants if e.state == "entered" and not e.forfeited]
+        players = participants(view.entrants, event.status)
         if config.format in ("single_elimination", "double_elimination"):
-            players = participants(view.entrants, event.status)
             _, state = self._bracket(event, config, view.results, view.tables, players)
             return state.finished
         if any(t.bracket_id == "final" for t in view.tables):
             return True
-        if config.format == "pods" and config.top_cut and event.round == view.rounds:
-            return False  # the final table comes next
+        if config.format == "swiss" and config.top_cut and event.round > (view.rounds or 0):
+            seeds = self._cut(event, config, view.entrants, view.results, players)
+            _, state = self._bracket(event, config, view.results, view.tables, players, seeds)
+            return state.finished
+        if config.top_cut and event.round == view.rounds:
+            return False  # the final table or the cut's bracket comes next
         game = view.game
         least = game.min_players if config.format == "pods" else 2
         return event.round >= (view.rounds or 0) or len(active) < least

@@ -615,3 +615,33 @@ async def test_a_cancelled_table_waits_for_the_organisers_result(fake, db) -> No
         tied = next(r for r in view.results if (r.round, r.table_no) == (1, first.table_no))
         assert tied.places == [1, 1] and tied.source == "organiser"
     fake.assert_clean()
+
+
+async def test_a_swiss_with_a_top_cut_ends_in_a_bracket_of_the_best_two(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    async with fake.running(make_bot(db)) as bot:
+        await bots_only_event(fake, bot, mod, 5, format="swiss", pace="casual", top_cut=2)
+        event = await the_event(bot)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert event.status == "finished" and view.rounds == 3 and event.round == 4
+        swiss = [r for r in view.results if r.round <= 3]
+        from bot.service.tournaments import to_table_result
+        from bot.tournaments.standings import swiss_standings
+
+        players = [e.entrant for e in view.entrants]
+        after_swiss = swiss_standings(players, [to_table_result(r) for r in swiss], event.seed, 3)
+        top_two = [s.player for s in after_swiss[:2]]
+        final = next(t for t in view.tables if t.round == 4)
+        assert final.bracket_id is not None and sorted(final.seats) == sorted(top_two)
+        result = next(r for r in view.results if r.round == 4)
+        from bot.tournaments.elimination import table_winner
+
+        champion = table_winner(to_table_result(result))
+        assert [s.player for s in view.standings[:2]] == [
+            champion,
+            next(p for p in top_two if p != champion),
+        ]
+        # The bracket decides the order, not points: the final scores none.
+        points = {s.player: s.points for s in view.standings}
+        assert points == {s.player: s.points for s in after_swiss}
+    fake.assert_clean()

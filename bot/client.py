@@ -15,7 +15,9 @@ from bot.permissions import invite_url
 from bot.scheduler import Scheduler
 from bot.service import MatchService
 from bot.service.ratings import Ratings
-from bot.store import Store, open_store
+from bot.service.tournaments import Tournaments
+from bot.store import Store, Timer, open_store
+from bot.store.events import EVENT_TIMER
 from games import GAMES
 from games.core.words import plural
 
@@ -29,6 +31,7 @@ EXTENSIONS = (
     "cogs.onboarding",
     "cogs.decks",
     "cogs.ratings",
+    "cogs.tournaments",
 )
 
 
@@ -38,6 +41,7 @@ class CookieJar(commands.Bot):
     bots: BotDriver
     scheduler: Scheduler
     ratings: Ratings
+    tournaments: Tournaments
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(
@@ -57,18 +61,28 @@ class CookieJar(commands.Bot):
         self.service = MatchService(self.store, GAMES, cache_mb=self.settings.match_cache_mb)
         self.bots = BotDriver(self.service, delay=self.settings.bot_delay)
         self.ratings = Ratings(self.service)  # rates each match as it finishes
-        self.scheduler = Scheduler(self.store, self.service.clock, self.service.on_timer)
+        self.tournaments = Tournaments(self.service)
+        self.scheduler = Scheduler(self.store, self.service.clock, self.fire)
         self.service.timers_changed = self.scheduler.wake
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
         await self.bots.resume()
         await self.ratings.sweep()  # matches that ended just before a stop
+        # Results of tables that ended while the bot was down are recorded now.
+        await self.tournaments.sweep()
         # One task sleeps until the next deadline; overdue timers fire at once.
         self.spawn(self.scheduler.run(), "scheduler")
         if self.settings.gc_freeze:
             gc.collect()
             gc.freeze()
+
+    async def fire(self, timer: Timer) -> None:
+        """One scheduler serves matches' and events' timers."""
+        if timer.match_id.startswith(EVENT_TIMER):
+            await self.tournaments.on_timer(timer)
+        else:
+            await self.service.on_timer(timer)
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:

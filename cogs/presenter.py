@@ -448,6 +448,12 @@ class Presenter:
         if task is None or task.done():
             self._flushers[match_id] = self.bot.spawn(self._flush(match_id), f"table:{match_id}")
 
+    async def flushed(self, match_id: str) -> None:
+        """Wait for the table's pending edits (before its thread is archived, say)."""
+        task = self._flushers.get(match_id)
+        if task is not None and not task.done():
+            await asyncio.wait({task})
+
     async def _flush(self, match_id: str) -> None:
         while match_id in self._dirty:
             self._dirty.discard(match_id)

@@ -5,6 +5,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
+from bot.store.events import (
+    AuditRecord,
+    EntrantRecord,
+    EventTable,
+    ResultRecord,
+    RoundRecord,
+    TournamentRecord,
+)
 from bot.store.history import HistoryReads
 from bot.store.models import DeckRecord, LoggedAction, MatchRecord, SeatRecord, Status, Timer
 from bot.store.ratings import RatingsStore
@@ -147,3 +155,65 @@ class Store(HistoryReads, RatingsStore, ABC):
 
     @abstractmethod
     async def delete_timers(self, timers: Sequence[Timer]) -> None: ...
+
+    # --- tournaments (migration 013) --------------------------------------------------------
+    # Event timers come out of ``next_due``/``due_timers`` with the matches' timers, as
+    # ``Timer(match_id=EVENT_TIMER + id, version=round)``, and ``delete_timers`` takes both.
+    @abstractmethod
+    async def create_tournament(self, record: TournamentRecord) -> None: ...
+
+    @abstractmethod
+    async def get_tournament(self, tournament_id: str) -> TournamentRecord | None: ...
+
+    @abstractmethod
+    async def tournaments(self, guild_id: int | None, *, open_only: bool) -> list[TournamentRecord]:
+        """A server's events (``guild_id`` None: every server's), newest first."""
+
+    @abstractmethod
+    async def save_tournament(self, record: TournamentRecord) -> None:
+        """Status, round, message and config of an existing event."""
+
+    @abstractmethod
+    async def entrants(self, tournament_id: str) -> list[EntrantRecord]: ...
+
+    @abstractmethod
+    async def save_entrant(self, entrant: EntrantRecord) -> None:
+        """Insert or replace one entrant."""
+
+    @abstractmethod
+    async def rounds(self, tournament_id: str) -> list[RoundRecord]: ...
+
+    @abstractmethod
+    async def save_round(self, round: RoundRecord) -> None: ...
+
+    @abstractmethod
+    async def event_tables(self, tournament_id: str) -> list[EventTable]: ...
+
+    @abstractmethod
+    async def event_table_of(self, match_id: str) -> EventTable | None: ...
+
+    @abstractmethod
+    async def save_event_table(self, table: EventTable) -> None: ...
+
+    @abstractmethod
+    async def results(self, tournament_id: str) -> list[ResultRecord]: ...
+
+    @abstractmethod
+    async def add_result(self, result: ResultRecord, *, replace: bool = False) -> bool:
+        """Record a table's result; without ``replace`` an existing one stays (False)."""
+
+    @abstractmethod
+    async def delete_results(self, tournament_id: str, round: int) -> None: ...
+
+    @abstractmethod
+    async def add_audit(self, row: AuditRecord) -> None: ...
+
+    @abstractmethod
+    async def audit(self, tournament_id: str) -> list[AuditRecord]: ...
+
+    @abstractmethod
+    async def replace_event_timers(self, tournament_id: str, timers: Sequence[Timer]) -> None:
+        """The event's pending timers, all at once (``Timer.kind``, ``version`` = round)."""
+
+    @abstractmethod
+    async def event_timers(self, tournament_id: str) -> list[Timer]: ...

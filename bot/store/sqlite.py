@@ -14,6 +14,15 @@ from pathlib import Path
 import aiosqlite
 
 from bot.store.base import ChannelBusy, Store, StoreBusy, StoreError, VersionConflict
+from bot.store.events import (
+    EVENT_TIMER,
+    AuditRecord,
+    EntrantRecord,
+    EventTable,
+    ResultRecord,
+    RoundRecord,
+    TournamentRecord,
+)
 from bot.store.history import SQLiteHistory
 from bot.store.models import (
     OPEN_STATUSES,
@@ -537,15 +546,20 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
 
     async def next_due(self) -> float | None:
         async with self._lock:
-            rows = await self.db.execute_fetchall("SELECT MIN(due_at) FROM timers")
+            rows = await self.db.execute_fetchall(
+                "SELECT MIN(due) FROM (SELECT MIN(due_at) AS due FROM timers "
+                "UNION ALL SELECT MIN(due_at) FROM event_timers)"
+            )
         return next(iter(rows))[0]
 
     async def due_timers(self, now: float, limit: int = 100) -> list[Timer]:
         async with self._lock:
             rows = await self.db.execute_fetchall(
                 "SELECT match_id, kind, seat, version, due_at, stamp FROM timers WHERE due_at <= ? "
+                "UNION ALL SELECT ? || tournament_id, kind, 0, round, due_at, '' "
+                "FROM event_timers WHERE due_at <= ? "
                 "ORDER BY due_at, match_id, kind, seat LIMIT ?",
-                (now, limit),
+                (now, EVENT_TIMER, now, limit),
             )
         return [Timer(**dict(row)) for row in rows]
 
@@ -563,6 +577,12 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         await self._transaction(
             [
                 (
+                    "DELETE FROM event_timers WHERE tournament_id = ? AND kind = ? "
+                    "AND round = ? AND due_at = ?",
+                    (t.match_id.removeprefix(EVENT_TIMER), t.kind, t.version, t.due_at),
+                )
+                if t.match_id.startswith(EVENT_TIMER)
+                else (
                     "DELETE FROM timers WHERE match_id = ? AND kind = ? AND seat = ? "
                     "AND version = ? AND due_at = ?",
                     (t.match_id, t.kind, t.seat, t.version, t.due_at),
@@ -570,3 +590,267 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
                 for t in timers
             ]
         )
+
+    # --- tournaments -----------------------------------------------------------------------
+    async def _rows(self, sql: str, params: tuple[object, ...]) -> list[aiosqlite.Row]:
+        async with self._lock:
+            return list(await self.db.execute_fetchall(sql, params))
+
+    async def create_tournament(self, record: TournamentRecord) -> None:
+        await self._transaction(
+            [
+                (
+                    "INSERT INTO tournaments (id, guild_id, channel_id, message_id, organiser_id, "
+                    "game, config, status, round, seed, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        record.tournament_id,
+                        record.guild_id,
+                        record.channel_id,
+                        record.message_id,
+                        record.organiser_id,
+                        record.game,
+                        record.config,
+                        record.status,
+                        record.round,
+                        record.seed,
+                        record.created_at,
+                    ),
+                )
+            ]
+        )
+
+    @staticmethod
+    def _tournament(row: aiosqlite.Row) -> TournamentRecord:
+        data = dict(row)
+        return TournamentRecord(tournament_id=data.pop("id"), **data)
+
+    async def get_tournament(self, tournament_id: str) -> TournamentRecord | None:
+        rows = await self._rows("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+        return self._tournament(rows[0]) if rows else None
+
+    async def tournaments(self, guild_id: int | None, *, open_only: bool) -> list[TournamentRecord]:
+        where, params = [], []
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            params.append(guild_id)
+        if open_only:
+            where.append("status IN ('signup', 'running', 'paused')")
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        rows = await self._rows(
+            f"SELECT * FROM tournaments {clause} ORDER BY created_at DESC, id", tuple(params)
+        )
+        return [self._tournament(row) for row in rows]
+
+    async def save_tournament(self, record: TournamentRecord) -> None:
+        await self._transaction(
+            [
+                (
+                    "UPDATE tournaments SET message_id = ?, config = ?, status = ?, round = ? "
+                    "WHERE id = ?",
+                    (
+                        record.message_id,
+                        record.config,
+                        record.status,
+                        record.round,
+                        record.tournament_id,
+                    ),
+                )
+            ],
+            guard_first=True,
+        )
+
+    async def entrants(self, tournament_id: str) -> list[EntrantRecord]:
+        rows = await self._rows(
+            "SELECT * FROM entrants WHERE tournament_id = ? ORDER BY entrant", (tournament_id,)
+        )
+        return [EntrantRecord(**dict(row)) for row in rows]
+
+    async def save_entrant(self, entrant: EntrantRecord) -> None:
+        await self._transaction(
+            [
+                (
+                    "INSERT OR REPLACE INTO entrants (tournament_id, entrant, user_id, name, "
+                    "state, checked_in, forfeited, dropped_round, joined_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        entrant.tournament_id,
+                        entrant.entrant,
+                        entrant.user_id,
+                        entrant.name,
+                        entrant.state,
+                        int(entrant.checked_in),
+                        int(entrant.forfeited),
+                        entrant.dropped_round,
+                        entrant.joined_at,
+                    ),
+                )
+            ]
+        )
+
+    async def rounds(self, tournament_id: str) -> list[RoundRecord]:
+        rows = await self._rows(
+            "SELECT * FROM rounds WHERE tournament_id = ? ORDER BY round", (tournament_id,)
+        )
+        return [RoundRecord(**dict(row)) for row in rows]
+
+    async def save_round(self, round: RoundRecord) -> None:
+        await self._transaction(
+            [
+                (
+                    "INSERT OR REPLACE INTO rounds (tournament_id, round, stage, deadline, "
+                    "message_id, started_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        round.tournament_id,
+                        round.round,
+                        round.stage,
+                        round.deadline,
+                        round.message_id,
+                        round.started_at,
+                    ),
+                )
+            ]
+        )
+
+    @staticmethod
+    def _table(row: aiosqlite.Row) -> EventTable:
+        data = dict(row)
+        data["seats"] = json.loads(data["seats"])
+        return EventTable(**data)
+
+    async def event_tables(self, tournament_id: str) -> list[EventTable]:
+        rows = await self._rows(
+            "SELECT * FROM event_tables WHERE tournament_id = ? ORDER BY round, table_no",
+            (tournament_id,),
+        )
+        return [self._table(row) for row in rows]
+
+    async def event_table_of(self, match_id: str) -> EventTable | None:
+        rows = await self._rows("SELECT * FROM event_tables WHERE match_id = ?", (match_id,))
+        return self._table(rows[0]) if rows else None
+
+    async def save_event_table(self, table: EventTable) -> None:
+        await self._transaction(
+            [
+                (
+                    "INSERT OR REPLACE INTO event_tables (tournament_id, round, table_no, "
+                    "match_id, thread_id, seats, status, bracket_id) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        table.tournament_id,
+                        table.round,
+                        table.table_no,
+                        table.match_id,
+                        table.thread_id,
+                        json.dumps(table.seats),
+                        table.status,
+                        table.bracket_id,
+                    ),
+                )
+            ]
+        )
+
+    async def results(self, tournament_id: str) -> list[ResultRecord]:
+        rows = await self._rows(
+            "SELECT * FROM results WHERE tournament_id = ? ORDER BY round, table_no",
+            (tournament_id,),
+        )
+        found = []
+        for row in rows:
+            data = dict(row)
+            for key in ("players", "places", "gone"):
+                data[key] = json.loads(data[key])
+            found.append(ResultRecord(**data))
+        return found
+
+    async def add_result(self, result: ResultRecord, *, replace: bool = False) -> bool:
+        verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
+        async with self._lock:
+            cursor = await self.db.execute(
+                f"{verb} INTO results (tournament_id, round, table_no, players, places, kind, "
+                "gone, source, match_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    result.tournament_id,
+                    result.round,
+                    result.table_no,
+                    json.dumps(result.players),
+                    json.dumps(result.places),
+                    result.kind,
+                    json.dumps(result.gone),
+                    result.source,
+                    result.match_id,
+                ),
+            )
+        return cursor.rowcount == 1
+
+    async def delete_results(self, tournament_id: str, round: int) -> None:
+        await self._transaction(
+            [
+                (
+                    "DELETE FROM results WHERE tournament_id = ? AND round = ?",
+                    (tournament_id, round),
+                ),
+                (
+                    "DELETE FROM event_tables WHERE tournament_id = ? AND round = ?",
+                    (tournament_id, round),
+                ),
+            ]
+        )
+
+    async def add_audit(self, row: AuditRecord) -> None:
+        await self._transaction(
+            [
+                (
+                    "INSERT INTO tournament_audit (tournament_id, actor_id, actor_name, action, "
+                    "before, after, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        row.tournament_id,
+                        row.actor_id,
+                        row.actor_name,
+                        row.action,
+                        row.before,
+                        row.after,
+                        row.at,
+                    ),
+                )
+            ]
+        )
+
+    async def audit(self, tournament_id: str) -> list[AuditRecord]:
+        rows = await self._rows(
+            "SELECT id AS seq, tournament_id, actor_id, actor_name, action, before, after, at "
+            "FROM tournament_audit WHERE tournament_id = ? ORDER BY id",
+            (tournament_id,),
+        )
+        return [AuditRecord(**dict(row)) for row in rows]
+
+    async def replace_event_timers(self, tournament_id: str, timers: Sequence[Timer]) -> None:
+        await self._transaction(
+            [
+                ("DELETE FROM event_timers WHERE tournament_id = ?", (tournament_id,)),
+                *(
+                    (
+                        "INSERT INTO event_timers (tournament_id, kind, round, due_at) "
+                        "VALUES (?, ?, ?, ?)",
+                        (tournament_id, t.kind, t.version, t.due_at),
+                    )
+                    for t in timers
+                ),
+            ]
+        )
+
+    async def event_timers(self, tournament_id: str) -> list[Timer]:
+        rows = await self._rows(
+            "SELECT kind, round, due_at FROM event_timers WHERE tournament_id = ? ORDER BY due_at",
+            (tournament_id,),
+        )
+        return [
+            Timer(
+                match_id=EVENT_TIMER + tournament_id,
+                kind=row["kind"],
+                seat=0,
+                version=row["round"],
+                due_at=row["due_at"],
+            )
+            for row in rows
+        ]

@@ -1,0 +1,63 @@
+"""Tournament storage (migration 013): results written once, event timers served with the
+matches' timers by one scheduler query."""
+
+from __future__ import annotations
+
+from bot.store import SQLiteStore
+from bot.store.events import EVENT_TIMER, EntrantRecord, ResultRecord, TournamentRecord
+from bot.store.models import Timer
+
+
+def event(tournament_id: str = "t1") -> TournamentRecord:
+    return TournamentRecord(
+        tournament_id=tournament_id,
+        guild_id=1,
+        channel_id=2,
+        organiser_id=3,
+        game="cover_your_assets",
+        config="{}",
+        status="signup",
+        seed=42,
+        created_at=100.0,
+    )
+
+
+async def test_a_table_result_is_written_once_unless_replaced(store: SQLiteStore) -> None:
+    await store.create_tournament(event())
+    first = ResultRecord(
+        tournament_id="t1", round=1, table_no=1, players=[1, 2], places=[1, 2], match_id="m1"
+    )
+    assert await store.add_result(first)
+    assert not await store.add_result(first.model_copy(update={"places": [2, 1]}))
+    assert (await store.results("t1"))[0].places == [1, 2]
+    corrected = first.model_copy(update={"places": [1, 1], "source": "organiser"})
+    assert await store.add_result(corrected, replace=True)
+    stored = await store.results("t1")
+    assert [(r.places, r.source) for r in stored] == [([1, 1], "organiser")]
+
+
+async def test_entrants_keep_their_state_and_one_entry_per_user(store: SQLiteStore) -> None:
+    await store.create_tournament(event())
+    ana = EntrantRecord(tournament_id="t1", entrant=1, user_id=7, name="Ana", joined_at=1.0)
+    bot = EntrantRecord(tournament_id="t1", entrant=2, user_id=None, name="🤖 Abe", joined_at=2.0)
+    await store.save_entrant(ana)
+    await store.save_entrant(bot)
+    await store.save_entrant(ana.model_copy(update={"state": "dropped", "dropped_round": 2}))
+    found = await store.entrants("t1")
+    assert [(e.name, e.state, e.dropped_round, e.is_bot) for e in found] == [
+        ("Ana", "dropped", 2, False),
+        ("🤖 Abe", "entered", None, True),
+    ]
+
+
+async def test_event_timers_come_due_with_match_timers_and_are_deleted(store: SQLiteStore) -> None:
+    await store.create_tournament(event())
+    deadline = Timer(match_id=EVENT_TIMER + "t1", kind="deadline", seat=0, version=3, due_at=50.0)
+    await store.replace_event_timers("t1", [deadline])
+    assert await store.next_due() == 50.0
+    assert await store.due_timers(49.0) == []
+    due = await store.due_timers(60.0)
+    assert due == [deadline]
+    await store.delete_timers(due)
+    assert await store.next_due() is None
+    assert await store.event_timers("t1") == []

@@ -1,12 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.service import MatchService, Person
-from bot.store import SQLiteStore
+from bot.store import Store, open_store
 from games import GAMES
 
 ANA = Person(user_id=101, name="Ana")
@@ -18,20 +17,16 @@ STRANGER = Person(user_id=999, name="Stranger")
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "cookie.db"
-
-
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SQLiteStore]:
-    store = SQLiteStore(db_path)
+async def store(database_url: str) -> AsyncIterator[Store]:
+    """The store on each backend in turn (``database_url`` in tests/conftest.py)."""
+    store = open_store(database_url)
     await store.connect()
     yield store
     await store.close()
 
 
 @pytest.fixture
-def service(store: SQLiteStore) -> MatchService:
+def service(store: Store) -> MatchService:
     seeds = iter(range(1000, 100_000))
     return MatchService(store, GAMES, new_seed=lambda: next(seeds))
 

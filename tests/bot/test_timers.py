@@ -11,7 +11,7 @@ from bot.clock import ManualClock
 from bot.errors import NotHost, UserError
 from bot.scheduler import Scheduler
 from bot.service import Change, MatchService
-from bot.store import SQLiteStore, Timer
+from bot.store import Store, Timer, open_store
 from bot.store.models import GONE, PRESENT, STANDING_IN
 from bot.timing import DAY
 from games import GAMES
@@ -36,7 +36,7 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-def timed(store: SQLiteStore, clock: ManualClock) -> MatchService:
+def timed(store: Store, clock: ManualClock) -> MatchService:
     seeds = iter(range(500, 100_000))
     return MatchService(store, GAMES, new_seed=lambda: next(seeds), clock=clock)
 
@@ -199,7 +199,7 @@ async def test_a_stale_timer_does_nothing(timed, clock) -> None:
 
 
 async def test_overdue_timers_fire_at_once_in_order_after_a_restart(
-    store: SQLiteStore, clock: ManualClock
+    store: Store, clock: ManualClock
 ) -> None:
     fired: list[str] = []
 
@@ -279,14 +279,14 @@ async def test_remind_pings_whoever_holds_up_my_match_at_most_hourly(timed, cloc
     assert len(await timed.remind(1, asker.user_id)) == 1
 
 
-async def test_remind_remembers_its_hour_across_a_restart(timed, clock, db_path) -> None:
+async def test_remind_remembers_its_hour_across_a_restart(timed, clock, database_url: str) -> None:
     """The once-an-hour memory lives in the database: a new process on the same database
     (a restart) does not ping the same match again within the hour, and does after it."""
     match_id = await ana_and_ben(timed, 21)
     mover = await mover_of(timed, match_id)
     asker = BEN if mover == 0 else ANA
     assert len(await timed.remind(1, asker.user_id)) == 1
-    reopened = SQLiteStore(db_path)
+    reopened = open_store(database_url)
     await reopened.connect()
     try:
         restarted = MatchService(reopened, GAMES, clock=clock)

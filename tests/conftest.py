@@ -1,0 +1,71 @@
+"""Fixtures shared by every test folder: the database each backend-parametrised test runs on.
+
+``database_url`` runs a test once on SQLite (a file in its tmp_path) and once on PostgreSQL
+(a fresh database on a throwaway server). Without PostgreSQL's server programs the second
+run is skipped, with one line saying how to get them; under CI (``CI=true``) it fails.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.postgres_server import (
+    HOW_TO_GET_IT,
+    ThrowawayServer,
+    drop_database,
+    fresh_database,
+    server_programs,
+)
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def postgres_available() -> bool:
+    return bool(os.environ.get("TEST_DATABASE_URL")) or server_programs() is not None
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    return None if postgres_available() else HOW_TO_GET_IT
+
+
+@pytest.fixture(scope="session")
+def postgres_admin_url() -> Iterator[str]:
+    """An admin URL of a PostgreSQL server for this test process (one per xdist worker)."""
+    if url := os.environ.get("TEST_DATABASE_URL"):
+        yield url
+        return
+    programs = server_programs()
+    if programs is None:
+        if IN_CI:
+            pytest.fail("CI=true but PostgreSQL's server programs are missing: " + HOW_TO_GET_IT)
+        pytest.skip(HOW_TO_GET_IT)
+    server = ThrowawayServer(programs)
+    url = server.start()
+    try:
+        yield url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def postgres_url(postgres_admin_url: str) -> AsyncIterator[str]:
+    """A fresh, empty PostgreSQL database, dropped after the test."""
+    url, name = await fresh_database(postgres_admin_url)
+    yield url
+    await drop_database(postgres_admin_url, name)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    if backend == "sqlite":
+        return f"sqlite:///{tmp_path / 'cookie.db'}"
+    return request.getfixturevalue("postgres_url")

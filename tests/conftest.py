@@ -53,7 +53,7 @@ def postgres_admin_url() -> Iterator[str]:
 
 @pytest.fixture
 async def postgres_url(postgres_admin_url: str) -> AsyncIterator[str]:
-    """A fresh, empty PostgreSQL database, dropped after the test."""
+    """A fresh, empty PostgreSQL namespace (a schema), dropped after the test."""
     url, name = await fresh_database(postgres_admin_url)
     yield url
     await drop_database(postgres_admin_url, name)

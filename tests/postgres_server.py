@@ -94,17 +94,19 @@ class ThrowawayServer:
 
 
 async def fresh_database(admin_url: str) -> tuple[str, str]:
-    """Create an empty database; ``(its url, its name)``."""
+    """A fresh, empty namespace: a schema of its own, named in the URL's search_path (asyncpg
+    passes unknown URL parameters on as server settings). Far cheaper than CREATE DATABASE,
+    and just as separate for the store, whose SQL never names a schema."""
     import asyncpg
 
     name = "cj_" + uuid.uuid4().hex[:16]
     conn = await asyncpg.connect(admin_url)
     try:
-        await conn.execute(f"CREATE DATABASE {name}")
+        await conn.execute(f"CREATE SCHEMA {name}")
     finally:
         await conn.close()
-    base, _, query = admin_url.partition("?")
-    return f"{base.rsplit('/', 1)[0]}/{name}" + (f"?{query}" if query else ""), name
+    joiner = "&" if "?" in admin_url else "?"
+    return f"{admin_url}{joiner}search_path={name}", name
 
 
 async def drop_database(admin_url: str, name: str) -> None:
@@ -112,6 +114,6 @@ async def drop_database(admin_url: str, name: str) -> None:
 
     conn = await asyncpg.connect(admin_url)
     try:
-        await conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        await conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
     finally:
         await conn.close()

@@ -11,11 +11,13 @@ from bot.config import Settings
 from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
 
 
-def make_bot(db: Path) -> CookieJar:
+def make_bot(db: Path | str) -> CookieJar:
+    """A bot on ``db``: a SQLite file, or a database URL (``database_url`` runs a test on
+    both backends)."""
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         discord_token="fake-token",
-        database_url=f"sqlite:///{db}",
+        database_url=db if isinstance(db, str) else f"sqlite:///{db}",
         bot_delay=0,
         table_edit_interval=0,
     )

@@ -28,6 +28,10 @@ def load_settings() -> Settings:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["copy-db"]:  # a tool, not the bot: needs no token
+        from bot.store.copy import main as copy_db
+
+        raise SystemExit(copy_db(sys.argv[2:]))
     settings = load_settings()
     logging.basicConfig(
         level=settings.log_level,

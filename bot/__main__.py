@@ -37,11 +37,11 @@ def main() -> None:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    from bot.client import CookieJar
+    from bot.client import make_client
 
     async def run() -> None:
         # ``async with`` closes the client (and so the store) however start() ends.
-        async with CookieJar(settings) as client:
+        async with make_client(settings) as client:
             await client.start(settings.discord_token.get_secret_value())
 
     try:

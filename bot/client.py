@@ -34,12 +34,17 @@ class CookieJar(commands.Bot):
             # Nobody is pinged by accident: only the users a message means to mention.
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             help_command=None,
+            **self.shard_options(settings),
         )
         self.settings = settings
         self._background: set[asyncio.Task[object]] = set()
 
+    @staticmethod
+    def shard_options(settings: Settings) -> dict[str, object]:
+        return {}
+
     async def setup_hook(self) -> None:
-        self.store = open_store(self.settings.database_url)
+        self.store = open_store(self.settings.database_url, self.settings.shards)
         await self.store.connect()
         self.service = MatchService(self.store, GAMES)
         self.bots = BotDriver(self.service, delay=self.settings.bot_delay)
@@ -77,3 +82,22 @@ class CookieJar(commands.Bot):
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()
+
+
+class ShardedCookieJar(CookieJar, commands.AutoShardedBot):
+    """One process of several: it serves SHARD_IDS of SHARD_COUNT shards. The store then
+    resumes bots and fires timers only for matches of those shards' guilds, so each match's
+    table is edited by the one process Discord sends its guild's events to."""
+
+    @staticmethod
+    def shard_options(settings: Settings) -> dict[str, object]:
+        shards = settings.shards
+        assert shards is not None
+        return {"shard_count": shards.count, "shard_ids": sorted(shards.ids)}
+
+
+def make_client(settings: Settings) -> CookieJar:
+    """Without SHARD_COUNT, one process as always; with it, an AutoShardedBot."""
+    if settings.shards is None:
+        return CookieJar(settings)
+    return ShardedCookieJar(settings)

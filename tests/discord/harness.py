@@ -899,8 +899,12 @@ _active_fake: FakeDiscord | None = None
 class FakeDiscord:
     """An in-memory Discord with one guild; see the module docstring."""
 
-    def __init__(self, *, guild_name: str = "Test Guild", bot_name: str = "Cookie Jar") -> None:
-        self._counter = 0
+    def __init__(
+        self, *, guild_name: str = "Test Guild", bot_name: str = "Cookie Jar", first_id: int = 0
+    ) -> None:
+        # ``first_id``: where the snowflake counter starts, so fakes in several processes
+        # can own disjoint ids (and a guild can be put in a chosen shard).
+        self._counter = first_id
         self.guild_name = guild_name
         self.guild_id = self._new_id()
         self.bot_user = FakeUser(self._new_id(), bot_name, bot_name, bot=True)

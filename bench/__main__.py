@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import races
+from bench import postgres, races
 from bench.timers import report, timers_benchmark
 from bot.service import MatchService, Person
 from bot.store import SQLiteStore
@@ -141,6 +141,8 @@ def main() -> None:
         f"over {actions} actions; bare aiosqlite commit of the same {state_bytes / 1024:.1f} KB "
         f"row: {bare * 1e3:.2f} ms; ratio {ratio:.2f}x (target <= 3x)"
     )
+    for line in asyncio.run(postgres.figures(args.smoke)):
+        print(line)
 
 
 if __name__ == "__main__":

@@ -36,8 +36,9 @@ def server_programs() -> Path | None:
 
 
 class ThrowawayServer:
-    def __init__(self, programs: Path) -> None:
+    def __init__(self, programs: Path, *, durable: bool = False) -> None:
         self.programs = programs
+        self.durable = durable
         self.folder = Path(tempfile.mkdtemp(prefix="cj-pg-"))
         self.data = self.folder / "data"
         # PostgreSQL refuses to run as root: then the server runs as the postgres user.
@@ -67,10 +68,9 @@ class ThrowawayServer:
         )
         # Durability is not under test here (the restart tests reopen, they do not pull
         # the plug): fsync off keeps CREATE DATABASE per test cheap.
-        options = (
-            f"-k {self.folder} -c listen_addresses='' -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
-        )
+        options = f"-k {self.folder} -c listen_addresses='' -c max_connections=300"
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(
             str(self.programs / "pg_ctl"),
             "-D",

@@ -6,10 +6,12 @@ import asyncio
 import logging
 
 import discord
+from aiohttp import web
 from discord.ext import commands
 
 from bot.bots import BotDriver
 from bot.config import Settings
+from bot.metrics import Metrics, serve
 from bot.scheduler import Scheduler
 from bot.service import MatchService
 from bot.store import Store, open_store
@@ -37,6 +39,8 @@ class CookieJar(commands.Bot):
             **self.shard_options(settings),
         )
         self.settings = settings
+        self.metrics: Metrics | None = None
+        self._metrics_server: web.AppRunner | None = None
         self._background: set[asyncio.Task[object]] = set()
 
     @staticmethod
@@ -46,10 +50,18 @@ class CookieJar(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = open_store(self.settings.database_url, self.settings.shards)
         await self.store.connect()
+        if self.settings.metrics_port:
+            self.metrics = Metrics()
+            self.metrics.watch_store(self.store)
         self.service = MatchService(self.store, GAMES)
         self.bots = BotDriver(self.service, delay=self.settings.bot_delay)
         self.scheduler = Scheduler(self.store, self.service.clock, self.service.on_timer)
         self.service.timers_changed = self.scheduler.wake
+        if self.metrics is not None and self.settings.metrics_port:
+            self.metrics.watch_service(self.service)
+            self._metrics_server = await serve(
+                self.metrics, self.store, self.is_ready, self.settings.metrics_port
+            )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
@@ -73,7 +85,13 @@ class CookieJar(commands.Bot):
         task.add_done_callback(self._background.discard)
         return task
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if self.metrics is not None:
+            self.metrics.on_interaction(interaction)
+
     async def close(self) -> None:
+        if self._metrics_server is not None:
+            await self._metrics_server.cleanup()
         if hasattr(self, "bots"):
             await self.bots.close()
         for task in list(self._background):

@@ -35,6 +35,8 @@ class Settings(BaseSettings):
     # one PostgreSQL database. Neither set: one process serves every guild, as one shard.
     shard_count: int | None = Field(default=None, ge=1)
     shard_ids: str | None = None
+    # Serve Prometheus metrics at /metrics and a liveness probe at /healthz on this port.
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
 
     @model_validator(mode="after")
     def _shards_are_consistent(self) -> Settings:

@@ -142,3 +142,7 @@ class Store(ABC):
 
     @abstractmethod
     async def delete_timers(self, timers: Sequence[Timer]) -> None: ...
+
+    @abstractmethod
+    async def counts(self) -> dict[str, int]:
+        """``active_matches`` (of the owned shards) and ``pending_timers``, for metrics."""

@@ -443,3 +443,11 @@ class PostgresStore(Store):
             [t.version for t in timers],
             [t.due_at for t in timers],
         )
+
+    async def counts(self) -> dict[str, int]:
+        row = await self.pool.fetchrow(
+            "SELECT (SELECT count(*) FROM matches WHERE status = 'active' AND "
+            f"{shard_filter(self.shards, 'guild_id')}) AS active_matches, "
+            f"(SELECT count(*) FROM timers WHERE {self._owned_timers()}) AS pending_timers"
+        )
+        return dict(row)

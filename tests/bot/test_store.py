@@ -225,6 +225,7 @@ async def test_a_process_fires_only_the_timers_of_its_shards(postgres_url: str) 
     await zero.connect()
     try:
         assert [m.match_id for m in await zero.open_matches()] == ["even000000"]
+        assert await zero.counts() == {"active_matches": 1, "pending_timers": 1}
         assert [t.match_id for t in await zero.due_timers(5.0)] == ["even000000"]
         assert await zero.next_due() == 5.0 + pg.LEASE  # the odd guild's timer is not its own
     finally:

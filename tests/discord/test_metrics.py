@@ -1,0 +1,59 @@
+"""METRICS_PORT: Prometheus figures and /healthz from a bot playing through the harness."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot.client import CookieJar
+from bot.config import Settings
+from tests.discord.conftest import make_a_move, open_game
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+
+
+async def test_metrics_count_interactions_moves_and_store_calls(fake, db: Path) -> None:
+    port = free_port()
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        discord_token="fake-token",
+        database_url=f"sqlite:///{db}",
+        bot_delay=0,
+        table_edit_interval=0,
+        metrics_port=port,
+    )
+    ana = fake.add_user("ana")
+    async with fake.running(CookieJar(settings)) as bot, aiohttp.ClientSession() as http:
+        base = f"http://127.0.0.1:{port}"
+        async with http.get(f"{base}/healthz") as health:
+            assert (health.status, await health.text()) == (200, "ok\n")
+        await open_game(fake, "cover_your_assets", ana, bots=3)
+        for _ in range(4):  # Ana plays whenever it is her turn; bots play the rest
+            await make_a_move(fake, ana)
+        match = (await bot.store.open_matches())[0]
+        async with http.get(f"{base}/metrics") as scrape:
+            seen = samples(await scrape.text())
+    clicks = sum(1 for i in fake.interactions if i.type == 3)
+    assert seen[("cookie_jar_interactions_total", (("kind", "command"),))] == 1  # /play
+    assert seen[("cookie_jar_interactions_total", (("kind", "component"),))] == clicks > 4
+    assert seen[("cookie_jar_active_matches", ())] == 1
+    # Every move, Ana's and the bots', counted once and saved once.
+    saves = seen[("cookie_jar_store_seconds_count", (("operation", "save_action"),))]
+    assert match.version > 0
+    assert seen[("cookie_jar_moves_total", (("outcome", "played"),))] == saves == match.version
+    assert seen[("cookie_jar_version_conflicts_total", ())] == 0

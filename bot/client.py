@@ -86,6 +86,16 @@ class CookieJar(commands.Bot):
         return task
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # Which command or component, never its values: no hand ever reaches a log.
+        data = interaction.data or {}
+        what = data.get("name") or data.get("custom_id") or ""
+        log.debug(
+            "interaction %s %s by %s in %s",
+            interaction.type.name,
+            what,
+            interaction.user.id,
+            interaction.guild_id,
+        )
         if self.metrics is not None:
             self.metrics.on_interaction(interaction)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import socket
 from pathlib import Path
 
@@ -27,7 +28,8 @@ def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     }
 
 
-async def test_metrics_count_interactions_moves_and_store_calls(fake, db: Path) -> None:
+async def test_metrics_count_interactions_moves_and_store_calls(fake, db: Path, caplog) -> None:
+    caplog.set_level(logging.DEBUG, logger="bot.client")
     port = free_port()
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
@@ -49,6 +51,9 @@ async def test_metrics_count_interactions_moves_and_store_calls(fake, db: Path) 
         async with http.get(f"{base}/metrics") as scrape:
             seen = samples(await scrape.text())
     clicks = sum(1 for i in fake.interactions if i.type == 3)
+    logged = [r.getMessage() for r in caplog.records if r.name == "bot.client"]
+    assert f"interaction application_command play by {ana.id} in {fake.guild_id}" in logged
+    assert sum(m.startswith("interaction component cj:") for m in logged) == clicks
     assert seen[("cookie_jar_interactions_total", (("kind", "command"),))] == 1  # /play
     assert seen[("cookie_jar_interactions_total", (("kind", "component"),))] == clicks > 4
     assert seen[("cookie_jar_active_matches", ())] == 1

@@ -140,8 +140,12 @@ class PostgresStore(Store):
 
     # --- reads -------------------------------------------------------------------------
     async def _matches(self, where: str, *params: object) -> list[MatchRecord]:
-        async with self.pool.acquire() as conn, conn.transaction(readonly=True):
-            # One snapshot for the matches and their seats.
+        async with (
+            self.pool.acquire() as conn,
+            conn.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            # One snapshot for the matches and their seats (read committed would take one
+            # per statement, and could pair a match with seats saved after it).
             rows = await conn.fetch(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {where}", *params)
             seat_rows = await conn.fetch(
                 "SELECT match_id, seat, user_id, name, away, missed FROM seats "

@@ -68,6 +68,10 @@ def migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
+def has_statements(sql: str) -> bool:
+    return any(line.strip() and not line.strip().startswith("--") for line in sql.splitlines())
+
+
 def timer_arrays(timers: Sequence[Timer]) -> tuple[list[Any], ...]:
     return (
         [t.kind for t in timers],
@@ -129,7 +133,10 @@ class PostgresStore(Store):
                     if number <= current:
                         continue
                     async with conn.transaction():
-                        await conn.execute(sql)
+                        # A twin of a SQLite-only migration may hold nothing but comments
+                        # (asyncpg fails on an empty query): only its number is recorded.
+                        if has_statements(sql):
+                            await conn.execute(sql)
                         await conn.execute(
                             "INSERT INTO schema_migrations (number) VALUES ($1)", number
                         )

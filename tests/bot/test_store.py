@@ -79,6 +79,20 @@ def test_postgres_migrations_mirror_the_sqlite_numbers() -> None:
     assert [n for n, _ in pg.migrations()] == [n for n, _ in lite.migrations()]
 
 
+async def test_a_comment_only_twin_of_a_sqlite_only_migration_is_recorded(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = pg.migrations()
+    later = shipped[-1][0] + 1
+    monkeypatch.setattr(pg, "migrations", lambda: [*shipped, (later, "-- SQLite only\n")])
+    store = open_store(postgres_url)
+    await store.connect()
+    try:
+        assert await store.migrate() == later
+    finally:
+        await store.close()
+
+
 async def test_processes_starting_at_once_migrate_once(postgres_url: str) -> None:
     stores = [open_store(postgres_url) for _ in range(4)]
     await asyncio.gather(*(s.connect() for s in stores))

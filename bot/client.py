@@ -30,7 +30,9 @@ class CookieJar(commands.Bot):
     scheduler: Scheduler
 
     def __init__(self, settings: Settings) -> None:
+        metrics = Metrics() if settings.metrics_port else None
         super().__init__(
+            http_trace=metrics.trace_config() if metrics is not None else None,
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             # Nobody is pinged by accident: only the users a message means to mention.
@@ -39,7 +41,7 @@ class CookieJar(commands.Bot):
             **self.shard_options(settings),
         )
         self.settings = settings
-        self.metrics: Metrics | None = None
+        self.metrics = metrics
         self._metrics_server: web.AppRunner | None = None
         self._background: set[asyncio.Task[object]] = set()
 
@@ -50,8 +52,7 @@ class CookieJar(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = open_store(self.settings.database_url, self.settings.shards)
         await self.store.connect()
-        if self.settings.metrics_port:
-            self.metrics = Metrics()
+        if self.metrics is not None:
             self.metrics.watch_store(self.store)
         self.service = MatchService(self.store, GAMES)
         self.bots = BotDriver(self.service, delay=self.settings.bot_delay)

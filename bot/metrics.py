@@ -1,8 +1,10 @@
 """``METRICS_PORT``: Prometheus metrics at ``/metrics`` and a liveness probe at ``/healthz``.
 
 Measured where it costs nothing to the code it watches: interactions as discord.py
-dispatches them, moves and finished matches from the service's changes, every store call's
-latency (and each version conflict) by timing the store's methods, and active matches and
+dispatches them; their answers, table edits and rate limits from discord.py's HTTP session
+(an aiohttp trace: an answer's latency runs from the interaction's snowflake time to
+Discord's reply to our callback); moves from the service's changes; every store call's
+latency (and each version conflict) by timing the store's methods; active matches and
 pending timers counted from the store when scraped.
 """
 
@@ -11,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import discord
 from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -31,6 +35,14 @@ _KINDS = {
     discord.InteractionType.modal_submit: "modal",
     discord.InteractionType.autocomplete: "autocomplete",
 }
+
+
+_CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
+_MESSAGE = re.compile(r"/channels/\d+/messages/\d+$")
+
+
+def outcome(status: int) -> str:
+    return "ok" if status < 400 else "rate_limited" if status == 429 else "error"
 
 
 class Metrics:
@@ -61,6 +73,50 @@ class Metrics:
         self.timers = Gauge(
             "cookie_jar_pending_timers", "Timers waiting to fire", registry=self.registry
         )
+        self.answers = Counter(
+            "cookie_jar_interaction_answers",
+            "Interaction callbacks by Discord's reply",
+            ["outcome"],
+            registry=self.registry,
+        )
+        self.answer_seconds = Histogram(
+            "cookie_jar_interaction_seconds",
+            "From the interaction's creation to Discord accepting our answer (limit: 3 s)",
+            buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0),
+            registry=self.registry,
+        )
+        self.table_edits = Counter(
+            "cookie_jar_message_edits", "Message edits", ["outcome"], registry=self.registry
+        )
+        self.rate_limited = Counter(
+            "cookie_jar_rate_limit_waits",
+            "Requests Discord answered 429 (discord.py waits and retries)",
+            ["method"],
+            registry=self.registry,
+        )
+
+    def trace_config(self) -> aiohttp.TraceConfig:
+        """For ``discord.Client(http_trace=...)``: every REST call and interaction answer."""
+        trace = aiohttp.TraceConfig()
+
+        async def on_end(
+            _: aiohttp.ClientSession, __: object, params: aiohttp.TraceRequestEndParams
+        ) -> None:
+            self.observe_request(params.method, params.url.path, params.response.status)
+
+        trace.on_request_end.append(on_end)
+        return trace
+
+    def observe_request(self, method: str, path: str, status: int) -> None:
+        if status == 429:
+            self.rate_limited.labels(method).inc()
+        if callback := _CALLBACK.search(path):
+            self.answers.labels(outcome(status)).inc()
+            created = discord.utils.snowflake_time(int(callback.group(1)))
+            waited = (discord.utils.utcnow() - created).total_seconds()
+            self.answer_seconds.observe(max(0.0, waited))
+        elif method == "PATCH" and _MESSAGE.search(path):
+            self.table_edits.labels(outcome(status)).inc()
 
     def watch_store(self, store: Store) -> None:
         """Time every call of the store interface (instance attributes shadow the methods)."""

@@ -28,8 +28,10 @@ def postgres_available() -> bool:
     return bool(os.environ.get("TEST_DATABASE_URL")) or server_programs() is not None
 
 
-def pytest_report_header(config: pytest.Config) -> str | None:
-    return None if postgres_available() else HOW_TO_GET_IT
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    # One line at the end, even under -q, instead of a reason per skipped test.
+    if not postgres_available():
+        terminalreporter.write_line(HOW_TO_GET_IT, yellow=True)
 
 
 @pytest.fixture(scope="session")
@@ -41,7 +43,10 @@ def postgres_admin_url() -> Iterator[str]:
     programs = server_programs()
     if programs is None:
         if IN_CI:
-            pytest.fail("CI=true but PostgreSQL's server programs are missing: " + HOW_TO_GET_IT)
+            pytest.fail(
+                "CI=true: the PostgreSQL tests must run, but initdb and pg_ctl are missing "
+                "(.ci/run installs Debian's postgresql package)"
+            )
         pytest.skip(HOW_TO_GET_IT)
     server = ThrowawayServer(programs)
     url = server.start()

@@ -1,12 +1,13 @@
 # Two entry points, each self-sufficient on a fresh machine with Python >= 3.11 and make:
 #   DISCORD_TOKEN=... make run    create .venv if missing, install, start the bot
 #   make test                     create .venv if missing, install with dev extras, run all tests
+#   make play                     no token needed: Cover Your Assets against three bots
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench clean
+.PHONY: run test play lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +19,9 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 run: $(STAMP)
 	$(BIN)/python -m bot
+
+play: $(STAMP)
+	$(BIN)/python -m games play cover_your_assets --players 4 --bots 3
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -6,7 +6,10 @@ Prints figures and a baseline measured in the same run, never asserts on time:
   aiosqlite commit of the same state row, as a ratio (target: at most 3x);
 - state JSON size per match (target: under 32 KB);
 - the scheduler with 10,000 pending timers: scheduled and fired per second;
-- the toss scramble: bursts of simultaneous clicks, and how long the last one waits.
+- the toss scramble: bursts of simultaneous clicks, and how long the last one waits;
+- Braverse: engine speed against a bare state copy, state size, the bot's win rates.
+- tournaments: Swiss and pod pairing of 512 over 9 rounds (against the full graph and the
+  plain top-down fill), and 10,000 mixed matches rated in memory.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import postgres, races
+from bench import braverse, postgres, races, tournaments
 from bench.timers import report, timers_benchmark
 from bot.service import MatchService, Person
 from bot.store import SQLiteStore
@@ -50,7 +53,8 @@ def engine_speed(key: str, playouts: int) -> tuple[float, float, list[int]]:
     bot_actions = 0
     start = time.perf_counter()
     for seed in range(max(1, playouts // 4)):
-        state = game.setup(game.options_model(), contract.NAMES[:5], seed)
+        seats = min(5, game.max_players)  # Braverse is two players exactly
+        state = game.setup(game.options_model(), contract.NAMES[:seats], seed)
         while game.outcome(state) is None:
             seat = game.decisions(state)[0].seat
             state, _ = game.apply(state, seat, game.bot_action(state, seat))
@@ -131,8 +135,13 @@ def main() -> None:
             f"max {max(sizes) / 1024:.1f} KB (target < 32 KB)"
         )
 
+    print(braverse.engine_figures(playouts))
+    print(braverse.bot_figures(10 if args.smoke else 200))
+    print(braverse.corpus_figures(12 if args.smoke else 200))
+
     print(report(asyncio.run(timers_benchmark(matches=250 if args.smoke else 2_500))))
     print(races.report(asyncio.run(races.race_benchmark(bursts=3 if args.smoke else 20))))
+    print("\n".join(tournaments.report(smoke=args.smoke)))
 
     per_action, bare, state_bytes = asyncio.run(service_cost(actions))
     ratio = per_action / bare

@@ -20,7 +20,7 @@ from games import GAMES
 log = logging.getLogger(__name__)
 
 # The client loads cogs by name: bot/ never imports cogs/.
-EXTENSIONS = ("cogs.play", "cogs.settings")
+EXTENSIONS = ("cogs.play", "cogs.settings", "cogs.history")
 
 
 class CookieJar(commands.Bot):

@@ -185,11 +185,8 @@ class Play(commands.Cog):
             if record is None:
                 raise UserError("There is no match in this channel to cancel.")
             await self.service.cancel(record.match_id, person(interaction))
-            await interaction.response.send_message(
-                f"✖️ The {GAMES[record.game].name} match here was cancelled by "
-                f"{interaction.user.mention}.",
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            # The channel hears it from the table's own closing message.
+            await tell(interaction, f"✖️ You cancelled the {GAMES[record.game].name} match.")
 
         await guarded(interaction, run())
 

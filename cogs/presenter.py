@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -20,6 +22,7 @@ from bot.service import Change, MatchService, SeatView, settings_of
 from bot.service.base import waiting_on
 from bot.store import MatchRecord
 from bot.store.models import GONE, STANDING_IN
+from bot.timing import PAUSED_FROM
 from cogs import render
 from cogs.components import (
     LobbyButton,
@@ -32,7 +35,7 @@ from cogs.components import (
     tell,
 )
 from games.core.panels import PanelField
-from games.core.protocol import Action, Decision
+from games.core.protocol import Action, Decision, Game, GameState, IllegalAction
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -41,6 +44,16 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 THREAD_ARCHIVED = 50083  # Discord's error code for writing to an archived thread
+# An interaction's token edits or deletes its messages for 15 minutes; a margin for the
+# request in flight.
+HAND_EDITABLE = 15 * 60 - 30
+
+
+@dataclass(frozen=True)
+class _HandMessage:
+    interaction: discord.Interaction  # the latest one whose token reaches the message
+    message_id: int
+    at: float  # time.monotonic() of that interaction
 
 
 class Presenter:
@@ -53,6 +66,8 @@ class Presenter:
         # Per match: the race on the table and its cards in first-seen order, so buttons
         # keep their places while people click, and taken cards show greyed out.
         self._race_cards: dict[str, tuple[str, dict[str, str]]] = {}
+        # Per (match, user): their newest hand message, so the next one can replace it.
+        self._hands: dict[tuple[str, int], _HandMessage] = {}
 
     @property
     def service(self) -> MatchService:
@@ -84,18 +99,20 @@ class Presenter:
             table = table.model_copy(update={"fields": (*extra, *table.fields)})
         embed = render.embed_from_panel(table)
         view = discord.ui.View(timeout=None)
-        if record.status == "active" and spectator.races:
-            self.add_race(view, record.match_id, spectator.races)
-        else:
+        if not spectator.races:
             self._race_cards.pop(record.match_id, None)
         if record.status == "active":
-            view.add_item(TableButton("hand", record.match_id))
+            # In a race the grab buttons are in each player's own hand view, current for
+            # them at every click; the table shows the pile.
+            label = "Grab cards" if spectator.races else None
+            view.add_item(TableButton("hand", record.match_id, label=label))
             view.add_item(TableButton("watch", record.match_id))
             if spectator.panels.details is not None:
                 label = render.clip(spectator.panels.details.title, render.LABEL)
                 view.add_item(TableButton("more", record.match_id, label=label))
         elif record.status == "finished":
             view.add_item(TableButton("hand", record.match_id, label="My last hand"))
+            view.add_item(TableButton("watch", record.match_id))
             view.add_item(TableButton("rematch", record.match_id))
         else:
             embed.description = "**This match was cancelled.**\n" + (embed.description or "")
@@ -103,15 +120,14 @@ class Presenter:
             view = None
         return [embed], view
 
-    def add_race(self, view: discord.ui.View, match_id: str, races: tuple[Decision, ...]) -> None:
-        """One button per kind of card in the race, in the rows above the table's own."""
-        stamp = races[0].race_stamp
+    def add_race(self, view: discord.ui.View, match_id: str, race: Decision) -> None:
+        """One button per kind of card in the seat's race, above the hand view's last row."""
+        stamp = race.race_stamp
         known = self._race_cards.get(match_id)
         cards = dict(known[1]) if known and known[0] == stamp else {}
         offered: dict[str, str] = {}
-        for decision in races:
-            for option in decision.options:
-                offered.setdefault(option.action.encode(), option.label)
+        for option in race.options:
+            offered.setdefault(option.action.encode(), option.label)
         for action, label in offered.items():
             cards.setdefault(action, label)
         self._race_cards[match_id] = (stamp, cards)
@@ -174,6 +190,9 @@ class Presenter:
         elif decision is None:
             names = [s.name for s in seen.match.seats if s.seat in seen.waiting_on]
             lines.append(f"Waiting for **{', '.join(names)}**. You'll be pinged on your turn.")
+        elif decision.window is not None:
+            lines.append(f"**{decision.prompt}**")
+            self.add_race(view, seen.match.match_id, decision)
         else:
             lines.append(f"**{decision.prompt}**")
             for row, (kind, title, options) in enumerate(render.layout(decision)):
@@ -226,7 +245,56 @@ class Presenter:
         seen = await self.service.seat_view(match_id, interaction.user.id)
         if seen.seat is None:
             raise NotSeated()
-        await interaction.response.send_message(ephemeral=True, **self.hand_message(seen))
+        if seen.match.status == "finished":
+            await self.send_last_hand(interaction, seen)
+            return
+        await self.send_hand(interaction, seen)
+
+    async def send_last_hand(self, interaction: discord.Interaction, seen: SeatView) -> None:
+        """My last hand: the cards the player ended with, or, when the end left them
+        empty-handed, the last cards they held (a replay: answered after a defer)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        held = await self.service.last_held(seen)
+        note = "🃏 The last cards you held in this match." if held is not seen else None
+        message = await interaction.followup.send(
+            ephemeral=True, wait=True, **self.hand_message(held, note)
+        )
+        await self.replace_hand(seen.match.match_id, interaction, message.id)
+
+    async def send_hand(
+        self, interaction: discord.Interaction, seen: SeatView, note: str | None = None
+    ) -> None:
+        """A fresh hand view, which takes the place of the player's previous one."""
+        response = await interaction.response.send_message(
+            ephemeral=True, **self.hand_message(seen, note)
+        )
+        message = response.resource
+        if isinstance(message, discord.InteractionMessage):
+            await self.replace_hand(seen.match.match_id, interaction, message.id)
+
+    async def replace_hand(
+        self, match_id: str, interaction: discord.Interaction, message_id: int
+    ) -> None:
+        """Remember the player's newest hand message; delete the one it replaces while
+        Discord still lets us (an interaction's token can edit its messages for 15 minutes)."""
+        now = time.monotonic()
+        for key, hand in list(self._hands.items()):
+            if now - hand.at >= HAND_EDITABLE:
+                del self._hands[key]  # too old to touch: Discord keeps it, and so do we not
+        key = (match_id, interaction.user.id)
+        previous = self._hands.get(key)
+        self._hands[key] = _HandMessage(interaction, message_id, now)
+        if previous is not None and previous.message_id != message_id:
+            # Dismissed, or already gone: either way it no longer piles up.
+            with contextlib.suppress(discord.HTTPException):
+                await previous.interaction.delete_original_response()
+
+    def touched_hand(self, match_id: str, interaction: discord.Interaction) -> None:
+        """A click answered in the player's newest hand message renews its 15 minutes."""
+        key = (match_id, interaction.user.id)
+        hand = self._hands.get(key)
+        if hand is not None and interaction.message and interaction.message.id == hand.message_id:
+            self._hands[key] = _HandMessage(interaction, hand.message_id, time.monotonic())
 
     async def move(
         self, interaction: discord.Interaction, match_id: str, stamp: str, picks: list[int]
@@ -234,17 +302,32 @@ class Presenter:
         await self.service.act(match_id, interaction.user.id, stamp=stamp, picks=picks)
         seen = await self.service.seat_view(match_id, interaction.user.id)
         await interaction.response.edit_message(**self.hand_message(seen))
+        self.touched_hand(match_id, interaction)
 
     async def grab(
         self, interaction: discord.Interaction, match_id: str, race: str, action: str
     ) -> None:
-        """A click on a card in a race, on the public table: one short private answer."""
-        change = await self.service.grab(
-            match_id, interaction.user.id, race=race, action=Action.decode(action)
-        )
-        seat = change.match.seat_of(interaction.user.id)
-        said = [e.text for e in change.events if e.visible_for(seat)]
-        await tell(interaction, "✋ " + (" ".join(said) or "Got it."))
+        """A click on a card in a race, in the player's own hand view: the view is redrawn
+        at once with what is left to grab now, so the next click is made on current counts."""
+        private = interaction.message is not None and interaction.message.flags.ephemeral
+        try:
+            change = await self.service.grab(
+                match_id, interaction.user.id, race=race, action=Action.decode(action)
+            )
+        except (UserError, IllegalAction) as exc:
+            if not private:
+                raise
+            note = f"⚠️ {exc}"
+        else:
+            seat = change.match.seat_of(interaction.user.id)
+            said = [e.text for e in change.events if e.visible_for(seat)]
+            note = "✋ " + (" ".join(said) or "Got it.")
+        seen = await self.service.seat_view(match_id, interaction.user.id)
+        if private:
+            await interaction.response.edit_message(**self.hand_message(seen, note))
+            self.touched_hand(match_id, interaction)
+        else:  # a grab button on an older public table: the answer is a private hand view
+            await self.send_hand(interaction, seen, note)
 
     async def spectate(self, interaction: discord.Interaction, match_id: str) -> None:
         """The public table, fresh, just for the asker: nothing hidden is in it."""
@@ -263,9 +346,7 @@ class Presenter:
     async def im_back(self, interaction: discord.Interaction, match_id: str) -> None:
         await self.service.im_back(match_id, interaction.user.id)
         seen = await self.service.seat_view(match_id, interaction.user.id)
-        await interaction.response.send_message(
-            ephemeral=True, **self.hand_message(seen, note="👋 Welcome back: your seat is yours.")
-        )
+        await self.send_hand(interaction, seen, note="👋 Welcome back: your seat is yours.")
 
     async def rematch(self, interaction: discord.Interaction, match_id: str) -> None:
         record = await self.service.rematch(match_id, person(interaction))
@@ -290,9 +371,7 @@ class Presenter:
                 except UserError:
                     seen = None
                 if seen is not None and seen.seat is not None:
-                    await interaction.response.send_message(
-                        ephemeral=True, **self.hand_message(seen, note=f"⏩ {text}")
-                    )
+                    await self.send_hand(interaction, seen, note=f"⏩ {text}")
                     return
         await tell(interaction, text)
 
@@ -327,6 +406,7 @@ class Presenter:
             await self.ping_new_deciders(change)
         elif change.kind in ("finished", "cancelled"):
             await self.clear_ping(change.match.match_id)
+            await self.say_the_end(change)
 
     def request_refresh(self, match_id: str) -> None:
         self._dirty.add(match_id)
@@ -362,26 +442,72 @@ class Presenter:
         if change.state is None:
             return
         game = self.service.game_of(change.match)
-        before = waiting_on(game.decisions(change.previous)) if change.previous else set()
+        earlier = game.decisions(change.previous) if change.previous else []
+        before = waiting_on(earlier)
+        races = {d.race_stamp for d in earlier if d.window is not None}
         deciding = game.decisions(change.state)
-        now = [s for s in waiting_on(deciding) if s not in before]
+        # A race that opens is news even to a seat that was already deciding (the last
+        # toss ends the choosing and starts the scramble).
+        racing = {d.seat for d in deciding if d.window is not None and d.race_stamp not in races}
+        now = [s for s in waiting_on(deciding) if s not in before or s in racing]
         users = [s.user_id for s in change.match.seats if s.seat in now and s.user_id]
         if not users:
             return
         await self.clear_ping(change.match.match_id)
-        mentions = " ".join(f"<@{u}>" for u in users)
-        if any(d.window is not None for d in deciding):
-            text = f"🏃 {mentions}, the scramble is on: grab cards on the table above!"
-        else:
-            text = f"🎯 {mentions}, your move in **{game.name}**."
-        view = discord.ui.View(timeout=None)
-        view.add_item(TableButton("hand", change.match.match_id))
+        deadlines = await self.service.deadlines(change.match.match_id)
+        text, view = turn_ping(change, game, deciding, now, deadlines)
         try:
             self._last_ping[change.match.match_id] = await self.post(
                 change.match.channel_id, text, view=view
             )
         except discord.HTTPException:
             log.warning("could not ping in channel %s", change.match.channel_id)
+        await self.dm_turns(change, game, now, deadlines)
+
+    async def dm_turns(
+        self, change: Change, game: Game, seats: list[int], deadlines: dict[int, float]
+    ) -> None:
+        """In games of a day or more a move, a turn may come while its player is away from
+        the channel: those who asked (/notify) also hear of it by direct message."""
+        if settings_of(change.match).budget() < PAUSED_FROM:
+            return
+        link = render.jump_link(change.match) or f"<#{change.match.channel_id}>"
+        for seat in change.match.seats:
+            if seat.seat not in seats or seat.user_id is None or seat.played_by_bot:
+                continue
+            due = deadlines.get(seat.seat)
+            when = f" Answer <t:{int(due)}:R>." if due else ""
+            await self.direct_message(
+                seat.user_id, f"🎯 It's your move in **{game.name}**: {link}{when}"
+            )
+
+    async def say_the_end(self, change: Change) -> None:
+        """The end of a match, posted at the bottom where people look: who won, the
+        ranking, everyone mentioned so it notifies them; or who cancelled, quietly."""
+        if change.kind == "finished" and change.state is not None:
+            game = self.service.game_of(change.match)
+            text, embed = final_message(change.match, game, change.state)
+            mentions = discord.AllowedMentions(users=True, roles=False, everyone=False)
+        elif change.kind == "cancelled" and change.match.state is not None:
+            text, embed = cancelled_message(change, self.service.game_of(change.match)), None
+            mentions = discord.AllowedMentions.none()
+        else:
+            return  # a lobby that never started: its own message says it was cancelled
+        view = discord.ui.View(timeout=None)
+        view.add_item(TableButton("rematch", change.match.match_id))
+        link = render.jump_link(change.match)
+        if link:
+            view.add_item(discord.ui.Button(label="Jump to table", url=link, emoji="⬆️"))
+        try:
+            await self.post(
+                change.match.channel_id,
+                text,
+                embeds=[embed] if embed else [],
+                view=view,
+                allowed_mentions=mentions,
+            )
+        except discord.HTTPException:
+            log.warning("could not post the end of match %s", change.match.match_id)
 
     async def vacations(self, record: MatchRecord) -> str:
         now = self.service.clock.now()
@@ -475,6 +601,93 @@ class Presenter:
             # Already gone, or no permission: a stale ping is harmless.
             with contextlib.suppress(discord.HTTPException):
                 await message.delete()
+
+
+def turn_ping(
+    change: Change,
+    game: Game,
+    deciding: list[Decision],
+    seats: list[int],
+    deadlines: dict[int, float],
+) -> tuple[str, discord.ui.View]:
+    """What a ping says: the situation and the deadline, with Show hand and a jump link.
+
+    A reaction's prompt answers a public move (a challenge) and names nothing hidden, so it
+    is quoted; a turn's prompt may name the player's own cards, so the situation of a turn
+    is told by the change's last public lines instead."""
+    record = change.match
+    users = {s.seat: s.user_id for s in record.seats if s.seat in seats and s.user_id}
+    mine = [d for d in deciding if d.seat in users and not d.optional]
+
+    def when(group: list[Decision]) -> str:
+        due = [deadlines[d.seat] for d in group if d.seat in deadlines]
+        return f"<t:{int(min(due))}:R>" if due else ""
+
+    def mention(group: list[Decision]) -> str:
+        return " ".join(f"<@{users[seat]}>" for seat in dict.fromkeys(d.seat for d in group))
+
+    lines = []
+    races = [d for d in mine if d.window is not None]
+    reactions = [d for d in mine if d.window is None and d.reaction]
+    turns = [d for d in mine if d.window is None and not d.reaction]
+    if races:
+        closes = when(races)
+        lines.append(
+            f"🏃 {mention(races)}, the scramble is on: press **Grab cards** for your buttons"
+            + (f" — it closes {closes}" if closes else "")
+            + "."
+        )
+    for decision in reactions:
+        due = when([decision])
+        lines.append(
+            f"⚔️ {mention([decision])} {decision.prompt}" + (f" — answer {due}" if due else "")
+        )
+    if turns:
+        due = when(turns)
+        said = [e.text for e in change.events if e.visible_to is None]
+        lines.append(
+            f"🎯 {mention(turns)}, your move in **{game.name}**"
+            + (f" — {due}" if due else "")
+            + "."
+            + (f"\n> {' '.join(said[-3:])}" if said else "")
+        )
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton("hand", record.match_id, label="Grab cards" if races else None))
+    link = render.jump_link(record)
+    if link:
+        view.add_item(discord.ui.Button(label="Jump to table", url=link, emoji="⬆️"))
+    return render.clip("\n".join(lines), render.CONTENT), view
+
+
+def final_message(record: MatchRecord, game: Game, state: GameState) -> tuple[str, discord.Embed]:
+    """The result at the bottom of the channel: the winners, then every player ranked."""
+    outcome = game.outcome(state)
+    assert outcome is not None
+    names = {s.seat: s.name for s in record.seats}
+    winners = " and ".join(f"**{names[s]}**" for s in outcome.winners)
+    verb = "win" if len(outcome.winners) > 1 else "wins"
+    people = " ".join(f"<@{s.user_id}>" for s in record.seats if s.user_id is not None)
+    text = f"🏁 **{game.name}** is over: 🏆 {winners} {verb}! {people}"
+    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+    lines = []
+    for placement in outcome.placements:
+        score = game.score_text(state, placement)
+        lines.append(
+            f"{medals.get(placement.place, f'{placement.place}.')} **{names[placement.seat]}**"
+            + (f" — {score}" if score else "")
+        )
+    embed = discord.Embed(
+        title=render.clip(f"🏁 {game.name} · final result", render.TITLE),
+        description=render.clip(f"{outcome.reason}\n\n" + "\n".join(lines), render.DESCRIPTION),
+        colour=render.COLOURS["done"],
+    )
+    embed.set_footer(text="Rematch opens a new lobby with the same seats.")
+    return render.clip(text, render.CONTENT), embed
+
+
+def cancelled_message(change: Change, game: Game) -> str:
+    who = f"by **{change.by}**" if change.by else "as every player left"
+    return f"✖️ The **{game.name}** match was cancelled {who}."
 
 
 def _match_id_of(interaction: discord.Interaction) -> str | None:

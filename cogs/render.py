@@ -28,6 +28,7 @@ TITLE, DESCRIPTION, FIELDS, FIELD_NAME, FIELD_VALUE, FOOTER, EMBEDS_TOTAL = (
     6000,
 )
 ROWS, BUTTONS_PER_ROW, SELECT_OPTIONS, LABEL, SELECT_LABEL = 5, 5, 25, 80, 100
+CONTENT = 2000  # a message's text
 
 
 def clip(text: str, limit: int) -> str:

@@ -79,15 +79,20 @@ class Settings(commands.Cog):
 
         await guarded(interaction, run())
 
-    @app_commands.command(name="notify", description="Also get your reminders by direct message.")
-    @app_commands.describe(on="On: reminders come by DM too; off: only in the channel")
+    @app_commands.command(
+        name="notify", description="Also get your turns and reminders by direct message."
+    )
+    @app_commands.describe(
+        on="On: slow games' turns and reminders come by DM too; off: only in the channel"
+    )
     async def notify(self, interaction: discord.Interaction, on: bool) -> None:
         async def run() -> None:
             await self.bot.service.set_notify(interaction.user.id, on)
             text = (
-                "🔔 Reminders will also come by direct message (if your DMs are open)."
+                "🔔 Your turns in async and correspondence games, and reminders, will also "
+                "come by direct message (if your DMs are open)."
                 if on
-                else "🔕 Reminders will only be posted in the game's channel."
+                else "🔕 Turns and reminders will only be posted in the game's channel."
             )
             await tell(interaction, text)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from games import GAMES
 from tests.postgres_server import (
     HOW_TO_GET_IT,
     ThrowawayServer,
@@ -20,6 +21,7 @@ from tests.postgres_server import (
     fresh_database,
     server_programs,
 )
+from tests.replay_check import check_exports, check_replays, postgres_exports
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -70,7 +72,25 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+async def database_url(
+    backend: str,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[str]:
+    """When the test ends, every match it finished is replayed from seed and actions and
+    compared with its saved state, on either backend (``monkeypatch`` is a dependency so
+    that a game a test rigged is still in place for that replay)."""
     if backend == "sqlite":
-        return f"sqlite:///{tmp_path / 'cookie.db'}"
-    return request.getfixturevalue("postgres_url")
+        path = tmp_path / "cookie.db"
+        yield f"sqlite:///{path}"
+        check_replays(path, GAMES)
+        return
+    # The admin URL is a plain (session) fixture: an async one cannot be asked for here.
+    admin_url = request.getfixturevalue("postgres_admin_url")
+    url, name = await fresh_database(admin_url)
+    try:
+        yield url
+        check_exports(await postgres_exports(url), GAMES)
+    finally:
+        await drop_database(admin_url, name)

@@ -18,19 +18,23 @@ from bot.service.base import (
     settings_of,
 )
 from bot.service.clocks import Clocks, MyMatch
+from bot.service.history import History, HistoryPage, PastMatch, Replay
 from bot.service.lobbies import Lobbies
 
 
-class MatchService(Lobbies, Clocks):
+class MatchService(Lobbies, Clocks, History):
     """Everything that changes or reads a match, for every front end."""
 
 
 __all__ = [
     "Change",
     "Choice",
+    "HistoryPage",
     "MatchService",
     "MyMatch",
+    "PastMatch",
     "Person",
+    "Replay",
     "SeatView",
     "ServiceBase",
     "clean_name",

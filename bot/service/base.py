@@ -23,16 +23,19 @@ from bot.errors import (
     UserError,
 )
 from bot.store import MatchRecord, SeatRecord, Store, Timer
+from bot.store.models import LoggedAction
 from bot.timing import (
     MatchSettings,
 )
 from games.core.panels import Panels
 from games.core.protocol import Action, Decision, Event, Game, GameState, IllegalAction
+from games.core.views import TableView, closed
 
 log = logging.getLogger(__name__)
 
 CACHE_SIZE = 512  # running matches kept parsed in memory
 REMIND_EVERY = 3600.0  # /remind pings a match's laggards at most once an hour
+LAST_HELD_KEPT = 256  # finished matches' last hands kept replayed in memory
 BOT_NAMES = ("Abe", "Bea", "Cal", "Dot", "Eve", "Fin", "Gil", "Hal")
 _MARKDOWN = re.compile(r"[\\*_~`|>#\[\]()@<:]")
 
@@ -70,6 +73,7 @@ class Change:
     previous: GameState | None = None
     timed_out: int | None = None  # the seat whose clock ran out, when a timer moved for it
     timer: Timer | None = None  # the reminder, for kind "reminder"
+    by: str | None = None  # who cancelled, for kind "cancelled" (None: nobody was left)
 
 
 Listener = Callable[[Change], Awaitable[None]]
@@ -94,6 +98,12 @@ class SeatView:
     def of(cls, record: MatchRecord, game: Game, state: GameState, seat: int | None) -> SeatView:
         view = game.view(state, seat)
         deciding = game.decisions(state)
+        if record.status != "active":
+            # A cancelled match's state may still hold a pending decision: nobody is to
+            # move on a table that will see no more moves, and no panel may say otherwise.
+            deciding = []
+            if isinstance(view, TableView):
+                view = closed(view)
         return cls(
             match=record,
             game=game,
@@ -153,6 +163,8 @@ class ServiceBase:
         # parse. Safe because every write goes through this service, and the store's
         # version check still guards each save: a conflict drops the entry.
         self._cache: OrderedDict[str, tuple[MatchRecord, GameState]] = OrderedDict()
+        # (match, seat) -> the replayed state of a finished match's last hand (see last_held).
+        self._last_held: OrderedDict[tuple[str, int], GameState | None] = OrderedDict()
 
     # --- plumbing ----------------------------------------------------------------------
     def lock(self, match_id: str) -> asyncio.Lock:
@@ -222,6 +234,40 @@ class ServiceBase:
         record, state = await self._running(match_id)
         seat = record.seat_of(user_id) if user_id is not None else None
         return SeatView.of(record, self.game_of(record), state, seat)
+
+    async def last_held(self, seen: SeatView) -> SeatView:
+        """A finished match that left the player empty-handed (every card played, or out
+        of the game): the view of the last hand they held, found by replaying the match's
+        log from its seed (the same seed and actions give the same states)."""
+        if seen.seat is None or seen.match.status != "finished" or seen.match.seed is None:
+            return seen
+        if not (isinstance(seen.view, TableView) and seen.view.empty_handed):
+            return seen
+        key = (seen.match.match_id, seen.seat)
+        if key not in self._last_held:
+            logged = await self.store.actions(seen.match.match_id)
+            # Pure and CPU-bound (a long match is a thousand moves): off the event loop.
+            held = await asyncio.to_thread(_last_held, seen, logged)
+            self._last_held[key] = held
+            while len(self._last_held) > LAST_HELD_KEPT:
+                self._last_held.popitem(last=False)
+        held = self._last_held[key]
+        return SeatView.of(seen.match, seen.game, held, seen.seat) if held else seen
+
+
+def _last_held(seen: SeatView, logged: Sequence[LoggedAction]) -> GameState | None:
+    """The last state of the replayed match in which the seat held cards."""
+    record, game, seat = seen.match, seen.game, seen.seat
+    assert seat is not None and record.seed is not None
+    names = [s.name for s in record.seats]
+    state = game.setup(game.load_options(record.options), names, record.seed)  # type: ignore[attr-defined]
+    held = None
+    for action in logged:
+        view = game.view(state, seat)
+        if isinstance(view, TableView) and not view.empty_handed:
+            held = state
+        state, _ = game.apply(state, action.seat, Action.decode(action.action))
+    return held
 
 
 class _NothingToDo(Exception):

@@ -112,6 +112,10 @@ class Clocks(Play):
             if (decision.window is not None or decision.lenient) and decision.default is not None:
                 # A race window closed, or silence meant "pass": nobody is to blame.
                 return Choice(timer.seat, decision.default, decision)
+            if decision.reaction and decision.default is not None:
+                # A missed answer to someone else's move (a challenge) plays its default;
+                # only a missed turn counts toward a bot taking the seat or a forfeit.
+                return Choice(timer.seat, decision.default, decision, timed_out=True)
             settings = settings_of(record)
             seat = record.seats[timer.seat]
             away, missed = seat.away, seat.missed + 1

@@ -260,7 +260,8 @@ class Lobbies(ServiceBase):
             self.timers_changed()
             self._cache.pop(match_id, None)
             record = record.model_copy(update={"status": "cancelled"})
-        await self.notify(Change(kind="cancelled", match=record))
+        by = clean_name(actor.name) if actor is not None else None
+        await self.notify(Change(kind="cancelled", match=record, by=by))
         return record
 
     async def rematch(self, match_id: str, actor: Person) -> MatchRecord:
@@ -268,7 +269,10 @@ class Lobbies(ServiceBase):
         if record.status not in ("finished", "cancelled"):
             raise UserError("This match is still going; a rematch can start when it ends.")
         if record.seat_of(actor.user_id) is None and not actor.can_manage:
-            raise NotSeated()
+            raise UserError(
+                "Only this match's players can call a rematch. Start your own table with "
+                "/play, or press **Spectate** to look at this one."
+            )
         return await self.open_lobby(
             guild_id=record.guild_id,
             channel_id=record.channel_id,

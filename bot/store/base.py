@@ -6,6 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.store.history import HistoryReads
 from bot.store.models import LoggedAction, MatchRecord, SeatRecord, Status, Timer
 
 
@@ -41,7 +42,7 @@ class Shards:
         return self.ids == frozenset(range(self.count))
 
 
-class Store(ABC):
+class Store(HistoryReads, ABC):
     @abstractmethod
     async def connect(self) -> None: ...
 

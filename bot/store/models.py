@@ -48,6 +48,7 @@ class MatchRecord(BaseModel):
     settings: str = "{}"  # JSON of MatchSettings: how the match is run (its pace)
     created_at: datetime
     updated_at: datetime
+    finished_at: float | None = None  # unix time it finished or was cancelled
     seats: list[SeatRecord] = []
 
     def seat_of(self, user_id: int) -> int | None:

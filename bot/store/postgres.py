@@ -22,6 +22,8 @@ _MATCH_COLUMNS = (
     "id, guild_id, channel_id, message_id, game, status, host_id, options, seed, version, "
     "state, rematch_of, settings, created_at, updated_at"
 )
+# Read back with the ending time, which only the store itself writes (010_finished_at.sql).
+_READ_COLUMNS = _MATCH_COLUMNS + ", finished_at"
 _OPEN = "('" + "', '".join(OPEN_STATUSES) + "')"
 _TIMER_COLUMNS = "match_id, kind, seat, version, due_at, stamp"
 # Any constant both processes agree on: it serialises migrations across processes.
@@ -35,7 +37,9 @@ LEASE = 60.0
 # are deleted, the others upserted; the two touch disjoint rows, as one statement must).
 _SAVE_ACTION = f"""
 WITH moved AS (
-    UPDATE matches SET state = $3, version = $4, status = $5, updated_at = $6
+    UPDATE matches SET state = $3, version = $4, status = $5, updated_at = $6,
+        finished_at = CASE WHEN $5 = 'active' THEN NULL
+            ELSE extract(epoch FROM $6::timestamptz) END
     WHERE id = $1 AND version = $2 AND status = 'active'
     RETURNING id
 ), logged AS (
@@ -88,6 +92,19 @@ def shard_filter(shards: Shards | None, guild: str) -> str:
         return "TRUE"
     ids = ", ".join(str(int(i)) for i in sorted(shards.ids))
     return f"(({guild} >> 22) % {int(shards.count)}) IN ({ids})"
+
+
+def _history_filters(
+    guild_id: int, game: str | None, user_id: int | None
+) -> tuple[str, list[object]]:
+    where, params = ["guild_id = $1", "status = 'finished'"], [guild_id]
+    if game is not None:
+        params.append(game)
+        where.append(f"game = ${len(params)}")
+    if user_id is not None:
+        params.append(user_id)
+        where.append(f"id IN (SELECT match_id FROM seats WHERE user_id = ${len(params)})")
+    return " AND ".join(where), params
 
 
 class PostgresStore(Store):
@@ -153,7 +170,7 @@ class PostgresStore(Store):
         ):
             # One snapshot for the matches and their seats (read committed would take one
             # per statement, and could pair a match with seats saved after it).
-            rows = await conn.fetch(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {where}", *params)
+            rows = await conn.fetch(f"SELECT {_READ_COLUMNS} FROM matches WHERE {where}", *params)
             seat_rows = await conn.fetch(
                 "SELECT match_id, seat, user_id, name, away, missed FROM seats "
                 "WHERE match_id = any($1::text[]) ORDER BY match_id, seat",
@@ -205,6 +222,38 @@ class PostgresStore(Store):
             "SELECT seq, seat, action, at FROM actions WHERE match_id = $1 ORDER BY seq", match_id
         )
         return [LoggedAction(**dict(row)) for row in rows]
+
+    # --- history (bot/store/history.py) -------------------------------------------------
+    async def finished_matches(
+        self,
+        guild_id: int,
+        *,
+        game: str | None = None,
+        user_id: int | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[MatchRecord]:
+        where, params = _history_filters(guild_id, game, user_id)
+        n = len(params)
+        return await self._matches(
+            f"{where} ORDER BY finished_at DESC, id LIMIT ${n + 1} OFFSET ${n + 2}",
+            *params,
+            limit,
+            offset,
+        )
+
+    async def count_finished(
+        self, guild_id: int, *, game: str | None = None, user_id: int | None = None
+    ) -> int:
+        where, params = _history_filters(guild_id, game, user_id)
+        return int(await self.pool.fetchval(f"SELECT count(*) FROM matches WHERE {where}", *params))
+
+    async def first_moves(self, match_ids: Sequence[str]) -> dict[str, datetime]:
+        rows = await self.pool.fetch(
+            "SELECT match_id, at FROM actions WHERE seq = 0 AND match_id = any($1::text[])",
+            list(match_ids),
+        )
+        return {row["match_id"]: row["at"] for row in rows}
 
     # --- writes ------------------------------------------------------------------------
     async def _replace_seats(
@@ -375,7 +424,9 @@ class PostgresStore(Store):
 
     async def set_status(self, match_id: str, status: Status) -> None:
         await self.pool.execute(
-            "UPDATE matches SET status = $1, updated_at = $2 WHERE id = $3",
+            "UPDATE matches SET status = $1, updated_at = $2, finished_at = CASE WHEN $1 IN "
+            "('finished', 'cancelled') THEN extract(epoch FROM $2::timestamptz) "
+            "ELSE finished_at END WHERE id = $3",
             status,
             datetime.now(UTC),
             match_id,

@@ -13,17 +13,24 @@ from pathlib import Path
 import aiosqlite
 
 from bot.store.base import ChannelBusy, Store, StoreError, VersionConflict
+from bot.store.history import SQLiteHistory
 from bot.store.models import OPEN_STATUSES, LoggedAction, MatchRecord, SeatRecord, Status, Timer
 
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, message_id, game, status, host_id, options, seed, version, "
     "state, rematch_of, settings, created_at, updated_at"
 )
+# Read back with the ending time, which only the store itself writes (010_finished_at.sql).
+_READ_COLUMNS = _MATCH_COLUMNS + ", finished_at"
 _OPEN = "('" + "', '".join(OPEN_STATUSES) + "')"
 
 
 def now() -> str:
     return datetime.now(UTC).isoformat()
+
+
+def unix_time(stamp: str) -> float:
+    return datetime.fromisoformat(stamp).timestamp()
 
 
 def migrations() -> list[tuple[int, str]]:
@@ -56,7 +63,7 @@ def split_statements(script: str) -> list[str]:
     return statements
 
 
-class SQLiteStore(Store):
+class SQLiteStore(SQLiteHistory, Store):
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._db: aiosqlite.Connection | None = None
@@ -134,7 +141,7 @@ class SQLiteStore(Store):
         async with self._lock:
             rows = list(
                 await self.db.execute_fetchall(
-                    f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {where}", params
+                    f"SELECT {_READ_COLUMNS} FROM matches WHERE {where}", params
                 )
             )
             seats = await self._seats([row["id"] for row in rows])
@@ -301,10 +308,11 @@ class SQLiteStore(Store):
         # status is only written when the move ends the match: naming an indexed column in
         # SET makes SQLite rewrite its index entries, which costs more than the whole row.
         sets = "state = ?, version = ?, updated_at = ?, last_seat = ?, last_action = ?, timers = ?"
-        params: list[object] = [state, version, now(), seat, action, timers_json(timers)]
+        stamp = now()
+        params: list[object] = [state, version, stamp, seat, action, timers_json(timers)]
         if status != "active":
-            sets += ", status = ?"
-            params.append(status)
+            sets += ", status = ?, finished_at = ?"
+            params += [status, unix_time(stamp)]
         async with self._lock:
             cursor = await self.db.execute(
                 f"UPDATE matches SET {sets} WHERE id = ? AND version = ? AND status = 'active'",
@@ -381,11 +389,14 @@ class SQLiteStore(Store):
         return True
 
     async def set_status(self, match_id: str, status: Status) -> None:
+        stamp = now()
+        ended = unix_time(stamp) if status in ("finished", "cancelled") else None
         await self._transaction(
             [
                 (
-                    "UPDATE matches SET status = ?, updated_at = ? WHERE id = ?",
-                    (status, now(), match_id),
+                    "UPDATE matches SET status = ?, updated_at = ?, "
+                    "finished_at = coalesce(?, finished_at) WHERE id = ?",
+                    (status, stamp, ended, match_id),
                 ),
             ]
         )

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from games.chomper.queue import produced
 from games.chomper.state import GOLDEN, POISON, Entry
+from games.chomper.view import view_of
 from games.core.protocol import Action, Decision, Option
 
 if TYPE_CHECKING:
@@ -158,6 +159,8 @@ def choose(game: CookieChomper, view: ChomperView, decision: Decision) -> Action
 
 def main_default(game: CookieChomper, state: ChomperState, options: list[Option]) -> Action:
     """What a timer plays for the Active Player: the bot's choice, from the public view."""
-    view = game.view(state, state.turn)
+    # Built while the decisions are being made, so it is told who moves (the Active
+    # Player) rather than asking the decisions it is part of.
+    view = view_of(game, state, state.turn, moving=(state.turn,))
     decision = Decision(key="default", seat=state.turn, prompt="", options=tuple(options))
-    return choose(game, view, decision)  # type: ignore[arg-type]
+    return choose(game, view, decision)

@@ -24,7 +24,16 @@ from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperS
 from games.chomper.view import panels, view_of
 from games.core.engine import Engine
 from games.core.panels import Panels
-from games.core.protocol import Action, Decision, Event, IllegalAction, Option, Outcome, option
+from games.core.protocol import (
+    Action,
+    Decision,
+    Event,
+    IllegalAction,
+    Option,
+    Outcome,
+    Placement,
+    option,
+)
 from games.core.rng import rng_for
 from games.core.windows import RoundTable
 
@@ -131,16 +140,6 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             return [self.main_decision(state, key)]
         assert state.window is not None
         return [self.round_decision(state, key, state.window.current)]
-
-    @staticmethod
-    def deciding_seat(state: ChomperState) -> int | None:
-        if state.phase == "over":
-            return None
-        if state.redo is not None:
-            return state.redo.seat
-        if state.phase == "round" and state.window is not None:
-            return state.window.current
-        return state.turn
 
     def playable(self, state: ChomperState, seat: int) -> list[str]:
         barred = list(state.barred[seat])
@@ -702,6 +701,14 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         keys = [order.get(s, len(names)) for s in range(len(names))]
         survivor = self.players_in(state)[0]
         return Outcome.ranked(keys, f"{names[survivor]} is the last player standing.")
+
+    def score_text(self, state: ChomperState, placement: Placement) -> str:
+        if state.options.mode == "chain":
+            left = placement.score
+            return f"{left} card{'' if left == 1 else 's'} left"
+        if state.options.hoarder:
+            return f"{placement.score} pts"
+        return ""  # the Golden Cookie, or the last player standing: the place says it all
 
     @staticmethod
     def hoard_score(pile: list[str]) -> int:

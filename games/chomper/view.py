@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from games.chomper.queue import produced
 from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperState, Entry
 from games.core.panels import Panel, PanelField, Panels
+from games.core.views import TableView, to_move
 
 if TYPE_CHECKING:
     from games.chomper.engine import CookieChomper
@@ -34,14 +35,13 @@ class SeatLine(BaseModel):
     score: int | None = None  # Cookie Hoarder
 
 
-class ChomperView(BaseModel):
+class ChomperView(TableView):
     game: str = "cookie_chomper"
     viewer: int | None
     options: ChomperOptions
     players: list[SeatLine]
     turn: int
     phase: str
-    deciding: int | None
     stack: list[str] | None  # known order (not in Cookie Hoarder, where it is shuffled)
     stack_left: dict[str, int]  # what is left in the Stack, by kind
     queue: list[Entry]
@@ -60,7 +60,13 @@ class ChomperView(BaseModel):
     log: list[str]
 
 
-def view_of(game: CookieChomper, state: ChomperState, seat: int | None) -> ChomperView:
+def view_of(
+    game: CookieChomper,
+    state: ChomperState,
+    seat: int | None,
+    moving: tuple[int, ...] | None = None,
+) -> ChomperView:
+    """``moving``: who must decide, when the caller is itself building the decisions."""
     hoarder = state.options.hoarder
     total = produced(state.queue)
     outcome = game.outcome(state)
@@ -79,7 +85,9 @@ def view_of(game: CookieChomper, state: ChomperState, seat: int | None) -> Chomp
         ],
         turn=state.turn,
         phase=state.phase,
-        deciding=game.deciding_seat(state),
+        to_move=moving
+        if moving is not None
+        else to_move(game.decisions(state), over=outcome is not None),
         stack=None if hoarder else list(state.stack),
         stack_left=dict(sorted(kinds.items())),
         queue=list(state.queue),
@@ -133,20 +141,21 @@ def pile_panel(game: CookieChomper, view: ChomperView) -> Panel:
 def table_panel(game: CookieChomper, view: ChomperView) -> Panel:
     names = [p.name for p in view.players]
     chain = view.options.mode == "chain"
+    deciding = ", ".join(f"**{names[s]}**" for s in view.to_move)
     if view.over:
         description = f"🏁 **Game over.** {view.result}"
-    elif chain:
-        description = f"**{names[view.turn]}** plays on the chain."
-    elif view.deciding is not None and view.phase == "round":
-        description = f"Modifier round: **{names[view.deciding]}** may play a modifier or pass."
-    elif view.deciding is not None:
-        description = f"**{names[view.deciding]}** plays a card."
-    else:
+    elif not deciding:
         description = ""
+    elif chain:
+        description = f"{deciding} plays on the chain."
+    elif view.phase == "round":
+        description = f"Modifier round: {deciding} may play a modifier or pass."
+    else:
+        description = f"{deciding} plays a card."
     fields = []
     lines = []
     for s, player in enumerate(view.players):
-        marker = "☠️" if player.out else ("▶️" if s == view.turn and not view.over else "▫️")
+        marker = "☠️" if player.out else ("▶️" if s in view.to_move else "▫️")
         extra = f" · {player.score} pts" if player.score is not None else ""
         lines.append(
             f"{marker} **{player.name}** — {player.cards} cards{extra}"

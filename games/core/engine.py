@@ -22,6 +22,7 @@ from games.core.protocol import (
     MatchOver,
     NotYourTurn,
     Outcome,
+    Placement,
 )
 from games.core.rng import rng_for
 
@@ -122,6 +123,11 @@ class Engine(Generic[StateT, OptionsT]):
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         """Override with a heuristic; the fallback picks the first option(s)."""
         return decision.pick(decision.options[: max(1, decision.min_picks)])
+
+    def score_text(self, state: StateT, placement: Placement) -> str:
+        """A placement's score as players count it ("$1.2M", "3 pts"); empty where the
+        place says it all (last player standing)."""
+        return str(placement.score)
 
     def why_illegal(self, state: StateT, seat: int, action: Action) -> str:
         """A sentence for an action that is not among the options; games may say more."""

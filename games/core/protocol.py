@@ -107,7 +107,10 @@ class Decision(BaseModel):
     min_picks: int = 1
     max_picks: int = 1
     default: Action | None = None  # what a timer plays when it runs out
-    reaction: bool = False  # answering someone else's move: shorter clocks in live games
+    # Answering someone else's move: shorter clocks in live games, and a missed answer
+    # plays ``default`` without counting the seat absent. Its prompt speaks of that public
+    # move and names no hidden card: the seat's public ping quotes it.
+    reaction: bool = False
     # A race (first come, first served): every seat in it holds a decision with the same
     # key, and the race closes on its own after ``window`` seconds of live play; its
     # ``default`` then settles it for everyone, and nobody is to blame for the timeout.
@@ -240,6 +243,8 @@ class Game(Protocol):
     ) -> tuple[GameState, list[Event]]: ...
 
     def outcome(self, state: GameState) -> Outcome | None: ...
+
+    def score_text(self, state: GameState, placement: Placement) -> str: ...
 
     def view(self, state: GameState, seat: int | None) -> BaseModel: ...
 

@@ -15,7 +15,16 @@ from pydantic import BaseModel
 from games.core.cards import Catalogue, load_catalogue
 from games.core.engine import Engine
 from games.core.panels import Panels
-from games.core.protocol import Action, Decision, Event, IllegalAction, Option, Outcome, option
+from games.core.protocol import (
+    Action,
+    Decision,
+    Event,
+    IllegalAction,
+    Option,
+    Outcome,
+    Placement,
+    option,
+)
 from games.cover.battle import take_card
 from games.cover.cards import move_set, swap_top_sets
 from games.cover.draft import TWO_PLAYER_REMOVALS, Drafting
@@ -473,6 +482,9 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         if state.end_reason is None:
             return None
         return Outcome.ranked(state.totals, state.end_reason, keys=self.ranking_keys(state))
+
+    def score_text(self, state: CoverState, placement: Placement) -> str:
+        return self.short_money(placement.score)
 
     # --- what players see --------------------------------------------------------------
     def view(self, state: CoverState, seat: int | None) -> BaseModel:

@@ -8,6 +8,7 @@ from pydantic import BaseModel
 
 from games.core.options import summary
 from games.core.panels import Panel, PanelField, Panels
+from games.core.views import TableView, to_move
 from games.cover.cookies_state import CookiesOptions, CookiesState
 from games.cover.state import CoverOptions, CoverState, RoundResult
 
@@ -56,7 +57,7 @@ class DraftView(BaseModel):
     opponent: int
 
 
-class CoverView(BaseModel):
+class CoverView(TableView):
     """Public table plus the viewer's own hand. ``viewer`` None is a spectator."""
 
     game: str
@@ -108,6 +109,7 @@ def view_of(game: CoverYourAssets, state: CoverState, seat: int | None) -> Cover
         {
             "game": game.key,
             "viewer": seat,
+            "to_move": to_move(game.decisions(state), over=outcome is not None),
             "options": state.options,
             "round": state.round,
             "turn": state.turn,
@@ -185,6 +187,8 @@ def status_line(game: CoverYourAssets, view: CoverView, names: list[str]) -> str
                 + (f" · {p.round_wins} round wins" if view.options.end_mode == "first_to_2" else "")
             )
         return "\n".join(lines)
+    if not view.to_move:
+        return ""  # a closed table: nobody is to move, so no line says who is
     if view.battle:
         b = view.battle
         played = " → ".join(f"{names[s]}: {game.label(c)}" for s, c in b.played)
@@ -208,12 +212,13 @@ def status_line(game: CoverYourAssets, view: CoverView, names: list[str]) -> str
             f"📥 **{names[d.drafter]}** drafted a set: {cards}.\n"
             f"Waiting for **{names[d.opponent]}**: challenge it, or let it go?"
         )
-    return f"🎯 **{names[view.turn]}**'s turn."
+    who = ", ".join(f"**{names[s]}**" for s in view.to_move)
+    return f"🎯 {who}'s turn."
 
 
 def player_field(game: CoverYourAssets, view: CoverView, seat: int) -> PanelField:
     p = view.players[seat]
-    marker = "▶ " if seat == view.turn and not view.end_reason else ""
+    marker = "▶ " if seat in view.to_move else ""
     name = f"{marker}{p.name} · {p.hand_count} in hand · {game.short_money(p.stack_value)}"
     if view.crumbs:
         name += f" · crumbs {view.crumbs[seat]}"

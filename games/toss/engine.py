@@ -25,6 +25,7 @@ from games.core.protocol import (
     IllegalAction,
     Option,
     Outcome,
+    Placement,
     option,
 )
 from games.core.rng import rng_for
@@ -445,6 +446,9 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
             f"in round {played} (best of {rounds})."
         )
         return Outcome.ranked(state.round_wins, reason)
+
+    def score_text(self, state: TossState, placement: Placement) -> str:
+        return f"🏆 {placement.score}" if int(state.options.rounds) > 1 else ""
 
     # --- small helpers ------------------------------------------------------------------
     def open(self, state: TossState, phase: str) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from games.core.panels import Panel, PanelField, Panels
+from games.core.views import TableView, to_move
 from games.toss.cards import HALF, MILK, WILD
 from games.toss.state import BlindTake, Roll, TossOptions, TossState
 
@@ -25,7 +26,7 @@ class SeatLine(BaseModel):
     status: str = ""  # public: choosing, chosen, grabbing n
 
 
-class TossView(BaseModel):
+class TossView(TableView):
     """The public table plus the viewer's own hand. ``viewer`` None is a spectator."""
 
     game: str = "toss_your_cookies"
@@ -76,6 +77,7 @@ def view_of(game: TossYourCookies, state: TossState, seat: int | None) -> TossVi
         my_pick = list(state.given)
     return TossView(
         viewer=seat,
+        to_move=to_move(game.decisions(state), over=outcome is not None),
         options=state.options,
         round=state.round,
         turn=state.turn,
@@ -154,15 +156,17 @@ def table_panel(game: TossYourCookies, view: TossView) -> Panel:
         description = f"🏁 **Game over.** 🏆 **{names[champion]} wins!** {view.result}"
         accent = "done"
     else:
-        description = "\n".join(t for t in (roll_text(view.roll), phase_text(game, view)) if t)
+        # Who does what now is only said while someone must: not on a closed table.
+        phase = phase_text(game, view) if view.to_move else ""
+        description = "\n".join(t for t in (roll_text(view.roll), phase) if t)
         accent = "battle" if view.phase == "scramble" else "turn"
     lines = []
     for s, player in enumerate(view.players):
-        marker = "▶️" if s == view.turn and not view.over else "▫️"
+        marker = "▶️" if s in view.to_move else "▫️"
         parts = [f"{player.cards} cards"]
         if rounds > 1 or player.round_wins:
             parts.append(f"🏆 {player.round_wins}")
-        if player.status:
+        if player.status and view.to_move:
             parts.append(player.status)
         lines.append(f"{marker} **{player.name}** — " + " · ".join(parts))
     fields = [PanelField(name="Players", value="\n".join(lines))]

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -17,8 +18,15 @@ STRANGER = Person(user_id=999, name="Stranger")
 
 
 @pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """The SQLite file of a test run on SQLite only (``parametrize("backend", ["sqlite"])``)."""
+    return tmp_path / "cookie.db"
+
+
+@pytest.fixture
 async def store(database_url: str) -> AsyncIterator[Store]:
-    """The store on each backend in turn (``database_url`` in tests/conftest.py)."""
+    """The store on each backend in turn (``database_url`` in tests/conftest.py, which also
+    replays every match the test finished when it ends)."""
     store = open_store(database_url)
     await store.connect()
     yield store

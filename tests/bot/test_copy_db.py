@@ -16,6 +16,7 @@ from bot.service import MatchService
 from bot.store import SQLiteStore, open_store
 from bot.store.copy import CopyRefused, copy_database
 from games import GAMES
+from tests.replay_check import check_exports, postgres_exports
 
 from .conftest import ANA, MOD, four_player_match
 
@@ -80,6 +81,8 @@ async def test_every_table_moves_and_each_log_replays_to_its_snapshot(
     assert report.rows["actions"] == expected["actions"] > 0
     assert report.rows["user_settings"] == report.rows["guild_settings"] == 1
     assert report.rows["reminders"] == 1
+    # The copied finished match also replays through games.core.replay (as /replay does).
+    assert check_exports(await postgres_exports(postgres_url), GAMES) == 1
     target = open_store(postgres_url)
     await target.connect()
     try:

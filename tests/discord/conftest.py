@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.client import CookieJar
 from bot.config import Settings
+from games import GAMES
 from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
+from tests.replay_check import check_replays
 
 
 def make_bot(db: Path | str) -> CookieJar:
@@ -25,8 +28,13 @@ def make_bot(db: Path | str) -> CookieJar:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "cookie.db"
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The test's database. When the test ends, every match it finished is replayed from
+    seed and actions and compared with its saved state (``monkeypatch`` is a dependency so
+    that a game a test rigged is still in place for that replay)."""
+    path = tmp_path / "cookie.db"
+    yield path
+    check_replays(path, GAMES)
 
 
 @pytest.fixture
@@ -41,7 +49,9 @@ def table_of(fake: FakeDiscord) -> FakeMessage:
 
 async def show_hand(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
     table = table_of(fake)
-    await fake.click(user, table, table.find_button("hand"))
+    # "Show hand", "Grab cards" in a scramble, "My last hand" once it is over.
+    button = next(b for b in table.buttons() if (b.custom_id or "").startswith("cj:hand:"))
+    await fake.click(user, table, button)
     return fake.last_reply(user)
 
 

@@ -166,8 +166,11 @@ async def test_reminders_come_by_dm_for_those_who_ask_and_vacations_show(fake, d
         await bot.service.clock.advance(12 * 3600)
         await bot.scheduler.fire_due()
         await fake.settle()
-        (dm,) = fake.dms(ana)
-        assert "your move in **Cover Your Assets** is waiting" in dm.content
+        turn, reminder = fake.dms(ana)
+        # An async turn comes by DM too, with the way to the table and its deadline.
+        assert "It's your move in **Cover Your Assets**" in turn.content
+        assert "https://discord.com/channels/" in turn.content and ":R>" in turn.content
+        assert "your move in **Cover Your Assets** is waiting" in reminder.content
         await fake.slash(ana, "away", until="2099-01-01")
         assert "limited to 14 days" in fake.last_reply(ana).text()
         back = bot.service.clock.now() + 3 * 86400

@@ -52,6 +52,9 @@ async def test_the_modifier_round_asks_each_player_in_turn_in_the_hand_view(fake
         await fake.click(active, again, again.find_button("Pass"))
         table = table_of(fake).text()
         assert f"Modifier round: **{other.display_name}**" in table
+        # One truth: the marker sits on whoever must decide now, not on the Active Player.
+        assert f"▶️ **{other.display_name}**" in table
+        assert f"▶️ **{active.display_name}**" not in table
         assert "This turn:" in table and "Number:" in table
         hand = await show_hand(fake, other)
         assert "Play a modifier or pass" in hand.text()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cogs.presenter import HAND_EDITABLE
 from games import GAMES
 from games.core.cards import CardSpec, Catalogue, load_catalogue
 from games.cover import CoverYourAssets
@@ -205,7 +206,9 @@ async def test_wrong_clicks_get_a_sentence_and_change_nothing(fake, db) -> None:
         assert "Waiting for" in fake.last_reply(idle).text()
         assert fake.last_reply(idle).ephemeral
         assert (await bot.service.get(match_id)).version == 0
-        # A stale click: the mover moves from a fresh hand, then clicks the old one.
+        # A stale click: the mover moves from a fresh hand, then clicks the old one (a hand
+        # older than Discord's 15 minutes of editing is not replaced: it stays).
+        await fake.advance(HAND_EDITABLE)
         await make_a_move(fake, mover)
         moved = await bot.service.get(match_id)
         assert moved.version >= 1

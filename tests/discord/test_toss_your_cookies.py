@@ -3,6 +3,7 @@ the public table, bots racing, and full matches to the final embed."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 
 from games import GAMES
@@ -24,6 +25,11 @@ async def move_in_hand(fake: FakeDiscord, user: FakeUser) -> bool:
     select wants. True if a move was made."""
     hand = await show_hand(fake, user)
     buttons, selects = move_components(hand)
+    buttons = buttons or [  # in a scramble: the grab buttons of the player's own hand view
+        b.custom_id
+        for b in hand.buttons()
+        if (b.custom_id or "").startswith("cj:grab:") and not b.disabled
+    ]
     if buttons:
         await fake.click(user, hand, buttons[0])
         return True
@@ -140,39 +146,43 @@ async def test_many_simultaneous_clicks_on_the_tossed_milk_make_exactly_one_winn
         table = table_of(fake)
         assert "Grab the milk!" in table.text()
         assert any("the scramble is on" in t for t in fake.all_public_text())
-        milk = table.find_button("Milk")
         record = await bot.service.store.open_in_channel(fake.general.id)
         state = bot.service.load_state(record)
         tosser = state.scramble.tosser
         racers = [p for p in people if p.id != record.seats[tosser].user_id]
         assert len(racers) == 7
-        # Everyone clicks the same button at the same instant, on the same message.
-        clicks = await fake.click_at_once(racers, table, milk)
+        # Each racer opens their own grab buttons; then all click Milk in the same instant.
+        hands = {p.id: await show_hand(fake, p) for p in racers}
+        baseline = asyncio.all_tasks()
+        clicks = [
+            await fake.click(p, hands[p.id], hands[p.id].find_button("Milk"), dispatch_only=True)
+            for p in racers
+        ]
+        await fake.settle(baseline=baseline)
         assert all(c.acknowledged for c in clicks)  # every click was answered
-        replies = [fake.last_reply(p).text() for p in racers]
-        winners = [r for r in replies if "grabs the milk" in r]
-        assert len(winners) == 1, replies
-        assert (
-            sum("Too slow" in r or "Too late" in r or "nothing to grab" in r for r in replies) == 6
+        replies = [fake.last_reply(p) for p in racers]
+        # Every answer is the racer's own hand view, redrawn where they clicked.
+        assert all(
+            r.ephemeral and r.id == hands[p.id].id for r, p in zip(replies, racers, strict=True)
         )
+        winners = [r for r in replies if "grabs the milk" in r.text()]
+        assert len(winners) == 1, [r.text() for r in replies]
+        losers = [r for r in replies if r not in winners]
+        assert all("Too slow" in r.text() or "Too late" in r.text() for r in losers)
+        # The milk is gone for everyone: no loser is left with a button for it.
+        assert not any(b.label and "Milk" in b.label for r in losers for b in r.buttons())
         after = bot.service.load_state(await bot.service.get(record.match_id))
         assert after.phase == "milk_take" and after.blind.taker == tosser
         actions = await bot.service.store.actions(record.match_id)
         assert [a.action for a in actions].count("grab.milk") == 1
-        # The table greys the taken milk out rather than moving the buttons about.
-        await fake.settle()
-        refreshed = table_of(fake)
-        assert all(b.disabled for b in refreshed.buttons() if b.label and "Milk" in b.label) or (
-            "Grab the milk!" not in refreshed.text()
-        )
     fake.assert_clean()
 
 
-async def test_the_scramble_buttons_sit_on_the_public_table_and_bots_race_too(
+async def test_the_scramble_grab_buttons_are_private_and_current_after_each_click(
     fake, db, monkeypatch
 ) -> None:
     ana = fake.add_user("ana")
-    await rigged_table(fake, db, monkeypatch, [ana], Roll(action="toss", number="2"))
+    game = await rigged_table(fake, db, monkeypatch, [ana], Roll(action="toss", number="2"))
     async with fake.running(make_bot(db)) as bot:
         bot.service.new_seed = lambda: 5  # a deal where no bot's grab wins the round
         await open_toss_lobby(fake, ana, bots=3)
@@ -186,12 +196,35 @@ async def test_the_scramble_buttons_sit_on_the_public_table_and_bots_race_too(
         state = bot.service.load_state(await bot.service.get(record.match_id))
         # The bots grabbed their two each at once (no delay in tests); Ana's two remain.
         assert state.phase == "scramble" and state.scramble.quota == [2, 0, 0, 0]
+        # The public table shows the pile and the clock, and no grab button of anyone's.
         table = table_of(fake)
-        grabs = [b for b in table.buttons() if b.custom_id and b.custom_id.startswith("cj:grab:")]
-        assert grabs and "Grab now!" in table.text() and "<t:" in table.text()
-        live = [b for b in grabs if not b.disabled]
-        await fake.click(ana, table, live[0])
-        assert fake.last_reply(ana).ephemeral and "grabs" in fake.last_reply(ana).text()
+        assert "In the middle" in table.text() and "Grab now!" in table.text()
+        assert not [b for b in table.buttons() if (b.custom_id or "").startswith("cj:grab:")]
+        (ping,) = [m for m in fake.public_messages() if "scramble is on" in m.content]
+        assert ana.mention in ping.content and "<t:" in ping.content
+        hand = await fake.click(ana, ping, ping.find_button("Grab cards"))
+        mine = fake.last_reply(ana)
+        assert mine.ephemeral and "Your hand" in mine.text()
+
+        def offered(message) -> list[str]:  # type: ignore[no-untyped-def]
+            return [
+                b.label
+                for b in message.buttons()
+                if (b.custom_id or "").startswith("cj:grab:") and not b.disabled
+            ]
+
+        async def in_the_middle() -> list[str]:
+            now = bot.service.load_state(await bot.service.get(record.match_id))
+            (race,) = [d for d in game.decisions(now) if d.seat == 0]
+            return sorted(o.label for o in race.options)
+
+        assert sorted(offered(mine)) == await in_the_middle()
+        await fake.click(ana, mine, next(b for b in mine.buttons() if b.label == offered(mine)[0]))
+        again = fake.last_reply(ana)
+        # The same private message, redrawn: what she took, and exactly what is left now.
+        assert again.id == mine.id and "grabs" in again.text()
+        assert offered(again) and sorted(offered(again)) == await in_the_middle()
+        assert hand.acknowledged
     fake.assert_clean()
 
 

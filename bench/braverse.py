@@ -1,0 +1,128 @@
+"""Braverse figures: engine speed against a bare state copy, state size, and the bot.
+
+- engine actions per second in random playouts, against the same run's baseline: the bare
+  JSON round trip that ``apply`` makes of the state (its copy), per action;
+- the largest state JSON seen (target: at most 16 KB);
+- the heuristic bot against random play, per ready-deck pairing (target: 95 % or more);
+- bot mirrors: the share that end on the Break Area (target: 90 % or more) and the median
+  number of rounds (target: 8-14);
+- a corpus of bot games with four mono-colour decks (every card of a colour, four copies:
+  legal, and together the whole pool): which pool cards' effects never resolved.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import statistics
+import time
+
+from games import GAMES
+from games.braverse import Braverse
+from games.braverse.state import BraverseOptions, BraverseState, EffectFrame
+from games.core import contract
+from games.core.protocol import Event
+
+KEY = "braverse"
+DECKS = ("rush", "tempo", "fort")
+
+
+def engine_figures(playouts: int) -> str:
+    game = GAMES[KEY]
+    rng = random.Random(11)
+    states: list[BraverseState] = []
+    actions, biggest = 0, 0
+
+    def keep(state, decisions) -> None:  # type: ignore[no-untyped-def]
+        nonlocal biggest
+        if state.version % 10 == 0:
+            states.append(state)
+            biggest = max(biggest, len(state.model_dump_json()))
+
+    start = time.perf_counter()
+    for _ in range(playouts):
+        actions += len(contract.playout(game, rng, every_state=keep).actions)
+    rate = actions / (time.perf_counter() - start)
+    start = time.perf_counter()
+    for state in states:
+        BraverseState.model_validate(state.model_dump())
+    copy_rate = len(states) / (time.perf_counter() - start)
+    return (
+        f"braverse engine: {rate:,.0f} actions/s in {playouts} random playouts (target >= 1,500);"
+        f" baseline: {copy_rate:,.0f} bare state copies/s; largest state JSON "
+        f"{biggest / 1024:.1f} KB (target <= 16 KB)"
+    )
+
+
+def play(
+    options: BraverseOptions, seed: int, bots: tuple[bool, bool], game: Braverse | None = None
+) -> BraverseState:
+    game = game or GAMES[KEY]  # type: ignore[assignment]
+    rng = random.Random(seed)
+    state = game.setup(options, ("Ana", "Ben"), seed)
+    while game.outcome(state) is None:
+        decision = rng.choice(game.decisions(state))
+        if bots[decision.seat]:
+            action = game.bot_action(state, decision.seat, decision=decision)
+        else:
+            action = contract.random_pick(decision, rng)
+        state, _ = game.apply(state, decision.seat, action)
+    return state  # type: ignore[return-value]
+
+
+def bot_figures(games: int) -> str:
+    lines = []
+    for first, second in itertools.product(DECKS, repeat=2):
+        options = BraverseOptions(first_deck=first, second_deck=second)  # type: ignore[arg-type]
+        wins = 0
+        for seed in range(games):
+            bot = seed % 2  # the bot takes each seat in turn
+            state = play(options, seed, (bot == 0, bot == 1))
+            wins += state.winner == bot
+        lines.append(f"{first}/{second} {wins / games:.0%}")
+    mirrors, rounds = 0, []
+    for seed in range(games):
+        deck = DECKS[seed % 3]
+        state = play(BraverseOptions(first_deck=deck, second_deck=deck), seed, (True, True))
+        mirrors += "Break Area" in state.reason
+        rounds.append(state.round / 2)
+    return (
+        f"braverse bot vs random over {games} seeded games per pairing (target >= 95 %): "
+        + ", ".join(lines)
+        + f"; bot mirrors ending on the Break Area: {mirrors / games:.0%} (target >= 90 %), "
+        f"median {statistics.median(rounds):.1f} rounds (target 8-14)"
+    )
+
+
+class Recording(Braverse):
+    """Notes every card whose effect starts resolving."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.resolved: set[str] = set()
+
+    def step_effect(
+        self, state: BraverseState, frame: EffectFrame, events: list[Event], rng: random.Random
+    ) -> bool:
+        self.resolved.add(frame.card)
+        return super().step_effect(state, frame, events, rng)
+
+
+def corpus_figures(games: int) -> str:
+    game = Recording()
+    colours = "RYGB"
+    decks = {
+        c: tuple(n for card in game.pool.cards if card.colour == c for n in [card.number] * 4)
+        for c in colours
+    }
+    for seed in range(games):
+        first, second = colours[seed % 4], colours[(seed // 4 + seed + 1) % 4]
+        options = BraverseOptions(decks=(decks[first], decks[second]))
+        play(options, seed, (True, True), game)
+    with_effects = {c.number for c in game.pool.cards if c.effects()}
+    missing = sorted(with_effects - game.resolved)
+    return (
+        f"braverse corpus: {games} bot games with mono-colour decks resolved "
+        f"{len(with_effects) - len(missing)} of the {len(with_effects)} pool cards with an "
+        f"effect; never: {', '.join(missing) or 'none'}"
+    )

@@ -1,0 +1,159 @@
+"""Player ratings: openskill's Plackett–Luce model over finished matches (pure).
+
+One rating per (server, game, user) lives in the store; this module only turns a finished
+match's placements and the seats' ratings before it into their ratings after it. Plain values
+in and out, no store and no clock, so ``ratings rebuild`` can replay history and land on the
+same numbers.
+
+openskill is pinned exactly (``openskill==6.2.0``): a rating is a float that a rebuild must
+reproduce bit for bit, and any change in the library's arithmetic would move every rating.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+MU = 25.0
+SIGMA = 25.0 / 3.0
+PROVISIONAL_GAMES = 5
+# openskill 6.2.0 mishandles multi-way ties (openskill.py #155, #201): tied winners can end
+# below the seat they beat. We rate every strict order of the tied groups and average; past
+# this many orders, a seeded sample of them. Drop the workaround (and rebuild) once fixed.
+MAX_ORDERS = 720
+
+MODEL = PlackettLuce(mu=MU, sigma=SIGMA, limit_sigma=True)
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's skill belief: mean μ, uncertainty σ, and how many rated games it holds."""
+
+    mu: float = MU
+    sigma: float = SIGMA
+    games: int = 0
+
+    @property
+    def display(self) -> int:
+        """The number people see: ``ordinal(alpha=24, target=1500)``, a new player at 1500."""
+        return round(1500 + 24 * (self.mu - 3 * self.sigma))
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat of a finished match: its place (1 = first, ties share a place), whether it
+    ended gone (forfeit, ``/leave``), and its user, or None for a bot seat."""
+
+    user_id: int | None
+    place: int
+    gone: bool = False
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """One rated player's update: ``place`` is the place among the rated seats."""
+
+    user_id: int
+    place: int
+    before: Rating
+    after: Rating
+
+
+def rated_places(seats: Sequence[SeatResult]) -> list[tuple[int, int]]:
+    """(user, place) for the human seats: bots removed, humans keep their order, and every
+    seat that ended gone is last, tied with the other quitters. Places are 1-based with
+    ties sharing the best place (1, 2, 2, 4)."""
+    humans = [seat for seat in seats if seat.user_id is not None]
+    keys = {id(seat): (seat.gone, 0 if seat.gone else seat.place) for seat in humans}
+    ordered = sorted(humans, key=lambda seat: keys[id(seat)])
+    places: list[tuple[int, int]] = []
+    for index, seat in enumerate(ordered):
+        if index and keys[id(seat)] == keys[id(ordered[index - 1])]:
+            place = places[-1][1]
+        else:
+            place = index + 1
+        assert seat.user_id is not None
+        places.append((seat.user_id, place))
+    return places
+
+
+def rate_match(
+    match_id: str, seats: Sequence[SeatResult], ratings: Mapping[int, Rating]
+) -> list[RatingChange]:
+    """The rating changes of a finished match, in place order; empty when fewer than two
+    human seats played (nothing to learn). ``ratings`` holds the players' ratings before
+    the match; a missing player is new."""
+    places = rated_places(seats)
+    if len(places) < 2:
+        return []
+    before = [ratings.get(user, Rating()) for user, _ in places]
+    ranks = [place for _, place in places]
+    groups = _tied_groups(ranks)
+    sums: list[list[float]] = [[] for _ in places]
+    sigmas: list[list[float]] = [[] for _ in places]
+    for order in _strict_orders(groups, match_id):
+        teams = [[_model_rating(before[index])] for index in order]
+        rated = MODEL.rate(teams, ranks=[float(rank) for rank in range(1, len(order) + 1)])
+        for position, index in enumerate(order):
+            sums[index].append(rated[position][0].mu)
+            sigmas[index].append(rated[position][0].sigma)
+    changes = []
+    for index, (user, place) in enumerate(places):
+        # fsum is correctly rounded, so seats that saw the same numbers in another order
+        # end with identical floats: equal tied seats move exactly equally.
+        after = Rating(
+            mu=math.fsum(sums[index]) / len(sums[index]),
+            sigma=math.fsum(sigmas[index]) / len(sigmas[index]),
+            games=before[index].games + 1,
+        )
+        changes.append(RatingChange(user_id=user, place=place, before=before[index], after=after))
+    return changes
+
+
+def _model_rating(rating: Rating) -> PlackettLuceRating:
+    return MODEL.rating(mu=rating.mu, sigma=rating.sigma)
+
+
+def _tied_groups(ranks: Sequence[int]) -> list[list[int]]:
+    """Indices of the seats grouped by rank, best rank first (ranks are sorted)."""
+    return [
+        [index for index, _ in group]
+        for _, group in itertools.groupby(enumerate(ranks), key=lambda pair: pair[1])
+    ]
+
+
+def _strict_orders(groups: list[list[int]], match_id: str) -> Iterator[tuple[int, ...]]:
+    """Strict orders of the seats that respect the groups: all of them when there are at
+    most MAX_ORDERS, else a sample seeded by the match id.
+
+    The sample is balanced: each drawn order of a group comes with all its rotations, so
+    every seat of a group sits in every position of it equally often and seats with equal
+    priors still move equally."""
+    total = math.prod(math.factorial(len(group)) for group in groups)
+    if total <= MAX_ORDERS:
+        for parts in itertools.product(*(itertools.permutations(group) for group in groups)):
+            yield tuple(itertools.chain.from_iterable(parts))
+        return
+    rng = random.Random(f"rating-orders:{match_id}")
+    rotations = math.prod(len(group) for group in groups)
+    if rotations > MAX_ORDERS:  # many small tied groups: plain independent draws
+        for _ in range(MAX_ORDERS):
+            yield tuple(index for group in groups for index in rng.sample(group, len(group)))
+        return
+    for _ in range(MAX_ORDERS // rotations):
+        drawn = [rng.sample(group, len(group)) for group in groups]
+        for shifts in itertools.product(*(range(len(group)) for group in groups)):
+            yield tuple(
+                index
+                for part, shift in zip(drawn, shifts, strict=True)
+                for index in part[shift:] + part[:shift]
+            )

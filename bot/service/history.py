@@ -1,0 +1,199 @@
+"""Finished matches: the server's history, exports, and replays recomputed from the log.
+
+A replay is never read from stored snapshots: it is the seed, the options and the action
+log run through the game again (``games.core.replay``), so it works for every match ever
+saved, including those played before replays existed. The seed and the hands are secrets
+of a match until it ends, so only finished matches are exported or replayed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.errors import UserError
+from bot.service.base import ServiceBase
+from bot.store import MatchRecord
+from games.core.replay import (
+    ExportedAction,
+    ExportedSeat,
+    Frame,
+    MatchExport,
+    ReplayError,
+    replay,
+)
+
+log = logging.getLogger(__name__)
+
+HISTORY_PAGE = 6  # matches per /history page
+REPLAYS_KEPT = 8  # replays kept computed in memory (finished matches never change)
+
+
+class NoSuchFinishedMatch(UserError):
+    def __init__(self) -> None:
+        super().__init__(
+            "There is no finished match with that id on this server; pick one from the list "
+            "or from /history."
+        )
+
+
+class StillRunning(UserError):
+    def __init__(self) -> None:
+        super().__init__(
+            "That match is still being played: its seed and hands stay secret until it ends. "
+            "Replay or export it once it is over."
+        )
+
+
+class NeverFinished(UserError):
+    def __init__(self, status: str) -> None:
+        why = "never started" if status == "lobby" else "was cancelled before it ended"
+        super().__init__(f"That match {why}, so there is nothing to replay; see /history.")
+
+
+@dataclass(frozen=True)
+class PastMatch:
+    """One line of /history."""
+
+    record: MatchRecord
+    game_name: str
+    standings: tuple[tuple[int, str, int], ...]  # (place, name, score), best first
+    moves: int
+    started_at: float | None  # the first move
+    finished_at: float | None
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    entries: tuple[PastMatch, ...]
+    page: int  # from 0
+    pages: int
+    total: int
+
+
+@dataclass(frozen=True)
+class Replay:
+    record: MatchRecord
+    frames: tuple[Frame, ...]
+
+
+class History(ServiceBase):
+    """Reads of finished matches; mixed into ``MatchService``."""
+
+    async def history(
+        self,
+        guild_id: int,
+        *,
+        game: str | None = None,
+        user_id: int | None = None,
+        page: int = 0,
+    ) -> HistoryPage:
+        total = await self.store.count_finished(guild_id, game=game, user_id=user_id)
+        pages = max(1, -(-total // HISTORY_PAGE))
+        page = max(0, min(page, pages - 1))
+        records = await self.store.finished_matches(
+            guild_id, game=game, user_id=user_id, limit=HISTORY_PAGE, offset=page * HISTORY_PAGE
+        )
+        firsts = await self.store.first_moves([r.match_id for r in records])
+        entries = tuple(self._past(r, firsts.get(r.match_id)) for r in records)
+        return HistoryPage(entries=entries, page=page, pages=pages, total=total)
+
+    def _past(self, record: MatchRecord, first: datetime | None) -> PastMatch:
+        game = self.games.get(record.game)
+        standings: tuple[tuple[int, str, int], ...] = ()
+        if game is not None and record.state is not None:
+            outcome = game.outcome(game.load_state(record.state))
+            names = {s.seat: s.name for s in record.seats}
+            if outcome is not None:
+                standings = tuple(
+                    (p.place, names.get(p.seat, "?"), p.score) for p in outcome.placements
+                )
+        return PastMatch(
+            record=record,
+            game_name=game.name if game is not None else record.game,
+            standings=standings,
+            moves=record.version,
+            started_at=first.timestamp() if first is not None else None,
+            finished_at=record.finished_at,
+        )
+
+    async def recent_finished(self, guild_id: int, typed: str, limit: int = 25) -> list[PastMatch]:
+        """For autocomplete: the newest finished matches whose line mentions ``typed``."""
+        records = await self.store.finished_matches(guild_id, limit=200)
+        needle = typed.strip().lower()
+        found = []
+        for record in records:
+            game = self.games.get(record.game)
+            words = " ".join(
+                [
+                    record.match_id,
+                    record.game,
+                    game.name if game else "",
+                    *(s.name for s in record.seats),
+                ]
+            ).lower()
+            if needle in words:
+                found.append(self._past(record, None))
+            if len(found) >= limit:
+                break
+        return found
+
+    async def finished_match(self, guild_id: int, match_id: str) -> MatchRecord:
+        record = await self.store.get(match_id.strip().lower())
+        if record is None or record.guild_id != guild_id or record.game not in self.games:
+            raise NoSuchFinishedMatch()
+        if record.status == "active":
+            raise StillRunning()
+        if record.status != "finished" or record.seed is None:
+            raise NeverFinished(record.status)
+        return record
+
+    async def export(self, guild_id: int, match_id: str) -> MatchExport:
+        record = await self.finished_match(guild_id, match_id)
+        return await self._export(record)
+
+    async def _export(self, record: MatchRecord) -> MatchExport:
+        assert record.seed is not None
+        logged = await self.store.actions(record.match_id)
+        return MatchExport(
+            match_id=record.match_id,
+            game=record.game,
+            options=json.loads(record.options),
+            seed=record.seed,
+            seats=[ExportedSeat(seat=s.seat, name=s.name, bot=s.is_bot) for s in record.seats],
+            actions=[
+                ExportedAction(seq=a.seq, seat=a.seat, action=a.action, at=a.at.timestamp())
+                for a in logged
+            ],
+            status=record.status,
+            finished_at=record.finished_at,
+        )
+
+    async def replay(self, guild_id: int, match_id: str) -> Replay:
+        """Every frame of a finished match, recomputed from seed, options and actions."""
+        # Created on first use rather than in ServiceBase.__init__: this part stands alone.
+        cache: OrderedDict[str, Replay] = self.__dict__.setdefault("_replays", OrderedDict())
+        hit = cache.get(match_id)
+        if hit is not None and hit.record.guild_id == guild_id:
+            cache.move_to_end(match_id)
+            return hit
+        record = await self.finished_match(guild_id, match_id)
+        export = await self._export(record)
+        game = self.game_of(record)
+        try:
+            # A long match takes a moment to recompute: off the event loop.
+            frames = await asyncio.to_thread(replay, game, export)
+        except ReplayError as exc:
+            log.error("match %s does not replay: %s", record.match_id, exc)
+            raise UserError("This match's log could not be replayed; please report it.") from None
+        if frames[-1].state.model_dump_json() != record.state:
+            log.error("the replay of match %s differs from its saved state", record.match_id)
+        found = Replay(record=record, frames=tuple(frames))
+        cache[record.match_id] = found
+        while len(cache) > REPLAYS_KEPT:
+            cache.popitem(last=False)
+        return found

@@ -1,0 +1,27 @@
+"""Seeded lots: the only randomness of an event, so pairings replay exactly.
+
+Every draw takes a string seed built from the event seed and where it is used; Python's
+``random.Random`` hashes a string seed with SHA-512, stable across runs and versions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from bot.tournaments.results import Player
+
+
+def lot(players: Sequence[Player], seed: int, round: int) -> dict[Player, int]:
+    """Each player's draw for ``round``: ties left after every tiebreaker go by it."""
+    drawn = sorted(players)
+    random.Random(f"lot:{seed}:{round}").shuffle(drawn)
+    return {player: index for index, player in enumerate(drawn)}
+
+
+def seat_order(players: Sequence[Player], seed: int, round: int, table: int) -> tuple[Player, ...]:
+    """Who sits in seat 0, 1, … at a Swiss or pod table: a seeded shuffle, so nobody is
+    first to play every round by standing."""
+    seats = list(players)
+    random.Random(f"seats:{seed}:{round}:{table}").shuffle(seats)
+    return tuple(seats)

@@ -1,0 +1,399 @@
+"""/history, /replay and /export: finished matches, paged, replayed move by move, as files.
+
+The replay's buttons and select are DynamicItems whose custom_id names the match, the
+move to show and whether every hand is shown: nothing else, and never a card. Any copy of
+the bot, started at any time, can answer a click on them.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import UserError
+from bot.service import HistoryPage, MatchService, PastMatch, Replay
+from cogs import render
+from cogs.components import guarded, service_of
+from games import GAMES
+from games.core.panels import Panel
+from games.core.protocol import Game
+from games.core.replay import jump, round_starts
+
+if TYPE_CHECKING:
+    from bot.client import CookieJar
+
+MID = r"(?P<mid>[0-9a-f]{10})"
+GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+CONTENT = 2000
+
+
+def duration(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return f"{int(seconds)} s"
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 48:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    return f"{hours // 24} d {hours % 24} h"
+
+
+def standings_line(past: PastMatch) -> str:
+    return " · ".join(
+        f"{MEDALS.get(place, f'{place}.')} {name} {score:,}"
+        for place, name, score in past.standings
+    )
+
+
+def day(moment: float | None) -> str:
+    if moment is None:
+        return "?"
+    return datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%d")
+
+
+# --- /history ------------------------------------------------------------------------------
+def history_message(
+    found: HistoryPage, game: str | None, user_id: int | None
+) -> tuple[discord.Embed, discord.ui.View]:
+    scope = [GAMES[game].name if game in GAMES else "every game"]
+    if user_id is not None:
+        scope.append(f"with <@{user_id}>")
+    embed = discord.Embed(
+        title="📜 Finished matches on this server",
+        description=f"Newest first · {' · '.join(scope)} · {found.total} in all"
+        if found.total
+        else "No finished match here yet. Play one with /play!",
+        colour=render.COLOURS["done"],
+    )
+    for past in found.entries:
+        record = past.record
+        length = f"{past.moves} moves"
+        if past.started_at is not None and past.finished_at is not None:
+            length += f" in {duration(past.finished_at - past.started_at)}"
+        ended = f"<t:{int(past.finished_at)}:d>" if past.finished_at is not None else "?"
+        link = render.jump_link(record)
+        where = f" · [table]({link})" if link else ""
+        embed.add_field(
+            name=render.clip(f"{past.game_name} · {record.match_id}", render.FIELD_NAME),
+            value=render.clip(
+                f"{standings_line(past)}\n{ended} · {length}{where}", render.FIELD_VALUE
+            ),
+            inline=False,
+        )
+    embed.set_footer(
+        text=f"Page {found.page + 1} of {found.pages} · /replay match:<id> replays one, "
+        "/export match:<id> saves it"
+    )
+    view = discord.ui.View(timeout=None)
+    if found.pages > 1:
+        view.add_item(HistoryButton(found.page - 1, game, user_id, "a", found.page == 0))
+        view.add_item(
+            HistoryButton(found.page + 1, game, user_id, "b", found.page >= found.pages - 1)
+        )
+    return embed, view
+
+
+class HistoryButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"cj:hist:(?P<page>\d{1,4}):(?P<game>[a-z_]{1,40}|-):(?P<user>\d{1,20}):(?P<slot>[ab])",
+):
+    """Newer / older page of /history. The user id is the filter the asker chose (whose
+    matches to list), public anyway as a mention; it grants nothing."""
+
+    def __init__(
+        self, page: int, game: str | None, user_id: int | None, slot: str, disabled: bool = False
+    ) -> None:
+        label, emoji = ("Newer", "◀") if slot == "a" else ("Older", "▶")
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                emoji=emoji,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"cj:hist:{max(page, 0)}:{game or '-'}:{user_id or 0}:{slot}",
+            )
+        )
+        self.page, self.game, self.user_id = max(page, 0), game, user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> HistoryButton:
+        game = None if match["game"] == "-" else match["game"]
+        user = int(match["user"]) or None
+        return cls(int(match["page"]), game, user, match["slot"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            found = await service_of(interaction).history(
+                interaction.guild_id or 0, game=self.game, user_id=self.user_id, page=self.page
+            )
+            embed, view = history_message(found, self.game, self.user_id)
+            await interaction.response.edit_message(embed=embed, view=view)
+
+        await guarded(interaction, run())
+
+
+# --- /replay -------------------------------------------------------------------------------
+def hand_embed(name: str, panel: Panel, budget: int) -> discord.Embed:
+    title = render.clip(f"🃏 {name}'s hand", render.TITLE)
+    # The footer is left out: it speaks to the hand's owner ("Your stack...").
+    parts = [panel.description, *(f"**{f.name}**\n{f.value}" for f in panel.fields)]
+    text = "\n".join(p for p in parts if p) or "*empty*"
+    room = max(1, min(render.DESCRIPTION, budget - len(title)))
+    return discord.Embed(
+        title=title, description=render.clip(text, room), colour=render.COLOURS[panel.accent]
+    )
+
+
+def replay_message(
+    game: Game, found: Replay, step: int, hands: bool
+) -> tuple[str, list[discord.Embed], discord.ui.View]:
+    frames, record = found.frames, found.record
+    last = len(frames) - 1
+    step = max(0, min(step, last))
+    frame = frames[step]
+    names = frame.state.names
+    head = f"🎬 **{game.name}** · replay of `{record.match_id}` · "
+    if frame.seat is None:
+        head += f"the deal (move 0 of {last})"
+    else:
+        head += f"move {step} of {last}: **{names[frame.seat]}** — {frame.label}"
+    lines = [head]
+    # Public lines only: a private one is worded for its seat ("You drew..."); the hands
+    # themselves are on the page with All hands.
+    lines += [f"> {e.text}" for e in frame.events if e.visible_to is None]
+    content = render.clip("\n".join(lines), CONTENT)
+
+    table = render.embed_from_panel(game.panels(game.view(frame.state, None)).table)
+    embeds = [table]
+    if hands:
+        room = render.EMBEDS_TOTAL - len(table) - 100
+        per_hand = room // max(1, len(names))
+        if per_hand >= 60:
+            for seat, name in enumerate(names):
+                hand = game.panels(game.view(frame.state, seat)).hand
+                if hand is not None:
+                    embeds.append(hand_embed(name, hand, per_hand))
+        else:
+            content = render.clip(content + "\n*(The hands do not fit beside this table.)*", 2000)
+
+    starts = round_starts(frames)
+    rounds = len(starts) > 1
+    view = discord.ui.View(timeout=None)
+    back, forward = ("Last round", "Next round") if rounds else ("−10", "+10")
+    view.add_item(
+        ReplayButton(record.match_id, "a", jump(frames, step, -1), hands, back, "⏪", step == 0)
+    )
+    view.add_item(ReplayButton(record.match_id, "b", step - 1, hands, "Back", "◀", step == 0))
+    view.add_item(ReplayButton(record.match_id, "c", step + 1, hands, "Next", "▶", step == last))
+    view.add_item(
+        ReplayButton(
+            record.match_id, "d", jump(frames, step, 1), hands, forward, "⏩", step == last
+        )
+    )
+    view.add_item(
+        ReplayButton(
+            record.match_id, "e", step, not hands, "Hide hands" if hands else "All hands", "🃏"
+        )
+    )
+    marks = (
+        [(f"Round {r} · from move {s}", s) for r, s in starts]
+        if rounds
+        else [(f"Move {s}" + (" (the deal)" if s == 0 else ""), s) for s in range(0, last + 1, 10)]
+    )
+    if not rounds and marks[-1][1] != last:
+        marks.append((f"Move {last} (the end)", last))
+    if len(marks) > 1:
+        here = max(i for i, (_, s) in enumerate(marks) if s <= step)
+        first = max(0, min(here - 12, len(marks) - render.SELECT_OPTIONS))
+        view.add_item(
+            ReplaySelect.build(
+                record.match_id,
+                hands,
+                "Jump to a round" if rounds else "Jump to a move",
+                marks[first : first + render.SELECT_OPTIONS],
+            )
+        )
+    return content, embeds, view
+
+
+async def show_replay(
+    interaction: discord.Interaction, match_id: str, step: int, hands: bool
+) -> None:
+    """Turn the replay message to ``step``: the message is public, so is every page."""
+    service = service_of(interaction)
+    await interaction.response.defer()  # a replay not in memory takes a moment to compute
+    found = await service.replay(interaction.guild_id or 0, match_id)
+    content, embeds, view = replay_message(service.game_of(found.record), found, step, hands)
+    await interaction.edit_original_response(content=content, embeds=embeds, view=view)
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"cj:rp:{MID}:(?P<slot>[a-e]):(?P<step>\d{{1,6}}):(?P<hands>[01])",
+):
+    def __init__(
+        self,
+        match_id: str,
+        slot: str,
+        step: int,
+        hands: bool,
+        label: str = "Move",
+        emoji: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        step = max(step, 0)
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                emoji=emoji,
+                style=discord.ButtonStyle.success
+                if slot == "e" and not hands
+                else discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"cj:rp:{match_id}:{slot}:{step}:{int(hands)}",
+                row=0,
+            )
+        )
+        self.match_id, self.step, self.hands = match_id, step, hands
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ReplayButton:
+        return cls(match["mid"], match["slot"], int(match["step"]), match["hands"] == "1")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, show_replay(interaction, self.match_id, self.step, self.hands))
+
+
+class ReplaySelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=rf"cj:rps:{MID}:(?P<hands>[01])",
+):
+    def __init__(self, match_id: str, hands: bool, select: discord.ui.Select) -> None:
+        super().__init__(select)
+        self.match_id, self.hands = match_id, hands
+
+    @classmethod
+    def build(
+        cls, match_id: str, hands: bool, placeholder: str, marks: list[tuple[str, int]]
+    ) -> ReplaySelect:
+        select = discord.ui.Select(
+            custom_id=f"cj:rps:{match_id}:{int(hands)}",
+            placeholder=placeholder,
+            options=[discord.SelectOption(label=label, value=str(step)) for label, step in marks],
+            row=1,
+        )
+        return cls(match_id, hands, select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> ReplaySelect:
+        return cls(match["mid"], match["hands"] == "1", item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            values = self.item.values  # type: ignore[attr-defined]
+            if not values or not values[0].isdigit():
+                raise UserError("Pick a round or a move from the list.")
+            await show_replay(interaction, self.match_id, int(values[0]), self.hands)
+
+        await guarded(interaction, run())
+
+
+class History(commands.Cog):
+    def __init__(self, bot: CookieJar) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> MatchService:
+        return self.bot.service
+
+    @app_commands.command(name="history", description="This server's finished matches.")
+    @app_commands.describe(game="Only this game", user="Only matches this member played")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str] | None = None,
+        user: discord.User | None = None,
+    ) -> None:
+        async def run() -> None:
+            key = game.value if game is not None else None
+            user_id = user.id if user is not None else None
+            found = await self.service.history(interaction.guild_id or 0, game=key, user_id=user_id)
+            embed, view = history_message(found, key, user_id)
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+        await guarded(interaction, run())
+
+    async def finished_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        found = await self.service.recent_finished(interaction.guild_id or 0, current)
+        return [
+            app_commands.Choice(
+                name=render.clip(
+                    f"{p.game_name} · {day(p.finished_at)} · "
+                    f"{', '.join(name for _, name, _ in p.standings)} · {p.record.match_id}",
+                    100,
+                ),
+                value=p.record.match_id,
+            )
+            for p in found
+        ]
+
+    @app_commands.command(name="replay", description="Replay a finished match, move by move.")
+    @app_commands.describe(match="The match (type a game or a player to search)")
+    @app_commands.guild_only()
+    async def replay(self, interaction: discord.Interaction, match: str) -> None:
+        async def run() -> None:
+            guild = interaction.guild_id or 0
+            # Refusals (a running match...) come first, as a private sentence.
+            await self.service.finished_match(guild, match)
+            await interaction.response.defer(thinking=True)
+            found = await self.service.replay(guild, match.strip().lower())
+            content, embeds, view = replay_message(
+                self.service.game_of(found.record), found, 0, False
+            )
+            await interaction.followup.send(content=content, embeds=embeds, view=view)
+
+        await guarded(interaction, run())
+
+    @app_commands.command(name="export", description="A finished match as a JSON file.")
+    @app_commands.describe(match="The match (type a game or a player to search)")
+    @app_commands.guild_only()
+    async def export(self, interaction: discord.Interaction, match: str) -> None:
+        async def run() -> None:
+            exported = await self.service.export(interaction.guild_id or 0, match)
+            name = f"cookie-jar-{exported.match_id}.json"
+            data = exported.model_dump_json(indent=1).encode()
+            await interaction.response.send_message(
+                f"📦 {GAMES[exported.game].name} · `{exported.match_id}` · "
+                f"{len(exported.actions)} moves. In a terminal, `python -m games replay {name}` "
+                "steps through it.",
+                file=discord.File(io.BytesIO(data), filename=name),
+                ephemeral=True,
+            )
+
+        await guarded(interaction, run())
+
+    replay.autocomplete("match")(finished_choices)
+    export.autocomplete("match")(finished_choices)
+
+
+async def setup(bot: CookieJar) -> None:
+    bot.add_dynamic_items(HistoryButton, ReplayButton, ReplaySelect)
+    await bot.add_cog(History(bot))

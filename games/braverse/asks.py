@@ -1,0 +1,292 @@
+"""Who decides what, now: the phase's decision when the stack is empty, else the decision
+of the frame on top (a trap window, a FLIP, an On Reveal, re-placement, a refresh, or a
+choice inside an effect). Payment is part of each action: one option per distinct colour
+multiset, the automatic payment first."""
+
+from __future__ import annotations
+
+from games.braverse.battle import other
+from games.braverse.effects import Effects
+from games.braverse.payment import payments
+from games.braverse.state import (
+    BraverseState,
+    EffectFrame,
+    FlipFrame,
+    RefreshFrame,
+    ReplaceFrame,
+    RevealFrame,
+    TrapWindow,
+)
+from games.core.protocol import Action, Decision, Option, option
+
+
+class Asks(Effects):
+    def decisions(self, state: BraverseState) -> list[Decision]:
+        if state.winner is not None:
+            return []
+        if state.stack:
+            return [self.frame_decision(state, state.stack[-1])]
+        key = f"{state.phase}-{state.step}"
+        match state.phase:
+            case "order":
+                opts = (
+                    option(Action.of("order", "first"), "Go first", style="primary"),
+                    option(Action.of("order", "second"), "Go second"),
+                )
+                return [
+                    Decision(
+                        key=key,
+                        seat=state.chooser,
+                        prompt="You won rock-paper-scissors: go first or second?",
+                        options=opts,
+                        default=opts[0].action,
+                    )
+                ]
+            case "mulligan":
+                seat = self.setup_seat(state)
+                opts = (
+                    option(Action.of("mull", "no"), "Keep this hand", style="primary"),
+                    option(Action.of("mull", "yes"), "Mulligan (shuffle back, draw 6)"),
+                )
+                return [
+                    Decision(
+                        key=key,
+                        seat=seat,
+                        prompt="Keep your hand or mulligan once?",
+                        options=opts,
+                        default=opts[0].action,
+                    )
+                ]
+            case "starting":
+                return [
+                    self.starting_decision(state, seat)
+                    for seat in (0, 1)
+                    if state.sides[seat].start is None
+                ]
+            case "support":
+                return [self.support_decision(state, key)]
+            case "main":
+                return [self.main_decision(state, key)]
+        return []
+
+    def setup_seat(self, state: BraverseState) -> int:
+        return state.first if state.at == 0 else other(state.first)
+
+    def starting_decision(self, state: BraverseState, seat: int) -> Decision:
+        opts = tuple(
+            option(Action.of("start", c), self.card_label(c), group="Cookies")
+            for c in self.cookies_in_hand(state.sides[seat])
+        )
+        return Decision(
+            key="start",  # both choose at once; one answering must not change the other's
+            seat=seat,
+            prompt="Choose your starting Cookie (secret until both have chosen).",
+            options=opts,
+            default=opts[0].action,
+        )
+
+    def card_label(self, number: str) -> str:
+        card = self.pool[number]
+        if card.type == "cookie":
+            return f"{card.name} (LV{card.level}, HP {card.hp})"
+        return f"{card.name} ({card.type})"
+
+    def support_decision(self, state: BraverseState, key: str) -> Decision:
+        side = state.sides[state.turn]
+        opts = [option(Action.of("skip"), "Skip", group="Skip")]
+        opts += [
+            option(Action.of("sup", c), f"{self.pool[c].label}", group="Support")
+            for c in sorted(set(side.hand))
+        ]
+        return Decision(
+            key=key,
+            seat=state.turn,
+            prompt="Support Phase: put one card from your hand into the Support Area.",
+            options=tuple(opts),
+            default=opts[0].action,
+        )
+
+    def main_decision(self, state: BraverseState, key: str) -> Decision:
+        return Decision(
+            key=key,
+            seat=state.turn,
+            prompt="Main Phase: play, attack, or end your turn.",
+            options=tuple(self.main_options(state)),
+            default=Action.of("end"),
+        )
+
+    def main_options(self, state: BraverseState) -> list[Option]:
+        seat = state.turn
+        side, foe = state.sides[seat], state.sides[other(seat)]
+        opts: list[Option] = []
+        hand = sorted(set(side.hand))
+        if len(side.battle) < 2:
+            opts += [
+                option(Action.of("cookie", c), f"Place {self.card_label(c)}", group="Cookies")
+                for c in hand
+                if self.pool[c].type == "cookie"
+            ]
+        for number in hand:
+            card = self.pool[number]
+            if card.type == "item" and card.item is not None:
+                if not self.holds(state, seat, card.item.if_):
+                    continue
+                for p in payments(side, self.pool, card.cost, playing=number):
+                    opts.append(
+                        option(
+                            Action.of("item", number, *p.args),
+                            f"Use {card.name} ({p.label})",
+                            group="Items",
+                        )
+                    )
+            elif card.type == "stage":
+                for p in payments(side, self.pool, card.cost, playing=number):
+                    opts.append(
+                        option(
+                            Action.of("stage", number, *p.args),
+                            f"Stage {card.name} ({p.label})",
+                            group="Stage",
+                        )
+                    )
+        stage = self.pool[side.stage] if side.stage else None
+        ability = stage.activate if stage is not None else None
+        if (
+            stage is not None
+            and ability is not None
+            and not side.stage_rested
+            and self.holds(state, seat, ability.if_)
+        ):
+            for p in payments(side, self.pool, ability.cost):
+                opts.append(
+                    option(
+                        Action.of("act", *p.args),
+                        f"Activate {stage.name} ({p.label})",
+                        group="Stage",
+                    )
+                )
+        if state.round > 1 or seat != state.first:
+            for i, cookie in enumerate(side.battle):
+                card = self.pool[cookie.card]
+                if cookie.rested or card.attack is None:
+                    continue
+                damage = max(0, card.attack.damage + side.attack_bonus)
+                for j, target in enumerate(foe.battle):
+                    for p in payments(side, self.pool, card.attack.cost):
+                        opts.append(
+                            option(
+                                Action.of("atk", i, j, *p.args),
+                                f"{card.name} → {self.pool[target.card].name}: "
+                                f"{damage} dmg ({p.label})",
+                                group="Attacks",
+                            )
+                        )
+        opts.append(option(Action.of("end"), "End turn", group="End", style="danger"))
+        return opts
+
+    def frame_decision(self, state: BraverseState, frame: object) -> Decision:
+        key = f"frame-{state.step}"
+        if isinstance(frame, TrapWindow):
+            opts = [option(Action.of("pass"), "No response", group="Pass", style="primary")]
+            side = state.sides[frame.seat]
+            for kind, what, p in self.responses(state, frame.seat):
+                if kind == "trap":
+                    label = f"Trap: {self.pool[what].name} ({p.label})"
+                else:
+                    card = self.pool[side.battle[int(what)].card]
+                    label = f"{card.name} when attacked ({p.label})"
+                opts.append(option(Action.of(kind, what, *p.args), label, group="Responses"))
+            attack = self.current_attack(state)
+            damage = attack.damage if attack is not None else 0
+            return Decision(
+                key=key,
+                seat=frame.seat,
+                prompt=f"You are attacked ({damage} damage): answer with a Trap or not?",
+                options=tuple(opts),
+                default=Action.of("pass"),
+                reaction=True,
+                lenient=True,
+            )
+        if isinstance(frame, FlipFrame):
+            card = self.pool[frame.card]
+            pays = self.flip_payments(state, frame)
+            opts = [
+                option(Action.of("flip", *p.args), f"Use FLIP ({p.label})", group="FLIP")
+                for p in pays
+            ]
+            opts.append(option(Action.of("decline"), "Decline", group="Decline"))
+            return Decision(
+                key=key,
+                seat=frame.seat,
+                prompt=f"FLIP: {card.name} — {self.flip_text(card.number)}",
+                options=tuple(opts),
+                default=opts[0].action if pays[0].paid == "free" else Action.of("decline"),
+                reaction=frame.seat != state.turn,
+            )
+        if isinstance(frame, RevealFrame):
+            found = self.find(state, frame.uid)
+            assert found is not None
+            card = self.pool[found[1].card]
+            pays = self.reveal_payments(state, frame)
+            opts = [
+                option(Action.of("reveal", *p.args), f"Use On Reveal ({p.label})", group="Use")
+                for p in pays
+            ]
+            opts.append(option(Action.of("skip"), "Skip", group="Skip"))
+            return Decision(
+                key=key,
+                seat=frame.seat,
+                prompt=f"On Reveal: {card.name}?",
+                options=tuple(opts),
+                default=opts[0].action if pays[0].paid == "free" else Action.of("skip"),
+                reaction=frame.seat != state.turn,
+            )
+        if isinstance(frame, ReplaceFrame):
+            seat = frame.order[0]
+            side = state.sides[seat]
+            opts = [
+                option(Action.of("place", c), f"Place {self.card_label(c)}", group="Cookies")
+                for c in self.cookies_in_hand(side)
+            ]
+            forced = not side.battle
+            if not forced:
+                opts.append(option(Action.of("done"), "Place no more", group="Done"))
+            return Decision(
+                key=key,
+                seat=seat,
+                prompt="Your Battle Area is empty: place a Cookie."
+                if forced
+                else "A Cookie left: place a Cookie from your hand?",
+                options=tuple(opts),
+                default=opts[0].action if forced else Action.of("done"),
+                reaction=seat != state.turn,
+            )
+        if isinstance(frame, RefreshFrame):
+            side = state.sides[frame.seat]
+            opts = [
+                option(Action.of("refresh", c), f"Break {self.card_label(c)}", group="Refresh")
+                for c in self.refresh_choices(side)
+            ]
+            return Decision(
+                key=key,
+                seat=frame.seat,
+                prompt="Your deck is empty: which Cookie from the Discard Pile goes to the "
+                "Break Area?",
+                options=tuple(opts),
+                default=opts[0].action,
+                reaction=frame.seat != state.turn,
+            )
+        assert isinstance(frame, EffectFrame)
+        choice = self.effect_choice(state, frame)
+        assert choice is not None
+        return Decision(
+            key=key,
+            seat=choice.seat,
+            prompt=choice.prompt,
+            options=tuple(choice.options),
+            default=choice.options[0].action,
+            reaction=choice.seat != state.turn,
+        )
+
+    def flip_text(self, number: str) -> str:
+        line = next(x for x in self.pool[number].text.splitlines() if x.startswith("FLIP"))
+        return line.split(": ", 1)[1]

@@ -1,0 +1,619 @@
+"""Braverse card data: the models a card list must satisfy, the loader, and card text.
+
+A card list is TOML (``[[cards]]``) or JSON (``{"cards": [...]}``). Every effect is data in
+a small language discriminated on ``op``; unknown ops, fields, colours or triggers, an op
+its trigger does not allow, or a level outside 1-3 refuse the whole list with one sentence
+naming the file, the card number and the path (``S1-031 flip.do[0]: unknown op ...``).
+The card text shown to players is generated from the same data, so a card does what it says.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tomllib
+from functools import cache, cached_property
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from games.core.cards import DATA_DIR
+
+Colour = Literal["R", "Y", "G", "B"]
+CardType = Literal["cookie", "item", "trap", "stage"]
+Level = Annotated[int, Field(ge=1, le=3)]
+COLOURS: dict[str, str] = {"R": "Red", "Y": "Yellow", "G": "Green", "B": "Blue"}
+COLOUR_EMOJI: dict[str, str] = {"R": "🟥", "Y": "🟨", "G": "🟩", "B": "🟦"}
+# A cost: colour letters (N = any colour), then optionally "discard" (a card from hand)
+# and "rest_self" (the card itself goes to Rest), space-separated: "RRN", "N discard".
+COST_PATTERN = r"^(?:[RYGBN]{1,6})?(?:(?:^| )discard)?(?:(?:^| )rest_self)?$"
+Cost = Annotated[str, Field(pattern=COST_PATTERN, description="e.g. 'RRN', 'N discard', ''")]
+CARD_NUMBER = r"^[A-Z0-9]{1,4}-[0-9]{3}$"
+
+TRIGGERS: dict[CardType, tuple[str, ...]] = {
+    "cookie": ("attack", "on_reveal", "flip", "when_attacked", "end_of_turn"),
+    "item": ("item",),
+    "trap": ("trap",),
+    "stage": ("activate", "end_of_turn"),
+}
+ALL_TRIGGERS = ("attack.then", "on_reveal", "flip", "when_attacked", "item", "trap")
+ALL_TRIGGERS += ("activate", "end_of_turn")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class CostParts(Strict):
+    symbols: str = ""  # colour letters and N
+    discard: bool = False
+    rest_self: bool = False
+
+
+@cache
+def parse_cost(text: str) -> CostParts:
+    words = text.split()
+    symbols = next((w for w in words if w not in ("discard", "rest_self")), "")
+    return CostParts(symbols=symbols, discard="discard" in words, rest_self="rest_self" in words)
+
+
+# --- what effects aim at --------------------------------------------------------------
+class Target(Strict):
+    """Cards in play an effect aims at: which side, which zone, how many, which ones."""
+
+    side: Literal["own", "opponent", "either", "self"] = "opponent"
+    zone: Literal["battle", "support"] = "battle"
+    count: int = Field(default=1, ge=1, le=4)
+    up_to: bool = False
+    level: tuple[Level, ...] | None = None
+    colour: tuple[Colour, ...] | None = None
+    hp_left_at_most: int | None = Field(default=None, ge=0)
+    state: Literal["active", "rest"] | None = None
+    flip: bool | None = None
+
+
+class CardFilter(Strict):
+    """Which cards a search or a recovery may take."""
+
+    type: tuple[CardType, ...] | None = None
+    level: tuple[Level, ...] | None = None
+    colour: tuple[Colour, ...] | None = None
+    flip: bool | None = None
+
+
+class Condition(Strict):
+    """All given parts must hold when the effect would start."""
+
+    break_level_at_least: int | None = Field(default=None, ge=1)  # your Break Area
+    opponent_break_level_at_least: int | None = Field(default=None, ge=1)
+    hand_at_most: int | None = Field(default=None, ge=0)
+    hand_at_least: int | None = Field(default=None, ge=0)
+    active_support_at_least: int | None = Field(default=None, ge=1)
+    attack_damage_at_least: int | None = Field(default=None, ge=1)  # the declared attack
+
+
+# --- the ops ----------------------------------------------------------------------------
+class Draw(Strict):
+    op: Literal["draw"]
+    n: int = Field(default=1, ge=1, le=5)
+    up_to: bool = False
+
+
+class Damage(Strict):
+    op: Literal["damage"]
+    n: int = Field(ge=1, le=6)
+    target: Target = Target()
+
+
+class ModifyAttack(Strict):
+    op: Literal["modify_attack"]
+    n: int = Field(ge=-6, le=6)
+
+
+class AddHp(Strict):
+    op: Literal["add_hp"]
+    n: int = Field(default=1, ge=1, le=4)
+    target: Target = Target(side="own")
+
+
+class Search(Strict):
+    op: Literal["search"]
+    n: int = Field(ge=1, le=10)
+    take: int = Field(default=1, ge=1, le=4)
+    filter: CardFilter = CardFilter()
+
+
+class ReturnToHand(Strict):
+    op: Literal["return_to_hand"]
+    target: Target = Target()
+
+
+class Recover(Strict):
+    op: Literal["recover"]
+    n: int = Field(default=1, ge=1, le=4)
+    filter: CardFilter = CardFilter()
+
+
+class Rest(Strict):
+    op: Literal["rest"]
+    target: Target = Target()
+
+
+class Activate(Strict):
+    op: Literal["activate"]
+    target: Target = Target(side="own")
+
+
+class Discard(Strict):
+    op: Literal["discard"]
+    n: int = Field(default=1, ge=1, le=4)
+    side: Literal["own", "opponent"] = "opponent"
+    how: Literal["choose", "random"] = "choose"  # choose: the hand's owner picks
+
+
+class Mill(Strict):
+    op: Literal["mill"]
+    n: int = Field(default=1, ge=1, le=6)
+    side: Literal["own", "opponent"] = "opponent"
+
+
+class DeckToSupport(Strict):
+    op: Literal["deck_to_support"]
+    n: int = Field(default=1, ge=1, le=3)
+    rested: bool = True
+
+
+class SupportToHand(Strict):
+    op: Literal["support_to_hand"]
+    target: Target = Target(side="own", zone="support")
+
+
+class BreakToDiscard(Strict):
+    op: Literal["break_to_discard"]
+    n: int = Field(default=1, ge=1, le=3)
+
+
+class ToDiscard(Strict):
+    op: Literal["to_discard"]
+    target: Target = Target()
+
+
+class DisableFlip(Strict):
+    op: Literal["disable_flip"]
+    side: Literal["own", "opponent"] = "opponent"
+
+
+Op = Annotated[
+    Draw
+    | Damage
+    | ModifyAttack
+    | AddHp
+    | Search
+    | ReturnToHand
+    | Recover
+    | Rest
+    | Activate
+    | Discard
+    | Mill
+    | DeckToSupport
+    | SupportToHand
+    | BreakToDiscard
+    | ToDiscard
+    | DisableFlip,
+    Field(discriminator="op"),
+]
+OP_NAMES = (
+    "draw",
+    "damage",
+    "modify_attack",
+    "add_hp",
+    "search",
+    "return_to_hand",
+    "recover",
+    "rest",
+    "activate",
+    "discard",
+    "mill",
+    "deck_to_support",
+    "support_to_hand",
+    "break_to_discard",
+    "to_discard",
+    "disable_flip",
+)
+# Changing the attack in progress means something only before its damage is locked; after
+# the damage step (attack.then, a FLIP) or at the end of the turn it would do nothing, so a
+# card saying so is refused rather than printed as a dead line.
+NOT_ALLOWED: dict[str, frozenset[str]] = {
+    "attack.then": frozenset({"modify_attack"}),
+    "flip": frozenset({"modify_attack"}),
+    "end_of_turn": frozenset({"modify_attack", "disable_flip"}),
+}
+# Where a target's zone may be what: damage, HP and leaving are for Cookies in battle.
+BATTLE_ONLY = frozenset({"damage", "add_hp", "return_to_hand", "to_discard"})
+
+
+class Effect(Strict):
+    """What a trigger does: its ops in order, if its condition holds."""
+
+    if_: Condition | None = Field(default=None, alias="if")
+    do: tuple[Op, ...] = Field(min_length=1)
+
+
+class Ability(Effect):
+    """An effect its owner may choose to pay for (On Reveal, FLIP, when attacked, Stage)."""
+
+    cost: Cost = ""
+
+
+class Attack(Strict):
+    cost: Cost
+    damage: int = Field(ge=0, le=9)
+    then: tuple[Op, ...] = ()
+
+
+class Card(Strict):
+    number: str = Field(pattern=CARD_NUMBER, description="the 4-copy rule counts by number")
+    name: str = Field(min_length=1, max_length=40)
+    type: CardType
+    colour: Colour
+    level: int | None = Field(default=None, description="Cookies: 1 to 3")
+    hp: int | None = Field(default=None, ge=1, le=10)
+    attack: Attack | None = None
+    cost: Cost = Field(default="", description="Items, Traps and Stages: the cost to play")
+    on_reveal: Ability | None = None
+    flip: Ability | None = None
+    when_attacked: Ability | None = None
+    item: Effect | None = None
+    trap: Effect | None = None
+    activate: Ability | None = None  # a Stage: rest it (and pay) to use
+    end_of_turn: Effect | None = None
+
+    @model_validator(mode="after")
+    def _shape(self) -> Card:
+        if self.type == "cookie":
+            if self.level is None or not 1 <= self.level <= 3:
+                raise ValueError(f"level: {self.level} is outside 1-3")
+            if self.hp is None or self.attack is None:
+                raise ValueError("a Cookie needs hp and attack")
+        elif self.level is not None or self.hp is not None or self.attack is not None:
+            raise ValueError(f"level, hp, attack: only Cookies have them, not a {self.type}")
+        for trigger, effect in self.effects():
+            field = trigger.split(".")[0]
+            if field not in TRIGGERS[self.type]:
+                raise ValueError(f"{trigger}: a {self.type} has no such trigger")
+            for index, op in enumerate(effect):
+                where = f"{trigger}{'' if trigger == 'attack.then' else '.do'}[{index}]"
+                if op.op in NOT_ALLOWED.get(trigger, ()):
+                    raise ValueError(f"{where}: op '{op.op}' is not allowed in {trigger}")
+                target = getattr(op, "target", None)
+                if target is not None:
+                    if op.op in BATTLE_ONLY and target.zone != "battle":
+                        raise ValueError(f"{where}.target.zone: '{op.op}' aims at battle")
+                    if op.op == "support_to_hand" and target.zone != "support":
+                        raise ValueError(f"{where}.target.zone: '{op.op}' aims at support")
+        return self
+
+    def effects(self) -> list[tuple[str, tuple[Op, ...]]]:
+        found: list[tuple[str, tuple[Op, ...]]] = []
+        if self.attack is not None and self.attack.then:
+            found.append(("attack.then", self.attack.then))
+        for trigger in ALL_TRIGGERS[1:]:
+            effect = getattr(self, trigger)
+            if effect is not None:
+                found.append((trigger, effect.do))
+        return found
+
+    def ability(self, trigger: str) -> Effect | None:
+        if trigger == "attack.then":
+            if self.attack is None or not self.attack.then:
+                return None
+            return Effect(do=self.attack.then)
+        return getattr(self, trigger)
+
+    @property
+    def is_flip(self) -> bool:
+        return self.flip is not None
+
+    @property
+    def label(self) -> str:
+        return f"{COLOUR_EMOJI[self.colour]} {self.name}"
+
+    @property
+    def text(self) -> str:
+        return card_text(self)
+
+
+class CardList(Strict):
+    """The file: ``[[cards]]`` in TOML, ``{"cards": [...]}`` in JSON."""
+
+    cards: tuple[Card, ...]
+
+
+class CardPool(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    cards: tuple[Card, ...]
+    digest: str  # a content hash: matches record it so replays use the same cards
+
+    @cached_property
+    def by_number(self) -> dict[str, Card]:
+        return {c.number: c for c in self.cards}
+
+    @cached_property
+    def by_name(self) -> dict[str, Card]:
+        return {c.name.casefold(): c for c in self.cards}
+
+    def __getitem__(self, number: str) -> Card:
+        return self.by_number[number]
+
+    def __contains__(self, number: object) -> bool:
+        return number in self.by_number
+
+    def lookup(self, name: str) -> Card | None:
+        """By number or by name, case-insensitive."""
+        return self.by_number.get(name.strip().upper()) or self.by_name.get(name.strip().casefold())
+
+
+class CardListError(ValueError):
+    """A card list that cannot be loaded; the message names file, card and path."""
+
+
+# --- loading ------------------------------------------------------------------------------
+def _path(loc: tuple[int | str, ...]) -> str:
+    text = ""
+    previous: int | str | None = None
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif isinstance(previous, int) and part in OP_NAMES:
+            pass  # pydantic names the union member after the index: not part of the path
+        elif part.startswith("function-"):
+            pass
+        else:
+            text += f".{part}" if text else part
+        previous = part
+    return text
+
+
+def _sentence(error: dict[str, Any]) -> str:
+    kind, loc = error["type"], tuple(error["loc"])
+    where = _path(loc)
+    given = error.get("input")
+    if kind == "union_tag_invalid":
+        known = ", ".join(OP_NAMES)
+        return f"{where}: unknown op '{error['ctx']['tag']}'; known: {known}"
+    if kind == "union_tag_not_found":
+        return f"{where}: an effect needs 'op'; known: {', '.join(OP_NAMES)}"
+    if kind == "extra_forbidden":
+        name = str(loc[-1])
+        if len(loc) == 1:
+            return f"{where}: unknown field or trigger '{name}'; triggers: " + ", ".join(
+                ALL_TRIGGERS
+            )
+        return f"{where}: unknown field '{name}'"
+    if kind == "literal_error" and loc and (loc[-1] == "colour" or "colour" in loc):
+        return f"{where}: unknown colour letter '{given}'; known: R, Y, G, B"
+    if kind == "string_pattern_mismatch" and "cost" in loc:
+        return f"{where}: cannot read the cost {given!r} (colour letters R Y G B N, then "
+        "optionally 'discard' and 'rest_self')"
+    if kind == "value_error":
+        message = str(error["msg"]).removeprefix("Value error, ")
+        return message if ":" in message else f"{where}: {message}"
+    return f"{where or 'card'}: {error['msg']}"
+
+
+def parse_cards(raw: dict[str, Any], source: str) -> tuple[Card, ...]:
+    """Validate card by card, so the refusal names the card; raises CardListError."""
+    entries = raw.get("cards")
+    if not isinstance(entries, list) or not entries:
+        raise CardListError(f"{source}: no cards (expected a list under 'cards')")
+    cards: list[Card] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(entries):
+        number = entry.get("number", f"card #{index + 1}") if isinstance(entry, dict) else "?"
+        try:
+            card = Card.model_validate(entry)
+        except ValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            raise CardListError(f"{source}: {number} {_sentence(dict(first))}") from None
+        if card.number in seen:
+            raise CardListError(f"{source}: {card.number} number: used twice")
+        seen.add(card.number)
+        cards.append(card)
+    return tuple(cards)
+
+
+def load_pool(path: Path) -> CardPool:
+    data = path.read_bytes()
+    try:
+        raw = json.loads(data) if path.suffix == ".json" else tomllib.loads(data.decode())
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise CardListError(f"{path.name}: cannot be read: {exc}") from None
+    cards = parse_cards(raw, path.name)
+    return CardPool(cards=cards, digest=hashlib.sha256(data).hexdigest()[:16])
+
+
+POOL_FILE = DATA_DIR / "braverse" / "cards.toml"
+
+
+@cache
+def braverse_pool() -> CardPool:
+    """The card list of this host: ``BRAVERSE_CARDS`` if set, else ours. Loaded once."""
+    chosen = os.environ.get("BRAVERSE_CARDS")
+    return load_pool(Path(chosen) if chosen else POOL_FILE)
+
+
+def card_schema() -> dict[str, Any]:
+    """The JSON Schema of a card list, as ``data/braverse/card-schema.json`` holds it."""
+    schema = CardList.model_json_schema(by_alias=True)
+    schema["title"] = "Braverse card list"
+    return schema
+
+
+def card_schema_text() -> str:
+    return json.dumps(card_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+# --- card text ----------------------------------------------------------------------------
+def cost_text(cost: str) -> str:
+    parts = parse_cost(cost)
+    words = [parts.symbols] if parts.symbols else []
+    if parts.discard:
+        words.append("discard a card")
+    if parts.rest_self:
+        words.append("rest this")
+    return ", ".join(words) or "free"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def target_text(target: Target, noun: str = "Cookie") -> str:
+    if target.side == "self":
+        return "this Cookie"
+    if target.zone == "support":
+        noun = "Support card"
+    whose = {"own": "your", "opponent": "an opponent's", "either": "a"}[target.side]
+    quals = []
+    if target.state:
+        quals.append("Active" if target.state == "active" else "Rested")
+    if target.level:
+        quals.append("LV" + "/".join(str(n) for n in target.level))
+    if target.colour:
+        quals.append("/".join(COLOURS[c] for c in target.colour))
+    if target.flip is not None:
+        quals.append("FLIP" if target.flip else "non-FLIP")
+    what = " ".join([*quals, noun])
+    if target.count == 1 and not target.up_to:
+        text = f"{whose} {what}" if target.side != "own" else f"one of your {what}s"
+    else:
+        amount = f"up to {target.count}" if target.up_to else str(target.count)
+        owner = {"own": "of your", "opponent": "of the opponent's", "either": ""}[target.side]
+        text = " ".join(w for w in (amount, owner, what + "s") if w)
+    if target.hp_left_at_most is not None:
+        text += f" with {target.hp_left_at_most} HP or less"
+    return text
+
+
+def upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def filter_text(card_filter: CardFilter) -> str:
+    words = []
+    if card_filter.colour:
+        words.append("/".join(COLOURS[c] for c in card_filter.colour))
+    if card_filter.level:
+        words.append("LV" + "/".join(str(n) for n in card_filter.level))
+    if card_filter.flip is not None:
+        words.append("FLIP" if card_filter.flip else "non-FLIP")
+    kinds = card_filter.type or ("card",)
+    return " ".join([*words, " or ".join(k.capitalize() if k != "card" else k for k in kinds)])
+
+
+def op_text(op: Op) -> str:
+    match op:
+        case Draw(n=n, up_to=up_to):
+            return f"Draw {'up to ' if up_to else ''}{plural(n, 'card')}."
+        case Damage(n=n, target=target):
+            return f"Deal {n} damage to {target_text(target)}."
+        case ModifyAttack(n=n):
+            if n > 0:
+                return f"Your attacks deal +{n} damage this turn."
+            return f"The attack deals {-n} less damage."
+        case AddHp(n=n, target=target):
+            return f"{upper_first(target_text(target))} gets +{n} HP from the top of your deck."
+        case Search(n=n, take=take, filter=card_filter):
+            return (
+                f"Look at the top {plural(n, 'card')} of your deck; take up to {take} "
+                f"{filter_text(card_filter)} into your hand; the rest go to the bottom."
+            )
+        case ReturnToHand(target=target):
+            return f"Return {target_text(target)} to its owner's hand (its HP cards are discarded)."
+        case Recover(n=n, filter=card_filter):
+            return f"Put {n} {filter_text(card_filter)} from your Discard Pile into your hand."
+        case Rest(target=target):
+            return f"Rest {target_text(target)}."
+        case Activate(target=target):
+            return f"Make {target_text(target)} Active."
+        case Discard(n=n, side=side, how=how):
+            whose = "You discard" if side == "own" else "Your opponent discards"
+            chosen = "at random" if how == "random" else "of their choice"
+            if side == "own" and how == "choose":
+                chosen = "of your choice"
+            return f"{whose} {plural(n, 'card')} {chosen}."
+        case Mill(n=n, side=side):
+            whose = "your" if side == "own" else "your opponent's"
+            return f"Put the top {plural(n, 'card')} of {whose} deck into the Discard Pile."
+        case DeckToSupport(n=n, rested=rested):
+            return (
+                f"Put the top {plural(n, 'card')} of your deck into your Support Area"
+                f"{' in Rest' if rested else ''}."
+            )
+        case SupportToHand(target=target):
+            return f"Return {target_text(target)} to its owner's hand."
+        case BreakToDiscard(n=n):
+            return f"Move {plural(n, 'Cookie')} from your Break Area to your Discard Pile."
+        case ToDiscard(target=target):
+            return f"Put {target_text(target)} into the Discard Pile (it does not faint)."
+        case DisableFlip(side=side):
+            whose = "Your" if side == "own" else "Your opponent's"
+            return f"{whose} FLIP effects do not activate this turn."
+    raise AssertionError(op)
+
+
+def condition_text(condition: Condition | None) -> str:
+    if condition is None:
+        return ""
+    parts = []
+    if condition.break_level_at_least:
+        parts.append(f"your Break Area is LV {condition.break_level_at_least}+")
+    if condition.opponent_break_level_at_least:
+        parts.append(f"the opponent's Break Area is LV {condition.opponent_break_level_at_least}+")
+    if condition.hand_at_most is not None:
+        parts.append(f"you hold {condition.hand_at_most} cards or fewer")
+    if condition.hand_at_least is not None:
+        parts.append(f"you hold {condition.hand_at_least} cards or more")
+    if condition.active_support_at_least:
+        parts.append(f"you have {condition.active_support_at_least}+ Active Support cards")
+    if condition.attack_damage_at_least:
+        parts.append(f"the attack declares {condition.attack_damage_at_least}+ damage")
+    return "If " + " and ".join(parts) + ": "
+
+
+TRIGGER_NAMES = {
+    "on_reveal": "On Reveal",
+    "flip": "FLIP",
+    "when_attacked": "When attacked",
+    "item": "Use",
+    "trap": "Trap",
+    "activate": "Activate (rest the Stage)",
+    "end_of_turn": "End of your turn",
+}
+
+
+def effect_text(effect: Effect) -> str:
+    return condition_text(effect.if_) + " ".join(op_text(op) for op in effect.do)
+
+
+def card_text(card: Card) -> str:
+    head = [card.type.capitalize(), COLOURS[card.colour]]
+    if card.type == "cookie":
+        head += [f"LV{card.level}", f"HP {card.hp}"] + (["FLIP"] if card.is_flip else [])
+    else:
+        head.append(f"cost {cost_text(card.cost)}")
+    lines = [f"{card.number} {card.name} — " + " · ".join(head)]
+    if card.attack is not None:
+        then = " ".join(op_text(op) for op in card.attack.then)
+        then = f" Then: {then}" if then else ""
+        lines.append(f"Attack ({cost_text(card.attack.cost)}): {card.attack.damage} damage.{then}")
+    for trigger, name in TRIGGER_NAMES.items():
+        effect = getattr(card, trigger)
+        if effect is None:
+            continue
+        cost = f" ({cost_text(effect.cost)})" if isinstance(effect, Ability) else ""
+        lines.append(f"{name}{cost}: {effect_text(effect)}")
+    return "\n".join(lines)

@@ -1,0 +1,133 @@
+"""Decks: the text format (``4 S1-007 Cinder Scout``), the deck rules, the ready decks.
+
+The text format is what players paste and what export prints: one line per card number;
+a count may be written ``4``, ``4x`` or ``x4`` (before or after), or left out (one copy);
+the card may be named by number (the name after it is a reminder) or by name alone, in any
+case; blank lines, ``#`` comments and section lines (``Cookies:``) are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from functools import cache
+
+from pydantic import BaseModel, ConfigDict
+
+from games.braverse.cards import CardPool, braverse_pool
+from games.core.cards import DATA_DIR
+
+DECK_SIZE = 60
+MAX_COPIES = 4
+MAX_FLIP = 16
+DECKS_DIR = DATA_DIR / "braverse" / "decks"
+COUNT = re.compile(r"^(?:(\d+)x?|x(\d+))$", re.IGNORECASE)
+NUMBER = re.compile(r"^[A-Z0-9]{1,4}-[0-9]{3}$", re.IGNORECASE)
+SECTIONS = {"cookie", "cookies", "item", "items", "trap", "traps", "stage", "stages"}
+TYPE_ORDER = ("cookie", "item", "trap", "stage")
+
+
+class ParsedDeck(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    cards: tuple[str, ...]  # card numbers, one entry per copy
+    problems: tuple[str, ...]  # lines that could not be read
+
+
+class ReadyDeck(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    name: str
+    cards: tuple[str, ...]
+
+
+def _count(token: str) -> int | None:
+    found = COUNT.match(token)
+    if found is None:
+        return None
+    return int(found.group(1) or found.group(2))
+
+
+def parse_deck(text: str, pool: CardPool) -> ParsedDeck:
+    cards: list[str] = []
+    problems: list[str] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#") or line.endswith(":"):
+            continue
+        if line.casefold() in SECTIONS:
+            continue
+        words = line.split()
+        count = _count(words[0])
+        if count is not None and len(words) > 1:
+            words = words[1:]
+        elif len(words) > 1 and (last := _count(words[-1])) is not None:
+            count, words = last, words[:-1]
+        else:
+            count = 1
+        if NUMBER.match(words[0]):
+            wanted = words[0].upper()
+            card = pool.by_number.get(wanted)
+            shown = words[0]
+        else:
+            shown = " ".join(words)
+            card = pool.lookup(shown)
+        if card is None:
+            problems.append(f"Line {number}: '{shown}' is not a card here.")
+            continue
+        cards += [card.number] * count
+    return ParsedDeck(cards=tuple(cards), problems=tuple(problems))
+
+
+def deck_problems(cards: Iterable[str], pool: CardPool) -> list[str]:
+    """Every rule the deck breaks, each as a sentence; empty means legal."""
+    cards = list(cards)
+    problems: list[str] = []
+    if len(cards) != DECK_SIZE:
+        problems.append(f"The deck has {len(cards)} cards; it needs exactly {DECK_SIZE}.")
+    counted = Counter(cards)
+    for number, copies in sorted(counted.items()):
+        if number not in pool:
+            problems.append(f"'{number}' is not a card here.")
+        elif copies > MAX_COPIES:
+            problems.append(
+                f"{number} {pool[number].name}: {copies} copies; "
+                f"at most {MAX_COPIES} of one card number."
+            )
+    known = [c for c in cards if c in pool]
+    flips = sum(1 for c in known if pool[c].is_flip)
+    if flips > MAX_FLIP:
+        problems.append(f"{flips} FLIP cards; at most {MAX_FLIP}.")
+    if not any(pool[c].type == "cookie" for c in known):
+        problems.append("No Cookie card; a deck needs at least one.")
+    return problems
+
+
+def export_deck(cards: Iterable[str], pool: CardPool) -> str:
+    """The text format, grouped by type, in card-number order."""
+    counted = Counter(cards)
+    blocks = []
+    for kind in TYPE_ORDER:
+        numbers = sorted(n for n in counted if pool[n].type == kind)
+        if numbers:
+            lines = [f"{counted[n]} {n} {pool[n].name}" for n in numbers]
+            blocks.append(f"# {kind.capitalize()}s\n" + "\n".join(lines))
+    return "\n\n".join(blocks) + "\n"
+
+
+@cache
+def ready_decks() -> dict[str, ReadyDeck]:
+    """The ready decks shipped in ``data/braverse/decks/*.txt`` (first line: ``# name``)."""
+    pool = braverse_pool()
+    decks: dict[str, ReadyDeck] = {}
+    for path in sorted(DECKS_DIR.glob("*.txt")):
+        text = path.read_text()
+        parsed = parse_deck(text, pool)
+        problems = list(parsed.problems) + deck_problems(parsed.cards, pool)
+        if problems:
+            raise ValueError(f"{path.name}: " + " ".join(problems))
+        name = text.splitlines()[0].lstrip("# ").strip()
+        decks[path.stem] = ReadyDeck(key=path.stem, name=name, cards=parsed.cards)
+    return decks

@@ -1,0 +1,73 @@
+"""The /rules text for Braverse: the rulebook in brief, and the rulings we chose."""
+
+from __future__ import annotations
+
+from games.braverse.cards import CardPool
+from games.braverse.state import WIN_LEVEL
+
+
+def rules_text(pool: CardPool) -> str:
+    return f"""\
+**CookieRun: Braverse** — an **unofficial fan implementation** for 2 players, with an \
+original card pool of our own ({len(pool.cards)} cards; no card of the publisher's). \
+A player whose Break Area reaches **LV {WIN_LEVEL}** loses.
+
+**Decks.** 60 cards, at most 4 of one card number, at most 16 FLIP Cookies, at least one \
+Cookie. A player who picks no deck plays a ready deck.
+
+**Set-up.** Rock-paper-scissors (a seeded random winner) chooses to go first or second. \
+Both draw 6; each may mulligan once, the first player deciding first. A hand with no \
+Cookie is shown, shuffled back and redrawn, and the opponent draws one card each time. \
+Both choose a starting Cookie in secret; they are revealed together and each takes HP \
+cards face down from the top of the deck (the top card ends at the bottom). Starting \
+Cookies' On Reveal does not trigger.
+
+**A turn.** Active (everything of yours stands up) · Draw 2 (not the first player's \
+first turn) · Support: one card from hand to the Support Area · Main: place Cookies \
+(at most 2 in the Battle Area), use Items, set a Stage, activate it, attack, in any order \
+· End: end-of-turn effects.
+
+**Costs.** Each symbol rests one Active Support card: a coloured symbol needs that \
+colour, N any colour. You choose which colours pay (the first option is the automatic \
+choice). "discard" also discards a card from your hand; "rest this" rests the card itself.
+
+**Attacks.** Rest an Active Cookie and pay its attack cost; any opposing Cookie may be \
+the target, Active or Rested. The first player cannot attack on their first turn. The \
+defender may answer once (one Trap or one "when attacked" effect). Then each point of \
+damage flips one HP card to the Discard Pile; a flipped FLIP card's effect may be used \
+(or declined) before the next card flips. A Cookie with no HP left faints and goes to \
+the Break Area.
+
+**Our rulings.**
+• One Support card pays one cost symbol.
+• A Cookie placed this turn is Active and may attack at once (the first player's first \
+turn aside).
+• All damage, from attacks or effects, flips one HP card per point, FLIP effects \
+resolving between flips; damage beyond the HP left is lost; a heal in the middle of \
+damage gives no points back; the declared damage is fixed when the damage step starts \
+(never below 0). A Cookie faints the moment its last HP card flips; a FLIP on that last \
+card still resolves after the faint.
+• If the attacker or the target left the Battle Area before the damage step, there is no \
+damage; an attack's "then" effect needs its attacker still in the Battle Area.
+• After Cookies faint or leave, their owner may place that many Cookies from hand (turn \
+player first), each On Reveal resolving before the next; re-placement follows an attack \
+once it has resolved, and an effect once it is done. On Reveal may be paid for and used \
+on the opponent's turn too.
+• A player with no Cookie in the Battle Area and none in hand loses (checked at \
+re-placement); a Break Area of LV {WIN_LEVEL} loses at once.
+• An empty deck refreshes at once, even in the middle of a draw or an HP pile: you choose \
+which Cookie from your Discard Pile goes to the Break Area, the rest is shuffled into a \
+new deck; if it is still empty you refresh again; with no Cookie to send, you lose.
+• End-of-turn effects: the Stage first, then Cookies left to right.
+• The opponent's draw after a forced redraw is automatic, each time.
+• The trap window opens only when the defender could answer (a payable Trap or "when \
+attacked" effect), unless the lobby switch "Always open the trap window" is on, for \
+players who bluff.
+• "+N HP" has no cap: it puts the top card of the deck on the HP pile. Moving HP cards \
+any other way is not damage.
+• A condition ("If ...") is checked when the card is played or its effect chosen, before \
+paying; the effect then resolves in full. Attack and end-of-turn effects check it when \
+they start.
+• Effects that change an attack change the attack in progress until its damage is \
+locked; played outside an attack, they change your attacks for the rest of the turn.
+"""

@@ -1,0 +1,322 @@
+"""What a seat may know of a Braverse match, and how it looks on a table.
+
+HP piles are face down for everyone (only their size shows); a hand is its owner's; cards
+a player looks at in a search are theirs alone; a starting Cookie stays secret until both
+have chosen. Everything else (Support, Stage, Discard Piles, Break Areas) is public.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
+
+from games.braverse.cards import COLOUR_EMOJI
+from games.braverse.state import (
+    WIN_LEVEL,
+    AttackFrame,
+    BraverseState,
+    EffectFrame,
+    FlipFrame,
+    RefreshFrame,
+    ReplaceFrame,
+    RevealFrame,
+    TrapWindow,
+)
+from games.core.panels import Panel, PanelField, Panels
+
+if TYPE_CHECKING:
+    from games.braverse.engine import Braverse
+
+LOG_SHOWN = 8
+PHASES = {
+    "order": "Rock-paper-scissors: choosing who starts",
+    "mulligan": "Mulligans",
+    "redraw": "Set-up",
+    "starting": "Choosing starting Cookies",
+    "active": "Active Phase",
+    "draw": "Draw Phase",
+    "support": "Support Phase",
+    "main": "Main Phase",
+    "end": "End Phase",
+    "handover": "End Phase",
+    "over": "Game over",
+}
+
+
+class CookieLine(BaseModel):
+    uid: int
+    card: str
+    hp_left: int
+    rested: bool
+
+
+class SupportLine(BaseModel):
+    card: str
+    rested: bool
+
+
+class SideView(BaseModel):
+    name: str
+    deck: int
+    hand_count: int
+    hand: list[str] | None  # only the owner's
+    support: list[SupportLine]
+    battle: list[CookieLine]
+    stage: str | None
+    stage_rested: bool
+    discard: list[str]
+    break_area: list[str]
+    break_level: int
+    attack_bonus: int  # this turn's +N to attacks (from Items and Stages played: public)
+    chosen: bool  # set-up: has chosen a starting Cookie
+
+
+class AttackLine(BaseModel):
+    seat: int
+    attacker: str
+    target: str
+    target_uid: int
+    damage: int
+    locked: bool
+
+
+class BraverseView(BaseModel):
+    game: str = "braverse"
+    viewer: int | None
+    phase: str
+    turn: int
+    first: int
+    round: int
+    sides: list[SideView]
+    attack: AttackLine | None
+    doing: str  # what the stack is resolving, in words
+    my_start: str | None = None  # the viewer's own secret starting Cookie
+    looked: list[str] = []  # the viewer's own search
+    over: bool
+    winner: int | None
+    result: str
+    log: list[str]
+
+
+def view_of(game: Braverse, state: BraverseState, seat: int | None) -> BraverseView:
+    sides = []
+    for owner, side in enumerate(state.sides):
+        sides.append(
+            SideView(
+                name=state.names[owner],
+                deck=len(side.deck),
+                hand_count=len(side.hand),
+                hand=sorted(side.hand) if owner == seat else None,
+                support=[SupportLine(card=s.card, rested=s.rested) for s in side.support],
+                battle=[
+                    CookieLine(uid=c.uid, card=c.card, hp_left=len(c.hp), rested=c.rested)
+                    for c in side.battle
+                ],
+                stage=side.stage,
+                stage_rested=side.stage_rested,
+                discard=list(side.discard),
+                break_area=list(side.break_area),
+                break_level=game.break_level(side),
+                attack_bonus=side.attack_bonus,
+                chosen=side.start is not None,
+            )
+        )
+    attack = None
+    frame = game.current_attack(state)
+    if frame is not None:
+        attacker, target = game.find(state, frame.attacker), game.find(state, frame.target)
+        attack = AttackLine(
+            seat=frame.seat,
+            attacker=attacker[1].card if attacker else "",
+            target=target[1].card if target else "",
+            target_uid=frame.target,
+            damage=frame.damage,
+            locked=frame.dealt,
+        )
+    looked: list[str] = []
+    for each in state.stack:
+        if isinstance(each, EffectFrame) and each.seat == seat:
+            looked = list(each.looked)
+    return BraverseView(
+        viewer=seat,
+        phase=state.phase,
+        turn=state.turn,
+        first=state.first,
+        round=state.round,
+        sides=sides,
+        attack=attack,
+        doing=doing_text(game, state),
+        my_start=state.sides[seat].start if seat is not None else None,
+        looked=looked,
+        over=state.winner is not None,
+        winner=state.winner,
+        result=state.reason,
+        log=[e.text for e in state.log if e.visible_for(seat)][-LOG_SHOWN:],
+    )
+
+
+def doing_text(game: Braverse, state: BraverseState) -> str:
+    if not state.stack:
+        return ""
+    top = state.stack[-1]
+    names, pool = state.names, game.pool
+    match top:
+        case TrapWindow(seat=seat):
+            return f"🪤 {names[seat]} may answer the attack."
+        case FlipFrame(seat=seat, card=card):
+            return f"🔁 {names[seat]} flipped {pool[card].name}: use its FLIP?"
+        case RevealFrame(seat=seat):
+            return f"👀 {names[seat]} may use an On Reveal effect."
+        case ReplaceFrame(order=order):
+            return f"🍪 {names[order[0]]} may place Cookies."
+        case RefreshFrame(seat=seat):
+            return f"♻️ {names[seat]}'s deck is empty: refreshing."
+        case EffectFrame(card=card, seat=seat):
+            return f"✨ {names[seat]}'s {pool[card].name} is resolving."
+        case AttackFrame():
+            return "⚔️ An attack is resolving."
+    return ""
+
+
+# --- panels ------------------------------------------------------------------------------
+def panels(game: Braverse, view: BraverseView) -> Panels:
+    return Panels(
+        table=table_panel(game, view), hand=hand_panel(game, view), details=details(game, view)
+    )
+
+
+def support_text(game: Braverse, side: SideView) -> str:
+    total: Counter[str] = Counter()
+    active: Counter[str] = Counter()
+    for s in side.support:
+        colour = game.pool[s.card].colour
+        total[colour] += 1
+        active[colour] += not s.rested
+    return " ".join(f"{COLOUR_EMOJI[c]} {active[c]}/{total[c]}" for c in "RYGB" if total[c])
+
+
+def side_text(game: Braverse, side: SideView, attack: AttackLine | None) -> str:
+    lines = []
+    for cookie in side.battle:
+        card = game.pool[cookie.card]
+        mode = "💤 Rest" if cookie.rested else "✅ Active"
+        aimed = " 🎯" if attack is not None and attack.target_uid == cookie.uid else ""
+        lines.append(f"{card.label} LV{card.level} — HP {cookie.hp_left}/{card.hp} · {mode}{aimed}")
+    if not side.battle:
+        lines.append("*no Cookie in the Battle Area*")
+    lines.append(f"Support: {support_text(game, side) or '—'}")
+    if side.stage:
+        rested = " (rested)" if side.stage_rested else ""
+        lines.append(f"Stage: {game.pool[side.stage].name}{rested}")
+    lines.append(
+        f"Break Area LV {side.break_level}/{WIN_LEVEL} · deck {side.deck} · "
+        f"hand {side.hand_count} · discard {len(side.discard)}"
+    )
+    return "\n".join(lines)
+
+
+def table_panel(game: Braverse, view: BraverseView) -> Panel:
+    names = [s.name for s in view.sides]
+    if view.over:
+        description = f"🏁 **Game over.** {view.result}"
+        accent = "done"
+    else:
+        whose = f"**{names[view.turn]}**'s turn {view.round} · " if view.round else ""
+        description = whose + PHASES[view.phase]
+        if view.phase == "starting":
+            waiting = [s.name for s in view.sides if not s.chosen]
+            description += f" (waiting for {', '.join(waiting)})"
+        if view.attack is not None:
+            a = view.attack
+            attacker = game.pool[a.attacker].name if a.attacker else "a Cookie that left"
+            target = game.pool[a.target].name if a.target else "a Cookie that left"
+            locked = " (locked)" if a.locked else ""
+            description += (
+                f"\n⚔️ {names[a.seat]}'s {attacker} attacks {target}: "
+                f"{max(0, a.damage)} damage{locked}"
+            )
+        if view.doing:
+            description += f"\n{view.doing}"
+        accent = "battle" if view.attack is not None else "turn"
+    fields = [
+        PanelField(
+            name=f"{'▶️ ' if i == view.turn else ''}{side.name}",
+            value=side_text(game, side, view.attack),
+        )
+        for i, side in enumerate(view.sides)
+    ]
+    if view.log:
+        fields.append(PanelField(name="Log", value="\n".join(view.log)[-1000:]))
+    return Panel(
+        title="⚔️ CookieRun: Braverse",
+        description=description,
+        fields=tuple(fields),
+        footer="Unofficial fan implementation · a Break Area of LV 10 loses · "
+        "Discard Piles and Break Areas: Details",
+        accent=accent,  # type: ignore[arg-type]
+    )
+
+
+def card_line(game: Braverse, number: str, count: int) -> str:
+    card = game.pool[number]
+    times = f"{count}× " if count > 1 else ""
+    if card.type == "cookie":
+        assert card.attack is not None
+        flip = " · FLIP" if card.is_flip else ""
+        what = f"LV{card.level} HP {card.hp} · atk {card.attack.cost} {card.attack.damage}{flip}"
+    else:
+        what = f"{card.type} · {card.cost or 'free'}"
+    return f"{times}{card.label} — {what}"
+
+
+def hand_panel(game: Braverse, view: BraverseView) -> Panel | None:
+    if view.viewer is None:
+        return None
+    side = view.sides[view.viewer]
+    assert side.hand is not None
+    counted = Counter(side.hand)
+    lines = [card_line(game, number, n) for number, n in sorted(counted.items())]
+    fields = []
+    if view.my_start:
+        fields.append(PanelField(name="Your starting Cookie", value=game.pool[view.my_start].label))
+    if view.looked:
+        fields.append(
+            PanelField(
+                name="You are looking at",
+                value="\n".join(card_line(game, c, 1) for c in view.looked),
+            )
+        )
+    return Panel(
+        title=f"Your hand ({len(side.hand)} cards)",
+        description="\n".join(lines)[:4000] or "*empty*",
+        fields=tuple(fields),
+        accent="turn",
+    )
+
+
+def pile_text(game: Braverse, cards: list[str]) -> str:
+    counted = Counter(cards)
+    text = ", ".join(
+        f"{game.pool[c].name}" + (f" ×{n}" if n > 1 else "") for c, n in sorted(counted.items())
+    )
+    return text[:1000] or "—"
+
+
+def details(game: Braverse, view: BraverseView) -> Panel:
+    fields = []
+    for side in view.sides:
+        fields.append(
+            PanelField(
+                name=f"{side.name}: Break Area (LV {side.break_level}/{WIN_LEVEL})",
+                value=pile_text(game, side.break_area),
+            )
+        )
+        fields.append(
+            PanelField(
+                name=f"{side.name}: Discard Pile ({len(side.discard)})",
+                value=pile_text(game, side.discard),
+            )
+        )
+    return Panel(title="Discard Piles and Break Areas", fields=tuple(fields))

@@ -1,0 +1,255 @@
+"""A match at a terminal: people type move numbers, bots answer after a short pause.
+
+Several people may share the keyboard (hot-seat): before a hand is shown the screen is
+cleared and the next player is called, so nobody sees another's cards. The decisions are
+the same ones Discord offers; what cannot be simultaneous at one keyboard is taken in turn:
+simultaneous choices one seat after another, a race (a scramble) seat by seat until
+everyone has grabbed or passed, and then the race's clock closes it.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from rich.console import Console
+
+from games.cli.render import markup, panel
+from games.core.protocol import (
+    Action,
+    Decision,
+    Event,
+    Game,
+    GameState,
+    IllegalAction,
+    Option,
+    Outcome,
+)
+from games.core.replay import ExportedAction, ExportedSeat, MatchExport, move_label
+
+BOT_NAMES = ("Abe", "Bea", "Cal", "Dot", "Eve", "Fin", "Gil", "Hal")
+_SPLIT = re.compile(r"[\s,;]+")
+
+
+class Quit(Exception):
+    """The player asked to leave (q, Ctrl-D)."""
+
+
+class BadInput(Exception):
+    """What was typed is not a move; ``str(exc)`` says what to type instead."""
+
+
+def seat_names(players: int, humans: Sequence[int]) -> list[str]:
+    bots = iter(BOT_NAMES)
+    if len(humans) == 1:
+        return ["Player" if s in humans else next(bots) for s in range(players)]
+    return [f"Player {s + 1}" if s in humans else next(bots) for s in range(players)]
+
+
+def parse_picks(text: str, decision: Decision, *, can_pass: bool) -> list[Option] | None:
+    """Typed numbers -> the options they name; None means pass. Raises ``BadInput``."""
+    words = [w for w in _SPLIT.split(text.strip().lower()) if w]
+    if words in (["q"], ["quit"], ["exit"]):
+        raise Quit()
+    if not words:
+        raise BadInput("Type the number of a move (like 1), or q to quit.")
+    if can_pass and words == ["0"]:
+        return None
+    try:
+        numbers = [int(w) for w in words]
+    except ValueError:
+        raise BadInput(
+            f"{text.strip()!r} is not a move number: type a number like 1, or q to quit."
+        ) from None
+    count = len(decision.options)
+    for number in numbers:
+        if not 1 <= number <= count:
+            lowest = 0 if can_pass else 1
+            raise BadInput(f"There is no move {number}: pick a number from {lowest} to {count}.")
+    if len(set(numbers)) != len(numbers):
+        raise BadInput("Pick each move only once.")
+    low, high = decision.min_picks, decision.max_picks
+    if not low <= len(numbers) <= high:
+        if high == 1:
+            raise BadInput("Pick just one move: a single number.")
+        wanted = str(low) if low == high else f"{low} to {high}"
+        raise BadInput(f"Pick {wanted} moves, as numbers separated by spaces (like 1 3).")
+    return [decision.options[n - 1] for n in numbers]
+
+
+@dataclass
+class Table:
+    game: Game
+    state: GameState
+    humans: frozenset[int]
+    console: Console
+    ask: Callable[[str], str] = input
+    pause: float = 0.8
+    sleep: Callable[[float], None] = time.sleep
+    moves: list[ExportedAction] = field(default_factory=list)
+    _declined: set[tuple[int, str]] = field(default_factory=set)
+    _passed: set[tuple[int, str]] = field(default_factory=set)
+    _shown: int | None = None  # the human whose hand may be on screen now
+
+    @property
+    def hot_seat(self) -> bool:
+        return len(self.humans) > 1
+
+    @property
+    def viewer(self) -> int | None:
+        """Whose private log lines may be printed: the one human, or nobody in hot-seat."""
+        return next(iter(self.humans)) if len(self.humans) == 1 else None
+
+    # --- the loop ------------------------------------------------------------------------
+    def run(self) -> Outcome:
+        while (outcome := self.game.outcome(self.state)) is None:
+            self.step()
+        self.show_end(outcome)
+        return outcome
+
+    def step(self) -> None:
+        """Settle one decision: chances first, then a race, then the first duty."""
+        decisions = self.game.decisions(self.state)
+        for chance in decisions:
+            if chance.optional and (chance.seat, chance.stamp) not in self._declined:
+                if self.settle(chance, can_pass=True):
+                    return
+                self._declined.add((chance.seat, chance.stamp))
+        duties = [d for d in decisions if not d.optional]
+        races = [d for d in duties if d.window is not None]
+        if races:
+            for race in races:
+                if (race.seat, race.key) not in self._passed:
+                    if not self.settle(race, can_pass=True):
+                        self._passed.add((race.seat, race.key))
+                    return
+            # Everyone grabbed or passed: the race's clock closes it, nobody's fault.
+            closing = races[0]
+            assert closing.default is not None
+            self.play(closing.seat, closing.default, "the race is closed", who="⏱️ Time")
+            return
+        if not duties:
+            raise RuntimeError(f"{self.game.key}: nobody can move but the match is not over")
+        self.settle(duties[0], can_pass=False)
+        # A chance let go stays open on Discord's hand view: offer it again once the seat
+        # has had its own turn.
+        self._declined = {(seat, s) for seat, s in self._declined if seat != duties[0].seat}
+
+    def settle(self, decision: Decision, *, can_pass: bool) -> bool:
+        """One seat answers; False if it passed."""
+        if decision.seat not in self.humans:
+            action = self.game.bot_action(self.state, decision.seat, decision=decision)  # type: ignore[attr-defined]
+            if can_pass and action == decision.default and decision.window is not None:
+                return False
+            self.play(decision.seat, action, _label(decision, action), bot=True)
+            return True
+        return self.ask_human(decision, can_pass=can_pass)
+
+    def play(
+        self, seat: int, action: Action, label: str, *, bot: bool = False, who: str | None = None
+    ) -> None:
+        before = self.state.version
+        self.state, events = self.game.apply(self.state, seat, action)
+        self.moves.append(
+            ExportedAction(seq=before, seat=seat, action=action.encode(), at=time.time())
+        )
+        who = who or (f"🤖 {self.state.names[seat]}" if bot else self.state.names[seat])
+        self.console.print(markup(f"**{who}**: {label}"))
+        self.print_events(events)
+        if bot and self.pause:
+            self.sleep(self.pause)
+
+    def print_events(self, events: Sequence[Event]) -> None:
+        for event in events:
+            if event.visible_for(self.viewer):
+                self.console.print(markup(f"   {event.text}"))
+
+    # --- people --------------------------------------------------------------------------
+    def ask_human(self, decision: Decision, *, can_pass: bool) -> bool:
+        seat = decision.seat
+        name = self.state.names[seat]
+        if self.hot_seat and self._shown != seat:
+            self.console.clear()
+            self.console.print(panel(self.game.panels(self.game.view(self.state, None)).table))
+            self.ask(f"Pass the keyboard to {name}, then press Enter (nobody else looking). ")
+            self.console.clear()
+        self._shown = seat
+        self.show_seat(seat, decision, can_pass=can_pass)
+        prompt = _prompt(name, decision, can_pass=can_pass)
+        while True:
+            try:
+                line = self.ask(prompt)
+            except EOFError:
+                raise Quit() from None
+            try:
+                chosen = parse_picks(line, decision, can_pass=can_pass)
+                if chosen is None:
+                    self.console.print(f"{name} passes.")
+                    return False
+                action = decision.pick(chosen)
+                self.play(seat, action, _label(decision, action), bot=False)
+            except BadInput as exc:
+                self.console.print(f"[yellow]{exc}[/yellow]")
+                continue
+            except IllegalAction as exc:
+                self.console.print(markup(f"{exc} Pick another move."))
+                continue
+            if self.hot_seat:
+                self.console.clear()  # the next player must not find this hand on screen
+                self._shown = None
+            return True
+
+    def show_seat(self, seat: int, decision: Decision, *, can_pass: bool) -> None:
+        panels = self.game.panels(self.game.view(self.state, seat))
+        self.console.print(panel(panels.table))
+        if panels.hand is not None:
+            self.console.print(panel(panels.hand, title=f"🃏 {self.state.names[seat]}'s hand"))
+        self.console.print(markup(f"**{decision.prompt}**"))
+        group = None
+        for number, option in enumerate(decision.options, start=1):
+            if option.group and option.group != group:
+                group = option.group
+                self.console.print(markup(f"  *{group}*"))
+            emoji = f"{option.emoji} " if option.emoji else ""
+            self.console.print(markup(f"  {number:>2}. {emoji}{option.label}"))
+        if can_pass:
+            self.console.print("   0. Pass")
+
+    def show_end(self, outcome: Outcome) -> None:
+        self.console.print(panel(self.game.panels(self.game.view(self.state, None)).table))
+        self.console.print(markup(f"**Game over.** {outcome.reason}"))
+        for placement in outcome.placements:
+            name = self.state.names[placement.seat]
+            self.console.print(f"  {placement.place}. {name} · {placement.score}")
+
+    def export(self, options: dict[str, object], seed: int) -> MatchExport:
+        return MatchExport(
+            game=self.game.key,
+            options=options,
+            seed=seed,
+            seats=[
+                ExportedSeat(seat=s, name=n, bot=s not in self.humans)
+                for s, n in enumerate(self.state.names)
+            ],
+            actions=list(self.moves),
+            status="finished" if self.game.outcome(self.state) is not None else "cancelled",
+            finished_at=time.time(),
+        )
+
+
+def _prompt(name: str, decision: Decision, *, can_pass: bool) -> str:
+    low, high = decision.min_picks, decision.max_picks
+    if high == 1:
+        what = "type a move number"
+    elif low == high:
+        what = f"type {low} move numbers (like 1 3)"
+    else:
+        what = f"type {low} to {high} move numbers (like 1 3)"
+    passing = ", 0 to pass" if can_pass else ""
+    return f"{name}, {what}{passing}, or q to quit: "
+
+
+def _label(decision: Decision, action: Action) -> str:
+    return move_label([decision], decision.seat, action)

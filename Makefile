@@ -1,11 +1,12 @@
 # Two entry points, each self-sufficient on a fresh machine with Python >= 3.11 and make:
-#   DISCORD_TOKEN=... make run    create .venv if missing, install, start the bot
+#   DISCORD_TOKEN=... make run    create .venv if missing, install what running needs, start
 #   make test                     create .venv if missing, install with dev extras, run all tests
 #   make play                     no token needed: Cover Your Assets against three bots
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+STAMP := $(VENV)/.installed-dev
 
 .PHONY: run test play lint format bench clean
 
@@ -13,11 +14,16 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# Running needs only the package's own dependencies; the test tools come with `make test`.
+$(RUN_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUN_STAMP)
+
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/python -m bot
 
 play: $(STAMP)

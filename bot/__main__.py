@@ -27,6 +27,30 @@ def load_settings() -> Settings:
         raise SystemExit(2) from None
 
 
+def check_database(url: str) -> None:
+    """Open the database once before logging in: a bad DATABASE_URL is one line, exit 2."""
+    import sqlite3
+
+    from bot.store import open_store
+    from bot.store.sqlite import SQLiteStore
+
+    try:
+        store = open_store(url)
+        if isinstance(store, SQLiteStore):
+            sqlite3.connect(store.path).close()  # plain sqlite3: no thread left behind
+    except Exception as exc:
+        print(f"cookie-jar: DATABASE_URL cannot be opened: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def silence_voice_warnings() -> None:
+    """The bot never joins voice: discord.py's warnings about voice libraries are noise."""
+    import discord
+
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+
 def main() -> None:
     if sys.argv[1:2] == ["copy-db"]:  # a tool, not the bot: needs no token
         from bot.store.copy import main as copy_db
@@ -37,6 +61,8 @@ def main() -> None:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    check_database(settings.database_url)
+    silence_voice_warnings()
     from bot.client import make_client
 
     async def run() -> None:

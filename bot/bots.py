@@ -1,4 +1,5 @@
-"""Bots play their seats on their own, through the service like everyone else."""
+"""Bots play their seats on their own, through the service like everyone else; and any
+decision with nothing to choose (a lone Pass) is answered for its person the same way."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import logging
 import random
 
 from bot.service import Change, MatchService
+from bot.store import MatchRecord
+from games.core.protocol import GameState
 
 log = logging.getLogger(__name__)
 
@@ -18,21 +21,36 @@ class BotDriver:
     pending then (simultaneous choices are made together), and the change that causes
     schedules the next. Races (a scramble): each bot seat grabs on its own task after a
     human-like, random pause, one card at a time, so people can compete.
+
+    Forced decisions of people (``Decision.forced``: one possible answer) are answered for
+    them after a pause of random length within ``forced_pause``, the span of a quick
+    click, so nobody can tell an automatic pass from a fast one. One mechanism for every
+    game, driven by the decision alone; ``/always_ask`` turns it off for a player.
     """
 
+    FORCED_PAUSE = (1.0, 4.0)
+
     def __init__(
-        self, service: MatchService, *, delay: float = 1.5, rng: random.Random | None = None
+        self,
+        service: MatchService,
+        *,
+        delay: float = 1.5,
+        rng: random.Random | None = None,
+        forced_pause: tuple[float, float] = FORCED_PAUSE,
     ) -> None:
         self.service = service
         self.delay = delay
         self.rng = rng or random.Random()
+        self.forced_pause = forced_pause
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._grabbers: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._forced: dict[tuple[str, int, str], asyncio.Task[None]] = {}
         service.listeners.append(self.on_change)
 
     async def on_change(self, change: Change) -> None:
         if change.match.status != "active" or change.state is None:
             return
+        await self.answer_forced(change.match, change.state)
         bots = {s.seat for s in change.match.seats if s.played_by_bot}
         game = self.service.game_of(change.match)
         decisions = [d for d in game.decisions(change.state) if d.seat in bots]
@@ -54,6 +72,27 @@ class BotDriver:
         self._grabbers[(match_id, seat)] = asyncio.create_task(
             self._grab(match_id, seat), name=f"grab:{match_id}:{seat}"
         )
+
+    async def answer_forced(self, record: MatchRecord, state: GameState) -> None:
+        for seat, decision in (await self.service.forced_for(record, state)).items():
+            key = (record.match_id, seat, decision.stamp)
+            if key not in self._forced:
+                self._forced[key] = asyncio.create_task(
+                    self._answer(key), name=f"forced:{record.match_id}:{seat}"
+                )
+
+    async def _answer(self, key: tuple[str, int, str]) -> None:
+        match_id, seat, stamp = key
+        try:
+            await asyncio.sleep(self.rng.uniform(*self.forced_pause))
+        finally:
+            # Done waiting (or cancelled): the change the answer causes may schedule anew.
+            if self._forced.get(key) is asyncio.current_task():
+                del self._forced[key]
+        try:
+            await self.service.answer_forced(match_id, seat, stamp)
+        except Exception:
+            log.exception("forced answer failed in match %s", match_id)
 
     async def _play(self, match_id: str) -> None:
         try:
@@ -77,15 +116,18 @@ class BotDriver:
     async def resume(self) -> None:
         """After a restart: give every running match a poke."""
         for record in await self.service.store.open_matches():
+            if record.status == "active" and record.state is not None:
+                await self.answer_forced(record, self.service.load_state(record))
             if record.status == "active" and any(s.played_by_bot for s in record.seats):
                 self.poke(record.match_id)
                 for seat in await self.service.bot_seats_deciding(record.match_id, race=True):
                     self.race(record.match_id, seat)
 
     async def close(self) -> None:
-        tasks = [*self._tasks.values(), *self._grabbers.values()]
+        tasks = [*self._tasks.values(), *self._grabbers.values(), *self._forced.values()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
         self._grabbers.clear()
+        self._forced.clear()

@@ -12,15 +12,17 @@ from discord.ext import commands
 from bot.bots import BotDriver
 from bot.config import Settings
 from bot.metrics import Metrics, serve
+from bot.permissions import invite_url
 from bot.scheduler import Scheduler
 from bot.service import MatchService
 from bot.store import Store, open_store
 from games import GAMES
+from games.core.words import plural
 
 log = logging.getLogger(__name__)
 
 # The client loads cogs by name: bot/ never imports cogs/.
-EXTENSIONS = ("cogs.play", "cogs.settings", "cogs.history")
+EXTENSIONS = ("cogs.play", "cogs.settings", "cogs.history", "cogs.onboarding")
 
 
 class CookieJar(commands.Bot):
@@ -44,6 +46,7 @@ class CookieJar(commands.Bot):
         self.metrics = metrics
         self._metrics_server: web.AppRunner | None = None
         self._background: set[asyncio.Task[object]] = set()
+        self._said_hello = False
 
     @staticmethod
     def shard_options(settings: Settings) -> dict[str, object]:
@@ -78,6 +81,16 @@ class CookieJar(commands.Bot):
         else:
             synced = await self.tree.sync()
         log.info("synced %d application commands", len(synced))
+
+    async def on_ready(self) -> None:
+        # on_ready fires again after every reconnect: the line is said once, at start-up.
+        if self._said_hello:
+            return
+        self._said_hello = True
+        user = self.user
+        servers = plural(len(self.guilds), "server")
+        invite = invite_url(self.application_id or (user.id if user else 0))
+        log.info("Logged in as %s in %s; invite: %s", user, servers, invite)
 
     def spawn(self, coro: object, name: str) -> asyncio.Task[object]:
         """A fire-and-forget task that is kept alive and can be awaited by tests."""

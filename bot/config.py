@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.store import Shards
@@ -60,3 +60,8 @@ class Settings(BaseSettings):
             return None
         ids = parse_shard_ids(self.shard_ids) if self.shard_ids else range(self.shard_count)
         return Shards(self.shard_count, frozenset(ids))
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _any_case(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value

@@ -20,7 +20,7 @@ PACE_LABELS = {
     "casual": "Casual: 10 minutes a move",
     "async": "Async: 24 hours a move",
     "correspondence": "Correspondence: 72 hours a move",
-    "custom": "The server's own pace",
+    "custom": "Custom: the server's custom_minutes a move",
 }
 REMINDED_FROM = 10 * 60  # a clock this long or longer gets reminders; a live table is watched
 
@@ -114,11 +114,14 @@ PAUSED_FROM = DAY  # vacations stop clocks of a day or more: async, corresponden
 
 
 class UserSettings(BaseModel):
-    """One person's preferences, across servers: reminders by DM, and vacations."""
+    """One person's preferences, across servers: reminders by DM, forced moves, vacations."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     notify: bool = False  # reminders also come as direct messages
+    # Asked even when there is nothing to choose (a lone Pass), for those who like to bluff
+    # a pause; otherwise such a decision is answered for them after a short random pause.
+    always_ask: bool = False
     away_from: float | None = None
     away_until: float | None = None
     vacation_month: str = ""  # "YYYY-MM" the days below were booked in

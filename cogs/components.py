@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.errors import UserError
+from bot.errors import AlreadySeated, UserError
 from bot.service import MatchService, Person
 from cogs.render import MORE, PACE, SWITCHES
 from games.core.protocol import IllegalAction
@@ -101,6 +101,19 @@ class LobbyButton(
 
     async def _run(self, interaction: discord.Interaction) -> None:
         service, who = service_of(interaction), person(interaction)
+        if self.verb == "join":
+            # Joining answers privately with the player's own switch ("always ask me"); a
+            # seated player (the host) presses Join again to reach it.
+            try:
+                await service.join(self.match_id, who)
+                note = "🙋 You have a seat. "
+            except AlreadySeated:
+                note = "🙋 You already have a seat. "
+            mine = await service.user_settings(who.user_id)
+            await interaction.response.send_message(
+                ephemeral=True, **always_ask_message(mine.always_ask, note)
+            )
+            return
         verb = {
             "join": service.join,
             "leave": service.leave,
@@ -123,12 +136,14 @@ class LobbyOption(
         self.match_id, self.field = match_id, field
 
     @classmethod
-    def build(cls, match_id: str, field: str, choices: list[tuple[str, str, bool]]) -> LobbyOption:
+    def build(
+        cls, match_id: str, field: str, choices: list[tuple[str, str, bool, str]]
+    ) -> LobbyOption:
         many = field == SWITCHES  # every on/off rule in one select: pick the ones you want
         shared = field == MORE  # several fields: the current ones are named in the placeholder
         placeholder = "Advanced rules: none (pick any)" if many else None
         if shared:
-            placeholder = " · ".join(label for _, label, current in choices if current)[:150]
+            placeholder = " · ".join(label for _, label, current, _ in choices if current)[:150]
         return cls(
             match_id,
             field,
@@ -139,9 +154,12 @@ class LobbyOption(
                 max_values=len(choices) if many else 1,
                 options=[
                     discord.SelectOption(
-                        label=label[:100], value=value, default=current and not shared
+                        label=label[:100],
+                        value=value,
+                        default=current and not shared,
+                        description=description[:100] or None,
                     )
-                    for value, label, current in choices
+                    for value, label, current, description in choices
                 ],
             ),
         )
@@ -276,19 +294,24 @@ class MoveSelect(
         stamp: str,
         row: int,
         placeholder: str,
-        options: list[tuple[int, str]],
+        options: list[tuple[str, str, str]],
         *,
         picks: tuple[int, int] = (1, 1),
     ) -> MoveSelect:
-        """A select of a decision's options; values are option numbers, labels the moves."""
+        """A select of a decision's options: ``(value, label, description)`` rows whose
+        value names option numbers ("3", or "3.4" for two identical cards at once)."""
+        bundled = any("." in value for value, _, _ in options)
         select = discord.ui.Select(
             custom_id=f"cj:pick:{match_id}:{stamp}:{row}",
             placeholder=placeholder[:150],
-            min_values=picks[0],
+            # A row may stand for several cards: the service checks the total picked.
+            min_values=min(1 if bundled else picks[0], len(options)),
             max_values=min(picks[1], len(options)),
             options=[
-                discord.SelectOption(label=label[:100], value=str(index))
-                for index, label in options
+                discord.SelectOption(
+                    label=label[:100], value=value, description=description[:100] or None
+                )
+                for value, label, description in options
             ],
             row=row,
         )
@@ -303,7 +326,8 @@ class MoveSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             try:
-                picks = [int(v) for v in self.item.values]  # type: ignore[attr-defined]
+                values = self.item.values  # type: ignore[attr-defined]
+                picks = [int(n) for value in values for n in value.split(".")]
             except ValueError:
                 raise UserError("That choice could not be read; open your hand again.") from None
             await presenter_of(interaction).move(interaction, self.match_id, self.stamp, picks)
@@ -356,4 +380,60 @@ class RaceButton(
         )
 
 
-DYNAMIC_ITEMS = (LobbyButton, LobbyOption, TableButton, MoveButton, MoveSelect, RaceButton)
+def always_ask_message(on: bool, note: str = "") -> dict[str, Any]:
+    """A player's own switch: is a decision with nothing to choose answered for them?"""
+    if on:
+        text = (
+            "**Always ask me: on.** You are asked even when passing is your only move, so "
+            "you can take your time and keep the table guessing."
+        )
+    else:
+        text = (
+            "**Always ask me: off.** When passing is your only move, it is played for you "
+            "after a short random pause, with no ping."
+        )
+    view = discord.ui.View(timeout=None)
+    view.add_item(AskButton(not on))
+    return {"content": note + text, "view": view}
+
+
+class AskButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"cj:ask:(?P<on>[01])",
+):
+    """Turns the clicker's "always ask me" on or off, in every match (a user setting)."""
+
+    def __init__(self, on: bool) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Always ask me" if on else "Pass for me when it is my only move",
+                style=discord.ButtonStyle.secondary,
+                emoji="🙋" if on else "⏩",
+                custom_id=f"cj:ask:{int(on)}",
+            )
+        )
+        self.on = on
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> AskButton:
+        return cls(match["on"] == "1")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            await service_of(interaction).set_always_ask(interaction.user.id, self.on)
+            await interaction.response.edit_message(**always_ask_message(self.on))
+
+        await guarded(interaction, run())
+
+
+DYNAMIC_ITEMS = (
+    LobbyButton,
+    LobbyOption,
+    TableButton,
+    MoveButton,
+    MoveSelect,
+    RaceButton,
+    AskButton,
+)

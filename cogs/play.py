@@ -9,12 +9,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ChannelTaken, UserError
+from bot.permissions import FOR_THREADS, IN_CHANNEL
 from bot.service import MatchService
 from bot.store import MatchRecord
 from cogs import render
 from cogs.components import DYNAMIC_ITEMS, guarded, person, tell
+from cogs.permissions import require_permissions
 from cogs.presenter import Presenter
 from games import GAMES
+from games.core.words import plural
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -37,6 +40,7 @@ class Play(commands.Cog):
     @app_commands.command(name="play", description="Open a lobby for a game in this channel.")
     @app_commands.describe(
         game="Which game to play",
+        bots="Seats filled with bots; with nobody else joining, the game starts at once",
         thread="Play in a thread of its own (default: the server's choice)",
     )
     @app_commands.choices(game=GAME_CHOICES)
@@ -45,21 +49,43 @@ class Play(commands.Cog):
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str],
+        bots: app_commands.Range[int, 0, 7] = 0,
         thread: bool | None = None,
     ) -> None:
         async def run() -> None:
+            chosen = GAMES[game.value]
+            if bots > chosen.max_players - 1:
+                raise UserError(
+                    f"{chosen.name} seats {chosen.min_players}–{chosen.max_players} players: "
+                    f"pick bots: {chosen.max_players - 1} at most."
+                )
             defaults = await self.service.guild_settings(interaction.guild_id or 0)
             wanted = defaults.threads if thread is None else thread
             parent = interaction.channel
-            if wanted and isinstance(parent, discord.TextChannel):
-                await self.open_in_thread(interaction, parent, game)
-                return
-            record = await self.open_lobby(interaction, interaction.channel_id or 0, game)
-            embeds, view = await self.presenter.table_message(record)
-            response = await interaction.response.send_message(embeds=embeds, view=view)
-            await self.presenter.remember_message(record, response)
+            in_thread = wanted and isinstance(parent, discord.TextChannel)
+            require_permissions(interaction, FOR_THREADS if in_thread else IN_CHANNEL)
+            if in_thread:
+                assert isinstance(parent, discord.TextChannel)
+                record = await self.open_in_thread(interaction, parent, game, bots)
+            else:
+                record = await self.open_lobby(interaction, interaction.channel_id or 0, game)
+                record = await self.add_bots(interaction, record, bots)
+                embeds, view = await self.presenter.table_message(record)
+                response = await interaction.response.send_message(embeds=embeds, view=view)
+                await self.presenter.remember_message(record, response)
+            if bots and len(record.seats) >= chosen.min_players:
+                # The host alone with bots: nobody to wait for. The presenter turns the
+                # lobby message into the table, as after pressing Start.
+                await self.service.start(record.match_id, person(interaction))
 
         await guarded(interaction, run())
+
+    async def add_bots(
+        self, interaction: discord.Interaction, record: MatchRecord, bots: int
+    ) -> MatchRecord:
+        for _ in range(bots):
+            record = await self.service.add_bot(record.match_id, person(interaction))
+        return record
 
     async def open_lobby(
         self,
@@ -88,7 +114,8 @@ class Play(commands.Cog):
         interaction: discord.Interaction,
         parent: discord.TextChannel,
         game: app_commands.Choice[str],
-    ) -> None:
+        bots: int = 0,
+    ) -> MatchRecord:
         """A thread named after the game and its host (renamed with the players at Start).
 
         Three calls to Discord come first, so the answer is deferred (privately: a refusal
@@ -100,6 +127,7 @@ class Play(commands.Cog):
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )
         record = await self.open_lobby(interaction, thread.id, game, in_thread=True)
+        record = await self.add_bots(interaction, record, bots)
         embeds, view = await self.presenter.table_message(record)
         lobby = await thread.send(embeds=embeds, view=view)
         await self.service.set_message(record.match_id, lobby.id)
@@ -109,6 +137,7 @@ class Play(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await interaction.followup.send(f"Your lobby is open in {thread.mention}.", ephemeral=True)
+        return record
 
     @app_commands.command(name="rules", description="How a game is played, and our rulings.")
     @app_commands.describe(game="Which game")
@@ -167,7 +196,7 @@ class Play(commands.Cog):
             sent = await self.service.remind(interaction.guild_id or 0, interaction.user.id)
             if sent:
                 matches = len({c.match.match_id for c in sent})
-                text = f"Reminded {len(sent)} player(s) in {matches} match(es)."
+                text = f"Reminded {plural(len(sent), 'player')} in {plural(matches, 'match')}."
             else:
                 text = (
                     "Nobody to remind: your matches are waiting on you, on bots, or were "

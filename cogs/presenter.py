@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.errors import NotSeated, StaleClick, UserError
+from bot.permissions import IN_CHANNEL
 from bot.service import Change, MatchService, SeatView, settings_of
 from bot.service.base import waiting_on
 from bot.store import MatchRecord
@@ -34,6 +35,7 @@ from cogs.components import (
     person,
     tell,
 )
+from cogs.permissions import require_permissions
 from games.core.panels import PanelField
 from games.core.protocol import Action, Decision, Game, GameState, IllegalAction
 
@@ -216,7 +218,7 @@ class Presenter:
                             decision.stamp,
                             row,
                             title,
-                            [(index, option.label) for index, option in options],
+                            render.select_choices(options, decision.max_picks if multi else 1),
                             picks=(decision.min_picks, decision.max_picks) if multi else (1, 1),
                         )
                     )
@@ -321,7 +323,7 @@ class Presenter:
         else:
             seat = change.match.seat_of(interaction.user.id)
             said = [e.text for e in change.events if e.visible_for(seat)]
-            note = "✋ " + (" ".join(said) or "Got it.")
+            note = " ".join(said) or "✋ Got it."  # the lines carry their ✋
         seen = await self.service.seat_view(match_id, interaction.user.id)
         if private:
             await interaction.response.edit_message(**self.hand_message(seen, note))
@@ -349,6 +351,7 @@ class Presenter:
         await self.send_hand(interaction, seen, note="👋 Welcome back: your seat is yours.")
 
     async def rematch(self, interaction: discord.Interaction, match_id: str) -> None:
+        require_permissions(interaction, IN_CHANNEL)
         record = await self.service.rematch(match_id, person(interaction))
         embeds, view = await self.table_message(record)
         response = await interaction.response.send_message(embeds=embeds, view=view)
@@ -444,12 +447,17 @@ class Presenter:
         game = self.service.game_of(change.match)
         earlier = game.decisions(change.previous) if change.previous else []
         before = waiting_on(earlier)
+        if change.previous is not None:  # a seat whose move was played for it was not pinged
+            before -= set(await self.service.forced_for(change.match, change.previous))
         races = {d.race_stamp for d in earlier if d.window is not None}
         deciding = game.decisions(change.state)
+        forced = await self.service.forced_for(change.match, change.state)  # no ping: auto
         # A race that opens is news even to a seat that was already deciding (the last
         # toss ends the choosing and starts the scramble).
         racing = {d.seat for d in deciding if d.window is not None and d.race_stamp not in races}
-        now = [s for s in waiting_on(deciding) if s not in before or s in racing]
+        now = [
+            s for s in waiting_on(deciding) if (s not in before or s in racing) and s not in forced
+        ]
         users = [s.user_id for s in change.match.seats if s.seat in now and s.user_id]
         if not users:
             return

@@ -86,7 +86,8 @@ def lobby_embed(record: MatchRecord, game: Game) -> discord.Embed:
         description=(
             f"Hosted by <@{record.host_id}>. Press **Join** to take a seat. The host can add "
             f"bots, pick the options and **Start** with {game.min_players}–{game.max_players} "
-            "players."
+            "players.\nA move with nothing to choose (a lone Pass) is played for you after a "
+            "moment; **Join** (again, once seated) holds your own switch: *Always ask me*."
         ),
         colour=COLOURS["neutral"],
     )
@@ -111,10 +112,15 @@ MORE = "_more"  # choice fields that find no row of their own share one select: 
 LOBBY_SELECTS = ROWS - 1  # the lobby's buttons take one row
 
 
+def titled(title: str, label: str) -> str:
+    """ "Stack: Stack of 39" says its title twice: a label that names it stands alone."""
+    return label if label.lower().startswith(title.lower()) else f"{title}: {label}"
+
+
 def option_select_choices(
     record: MatchRecord, game: Game
-) -> list[tuple[str, list[tuple[str, str, bool]]]]:
-    """One entry per select: ``(field, [(value, label, is_current)])``.
+) -> list[tuple[str, list[tuple[str, str, bool, str]]]]:
+    """One entry per select: ``(field, [(value, label, is_current, description)])``.
 
     Choice fields get a select each; all on/off rules share one multi-select, ``SWITCHES``.
     """
@@ -124,7 +130,12 @@ def option_select_choices(
         (
             field.name,
             [
-                (c.value, f"{field.title}: {c.label}", c.value == choice_text(current, field.name))
+                (
+                    c.value,
+                    titled(field.title, c.label),
+                    c.value == choice_text(current, field.name),
+                    field.description,
+                )
                 for c in field.choices
             ],
         )
@@ -133,18 +144,21 @@ def option_select_choices(
     ]
     if on_off:
         selects.append(
-            (SWITCHES, [(f.name, f.title, bool(getattr(current, f.name))) for f in on_off])
+            (
+                SWITCHES,
+                [(f.name, f.title, bool(getattr(current, f.name)), f.description) for f in on_off],
+            )
         )
     settings = MatchSettings.model_validate_json(record.settings or "{}")
     selects.append(
-        (PACE, [(k, f"Pace: {v}", k == settings.pace) for k, v in settings.pace_choices()])
+        (PACE, [(k, f"Pace: {v}", k == settings.pace, "") for k, v in settings.pace_choices()])
     )
     return fit_selects(selects)
 
 
 def fit_selects(
-    selects: list[tuple[str, list[tuple[str, str, bool]]]], rows: int = LOBBY_SELECTS
-) -> list[tuple[str, list[tuple[str, str, bool]]]]:
+    selects: list[tuple[str, list[tuple[str, str, bool, str]]]], rows: int = LOBBY_SELECTS
+) -> list[tuple[str, list[tuple[str, str, bool, str]]]]:
     """At most ``rows`` selects: when a game has more choice fields than rows, its last ones
     share one select (``MORE``, values ``field=value``), so the rules and the pace keep
     their own."""
@@ -154,9 +168,9 @@ def fit_selects(
     tail = [s for s in selects if s[0] in (SWITCHES, PACE)]
     keep = max(0, rows - len(tail) - 1)
     shared = [
-        (f"{name}={value}", label, current)
+        (f"{name}={value}", label, current, description)
         for name, choices in own[keep:]
-        for value, label, current in choices
+        for value, label, current, description in choices
     ]
     return [*own[:keep], (MORE, shared[:SELECT_OPTIONS]), *tail]
 
@@ -185,7 +199,8 @@ def layout(
     groups = grouped(decision)
     plan: list[tuple[str, str, list[tuple[int, Option]]]] = []
     for title, options in groups:
-        if len(options) <= BUTTONS_PER_ROW:
+        # Buttons cannot show a description: moves that carry one go in a select.
+        if len(options) <= BUTTONS_PER_ROW and not any(o.description for _, o in options):
             plan.append(("button", title, options))
         else:
             plan += [("select", title, part) for part in chunks(options)]
@@ -196,6 +211,26 @@ def layout(
         return plan
     everything = [pair for _, options in groups for pair in options]
     return [("select", "Your moves", part) for part in chunks(everything)][:rows_available]
+
+
+def select_choices(options: list[tuple[int, Option]], picks: int) -> list[tuple[str, str, str]]:
+    """A select's ``(value, label, description)`` rows: identical cards (the same action)
+    are one row with a count, "⚫ Chocolate Sandwich ×2", whose value names that many of
+    the decision's options ("3.4"); up to ``picks`` of them, and at most 25 rows."""
+    same: dict[str, list[tuple[int, Option]]] = {}
+    for index, option in options:
+        same.setdefault(option.action.encode(), []).append((index, option))
+    rows = []
+    for copies in same.values():
+        first = copies[0][1]
+        held = len(copies)
+        note = f"You hold {held}." if held > 1 else ""
+        description = " ".join(t for t in (first.description, note) if t)
+        label = first.label if picks > 1 or held == 1 else f"{first.label} ×{held}"
+        for count in range(1, min(held, picks) + 1):
+            value = ".".join(str(index) for index, _ in copies[:count])
+            rows.append((value, label + (f" ×{count}" if count > 1 else ""), description))
+    return rows[:SELECT_OPTIONS]
 
 
 def chunks(options: list[tuple[int, Option]]) -> list[list[tuple[int, Option]]]:

@@ -10,9 +10,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
-from bot.timing import PACE_LABELS, POLICY_LABELS, VACATION_DAYS_A_MONTH
+from bot.timing import (
+    PACE_LABELS,
+    POLICY_LABELS,
+    VACATION_DAYS_A_MONTH,
+    GuildSettings,
+    duration,
+)
 from cogs import render
 from cogs.components import guarded, person, tell
+from games.core.words import plural
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -20,6 +27,35 @@ if TYPE_CHECKING:
 
 def choices(labels: dict[str, str]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=label, value=key) for key, label in labels.items()]
+
+
+def days_left(used: float) -> int:
+    """Whole days of this month's allowance still free (a part-day booked counts)."""
+    return max(0, int(VACATION_DAYS_A_MONTH - used + 1e-9))
+
+
+def custom_line(minutes: int | None) -> str:
+    if not minutes:
+        return "not set (set it with custom_minutes)"
+    return f"{duration(minutes * 60.0)} a move"
+
+
+def set_lines(changes: dict[str, object], current: GuildSettings) -> str:
+    """What this command changed, said first, so an admin sees their change took."""
+    lines = []
+    match = current.match
+    if "custom_minutes" in changes:
+        pick = "" if match.pace == "custom" else " Pick it with pace: Custom, here or per lobby."
+        lines.append(f"✅ Custom pace set to {custom_line(match.custom_minutes)}.{pick}")
+    if "pace" in changes:
+        lines.append(f"✅ Pace set to {match.pace_label}.")
+    if "on_timeout" in changes:
+        lines.append(f"✅ On timeout: {POLICY_LABELS[match.on_timeout]}.")
+    if "forfeit_after" in changes:
+        lines.append(f"✅ Forfeit after {plural(match.forfeit_after, 'timeout')} in a row.")
+    if "threads" in changes:
+        lines.append(f"✅ Each match in its own thread: {'yes' if current.threads else 'no'}.")
+    return "\n".join(lines) + "\n\n" if lines else ""
 
 
 class Settings(commands.Cog):
@@ -32,7 +68,7 @@ class Settings(commands.Cog):
         on_timeout="What happens when a player's time runs out",
         forfeit_after="With forfeits: timeouts in a row before a player forfeits",
         threads="Open each new match in a thread of its own",
-        custom_minutes="Your server's own pace, in minutes a move (pick it with pace: custom)",
+        custom_minutes="Minutes a move of the Custom pace (then pick pace: Custom)",
     )
     @app_commands.choices(pace=choices(PACE_LABELS), on_timeout=choices(POLICY_LABELS))
     @app_commands.default_permissions(manage_guild=True)
@@ -64,10 +100,12 @@ class Settings(commands.Cog):
             else:
                 current = await service.guild_settings(guild)
             match = current.match
+            said = set_lines(changes, current)
             embed = discord.Embed(
                 title="⚙️ Defaults for new matches here",
                 description=(
-                    f"**Pace:** {match.pace_label}\n"
+                    said + f"**Pace:** {match.pace_label}\n"
+                    f"**Custom pace:** {custom_line(match.custom_minutes)}\n"
                     f"**On timeout:** {POLICY_LABELS[match.on_timeout]}\n"
                     f"**Timeouts in a row to forfeit:** {match.forfeit_after}\n"
                     f"**Each match in its own thread:** {'yes' if current.threads else 'no'}"
@@ -118,8 +156,7 @@ class Settings(commands.Cog):
                 interaction,
                 f"🏖️ Enjoy! Your clocks in async and correspondence games stop until "
                 f"<t:{int(back.timestamp())}:D>. You have "
-                f"{VACATION_DAYS_A_MONTH - person.vacation_days:.1f} vacation days left this "
-                "month.",
+                f"{plural(days_left(person.vacation_days), 'vacation day')} left this month.",
             )
 
         await guarded(interaction, run())

@@ -32,6 +32,7 @@ from bot.timing import (
     plan,
 )
 from games.core.protocol import Decision, Game, GameState
+from games.core.words import plural
 
 
 def clock_stamp(decision: Decision) -> str:
@@ -181,6 +182,50 @@ class Clocks(Play):
         await self.store.save_user_settings(user_id, updated.model_dump_json())
         return updated
 
+    async def set_always_ask(self, user_id: int, on: bool) -> UserSettings:
+        updated = (await self.user_settings(user_id)).model_copy(update={"always_ask": on})
+        await self.store.save_user_settings(user_id, updated.model_dump_json())
+        return updated
+
+    async def forced_for(self, record: MatchRecord, state: GameState) -> dict[int, Decision]:
+        """The people's decisions that will be answered for them (``answer_forced``): ones
+        with nothing to choose, of seats played by their own player who did not ask to
+        be asked always. Bots answer their own; races and chances are never forced."""
+        if record.status != "active":
+            return {}
+        forced = {}
+        for decision in self.game_of(record).decisions(state):
+            seat = record.seats[decision.seat]
+            if decision.forced is None or seat.played_by_bot or seat.user_id is None:
+                continue
+            if not (await self.user_settings(seat.user_id)).always_ask:
+                forced[decision.seat] = decision
+        return forced
+
+    async def answer_forced(self, match_id: str, seat: int, stamp: str) -> Change | None:
+        """Play the one possible answer for a person, if that decision still stands. It is
+        neither their click (a stand-in bot stays) nor an absence (no timeout is counted)."""
+        try:
+            record, _ = await self._running(match_id)
+        except UserError:
+            return None  # the match is gone
+        user_id = record.seats[seat].user_id if seat < len(record.seats) else None
+        if user_id is not None and (await self.user_settings(user_id)).always_ask:
+            return None  # they asked, during the pause, to be asked after all
+
+        def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
+            decision = next(
+                (d for d in game.decisions(state) if d.seat == seat and d.stamp == stamp), None
+            )
+            if decision is None or decision.forced is None or record.seats[seat].played_by_bot:
+                raise StaleClick()
+            return Choice(seat, decision.forced, decision)
+
+        try:
+            return await self._apply(match_id, choose)
+        except (StaleClick, NotRunning, MatchNotFound):
+            return None  # answered, or changed, meanwhile
+
     async def go_away(self, user_id: int, until: float) -> UserSettings:
         """A vacation: clocks of async and correspondence games stop until ``until``.
 
@@ -195,10 +240,10 @@ class Clocks(Play):
             used -= (current.away_until - now) / DAY  # replacing the vacation under way
         days = (until - now) / DAY
         if used + days > VACATION_DAYS_A_MONTH + 1e-9:
-            left = max(0.0, VACATION_DAYS_A_MONTH - used)
+            left = max(0, int(VACATION_DAYS_A_MONTH - used + 1e-9))
             raise UserError(
                 f"Vacations are limited to {VACATION_DAYS_A_MONTH} days a month; you have "
-                f"{left:.1f} left this month."
+                f"{plural(left, 'day')} left this month."
             )
         updated = current.model_copy(
             update={

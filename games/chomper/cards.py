@@ -10,6 +10,7 @@ from functools import cache, cached_property
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.cards import DATA_DIR
+from games.core.words import brief
 
 # Cards a turn starts with; everything else is a modifier, played in the modifier round.
 MAIN_ACTIONS = ("roll", "seek", "skip", "mulligan")
@@ -34,6 +35,11 @@ class ChomperCards(BaseModel):
     hoarder_cookies: int = Field(ge=1)
     bandits: tuple[int, ...]
     actions: dict[str, ActionSpec]
+
+    def brief(self, key: str) -> str:
+        """What an action card does, short enough for a select option's description."""
+        spec = self.actions.get(key)
+        return brief(spec.text) if spec else ""
 
     @cached_property
     def number_cards(self) -> tuple[str, ...]:

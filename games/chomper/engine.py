@@ -19,7 +19,7 @@ from games.chomper import ai
 from games.chomper.cards import MAIN_ACTIONS, WITH_NUMBER, ChomperCards, chomper_cards
 from games.chomper.chain import NumberChain
 from games.chomper.queue import is_main, produced
-from games.chomper.rules_text import rules_text
+from games.chomper.rules_text import HOW_TO_PLAY_HERE, rules_text
 from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperState, Entry, Redo
 from games.chomper.view import panels, view_of
 from games.core.engine import Engine
@@ -36,6 +36,7 @@ from games.core.protocol import (
 )
 from games.core.rng import rng_for
 from games.core.windows import RoundTable
+from games.core.words import plural
 
 PLAIN = ("double", "negate", "reverse", "flip")  # modifiers that need no target
 AIMED = ("opposites", "again", "veto")  # modifiers aimed at a card in the queue
@@ -167,11 +168,30 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             elif card == "seek":
                 picks = sorted(set(state.played))
                 options += [
-                    option(Action.of("seek", pick), f"Seek: take {cards.label(pick)}", group="Seek")
+                    option(
+                        Action.of("seek", pick),
+                        f"Seek: take {cards.label(pick)}",
+                        group="Seek",
+                        description=cards.brief("seek"),
+                    )
                     for pick in picks
-                ] or [option(Action.of("seek"), "Seek (the pile is empty: draw)", group="Seek")]
+                ] or [
+                    option(
+                        Action.of("seek"),
+                        "Seek (the pile is empty: draw)",
+                        group="Seek",
+                        description=cards.brief("seek"),
+                    )
+                ]
             elif card in MAIN_ACTIONS:
-                options.append(option(Action.of(card), cards.label(card), group="Special"))
+                options.append(
+                    option(
+                        Action.of(card),
+                        cards.label(card),
+                        group="Special",
+                        description=cards.brief(card),
+                    )
+                )
             elif card == "copy":
                 options += self.copy_opening_options(state)
         forced = not options
@@ -240,7 +260,12 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                 continue
             if card in PLAIN:
                 options.append(
-                    option(Action.of("play", card), cards.label(card), group="Modifiers")
+                    option(
+                        Action.of("play", card),
+                        cards.label(card),
+                        group="Modifiers",
+                        description=cards.brief(card),
+                    )
                 )
             elif card in WITH_NUMBER:
                 rest = list(hand)
@@ -260,6 +285,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                                 Action.of("play", card, number_card, n),
                                 f"{cards.label(card)} {n} (with {cards.label(number_card)})",
                                 group=cards.actions[card].name,
+                                description=cards.brief(card),
                             )
                         )
             elif card == "copy":
@@ -273,6 +299,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                                 f"{cards.label(card)}: {state.names[entry.owner]}'s "
                                 f"{self.entry_text(entry)}",
                                 group=cards.actions[card].name,
+                                description=cards.brief(card),
                             )
                         )
         return options
@@ -286,13 +313,21 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         kind = last.acts_as
         if kind not in AIMED:
             text = f"Copy ({self.entry_text(last)})"
-            return [option(Action.of("play", "copy"), text, group="Modifiers")]
+            return [
+                option(
+                    Action.of("play", "copy"),
+                    text,
+                    group="Modifiers",
+                    description=self.cards.brief("copy"),
+                )
+            ]
         return [
             option(
                 Action.of("aim", "copy", index),
                 f"Copy as {self.cards.label(kind)}: {state.names[entry.owner]}'s "
                 f"{self.entry_text(entry)}",
                 group="Copy",
+                description=self.cards.brief("copy"),
             )
             for index, entry in enumerate(state.queue)
             if self.can_aim(state, seat, kind, entry)
@@ -634,7 +669,9 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                 given = len(back)
             else:
                 state.stack[:0] = [COOKIE] * given
-            events.append(Event(text=f"🍪 {name} gives {given} cookie(s) back to the Stack."))
+            events.append(
+                Event(text=f"🍪 {name} gives {plural(given, 'cookie')} back to the Stack.")
+            )
             return
         taken, state.stack = state.stack[:amount], state.stack[amount:]
         events.append(Event(text=f"🍪 {name} takes {len(taken)} from the Stack."))
@@ -647,7 +684,9 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                         del pile[i]
                     state.bandit_pile += len(cookies)
                     events.append(
-                        Event(text=f"🦝 A bandit steals {len(cookies)} cookie(s) from {name}!")
+                        Event(
+                            text=f"🦝 A bandit steals {plural(len(cookies), 'cookie')} from {name}!"
+                        )
                     )
                 else:
                     state.piles[seat].append(token)
@@ -725,7 +764,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         return ai.choose(self, view, decision)  # type: ignore[arg-type]
 
     def rules_text(self, options: ChomperOptions | None = None) -> str:
-        return rules_text(self.cards)
+        return HOW_TO_PLAY_HERE + rules_text(self.cards)
 
     def scramble_hidden(
         self, state: ChomperState, seat: int | None, rng: random.Random

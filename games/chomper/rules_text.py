@@ -4,6 +4,13 @@ the rulings we chose."""
 from __future__ import annotations
 
 from games.chomper.cards import ChomperCards
+from games.core.words import how_to_play_here
+
+# Opens /rules, before the rulebook in brief: how a turn is played in Discord.
+HOW_TO_PLAY_HERE = how_to_play_here(
+    "On your turn play a main card there; in the modifier round play a modifier or "
+    "pass (a lone Pass is played for you)."
+)
 
 
 def rules_text(cards: ChomperCards) -> str:
@@ -80,5 +87,5 @@ Tokens taken in one go are handled top to bottom: a bandit token among them stea
 your pile, the cookies above it in the same grab included, but not those below it. Bandit \
 tokens leave the game once they have stolen.
 • The number cards are inferred from the rulebook; the bandit values are assumed \
-(`data/cookie_chomper.toml`).
+(the bot's host can change them).
 """

@@ -11,6 +11,7 @@ from games.chomper.queue import produced
 from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperState, Entry
 from games.core.panels import Panel, PanelField, Panels
 from games.core.views import TableView, to_move
+from games.core.words import plural
 
 if TYPE_CHECKING:
     from games.chomper.engine import CookieChomper
@@ -112,7 +113,7 @@ def stack_row(view: ChomperView) -> str:
         left = view.stack_left
         return (
             f"{sum(left.values())} face-down tokens: 🍪 {left.get(COOKIE, 0)} · "
-            f"🦝 {left.get('b', 0)} bandits"
+            f"🦝 {plural(left.get('b', 0), 'bandit')}"
             + (f" · ☠️ {left[POISON]}" if left.get(POISON) else "")
             + (f" · 🌟 {left[GOLDEN]}" if left.get(GOLDEN) else "")
         )
@@ -156,9 +157,9 @@ def table_panel(game: CookieChomper, view: ChomperView) -> Panel:
     lines = []
     for s, player in enumerate(view.players):
         marker = "☠️" if player.out else ("▶️" if s in view.to_move else "▫️")
-        extra = f" · {player.score} pts" if player.score is not None else ""
+        extra = f" · {plural(player.score, 'point')}" if player.score is not None else ""
         lines.append(
-            f"{marker} **{player.name}** — {player.cards} cards{extra}"
+            f"{marker} **{player.name}** — {plural(player.cards, 'card')}{extra}"
             + (" · out" if player.out else "")
         )
     fields.append(PanelField(name="Players", value="\n".join(lines)))
@@ -186,7 +187,11 @@ def table_panel(game: CookieChomper, view: ChomperView) -> Panel:
         )
         if view.bandit_pile:
             fields.append(
-                PanelField(name="🦝 Bandit pile", value=f"{view.bandit_pile} cookies", inline=True)
+                PanelField(
+                    name="🦝 Bandit pile",
+                    value=plural(view.bandit_pile, "cookie"),
+                    inline=True,
+                )
             )
     if view.log:
         fields.append(PanelField(name="Log", value="\n".join(view.log)))
@@ -206,7 +211,7 @@ def hand_panel(game: CookieChomper, view: ChomperView) -> Panel | None:
         game.cards.label(c) + (" (vetoed this turn)" if c in view.barred else "") for c in view.hand
     ]
     return Panel(
-        title=f"Your hand ({len(view.hand)} cards)",
+        title=f"Your hand ({plural(len(view.hand), 'card')})",
         description="\n".join(lines) or "*empty*",
         accent="turn",
     )

@@ -28,6 +28,7 @@ class OptionField(BaseModel):
     name: str
     title: str
     choices: tuple[Choice, ...]
+    description: str = ""  # what the option does (the field's description), for a select
 
 
 BOOL_LABELS: dict[Any, str] = {True: "On", False: "Off"}
@@ -64,7 +65,14 @@ def describe(model: type[BaseModel]) -> tuple[OptionField, ...]:
             Choice(value=as_text(v), label=labels.get(str(v), BOOL_LABELS.get(v, str(v))))
             for v in values
         )
-        fields.append(OptionField(name=name, title=info.title or name, choices=choices))
+        fields.append(
+            OptionField(
+                name=name,
+                title=info.title or name,
+                choices=choices,
+                description=info.description or "",
+            )
+        )
     return tuple(fields)
 
 

@@ -81,6 +81,7 @@ class Option(BaseModel):
     emoji: str | None = None
     group: str = ""
     style: str = "secondary"  # primary | secondary | success | danger: a hint, not a rule
+    description: str = ""  # what the card or move does, in a select (at most 100 characters)
 
 
 def option(
@@ -90,9 +91,12 @@ def option(
     group: str = "",
     style: str = "secondary",
     emoji: str | None = None,
+    description: str = "",
 ) -> Option:
     """Shorthand for engines: the action first, the rest by name."""
-    return Option(action=action, label=label, emoji=emoji, group=group, style=style)
+    return Option(
+        action=action, label=label, emoji=emoji, group=group, style=style, description=description
+    )
 
 
 class Decision(BaseModel):
@@ -140,6 +144,8 @@ class Decision(BaseModel):
     def pick(self, chosen: Sequence[Option]) -> Action:
         """Answer a multi-pick decision with one action (``kind.arg.arg...``)."""
         if not self.min_picks <= len(chosen) <= self.max_picks:
+            if self.min_picks == self.max_picks:
+                raise IllegalAction(f"Pick exactly {self.min_picks}: you picked {len(chosen)}.")
             raise IllegalAction(f"Pick between {self.min_picks} and {self.max_picks}.")
         if self.max_picks == 1:
             return chosen[0].action
@@ -153,6 +159,14 @@ class Decision(BaseModel):
 
     def allows(self, action: Action) -> bool:
         return any(option.action == action for option in self.options)
+
+    @property
+    def forced(self) -> Action | None:
+        """The one answer this decision admits (a lone Pass, or every card when all must
+        go), if there is nothing to choose; races and optional chances never are."""
+        if self.optional or self.window is not None or len(self.options) != self.min_picks:
+            return None
+        return self.pick(self.options) if self.options else None
 
 
 def short_hash(text: str) -> str:

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, option
+from games.core.words import plural
 from games.cover.cards import CoverCards
 from games.cover.state import Battle, CoverState
 
@@ -26,6 +27,14 @@ class Battles(CoverCards):
 
     def weight(self, state: CoverState, play: Play) -> int:
         return sum(self.card_weight(state, card) for card in play)
+
+    def weight_note(self, state: CoverState, play: Play) -> str:
+        """A card that counts as more than one says so under the option (a Penny Jar)."""
+        return " ".join(
+            f"{self.label(card)} counts as {self.card_weight(state, card)} cards here."
+            for card in dict.fromkeys(play)
+            if self.card_weight(state, card) > 1
+        )
 
     # --- what can be played ------------------------------------------------------------
     def plays(self, state: CoverState, hand: Sequence[str], asset: str, need: int) -> list[Play]:
@@ -84,6 +93,7 @@ class Battles(CoverCards):
                             f" with {self.play_label(play)}",
                             group=words["Challenge"],
                             style="danger",
+                            description=self.weight_note(state, play),
                         )
                     )
         return found
@@ -117,6 +127,7 @@ class Battles(CoverCards):
                 label=f"Play {self.play_label(play)}",
                 group="Answer",
                 style="primary",
+                description=self.weight_note(state, play),
             )
             for play in self.plays(state, hand, battle.asset, battle.need)
         ]
@@ -181,7 +192,9 @@ class Battles(CoverCards):
         # challenging": in a second-from-top challenge even a Penny Jar is met by one card.
         lone = len(play) == 1 and not battle.depth
         battle.need = min(2, self.weight(state, play)) if lone else 1
-        verb = "defended with" if seat == battle.defender else "challenged again with"
+        verb = (
+            "defended with" if seat == battle.defender else f"{self.WORDS['challenged']} again with"
+        )
         events.append(Event(text=f"{state.names[seat]} {verb} {self.play_label(play)}."))
         battle.to_answer = self.other_side(battle, seat)
         self.settle_if_unanswerable(state, events)
@@ -197,7 +210,12 @@ class Battles(CoverCards):
     def concede(self, state: CoverState, seat: int, events: list[Event]) -> None:
         battle = state.battle
         assert battle is not None
-        word = "let the set go" if seat == battle.defender else "gave up the challenge"
+        words = self.WORDS
+        word = (
+            f"let the {words['set']} go"
+            if seat == battle.defender
+            else f"gave up the {words['challenge']}"
+        )
         events.append(Event(text=f"{state.names[seat]} {word}."))
         self.win_battle(state, self.other_side(battle, seat), events)
 
@@ -243,7 +261,7 @@ class Battles(CoverCards):
             Event(
                 text=f"{state.names[winner]} {verb} the "
                 f"{self.cards[prize.asset].name} {self.WORDS['set']} "
-                f"({len(prize.cards)} cards, {self.money(value)})."
+                f"({plural(len(prize.cards), 'card')}, {self.money(value)})."
             )
         )
 

@@ -5,21 +5,34 @@ from __future__ import annotations
 from collections import Counter
 
 from games.core.cards import Catalogue
+from games.core.words import plural
 from games.cover.state import CoverOptions, CoverSet, Player
 
 
 class CoverCards:
-    # The family's vocabulary: Cover Your Cookies says Batch, swipe and Dough.
+    # The family's vocabulary, the one place its words come from: Cover Your Cookies says
+    # Batch, swipe and Dough (its own WORDS). Every text says game.WORDS[...] or count().
     WORDS = {
         "set": "set",
         "Set": "Set",
+        "sets": "sets",
         "challenge": "challenge",
         "Challenge": "Challenge",
+        "challenging": "challenging",
+        "challenged": "challenged",
         "stole": "stole",
+        "an asset": "an asset",
+        "assets": "assets",
+        "wild": "wild",
+        "wilds": "wilds",
     }
 
     def __init__(self, catalogue: Catalogue) -> None:
         self.cards = catalogue
+
+    def count(self, number: int, word: str) -> str:
+        """``count(1, "set")``: "1 set" here, "1 Batch" in Cover Your Cookies."""
+        return plural(number, self.WORDS[word], many=self.WORDS[word + "s"])
 
     def money(self, amount: int) -> str:
         return f"${amount:,}"

@@ -15,10 +15,11 @@ from pydantic import BaseModel
 
 from games.core.cards import Catalogue, load_catalogue
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, option
+from games.core.words import plural
 from games.cover.battle import take_card
 from games.cover.cards import swap_top_sets
 from games.cover.cookies_state import CookiesOptions, CookiesState, PendingMixer
-from games.cover.engine import CoverYourAssets, join_names, plural
+from games.cover.engine import CoverYourAssets, join_names
 from games.cover.state import CoverSet
 
 CRUMB_STEPS = 6  # assumed: the Crumb Collector track (FACTS.md)
@@ -37,9 +38,16 @@ class CoverYourCookies(CoverYourAssets):
     WORDS = {
         "set": "Batch",
         "Set": "Batch",
+        "sets": "Batches",
         "challenge": "swipe",
         "Challenge": "Swipe",
+        "challenging": "swiping",
+        "challenged": "swiped",
         "stole": "swiped",
+        "an asset": "a Cookie",
+        "assets": "Cookies",
+        "wild": "Milk",
+        "wilds": "Milks",
     }
 
     def __init__(self, catalogue: Catalogue | None = None) -> None:
@@ -49,7 +57,7 @@ class CoverYourCookies(CoverYourAssets):
         return f"{amount:,} Dough"
 
     def short_money(self, amount: int) -> str:
-        return f"{amount:,} 🍪"
+        return f"{amount:,} Dough"  # not 🍪: that is a card (Milk Chocolate Chip)
 
     @staticmethod
     def hand_size(state: CookiesState) -> int:
@@ -202,8 +210,13 @@ class CoverYourCookies(CoverYourAssets):
         if card == "rotate":
             prompt = "You drew Rotate: every top Batch moves one seat. Which way?"
             options = [
-                option(Action.of("rotate", "left"), label="Pass them left", group="Rotate"),
-                option(Action.of("rotate", "right"), label="Pass them right", group="Rotate"),
+                option(
+                    Action.of("rotate", side),
+                    label=f"Pass them {side}",
+                    group="Rotate",
+                    description=f"Every top Batch moves one seat to the {side}.",
+                )
+                for side in ("left", "right")
             ]
         elif card == "mixer_swap":
             prompt = "You drew Swap: pick two other players to swap their top Batches."
@@ -212,6 +225,7 @@ class CoverYourCookies(CoverYourAssets):
                     Action.of("mixer_swap", a, b),
                     label=f"Swap {names[a]} and {names[b]}",
                     group="Swap",
+                    description=f"{names[a]} and {names[b]} trade their top Batches.",
                 )
                 for a, b in combinations(self.swappable(state, pending.seat), 2)
             ]
@@ -223,8 +237,9 @@ class CoverYourCookies(CoverYourAssets):
             options = [
                 option(
                     Action.of("exchange", k),
-                    label=f"{k} card{'s' if k > 1 else ''}",
+                    label=plural(k, "card"),
                     group="Exchange",
+                    description=f"Everyone takes {plural(k, 'card')} from their {side} neighbour.",
                 )
                 for k in (1, 2)
             ]
@@ -486,6 +501,6 @@ class CoverYourCookies(CoverYourAssets):
         return view_of(self, state, seat)
 
     def rules_text(self, options: CookiesOptions | None = None) -> str:
-        from games.cover.cookies_rules import RULES
+        from games.cover.cookies_rules import HOW_TO_PLAY_HERE, RULES
 
-        return RULES
+        return HOW_TO_PLAY_HERE + RULES

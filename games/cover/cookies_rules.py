@@ -1,5 +1,13 @@
 """The /rules text for Cover Your Cookies: the rulebook in brief, our rulings, assumed data."""
 
+from games.core.words import how_to_play_here
+
+# Opens /rules, before the rulebook in brief: how a turn is played in Discord.
+HOW_TO_PLAY_HERE = how_to_play_here(
+    "On your turn pick a move there (form a Batch, discard, Swipe); when a Batch of "
+    "yours is swiped at, answer in the same view."
+)
+
 RULES = """\
 **Cover Your Cookies** — bake Batches of Cookies; the most Dough wins. 3–6 players.
 
@@ -50,8 +58,8 @@ same Batch again that turn (swiping the same player twice is fine).
 **Card figures are assumed.** The text we have does not print flavour names, counts or \
 Dough values. We use: three flavours at 5 Dough, three at 10, two at 15, one at 20 (10 \
 cards each), Fresh Milk 25 (8 cards), Chocolate Milk 50 (4), Enhance +30; Crumb Collector \
-+10 Dough a step, at most 6 steps. A server owner can change every figure in \
-`data/cover_your_cookies.toml` (the Crumb Collector in `games/cover/cookies.py`).
++10 Dough a step, at most 6 steps. The bot's host can change every figure \
+(the Crumb Collector's too).
 
 **Rulings where the rulebook is silent**
 • An Enhance drawn by someone with no Batch waits beside their stack and joins the next \

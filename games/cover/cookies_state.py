@@ -26,9 +26,21 @@ class CookiesOptions(BaseModel):
     end_mode: CookiesEnd = Field(
         default="single", title="Game end", json_schema_extra={"labels": END_LABELS}
     )
-    mixers: bool = Field(default=True, title="Mixers")
-    extra_strength: bool = Field(default=False, title="Extra Strength Chocolate Milk")
-    two_actions: bool = Field(default=False, title="Two actions a turn")
+    mixers: bool = Field(
+        default=True,
+        title="Mixers",
+        description="Mixer cards act as they are drawn: Rotate, Swap, Exchange.",
+    )
+    extra_strength: bool = Field(
+        default=False,
+        title="Extra Strength Chocolate Milk",
+        description="Chocolate Milk counts as two cards in a swipe.",
+    )
+    two_actions: bool = Field(
+        default=False,
+        title="Two actions a turn",
+        description="Take up to two actions each turn; draw up after both.",
+    )
 
     # The Cover Your Assets switches the family's engine asks about: never on here.
     hand_of_six: ClassVar[bool] = False

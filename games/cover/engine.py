@@ -25,12 +25,16 @@ from games.core.protocol import (
     Placement,
     option,
 )
+from games.core.words import plural
 from games.cover.battle import take_card
 from games.cover.cards import move_set, swap_top_sets
 from games.cover.draft import TWO_PLAYER_REMOVALS, Drafting
 from games.cover.state import CoverOptions, CoverSet, CoverState, Player, RoundResult
 
 MILLION = 1_000_000
+
+
+MOVE_TEXT = "Move card: a top set goes to the bottom of its stack, or the bottom set to the top."
 
 
 class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
@@ -138,7 +142,11 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         else:
             cheapest = min(hand, key=lambda c: (self.cards[c].value, self.cards.order(c)))
             default = Action.of("discard", cheapest)
-            prompt = "Your turn: form a set, challenge a top set, or discard."
+            words = self.WORDS
+            prompt = (
+                f"Your turn: form a {words['set']}, {words['challenge']} a top {words['set']}, "
+                "or discard."
+            )
         return Decision(
             key=f"turn-{state.round}-{state.version}",
             seat=seat,
@@ -218,6 +226,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
                             Action.of("swap", other),
                             label=f"Swap top sets with {names[other]} ({theirs})",
                             group="Action cards",
+                            description="Swap card: your top set for another player's top set.",
                             style="primary",
                         )
                     )
@@ -231,6 +240,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
                         Action.of("move", other, "top"),
                         label=f"Move {whose} top set to the bottom",
                         group="Action cards",
+                        description=MOVE_TEXT,
                         style="primary",
                     )
                 )
@@ -239,6 +249,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
                         Action.of("move", other, "bottom"),
                         label=f"Move {whose} bottom set to the top",
                         group="Action cards",
+                        description=MOVE_TEXT,
                         style="primary",
                     )
                 )
@@ -339,7 +350,10 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         top = state.players[seat].stack[-1]
         top.cards = self.wilds_below([*top.cards, card])
         events.append(
-            Event(text=f"{state.names[seat]} improved their top set with {self.label(card)}.")
+            Event(
+                text=f"{state.names[seat]} improved their top {self.WORDS['set']} with "
+                f"{self.label(card)}."
+            )
         )
 
     def discard(self, state: CoverState, seat: int, card: str, events: list[Event]) -> None:
@@ -520,9 +534,9 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         return choose(self, view, decision)  # type: ignore[arg-type]
 
     def rules_text(self, options: CoverOptions | None = None) -> str:
-        from games.cover.rules_text import RULES
+        from games.cover.rules_text import HOW_TO_PLAY_HERE, RULES
 
-        return RULES
+        return HOW_TO_PLAY_HERE + RULES
 
     def why_illegal(self, state: CoverState, seat: int, action: Action) -> str:
         hand = state.players[seat].hand
@@ -533,22 +547,25 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
             and missing
         ):
             return f"You don't hold {self.label(missing[0])}."
+        w = self.WORDS
         if action.kind == "pair" and len(cards) == 2 and not self.can_pair(*cards):
-            return "A set is two identical assets, or an asset and a wild, never two wilds."
+            return (
+                f"A {w['set']} is two identical {w['assets']}, or {w['an asset']} and a "
+                f"{w['wild']}, never two {w['wilds']}."
+            )
         if action.kind == "challenge" and not self.may_challenge(state, seat):
             return (
-                f"You must form at least one {self.WORDS['set']} of your own before you can "
-                f"{self.WORDS['challenge']}."
+                f"You must form at least one {w['set']} of your own before you can "
+                f"{w['challenge']}."
             )
         if action.kind == "challenge":
-            return "You can only challenge a top set that is not the bottom set, with a match."
+            return (
+                f"You can only {w['challenge']} a top {w['set']} that is not the bottom "
+                f"{w['set']}, with a match."
+            )
         if state.battle is not None and action.kind in {"pair", "take", "discard"}:
-            return "A challenge is under way: answer it first."
+            return f"A {w['challenge']} is under way: answer it first."
         return "That move is not allowed right now."
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def join_names(names: Sequence[str]) -> str:

@@ -1,5 +1,13 @@
 """The /rules text for Cover Your Assets: the rulebook in brief, and the rulings we chose."""
 
+from games.core.words import how_to_play_here
+
+# Opens /rules, before the rulebook in brief: how a turn is played in Discord.
+HOW_TO_PLAY_HERE = how_to_play_here(
+    "On your turn pick a move there (form a set, discard, challenge); when your set is "
+    "challenged, answer in the same view."
+)
+
 RULES = """\
 **Cover Your Assets** — collect sets of assets; the richest player wins. 2–6 players \
 (best with 4–6; two and three players use draft piles, below).
@@ -28,7 +36,7 @@ every card in your stack.
 **Values.** Comic Books, Piano, Toy Train $5,000 · Jewels, Cash under the Mattress, Piggy \
 Bank $10,000 · Scooter, Sport Plane, Classic Auto $15,000 · Cabin $20,000 · Silver $25,000 · \
 Gold $50,000. (Counts are printed in the rulebook; values come from public digital versions \
-of the game and live in `data/cover_your_assets.toml`, so a server owner can correct them.)
+of the game; the bot's host can correct them.)
 
 **Ending the game** (the host chooses in the lobby):
 • Classic — rounds until someone passes $1,000,000 in total.

@@ -18,8 +18,9 @@ END_MODE_LABELS = {
 }
 
 
-def switch(title: str) -> object:
-    return Field(default=False, title=title)
+def switch(title: str, description: str) -> object:
+    """An advanced rule, off by default; ``description`` says what it does (≤ 100)."""
+    return Field(default=False, title=title, description=description)
 
 
 class CoverOptions(BaseModel):
@@ -33,12 +34,22 @@ class CoverOptions(BaseModel):
     end_mode: EndMode = Field(
         default="classic", title="Game end", json_schema_extra={"labels": END_MODE_LABELS}
     )
-    hand_of_six: bool = switch("Hand of six")
-    two_actions: bool = switch("Two actions a turn")
-    improve: bool = switch("Improve a set")
-    action_cards: bool = switch("Swap and Move cards")
-    second_from_top: bool = switch("Challenge second-from-top sets")
-    penny_jar: bool = switch("Penny Jars")
+    hand_of_six: bool = switch("Hand of six", "Hands of six cards instead of five.")
+    two_actions: bool = switch(
+        "Two actions a turn", "Take up to two actions each turn; draw up after both."
+    )
+    improve: bool = switch(
+        "Improve a set", "An action: add one matching asset (not a wild) to your top set."
+    )
+    action_cards: bool = switch(
+        "Swap and Move cards", "Swap trades top sets; Move sends a top set to the bottom, or back."
+    )
+    second_from_top: bool = switch(
+        "Challenge second-from-top sets", "Challenge the set under a top set, with two cards."
+    )
+    penny_jar: bool = switch(
+        "Penny Jars", "Two $1,000 wilds that count as two cards in a challenge."
+    )
 
     @property
     def advanced(self) -> list[str]:

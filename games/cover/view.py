@@ -9,6 +9,7 @@ from pydantic import BaseModel
 from games.core.options import summary
 from games.core.panels import Panel, PanelField, Panels
 from games.core.views import TableView, to_move
+from games.core.words import plural
 from games.cover.cookies_state import CookiesOptions, CookiesState
 from games.cover.state import CoverOptions, CoverState, RoundResult
 
@@ -184,7 +185,11 @@ def status_line(game: CoverYourAssets, view: CoverView, names: list[str]) -> str
             p = view.players[seat]
             lines.append(
                 f"{medals.get(place, f'{place}.')} **{p.name}** {game.short_money(p.total)}"
-                + (f" · {p.round_wins} round wins" if view.options.end_mode == "first_to_2" else "")
+                + (
+                    f" · {plural(p.round_wins, 'round win')}"
+                    if view.options.end_mode == "first_to_2"
+                    else ""
+                )
             )
         return "\n".join(lines)
     if not view.to_move:
@@ -195,8 +200,9 @@ def status_line(game: CoverYourAssets, view: CoverView, names: list[str]) -> str
         where = " (second from top)" if b.depth else " (just drafted)" if b.drafted else ""
         due = " (two cards, or a Penny Jar)" if b.need == 2 else ""
         return (
-            f"⚔️ **{names[b.challenger]}** is challenging **{names[b.defender]}**'s "
-            f"{game.cards[b.asset].name} set{where}.\n{played}\n"
+            f"⚔️ **{names[b.challenger]}** is {game.WORDS['challenging']} "
+            f"**{names[b.defender]}**'s {game.cards[b.asset].name} {game.WORDS['set']}{where}."
+            f"\n{played}\n"
             f"Waiting for **{names[b.to_answer]}**{due}."
         )
     if view.mixer:
@@ -225,7 +231,7 @@ def player_field(game: CoverYourAssets, view: CoverView, seat: int) -> PanelFiel
     if view.enhance_waiting and view.enhance_waiting[seat]:
         name += " · ✨ waiting"
     if not p.stack:
-        return PanelField(name=name, value=f"*no {game.WORDS['set']}s yet*", inline=True)
+        return PanelField(name=name, value=f"*no {game.WORDS['sets']} yet*", inline=True)
     lines = []
     for depth, s in enumerate(reversed(p.stack)):
         if depth == SETS_SHOWN:
@@ -245,7 +251,7 @@ def score_line(game: CoverYourAssets, view: CoverView) -> str:
     if not view.rounds:
         return "First round"
     parts = [f"{p.name} {game.short_money(p.total)}" for p in view.players]
-    return f"Totals after {len(view.rounds)} round(s): " + ", ".join(parts)
+    return f"Totals after {plural(len(view.rounds), 'round')}: " + ", ".join(parts)
 
 
 def hand_panel(game: CoverYourAssets, view: CoverView) -> Panel | None:
@@ -263,7 +269,9 @@ def hand_panel(game: CoverYourAssets, view: CoverView) -> Panel | None:
     return Panel(
         title="🃏 Your hand",
         description="\n".join(lines) if lines else "*Your hand is empty.*",
-        footer=f"Your stack: {game.short_money(me.stack_value)} in {len(me.stack)} sets"
-        if me
-        else "",
+        footer=(
+            f"Your stack: {game.short_money(me.stack_value)} in {game.count(len(me.stack), 'set')}"
+            if me
+            else ""
+        ),
     )

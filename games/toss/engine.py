@@ -29,14 +29,23 @@ from games.core.protocol import (
     option,
 )
 from games.core.rng import rng_for
+from games.core.words import plural
 from games.toss import ai
-from games.toss.cards import MILK, TossCards, toss_cards
-from games.toss.rules_text import rules_text
+from games.toss.cards import HALF, MILK, WILD, TossCards, toss_cards
+from games.toss.rules_text import HOW_TO_PLAY_HERE, rules_text
 from games.toss.scramble import Scrambling
 from games.toss.state import BlindTake, Roll, TossOptions, TossState
 from games.toss.view import panels, view_of
 
 FACES = {"swap": "Swap", "left": "Pass Left", "right": "Pass Right", "toss": "Toss"}
+
+
+# What the cards that are not plain cookies do, shown under them in a select.
+EFFECTS = {
+    WILD: "Counts as any cookie toward five of a kind.",
+    HALF: "Worth nothing: pass or toss it away.",
+    MILK: "Five of one cookie and the milk win the round.",
+}
 
 
 class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
@@ -128,7 +137,7 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
                     Decision(
                         key=key,
                         seat=turn,
-                        prompt=f"Swap {self.count_text(state)}: pick a player.",
+                        prompt=f"Swap {self.count_text(state, 'your')}: pick a player.",
                         options=tuple(
                             option(Action.of("swap_with", s), f"Swap with {names[s]}", group="Who")
                             for s in others
@@ -143,7 +152,7 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
                         state,
                         turn,
                         "give",
-                        f"Pick {state.count} card(s) to give {names[state.target]}.",
+                        f"Pick {plural(state.count, 'card')} to give {names[state.target]}.",
                     )
                 ]
             case "choose":
@@ -154,7 +163,10 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
                 )
                 return [
                     self.cards_decision(
-                        state, s, verb, f"Pick {self.count_text(state)} to {verb}{where}."
+                        state,
+                        s,
+                        verb,
+                        f"Pick {self.count_text(state, 'your')} to {verb}{where}.",
                     )
                     for s in self.seats(state)
                     if state.chosen[s] is None
@@ -198,7 +210,7 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
     def card_option(self, verb: str, card: str, number: int) -> Option:
         """A card of one's hand to pick; identical cards are told apart by a number."""
         label = self.cards.label(card) + (f" ({number})" if number > 1 else "")
-        return option(Action.of(verb, card), label)
+        return option(Action.of(verb, card), label, description=EFFECTS.get(card, ""))
 
     @cache  # noqa: B019
     def place_option(self, place: int) -> Option:
@@ -210,7 +222,8 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
             key=key,
             seat=blind.taker,
             prompt=(
-                f"Take {blind.count} card(s) from {state.names[blind.source]}'s hand without "
+                f"Take {plural(blind.count, 'card')} from {state.names[blind.source]}'s hand "
+                "without "
                 "looking (they are shuffled)."
             ),
             options=tuple(self.place_option(i) for i in range(size)),
@@ -364,7 +377,7 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
         except ValueError:
             raise IllegalAction("Pick face-down cards by their place.") from None
         if len(set(positions)) != blind.count or not all(0 <= p < len(source) for p in positions):
-            raise IllegalAction(f"Pick exactly {blind.count} different face-down card(s).")
+            raise IllegalAction(f"Pick exactly {plural(blind.count, 'different face-down card')}.")
         shuffled = rng.sample(source, len(source))
         taken = [shuffled[p] for p in positions]
         for card in taken:
@@ -372,7 +385,9 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
         taker, giver = state.names[blind.taker], state.names[blind.source]
         state.hands[blind.taker] = self.cards.sort([*state.hands[blind.taker], *taken])
         events += [
-            Event(text=f"🙈 {taker} takes {len(taken)} card(s) from {giver} without looking."),
+            Event(
+                text=f"🙈 {taker} takes {plural(len(taken), 'card')} from {giver} without looking."
+            ),
             Event(
                 text=f"You took {self.cards.labels(taken)} from {giver}.",
                 visible_to=frozenset({blind.taker}),
@@ -472,8 +487,9 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
     def all_cards(state: TossState) -> bool:
         return state.roll is not None and state.roll.number == "all"
 
-    def count_text(self, state: TossState) -> str:
-        return "all their cards" if self.all_cards(state) else f"{state.count} card(s)"
+    def count_text(self, state: TossState, whose: str = "their") -> str:
+        """How many cards a roll moves: "2 cards", or "all their cards" ("all your cards")."""
+        return f"all {whose} cards" if self.all_cards(state) else plural(state.count, "card")
 
     @staticmethod
     def milk_holder(state: TossState) -> int:
@@ -491,7 +507,7 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
             list(hand) if action.args == ("all",) and self.all_cards(state) else list(action.args)
         )
         if len(picked) != state.count and not self.all_cards(state):
-            raise IllegalAction(f"Pick exactly {state.count} card(s).")
+            raise IllegalAction(f"Pick exactly {plural(state.count, 'card')}.")
         if Counter(picked) - Counter(hand):
             raise IllegalAction("You can only pick cards from your own hand.")
         for card in picked:
@@ -543,7 +559,7 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
         return "That move is not allowed right now."
 
     def rules_text(self, options: TossOptions | None = None) -> str:
-        return rules_text(self.cards)
+        return HOW_TO_PLAY_HERE + rules_text(self.cards)
 
     def scramble_hidden(self, state: TossState, seat: int | None, rng: random.Random) -> TossState:
         """Deal every card this seat cannot see (others' hands and secret picks) anew."""

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from games.core.words import how_to_play_here
 from games.toss.cards import HALF, MILK, WILD, TossCards
+
+# Opens /rules, before the rulebook in brief: how a turn is played in Discord.
+HOW_TO_PLAY_HERE = how_to_play_here(
+    "Your dice are rolled for you at your turn; when everyone picks cards, pick yours "
+    "there; in a scramble, grab cards on the table."
+)
 
 
 def rules_text(cards: TossCards) -> str:
@@ -54,6 +61,6 @@ play goes on a round at a time until someone has won 2 (3 in a best of five).
 tossed cards may be grabbed back.
 • A tossed milk nobody grabs before the window closes goes to one of the others at random.
 • In async and correspondence games a scramble stays open as long as a move may take.
-• Cookie names and the dice's faces (each face equally likely) are our assumptions, kept \
-in `data/toss_your_cookies.toml` so a server owner can correct them.
+• Cookie names and the dice's faces (each face equally likely) are our assumptions, which the \
+bot's host can correct.
 """

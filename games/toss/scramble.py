@@ -14,6 +14,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from games.core.protocol import Action, Decision, Event, IllegalAction, option
+from games.core.words import plural
 from games.toss.cards import MILK
 from games.toss.state import BlindTake, Scramble, TossState
 
@@ -65,7 +66,7 @@ class Scrambling:
             Decision(
                 key=key,
                 seat=seat,
-                prompt=f"Scramble! Grab {owed} card(s) from the middle, on the table.",
+                prompt=f"Scramble! Grab {plural(owed, 'card')} from the middle, on the table.",
                 options=options,
                 default=Action.of("close"),
                 reaction=True,

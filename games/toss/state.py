@@ -22,7 +22,11 @@ class TossOptions(BaseModel):
     scramble_seconds: Literal["10", "20", "30", "60"] = Field(
         default="20", title="Scramble window (live)", json_schema_extra={"labels": SECONDS}
     )
-    must_shout: bool = Field(default=False, title='Must shout "Snickerdoodle!"')
+    must_shout: bool = Field(
+        default=False,
+        title='Must shout "Snickerdoodle!"',
+        description="A winning hand counts only once its holder presses Snickerdoodle!",
+    )
 
 
 Phase = Literal[

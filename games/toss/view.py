@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from games.core.panels import Panel, PanelField, Panels
 from games.core.views import TableView, to_move
+from games.core.words import plural
 from games.toss.cards import HALF, MILK, WILD
 from games.toss.state import BlindTake, Roll, TossOptions, TossState
 
@@ -114,19 +115,20 @@ def roll_text(roll: Roll | None) -> str:
 def phase_text(game: TossYourCookies, view: TossView) -> str:
     names = [p.name for p in view.players]
     roller = names[view.turn]
-    cards = "all their cards" if view.roll and view.roll.number == "all" else f"{view.count}"
+    every = view.roll is not None and view.roll.number == "all"
+    cards = "all their cards" if every else plural(view.count, "card")
     match view.phase:
         case "roll":
             return f"**{roller}** rolls the dice."
         case "swap_target":
-            return f"**{roller}** picks a player to swap {cards} card(s) with."
+            return f"**{roller}** picks a player to swap {cards} with."
         case "swap_give":
             target = names[view.target] if view.target is not None else "?"
-            return f"**{roller}** picks {view.count} card(s) to give **{target}**."
+            return f"**{roller}** picks {plural(view.count, 'card')} to give **{target}**."
         case "swap_take" | "milk_take":
             assert view.blind is not None
             return (
-                f"🙈 **{names[view.blind.taker]}** takes {view.blind.count} card(s) from "
+                f"🙈 **{names[view.blind.taker]}** takes {plural(view.blind.count, 'card')} from "
                 f"**{names[view.blind.source]}**'s hand without looking."
             )
         case "choose":
@@ -134,9 +136,7 @@ def phase_text(game: TossYourCookies, view: TossView) -> str:
             what = {"left": "pass to the left", "right": "pass to the right"}.get(
                 view.roll.action, "toss"
             )
-            return (
-                f"🤫 Everyone picks {cards} card(s) to {what}. Nothing moves until all have chosen."
-            )
+            return f"🤫 Everyone picks {cards} to {what}. Nothing moves until all have chosen."
         case "scramble":
             if view.tosser is not None:
                 return f"🥛 **Grab the milk!** Everyone but {names[view.tosser]} may."
@@ -163,7 +163,7 @@ def table_panel(game: TossYourCookies, view: TossView) -> Panel:
     lines = []
     for s, player in enumerate(view.players):
         marker = "▶️" if s in view.to_move else "▫️"
-        parts = [f"{player.cards} cards"]
+        parts = [plural(player.cards, "card")]
         if rounds > 1 or player.round_wins:
             parts.append(f"🏆 {player.round_wins}")
         if player.status and view.to_move:
@@ -209,7 +209,7 @@ def hand_panel(game: TossYourCookies, view: TossView) -> Panel | None:
     if view.can_shout:
         fields.append(PanelField(name="🥛 Snickerdoodle!", value="Press the button to win!"))
     return Panel(
-        title=f"Your hand ({len(view.hand)} cards)",
+        title=f"Your hand ({plural(len(view.hand), 'card')})",
         description="\n".join(lines) or "*empty*",
         fields=tuple(fields),
         accent="turn",

@@ -84,17 +84,24 @@ async def open_game(
     *joiners: FakeUser,
     bots: int = 0,
     choices: dict[str, list[str]] | None = None,
+    always_ask: bool = True,
 ) -> None:
     """/play ``game``; the host picks ``choices`` (select name -> values), people join,
-    bots are added, and the host starts."""
+    bots are added, and the host starts. With ``always_ask`` every person turns on "always
+    ask me" in their Join answer (the host presses Join again for it), so a test clicks
+    its lone Pass itself instead of seeing it played after the pause."""
     await fake.slash(host, "play", game=game)
     lobby = table_of(fake)
     assert "· lobby" in lobby.text()
     for name, values in (choices or {}).items():
         select = next(s for s in lobby.selects() if s["custom_id"].endswith(f":{name}"))
         await fake.select(host, lobby, select["custom_id"], values)
-    for user in joiners:
+    for user in (host, *joiners) if always_ask else joiners:
         await fake.click(user, lobby, lobby.find_button("Join"))
+        if always_ask:
+            answer = fake.last_reply(user)
+            await fake.click(user, answer, answer.find_button("Always ask me"))
+            assert "Always ask me: on" in fake.last_reply(user).text()
     for _ in range(bots):
         await fake.click(host, lobby, lobby.find_button("Add bot"))
     await fake.click(host, lobby, lobby.find_button("Start"))

@@ -147,7 +147,7 @@ async def test_a_match_in_a_thread_of_its_own_reopens_it_when_archived(fake, db)
             options = selects[0]["options"]
             await fake.select(mover, hand, selects[0]["custom_id"], [options[0]["value"]])
         assert not thread.archived
-        assert (await bot.service.get(record.match_id)).version == version + 1
+        assert (await bot.service.get(record.match_id)).version > version  # (and a forced reply)
         assert "Round 1" in fake.public_messages(thread)[0].text()
         archived = [r for r in fake.rejections if r.code == 50083]
         assert archived  # the first attempt met the archived thread

@@ -100,7 +100,7 @@ def test_negative_numbers_give_cookies_back_and_reverse_gives_instead_of_taking(
     t.play("Ana", "play", "reverse")
     t.passes("Ana", "Ben", "Cleo")
     assert (
-        len(t.state.stack) == 43 and "🍪 Ana gives 3 cookie(s) back to the Stack." in t.public_log()
+        len(t.state.stack) == 43 and "🍪 Ana gives 3 cookies back to the Stack." in t.public_log()
     )
 
 

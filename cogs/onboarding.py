@@ -1,0 +1,106 @@
+"""/help, also posted when the bot joins a server; and /always_ask, a player's own switch."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.permissions import IN_CHANNEL, missing
+from cogs import render
+from cogs.components import always_ask_message, guarded
+from games import GAMES
+
+if TYPE_CHECKING:
+    from bot.client import CookieJar
+
+log = logging.getLogger(__name__)
+
+COMMANDS = (
+    (
+        "/play game: [bots:N] [thread:]",
+        "open a table here; with bots:N and nobody else, it starts at once",
+    ),
+    ("/rules game:", "how to play here, the rulebook in brief, and our rulings"),
+    ("/games", "your matches on this server, the ones waiting on you first"),
+    ("/remind", "nudge whoever holds up your matches"),
+    ("/leave · /cancel", "hand your seat to a bot · end the match in this channel"),
+    ("/away until:", "a vacation: your slow clocks stop"),
+    ("/notify on:", "reminders by direct message too"),
+    ("/always_ask on:", "be asked even when passing is your only move"),
+    ("/settings", "a server's defaults: pace, timeouts, threads (Manage Server)"),
+)
+
+
+def help_embed() -> discord.Embed:
+    games = "\n".join(
+        f"• **{game.name}** · {game.min_players}–{game.max_players} players"
+        for game in GAMES.values()
+    )
+    embed = discord.Embed(
+        title="🍪 Cookie Jar",
+        description=(
+            "Card games for your server, played right here in the channel, with the rules "
+            "kept for you. Play live, or slowly across time zones; bots fill empty seats."
+        ),
+        colour=render.COLOURS["neutral"],
+    )
+    embed.add_field(name="The games", value=games, inline=False)
+    embed.add_field(
+        name="How a turn works",
+        value=(
+            "1. `/play` opens a table; people press **Join**, the host presses **Start**.\n"
+            "2. Press **Show hand** on the table: your cards and your moves appear, just "
+            "for you.\n"
+            "3. Pick your move there. You are pinged when it is your turn; a move with "
+            "nothing to choose (a lone Pass) is played for you after a moment."
+        ),
+        inline=False,
+    )
+    embed.add_field(
+        name="Commands",
+        value="\n".join(f"`{name}` — {what}" for name, what in COMMANDS),
+        inline=False,
+    )
+    embed.set_footer(text="Start with /play game: Cover Your Assets bots:3")
+    return embed
+
+
+class Onboarding(commands.Cog):
+    def __init__(self, bot: CookieJar) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description="What Cookie Jar is, its games and commands.")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+
+    @app_commands.command(
+        name="always_ask", description="Be asked even when passing is your only move."
+    )
+    @app_commands.describe(
+        on="On: always asked (you can bluff a pause); off: a lone Pass is played for you"
+    )
+    async def always_ask(self, interaction: discord.Interaction, on: bool) -> None:
+        async def run() -> None:
+            await self.bot.service.set_always_ask(interaction.user.id, on)
+            await interaction.response.send_message(ephemeral=True, **always_ask_message(on))
+
+        await guarded(interaction, run())
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Say hello where the server's welcome messages go, if the bot may post there."""
+        channel = guild.system_channel
+        if channel is None or missing(channel.permissions_for(guild.me), IN_CHANNEL):
+            return
+        try:
+            await channel.send(embed=help_embed())
+        except discord.HTTPException:
+            log.info("could not post /help in the system channel of guild %s", guild.id)
+
+
+async def setup(bot: CookieJar) -> None:
+    await bot.add_cog(Onboarding(bot))

@@ -1,0 +1,51 @@
+"""Words every game shares: counts with the right plural, said one way everywhere."""
+
+from __future__ import annotations
+
+import re
+
+# Plurals that are not the word plus "s".
+IRREGULAR = {"die": "dice", "Die": "Dice"}
+
+
+def plural_of(word: str) -> str:
+    if word in IRREGULAR:
+        return IRREGULAR[word]
+    if word.endswith(("ch", "sh", "s", "x")):
+        return word + "es"
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def plural(count: int, word: str, *, many: str | None = None) -> str:
+    """``plural(1, "card")`` is "1 card", ``plural(3, "card")`` is "3 cards"; the word as
+    the caller capitalises it ("Batch" -> "Batches"). A count is always a whole number."""
+    return f"{int(count)} {noun(count, word, many=many)}"
+
+
+def noun(count: int, word: str, *, many: str | None = None) -> str:
+    """The word alone, singular or plural for ``count``."""
+    return word if int(count) == 1 else (many or plural_of(word))
+
+
+def how_to_play_here(turn: str) -> str:
+    """The three lines that open a game's /rules: how a turn is played in Discord."""
+    return (
+        "**How to play here**\n"
+        "1. Press **Show hand** on the table: your cards and your moves, just for you.\n"
+        f"2. {turn}\n"
+        "3. You are pinged when it is your move; the table shows what everyone may see.\n\n"
+    )
+
+
+def brief(text: str, limit: int = 100) -> str:
+    """A card's effect in at most ``limit`` characters (a select option's description):
+    asides in parentheses go first, then the sentence is cut at a comma or a semicolon."""
+    if len(text) <= limit:
+        return text
+    plain = re.sub(r" \([^)]*\)", "", text)
+    if len(plain) <= limit:
+        return plain
+    cut = max(plain.rfind(", ", 0, limit - 1), plain.rfind("; ", 0, limit - 1))
+    return (plain[:cut] if cut > 0 else plain[: limit - 1].rstrip()) + "…"

@@ -1,0 +1,75 @@
+"""Decisions with nothing to decide, as players see them: a lone Pass is played for its
+player after a short pause of random length, with no ping; "always ask me" keeps asking."""
+
+from __future__ import annotations
+
+from tests.discord.conftest import make_bot, move_components, open_game, show_hand, table_of
+from tests.discord.harness import FakeDiscord, FakeUser
+
+PAUSE = (30.0, 40.0)  # longer than the harness fast-forwards, so the pause can be watched
+
+
+def pings_of(fake: FakeDiscord, user: FakeUser) -> int:
+    return sum(user.mention in m.content for m in fake.public_messages())
+
+
+async def main_card(fake: FakeDiscord, user: FakeUser) -> None:
+    hand = await show_hand(fake, user)
+    buttons, selects = move_components(hand)
+    if buttons:
+        await fake.click(user, hand, buttons[0])
+    else:
+        await fake.select(user, hand, selects[0]["custom_id"], [selects[0]["options"][0]["value"]])
+
+
+async def test_a_lone_pass_is_played_for_the_player_after_a_pause_without_a_ping(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        bot.service.new_seed = lambda: 3  # Ben moves first; his modifier round is a lone Pass
+        bot.bots.forced_pause = PAUSE
+        await open_game(fake, "cookie_chomper", ana, ben, always_ask=False)
+        match_id = table_of(fake).find_button("hand").custom_id.split(":")[2]
+        await main_card(fake, ben)
+        pings = pings_of(fake, ben)
+        before = await bot.service.store.actions(match_id)
+        assert "Modifier round: **Ben**" in table_of(fake).text()  # the pause runs
+        hand = await show_hand(fake, ben)  # Ben may still press Pass himself
+        assert hand.find_button("Pass")
+        await fake.advance(PAUSE[1])
+        actions = await bot.service.store.actions(match_id)
+        assert [(a.seat, a.action) for a in actions[len(before) :]][:1] == [(1, "pass")]
+        assert "Modifier round: **Ben**" not in table_of(fake).text()
+        assert pings_of(fake, ben) == pings  # no ping for a move played for him
+        seat = (await bot.service.get(match_id)).seats[1]
+        assert (seat.away, seat.missed) == (0, 0)  # not counted as a missed turn
+    fake.assert_clean()
+
+
+async def test_always_ask_me_in_the_lobby_keeps_the_lone_pass_for_the_player(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        bot.service.new_seed = lambda: 3
+        bot.bots.forced_pause = PAUSE
+        await fake.slash(ana, "play", game="cookie_chomper")
+        lobby = table_of(fake)
+        assert "Always ask me" in lobby.text()  # the lobby says where the switch is
+        await fake.click(ben, lobby, lobby.find_button("Join"))
+        answer = fake.last_reply(ben)
+        assert answer.ephemeral and "Always ask me: off" in answer.text()
+        await fake.click(ben, answer, answer.find_button("Always ask me"))
+        assert "Always ask me: on" in fake.last_reply(ben).text()
+        await fake.click(ana, lobby, lobby.find_button("Join"))  # the seated host reaches it too
+        assert "already have a seat" in fake.last_reply(ana).text()
+        assert "Always ask me: off" in fake.last_reply(ana).text()
+        await fake.click(ana, lobby, lobby.find_button("Start"))
+        match_id = table_of(fake).find_button("hand").custom_id.split(":")[2]
+        await main_card(fake, ben)
+        await fake.advance(PAUSE[1])
+        assert "Modifier round: **Ben**" in table_of(fake).text()  # still his to answer
+        actions = await bot.service.store.actions(match_id)
+        assert (actions[-1].seat, actions[-1].action) != (1, "pass")
+        hand = await show_hand(fake, ben)
+        await fake.click(ben, hand, hand.find_button("Pass"))
+        actions = await bot.service.store.actions(match_id)
+        assert (actions[-1].seat, actions[-1].action) == (1, "pass")
+    fake.assert_clean()

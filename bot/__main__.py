@@ -27,6 +27,13 @@ def load_settings() -> Settings:
         raise SystemExit(2) from None
 
 
+async def reach_postgres(url: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(url, timeout=10)
+    await connection.close()
+
+
 def check_database(url: str) -> None:
     """Open the database once before logging in: a bad DATABASE_URL is one line, exit 2."""
     import sqlite3
@@ -38,6 +45,8 @@ def check_database(url: str) -> None:
         store = open_store(url)
         if isinstance(store, SQLiteStore):
             sqlite3.connect(store.path).close()  # plain sqlite3: no thread left behind
+        else:
+            asyncio.run(reach_postgres(url))
     except Exception as exc:
         print(f"cookie-jar: DATABASE_URL cannot be opened: {exc}", file=sys.stderr)
         raise SystemExit(2) from None

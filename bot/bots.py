@@ -53,7 +53,7 @@ class BotDriver:
         await self.answer_forced(change.match, change.state)
         bots = {s.seat for s in change.match.seats if s.played_by_bot}
         game = self.service.game_of(change.match)
-        decisions = [d for d in game.decisions(change.state) if d.seat in bots]
+        decisions = [d for d in self.service.decisions(game, change.state) if d.seat in bots]
         if any(d.window is None for d in decisions):
             self.poke(change.match.match_id)
         for seat in {d.seat for d in decisions if d.window is not None}:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 
 import discord
@@ -57,7 +58,7 @@ class CookieJar(commands.Bot):
         await self.store.connect()
         if self.metrics is not None:
             self.metrics.watch_store(self.store)
-        self.service = MatchService(self.store, GAMES)
+        self.service = MatchService(self.store, GAMES, cache_mb=self.settings.match_cache_mb)
         self.bots = BotDriver(self.service, delay=self.settings.bot_delay)
         self.scheduler = Scheduler(self.store, self.service.clock, self.service.on_timer)
         self.service.timers_changed = self.scheduler.wake
@@ -72,6 +73,9 @@ class CookieJar(commands.Bot):
         await self.bots.resume()
         # One task sleeps until the next deadline; overdue timers fire at once.
         self.spawn(self.scheduler.run(), "scheduler")
+        if self.settings.gc_freeze:
+            gc.collect()
+            gc.freeze()
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:

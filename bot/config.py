@@ -61,6 +61,12 @@ class Settings(BaseSettings):
         ids = parse_shard_ids(self.shard_ids) if self.shard_ids else range(self.shard_count)
         return Shards(self.shard_count, frozenset(ids))
 
+    # Memory for running matches kept parsed (the oldest leave first); a miss costs a read.
+    match_cache_mb: float = Field(default=64.0, gt=0, le=65536)
+    # Move what start-up built (modules, card catalogues, commands) out of the collector's
+    # sight: full collections then walk a third of the objects (see bench/load.py).
+    gc_freeze: bool = True
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _any_case(cls, value: object) -> object:

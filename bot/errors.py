@@ -62,3 +62,10 @@ class StaleClick(UserError):
 class UnknownGame(UserError):
     def __init__(self, key: str) -> None:
         super().__init__(f"There is no game called {key!r}. Pick one from the list.")
+
+
+class Busy(UserError):
+    """The database was held by another writer; the move was not saved."""
+
+    def __init__(self) -> None:
+        super().__init__("The table is busy for a moment and nothing was changed. Click again.")

@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 
 MID = r"(?P<mid>[0-9a-f]{10})"
 OOPS = "Something went wrong on our side. Please try again in a moment."
+UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction answered too late
 
 
 def person(interaction: discord.Interaction) -> Person:
@@ -47,6 +48,18 @@ def presenter_of(interaction: discord.Interaction) -> Presenter:
     return interaction.client.presenter  # type: ignore[attr-defined]
 
 
+def components_view() -> discord.ui.View:
+    """A view that only carries our components, stopped before it is sent.
+
+    Every component is a DynamicItem: discord.py rebuilds it from the clicked message, so
+    no view needs to listen. A stopped view is never put in discord.py's view store; an
+    ephemeral one otherwise stays alive 15 minutes with a timeout task, and thousands of
+    them made full garbage collections pause for seconds under load."""
+    view = discord.ui.View(timeout=None)
+    view.stop()
+    return view
+
+
 async def tell(interaction: discord.Interaction, text: str, **extra: Any) -> None:
     """An ephemeral sentence, whether or not the interaction was answered already."""
     if interaction.response.is_done():
@@ -55,13 +68,35 @@ async def tell(interaction: discord.Interaction, text: str, **extra: Any) -> Non
         await interaction.response.send_message(text, ephemeral=True, **extra)
 
 
+def match_id_of(interaction: discord.Interaction) -> str | None:
+    """The match a component's custom_id names (``cj:<verb>:<match>...``), if any."""
+    custom_id = str((interaction.data or {}).get("custom_id", ""))  # type: ignore[union-attr]
+    found = re.search(rf"^cj:[a-z]+:{MID}", custom_id)
+    return found["mid"] if found else None
+
+
+def came_too_late(error: BaseException) -> bool:
+    """Discord refused the answer: its 3 seconds had passed (10062 Unknown interaction)."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+
+
 async def guarded(interaction: discord.Interaction, work: Any) -> None:
     """Run a handler; any failure becomes a short ephemeral sentence, never a silent fail."""
     try:
-        await work
-    except (UserError, IllegalAction) as exc:
-        await presenter_of(interaction).explain(interaction, str(exc), exc)
-    except Exception:
+        try:
+            await work
+        except (UserError, IllegalAction) as exc:
+            await presenter_of(interaction).explain(interaction, str(exc), exc)
+    except Exception as exc:
+        if came_too_late(exc):
+            # Whatever the handler saved stands; only its answer is lost, and nobody is
+            # left to tell (the interaction's token died with it).
+            log.warning(
+                "answer to interaction %s (match %s) came too late; Discord refused it",
+                getattr(interaction, "id", "?"),
+                match_id_of(interaction),
+            )
+            return
         log.exception("interaction %s failed", getattr(interaction, "id", "?"))
         try:
             await tell(interaction, OOPS)

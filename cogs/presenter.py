@@ -11,10 +11,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import aiohttp
 import discord
 
 from bot.errors import NotSeated, StaleClick, UserError
@@ -32,6 +35,8 @@ from cogs.components import (
     MoveSelect,
     RaceButton,
     TableButton,
+    components_view,
+    match_id_of,
     person,
     tell,
 )
@@ -58,6 +63,10 @@ class _HandMessage:
     at: float  # time.monotonic() of that interaction
 
 
+SWEEP_AFTER = 3.0  # seconds an old ping stays, so that pings of a burst go in one call
+BULK_AGE = (14 * 24 - 1) * 3600.0  # seconds: bulk delete refuses older messages
+
+
 class Presenter:
     def __init__(self, bot: CookieJar, *, edit_interval: float = 1.0) -> None:
         self.bot = bot
@@ -65,6 +74,16 @@ class Presenter:
         self._dirty: set[str] = set()
         self._flushers: dict[str, asyncio.Task[object]] = {}
         self._last_ping: dict[str, discord.Message] = {}
+        # Turn pings are sent off the click's path, one task per match: seats that newly
+        # must decide gather here until it sends (a burst of moves pings once).
+        self._ping_seats: dict[str, set[int]] = {}
+        self._ping_news: dict[str, list[str]] = {}  # the public lines the next ping tells of
+        self._pingers: dict[str, asyncio.Task[object]] = {}
+        # Old pings wait here to be deleted together, a few seconds later.
+        self._stale_pings: dict[int, list[int]] = {}
+        self._posted: dict[int, float] = {}  # ping message id -> loop time it was posted
+        self._sweepers: dict[int, asyncio.Task[object]] = {}
+        self.pace = ChannelPace()
         # Per match: the race on the table and its cards in first-seen order, so buttons
         # keep their places while people click, and taken cards show greyed out.
         self._race_cards: dict[str, tuple[str, dict[str, str]]] = {}
@@ -77,7 +96,7 @@ class Presenter:
 
     # --- building messages -------------------------------------------------------------
     def lobby_view(self, record: MatchRecord) -> discord.ui.View:
-        view = discord.ui.View(timeout=None)
+        view = components_view()
         for verb in ("join", "leave", "bot", "start", "cancel"):
             view.add_item(LobbyButton(record.match_id, verb))
         game = self.service.game_of(record)
@@ -100,7 +119,7 @@ class Presenter:
             extra = await self.match_fields(record)
             table = table.model_copy(update={"fields": (*extra, *table.fields)})
         embed = render.embed_from_panel(table)
-        view = discord.ui.View(timeout=None)
+        view = components_view()
         if not spectator.races:
             self._race_cards.pop(record.match_id, None)
         if record.status == "active":
@@ -177,7 +196,7 @@ class Presenter:
         if seen.panels.hand is not None:
             embeds.append(render.embed_from_panel(seen.panels.hand))
         lines = [note] if note else []
-        view = discord.ui.View(timeout=None)
+        view = components_view()
         decision = seen.decision
         mine = seen.match.seats[seen.seat] if seen.seat is not None else None
         if mine is not None and mine.away == STANDING_IN:
@@ -367,7 +386,7 @@ class Presenter:
     async def explain(self, interaction: discord.Interaction, text: str, error: Exception) -> None:
         """A short ephemeral sentence; after a stale click, the current hand with it."""
         if isinstance(error, StaleClick) and not interaction.response.is_done():
-            match_id = getattr(error, "match_id", None) or _match_id_of(interaction)
+            match_id = getattr(error, "match_id", None) or match_id_of(interaction)
             if match_id:
                 try:
                     seen = await self.service.seat_view(match_id, interaction.user.id)
@@ -390,8 +409,12 @@ class Presenter:
             return await send()
 
     async def post(
-        self, channel_id: int, content: str | None = None, **kwargs: Any
+        self, channel_id: int, content: str | None = None, *, paced: bool = False, **kwargs: Any
     ) -> discord.Message:
+        """A new message in the channel, within its message rate (``paced``: the caller
+        already waited for its turn)."""
+        if not paced:
+            await self.pace.wait(channel_id)
         channel = self.bot.get_partial_messageable(channel_id)
         return await self.unarchived(channel_id, lambda: channel.send(content, **kwargs))
 
@@ -403,12 +426,15 @@ class Presenter:
         self.request_refresh(change.match.match_id)
         if change.timed_out is not None:
             await self.say_timed_out(change)
-        if change.kind == "started":
+        if change.kind == "started" or (change.kind == "finished" and change.previous is None):
+            # A match whose deal decided it is started and finished by one change.
             await self.name_thread(change.match)
         if change.kind in ("started", "action"):
             await self.ping_new_deciders(change)
         elif change.kind in ("finished", "cancelled"):
-            await self.clear_ping(change.match.match_id)
+            self._ping_seats.pop(change.match.match_id, None)
+            self._ping_news.pop(change.match.match_id, None)
+            self.clear_ping(change.match.match_id)
             await self.say_the_end(change)
 
     def request_refresh(self, match_id: str) -> None:
@@ -421,14 +447,19 @@ class Presenter:
         while match_id in self._dirty:
             self._dirty.discard(match_id)
             try:
-                await self.refresh(match_id)
-            except Exception:
-                log.exception("could not refresh the table of match %s", match_id)
+                await with_retries(
+                    lambda: self.refresh(match_id), f"the table edit of match {match_id}"
+                )
+            except Exception as exc:
+                if retry_delay(exc, 0) is None:
+                    log.exception("could not refresh the table of match %s", match_id)
+                else:  # Discord is unwell: the next change redraws the table
+                    log.warning("gave up on the table of match %s: %s", match_id, exc)
             await asyncio.sleep(self.edit_interval)
         self._flushers.pop(match_id, None)
 
     async def refresh(self, match_id: str) -> None:
-        record = await self.service.get(match_id)
+        record = await self.service.current(match_id)
         if record.message_id is None:
             return  # the lobby's message is not known yet; /play will store it
         embeds, view = await self.table_message(record)
@@ -442,45 +473,83 @@ class Presenter:
             await self.service.set_message(match_id, message.id)
 
     async def ping_new_deciders(self, change: Change) -> None:
+        """Seats that must now decide and did not before get a ping, sent after the click
+        is answered (see ``_send_pings``)."""
         if change.state is None:
             return
         game = self.service.game_of(change.match)
-        earlier = game.decisions(change.previous) if change.previous else []
-        before = waiting_on(earlier)
+        decide = self.service.decisions
+        earlier = decide(game, change.previous) if change.previous else ()
+        before = set(waiting_on(earlier))
         if change.previous is not None:  # a seat whose move was played for it was not pinged
             before -= set(await self.service.forced_for(change.match, change.previous))
         races = {d.race_stamp for d in earlier if d.window is not None}
-        deciding = game.decisions(change.state)
+        deciding = decide(game, change.state)
         forced = await self.service.forced_for(change.match, change.state)  # no ping: auto
         # A race that opens is news even to a seat that was already deciding (the last
         # toss ends the choosing and starts the scramble).
         racing = {d.seat for d in deciding if d.window is not None and d.race_stamp not in races}
-        now = [
-            s for s in waiting_on(deciding) if (s not in before or s in racing) and s not in forced
-        ]
-        users = [s.user_id for s in change.match.seats if s.seat in now and s.user_id]
-        if not users:
+        new = {s for s in waiting_on(deciding) if (s not in before or s in racing)} - set(forced)
+        humans = {s.seat for s in change.match.seats if s.seat in new and s.user_id}
+        match_id = change.match.match_id
+        said = [e.text for e in change.events if e.visible_to is None]
+        if said:  # what happened, for the ping that tells of it (the latest lines win)
+            self._ping_news[match_id] = (self._ping_news.get(match_id, []) + said)[-3:]
+        if not humans:
             return
-        await self.clear_ping(change.match.match_id)
-        deadlines = await self.service.deadlines(change.match.match_id)
-        text, view = turn_ping(change, game, deciding, now, deadlines)
+        self._ping_seats.setdefault(match_id, set()).update(humans)
+        task = self._pingers.get(match_id)
+        if task is None or task.done():
+            self._pingers[match_id] = self.bot.spawn(self._send_pings(match_id), f"ping:{match_id}")
+
+    async def _send_pings(self, match_id: str) -> None:
+        """Post the match's pending ping, then sweep the previous one away.
+
+        A new message with a real mention (an edited mention does not notify), within the
+        channel's message rate; whoever answered meanwhile is left out of it."""
         try:
-            self._last_ping[change.match.match_id] = await self.post(
-                change.match.channel_id, text, view=view
-            )
-        except discord.HTTPException:
-            log.warning("could not ping in channel %s", change.match.channel_id)
-        await self.dm_turns(change, game, now, deadlines)
+            while seats := self._ping_seats.pop(match_id, None):
+                record, _ = await self.service.deciding_now(match_id)
+                if record.status != "active":
+                    return
+                await self.pace.wait(record.channel_id)
+                seats |= self._ping_seats.pop(match_id, set())  # gathered while waiting
+                record, deciding = await self.service.deciding_now(match_id)
+                pinged = sorted(seats & waiting_on(deciding))
+                if not pinged or record.status != "active":
+                    continue
+                if not any(record.seats[s].user_id for s in pinged):
+                    continue
+                game = self.service.game_of(record)
+                deadlines = await self.service.deadlines(match_id)
+                said = self._ping_news.pop(match_id, [])
+                text, view = turn_ping(record, game, deciding, pinged, deadlines, said)
+                try:
+                    message = await with_retries(
+                        partial(self.post, record.channel_id, text, view=view, paced=True),
+                        f"the ping in match {match_id}",
+                    )
+                except (discord.HTTPException, TimeoutError, OSError):
+                    log.warning("could not ping in channel %s", record.channel_id)
+                    continue
+                self.clear_ping(match_id)
+                self._last_ping[match_id] = message
+                self._posted[message.id] = asyncio.get_running_loop().time()
+                await self.dm_turns(record, game, pinged, deadlines)
+        except UserError:
+            return  # the match is gone
+        finally:
+            self._pingers.pop(match_id, None)
 
     async def dm_turns(
-        self, change: Change, game: Game, seats: list[int], deadlines: dict[int, float]
+        self, record: MatchRecord, game: Game, seats: list[int], deadlines: dict[int, float]
     ) -> None:
         """In games of a day or more a move, a turn may come while its player is away from
         the channel: those who asked (/notify) also hear of it by direct message."""
-        if settings_of(change.match).budget() < PAUSED_FROM:
+        if settings_of(record).budget() < PAUSED_FROM:
             return
-        link = render.jump_link(change.match) or f"<#{change.match.channel_id}>"
-        for seat in change.match.seats:
+        link = render.jump_link(record) or f"<#{record.channel_id}>"
+        for seat in record.seats:
             if seat.seat not in seats or seat.user_id is None or seat.played_by_bot:
                 continue
             due = deadlines.get(seat.seat)
@@ -501,20 +570,25 @@ class Presenter:
             mentions = discord.AllowedMentions.none()
         else:
             return  # a lobby that never started: its own message says it was cancelled
-        view = discord.ui.View(timeout=None)
+        view = components_view()
         view.add_item(TableButton("rematch", change.match.match_id))
         link = render.jump_link(change.match)
         if link:
             view.add_item(discord.ui.Button(label="Jump to table", url=link, emoji="⬆️"))
         try:
-            await self.post(
-                change.match.channel_id,
-                text,
-                embeds=[embed] if embed else [],
-                view=view,
-                allowed_mentions=mentions,
+            await with_retries(
+                partial(
+                    self.post,
+                    change.match.channel_id,
+                    text,
+                    embeds=[embed] if embed else [],
+                    view=view,
+                    allowed_mentions=mentions,
+                    paced=True,
+                ),
+                f"the end of match {change.match.match_id}",
             )
-        except discord.HTTPException:
+        except (discord.HTTPException, TimeoutError, OSError):
             log.warning("could not post the end of match %s", change.match.match_id)
 
     async def vacations(self, record: MatchRecord) -> str:
@@ -561,7 +635,7 @@ class Presenter:
         deadline = await self.service.deadlines(change.match.match_id)
         due = deadline.get(timer.seat)
         when = f" Time runs out <t:{int(due)}:R>." if due else ""
-        view = discord.ui.View(timeout=None)
+        view = components_view()
         view.add_item(TableButton("hand", change.match.match_id))
         try:
             await self.post(
@@ -589,7 +663,7 @@ class Presenter:
                 f"⏰ {seat.name} ran out of time; a bot plays for them until they press "
                 "**I'm back**."
             )
-            view = discord.ui.View(timeout=None)
+            view = components_view()
             view.add_item(TableButton("back", change.match.match_id))
         else:
             text = f"⏰ {seat.name} ran out of time, so the default move was played for them."
@@ -603,27 +677,57 @@ class Presenter:
         except discord.HTTPException:
             log.warning("could not post a timeout in channel %s", change.match.channel_id)
 
-    async def clear_ping(self, match_id: str) -> None:
+    def clear_ping(self, match_id: str) -> None:
+        """The match's last ping is deleted a little later, with others of its channel."""
         message = self._last_ping.pop(match_id, None)
-        if message is not None:
-            # Already gone, or no permission: a stale ping is harmless.
-            with contextlib.suppress(discord.HTTPException):
-                await message.delete()
+        if message is None:
+            return
+        channel_id = message.channel.id
+        self._stale_pings.setdefault(channel_id, []).append(message.id)
+        task = self._sweepers.get(channel_id)
+        if task is None or task.done():
+            self._sweepers[channel_id] = self.bot.spawn(
+                self._sweep(channel_id), f"sweep:{channel_id}"
+            )
+
+    async def _sweep(self, channel_id: int) -> None:
+        """Delete a channel's old pings: one call for all of them (bulk delete takes 2-100
+        messages younger than 14 days); a stale ping that is already gone is harmless."""
+        try:
+            await asyncio.sleep(SWEEP_AFTER)
+            while ids := self._stale_pings.pop(channel_id, None):
+                since = asyncio.get_running_loop().time() - BULK_AGE
+                young = [i for i in ids if self._posted.pop(i, since) > since]
+                batch, rest = young[:100], [i for i in ids if i not in young] + young[100:]
+                if len(batch) == 1:
+                    rest.append(batch.pop())
+                try:
+                    if batch:
+                        await self.bot.http.delete_messages(channel_id, batch)
+                except discord.Forbidden:
+                    rest += batch  # bulk delete needs Manage Messages; one by one does not
+                except discord.HTTPException:
+                    log.info("could not sweep old pings in channel %s", channel_id)
+                for message_id in rest:
+                    with contextlib.suppress(discord.HTTPException):
+                        await self.bot.http.delete_message(channel_id, message_id)
+        finally:
+            self._sweepers.pop(channel_id, None)
 
 
 def turn_ping(
-    change: Change,
+    record: MatchRecord,
     game: Game,
-    deciding: list[Decision],
+    deciding: Sequence[Decision],
     seats: list[int],
     deadlines: dict[int, float],
+    said: Sequence[str] = (),
 ) -> tuple[str, discord.ui.View]:
     """What a ping says: the situation and the deadline, with Show hand and a jump link.
 
     A reaction's prompt answers a public move (a challenge) and names nothing hidden, so it
     is quoted; a turn's prompt may name the player's own cards, so the situation of a turn
-    is told by the change's last public lines instead."""
-    record = change.match
+    is told by the last public lines of the moves that led to it (``said``) instead."""
     users = {s.seat: s.user_id for s in record.seats if s.seat in seats and s.user_id}
     mine = [d for d in deciding if d.seat in users and not d.optional]
 
@@ -652,14 +756,13 @@ def turn_ping(
         )
     if turns:
         due = when(turns)
-        said = [e.text for e in change.events if e.visible_to is None]
         lines.append(
             f"🎯 {mention(turns)}, your move in **{game.name}**"
             + (f" — {due}" if due else "")
             + "."
             + (f"\n> {' '.join(said[-3:])}" if said else "")
         )
-    view = discord.ui.View(timeout=None)
+    view = components_view()
     view.add_item(TableButton("hand", record.match_id, label="Grab cards" if races else None))
     link = render.jump_link(record)
     if link:
@@ -702,3 +805,59 @@ def _match_id_of(interaction: discord.Interaction) -> str | None:
     custom_id = (interaction.data or {}).get("custom_id", "")  # type: ignore[union-attr]
     parts = str(custom_id).split(":")
     return parts[2] if len(parts) > 2 else None
+
+
+async def with_retries(send: Callable[[], Awaitable[T]], what: str, attempts: int = 4) -> T:
+    """``send()``, again after Discord's retry-after (429) or a short backoff (5xx, a
+    timeout, a dropped connection); any other failure, or the last one, is raised."""
+    for attempt in range(attempts):
+        try:
+            return await send()
+        except Exception as exc:
+            wait = retry_delay(exc, attempt)
+            if wait is None or attempt == attempts - 1:
+                raise
+            log.warning("%s failed (%s); trying again in %.1f s", what, exc, wait)
+            await asyncio.sleep(wait)
+    raise AssertionError("unreachable")
+
+
+def retry_delay(error: BaseException, attempt: int) -> float | None:
+    """Seconds to wait before trying again, or None if trying again will not help."""
+    if isinstance(error, discord.RateLimited):
+        return error.retry_after
+    if isinstance(error, discord.HTTPException):
+        if error.status == 429:
+            return float(getattr(error.response, "headers", {}).get("Retry-After", 1.0))
+        return 2.0**attempt if error.status >= 500 else None
+    if isinstance(error, TimeoutError | aiohttp.ClientError | OSError):
+        return 2.0**attempt
+    return None
+
+
+class ChannelPace:
+    """Discord lets a bot post about 5 messages per 5 seconds in a channel; pings keep
+    one of them free for everything else (timeouts, reminders, a rematch)."""
+
+    def __init__(self, most: int = 4, per: float = 5.0) -> None:
+        self.most, self.per = most, per
+        self._sent: dict[int, deque[float]] = {}
+
+    async def wait(self, channel_id: int) -> None:
+        loop = asyncio.get_running_loop()
+        if len(self._sent) > 256:
+            self.forget_idle()
+        sent = self._sent.setdefault(channel_id, deque())
+        while True:
+            now = loop.time()
+            while sent and sent[0] <= now - self.per:
+                sent.popleft()
+            if len(sent) < self.most:
+                sent.append(now)
+                return
+            await asyncio.sleep(sent[0] + self.per - now)
+
+    def forget_idle(self) -> None:
+        now = asyncio.get_running_loop().time()
+        for channel_id in [c for c, s in self._sent.items() if not s or s[-1] <= now - self.per]:
+            del self._sent[channel_id]

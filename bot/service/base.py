@@ -10,6 +10,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel
@@ -26,6 +27,7 @@ from bot.store import MatchRecord, SeatRecord, Store, Timer
 from bot.store.models import LoggedAction
 from bot.timing import (
     MatchSettings,
+    UserSettings,
 )
 from games.core.panels import Panels
 from games.core.protocol import Action, Decision, Event, Game, GameState, IllegalAction
@@ -33,7 +35,12 @@ from games.core.views import TableView, closed
 
 log = logging.getLogger(__name__)
 
-CACHE_SIZE = 512  # running matches kept parsed in memory
+CACHE_MB = 64.0  # default memory for running matches kept parsed (see ServiceBase._remember)
+# Memory of a cache entry per byte of its state JSON, measured with tracemalloc: the parsed
+# state takes 7-9x its JSON, its decisions up to 12x more, the record's copy of the JSON 1x.
+BYTES_PER_STATE_BYTE = 20
+ENTRY_BYTES = 4096  # the record, its seats and the bookkeeping around them
+PEOPLE_KEPT = 4096  # user settings kept in memory (tables show vacations on every edit)
 REMIND_EVERY = 3600.0  # /remind pings a match's laggards at most once an hour
 LAST_HELD_KEPT = 256  # finished matches' last hands kept replayed in memory
 BOT_NAMES = ("Abe", "Bea", "Cal", "Dot", "Eve", "Fin", "Gil", "Hal")
@@ -95,9 +102,16 @@ class SeatView:
     races: tuple[Decision, ...] = ()  # every seat's part in a race now (a scramble)
 
     @classmethod
-    def of(cls, record: MatchRecord, game: Game, state: GameState, seat: int | None) -> SeatView:
+    def of(
+        cls,
+        record: MatchRecord,
+        game: Game,
+        state: GameState,
+        seat: int | None,
+        deciding: Sequence[Decision] | None = None,
+    ) -> SeatView:
         view = game.view(state, seat)
-        deciding = game.decisions(state)
+        deciding = game.decisions(state) if deciding is None else deciding
         if record.status != "active":
             # A cancelled match's state may still hold a pending decision: nobody is to
             # move on a table that will see no more moves, and no panel may say otherwise.
@@ -124,7 +138,14 @@ def waiting_on(decisions: Sequence[Decision]) -> frozenset[int]:
 
 
 def settings_of(record: MatchRecord) -> MatchSettings:
-    return MatchSettings.model_validate_json(record.settings or "{}")
+    return _parsed_settings(record.settings or "{}")
+
+
+@lru_cache(maxsize=256)
+def _parsed_settings(text: str) -> MatchSettings:
+    # Every move reads its match's settings; most matches of a server share the same few.
+    # Callers treat the result as read-only (changes go through copies).
+    return MatchSettings.model_validate_json(text)
 
 
 def new_match_id() -> str:
@@ -148,6 +169,7 @@ class ServiceBase:
         *,
         new_seed: Callable[[], int] = lambda: secrets.randbits(63),
         clock: Clock | None = None,
+        cache_mb: float = CACHE_MB,
     ) -> None:
         self.store = store
         self.games = games
@@ -165,6 +187,15 @@ class ServiceBase:
         self._cache: OrderedDict[str, tuple[MatchRecord, GameState]] = OrderedDict()
         # (match, seat) -> the replayed state of a finished match's last hand (see last_held).
         self._last_held: OrderedDict[tuple[str, int], GameState | None] = OrderedDict()
+        self._cache_sizes: dict[str, int] = {}
+        self._cache_budget = int(cache_mb * 2**20)
+        self._cache_bytes = 0
+        # The timers last saved for each cached match: tables show their deadlines on every
+        # edit without a query. Only the service writes them (the scheduler deletes fired
+        # ones, which a timeout's own move then replaces).
+        self._timers: dict[str, list[Timer]] = {}
+        self._people: OrderedDict[int, UserSettings] = OrderedDict()
+        self._decided = DecisionCache()
 
     # --- plumbing ----------------------------------------------------------------------
     def lock(self, match_id: str) -> asyncio.Lock:
@@ -182,11 +213,34 @@ class ServiceBase:
             raise MatchNotFound()
         return record
 
-    def _remember(self, record: MatchRecord, state: GameState) -> None:
-        self._cache[record.match_id] = (record, state)
-        self._cache.move_to_end(record.match_id)
-        while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
+    def _remember(
+        self, record: MatchRecord, state: GameState, timers: list[Timer] | None = None
+    ) -> None:
+        """Keep a running match parsed, within the cache's memory budget (oldest out)."""
+        match_id = record.match_id
+        size = ENTRY_BYTES + BYTES_PER_STATE_BYTE * len(record.state or "")
+        self._cache_bytes += size - self._cache_sizes.get(match_id, 0)
+        self._cache_sizes[match_id] = size
+        self._cache[match_id] = (record, state)
+        self._cache.move_to_end(match_id)
+        if timers is not None:
+            self._timers[match_id] = timers
+        while self._cache_bytes > self._cache_budget and len(self._cache) > 1:
+            self._forget(next(iter(self._cache)))
+
+    def _forget(self, match_id: str) -> None:
+        self._cache.pop(match_id, None)
+        self._cache_bytes -= self._cache_sizes.pop(match_id, 0)
+        self._timers.pop(match_id, None)
+
+    def decisions(self, game: Game, state: GameState) -> Sequence[Decision]:
+        """``game.decisions(state)``, built once per state object (see ``DecisionCache``)."""
+        return self._decided.get(game, state)
+
+    async def current(self, match_id: str) -> MatchRecord:
+        """The match as the service holds it: no query for a running match in memory."""
+        hit = self._cache.get(match_id)
+        return hit[0] if hit is not None else await self.get(match_id)
 
     async def _running(self, match_id: str) -> tuple[MatchRecord, GameState]:
         hit = self._cache.get(match_id)
@@ -195,7 +249,10 @@ class ServiceBase:
             return hit
         record = await self.get(match_id)
         state = self.load_state(record)
-        self._remember(record, state)
+        if record.status == "active":
+            # Only running matches are kept: finished ones are read again when asked for
+            # (a last hand, a rematch), or every match ever played would fill the cache.
+            self._remember(record, state)
         return record, state
 
     async def set_message(self, match_id: str, message_id: int) -> None:
@@ -212,6 +269,13 @@ class ServiceBase:
             except Exception:
                 # A failed table edit or ping must never undo or block a saved move.
                 log.exception("listener failed for match %s", change.match.match_id)
+
+    async def timers_of(self, match_id: str) -> list[Timer]:
+        """The match's pending timers: remembered with the cached match, else read."""
+        known = self._timers.get(match_id)
+        if known is not None and match_id in self._cache:
+            return known
+        return await self.store.timers_of(match_id)
 
     def load_state(self, record: MatchRecord) -> GameState:
         if record.state is None:
@@ -230,10 +294,16 @@ class ServiceBase:
             raise NotHost(what)
 
     # --- reading -----------------------------------------------------------------------
+    async def deciding_now(self, match_id: str) -> tuple[MatchRecord, Sequence[Decision]]:
+        """The match and who must decide what now, from memory when it is running."""
+        record, state = await self._running(match_id)
+        return record, self.decisions(self.game_of(record), state)
+
     async def seat_view(self, match_id: str, user_id: int | None) -> SeatView:
         record, state = await self._running(match_id)
         seat = record.seat_of(user_id) if user_id is not None else None
-        return SeatView.of(record, self.game_of(record), state, seat)
+        game = self.game_of(record)
+        return SeatView.of(record, game, state, seat, self.decisions(game, state))
 
     async def last_held(self, seen: SeatView) -> SeatView:
         """A finished match that left the player empty-handed (every card played, or out
@@ -268,6 +338,34 @@ def _last_held(seen: SeatView, logged: Sequence[LoggedAction]) -> GameState | No
             held = state
         state, _ = game.apply(state, action.seat, Action.decode(action.action))
     return held
+
+
+class DecisionCache:
+    """Decisions built once per state object, and forgotten with it.
+
+    A move used to rebuild ``decisions(state)`` 8-10 times (the click, the timers, the
+    ping, the bots, the hand, the table), each a tree of pydantic models. States the
+    service hands out are never changed after ``apply`` made them, so the decisions of one
+    object stay true; they are keyed by the object's identity and dropped by a weak
+    reference when the state dies (states are not hashable)."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[weakref.ref[GameState], tuple[Decision, ...]]] = {}
+
+    def get(self, game: Game, state: GameState) -> tuple[Decision, ...]:
+        key = id(state)
+        hit = self._by_id.get(key)
+        if hit is not None and hit[0]() is state:
+            return hit[1]
+        found = tuple(game.decisions(state))
+        self._by_id[key] = (weakref.ref(state, lambda _, key=key: self._drop(key)), found)
+        return found
+
+    def _drop(self, key: int) -> None:
+        self._by_id.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
 
 
 class _NothingToDo(Exception):

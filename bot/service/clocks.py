@@ -14,6 +14,7 @@ from bot.errors import (
     UserError,
 )
 from bot.service.base import (
+    PEOPLE_KEPT,
     REMIND_EVERY,
     Change,
     Choice,
@@ -54,10 +55,10 @@ class Clocks(Play):
         game, settings, now = self.game_of(record), settings_of(record), self.clock.now()
         standing = set()
         if before is not None:
-            standing = {clock_stamp(d) for d in game.decisions(before)}
+            standing = {clock_stamp(d) for d in self.decisions(game, before)}
         kept = []
         timers = []
-        for decision in game.decisions(state):
+        for decision in self.decisions(game, state):
             if decision.optional:
                 continue
             stamp = clock_stamp(decision)
@@ -138,7 +139,7 @@ class Clocks(Play):
 
     def _still_stands(self, record: MatchRecord, state: GameState, timer: Timer) -> Decision | None:
         """The decision a timer was set for, if it is still pending."""
-        for decision in self.game_of(record).decisions(state):
+        for decision in self.decisions(self.game_of(record), state):
             if decision.seat != timer.seat or decision.optional:
                 continue
             if timer.stamp == clock_stamp(decision) or (
@@ -170,16 +171,35 @@ class Clocks(Play):
             if (t.kind, t.seat) != (timer.kind, timer.seat)
         ]
         await self.store.replace_timers(record.match_id, [*others, later])
+        if record.match_id in self._timers:
+            self._timers[record.match_id] = [*others, later]
         self.timers_changed()
         return True
 
     # --- people ------------------------------------------------------------------------
     async def user_settings(self, user_id: int) -> UserSettings:
-        return UserSettings.model_validate_json(await self.store.user_settings(user_id))
+        """A person's settings; kept in memory, since every table edit shows vacations."""
+        known = self._people.get(user_id)
+        if known is None:
+            known = UserSettings.model_validate_json(await self.store.user_settings(user_id))
+            self._keep_person(user_id, known)
+        else:
+            self._people.move_to_end(user_id)
+        return known
+
+    def _keep_person(self, user_id: int, settings: UserSettings) -> None:
+        self._people[user_id] = settings
+        self._people.move_to_end(user_id)
+        while len(self._people) > PEOPLE_KEPT:
+            self._people.popitem(last=False)
+
+    async def _save_person(self, user_id: int, settings: UserSettings) -> None:
+        await self.store.save_user_settings(user_id, settings.model_dump_json())
+        self._keep_person(user_id, settings)
 
     async def set_notify(self, user_id: int, on: bool) -> UserSettings:
         updated = (await self.user_settings(user_id)).model_copy(update={"notify": on})
-        await self.store.save_user_settings(user_id, updated.model_dump_json())
+        await self._save_person(user_id, updated)
         return updated
 
     async def set_always_ask(self, user_id: int, on: bool) -> UserSettings:
@@ -194,7 +214,7 @@ class Clocks(Play):
         if record.status != "active":
             return {}
         forced = {}
-        for decision in self.game_of(record).decisions(state):
+        for decision in self.decisions(self.game_of(record), state):
             seat = record.seats[decision.seat]
             if decision.forced is None or seat.played_by_bot or seat.user_id is None:
                 continue
@@ -253,7 +273,7 @@ class Clocks(Play):
                 "vacation_days": used + days,
             }
         )
-        await self.store.save_user_settings(user_id, updated.model_dump_json())
+        await self._save_person(user_id, updated)
         return updated
 
     async def come_back(self, user_id: int) -> UserSettings:
@@ -266,7 +286,7 @@ class Clocks(Play):
         updated = current.model_copy(
             update={"away_until": now, "vacation_days": max(0.0, current.vacation_days - refund)}
         )
-        await self.store.save_user_settings(user_id, updated.model_dump_json())
+        await self._save_person(user_id, updated)
         return updated
 
     async def _change_seat(
@@ -314,13 +334,11 @@ class Clocks(Play):
         record, state = await self._running(match_id)
         if record.status != "active":
             return frozenset()
-        return frozenset(d.seat for d in self.game_of(record).decisions(state) if d.window)
+        return frozenset(d.seat for d in self.decisions(self.game_of(record), state) if d.window)
 
     async def deadlines(self, match_id: str) -> dict[int, float]:
         """When each seat that must decide runs out of time."""
-        return {
-            t.seat: t.due_at for t in await self.store.timers_of(match_id) if t.kind == "timeout"
-        }
+        return {t.seat: t.due_at for t in await self.timers_of(match_id) if t.kind == "timeout"}
 
     async def open_for_user(self, guild_id: int, user_id: int) -> list[MyMatch]:
         """The user's open matches here: the ones waiting on them first, soonest deadline

@@ -225,26 +225,23 @@ class Lobbies(ServiceBase):
                 )
             except IllegalAction as exc:
                 raise UserError(str(exc)) from None
-            started = record.model_copy(update={"status": "active"})
+            # A deal may already decide the match (Toss: five of a cookie and the milk in
+            # one hand): it starts and ends in the same save, with no decision left open.
+            status = "finished" if game.outcome(state) is not None else "active"
+            started = record.model_copy(update={"status": status})
+            state_json = state.model_dump_json()
+            timers = await self.timers_after(started, None, state)
             await self.store.start(
-                match_id,
-                record.seats,
-                seed,
-                state.model_dump_json(),
-                state.version,
-                timers=await self.timers_after(started, None, state),
+                match_id, record.seats, seed, state_json, state.version, timers, status=status
             )
-            record = record.model_copy(
-                update={
-                    "status": "active",
-                    "seed": seed,
-                    "state": state.model_dump_json(),
-                    "version": state.version,
-                }
+            record = started.model_copy(
+                update={"seed": seed, "state": state_json, "version": state.version}
             )
-            self._remember(record, state)
+            if status == "active":
+                self._remember(record, state, timers)
         self.timers_changed()
-        await self.notify(Change(kind="started", match=record, state=state, events=[]))
+        kind = "started" if status == "active" else "finished"
+        await self.notify(Change(kind=kind, match=record, state=state, events=list(state.log)))
         return record
 
     async def cancel(self, match_id: str, actor: Person | None) -> MatchRecord:
@@ -258,7 +255,7 @@ class Lobbies(ServiceBase):
             await self.store.set_status(match_id, "cancelled")
             await self.store.replace_timers(match_id, [])
             self.timers_changed()
-            self._cache.pop(match_id, None)
+            self._forget(match_id)
             record = record.model_copy(update={"status": "cancelled"})
         by = clean_name(actor.name) if actor is not None else None
         await self.notify(Change(kind="cancelled", match=record, by=by))

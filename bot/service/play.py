@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.errors import (
+    Busy,
     MatchNotFound,
     NotRunning,
     NotSeated,
@@ -18,7 +19,7 @@ from bot.service.base import (
     _NothingToDo,
     pick_options,
 )
-from bot.store import MatchRecord, SeatRecord, VersionConflict
+from bot.store import MatchRecord, SeatRecord, StoreBusy, VersionConflict
 from bot.store.models import GONE, PRESENT
 from games.core.protocol import Action, Game, GameState
 
@@ -42,7 +43,8 @@ class Play(ServiceBase):
             seat = self._seat_for(record, user_id)
             # No decision with that stamp: the click was made on a view that is gone.
             decision = next(
-                (d for d in game.decisions(state) if d.seat == seat and d.stamp == stamp), None
+                (d for d in self.decisions(game, state) if d.seat == seat and d.stamp == stamp),
+                None,
             )
             if decision is None:
                 raise StaleClick()
@@ -57,7 +59,7 @@ class Play(ServiceBase):
 
         def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
             seat = self._seat_for(record, user_id)
-            deciding = [d for d in game.decisions(state) if d.window is not None]
+            deciding = [d for d in self.decisions(game, state) if d.window is not None]
             if not any(d.race_stamp == race for d in deciding):
                 raise UserError("Too late: that scramble is over.")
             decision = next((d for d in deciding if d.seat == seat), None)
@@ -86,7 +88,7 @@ class Play(ServiceBase):
 
         def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
             bots = {s.seat for s in record.seats if s.played_by_bot}
-            for decision in game.decisions(state):
+            for decision in self.decisions(game, state):
                 if (
                     decision.seat in bots
                     and (seat is None or decision.seat == seat)
@@ -110,7 +112,7 @@ class Play(ServiceBase):
         if record.status != "active":
             return []
         bots = {s.seat for s in record.seats if s.played_by_bot}
-        decisions = self.game_of(record).decisions(state)
+        decisions = self.decisions(self.game_of(record), state)
         return sorted(
             {d.seat for d in decisions if d.seat in bots and (d.window is not None) == race}
         )
@@ -132,6 +134,9 @@ class Play(ServiceBase):
             new_state, events = game.apply(state, seat, action, decision=chosen.decision)
             status = "finished" if game.outcome(new_state) is not None else "active"
             state_json = new_state.model_dump_json()
+            timers = await self.timers_after(
+                record.model_copy(update={"status": status}), state, new_state
+            )
             try:
                 await self.store.save_action(
                     match_id,
@@ -141,22 +146,26 @@ class Play(ServiceBase):
                     seat=seat,
                     action=action.encode(),
                     status=status,
-                    timers=await self.timers_after(
-                        record.model_copy(update={"status": status}), state, new_state
-                    ),
+                    timers=timers,
                 )
             except VersionConflict:
-                self._cache.pop(match_id, None)  # another process moved first: reload
+                self._forget(match_id)  # another process moved first: reload
                 raise StaleClick() from None
+            except StoreBusy:
+                self._forget(match_id)
+                raise Busy() from None
             except BaseException:
-                self._cache.pop(match_id, None)
+                self._forget(match_id)
                 raise
             record = record.model_copy(
                 update={"state": state_json, "status": status, "version": new_state.version}
             )
             if chosen.seat_after is not None:
                 record = await self._save_seat(record, chosen.seat_after)
-            self._remember(record, new_state)
+            if status == "active":
+                self._remember(record, new_state, timers)
+            else:
+                self._forget(match_id)  # the cache is for running matches
         self.timers_changed()
         change = Change(
             kind="finished" if status == "finished" else "action",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.store.base import ChannelBusy, Shards, Store, StoreError, VersionConflict
+from bot.store.base import ChannelBusy, Shards, Store, StoreBusy, StoreError, VersionConflict
 from bot.store.models import LoggedAction, MatchRecord, SeatRecord, Status, Timer
 from bot.store.sqlite import SQLiteStore
 
@@ -35,6 +35,7 @@ __all__ = [
     "Shards",
     "Status",
     "Store",
+    "StoreBusy",
     "StoreError",
     "Timer",
     "VersionConflict",

@@ -22,6 +22,10 @@ class ChannelBusy(StoreError):
         self.match_id = match_id
 
 
+class StoreBusy(StoreError):
+    """Another writer held the database longer than we may wait: nothing was written."""
+
+
 class VersionConflict(StoreError):
     """Somebody saved this match first: the caller's state is stale."""
 
@@ -79,7 +83,9 @@ class Store(HistoryReads, ABC):
         state: str,
         version: int,
         timers: Sequence[Timer] = (),
-    ) -> None: ...
+        status: Status = "active",
+    ) -> None:
+        """Lobby to running (or straight to finished when the deal decides the match)."""
 
     @abstractmethod
     async def save_action(

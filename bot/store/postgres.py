@@ -329,16 +329,21 @@ class PostgresStore(Store):
         state: str,
         version: int,
         timers: Sequence[Timer] = (),
+        status: Status = "active",
     ) -> None:
         async with self.pool.acquire() as conn, conn.transaction():
+            # ``status``: finished at once when the deal decides the match.
             moved = await conn.fetchval(
-                "UPDATE matches SET status = 'active', seed = $1, state = $2, version = $3, "
-                "updated_at = $4 WHERE id = $5 AND status = 'lobby' RETURNING id",
+                "UPDATE matches SET status = $6, seed = $1, state = $2, version = $3, "
+                "updated_at = $4, finished_at = CASE WHEN $6 = 'active' THEN NULL "
+                "ELSE extract(epoch FROM $4::timestamptz) END "
+                "WHERE id = $5 AND status = 'lobby' RETURNING id",
                 seed,
                 state,
                 version,
                 datetime.now(UTC),
                 match_id,
+                status,
             )
             if moved is None:
                 raise VersionConflict(match_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.store.base import ChannelBusy, Store, StoreError, VersionConflict
+from bot.store.base import ChannelBusy, Store, StoreBusy, StoreError, VersionConflict
 from bot.store.history import SQLiteHistory
 from bot.store.models import OPEN_STATUSES, LoggedAction, MatchRecord, SeatRecord, Status, Timer
 
@@ -63,6 +64,14 @@ def split_statements(script: str) -> list[str]:
     return statements
 
 
+def busy_or(error: BaseException) -> BaseException:
+    """``StoreBusy`` for SQLite's "database is locked" (another writer outlasted the busy
+    timeout), else the error itself."""
+    if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
+        return StoreBusy(str(error))
+    return error
+
+
 class SQLiteStore(SQLiteHistory, Store):
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -70,6 +79,9 @@ class SQLiteStore(SQLiteHistory, Store):
         # One connection serves every coroutine: without this lock, two coroutines could
         # interleave statements inside one another's transaction, or read half of one.
         self._lock = asyncio.Lock()
+        # Moves waiting to be committed together (see ``_commit_together``).
+        self._queued: list[tuple[str, tuple[object, ...], asyncio.Future[int]]] = []
+        self._committer: asyncio.Task[None] | None = None
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -87,10 +99,14 @@ class SQLiteStore(SQLiteHistory, Store):
         # acknowledged action survives even a power cut (NORMAL would only survive a crash).
         await self._db.execute("PRAGMA synchronous = FULL")
         await self._db.execute("PRAGMA foreign_keys = ON")
-        await self._db.execute("PRAGMA busy_timeout = 5000")
+        # Another writer (a backup, an admin's sqlite3 shell) may hold the database: wait
+        # for it, but not past Discord's 3 seconds for answering the click that waits.
+        await self._db.execute("PRAGMA busy_timeout = 2000")
         await self.migrate()
 
     async def close(self) -> None:
+        if self._committer is not None and not self._committer.done():
+            await asyncio.wait([self._committer])
         if self._db is not None:
             await self._db.close()
             self._db = None
@@ -192,16 +208,19 @@ class SQLiteStore(SQLiteHistory, Store):
         row (the optimistic version check); otherwise roll back with ``VersionConflict``.
         """
         async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
             try:
+                await self.db.execute("BEGIN IMMEDIATE")
                 for index, (sql, params) in enumerate(statements):
                     cursor = await self.db.execute(sql, params)
                     if guard_first and index == 0 and cursor.rowcount != 1:
                         raise VersionConflict(sql)
                 await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+            except BaseException as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    await self.db.execute("ROLLBACK")  # none is open if BEGIN failed
+                if (busy := busy_or(exc)) is exc:
+                    raise
+                raise busy from exc
 
     @staticmethod
     def _seat_rows(match_id: str, seats: Sequence[SeatRecord]) -> list[tuple[str, tuple]]:
@@ -276,13 +295,14 @@ class SQLiteStore(SQLiteHistory, Store):
         state: str,
         version: int,
         timers: Sequence[Timer] = (),
+        status: Status = "active",
     ) -> None:
         await self._transaction(
             [
                 (
-                    "UPDATE matches SET status = 'active', seed = ?, state = ?, version = ?, "
+                    "UPDATE matches SET status = ?, seed = ?, state = ?, version = ?, "
                     "timers = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
-                    (seed, state, version, timers_json(timers), now(), match_id),
+                    (status, seed, state, version, timers_json(timers), now(), match_id),
                 ),
                 *self._seat_rows(match_id, seats),
             ],
@@ -313,13 +333,52 @@ class SQLiteStore(SQLiteHistory, Store):
         if status != "active":
             sets += ", status = ?, finished_at = ?"
             params += [status, unix_time(stamp)]
-        async with self._lock:
-            cursor = await self.db.execute(
-                f"UPDATE matches SET {sets} WHERE id = ? AND version = ? AND status = 'active'",
-                (*params, match_id, expected_version),
-            )
-        if cursor.rowcount != 1:
+        changed = await self._commit_together(
+            f"UPDATE matches SET {sets} WHERE id = ? AND version = ? AND status = 'active'",
+            (*params, match_id, expected_version),
+        )
+        if changed != 1:
             raise VersionConflict(match_id)
+
+    async def _commit_together(self, sql: str, params: tuple[object, ...]) -> int:
+        """Run one statement in the next group commit; its row count once it is on disk.
+
+        With synchronous = FULL every commit waits for the disk, and moves of all matches
+        queue behind one connection: under load the wait, not the work, was most of a
+        click's time. Moves that arrive while a commit is under way are written by the
+        next one, in one transaction and one fsync; each caller still hears only after
+        its move is durable. A statement that fails alone (its error) fails alone."""
+        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._queued.append((sql, params, done))
+        if self._committer is None or self._committer.done():
+            self._committer = asyncio.create_task(self._commit_queued(), name="store:commit")
+        return await done
+
+    async def _commit_queued(self) -> None:
+        while self._queued:
+            batch, self._queued = self._queued, []
+            outcomes: list[int | BaseException] = []
+            async with self._lock:
+                try:
+                    await self.db.execute("BEGIN IMMEDIATE")
+                    for sql, params, _ in batch:
+                        try:
+                            cursor = await self.db.execute(sql, params)
+                            outcomes.append(cursor.rowcount)
+                        except sqlite3.Error as exc:
+                            outcomes.append(exc)  # SQLite undid that statement alone
+                    await self.db.execute("COMMIT")
+                except BaseException as exc:
+                    with contextlib.suppress(Exception):
+                        await self.db.execute("ROLLBACK")
+                    outcomes = [busy_or(exc)] * len(batch)
+            for (_, _, done), outcome in zip(batch, outcomes, strict=True):
+                if done.done():
+                    continue
+                if isinstance(outcome, BaseException):
+                    done.set_exception(outcome)
+                else:
+                    done.set_result(outcome)
 
     async def save_seat(self, match_id: str, seat: SeatRecord) -> None:
         await self._transaction(

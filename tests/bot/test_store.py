@@ -244,3 +244,37 @@ async def test_a_process_fires_only_the_timers_of_its_shards(postgres_url: str) 
         assert await zero.next_due() == 5.0 + pg.LEASE  # the odd guild's timer is not its own
     finally:
         await zero.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])  # SQLite's group commit
+async def test_moves_of_many_matches_share_a_commit_and_a_conflict_fails_alone(
+    store: SQLiteStore, db_path
+) -> None:
+    ids = [f"{i:010x}" for i in range(1, 7)]
+    for number, match_id in enumerate(ids):
+        await store.create_match(lobby(match_id, channel_id=100 + number))
+        await store.start(match_id, [SeatRecord(seat=0, user_id=5, name="Ana")], 1, "{}", 0)
+    commits = []
+    await store.db.set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else None)
+
+    async def save(match_id: str, expected: int) -> None:
+        await store.save_action(
+            match_id,
+            expected_version=expected,
+            state=f'{{"m":"{match_id}"}}',
+            version=expected + 1,
+            seat=0,
+            action="x",
+            status="active",
+        )
+
+    results = await asyncio.gather(
+        *(save(m, 0) for m in ids), save(ids[0], 5), return_exceptions=True
+    )
+    assert results[:6] == [None] * 6 and isinstance(results[6], VersionConflict)
+    assert 1 <= len(commits) <= 2  # the first move's commit, then everyone else's together
+    # Every acknowledged move is on disk, in its match and its action log.
+    with sqlite3.connect(db_path) as raw:
+        rows = raw.execute("SELECT id, version, state FROM matches ORDER BY id").fetchall()
+        logged = raw.execute("SELECT count(*) FROM actions").fetchone()[0]
+    assert rows == [(m, 1, f'{{"m":"{m}"}}') for m in ids] and logged == 6

@@ -23,6 +23,7 @@ def make_bot(db: Path | str) -> CookieJar:
         database_url=db if isinstance(db, str) else f"sqlite:///{db}",
         bot_delay=0,
         table_edit_interval=0,
+        gc_freeze=False,  # a test process starts many bots; frozen objects never go
     )
     return CookieJar(settings)
 

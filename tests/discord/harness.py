@@ -133,6 +133,7 @@ __all__ = [
     "FakeMessage",
     "FakeModal",
     "FakeUser",
+    "Fault",
     "Rejection",
     "SettleTimeout",
     "capture_error_logs",
@@ -364,6 +365,42 @@ class RecordedRequest:
     path: str
     body: Any
     params: dict[str, str]
+
+
+@dataclass
+class Fault:
+    """A failure :meth:`FakeDiscord.fail` injects into matching requests."""
+
+    method: str
+    path: re.Pattern[str]
+    status: int
+    code: int
+    message: str
+    times: int
+    retry_after: float | None = None
+    timeout: bool = False
+    struck: list[str] = field(default_factory=list)
+
+    def strike(self, fake: FakeDiscord, request: _Request) -> BaseException | None:
+        if self.times <= 0 or request.method != self.method:
+            return None
+        if not self.path.fullmatch(request.path):
+            return None
+        self.times -= 1
+        self.struck.append(f"{request.method} {request.path}")
+        if self.timeout:
+            return TimeoutError()
+        response = _FakeResponse(
+            self.status, _REASONS.get(self.status, "Error"), request.method, request.path
+        )
+        payload: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.retry_after is not None:
+            payload["retry_after"] = self.retry_after
+            response.headers["Retry-After"] = str(self.retry_after)
+        kind = {403: discord.Forbidden, 404: discord.NotFound}.get(self.status)
+        if kind is None and self.status >= 500:
+            kind = discord.DiscordServerError
+        return (kind or discord.HTTPException)(response, payload)  # type: ignore[arg-type]
 
 
 class SettleTimeout(AssertionError):
@@ -925,6 +962,8 @@ class FakeDiscord:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         """Synced application commands per scope (``None`` = global, else guild id)."""
         self.error_logs: list[logging.LogRecord] = []
+        self.faults: list[Fault] = []
+        """Failures to inject: see :meth:`fail`."""
         self._by_token: dict[str, FakeInteraction] = {}
         self._last_interaction: dict[int, FakeInteraction] = {}
         self._modals: dict[int, list[FakeModal]] = {}
@@ -1245,6 +1284,28 @@ class FakeDiscord:
     def _parse(self, event: str, data: dict[str, Any]) -> None:
         """Deliver a gateway event to the running bot's connection state."""
         self._require_bot()._connection.parsers[event](data)
+
+    # ---- faults -----------------------------------------------------------------------------
+
+    def fail(
+        self,
+        method: str,
+        path: str,
+        status: int,
+        code: int = 0,
+        message: str = "",
+        *,
+        times: int = 1,
+        retry_after: float | None = None,
+        timeout: bool = False,
+    ) -> Fault:
+        """The next ``times`` requests ``method`` + ``path`` (a regex, matched in full) fail
+        as Discord would fail them: ``status``/``code`` (``retry_after`` for a 429), or
+        with a client-side timeout (``asyncio.TimeoutError``). Returns the fault, whose
+        ``struck`` counts the requests it failed."""
+        fault = Fault(method, re.compile(path), status, code, message, times, retry_after, timeout)
+        self.faults.append(fault)
+        return fault
 
     # ---- waiting ----------------------------------------------------------------------------
 
@@ -1809,6 +1870,9 @@ class FakeDiscord:
         for method, pattern, handler in _ROUTES:
             if method == route.method and (match := pattern.fullmatch(path)):
                 request = _Request(route.method, path, body, query, files, match.groups())
+                for fault in list(self.faults):
+                    if (failure := fault.strike(self, request)) is not None:
+                        raise failure
                 return getattr(self, handler)(request)
         self.unknown_routes.append(f"{route.method} {path}")
         _log.debug("fake discord: unknown route %s %s", route.method, path)

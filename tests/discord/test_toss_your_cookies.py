@@ -8,6 +8,7 @@ from collections import Counter
 
 from games import GAMES
 from games.toss.state import Roll
+from tests.bot.test_setup_outcome import DealtAWin
 from tests.discord.conftest import make_bot, move_components, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord, FakeUser
 from tests.games.toss.conftest import FixedDice
@@ -83,6 +84,7 @@ async def test_three_players_two_people_and_a_bot_play_a_full_match_to_the_final
         match_id = table_of(fake).find_button("Rematch").custom_id.split(":")[2]
         state = bot.service.load_state(await bot.service.get(match_id))
         assert max(state.round_wins) == 2 and len(state.winners) in (2, 3)
+        assert match_id not in bot.service._cache  # finished: out of the running cache
         final = table_of(fake).text()
         assert "Game over" in final and "wins!" in final and "of 3 rounds" in final
         assert any("Snickerdoodle!" in t for t in fake.all_public_text())
@@ -293,4 +295,25 @@ async def test_must_shout_shows_the_snickerdoodle_button_only_to_its_holder(
         await fake.click(holder, hand, hand.find_button("Snickerdoodle!"))
         assert "Game over" in table_of(fake).text()
         assert f"{holder.display_name} wins" in table_of(fake).text()
+    fake.assert_clean()
+
+
+async def test_a_deal_that_is_already_won_ends_the_match_at_start_with_a_rematch(
+    fake, db, monkeypatch
+) -> None:
+    monkeypatch.setitem(GAMES, "toss_your_cookies", DealtAWin())
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo")]
+    async with fake.running(make_bot(db)) as bot:
+        await open_toss_lobby(fake, people[0], *people[1:])
+        table = table_of(fake)
+        assert "Game over" in table.text() and "Ben collected five of a cookie" in table.text()
+        labels = [b.label for b in table.buttons()]
+        assert "Rematch" in " ".join(labels) and not any(
+            b.custom_id.startswith("cj:grab:") for b in table.buttons()
+        )
+        # Nobody is pinged for a move that will never come, and the channel is free.
+        assert len(fake.public_messages(fake.general)) == 1
+        assert await bot.service.store.open_in_channel(fake.general.id) is None
+        await fake.click(people[1], table, table.find_button("Rematch"))
+        assert "· lobby" in table_of(fake).text() or "· lobby" in fake.last_reply(people[1]).text()
     fake.assert_clean()

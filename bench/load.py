@@ -1,0 +1,545 @@
+"""Sustained load: ``python -m bench load [--channels N] [--minutes M]``.
+
+N channels of four people play Cover Your Assets on the offline Discord harness, through
+the real discord.py code and the real bot (cogs, service, SQLite store), each person
+clicking as fast as the bot answers: a move in their hand when they have one, otherwise
+they wait until the table shows it is their turn (or look at their hand after a few quiet
+seconds, as people do). A finished match is rematched at once. Per 30-second window it
+prints the latency of every click (dispatch to the bot's answer), failed interactions, RSS
+and the longest garbage-collection pause; at the end, REST calls per move and moves/s against the
+service's own bare figure measured in the same run (one match, no Discord).
+
+A click answered more than 3 s after it was made is refused with 10062 "Unknown
+interaction", as Discord does, and counted as failed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import logging
+import os
+import random
+import re
+import statistics
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from bench.__main__ import service_cost
+from bot.client import CookieJar
+from bot.config import Settings
+from bot.service import Change, MatchService
+from bot.service.base import waiting_on
+from tests.discord import harness
+from tests.discord.harness import FakeDiscord, FakeInteraction, FakeMessage, FakeUser
+
+GAME = "cover_your_assets"
+WINDOW = 30.0  # seconds per report line
+ANSWER_LIMIT = 3.0  # Discord refuses an answer later than this
+GIVE_UP = 10.0  # a click still unanswered after this is failed for good
+LOOK_AFTER = 5.0  # a person with nothing to do looks at their hand after this long
+PRUNE_EVERY = 5.0  # seconds between two clean-ups of the harness's records
+MENTION = re.compile(r"<@(\d+)>")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def rss_mb() -> float:
+    with open("/proc/self/statm") as handle:
+        return int(handle.read().split()[1]) * PAGE / 2**20
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+class GcWatch:
+    """The longest stop-the-world collection, through ``gc.callbacks``."""
+
+    def __init__(self) -> None:
+        self._started = self._cpu = 0.0
+        self.longest = self.longest_ever = 0.0
+        # The same pauses in the thread's CPU time: on a shared machine the wall time of a
+        # collection includes waiting for a core.
+        self.longest_cpu = self.longest_cpu_ever = 0.0
+        self.full = 0
+        self.worst = ""  # what the longest pause collected
+
+    def __call__(self, phase: str, info: Mapping[str, int]) -> None:
+        if phase == "start":
+            self._started, self._cpu = time.perf_counter(), time.thread_time()
+            return
+        pause, cpu = time.perf_counter() - self._started, time.thread_time() - self._cpu
+        self.longest = max(self.longest, pause)
+        if pause > self.longest_ever:
+            self.longest_ever = pause
+            self.worst = (
+                f"generation {info.get('generation')}, {info.get('collected')} objects freed, "
+                f"{len(gc.get_objects(info.get('generation', 2)))} left in it"
+            )
+        self.longest_cpu = max(self.longest_cpu, cpu)
+        self.longest_cpu_ever = max(self.longest_cpu_ever, cpu)
+        self.full += info.get("generation") == 2
+
+    def __enter__(self) -> GcWatch:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
+
+
+class Interactions(list[FakeInteraction]):
+    """The harness's list of interactions, also indexed by id: it looks one up for every
+    message it hands the bot, and a long run makes thousands."""
+
+    def __init__(self, items: Sequence[FakeInteraction] = ()) -> None:
+        super().__init__(items)
+        self.by_id = {record.id: record for record in items}
+
+    def append(self, record: FakeInteraction) -> None:
+        super().append(record)
+        self.by_id[record.id] = record
+
+
+def json_copy(data: Any) -> Any:
+    """A deep copy of JSON data, several times faster than ``copy.deepcopy``."""
+    return json.loads(json.dumps(data))
+
+
+class LoadDiscord(FakeDiscord):
+    """The harness, kept small over a long run: it forgets what nobody will look at again,
+    counts REST calls instead of recording them, and tells waiters when a click is
+    answered and when someone is pinged."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rest_calls = 0
+        self.late = 0
+        self.sent_at: dict[int, float] = {}
+        self.answers: dict[int, asyncio.Future[float]] = {}
+        self.pinged: dict[int, asyncio.Event] = {}
+        self.tables: dict[int, int] = {}  # channel id -> its table message id
+        self._seen: dict[int, float] = {}  # public message id -> when pruning first saw it
+        self.interactions = Interactions()
+        # The harness copies each message's JSON before handing it to the bot: the same
+        # copy, through the json module's C code (harness cost is not the bot's).
+        harness.copy = SimpleNamespace(deepcopy=json_copy)  # type: ignore[attr-defined]
+
+    def _message_json(self, msg: FakeMessage) -> dict[str, Any]:
+        if msg.interaction_id is None:
+            return super()._message_json(msg)
+        everyone = self.interactions
+        self.interactions = [everyone.by_id[msg.interaction_id]]  # type: ignore[attr-defined]
+        try:
+            return super()._message_json(msg)
+        finally:
+            self.interactions = everyone
+
+    async def _handle(self, route: Any, body: Any, params: Any, files: Any) -> Any:
+        if "/interactions/" not in route.url:
+            self.rest_calls += 1
+        try:
+            return await super()._handle(route, body, params, files)
+        finally:
+            self.requests.clear()
+
+    def _log_public(self, msg: FakeMessage) -> None:
+        pass  # the harness keeps all public text for leak checks; a load run does not
+
+    def _create_message(self, request: Any, channel: Any, body: Any, **kwargs: Any) -> FakeMessage:
+        msg = super()._create_message(request, channel, body, **kwargs)
+        if msg.visible_to is None:
+            if any(c.get("custom_id", "").startswith("cj:lobby:") for c in _flat(msg)):
+                self.tables[msg.channel_id] = msg.id
+            for user_id in MENTION.findall(msg.content):
+                if (event := self.pinged.get(int(user_id))) is not None:
+                    event.set()
+        return msg
+
+    def _edit_message(self, request: Any, msg: FakeMessage, body: Any, **kwargs: Any) -> Any:
+        edited = super()._edit_message(request, msg, body, **kwargs)
+        edited.history.clear()
+        return edited
+
+    def _callback(self, request: Any) -> Any:
+        interaction = self._by_token.get(request.args[1])
+        sent = self.sent_at.get(interaction.id) if interaction is not None else None
+        if (
+            interaction is not None
+            and sent is not None
+            and interaction.response_type is None
+            and time.perf_counter() - sent > ANSWER_LIMIT
+        ):
+            self.late += 1
+            raise self._reject(request, 404, 10062, "Unknown interaction")
+        answer = super()._callback(request)
+        if interaction is not None:
+            future = self.answers.pop(interaction.id, None)
+            if future is not None and not future.done():
+                future.set_result(time.perf_counter() - self.sent_at[interaction.id])
+        return answer
+
+    async def ask(
+        self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str] | None
+    ) -> tuple[FakeInteraction, float | None]:
+        """A click (or a select) on ``message``; the seconds until it was answered, or
+        None if it never was."""
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        started = time.perf_counter()
+        if values is None:
+            record = await self.click(user, message, custom_id, dispatch_only=True)
+        else:
+            record = await self._dispatch_select(user, message, custom_id, values)
+        self.sent_at[record.id] = started
+        self.answers[record.id] = future
+        try:
+            return record, await asyncio.wait_for(future, GIVE_UP)
+        except TimeoutError:
+            return record, None
+        finally:
+            self.answers.pop(record.id, None)
+
+    async def _dispatch_select(
+        self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str]
+    ) -> FakeInteraction:
+        msg, _ = self._component(user, message, custom_id, {3})
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        return await self._interact(
+            3,
+            user,
+            self.channels[msg.channel_id],
+            data,
+            message=msg,
+            name=custom_id,
+            expect_ack=False,
+            dispatch_only=True,
+        )
+
+    def prune(self, keep: float = 60.0) -> None:
+        """Forget answered interactions and messages nobody can click any more."""
+        now = time.perf_counter()
+        self.rejections.clear()
+        latest: set[int] = set()
+        for record in self._last_interaction.values():
+            latest.update(record.reply_ids)
+            latest.add(record.source_message_id or 0)
+        for record in self.answers_pending():
+            latest.add(record.source_message_id or 0)
+        tables = set(self.tables.values())
+        for message_id, msg in list(self.messages.items()):
+            gone = msg.deleted or (
+                msg.ephemeral and message_id not in latest and message_id not in tables
+            )
+            if gone or (
+                # An old ping or announcement: kept until it is deleted or a minute old.
+                msg.visible_to is None
+                and message_id not in tables
+                and msg.content
+                and now - self._seen.setdefault(message_id, now) > keep
+            ):
+                del self.messages[message_id]
+                self._seen.pop(message_id, None)
+        # A message's JSON names the interaction that made it: keep those.
+        makers = {m.interaction_id for m in self.messages.values()}
+        for record in list(self.interactions):
+            if record.id not in makers and now - self.sent_at.get(record.id, 0.0) > keep:
+                self._by_token.pop(record.token, None)
+                self.sent_at.pop(record.id, None)
+        self.interactions = Interactions(
+            [r for r in self.interactions if r.token in self._by_token]
+        )
+
+    def answers_pending(self) -> list[FakeInteraction]:
+        return [r for r in self.interactions if r.id in self.answers]
+
+
+def _flat(msg: FakeMessage) -> list[dict[str, Any]]:
+    found = []
+    for row in msg.components:
+        found.append(row)
+        found.extend(row.get("components", []))
+    return found
+
+
+def moves_in(message: FakeMessage) -> tuple[str, list[str] | None] | None:
+    """The first move a hand offers: a button, or the first values of a select."""
+    for component in _flat(message):
+        custom_id = component.get("custom_id", "")
+        if component.get("disabled"):
+            continue
+        if custom_id.startswith("cj:do:"):
+            return custom_id, None
+        if custom_id.startswith("cj:pick:"):
+            low = max(1, component.get("min_values", 1))
+            return custom_id, [o["value"] for o in component["options"][:low]]
+    return None
+
+
+def button(message: FakeMessage, prefix: str) -> str | None:
+    return next(
+        (
+            c["custom_id"]
+            for c in _flat(message)
+            if c.get("custom_id", "").startswith(prefix) and not c.get("disabled")
+        ),
+        None,
+    )
+
+
+@dataclass
+class Window:
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    failed: int = 0
+
+
+@dataclass
+class Load:
+    fake: LoadDiscord
+    users: list[list[FakeUser]]
+    channels: list[int]
+    deadline: float
+    window: Window = field(default_factory=Window)
+    windows: list[tuple[Window, float, float]] = field(default_factory=list)
+    moves: int = 0
+    failed: int = 0
+    clicks: int = 0
+    rest_at_start: int = 0
+    moves_at_start: int = 0
+
+    async def person(self, table: int, user: FakeUser, host: bool) -> None:
+        fake = self.fake
+        event = fake.pinged.setdefault(user.id, asyncio.Event())
+        hand: FakeMessage | None = None
+        rng = random.Random(user.id)
+        while time.perf_counter() < self.deadline:
+            move = moves_in(hand) if hand is not None and hand.id in fake.messages else None
+            if move is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(event.wait(), LOOK_AFTER * rng.uniform(0.8, 1.2))
+                event.clear()
+                hand = await self.look(table, user, host)
+                continue
+            hand = await self.click(user, hand, *move)
+
+    async def look(self, channel: int, user: FakeUser, host: bool) -> FakeMessage | None:
+        """Open the hand from the table; the host rematches and starts a finished match."""
+        fake = self.fake
+        table = fake.messages.get(fake.tables.get(channel, 0))
+        if table is None or time.perf_counter() >= self.deadline:
+            return None
+        if (hand := button(table, "cj:hand:")) is not None and button(table, "cj:rematch:") is None:
+            return await self.click(user, table, hand, None)
+        if not host:
+            return None
+        if (rematch := button(table, "cj:rematch:")) is not None:
+            await self.click(user, table, rematch, None)
+            table = fake.messages.get(fake.tables.get(channel, 0))
+        if table is not None and (start := button(table, "cj:lobby:")) is not None:
+            start = start.rsplit(":", 1)[0] + ":start"
+            await self.click(user, table, start, None)
+        return None
+
+    async def click(
+        self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str] | None
+    ) -> FakeMessage | None:
+        record, seconds = await self.fake.ask(user, message, custom_id, values)
+        self.clicks += 1
+        if seconds is None or not record.acknowledged:
+            self.failed += 1
+            self.window.failed += 1
+            return None
+        self.window.latencies.append(seconds)
+        if custom_id.startswith(("cj:do:", "cj:pick:")):
+            self.window.moves += 1
+        replies = [self.fake.messages.get(i) for i in record.reply_ids]
+        return next((m for m in reversed(replies) if m is not None and m.ephemeral), None)
+
+    def count(self, change: Change, service: MatchService) -> None:
+        """Count moves; and people watching the table see when it is their turn, pinged
+        or not (pings are paced, a person at the table is not)."""
+        if change.kind in ("action", "finished"):
+            self.moves += 1
+        if change.state is None or change.kind not in ("started", "action", "finished"):
+            return
+        game = service.game_of(change.match)
+        now = waiting_on(service.decisions(game, change.state))
+        before = waiting_on(service.decisions(game, change.previous)) if change.previous else ()
+        for seat in change.match.seats:
+            turn = seat.seat in now and seat.seat not in before
+            event = self.fake.pinged.get(seat.user_id or 0)
+            if event is not None and (turn or not now):  # not now: the match ended
+                event.set()
+
+
+async def report_windows(load: Load, gcw: GcWatch, started: float) -> None:
+    print(
+        f"{'window':>8} {'moves/s':>8} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7} "
+        f"{'failed':>6} {'RSS MB':>7} {'GC max':>7} {'GC CPU':>7}",
+        flush=True,
+    )
+    index = 0
+    while time.perf_counter() < load.deadline:
+        end = started + WINDOW * (index + 1)
+        await asyncio.sleep(max(0.0, end - time.perf_counter()))
+        window, load.window = load.window, Window()
+        rss = rss_mb()
+        load.windows.append((window, rss, gcw.longest))
+        lat = window.latencies
+        print(
+            f"{int(WINDOW * index):>6}s+ {window.moves / WINDOW:>8.1f} "
+            f"{percentile(lat, 0.5) * 1e3:>5.0f}ms {percentile(lat, 0.95) * 1e3:>5.0f}ms "
+            f"{percentile(lat, 0.99) * 1e3:>5.0f}ms {max(lat, default=0) * 1e3:>5.0f}ms "
+            f"{window.failed:>6} {rss:>7.1f} {gcw.longest * 1e3:>5.0f}ms "
+            f"{gcw.longest_cpu * 1e3:>5.0f}ms",
+            flush=True,
+        )
+        gcw.longest = gcw.longest_cpu = 0.0
+        index += 1
+
+
+async def prune_often(load: Load) -> None:
+    """The harness's records of answered clicks were most of the heap a full collection
+    walks (11k interactions after 36 s): forget them within seconds."""
+    while True:
+        await asyncio.sleep(PRUNE_EVERY)
+        load.fake.prune(keep=PRUNE_EVERY * 3)
+
+
+async def open_tables(fake: LoadDiscord, channels: int) -> tuple[list[int], list[list[FakeUser]]]:
+    ids, people = [], []
+    for number in range(channels):
+        channel = fake.add_channel(f"table-{number}")
+        users = [fake.add_user(f"p{number}-{seat}") for seat in range(4)]
+        await fake.slash(users[0], "play", channel=channel, game=GAME)
+        lobby = fake.messages[fake.tables[channel.id]]
+        for user in users[1:]:
+            await fake.click(user, lobby, lobby.find_button("Join"))
+        await fake.click(users[0], lobby, lobby.find_button("Start"))
+        ids.append(channel.id)
+        people.append(users)
+    return ids, people
+
+
+async def run(channels: int, seconds: float, *, freeze: bool) -> None:
+    # Discord's own library logs a refused late answer at WARNING, and ours too: quiet
+    # them here, they are counted.
+    logging.basicConfig(level=logging.ERROR)
+    per_action, bare_commit, _ = await service_cost(300)
+    bare = 1 / per_action
+    print(
+        f"bare service (one match, no Discord): {bare:,.0f} moves/s "
+        f"({per_action * 1e3:.2f} ms a move; a bare commit {bare_commit * 1e3:.2f} ms)",
+        flush=True,
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            discord_token="fake-token",
+            database_url=f"sqlite:///{Path(folder) / 'load.db'}",
+            bot_delay=0,
+            gc_freeze=freeze,
+        )
+        fake = LoadDiscord()
+        bot = CookieJar(settings)
+        async with fake.running(bot, check_errors=False):
+            ids, people = await open_tables(fake, channels)
+            with GcWatch() as gcw:
+                started = time.perf_counter()
+                load = Load(fake, people, ids, deadline=started + seconds)
+                bot.service.listeners.append(_counter(load, bot.service))
+                load.rest_at_start = fake.rest_calls
+                base_rss = rss_mb()
+                tasks = [
+                    asyncio.create_task(load.person(channel, user, seat == 0))
+                    for channel, users in zip(ids, people, strict=True)
+                    for seat, user in enumerate(users)
+                ]
+                reporter = asyncio.create_task(report_windows(load, gcw, started))
+                pruner = asyncio.create_task(prune_often(load))
+                await asyncio.gather(*tasks)
+                elapsed = time.perf_counter() - started
+                await reporter
+                pruner.cancel()
+                rest = fake.rest_calls - load.rest_at_start
+            errors = len(fake.error_logs)
+            # The run is over: what is still being sent is not measured.
+            for task in [t for t in bot._background if not t.done()]:
+                task.cancel()
+    print_summary(load, gcw, elapsed, bare, rest, errors, base_rss)
+
+
+def _counter(load: Load, service: MatchService) -> Any:
+    async def listen(change: Change) -> None:
+        load.count(change, service)
+
+    return listen
+
+
+def print_summary(
+    load: Load,
+    gcw: GcWatch,
+    elapsed: float,
+    bare: float,
+    rest: int,
+    errors: int,
+    base_rss: float,
+) -> None:
+    windows = [w for w in load.windows if w[0].latencies]
+    rate = load.moves / elapsed
+    first, last = windows[0], windows[-1]
+    p99_first, p99_last = percentile(first[0].latencies, 0.99), percentile(last[0].latencies, 0.99)
+    after_minute = [rss for i, (_, rss, _) in enumerate(load.windows) if (i + 1) * WINDOW >= 60]
+    growth = (after_minute[-1] - after_minute[0]) if len(after_minute) > 1 else 0.0
+    all_latencies = [x for w, _, _ in windows for x in w.latencies]
+    print(
+        f"\n{len(load.channels)} channels, {elapsed:.0f} s: {load.moves} moves, {rate:.1f} moves/s "
+        f"= {rate / bare:.2f}x the bare service ({bare:,.0f} moves/s); {load.clicks} clicks, "
+        f"p50 {statistics.median(all_latencies) * 1e3:.0f} ms, "
+        f"p99 {percentile(all_latencies, 0.99) * 1e3:.0f} ms"
+    )
+    print(
+        f"failed interactions: {load.failed} (answered late, refused: {load.fake.late}); "
+        f"ERRORs logged: {errors} (target 0)"
+    )
+    print(
+        f"p99 last window / first: {p99_last * 1e3:.0f} / {p99_first * 1e3:.0f} ms = "
+        f"{p99_last / max(p99_first, 1e-9):.2f}x (target <= 1.2x)"
+    )
+    print(
+        f"RSS: {base_rss:.0f} MB at start, growth after the first minute {growth:+.1f} MB "
+        f"(target < 30 MB)"
+    )
+    print(
+        f"longest GC pause: {gcw.longest_ever * 1e3:.0f} ms ({gcw.longest_cpu_ever * 1e3:.0f} ms "
+        f"of CPU; {gcw.worst}), {gcw.full} full collections (target < 100 ms)"
+    )
+    print(
+        f"REST calls per move: {rest / max(1, load.moves):.2f} (target <= 2; interaction "
+        f"answers not counted)"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bench load", description=__doc__)
+    parser.add_argument("--channels", type=int, default=30)
+    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--no-freeze", action="store_true", help="GC_FREEZE=false for the bot")
+    args = parser.parse_args(argv)
+    asyncio.run(run(args.channels, args.minutes * 60, freeze=not args.no_freeze))
+
+
+if __name__ == "__main__":
+    main()

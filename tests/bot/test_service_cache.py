@@ -1,0 +1,41 @@
+"""The service's cache of running matches is sized by memory, not by a count."""
+
+from __future__ import annotations
+
+from bot.service import MatchService
+from bot.service.base import BYTES_PER_STATE_BYTE, ENTRY_BYTES
+from bot.store import SQLiteStore
+from games import GAMES
+
+from .conftest import four_player_match, stamp_of
+
+
+def entry_bytes(service: MatchService, match_id: str) -> int:
+    record, _ = service._cache[match_id]
+    return ENTRY_BYTES + BYTES_PER_STATE_BYTE * len(record.state or "")
+
+
+async def test_the_cache_keeps_running_matches_within_its_memory_budget(
+    store: SQLiteStore,
+) -> None:
+    roomy = MatchService(store, GAMES, new_seed=lambda: 3)
+    matches = [await four_player_match(roomy, channel_id=10 + i) for i in range(6)]
+    one = entry_bytes(roomy, matches[0])
+    assert list(roomy._cache) == matches and roomy._cache_bytes >= 6 * one * 0.9
+    # A budget of about two and a half matches keeps the two most recently used.
+    tight = MatchService(store, GAMES, new_seed=lambda: 3, cache_mb=2.5 * one / 2**20)
+    for match_id in matches:
+        await tight.seat_view(match_id, None)
+    assert list(tight._cache) == matches[-2:]
+    assert tight._cache_bytes <= tight._cache_budget
+    # A match that left the cache is read again, and plays on.
+    seen = await tight.seat_view(matches[0], None)
+    assert seen.decision is None and seen.waiting_on
+    seat = min(seen.waiting_on)
+    record = await tight.get(matches[0])
+    user = record.seats[seat].user_id
+    assert user is not None
+    stamp = await stamp_of(tight, matches[0], user)
+    change = await tight.act(matches[0], user, stamp=stamp, picks=[0])
+    assert change.match.version == record.version + 1
+    assert matches[0] in tight._cache and tight._cache_bytes <= tight._cache_budget

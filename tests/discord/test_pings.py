@@ -1,0 +1,126 @@
+"""Turn pings: off the click's path, a real mention, swept away later, within the rate."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.service import Change
+from cogs.presenter import SWEEP_AFTER, ChannelPace
+from tests.discord.conftest import make_bot, move_components, open_game, show_hand
+from tests.discord.harness import FakeDiscord, FakeUser
+
+
+def pings_for(fake: FakeDiscord, user: FakeUser) -> list:  # type: ignore[type-arg]
+    return [m for m in fake.public_messages() if user.mention in m.content]
+
+
+async def first_mover(fake: FakeDiscord, users: list[FakeUser]) -> FakeUser:
+    for user in users:
+        buttons, selects = move_components(await show_hand(fake, user))
+        if buttons or selects:
+            return user
+    raise AssertionError("nobody can move")
+
+
+async def test_the_click_is_answered_before_the_next_player_is_pinged(fake: FakeDiscord, db):  # type: ignore[no-untyped-def]
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)):
+        await open_game(fake, "cover_your_assets", ana, ben)
+        mover = await first_mover(fake, [ana, ben])
+        other = ben if mover is ana else ana
+        old_pings = pings_for(fake, mover)
+        assert len(old_pings) == 1  # the match's first ping
+        hand = fake.last_reply(mover)
+        buttons, selects = move_components(hand)
+        fake.requests.clear()
+        if buttons:
+            record = await fake.click(mover, hand, buttons[0])
+        else:
+            values = [selects[0]["options"][0]["value"]]
+            record = await fake.select(mover, hand, selects[0]["custom_id"], values)
+        paths = [r.path for r in fake.requests]
+        answer = paths.index(f"/interactions/{record.id}/{record.token}/callback")
+        ping = next(
+            i
+            for i, r in enumerate(fake.requests)
+            if r.method == "POST"
+            and r.path.endswith("/messages")
+            and other.mention in (r.body or {}).get("content", "")
+        )
+        assert answer < ping
+        # A new message whose content mentions the player (an edit would not notify), and
+        # the old ping was swept away once the new one was out.
+        assert len(pings_for(fake, other)) == 1 and not pings_for(fake, mover)
+        assert old_pings[0].deleted
+    fake.assert_clean()
+
+
+async def test_a_burst_of_moves_pings_once_for_the_person_who_must_act(fake: FakeDiscord, db):  # type: ignore[no-untyped-def]
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        record, state = await bot.service._running(record.match_id)
+        before = len(fake.requests)
+        # Twelve changes in one burst, each making the same player newly wait (as bots'
+        # moves in a row would): one ping, not twelve.
+        for _ in range(12):
+            change = Change(kind="action", match=record, state=state, previous=None)
+            await bot.presenter.on_change(change)
+        await fake.settle()
+        posts = [r for r in fake.requests[before:] if r.method == "POST" and "/messages" in r.path]
+        assert len(posts) == 1
+    fake.assert_clean()
+
+
+async def test_channel_pace_lets_four_messages_through_per_five_seconds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    now = [1000.0]
+    loop = asyncio.get_running_loop()
+    monkeypatch.setattr(loop, "time", lambda: now[0])
+
+    async def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
+    pace = ChannelPace()
+    sent: list[float] = []
+    for _ in range(10):
+        await pace.wait(42)
+        sent.append(now[0])
+    await pace.wait(43)  # another channel has its own budget
+    assert now[0] == sent[-1]
+    assert sent == [1000.0] * 4 + [1005.0] * 4 + [1010.0] * 2
+    assert all(sum(1 for t in sent if s <= t < s + 5) <= 4 for s in sent)
+
+
+async def test_old_pings_go_in_one_call_or_one_by_one_without_manage_messages(
+    fake: FakeDiscord, db
+) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        channel = fake.general.id
+        pings = [await bot.presenter.post(channel, f"ping {i}") for i in range(3)]
+        for message in pings[:2]:
+            bot.presenter._stale_pings.setdefault(channel, []).append(message.id)
+            bot.presenter._posted[message.id] = asyncio.get_running_loop().time()
+        bot.presenter._sweepers[channel] = bot.spawn(bot.presenter._sweep(channel), "sweep")
+        await asyncio.sleep(0)  # the sweeper starts its wait
+        await fake.advance(SWEEP_AFTER + 1)
+        bulk = [r for r in fake.requests if r.path.endswith("/bulk-delete")]
+        assert len(bulk) == 1 and all(fake.messages[m.id].deleted for m in pings[:2])
+        # Without Manage Messages the bulk call is refused: each goes on its own.
+        refused = fake.fail("POST", r"/channels/\d+/messages/bulk-delete", 403, 50013, "no")
+        more = [await bot.presenter.post(channel, f"again {i}") for i in range(2)]
+        bot.presenter._stale_pings[channel] = [m.id for m in more]
+        bot.presenter._posted.update({m.id: asyncio.get_running_loop().time() for m in more})
+        bot.presenter._sweepers[channel] = bot.spawn(bot.presenter._sweep(channel), "sweep")
+        await asyncio.sleep(0)  # the sweeper starts its wait
+        await fake.advance(SWEEP_AFTER + 1)
+        assert refused.struck and all(fake.messages[m.id].deleted for m in more)
+        assert not fake.messages[pings[2].id].deleted
+    assert not fake.error_logs

@@ -1,0 +1,38 @@
+"""No view outlives its message: every component is a DynamicItem, so nothing is stored."""
+
+from __future__ import annotations
+
+import gc
+
+import discord
+
+from tests.discord.conftest import make_a_move, make_bot, open_game, show_hand, table_of
+from tests.discord.harness import FakeDiscord
+
+
+def live_views() -> list[discord.ui.View]:
+    return [o for o in gc.get_objects() if isinstance(o, discord.ui.View)]
+
+
+async def test_hand_views_are_not_kept_and_buttons_work_after_fifteen_minutes(
+    fake: FakeDiscord, db
+) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        for _ in range(6):
+            await make_a_move(fake, ana)
+            await make_a_move(fake, ben)
+        store = bot._connection._view_store
+        # Nothing in discord.py's view store holds a message's view, and no view is alive
+        # (each would keep a 15-minute timeout task and its whole tree of items).
+        assert store._views == {} and store._synced_message_views == {}
+        gc.collect()
+        assert live_views() == []
+        # Past the 15 minutes an ephemeral view would have lived, clicks still work.
+        await fake.advance(16 * 60)
+        hand = await show_hand(fake, ana)
+        assert hand.ephemeral and "Refresh" in hand.text()
+        await fake.click(ben, table_of(fake), table_of(fake).find_button("Spectate"))
+        assert fake.last_reply(ben).ephemeral
+    fake.assert_clean()

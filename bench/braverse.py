@@ -19,6 +19,7 @@ import time
 
 from games import GAMES
 from games.braverse import Braverse
+from games.braverse.decks import ready_options
 from games.braverse.state import BraverseOptions, BraverseState, EffectFrame
 from games.core import contract
 from games.core.protocol import Event
@@ -73,7 +74,7 @@ def play(
 def bot_figures(games: int) -> str:
     lines = []
     for first, second in itertools.product(DECKS, repeat=2):
-        options = BraverseOptions(first_deck=first, second_deck=second)  # type: ignore[arg-type]
+        options = ready_options(first, second)
         wins = 0
         for seed in range(games):
             bot = seed % 2  # the bot takes each seat in turn
@@ -83,7 +84,7 @@ def bot_figures(games: int) -> str:
     mirrors, rounds = 0, []
     for seed in range(games):
         deck = DECKS[seed % 3]
-        state = play(BraverseOptions(first_deck=deck, second_deck=deck), seed, (True, True))
+        state = play(ready_options(deck, deck), seed, (True, True))
         mirrors += "Break Area" in state.reason
         rounds.append(state.round / 2)
     return (

@@ -23,7 +23,13 @@ from games.core.words import plural
 log = logging.getLogger(__name__)
 
 # The client loads cogs by name: bot/ never imports cogs/.
-EXTENSIONS = ("cogs.play", "cogs.settings", "cogs.history", "cogs.onboarding")
+EXTENSIONS = (
+    "cogs.play",
+    "cogs.settings",
+    "cogs.history",
+    "cogs.onboarding",
+    "cogs.decks",
+)
 
 
 class CookieJar(commands.Bot):

@@ -45,6 +45,9 @@ class MatchSettings(BaseModel):
     forfeit_after: int = Field(default=3, ge=1, le=10, title="Timeouts in a row to forfeit")
     thread: bool = False  # the match lives in a thread the bot created for it
     custom_minutes: int | None = Field(default=None, ge=1, le=14 * 24 * 60)
+    # The lobby's per-seat choice (a deck), by user id: a ready value or ``mine:<name>``.
+    # Kept by user, so leaving and re-joining or a rematch keeps a player's pick.
+    picks: dict[int, str] = {}
 
     @model_validator(mode="after")
     def _custom_needs_minutes(self) -> MatchSettings:

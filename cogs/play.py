@@ -14,9 +14,11 @@ from bot.service import MatchService
 from bot.store import MatchRecord
 from cogs import render
 from cogs.components import DYNAMIC_ITEMS, guarded, person, tell
+from cogs.decks import any_deck
 from cogs.permissions import require_permissions
 from cogs.presenter import Presenter
 from games import GAMES
+from games.core.protocol import SeatChoosing
 from games.core.words import plural
 
 if TYPE_CHECKING:
@@ -42,8 +44,10 @@ class Play(commands.Cog):
         game="Which game to play",
         bots="Seats filled with bots; with nobody else joining, the game starts at once",
         thread="Play in a thread of its own (default: the server's choice)",
+        deck="Braverse: the deck you play (a ready deck or one of yours; default: a ready one)",
     )
     @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(deck=any_deck)
     @app_commands.guild_only()
     async def play(
         self,
@@ -51,6 +55,7 @@ class Play(commands.Cog):
         game: app_commands.Choice[str],
         bots: app_commands.Range[int, 0, 7] = 0,
         thread: bool | None = None,
+        deck: str | None = None,
     ) -> None:
         async def run() -> None:
             chosen = GAMES[game.value]
@@ -59,6 +64,8 @@ class Play(commands.Cog):
                     f"{chosen.name} seats {chosen.min_players}–{chosen.max_players} players: "
                     f"pick bots: {chosen.max_players - 1} at most."
                 )
+            # The deck is checked before any lobby opens, so a typo opens nothing.
+            pick = await self.host_pick(interaction, game.value, deck)
             defaults = await self.service.guild_settings(interaction.guild_id or 0)
             wanted = defaults.threads if thread is None else thread
             parent = interaction.channel
@@ -66,9 +73,11 @@ class Play(commands.Cog):
             require_permissions(interaction, FOR_THREADS if in_thread else IN_CHANNEL)
             if in_thread:
                 assert isinstance(parent, discord.TextChannel)
-                record = await self.open_in_thread(interaction, parent, game, bots)
+                record = await self.open_in_thread(interaction, parent, game, bots, pick)
             else:
-                record = await self.open_lobby(interaction, interaction.channel_id or 0, game)
+                record = await self.open_lobby(
+                    interaction, interaction.channel_id or 0, game, pick=pick
+                )
                 record = await self.add_bots(interaction, record, bots)
                 embeds, view = await self.presenter.table_message(record)
                 response = await interaction.response.send_message(embeds=embeds, view=view)
@@ -94,9 +103,10 @@ class Play(commands.Cog):
         game: app_commands.Choice[str],
         *,
         in_thread: bool = False,
+        pick: str | None = None,
     ) -> MatchRecord:
         try:
-            return await self.service.open_lobby(
+            record = await self.service.open_lobby(
                 guild_id=interaction.guild_id or 0,
                 channel_id=channel_id,
                 host=person(interaction),
@@ -108,6 +118,22 @@ class Play(commands.Cog):
             link = render.jump_link(existing)
             where = f" Here it is: {link}" if link else ""
             raise UserError(f"{taken}{where}") from None
+        if pick is not None:
+            record = await self.service.choose(record.match_id, person(interaction), pick)
+        return record
+
+    async def host_pick(
+        self, interaction: discord.Interaction, game_key: str, deck: str | None
+    ) -> str | None:
+        """The host's ``deck:`` as a lobby pick, or None when they gave none."""
+        if deck is None:
+            return None
+        chosen = GAMES[game_key]
+        if not isinstance(chosen, SeatChoosing):
+            raise UserError(f"{chosen.name} is played without decks; leave deck: empty.")
+        return await self.service.pick_value(
+            chosen.seat_choice.catalogue, interaction.user.id, deck
+        )
 
     async def open_in_thread(
         self,
@@ -115,6 +141,7 @@ class Play(commands.Cog):
         parent: discord.TextChannel,
         game: app_commands.Choice[str],
         bots: int = 0,
+        pick: str | None = None,
     ) -> MatchRecord:
         """A thread named after the game and its host (renamed with the players at Start).
 
@@ -126,7 +153,7 @@ class Play(commands.Cog):
         thread = await parent.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )
-        record = await self.open_lobby(interaction, thread.id, game, in_thread=True)
+        record = await self.open_lobby(interaction, thread.id, game, in_thread=True, pick=pick)
         record = await self.add_bots(interaction, record, bots)
         embeds, view = await self.presenter.table_message(record)
         lobby = await thread.send(embeds=embeds, view=view)

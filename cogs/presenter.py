@@ -40,9 +40,10 @@ from cogs.components import (
     person,
     tell,
 )
+from cogs.decks import SeatChoiceSelect
 from cogs.permissions import require_permissions
 from games.core.panels import PanelField
-from games.core.protocol import Action, Decision, Game, GameState, IllegalAction
+from games.core.protocol import Action, Decision, Game, GameState, IllegalAction, SeatChoosing
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -100,7 +101,11 @@ class Presenter:
         for verb in ("join", "leave", "bot", "start", "cancel"):
             view.add_item(LobbyButton(record.match_id, verb))
         game = self.service.game_of(record)
-        for name, choices in render.option_select_choices(record, game)[:4]:
+        rows = render.LOBBY_SELECTS
+        if isinstance(game, SeatChoosing):
+            view.add_item(SeatChoiceSelect.build(record.match_id, game))
+            rows -= 1
+        for name, choices in render.option_select_choices(record, game, rows):
             view.add_item(LobbyOption.build(record.match_id, name, choices))
         return view
 

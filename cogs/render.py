@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import discord
 
-from bot.store import MatchRecord
+from bot.service.decks import MINE
+from bot.store import MatchRecord, SeatRecord
 from bot.timing import MatchSettings
 from games.core.options import choice_text, describe, summary, switches
 from games.core.panels import Panel
-from games.core.protocol import Decision, Game, Option
+from games.core.protocol import Decision, Game, Option, SeatChoosing
 
 COLOURS = {
     "neutral": discord.Colour.from_rgb(201, 146, 84),  # cookie brown
@@ -91,11 +92,32 @@ def lobby_embed(record: MatchRecord, game: Game) -> discord.Embed:
         ),
         colour=COLOURS["neutral"],
     )
+    if isinstance(game, SeatChoosing) and record.seats:
+        seats = "\n".join(
+            f"{line} · {seat_pick(record, game, seat)}"
+            for line, seat in zip(seats.splitlines(), record.seats, strict=True)
+        )
+        seats += f"\n*Pick yours with **{game.seat_choice.title}**.*"
     embed.add_field(name=f"Seats ({len(record.seats)}/{game.max_players})", value=seats)
     embed.add_field(name="Options", value=summary(options) or "standard rules", inline=False)
     embed.add_field(name="Pace", value=pace_line(record), inline=False)
     embed.set_footer(text="/rules explains the game · Only the host or Manage Server can start.")
     return embed
+
+
+def seat_pick(record: MatchRecord, game: SeatChoosing, seat: SeatRecord) -> str:
+    """What the seat plays: its player's pick, else the ready list it gets (said so)."""
+    picks = MatchSettings.model_validate_json(record.settings or "{}").picks
+    ready = dict(game.seat_choice.ready)
+    value = picks.get(seat.user_id) if seat.user_id is not None else None
+    if value is None:
+        chosen = ready.get(game.default_choice(seat.seat), "?")
+        return f"{chosen} (ready {game.seat_choice.noun}" + (
+            ")" if seat.user_id is None else ", none chosen)"
+        )
+    if value.startswith(MINE):
+        return f"{game.seat_choice.noun} '{value.removeprefix(MINE)}'"
+    return ready.get(value, value)
 
 
 def closed_embed(record: MatchRecord, game: Game) -> discord.Embed:
@@ -118,7 +140,7 @@ def titled(title: str, label: str) -> str:
 
 
 def option_select_choices(
-    record: MatchRecord, game: Game
+    record: MatchRecord, game: Game, rows: int = LOBBY_SELECTS
 ) -> list[tuple[str, list[tuple[str, str, bool, str]]]]:
     """One entry per select: ``(field, [(value, label, is_current, description)])``.
 
@@ -153,7 +175,7 @@ def option_select_choices(
     selects.append(
         (PACE, [(k, f"Pace: {v}", k == settings.pace, "") for k, v in settings.pace_choices()])
     )
-    return fit_selects(selects)
+    return fit_selects(selects, rows)
 
 
 def fit_selects(
@@ -189,7 +211,7 @@ def layout(
     """Plan the rows for a decision: ``(kind, title, options)`` with kind button|select|multi.
 
     Best: a group of up to five options is a row of buttons, a bigger one a select of up to
-    25. If that needs more rows than there are, every group becomes a select; if even that
+    25. If that needs more rows than there are, neighbouring groups share rows; if even that
     does not fit, all the moves share selects of 25, in order. Nothing is ever left out
     below 25 options a row.
     """
@@ -206,7 +228,7 @@ def layout(
             plan += [("select", title, part) for part in chunks(options)]
     if len(plan) <= rows_available:
         return plan
-    plan = [("select", title, part) for title, options in groups for part in chunks(options)]
+    plan = merged(plan, rows_available)
     if len(plan) <= rows_available:
         return plan
     everything = [pair for _, options in groups for pair in options]
@@ -231,6 +253,27 @@ def select_choices(options: list[tuple[int, Option]], picks: int) -> list[tuple[
             value = ".".join(str(index) for index, _ in copies[:count])
             rows.append((value, label + (f" ×{count}" if count > 1 else ""), description))
     return rows[:SELECT_OPTIONS]
+
+
+def merged(
+    plan: list[tuple[str, str, list[tuple[int, Option]]]], rows: int
+) -> list[tuple[str, str, list[tuple[int, Option]]]]:
+    """Neighbouring groups share a row, the smallest pair first, until the plan fits: a
+    row of buttons while five fit, else a select of up to 25, titled by both groups (a
+    Braverse Main Phase has six groups for four rows)."""
+    plan = list(plan)
+    while len(plan) > rows:
+        pairs = [
+            (len(plan[i][2]) + len(plan[i + 1][2]), i)
+            for i in range(len(plan) - 1)
+            if len(plan[i][2]) + len(plan[i + 1][2]) <= SELECT_OPTIONS
+        ]
+        if not pairs:
+            break
+        size, i = min(pairs)
+        kind = "button" if size <= BUTTONS_PER_ROW else "select"
+        plan[i : i + 2] = [(kind, f"{plan[i][1]} · {plan[i + 1][1]}", plan[i][2] + plan[i + 1][2])]
+    return plan
 
 
 def chunks(options: list[tuple[int, Option]]) -> list[list[tuple[int, Option]]]:

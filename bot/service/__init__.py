@@ -3,7 +3,7 @@
 Clicks, bot moves and timeouts all come through here, so a click racing a bot move or a
 timeout applies exactly once: one asyncio lock per match, and the store's version check
 behind it. The service is split by what it holds: ``base`` (values and plumbing),
-``lobbies``, ``play`` and ``clocks``.
+``lobbies``, ``decks``, ``play`` and ``clocks``.
 """
 
 from bot.service.base import (
@@ -18,11 +18,11 @@ from bot.service.base import (
     settings_of,
 )
 from bot.service.clocks import Clocks, MyMatch
+from bot.service.decks import Decks
 from bot.service.history import History, HistoryPage, PastMatch, Replay
-from bot.service.lobbies import Lobbies
 
 
-class MatchService(Lobbies, Clocks, History):
+class MatchService(Decks, Clocks, History):
     """Everything that changes or reads a match, for every front end."""
 
 

@@ -195,7 +195,6 @@ class ServiceBase:
         # ones, which a timeout's own move then replaces).
         self._timers: dict[str, list[Timer]] = {}
         self._people: OrderedDict[int, UserSettings] = OrderedDict()
-        self._decided = DecisionCache()
 
     # --- plumbing ----------------------------------------------------------------------
     def lock(self, match_id: str) -> asyncio.Lock:
@@ -234,8 +233,8 @@ class ServiceBase:
         self._timers.pop(match_id, None)
 
     def decisions(self, game: Game, state: GameState) -> Sequence[Decision]:
-        """``game.decisions(state)``, built once per state object (see ``DecisionCache``)."""
-        return self._decided.get(game, state)
+        """``game.decisions(state)``, built once per state object (``Engine.decided``)."""
+        return game.decided(state)
 
     async def current(self, match_id: str) -> MatchRecord:
         """The match as the service holds it: no query for a running match in memory."""
@@ -338,34 +337,6 @@ def _last_held(seen: SeatView, logged: Sequence[LoggedAction]) -> GameState | No
             held = state
         state, _ = game.apply(state, action.seat, Action.decode(action.action))
     return held
-
-
-class DecisionCache:
-    """Decisions built once per state object, and forgotten with it.
-
-    A move used to rebuild ``decisions(state)`` 8-10 times (the click, the timers, the
-    ping, the bots, the hand, the table), each a tree of pydantic models. States the
-    service hands out are never changed after ``apply`` made them, so the decisions of one
-    object stay true; they are keyed by the object's identity and dropped by a weak
-    reference when the state dies (states are not hashable)."""
-
-    def __init__(self) -> None:
-        self._by_id: dict[int, tuple[weakref.ref[GameState], tuple[Decision, ...]]] = {}
-
-    def get(self, game: Game, state: GameState) -> tuple[Decision, ...]:
-        key = id(state)
-        hit = self._by_id.get(key)
-        if hit is not None and hit[0]() is state:
-            return hit[1]
-        found = tuple(game.decisions(state))
-        self._by_id[key] = (weakref.ref(state, lambda _, key=key: self._drop(key)), found)
-        return found
-
-    def _drop(self, key: int) -> None:
-        self._by_id.pop(key, None)
-
-    def __len__(self) -> int:
-        return len(self._by_id)
 
 
 class _NothingToDo(Exception):

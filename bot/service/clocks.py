@@ -204,7 +204,7 @@ class Clocks(Play):
 
     async def set_always_ask(self, user_id: int, on: bool) -> UserSettings:
         updated = (await self.user_settings(user_id)).model_copy(update={"always_ask": on})
-        await self.store.save_user_settings(user_id, updated.model_dump_json())
+        await self._save_person(user_id, updated)
         return updated
 
     async def forced_for(self, record: MatchRecord, state: GameState) -> dict[int, Decision]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
+from pydantic import BaseModel
+
 from bot.errors import (
     AlreadySeated,
     ChannelTaken,
@@ -32,7 +34,7 @@ from bot.timing import (
     GuildSettings,
 )
 from games.core.options import with_choice, with_switches
-from games.core.protocol import IllegalAction
+from games.core.protocol import Game, IllegalAction
 
 
 class Lobbies(ServiceBase):
@@ -219,12 +221,18 @@ class Lobbies(ServiceBase):
                     f"there {'is' if n == 1 else 'are'} {n}. Invite people or add bots."
                 )
             seed = self.new_seed()
+            options = await self.start_options(record, game)
             try:
-                state = game.setup(
-                    game.load_options(record.options), [s.name for s in record.seats], seed
-                )
+                state = game.setup(options, [s.name for s in record.seats], seed)
             except IllegalAction as exc:
                 raise UserError(str(exc)) from None
+            if options != game.load_options(record.options):
+                # What Start settled (players' full deck lists) is part of the options, so
+                # that seed + options + log replay the match.
+                record = record.model_copy(update={"options": options.model_dump_json()})
+                await self.store.save_lobby(
+                    match_id, record.seats, record.options, record.host_id, record.settings
+                )
             # A deal may already decide the match (Toss: five of a cookie and the milk in
             # one hand): it starts and ends in the same save, with no decision left open.
             status = "finished" if game.outcome(state) is not None else "active"
@@ -243,6 +251,10 @@ class Lobbies(ServiceBase):
         kind = "started" if status == "active" else "finished"
         await self.notify(Change(kind=kind, match=record, state=state, events=list(state.log)))
         return record
+
+    async def start_options(self, record: MatchRecord, game: Game) -> BaseModel:
+        """The options a match starts with: the lobby's, and whatever Start settles."""
+        return game.load_options(record.options)  # type: ignore[attr-defined]
 
     async def cancel(self, match_id: str, actor: Person | None) -> MatchRecord:
         """End a lobby or a running match. ``actor`` None: the system (an empty lobby)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.store.base import ChannelBusy, Shards, Store, StoreBusy, StoreError, VersionConflict
-from bot.store.models import LoggedAction, MatchRecord, SeatRecord, Status, Timer
+from bot.store.models import DeckRecord, LoggedAction, MatchRecord, SeatRecord, Status, Timer
 from bot.store.sqlite import SQLiteStore
 
 
@@ -29,6 +29,7 @@ def open_store(url: str, shards: Shards | None = None) -> Store:
 
 __all__ = [
     "ChannelBusy",
+    "DeckRecord",
     "LoggedAction",
     "MatchRecord",
     "SeatRecord",

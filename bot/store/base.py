@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.store.history import HistoryReads
-from bot.store.models import LoggedAction, MatchRecord, SeatRecord, Status, Timer
+from bot.store.models import DeckRecord, LoggedAction, MatchRecord, SeatRecord, Status, Timer
 
 
 class StoreError(Exception):
@@ -133,6 +133,20 @@ class Store(HistoryReads, ABC):
 
     @abstractmethod
     async def actions(self, match_id: str) -> list[LoggedAction]: ...
+
+    # Decks: a user's saved lists, the same on every server.
+    @abstractmethod
+    async def decks(self, user_id: int) -> list[DeckRecord]:
+        """The user's decks, by name."""
+
+    @abstractmethod
+    async def save_deck(self, deck: DeckRecord, most: int) -> bool:
+        """Insert or replace the user's deck of that name; a new name only while the user
+        has fewer than ``most`` decks (one guarded statement). False: the limit refused it."""
+
+    @abstractmethod
+    async def delete_deck(self, user_id: int, name: str) -> bool:
+        """False if the user had no deck of that name."""
 
     # Timers: derived from the state and the pace, and kept so that they survive restarts.
     @abstractmethod

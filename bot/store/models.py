@@ -77,3 +77,16 @@ class Timer(BaseModel):
     version: int
     due_at: float
     stamp: str = ""  # the decision it was set for (``Decision.stamp``, or a race's)
+
+
+class DeckRecord(BaseModel):
+    """A player's saved list (a deck): legal or a draft, the game decides at use."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: int
+    name: str
+    catalogue: str  # the game whose cards it lists
+    cards: list[str]  # one entry per copy
+    created_at: datetime
+    updated_at: datetime

@@ -8,6 +8,7 @@ lease (``FOR UPDATE SKIP LOCKED``), so two processes never both fire it within t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from importlib import resources
@@ -16,7 +17,15 @@ from typing import Any
 import asyncpg
 
 from bot.store.base import ChannelBusy, Shards, Store, StoreError, VersionConflict
-from bot.store.models import OPEN_STATUSES, LoggedAction, MatchRecord, SeatRecord, Status, Timer
+from bot.store.models import (
+    OPEN_STATUSES,
+    DeckRecord,
+    LoggedAction,
+    MatchRecord,
+    SeatRecord,
+    Status,
+    Timer,
+)
 
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, message_id, game, status, host_id, options, seed, version, "
@@ -441,6 +450,50 @@ class PostgresStore(Store):
         await self.pool.execute(
             "UPDATE matches SET message_id = $1 WHERE id = $2", message_id, match_id
         )
+
+    # --- decks ----------------------------------------------------------------------------
+    async def decks(self, user_id: int) -> list[DeckRecord]:
+        rows = await self.pool.fetch(
+            "SELECT user_id, name, catalogue, cards, created_at, updated_at FROM decks "
+            "WHERE user_id = $1 ORDER BY name",
+            user_id,
+        )
+        return [DeckRecord(**{**dict(row), "cards": json.loads(row["cards"])}) for row in rows]
+
+    async def save_deck(self, deck: DeckRecord, most: int) -> bool:
+        # A new name only under the limit; the same name is replaced (its created_at kept).
+        # Under read committed two new names saved at once could both count under the
+        # limit; serialisable makes the later one count again.
+        async with self.pool.acquire() as conn:
+            for _ in range(5):
+                try:
+                    async with conn.transaction(isolation="serializable"):
+                        saved = await conn.fetchval(
+                            "INSERT INTO decks (user_id, name, catalogue, cards, created_at, "
+                            "updated_at) SELECT $1, $2, $3, $4, $5, $6 WHERE "
+                            "(SELECT count(*) FROM decks WHERE user_id = $1) < $7 OR EXISTS "
+                            "(SELECT 1 FROM decks WHERE user_id = $1 AND name = $2) "
+                            "ON CONFLICT (user_id, name) DO UPDATE SET catalogue = "
+                            "excluded.catalogue, cards = excluded.cards, "
+                            "updated_at = excluded.updated_at RETURNING name",
+                            deck.user_id,
+                            deck.name,
+                            deck.catalogue,
+                            json.dumps(deck.cards),
+                            deck.created_at,
+                            deck.updated_at,
+                            most,
+                        )
+                    return saved is not None
+                except asyncpg.SerializationError:
+                    continue  # the other save committed first: count again
+        raise StoreError("could not save the deck: too many saves at once")
+
+    async def delete_deck(self, user_id: int, name: str) -> bool:
+        gone = await self.pool.fetchval(
+            "DELETE FROM decks WHERE user_id = $1 AND name = $2 RETURNING name", user_id, name
+        )
+        return gone is not None
 
     # --- timers --------------------------------------------------------------------------
     @staticmethod

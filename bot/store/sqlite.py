@@ -15,7 +15,15 @@ import aiosqlite
 
 from bot.store.base import ChannelBusy, Store, StoreBusy, StoreError, VersionConflict
 from bot.store.history import SQLiteHistory
-from bot.store.models import OPEN_STATUSES, LoggedAction, MatchRecord, SeatRecord, Status, Timer
+from bot.store.models import (
+    OPEN_STATUSES,
+    DeckRecord,
+    LoggedAction,
+    MatchRecord,
+    SeatRecord,
+    Status,
+    Timer,
+)
 
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, message_id, game, status, host_id, options, seed, version, "
@@ -466,6 +474,59 @@ class SQLiteStore(SQLiteHistory, Store):
                 ("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id)),
             ]
         )
+
+    # --- decks ----------------------------------------------------------------------------
+    async def decks(self, user_id: int) -> list[DeckRecord]:
+        async with self._lock:
+            rows = await self.db.execute_fetchall(
+                "SELECT user_id, name, catalogue, cards, created_at, updated_at FROM decks "
+                "WHERE user_id = ? ORDER BY name",
+                (user_id,),
+            )
+        return [DeckRecord(**{**dict(row), "cards": json.loads(row["cards"])}) for row in rows]
+
+    async def save_deck(self, deck: DeckRecord, most: int) -> bool:
+        # A new name only under the limit; the same name is replaced (its created_at kept).
+        try:
+            await self._transaction(
+                [
+                    (
+                        "INSERT INTO decks (user_id, name, catalogue, cards, created_at, "
+                        "updated_at) SELECT ?, ?, ?, ?, ?, ? WHERE "
+                        "(SELECT COUNT(*) FROM decks WHERE user_id = ?) < ? OR EXISTS "
+                        "(SELECT 1 FROM decks WHERE user_id = ? AND name = ?) "
+                        "ON CONFLICT (user_id, name) DO UPDATE SET catalogue = "
+                        "excluded.catalogue, cards = excluded.cards, "
+                        "updated_at = excluded.updated_at",
+                        (
+                            deck.user_id,
+                            deck.name,
+                            deck.catalogue,
+                            json.dumps(deck.cards),
+                            deck.created_at.isoformat(),
+                            deck.updated_at.isoformat(),
+                            deck.user_id,
+                            most,
+                            deck.user_id,
+                            deck.name,
+                        ),
+                    )
+                ],
+                guard_first=True,
+            )
+        except VersionConflict:
+            return False
+        return True
+
+    async def delete_deck(self, user_id: int, name: str) -> bool:
+        try:
+            await self._transaction(
+                [("DELETE FROM decks WHERE user_id = ? AND name = ?", (user_id, name))],
+                guard_first=True,
+            )
+        except VersionConflict:
+            return False
+        return True
 
     # --- timers --------------------------------------------------------------------------
     async def replace_timers(self, match_id: str, timers: Sequence[Timer]) -> None:

@@ -1,9 +1,11 @@
 """The built-in Braverse bot: a heuristic that reads only its own view.
 
-Mulligan a hand without a LV1-2 Cookie; support with the card least useful in hand; keep
-one Cookie in hand, and place the Cookies that bring most HP for the levels they risk;
+Mulligan a hand without a LV1-2 Cookie; support with the card least useful in hand (a
+colour the Battle Area's attacks cannot pay yet counts as useful there); keep one Cookie
+in hand, and place the Cookies that bring most HP for the levels they risk;
 attack where it faints the highest level, a lethal attack first; pay keeping the colours
-its Traps need; spring a Trap when it saves a Cookie of LV2+; accept FLIP and On Reveal
+its Traps need; spring a Trap when it saves a Cookie of LV2+, and answer with a "when
+attacked" effect whenever it softens a hit; accept FLIP and On Reveal
 unless the cost hurts; refresh with the lowest level.
 """
 
@@ -87,7 +89,23 @@ def usefulness(game: Braverse, view: BraverseView, me: int, number: str) -> floa
         value += 10  # keep one Cookie in hand
     if card.type == "stage" and side.stage is not None:
         value -= 1
+    if card.colour in missing_colours(game, view, me):
+        value -= 1.5  # supported first: a Cookie in play cannot pay its attack without it
     return value - 0.3 * (copies - 1)
+
+
+def missing_colours(game: Braverse, view: BraverseView, me: int) -> set[str]:
+    """Colours the Battle Area's attack costs need that the Support Area lacks."""
+    side = view.sides[me]
+    have = Counter(game.pool[s.card].colour for s in side.support)
+    missing: set[str] = set()
+    for cookie in side.battle:
+        attack = game.pool[cookie.card].attack
+        if attack is None:
+            continue
+        need = Counter(c for c in parse_cost(attack.cost).symbols if c != "N")
+        missing |= {colour for colour, n in need.items() if have[colour] < n}
+    return missing
 
 
 def support_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option]) -> Action:
@@ -228,6 +246,16 @@ def trap_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option])
     target = next((c for c in view.sides[me].battle if c.uid == attack.target_uid), None)
     if target is None:
         return Action.of("pass")
+    # A "when attacked" answer only rests its Cookie on the opponent's turn (it stands up
+    # again at the owner's Active Phase): nearly free, so it is used whenever it softens a
+    # hit and its cost leaves the Traps in hand payable.
+    reacts = [
+        o
+        for o in answers
+        if o.action.kind == "react" and not cost_hurts(game, view, me, o.action.args[1])
+    ]
+    if reacts and attack.damage > 0:
+        return reacts[0].action
     level = game.pool[target.card].level or 0
     if level >= 2 and attack.damage >= target.hp_left:
         return min(answers, key=lambda o: payment_cost(game, view, me, o)).action

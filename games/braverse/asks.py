@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from games.braverse.battle import other
 from games.braverse.effects import Effects
-from games.braverse.payment import payments
+from games.braverse.payment import Payment, payments
 from games.braverse.state import (
     BraverseState,
     EffectFrame,
@@ -135,7 +135,7 @@ class Asks(Effects):
                     opts.append(
                         option(
                             Action.of("item", number, *p.args),
-                            f"Use {card.name} ({p.label})",
+                            f"Use {card.name} ({self.paid_text(p)})",
                             group="Items",
                         )
                     )
@@ -144,7 +144,7 @@ class Asks(Effects):
                     opts.append(
                         option(
                             Action.of("stage", number, *p.args),
-                            f"Stage {card.name} ({p.label})",
+                            f"Stage {card.name} ({self.paid_text(p)})",
                             group="Stage",
                         )
                     )
@@ -160,7 +160,7 @@ class Asks(Effects):
                 opts.append(
                     option(
                         Action.of("act", *p.args),
-                        f"Activate {stage.name} ({p.label})",
+                        f"Activate {stage.name} ({self.paid_text(p)})",
                         group="Stage",
                     )
                 )
@@ -176,12 +176,19 @@ class Asks(Effects):
                             option(
                                 Action.of("atk", i, j, *p.args),
                                 f"{card.name} → {self.pool[target.card].name}: "
-                                f"{damage} dmg ({p.label})",
+                                f"{damage} dmg ({self.paid_text(p)})",
                                 group="Attacks",
                             )
                         )
         opts.append(option(Action.of("end"), "End turn", group="End", style="danger"))
         return opts
+
+    def paid_text(self, payment: Payment) -> str:
+        """A payment as its payer reads it: colours, and the hand card it discards by name."""
+        text = payment.label
+        if payment.discard is not None and payment.discard in self.pool:
+            text = text.replace(payment.discard, self.pool[payment.discard].name)
+        return text
 
     def frame_decision(self, state: BraverseState, frame: object) -> Decision:
         key = f"frame-{state.step}"
@@ -190,10 +197,10 @@ class Asks(Effects):
             side = state.sides[frame.seat]
             for kind, what, p in self.responses(state, frame.seat):
                 if kind == "trap":
-                    label = f"Trap: {self.pool[what].name} ({p.label})"
+                    label = f"Trap: {self.pool[what].name} ({self.paid_text(p)})"
                 else:
                     card = self.pool[side.battle[int(what)].card]
-                    label = f"{card.name} when attacked ({p.label})"
+                    label = f"{card.name} when attacked ({self.paid_text(p)})"
                 opts.append(option(Action.of(kind, what, *p.args), label, group="Responses"))
             attack = self.current_attack(state)
             damage = attack.damage if attack is not None else 0
@@ -210,7 +217,7 @@ class Asks(Effects):
             card = self.pool[frame.card]
             pays = self.flip_payments(state, frame)
             opts = [
-                option(Action.of("flip", *p.args), f"Use FLIP ({p.label})", group="FLIP")
+                option(Action.of("flip", *p.args), f"Use FLIP ({self.paid_text(p)})", group="FLIP")
                 for p in pays
             ]
             opts.append(option(Action.of("decline"), "Decline", group="Decline"))
@@ -228,7 +235,11 @@ class Asks(Effects):
             card = self.pool[found[1].card]
             pays = self.reveal_payments(state, frame)
             opts = [
-                option(Action.of("reveal", *p.args), f"Use On Reveal ({p.label})", group="Use")
+                option(
+                    Action.of("reveal", *p.args),
+                    f"Use On Reveal ({self.paid_text(p)})",
+                    group="Use",
+                )
                 for p in pays
             ]
             opts.append(option(Action.of("skip"), "Skip", group="Skip"))

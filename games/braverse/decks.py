@@ -16,6 +16,7 @@ from functools import cache
 from pydantic import BaseModel, ConfigDict
 
 from games.braverse.cards import CardPool, braverse_pool
+from games.braverse.state import BraverseOptions
 from games.core.cards import DATA_DIR
 
 DECK_SIZE = 60
@@ -131,3 +132,9 @@ def ready_decks() -> dict[str, ReadyDeck]:
         name = text.splitlines()[0].lstrip("# ").strip()
         decks[path.stem] = ReadyDeck(key=path.stem, name=name, cards=parsed.cards)
     return decks
+
+
+def ready_options(first: str, second: str, *, always_ask: bool = False) -> BraverseOptions:
+    """Options dealing two ready decks (by key), as a lobby would write them at Start."""
+    ready = ready_decks()
+    return BraverseOptions(decks=(ready[first].cards, ready[second].cards), always_ask=always_ask)

@@ -18,10 +18,13 @@ from games.braverse import ai
 from games.braverse.asks import Asks
 from games.braverse.battle import other
 from games.braverse.cards import CardPool, braverse_pool
-from games.braverse.decks import deck_problems, ready_decks
+from games.braverse.decks import deck_problems, export_deck, parse_deck, ready_decks
 from games.braverse.payment import Payment, pay
 from games.braverse.rules_text import rules_text
 from games.braverse.state import (
+    DECK_LABELS,
+    READY_BY_SEAT,
+    WIN_LEVEL,
     AttackFrame,
     BraverseOptions,
     BraverseState,
@@ -45,6 +48,8 @@ from games.core.protocol import (
     Event,
     IllegalAction,
     Outcome,
+    Placement,
+    SeatChoice,
 )
 from games.core.rng import rng_for
 
@@ -69,8 +74,7 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
             if len(decks) != 2:
                 raise IllegalAction("Braverse needs one deck per player.")
         else:
-            ready = ready_decks()
-            decks = [list(ready[options.first_deck].cards), list(ready[options.second_deck].cards)]
+            decks = [self.ready_list(self.default_choice(seat)) or [] for seat in range(2)]
         for seat, deck in enumerate(decks):
             problems = deck_problems(deck, self.pool)
             if problems:
@@ -405,6 +409,11 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
         keys = [1 if s == state.winner else 0 for s in range(2)]
         return Outcome.ranked(keys, state.reason)
 
+    def score_text(self, state: BraverseState, placement: Placement) -> str:
+        """The Break Area decides a game (its level, or an empty Battle Area beside it)."""
+        level = self.break_level(state.sides[placement.seat])
+        return f"Break Area LV {level}/{WIN_LEVEL}"
+
     # --- views, bots, text -------------------------------------------------------------
     def view(self, state: BraverseState, seat: int | None) -> BaseModel:
         return view_of(self, state, seat)
@@ -418,10 +427,52 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
     def rules_text(self, options: BraverseOptions | None = None) -> str:
         return rules_text(self.pool)
 
+    # --- decks chosen in the lobby (games.core.protocol.SeatChoosing) ---------------------
+    seat_choice = SeatChoice(
+        title="Choose deck",
+        noun="deck",
+        catalogue="braverse",
+        ready=tuple(DECK_LABELS.items()),
+    )
+
+    def default_choice(self, seat: int) -> str:
+        return READY_BY_SEAT[seat % len(READY_BY_SEAT)]
+
+    def ready_list(self, value: str) -> list[str] | None:
+        ready = ready_decks().get(value)
+        return list(ready.cards) if ready is not None else None
+
+    def read_list(self, text: str) -> tuple[list[str], list[str]]:
+        parsed = parse_deck(text, self.pool)
+        return list(parsed.cards), list(parsed.problems)
+
+    def write_list(self, entries: Sequence[str]) -> str:
+        return export_deck([e for e in entries if e in self.pool], self.pool)
+
+    def list_problems(self, entries: Sequence[str]) -> list[str]:
+        return deck_problems(entries, self.pool)
+
+    def with_seat_lists(
+        self, options: BaseModel, lists: Sequence[Sequence[str]]
+    ) -> BraverseOptions:
+        # The card list's digest pins what the numbers meant, so a replay on a host with
+        # other cards is refused instead of replaying another game.
+        return options.model_copy(  # type: ignore[return-value]
+            update={"decks": tuple(tuple(d) for d in lists), "cards": self.pool.digest}
+        )
+
     def lookup(self, name: str) -> str | None:
         """A card's text by number or name, for a generic ``/card`` command."""
         card = self.pool.lookup(name)
         return card.text if card is not None else None
+
+    def lookup_names(self, text: str) -> list[tuple[str, str]]:
+        typed = text.strip().casefold()
+        return [
+            (f"{c.number} {c.name}", c.number)
+            for c in self.pool.cards
+            if typed in c.number.casefold() or typed in c.name.casefold()
+        ]
 
     def scramble_hidden(
         self, state: BraverseState, seat: int | None, rng: random.Random

@@ -4,16 +4,31 @@ from __future__ import annotations
 
 from games.braverse.cards import CardPool
 from games.braverse.state import WIN_LEVEL
+from games.core.words import how_to_play_here
+
+# Opens /rules, before the rulebook in brief: how a turn is played in Discord.
+HOW_TO_PLAY_HERE = how_to_play_here(
+    "Pick your moves there: support, Cookies, items, attacks (with how you pay), then End; "
+    "a trap or a FLIP on the other player's turn is asked of you the same way."
+)
 
 
 def rules_text(pool: CardPool) -> str:
-    return f"""\
+    return (
+        HOW_TO_PLAY_HERE
+        + f"""\
 **CookieRun: Braverse** — an **unofficial fan implementation** for 2 players, with an \
 original card pool of our own ({len(pool.cards)} cards; no card of the publisher's). \
 A player whose Break Area reaches **LV {WIN_LEVEL}** loses.
 
 **Decks.** 60 cards, at most 4 of one card number, at most 16 FLIP Cookies, at least one \
-Cookie. A player who picks no deck plays a ready deck.
+Cookie. In the lobby each player picks their own with **Choose deck** (or the host with \
+`/play deck:`); a player who picks nothing, and every bot, plays a ready deck (the lobby \
+says which). `/deck copy` starts a deck from a ready one, `/deck import` reads a pasted \
+list, `/deck export` gives one back, `/deck list|show|delete`; a player keeps up to 25, \
+on every server. A deck that breaks a rule is saved as a draft and cannot be played. \
+The list format: one line per card number, `4 S1-007 Flare Juggler` (also `4x`, `x4`, \
+or the name alone); blank, `#` and section lines are skipped. `/card` shows any card.
 
 **Set-up.** Rock-paper-scissors (a seeded random winner) chooses to go first or second. \
 Both draw 6; each may mulligan once, the first player deciding first. A hand with no \
@@ -71,3 +86,4 @@ they start.
 • Effects that change an attack change the attack in progress until its damage is \
 locked; played outside an attack, they change your attacks for the rest of the turn.
 """
+    )

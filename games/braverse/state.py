@@ -15,22 +15,16 @@ from games.core.protocol import GameState
 
 DeckKey = Literal["rush", "tempo", "fort"]
 DECK_LABELS = {"rush": "R+Y Rush", "tempo": "B+G Tempo", "fort": "Y+G Fort"}
+READY_BY_SEAT: tuple[DeckKey, DeckKey] = ("rush", "tempo")
 WIN_LEVEL = 10
 
 
 class BraverseOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    first_deck: DeckKey = Field(
-        default="rush", title="Ready deck, first seat", json_schema_extra={"labels": DECK_LABELS}
-    )
-    second_deck: DeckKey = Field(
-        default="tempo",
-        title="Ready deck, second seat",
-        json_schema_extra={"labels": DECK_LABELS},
-    )
-    # Full deck lists per seat (card numbers, one per copy); when given they replace the
-    # ready decks, so that seed + options + log replay a match with players' own decks.
+    # Full deck lists per seat (card numbers, one per copy), written by the lobby at Start
+    # from each player's pick, so that seed + options + log replay the match; None: the
+    # ready decks ``READY_BY_SEAT`` (the contract, the simulator and bots need no choice).
     decks: tuple[tuple[str, ...], ...] | None = None
     cards: str = ""  # the card list's digest; empty: whatever this host loaded
     always_ask: bool = Field(

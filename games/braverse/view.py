@@ -25,13 +25,14 @@ from games.braverse.state import (
     TrapWindow,
 )
 from games.core.panels import Panel, PanelField, Panels
+from games.core.views import TableView, to_move
 
 if TYPE_CHECKING:
     from games.braverse.engine import Braverse
 
 LOG_SHOWN = 8
 PHASES = {
-    "order": "Rock-paper-scissors: choosing who starts",
+    "order": "Rock-paper-scissors: who starts",
     "mulligan": "Mulligans",
     "redraw": "Set-up",
     "starting": "Choosing starting Cookies",
@@ -82,7 +83,7 @@ class AttackLine(BaseModel):
     locked: bool
 
 
-class BraverseView(BaseModel):
+class BraverseView(TableView):
     game: str = "braverse"
     viewer: int | None
     phase: str
@@ -139,7 +140,10 @@ def view_of(game: Braverse, state: BraverseState, seat: int | None) -> BraverseV
     for each in state.stack:
         if isinstance(each, EffectFrame) and each.seat == seat:
             looked = list(each.looked)
+    over = state.winner is not None
     return BraverseView(
+        to_move=to_move(game.decisions(state), over=over),
+        hand=sorted(state.sides[seat].hand) if seat is not None else None,
         viewer=seat,
         phase=state.phase,
         turn=state.turn,
@@ -150,7 +154,7 @@ def view_of(game: Braverse, state: BraverseState, seat: int | None) -> BraverseV
         doing=doing_text(game, state),
         my_start=state.sides[seat].start if seat is not None else None,
         looked=looked,
-        over=state.winner is not None,
+        over=over,
         winner=state.winner,
         result=state.reason,
         log=[e.text for e in state.log if e.visible_for(seat)][-LOG_SHOWN:],
@@ -223,9 +227,13 @@ def table_panel(game: Braverse, view: BraverseView) -> Panel:
         description = f"🏁 **Game over.** {view.result}"
         accent = "done"
     else:
-        whose = f"**{names[view.turn]}**'s turn {view.round} · " if view.round else ""
+        # Whose turn is said only while the table waits on someone (a closed table: nobody).
+        whose = ""
+        if view.round:
+            whose = f"**{names[view.turn]}**'s turn {view.round} · " if view.to_move else ""
+            whose = whose or f"Turn {view.round} · "
         description = whose + PHASES[view.phase]
-        if view.phase == "starting":
+        if view.phase == "starting" and view.to_move:
             waiting = [s.name for s in view.sides if not s.chosen]
             description += f" (waiting for {', '.join(waiting)})"
         if view.attack is not None:
@@ -242,7 +250,7 @@ def table_panel(game: Braverse, view: BraverseView) -> Panel:
         accent = "battle" if view.attack is not None else "turn"
     fields = [
         PanelField(
-            name=f"{'▶️ ' if i == view.turn else ''}{side.name}",
+            name=f"{'▶️ ' if i in view.to_move else ''}{side.name}",
             value=side_text(game, side, view.attack),
         )
         for i, side in enumerate(view.sides)

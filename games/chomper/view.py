@@ -88,7 +88,7 @@ def view_of(
         phase=state.phase,
         to_move=moving
         if moving is not None
-        else to_move(game.decisions(state), over=outcome is not None),
+        else to_move(game.decided(state), over=outcome is not None),
         stack=None if hoarder else list(state.stack),
         stack_left=dict(sorted(kinds.items())),
         queue=list(state.queue),

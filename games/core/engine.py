@@ -12,6 +12,7 @@ from typing import ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from games.core.decided import DecisionCache
 from games.core.panels import Panels
 from games.core.protocol import (
     Action,
@@ -71,6 +72,14 @@ class Engine(Generic[StateT, OptionsT]):
         raise NotImplementedError
 
     # --- shared ------------------------------------------------------------------------
+    def decided(self, state: StateT) -> tuple[Decision, ...]:
+        """``decisions(state)`` of a state ``apply`` handed out, built once for all who ask
+        (the service, the views' turn markers, the bots)."""
+        cache = self.__dict__.get("_decided")
+        if cache is None:
+            cache = self.__dict__["_decided"] = DecisionCache()
+        return cache.get(self, state)
+
     def decision_for(
         self, state: StateT, seat: int, action: Action | None = None
     ) -> Decision | None:

@@ -252,6 +252,8 @@ class Game(Protocol):
 
     def decisions(self, state: GameState) -> list[Decision]: ...
 
+    def decided(self, state: GameState) -> Sequence[Decision]: ...
+
     def apply(
         self, state: GameState, seat: int, action: Action
     ) -> tuple[GameState, list[Event]]: ...
@@ -265,3 +267,59 @@ class Game(Protocol):
     def panels(self, view: BaseModel) -> Panels: ...
 
     def rules_text(self, options: BaseModel | None = None) -> str: ...
+
+
+class SeatChoice(BaseModel):
+    """A choice each player makes for their own seat in a lobby (the deck they play).
+
+    The game offers ready values that need no set-up; a player may also bring a list they
+    saved (kept per ``catalogue``). At Start every seat's pick becomes a full list written
+    into the options (``with_seat_lists``), so seed + options + log replay the match
+    whatever happens to the saved lists later."""
+
+    model_config = ConfigDict(frozen=True)
+
+    title: str  # the select's name: "Choose deck"
+    noun: str  # "deck"
+    catalogue: str  # which saved lists fit this game
+    ready: tuple[tuple[str, str], ...]  # (value, label) of the ready lists
+
+
+@runtime_checkable
+class SeatChoosing(Protocol):
+    """Optional, beside ``Game``: a game whose players each choose a list in the lobby."""
+
+    seat_choice: SeatChoice
+
+    def default_choice(self, seat: int) -> str:
+        """The ready value a seat plays when its player picks nothing (and a bot's)."""
+        ...
+
+    def ready_list(self, value: str) -> list[str] | None: ...
+
+    def read_list(self, text: str) -> tuple[list[str], list[str]]:
+        """A pasted list: its entries, and a sentence per line that could not be read."""
+        ...
+
+    def write_list(self, entries: Sequence[str]) -> str: ...
+
+    def list_problems(self, entries: Sequence[str]) -> list[str]:
+        """Every rule the list breaks, each a sentence; empty means it may be played."""
+        ...
+
+    def with_seat_lists(self, options: BaseModel, lists: Sequence[Sequence[str]]) -> BaseModel:
+        """The options with every seat's full list (and whatever pins what the lists mean)."""
+        ...
+
+
+@runtime_checkable
+class CardLookup(Protocol):
+    """Optional, beside ``Game``: a card's text by number or name (a generic ``/card``)."""
+
+    def lookup(self, name: str) -> str | None:
+        """The card's text (first line: its name and kind), or None if no card fits."""
+        ...
+
+    def lookup_names(self, text: str) -> list[tuple[str, str]]:
+        """``(label, name to look up)`` of the cards whose number or name holds ``text``."""
+        ...

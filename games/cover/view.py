@@ -110,7 +110,7 @@ def view_of(game: CoverYourAssets, state: CoverState, seat: int | None) -> Cover
         {
             "game": game.key,
             "viewer": seat,
-            "to_move": to_move(game.decisions(state), over=outcome is not None),
+            "to_move": to_move(game.decided(state), over=outcome is not None),
             "options": state.options,
             "round": state.round,
             "turn": state.turn,

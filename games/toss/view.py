@@ -78,7 +78,7 @@ def view_of(game: TossYourCookies, state: TossState, seat: int | None) -> TossVi
         my_pick = list(state.given)
     return TossView(
         viewer=seat,
-        to_move=to_move(game.decisions(state), over=outcome is not None),
+        to_move=to_move(game.decided(state), over=outcome is not None),
         options=state.options,
         round=state.round,
         turn=state.turn,

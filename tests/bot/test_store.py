@@ -11,6 +11,7 @@ import pytest
 
 from bot.store import (
     ChannelBusy,
+    DeckRecord,
     MatchRecord,
     SeatRecord,
     Shards,
@@ -278,3 +279,18 @@ async def test_moves_of_many_matches_share_a_commit_and_a_conflict_fails_alone(
         rows = raw.execute("SELECT id, version, state FROM matches ORDER BY id").fetchall()
         logged = raw.execute("SELECT count(*) FROM actions").fetchone()[0]
     assert rows == [(m, 1, f'{{"m":"{m}"}}') for m in ids] and logged == 6
+
+
+async def test_two_new_decks_saved_at_once_never_pass_the_limit_together(store: Store) -> None:
+    stamp = datetime.now(UTC)
+
+    def deck(name: str) -> DeckRecord:
+        return DeckRecord(
+            user_id=5, name=name, catalogue="braverse", cards=[], created_at=stamp, updated_at=stamp
+        )
+
+    assert await store.save_deck(deck("first"), most=2)
+    saved = await asyncio.gather(*(store.save_deck(deck(n), most=2) for n in ("a", "b", "c")))
+    assert sorted(saved) == [False, False, True]
+    assert len(await store.decks(5)) == 2
+    assert await store.save_deck(deck("first"), most=2)  # replacing one is always allowed

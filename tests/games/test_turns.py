@@ -18,7 +18,7 @@ TURN_WORDS = ("▶", "'s turn", "grabbing", "choosing", "plays a card", "may pla
 def test_turn_markers_come_from_the_decisions_and_a_closed_table_has_none(key: str) -> None:
     game = GAMES[key]
     rng = random.Random(f"turns:{key}")
-    seats = max(game.min_players, 4)
+    seats = min(max(game.min_players, 4), game.max_players)
     state = game.setup(game.options_model(), contract.NAMES[:seats], seed=3)
     seen_markers = 0
     for _ in range(120):

@@ -150,3 +150,37 @@ def test_bot_declines_a_flip_whose_cost_would_leave_its_trap_unpaid() -> None:
 
     assert bot(flipped([R], []), "Ben") == "flip.R"  # Flare Juggler's FLIP costs R
     assert bot(flipped([R], ["S1-013"]), "Ben") == "decline"  # Backdraft needs that R
+
+
+def test_bot_answers_with_when_attacked_whenever_it_softens_a_hit_and_keeps_its_trap() -> None:
+    def attacked(ben_support: list[str], hand: list[str]) -> Table:
+        t = Table(
+            side(battle=[("S1-005", [FILLER] * 3)], support=[R, R, Y]),
+            side(battle=[("S1-052", [FILLER] * 3)], hand=hand, support=ben_support),
+        )
+        t.play("Ana", "atk", 0, 0, "RRY")  # 3 damage on Ripple Sage (3 HP): it would faint
+        return t
+
+    # Ripple Sage rests itself on Ana's turn: nearly free, so the bot uses it.
+    assert bot(attacked([B], []), "Ben") == "react.0.B"
+    # With Ice Lock (B) in hand and one Blue Support only, reacting would strand the Trap:
+    # the bot springs the Trap to save its LV2 Cookie instead.
+    assert bot(attacked([B], ["S1-059"]), "Ben") == "trap.S1-059.B"
+
+
+def test_bot_supports_the_colour_its_cookie_in_play_cannot_pay_first() -> None:
+    def hand_at_support(support: list[str]) -> Table:
+        return Table(
+            side(
+                battle=[("S1-035", [FILLER] * 4)],  # Oakheart Warden attacks for G G N
+                hand=["S1-050", "S1-032", "S1-005", "S1-013"],
+                support=support,
+            ),
+            side(battle=[(B, [FILLER] * 2)]),
+            phase="support",
+        )
+
+    # No Green in Support: Mossy Porter (Green) goes there before the Trap.
+    assert bot(hand_at_support([B, B]), "Ana") == "sup.S1-032"
+    # Green enough: the least useful card, the Trap, as before.
+    assert bot(hand_at_support([G, G]), "Ana") == "sup.S1-013"

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from games.braverse import Braverse
+from games.braverse.decks import ready_options
 from games.braverse.state import BraverseOptions
 from games.core import contract
 from games.core.protocol import GameState
@@ -41,7 +42,7 @@ def playout(options: BraverseOptions, rng: random.Random, every_state=None) -> c
 
 @pytest.mark.parametrize(("first", "second"), PAIRINGS)
 def test_every_pairing_plays_to_an_outcome_deterministically(first: str, second: str) -> None:
-    options = BraverseOptions(first_deck=first, second_deck=second)  # type: ignore[arg-type]
+    options = ready_options(first, second)
     rng = random.Random(f"pairing:{first}:{second}")
     for _ in range(6):
         run = playout(options, rng)
@@ -56,7 +57,7 @@ def test_every_pairing_plays_to_an_outcome_deterministically(first: str, second:
 def test_every_pairing_round_trips_refuses_bad_moves_and_hides_secrets(
     first: str, second: str
 ) -> None:
-    options = BraverseOptions(first_deck=first, second_deck=second, always_ask=True)  # type: ignore[arg-type]
+    options = ready_options(first, second, always_ask=True)
     rng = random.Random(f"steps:{first}:{second}")
     checked = 0
 

@@ -555,6 +555,11 @@ def test_the_rules_text_says_unofficial_and_lists_the_rulings() -> None:
         "the Stage first, then Cookies left to right",
         "draw after a forced redraw is automatic",
         "Always open the trap window",
+        "**Choose deck**",
+        "`/deck import` reads a pasted list",
+        "`4 S1-007 Flare Juggler`",
+        "saved as a draft and cannot be played",
+        "`/card`",
     ):
         assert ruling in " ".join(text.split()), ruling
 
@@ -583,3 +588,15 @@ def test_end_of_turn_effects_resolve_stage_first_then_cookies_left_to_right() ->
     # then Thicket Grower left, then right: +1 each
     assert t.hp("Ana", 0) == ["S1-048", "S1-047", "S1-046"]
     assert t.hp("Ana", 1) == ["S1-050", FILLER, FILLER, FILLER]
+
+
+def test_the_final_message_scores_each_player_by_their_break_area() -> None:
+    t = Table(
+        side(battle=[("S1-005", [FILLER] * 3)], support=["S1-001", "S1-001", "S1-016"]),
+        side(battle=[("S1-035", ["S1-046"])], break_area=["S1-053", "S1-038", "S1-023"]),
+    )
+    t.play("Ana", "atk", 0, 0, "RRY")  # Oakheart Warden (LV2) faints: 9 + 2 = LV 11
+    outcome = GAME.outcome(t.state)
+    assert outcome is not None and outcome.winners == [0]
+    scores = {p.seat: GAME.score_text(t.state, p) for p in outcome.placements}
+    assert scores == {0: "Break Area LV 0/10", 1: "Break Area LV 11/10"}

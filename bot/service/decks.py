@@ -1,0 +1,192 @@
+"""Players' saved lists (Braverse decks) and the lobby's per-seat choice of one.
+
+A deck belongs to its user, not to a server. An illegal deck is kept as a draft: it can be
+shown, exported, fixed by importing again, but a lobby refuses to start with it. Every
+check is the game's (``SeatChoosing``): the service only keeps the lists and the limits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from pydantic import BaseModel
+
+from bot.errors import UnknownGame, UserError
+from bot.service.base import _MARKDOWN, Person, clean_name, settings_of
+from bot.service.lobbies import Lobbies
+from bot.store import DeckRecord, MatchRecord
+from games.core.protocol import Game, SeatChoosing
+
+MOST_DECKS = 25
+NAME_LONGEST = 32
+MINE = "mine:"  # a pick naming one of the player's own decks; other picks are ready values
+
+
+def deck_name(text: str) -> str:
+    """A deck's name as typed, or a sentence saying why it cannot be one."""
+    name = " ".join(text.split())
+    if not name:
+        raise UserError("Give the deck a name.")
+    if len(name) > NAME_LONGEST:
+        raise UserError(
+            f"A deck name is at most {NAME_LONGEST} characters; that one has {len(name)}."
+        )
+    if _MARKDOWN.search(name):
+        raise UserError(
+            "A deck name cannot hold formatting characters such as * _ ` | < > @ # : ( )."
+        )
+    return name
+
+
+class Decks(Lobbies):
+    # --- the decks themselves --------------------------------------------------------------
+    def deck_game(self, catalogue: str) -> SeatChoosing:
+        game = self.games.get(catalogue)
+        if not isinstance(game, SeatChoosing):
+            raise UnknownGame(catalogue)
+        return game
+
+    async def decks(self, user_id: int) -> list[DeckRecord]:
+        return await self.store.decks(user_id)
+
+    async def deck(self, user_id: int, name: str) -> DeckRecord:
+        """The user's deck of that name, whatever its case."""
+        wanted = " ".join(name.split()).casefold()
+        for deck in await self.store.decks(user_id):
+            if deck.name.casefold() == wanted:
+                return deck
+        raise UserError(
+            f"You have no deck called '{clean_name(name)[:40]}'. /deck list shows yours."
+        )
+
+    def deck_problems(self, deck: DeckRecord) -> list[str]:
+        """Why the deck cannot be played; empty when it can."""
+        return self.deck_game(deck.catalogue).list_problems(deck.cards)
+
+    async def save_deck(
+        self, user_id: int, catalogue: str, name: str, cards: Sequence[str]
+    ) -> DeckRecord:
+        """Save (or replace) a deck, legal or not; a new one only under the limit."""
+        name = deck_name(name)
+        stamp = datetime.now(UTC)
+        try:
+            existing = await self.deck(user_id, name)
+            name, created = existing.name, existing.created_at  # the same deck, re-imported
+        except UserError:
+            created = stamp
+        deck = DeckRecord(
+            user_id=user_id,
+            name=name,
+            catalogue=catalogue,
+            cards=list(cards),
+            created_at=created,
+            updated_at=stamp,
+        )
+        if not await self.store.save_deck(deck, MOST_DECKS):
+            raise UserError(
+                f"You already have {MOST_DECKS} decks, the most one player may keep. "
+                "Delete one with /deck delete first."
+            )
+        return deck
+
+    async def import_deck(
+        self, user_id: int, catalogue: str, name: str, text: str
+    ) -> tuple[DeckRecord, list[str]]:
+        """Read a pasted list and save it: the deck and every problem found (lines that
+        could not be read, then the rules it breaks); problems mean a draft."""
+        game = self.deck_game(catalogue)
+        cards, unread = game.read_list(text)
+        if not cards:
+            raise UserError(" ".join(["No line of that text names a card here.", *unread[:5]]))
+        deck = await self.save_deck(user_id, catalogue, name, cards)
+        return deck, unread + game.list_problems(cards)
+
+    async def pick_value(self, catalogue: str, user_id: int, text: str) -> str:
+        """A deck as typed (a ready deck's key or name, or one of the user's own) as a
+        lobby pick: the ready value, or ``mine:<name>``."""
+        game = self.deck_game(catalogue)
+        wanted = " ".join(text.split()).casefold()
+        for value, label in game.seat_choice.ready:
+            if wanted in (value.casefold(), label.casefold()):
+                return value
+        return MINE + (await self.deck(user_id, text)).name
+
+    async def picked_cards(self, catalogue: str, user_id: int, value: str) -> list[str]:
+        if value.startswith(MINE):
+            return (await self.deck(user_id, value.removeprefix(MINE))).cards
+        return self.deck_game(catalogue).ready_list(value) or []
+
+    async def copy_deck(self, user_id: int, catalogue: str, source: str, name: str) -> DeckRecord:
+        """A new deck from a ready deck (by key or name) or from one of the user's own."""
+        value = await self.pick_value(catalogue, user_id, source)
+        cards = await self.picked_cards(catalogue, user_id, value)
+        return await self.save_deck(user_id, catalogue, name, cards)
+
+    async def delete_deck(self, user_id: int, name: str) -> DeckRecord:
+        deck = await self.deck(user_id, name)
+        await self.store.delete_deck(user_id, deck.name)
+        return deck
+
+    # --- the lobby's per-seat choice -----------------------------------------------------
+    async def start_options(self, record: MatchRecord, game: Game) -> BaseModel:
+        options = await super().start_options(record, game)
+        if not isinstance(game, SeatChoosing):
+            return options
+        return game.with_seat_lists(options, await self.seat_lists(record, game))
+
+    def pick_label(self, game: Game, value: str) -> str:
+        """How a pick reads in a lobby: a ready deck's label, or the player's deck name."""
+        if value.startswith(MINE):
+            return f"'{value.removeprefix(MINE)}'"
+        assert isinstance(game, SeatChoosing)
+        return dict(game.seat_choice.ready).get(value, value)
+
+    async def choose(self, match_id: str, actor: Person, value: str) -> MatchRecord:
+        """A seated player picks what they play: a ready value or ``mine:<deck name>``."""
+        if value.startswith(MINE):
+            value = MINE + (await self.deck(actor.user_id, value.removeprefix(MINE))).name
+
+        def edit(record: MatchRecord) -> dict[str, object]:
+            game = self.game_of(record)
+            if not isinstance(game, SeatChoosing):
+                raise UserError(f"{game.name} has nothing to choose per player.")
+            if record.seat_of(actor.user_id) is None:
+                raise UserError(f"Press **Join** first, then choose your {game.seat_choice.noun}.")
+            if not value.startswith(MINE) and value not in dict(game.seat_choice.ready):
+                raise UserError(f"That {game.seat_choice.noun} is not on offer; pick another.")
+            settings = settings_of(record)
+            picks = {**settings.picks, actor.user_id: value}
+            return {"settings": settings.model_copy(update={"picks": picks}).model_dump_json()}
+
+        return await self._edit_lobby(match_id, edit)
+
+    async def seat_lists(self, record: MatchRecord, game: SeatChoosing) -> list[list[str]]:
+        """Every seat's full list at Start: its player's pick, else the seat's ready one."""
+        picks = settings_of(record).picks
+        lists = []
+        noun = game.seat_choice.noun
+        for seat in record.seats:
+            value = picks.get(seat.user_id) if seat.user_id is not None else None
+            value = value or game.default_choice(seat.seat)
+            if value.startswith(MINE) and seat.user_id is not None:
+                name = value.removeprefix(MINE)
+                try:
+                    deck = await self.deck(seat.user_id, name)
+                except UserError:
+                    raise UserError(
+                        f"{seat.name}'s {noun} '{name}' no longer exists; "
+                        f"they can pick another with **{game.seat_choice.title}**."
+                    ) from None
+                problems = game.list_problems(deck.cards)
+                if problems:
+                    raise UserError(
+                        f"{seat.name}'s {noun} '{deck.name}' is a draft and cannot be played: "
+                        + " ".join(problems[:4])
+                        + f" Pick another with **{game.seat_choice.title}**, or fix it "
+                        "with /deck import."
+                    )
+                lists.append(list(deck.cards))
+            else:
+                lists.append(game.ready_list(value) or [])
+        return lists

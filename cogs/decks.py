@@ -1,0 +1,447 @@
+"""Decks in Discord: ``/deck list|show|import|export|copy|delete``, the lobby's
+**Choose deck** select, and a generic ``/card`` for games that can look cards up.
+
+Deck commands answer privately: a deck list is its owner's business until they play it.
+Decks belong to the user, not to the server, so the same ones follow them everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import UserError
+from bot.service import MatchService
+from bot.service.decks import MINE, MOST_DECKS, NAME_LONGEST
+from bot.store import DeckRecord
+from cogs import render
+from cogs.components import MID, guarded, person, service_of, tell
+from games import GAMES
+from games.core.protocol import CardLookup, SeatChoosing
+
+if TYPE_CHECKING:
+    from bot.client import CookieJar
+
+DECK_GAME = "braverse"  # the one game with decks; the service and the lobby are generic
+LIST_LONGEST = 4000  # a pasted list (Discord's limit for a paragraph text input)
+MY_LISTS = "mine"  # the Choose deck entry that opens the player's own decks
+LOOKUP_CHOICES = [
+    app_commands.Choice(name=game.name, value=key)
+    for key, game in GAMES.items()
+    if isinstance(game, CardLookup)
+]
+
+
+def deck_game() -> SeatChoosing:
+    game = GAMES[DECK_GAME]
+    assert isinstance(game, SeatChoosing)
+    return game
+
+
+def status_line(deck: DeckRecord, problems: list[str]) -> str:
+    if problems:
+        return f"📝 draft ({len(deck.cards)} cards): cannot be played yet"
+    return f"✅ ready to play ({len(deck.cards)} cards)"
+
+
+def problem_lines(problems: list[str]) -> str:
+    return "\n".join(f"• {p}" for p in problems)
+
+
+# --- autocomplete (also /play's deck:) ----------------------------------------------------
+async def my_decks(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    typed = current.casefold()
+    decks = await service_of(interaction).decks(interaction.user.id)
+    return [
+        app_commands.Choice(name=d.name, value=d.name) for d in decks if typed in d.name.casefold()
+    ][:25]
+
+
+async def any_deck(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Ready decks first, then the user's own."""
+    typed = current.casefold()
+    ready = [
+        app_commands.Choice(name=f"{label} (ready deck)", value=label)
+        for _, label in deck_game().seat_choice.ready
+        if typed in label.casefold()
+    ]
+    return (ready + await my_decks(interaction, current))[:25]
+
+
+# --- the lobby: each player's deck ------------------------------------------------------------
+class SeatChoiceSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=rf"cj:seatpick:{MID}",
+):
+    """The lobby's select for a player's own seat: a ready list, or one of their saved ones
+    (which opens a private select, since a public message cannot list anyone's own decks)."""
+
+    def __init__(self, match_id: str, select: discord.ui.Select) -> None:
+        super().__init__(select)
+        self.match_id = match_id
+
+    @classmethod
+    def build(cls, match_id: str, game: SeatChoosing) -> SeatChoiceSelect:
+        choice = game.seat_choice
+        options = [
+            discord.SelectOption(label=render.clip(f"{label} (ready {choice.noun})", 100), value=v)
+            for v, label in choice.ready
+        ]
+        options.append(discord.SelectOption(label=f"One of my {choice.noun}s…", value=MY_LISTS))
+        return cls(
+            match_id,
+            discord.ui.Select(
+                custom_id=f"cj:seatpick:{match_id}",
+                placeholder=f"{choice.title} (for your own seat)",
+                options=options[: render.SELECT_OPTIONS],
+            ),
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> SeatChoiceSelect:
+        return cls(match["mid"], item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._run(interaction))
+
+    async def _run(self, interaction: discord.Interaction) -> None:
+        values = self.item.values  # type: ignore[attr-defined]
+        if not values:
+            raise UserError("Pick one of the decks.")
+        service = service_of(interaction)
+        if values[0] != MY_LISTS:
+            await service.choose(self.match_id, person(interaction), values[0])
+            await interaction.response.defer()  # the presenter edits the lobby message
+            return
+        record = await service.get(self.match_id)
+        game = service.game_of(record)
+        if not isinstance(game, SeatChoosing):
+            raise UserError(f"{game.name} has nothing to choose per player.")
+        if record.seat_of(interaction.user.id) is None:
+            raise UserError("Press **Join** first, then choose your deck.")
+        mine = [
+            d
+            for d in await service.decks(interaction.user.id)
+            if d.catalogue == game.seat_choice.catalogue
+        ]
+        if not mine:
+            raise UserError(
+                "You have no saved decks yet: /deck copy or /deck import makes one. "
+                "A ready deck needs no set-up."
+            )
+        view = discord.ui.View(timeout=None)
+        view.add_item(MyListSelect.build(self.match_id, service, mine))
+        await interaction.response.send_message(
+            "Which of your decks do you play at this table?", view=view, ephemeral=True
+        )
+
+
+class MyListSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=rf"cj:mypick:{MID}",
+):
+    """A private select of the player's own decks, from the lobby's Choose deck."""
+
+    def __init__(self, match_id: str, select: discord.ui.Select) -> None:
+        super().__init__(select)
+        self.match_id = match_id
+
+    @classmethod
+    def build(cls, match_id: str, service: MatchService, decks: list[DeckRecord]) -> MyListSelect:
+        options = []
+        for deck in decks[: render.SELECT_OPTIONS]:
+            draft = " (draft: cannot be played)" if service.deck_problems(deck) else ""
+            options.append(
+                discord.SelectOption(label=f"{deck.name}{draft}"[:100], value=MINE + deck.name)
+            )
+        return cls(
+            match_id,
+            discord.ui.Select(
+                custom_id=f"cj:mypick:{match_id}", placeholder="Your decks", options=options
+            ),
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> MyListSelect:
+        return cls(match["mid"], item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._run(interaction))
+
+    async def _run(self, interaction: discord.Interaction) -> None:
+        values = self.item.values  # type: ignore[attr-defined]
+        if not values or not values[0].startswith(MINE):
+            raise UserError("Pick one of your decks.")
+        service = service_of(interaction)
+        deck = await service.deck(interaction.user.id, values[0].removeprefix(MINE))
+        await service.choose(self.match_id, person(interaction), MINE + deck.name)
+        problems = service.deck_problems(deck)
+        text = f"You play **{deck.name}** at this table."
+        if problems:
+            text += (
+                " It is a draft, so the match cannot start with it until it is fixed:\n"
+                + problem_lines(problems)
+            )
+        await interaction.response.edit_message(
+            content=render.clip(text, render.CONTENT), view=None
+        )
+
+
+# --- /deck ------------------------------------------------------------------------------------
+IMPORT_FORM = "cj:deckimport"
+NAME_FIELD, CARDS_FIELD = "deck:name", "deck:cards"
+
+
+class ImportDeck(discord.ui.Modal, title="Import a deck"):
+    """The pasted list: one line per card number (``4 S1-007 Flare Juggler``).
+
+    Every form shares one custom_id and is answered by ``Decks.on_interaction`` from the
+    submitted values alone, so a form opened before a restart still works after it (and
+    the store holds one form at most, however many are left unsent)."""
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(timeout=None, custom_id=IMPORT_FORM)
+        self.add_item(
+            discord.ui.TextInput(
+                label="Deck name",
+                custom_id=NAME_FIELD,
+                default=name[:NAME_LONGEST] or None,
+                max_length=NAME_LONGEST,
+            )
+        )
+        self.add_item(
+            discord.ui.TextInput(
+                label="Cards, one line per card number",
+                custom_id=CARDS_FIELD,
+                style=discord.TextStyle.paragraph,
+                placeholder="4 S1-001 Cinder Scout\n4x S1-002\nFlare Juggler x3",
+                max_length=LIST_LONGEST,
+            )
+        )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Answered by ``Decks.on_interaction``, which also sees forms from before a restart."""
+
+
+def submitted(components: list[dict[str, Any]]) -> dict[str, str]:
+    """A modal's text values by custom_id (in action rows or labels)."""
+    found: dict[str, str] = {}
+    for component in components:
+        inner = component.get("components") or (
+            [component["component"]] if "component" in component else []
+        )
+        found.update(submitted(inner))
+        if "custom_id" in component and "value" in component:
+            found[component["custom_id"]] = component["value"]
+    return found
+
+
+async def import_submitted(interaction: discord.Interaction, values: dict[str, str]) -> None:
+    service = service_of(interaction)
+    deck, problems = await service.import_deck(
+        interaction.user.id, DECK_GAME, values.get(NAME_FIELD, ""), values.get(CARDS_FIELD, "")
+    )
+    if problems:
+        embed = discord.Embed(
+            title=render.clip(f"📝 Saved {deck.name} as a draft", render.TITLE),
+            description=render.clip(
+                f"{len(deck.cards)} cards. It cannot be played until these are "
+                f"fixed (import it again under the same name):\n{problem_lines(problems)}",
+                render.DESCRIPTION,
+            ),
+            colour=render.COLOURS["battle"],
+        )
+    else:
+        embed = discord.Embed(
+            title=render.clip(f"💾 Saved {deck.name}", render.TITLE),
+            description=f"{len(deck.cards)} cards: ready to play. Pick it with "
+            "**Choose deck** in a lobby, or `/play deck:`.",
+            colour=render.COLOURS["turn"],
+        )
+    await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+class Decks(commands.Cog):
+    deck = app_commands.Group(name="deck", description="Your Braverse decks (on every server).")
+
+    def __init__(self, bot: CookieJar) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> MatchService:
+        return self.bot.service
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+        if data.get("custom_id") != IMPORT_FORM:
+            return
+        values = submitted(list(data.get("components", [])))
+        await guarded(interaction, import_submitted(interaction, values))
+
+    async def find(self, user_id: int, name: str) -> tuple[str, list[str]]:
+        """A deck's name and cards: the user's own, or a ready deck by name."""
+        value = await self.service.pick_value(DECK_GAME, user_id, name)
+        cards = await self.service.picked_cards(DECK_GAME, user_id, value)
+        ready = dict(deck_game().seat_choice.ready)
+        return value.removeprefix(MINE) if value.startswith(
+            MINE
+        ) else f"{ready[value]} (ready deck)", cards
+
+    # --- commands --------------------------------------------------------------------------
+    @deck.command(name="list", description="Your decks, and whether each can be played.")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            decks = await self.service.decks(interaction.user.id)
+            if not decks:
+                await tell(
+                    interaction,
+                    "You have no decks yet. /deck copy starts one from a ready deck; "
+                    "/deck import reads a list you paste. Ready decks need no set-up.",
+                )
+                return
+            lines = [
+                f"• **{d.name}** · {status_line(d, self.service.deck_problems(d))}" for d in decks
+            ]
+            embed = discord.Embed(
+                title="🃏 Your decks",
+                description=render.clip("\n".join(lines), render.DESCRIPTION),
+                colour=render.COLOURS["neutral"],
+            )
+            ready = ", ".join(label for _, label in deck_game().seat_choice.ready)
+            embed.set_footer(text=f"{len(decks)}/{MOST_DECKS} decks · ready decks: {ready}")
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+        await guarded(interaction, run())
+
+    @deck.command(name="show", description="The cards of one of your decks (or a ready deck).")
+    @app_commands.describe(name="Which deck")
+    @app_commands.autocomplete(name=any_deck)
+    async def show(self, interaction: discord.Interaction, name: str) -> None:
+        async def run() -> None:
+            shown, cards = await self.find(interaction.user.id, name)
+            game = deck_game()
+            problems = game.list_problems(cards)
+            embed = discord.Embed(
+                title=render.clip(f"🃏 {shown}", render.TITLE),
+                description=render.clip(game.write_list(cards), render.DESCRIPTION),
+                colour=render.COLOURS["battle" if problems else "turn"],
+            )
+            status = "📝 Draft: cannot be played yet" if problems else "✅ Ready to play"
+            embed.add_field(
+                name=f"{status} · {len(cards)} cards",
+                value=render.clip(problem_lines(problems) or "Legal.", render.FIELD_VALUE),
+            )
+            embed.set_footer(text="/card tells what a card does · /deck export to copy it")
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+        await guarded(interaction, run())
+
+    @deck.command(name="export", description="A deck as text to copy, share or import again.")
+    @app_commands.describe(name="Which deck")
+    @app_commands.autocomplete(name=any_deck)
+    async def export(self, interaction: discord.Interaction, name: str) -> None:
+        async def run() -> None:
+            shown, cards = await self.find(interaction.user.id, name)
+            embed = discord.Embed(
+                title=render.clip(f"📤 {shown}", render.TITLE),
+                description=render.clip(
+                    f"```\n{deck_game().write_list(cards)}```", render.DESCRIPTION
+                ),
+                colour=render.COLOURS["neutral"],
+            )
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+        await guarded(interaction, run())
+
+    @deck.command(name="import", description="Paste a deck list (saved even if not legal yet).")
+    @app_commands.describe(name="The deck's name (the same name replaces that deck)")
+    @app_commands.autocomplete(name=my_decks)
+    async def import_(self, interaction: discord.Interaction, name: str | None = None) -> None:
+        await guarded(interaction, interaction.response.send_modal(ImportDeck(name or "")))
+
+    @deck.command(name="copy", description="A new deck from a ready deck (or one of yours).")
+    @app_commands.describe(source="The deck to start from", name="The new deck's name")
+    @app_commands.autocomplete(source=any_deck)
+    async def copy(self, interaction: discord.Interaction, source: str, name: str) -> None:
+        async def run() -> None:
+            deck = await self.service.copy_deck(interaction.user.id, DECK_GAME, source, name)
+            await tell(
+                interaction,
+                f"💾 Saved **{deck.name}** ({len(deck.cards)} cards) from {source}. "
+                "/deck export gives its list to edit and import again.",
+            )
+
+        await guarded(interaction, run())
+
+    @deck.command(name="delete", description="Delete one of your decks.")
+    @app_commands.describe(name="Which deck")
+    @app_commands.autocomplete(name=my_decks)
+    async def delete(self, interaction: discord.Interaction, name: str) -> None:
+        async def run() -> None:
+            deck = await self.service.delete_deck(interaction.user.id, name)
+            await tell(interaction, f"🗑️ Deleted **{deck.name}**.")
+
+        await guarded(interaction, run())
+
+    # --- /card -----------------------------------------------------------------------------
+    async def card_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        found: list[tuple[str, str]] = []
+        for game in GAMES.values():
+            if isinstance(game, CardLookup):
+                found += game.lookup_names(current)
+        return [app_commands.Choice(name=n[:100], value=v[:100]) for n, v in found[:25]]
+
+    @app_commands.command(name="card", description="What a card says and does.")
+    @app_commands.describe(name="A card's number or name", game="Which game (default: any)")
+    @app_commands.autocomplete(name=card_names)
+    @app_commands.choices(game=LOOKUP_CHOICES)
+    async def card(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        async def run() -> None:
+            keys = [game.value] if game else [c.value for c in LOOKUP_CHOICES]
+            for key in keys:
+                looker = GAMES[key]
+                assert isinstance(looker, CardLookup)
+                text = looker.lookup(name)
+                if text is not None:
+                    title, _, body = text.partition("\n")
+                    embed = discord.Embed(
+                        title=render.clip(title, render.TITLE),
+                        description=render.clip(body, render.DESCRIPTION) or None,
+                        colour=render.COLOURS["neutral"],
+                    )
+                    embed.set_footer(text=GAMES[key].name)
+                    await interaction.response.send_message(embed=embed, ephemeral=True)
+                    return
+            raise UserError(
+                f"No card called '{render.clip(name, 40)}'. Type a number like S1-007 or part "
+                "of a name, and pick from the list."
+            )
+
+        await guarded(interaction, run())
+
+
+async def setup(bot: CookieJar) -> None:
+    bot.add_dynamic_items(SeatChoiceSelect, MyListSelect)
+    await bot.add_cog(Decks(bot))

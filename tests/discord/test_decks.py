@@ -1,0 +1,233 @@
+"""Decks through the real discord.py code: /deck, the lobby's Choose deck, /play deck:,
+and /card."""
+
+from __future__ import annotations
+
+import re
+
+from bot.service.decks import MOST_DECKS
+from games import GAMES
+from games.braverse.decks import ready_decks
+from tests.discord.conftest import make_bot, table_of
+
+RUSH = list(ready_decks()["rush"].cards)
+FORT = list(ready_decks()["fort"].cards)
+TEMPO = list(ready_decks()["tempo"].cards)
+
+# Line 7 names no card; 58 cards are read, 49 of them FLIP, five Fern Shamans.
+BROKEN = """# Too many FLIPs
+4 S1-003 Spark Tumbler
+4x S1-007
+x4 S1-009
+Sunny Scribe x4
+4 golden herald
+S9-999
+
+Cookies:
+4 S1-024
+4 S1-033
+5 S1-036
+4 S1-039
+4 S1-048
+4 S1-051
+4 S1-054
+4 S1-001
+4 S1-002
+1 S1-004
+"""
+
+
+async def import_deck(fake, user, name: str, text: str):  # type: ignore[no-untyped-def]
+    await fake.slash(user, "deck import", name=name)
+    modal = fake.last_modal(user)
+    assert modal.title == "Import a deck"
+    await fake.submit_modal(user, {"deck:name": name, "deck:cards": text})
+    return fake.last_reply(user)
+
+
+async def test_import_reports_every_problem_at_once_and_saves_a_draft(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        reply = await import_deck(fake, ana, "Flippy", BROKEN)
+        assert reply.ephemeral
+        text = reply.text()
+        assert "Saved Flippy as a draft" in text
+        for sentence in (
+            "Line 7: 'S9-999' is not a card here.",
+            "The deck has 58 cards; it needs exactly 60.",
+            "S1-036 Fern Shaman: 5 copies; at most 4 of one card number.",
+            "49 FLIP cards; at most 16.",
+        ):
+            assert f"• {sentence}" in text, sentence
+        reply = await import_deck(fake, ana, "Only Items", "4 S1-010\n4 S1-011\n")
+        assert "• No Cookie card; a deck needs at least one." in reply.text()
+        assert "• The deck has 8 cards; it needs exactly 60." in reply.text()
+        decks = await bot.service.decks(ana.id)
+        assert [d.name for d in decks] == ["Flippy", "Only Items"]
+        await fake.slash(ana, "deck list")
+        listed = fake.last_reply(ana).text()
+        assert "**Flippy** · 📝 draft (58 cards): cannot be played yet" in listed
+        assert "2/25 decks" in listed
+        # Nothing readable: nothing saved, and the reason.
+        await fake.slash(ana, "deck import", name="Junk")
+        await fake.submit_modal(ana, {"deck:cards": "hello world\n"})
+        said = fake.last_reply(ana).text()
+        assert said.startswith("No line of that text names a card here.")
+        assert "Line 1: 'hello world' is not a card here." in said
+        assert len(await bot.service.decks(ana.id)) == 2
+    fake.assert_clean()
+
+
+async def test_copy_export_and_import_round_trip_then_delete(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(ana, "deck copy", source="Y+G Fort", name="My Fort")
+        assert "Saved **My Fort** (60 cards)" in fake.last_reply(ana).text()
+        await fake.slash(ana, "deck export", name="my fort")
+        exported = fake.last_reply(ana).text()
+        listing = re.search(r"```\n(.*)```", exported, re.DOTALL)
+        assert listing is not None and "# Cookies" in listing.group(1)
+        reply = await import_deck(fake, ana, "Fort Again", listing.group(1))
+        assert "💾 Saved Fort Again" in reply.text() and "ready to play" in reply.text()
+        again = await bot.service.deck(ana.id, "Fort Again")
+        assert sorted(again.cards) == sorted(FORT)
+        await fake.slash(ana, "deck show", name="Fort Again")
+        shown = fake.last_reply(ana).text()
+        assert "✅ Ready to play · 60 cards" in shown and "Oakheart Warden" in shown
+        await fake.slash(ana, "deck delete", name="MY FORT")
+        assert fake.last_reply(ana).text() == "🗑️ Deleted **My Fort**."
+        await fake.slash(ana, "deck delete", name="My Fort")
+        assert "You have no deck called 'My Fort'" in fake.last_reply(ana).text()
+        assert [d.name for d in await bot.service.decks(ana.id)] == ["Fort Again"]
+        choices = await fake.autocomplete(ana, "deck show", "name", "fort")
+        assert [c["name"] for c in choices] == ["Y+G Fort (ready deck)", "Fort Again"]
+    fake.assert_clean()
+
+
+async def test_an_import_form_opened_before_a_restart_still_saves(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        await fake.slash(ana, "deck import", name="Later")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.submit_modal(ana, {"deck:cards": "\n".join(RUSH)})
+        assert "💾 Saved Later" in fake.last_reply(ana).text()
+        assert (await bot.service.deck(ana.id, "later")).cards == RUSH
+    fake.assert_clean()
+
+
+async def test_a_player_keeps_at_most_twenty_five_decks(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        for n in range(MOST_DECKS):
+            await bot.service.save_deck(ana.id, "braverse", f"Deck {n}", RUSH)
+        await fake.slash(ana, "deck copy", source="rush", name="Twenty-six")
+        reply = fake.last_reply(ana)
+        assert reply.ephemeral
+        assert reply.text() == (
+            "You already have 25 decks, the most one player may keep. "
+            "Delete one with /deck delete first."
+        )
+        await fake.slash(ana, "deck copy", source="rush", name="x" * 33)
+        assert "at most 32 characters" in fake.last_reply(ana).text()
+    fake.assert_clean()
+
+
+async def test_decks_follow_their_owner_to_another_server(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(ana, "deck copy", source="tempo", name="Travel")
+    other = type(fake)(guild_name="Another Guild")
+    other_ana = other.add_user("ana")
+    other_ana.id = ana.id  # the same Discord user on another server
+    async with other.running(make_bot(db)) as bot:
+        await other.slash(other_ana, "deck list")
+        assert "**Travel**" in other.last_reply(other_ana).text()
+        assert (await bot.service.deck(ana.id, "travel")).cards == TEMPO
+    other.assert_clean()
+
+
+async def test_lobby_choose_deck_a_draft_refused_at_start_then_a_ready_one(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await import_deck(fake, ben, "Half", "4 S1-001\n")
+        await fake.slash(ben, "deck copy", source="fort", name="Ben Fort")
+        await fake.slash(ana, "play", game="braverse")
+        lobby = table_of(fake)
+        # Nobody chose: the lobby says which ready deck each seat plays.
+        assert "1. Ana · host · R+Y Rush (ready deck, none chosen)" in lobby.text()
+        picker = next(s for s in lobby.selects() if s["custom_id"].startswith("cj:seatpick:"))
+        assert picker["placeholder"] == "Choose deck (for your own seat)"
+        await fake.select(ben, lobby, picker["custom_id"], ["mine"])
+        assert fake.last_reply(ben).text() == "Press **Join** first, then choose your deck."
+        await fake.click(ben, lobby, lobby.find_button("Join"))
+        assert "2. Ben · B+G Tempo (ready deck, none chosen)" in table_of(fake).text()
+        await fake.select(ben, table_of(fake), picker["custom_id"], ["mine"])
+        private = fake.last_reply(ben)
+        assert private.ephemeral
+        mine = next(s for s in private.selects() if s["custom_id"].startswith("cj:mypick:"))
+        labels = [o["label"] for o in mine["options"]]
+        assert labels == ["Ben Fort", "Half (draft: cannot be played)"]
+        await fake.select(ben, private, mine["custom_id"], ["mine:Half"])
+        said = fake.last_reply(ben).text()
+        assert said.startswith("You play **Half** at this table. It is a draft")
+        assert "• The deck has 4 cards; it needs exactly 60." in said
+        assert "2. Ben · deck 'Half'" in table_of(fake).text()
+        await fake.click(ana, table_of(fake), table_of(fake).find_button("Start"))
+        refused = fake.last_reply(ana)
+        assert refused.ephemeral
+        assert refused.text().startswith("Ben's deck 'Half' is a draft and cannot be played:")
+        assert "· lobby" in table_of(fake).text()
+        # A ready deck from the public select, and the host's own pick: Start works.
+        await fake.select(ana, table_of(fake), picker["custom_id"], ["fort"])
+        await fake.select(ben, table_of(fake), picker["custom_id"], ["tempo"])
+        assert "1. Ana · host · Y+G Fort" in table_of(fake).text()
+        await fake.click(ana, table_of(fake), table_of(fake).find_button("Start"))
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        options = GAMES["braverse"].load_options(record.options)
+        assert record.status == "active"
+        assert [list(d) for d in options.decks] == [FORT, TEMPO]
+    fake.assert_clean()
+
+
+async def test_play_with_a_deck_and_with_no_set_up_at_all(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(ana, "deck copy", source="fort", name="Walls")
+        offered = await fake.autocomplete(ana, "play", "deck", "", game="braverse")
+        assert [c["name"] for c in offered] == [
+            "R+Y Rush (ready deck)",
+            "B+G Tempo (ready deck)",
+            "Y+G Fort (ready deck)",
+            "Walls",
+        ]
+        await fake.slash(ana, "play", game="cover_your_assets", deck="Walls")
+        assert "is played without decks" in fake.last_reply(ana).text()
+        await fake.slash(ana, "play", game="braverse", deck="Nope")
+        assert "You have no deck called 'Nope'" in fake.last_reply(ana).text()
+        assert await bot.service.store.open_in_channel(fake.general.id) is None
+        await fake.slash(ana, "play", game="braverse", deck="walls")
+        lobby = table_of(fake)
+        assert "1. Ana · host · deck 'Walls'" in lobby.text()
+        await fake.click(ben, lobby, lobby.find_button("Join"))
+        await fake.click(ana, lobby, lobby.find_button("Start"))
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        options = GAMES["braverse"].load_options(record.options)
+        assert [list(d) for d in options.decks] == [FORT, TEMPO]
+    fake.assert_clean()
+
+
+async def test_card_looks_a_card_up_by_number_or_name(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        await fake.slash(ana, "card", name="S1-052")
+        shown = fake.last_reply(ana)
+        assert shown.ephemeral
+        assert "S1-052 Ripple Sage — Cookie · Blue · LV2 · HP 3" in shown.text()
+        assert "When attacked (B, rest this): The attack deals 1 less damage." in shown.text()
+        await fake.slash(ana, "card", name="flare juggler")
+        assert "FLIP (R): Deal 2 damage to an opponent's Cookie." in fake.last_reply(ana).text()
+        await fake.slash(ana, "card", name="Dragon")
+        assert fake.last_reply(ana).text().startswith("No card called 'Dragon'.")
+        offered = await fake.autocomplete(ana, "card", "name", "ripple")
+        assert offered == [{"name": "S1-052 Ripple Sage", "value": "S1-052"}]
+    fake.assert_clean()

@@ -16,7 +16,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.base import ChannelBusy, Shards, Store, StoreError, VersionConflict
+from bot.store.base import ChannelBusy, Shards, Store, StoreBusy, StoreError, VersionConflict
 from bot.store.models import (
     OPEN_STATUSES,
     DeckRecord,
@@ -118,10 +118,19 @@ def _history_filters(
 
 class PostgresStore(Store):
     def __init__(
-        self, dsn: str, *, shards: Shards | None = None, min_size: int = 1, max_size: int = 10
+        self,
+        dsn: str,
+        *,
+        shards: Shards | None = None,
+        min_size: int = 1,
+        max_size: int = 10,
+        lock_wait: float = 2.0,
     ) -> None:
         self.dsn = dsn
         self.shards = shards
+        # A row another writer holds is waited for, but not past Discord's 3 seconds for
+        # answering the click that waits: then the statement fails having written nothing.
+        self.lock_wait = lock_wait
         self._sizes = (min_size, max_size)
         self._pool: asyncpg.Pool | None = None
 
@@ -133,7 +142,10 @@ class PostgresStore(Store):
 
     async def connect(self) -> None:
         self._pool = await asyncpg.create_pool(
-            self.dsn, min_size=self._sizes[0], max_size=self._sizes[1]
+            self.dsn,
+            min_size=self._sizes[0],
+            max_size=self._sizes[1],
+            server_settings={"lock_timeout": f"{int(self.lock_wait * 1000)}ms"},
         )
         await self.migrate()
 
@@ -146,6 +158,8 @@ class PostgresStore(Store):
         """Apply the migrations not yet applied, each in its own transaction. Processes
         starting at once queue on the advisory lock; the later ones find nothing to do."""
         async with self.pool.acquire() as conn:
+            # Another process may migrate for longer than a click may wait: wait for it.
+            await conn.execute("SET lock_timeout = 0")
             await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
             try:
                 await conn.execute(
@@ -373,18 +387,21 @@ class PostgresStore(Store):
     ) -> None:
         if version != expected_version + 1:
             raise StoreError("a move must advance the version by exactly one")
-        moved = await self.pool.fetchval(
-            _SAVE_ACTION,
-            match_id,
-            expected_version,
-            state,
-            version,
-            status,
-            datetime.now(UTC),
-            seat,
-            action,
-            *timer_arrays(timers),
-        )
+        try:
+            moved = await self.pool.fetchval(
+                _SAVE_ACTION,
+                match_id,
+                expected_version,
+                state,
+                version,
+                status,
+                datetime.now(UTC),
+                seat,
+                action,
+                *timer_arrays(timers),
+            )
+        except asyncpg.LockNotAvailableError as exc:
+            raise StoreBusy(str(exc)) from exc  # nothing was written
         if moved != 1:
             raise VersionConflict(match_id)
 

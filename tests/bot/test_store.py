@@ -17,6 +17,7 @@ from bot.store import (
     Shards,
     SQLiteStore,
     Store,
+    StoreBusy,
     Timer,
     VersionConflict,
     open_store,
@@ -294,3 +295,22 @@ async def test_two_new_decks_saved_at_once_never_pass_the_limit_together(store: 
     assert sorted(saved) == [False, False, True]
     assert len(await store.decks(5)) == 2
     assert await store.save_deck(deck("first"), most=2)  # replacing one is always allowed
+
+
+async def test_a_move_waiting_too_long_for_another_writer_is_refused_unwritten(
+    postgres_url: str,
+) -> None:
+    store = pg.PostgresStore(postgres_url, lock_wait=0.2)
+    await store.connect()
+    try:
+        await started(store)
+        async with store.pool.acquire() as other, other.transaction():
+            # Another process holds the match's row (say, mid-way through its own save).
+            await other.execute("SELECT 1 FROM matches WHERE id = 'aaaaaaaaaa' FOR UPDATE")
+            with pytest.raises(StoreBusy):
+                await move(store, 0, '{"v":1}', "a")
+        record = await store.get("aaaaaaaaaa")
+        assert record.version == 0 and await store.actions("aaaaaaaaaa") == []
+        await move(store, 0, '{"v":1}', "a")  # once it is free, the same move goes through
+    finally:
+        await store.close()

@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import braverse, races, tournaments
+from bench import braverse, postgres, races, tournaments
 from bench.timers import report, timers_benchmark
 from bot.service import MatchService, Person
 from bot.store import SQLiteStore
@@ -158,6 +158,8 @@ def main() -> None:
         f"over {actions} actions; bare aiosqlite commit of the same {state_bytes / 1024:.1f} KB "
         f"row: {bare * 1e3:.2f} ms; ratio {ratio:.2f}x (target <= 1.5x)"
     )
+    for line in asyncio.run(postgres.figures(args.smoke)):
+        print(line)
 
 
 if __name__ == "__main__":

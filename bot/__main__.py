@@ -53,6 +53,13 @@ def ratings_command(args: list[str]) -> int:
     return 0
 
 
+async def reach_postgres(url: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(url, timeout=10)
+    await connection.close()
+
+
 def check_database(url: str) -> None:
     """Open the database once before logging in: a bad DATABASE_URL is one line, exit 2."""
     import sqlite3
@@ -64,6 +71,8 @@ def check_database(url: str) -> None:
         store = open_store(url)
         if isinstance(store, SQLiteStore):
             sqlite3.connect(store.path).close()  # plain sqlite3: no thread left behind
+        else:
+            asyncio.run(reach_postgres(url))
     except Exception as exc:
         print(f"cookie-jar: DATABASE_URL cannot be opened: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -80,6 +89,10 @@ def silence_voice_warnings() -> None:
 def main() -> None:
     if sys.argv[1:2] == ["ratings"]:
         raise SystemExit(ratings_command(sys.argv[2:]))
+    if sys.argv[1:2] == ["copy-db"]:  # a tool, not the bot: needs no token
+        from bot.store.copy import main as copy_db
+
+        raise SystemExit(copy_db(sys.argv[2:]))
     settings = load_settings()
     logging.basicConfig(
         level=settings.log_level,
@@ -87,11 +100,11 @@ def main() -> None:
     )
     check_database(settings.database_url)
     silence_voice_warnings()
-    from bot.client import CookieJar
+    from bot.client import make_client
 
     async def run() -> None:
         # ``async with`` closes the client (and so the store) however start() ends.
-        async with CookieJar(settings) as client:
+        async with make_client(settings) as client:
             await client.start(settings.discord_token.get_secret_value())
 
     try:

@@ -7,10 +7,12 @@ import gc
 import logging
 
 import discord
+from aiohttp import web
 from discord.ext import commands
 
 from bot.bots import BotDriver
 from bot.config import Settings
+from bot.metrics import Metrics, serve
 from bot.permissions import invite_url
 from bot.scheduler import Scheduler
 from bot.service import MatchService
@@ -44,26 +46,42 @@ class CookieJar(commands.Bot):
     tournaments: Tournaments
 
     def __init__(self, settings: Settings) -> None:
+        metrics = Metrics() if settings.metrics_port else None
         super().__init__(
+            http_trace=metrics.trace_config() if metrics is not None else None,
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             # Nobody is pinged by accident: only the users a message means to mention.
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             help_command=None,
+            **self.shard_options(settings),
         )
         self.settings = settings
+        self.metrics = metrics
+        self._metrics_server: web.AppRunner | None = None
         self._background: set[asyncio.Task[object]] = set()
         self._said_hello = False
 
+    @staticmethod
+    def shard_options(settings: Settings) -> dict[str, object]:
+        return {}
+
     async def setup_hook(self) -> None:
-        self.store = open_store(self.settings.database_url)
+        self.store = open_store(self.settings.database_url, self.settings.shards)
         await self.store.connect()
+        if self.metrics is not None:
+            self.metrics.watch_store(self.store)
         self.service = MatchService(self.store, GAMES, cache_mb=self.settings.match_cache_mb)
         self.bots = BotDriver(self.service, delay=self.settings.bot_delay)
         self.ratings = Ratings(self.service)  # rates each match as it finishes
         self.tournaments = Tournaments(self.service)
         self.scheduler = Scheduler(self.store, self.service.clock, self.fire)
         self.service.timers_changed = self.scheduler.wake
+        if self.metrics is not None and self.settings.metrics_port:
+            self.metrics.watch_service(self.service)
+            self._metrics_server = await serve(
+                self.metrics, self.store, self.is_ready, self.settings.metrics_port
+            )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
@@ -110,7 +128,23 @@ class CookieJar(commands.Bot):
         task.add_done_callback(self._background.discard)
         return task
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # Which command or component, never its values: no hand ever reaches a log.
+        data = interaction.data or {}
+        what = data.get("name") or data.get("custom_id") or ""
+        log.debug(
+            "interaction %s %s by %s in %s",
+            interaction.type.name,
+            what,
+            interaction.user.id,
+            interaction.guild_id,
+        )
+        if self.metrics is not None:
+            self.metrics.on_interaction(interaction)
+
     async def close(self) -> None:
+        if self._metrics_server is not None:
+            await self._metrics_server.cleanup()
         if hasattr(self, "bots"):
             await self.bots.close()
         for task in list(self._background):
@@ -119,3 +153,22 @@ class CookieJar(commands.Bot):
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()
+
+
+class ShardedCookieJar(CookieJar, commands.AutoShardedBot):
+    """One process of several: it serves SHARD_IDS of SHARD_COUNT shards. The store then
+    resumes bots and fires timers only for matches of those shards' guilds, so each match's
+    table is edited by the one process Discord sends its guild's events to."""
+
+    @staticmethod
+    def shard_options(settings: Settings) -> dict[str, object]:
+        shards = settings.shards
+        assert shards is not None
+        return {"shard_count": shards.count, "shard_ids": sorted(shards.ids)}
+
+
+def make_client(settings: Settings) -> CookieJar:
+    """Without SHARD_COUNT, one process as always; with it, an AutoShardedBot."""
+    if settings.shards is None:
+        return CookieJar(settings)
+    return ShardedCookieJar(settings)

@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.store import Shards
+
+
+def parse_shard_ids(text: str) -> frozenset[int]:
+    """``0-3`` or ``0,2,5`` or ``0-3,8``."""
+    ids: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        first, _, last = part.partition("-")
+        ids.update(range(int(first), int(last or first) + 1))
+    return frozenset(ids)
 
 
 class StoreSettings(BaseSettings):
@@ -25,6 +36,36 @@ class Settings(StoreSettings):
     bot_delay: float = Field(default=1.5, ge=0, le=30)
     # Least seconds between two edits of one table message (Discord rate limits edits).
     table_edit_interval: float = Field(default=1.0, ge=0, le=30)
+    # Several processes: each serves SHARD_IDS (e.g. ``0-3``) of SHARD_COUNT shards, all on
+    # one PostgreSQL database. Neither set: one process serves every guild, as one shard.
+    shard_count: int | None = Field(default=None, ge=1)
+    shard_ids: str | None = None
+    # Serve Prometheus metrics at /metrics and a liveness probe at /healthz on this port.
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+
+    @model_validator(mode="after")
+    def _shards_are_consistent(self) -> Settings:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT")
+            try:
+                ids = parse_shard_ids(self.shard_ids)
+            except ValueError:
+                raise ValueError("SHARD_IDS must look like 0-3 or 0,2,5") from None
+            if not ids or max(ids) >= self.shard_count:
+                raise ValueError(f"SHARD_IDS must lie in 0-{self.shard_count - 1}")
+        shards = self.shards
+        if shards is not None and not shards.all and not self.database_url.startswith("postgres"):
+            raise ValueError("several shard processes share one database: use postgresql://")
+        return self
+
+    @property
+    def shards(self) -> Shards | None:
+        if self.shard_count is None:
+            return None
+        ids = parse_shard_ids(self.shard_ids) if self.shard_ids else range(self.shard_count)
+        return Shards(self.shard_count, frozenset(ids))
+
     # Memory for running matches kept parsed (the oldest leave first); a miss costs a read.
     match_cache_mb: float = Field(default=64.0, gt=0, le=65536)
     # Move what start-up built (modules, card catalogues, commands) out of the collector's

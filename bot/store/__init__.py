@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from bot.store.base import ChannelBusy, Store, StoreBusy, StoreError, VersionConflict
+from bot.store.base import ChannelBusy, Shards, Store, StoreBusy, StoreError, VersionConflict
 from bot.store.models import DeckRecord, LoggedAction, MatchRecord, SeatRecord, Status, Timer
 from bot.store.sqlite import SQLiteStore
 
 
-def open_store(url: str) -> Store:
-    """``sqlite:///path/to/file.db`` (or a bare path). PostgreSQL will plug in here."""
+def open_store(url: str, shards: Shards | None = None) -> Store:
+    """``sqlite:///path/to/file.db`` (or a bare path), or ``postgresql://...``.
+
+    ``shards``: the process serves only these; it needs PostgreSQL when other processes
+    serve the rest (they share the database)."""
+    if url.startswith(("postgresql://", "postgres://")):
+        from bot.store.postgres import PostgresStore  # asyncpg only when asked for
+
+        return PostgresStore(url, shards=shards)
+    if shards is not None and not shards.all:
+        raise StoreError("several shard processes share one database: use postgresql://")
     if url.startswith("sqlite:///"):
         return SQLiteStore(url.removeprefix("sqlite:///"))
     if url.startswith("sqlite://"):
@@ -24,6 +33,7 @@ __all__ = [
     "LoggedAction",
     "MatchRecord",
     "SeatRecord",
+    "Shards",
     "Status",
     "Store",
     "StoreBusy",

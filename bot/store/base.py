@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bot.store.events import (
     AuditRecord,
@@ -36,6 +37,22 @@ class StoreBusy(StoreError):
 
 class VersionConflict(StoreError):
     """Somebody saved this match first: the caller's state is stale."""
+
+
+@dataclass(frozen=True)
+class Shards:
+    """The Discord shards one process serves: of ``count`` shards, those in ``ids``."""
+
+    count: int
+    ids: frozenset[int]
+
+    def owns(self, guild_id: int) -> bool:
+        # Discord's own formula: a guild's events come through this shard.
+        return (guild_id >> 22) % self.count in self.ids
+
+    @property
+    def all(self) -> bool:
+        return self.ids == frozenset(range(self.count))
 
 
 class Store(HistoryReads, RatingsStore, ABC):
@@ -217,3 +234,7 @@ class Store(HistoryReads, RatingsStore, ABC):
 
     @abstractmethod
     async def event_timers(self, tournament_id: str) -> list[Timer]: ...
+
+    @abstractmethod
+    async def counts(self) -> dict[str, int]:
+        """``active_matches`` (of the owned shards) and ``pending_timers``, for metrics."""

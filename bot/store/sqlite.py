@@ -854,3 +854,12 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
             )
             for row in rows
         ]
+
+    async def counts(self) -> dict[str, int]:
+        async with self._lock:
+            rows = await self.db.execute_fetchall(
+                "SELECT (SELECT count(*) FROM matches WHERE status = 'active'), "
+                "(SELECT count(*) FROM timers)"
+            )
+        active, timers = next(iter(rows))
+        return {"active_matches": active, "pending_timers": timers}

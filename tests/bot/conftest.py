@@ -1,14 +1,13 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.service import MatchService, Person
-from bot.store import SQLiteStore
+from bot.store import Store, open_store
 from games import GAMES
-from tests.replay_check import check_replays
 
 ANA = Person(user_id=101, name="Ana")
 BEN = Person(user_id=102, name="Ben")
@@ -19,24 +18,23 @@ STRANGER = Person(user_id=999, name="Stranger")
 
 
 @pytest.fixture
-def db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """The test's database; every match finished in it must replay to its saved state
-    (checked when the test ends, with any game the test rigged still in place)."""
-    path = tmp_path / "cookie.db"
-    yield path
-    check_replays(path, GAMES)
+def db_path(tmp_path: Path) -> Path:
+    """The SQLite file of a test run on SQLite only (``parametrize("backend", ["sqlite"])``)."""
+    return tmp_path / "cookie.db"
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SQLiteStore]:
-    store = SQLiteStore(db_path)
+async def store(database_url: str) -> AsyncIterator[Store]:
+    """The store on each backend in turn (``database_url`` in tests/conftest.py, which also
+    replays every match the test finished when it ends)."""
+    store = open_store(database_url)
     await store.connect()
     yield store
     await store.close()
 
 
 @pytest.fixture
-def service(store: SQLiteStore) -> MatchService:
+def service(store: Store) -> MatchService:
     seeds = iter(range(1000, 100_000))
     return MatchService(store, GAMES, new_seed=lambda: next(seeds))
 

@@ -79,6 +79,7 @@ async def test_only_a_finished_match_of_this_server_is_replayed_or_exported(
     assert found.frames[1].label and found.frames[1].seat is not None
 
 
+@pytest.mark.parametrize("backend", ["sqlite"])  # SQLite files by hand
 async def test_a_match_from_before_this_feature_is_listed_and_replayed(
     service: MatchService, db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -109,6 +110,7 @@ async def test_a_match_from_before_this_feature_is_listed_and_replayed(
         await store.close()
 
 
+@pytest.mark.parametrize("backend", ["sqlite"])  # SQLite files by hand
 async def test_the_round_trip_check_names_a_match_whose_log_does_not_replay(
     service: MatchService, db_path: Path
 ) -> None:

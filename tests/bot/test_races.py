@@ -8,7 +8,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.errors import UserError
 from bot.service import MatchService
-from bot.store import SQLiteStore
+from bot.store import Store
 from games import GAMES
 from games.core.protocol import Action
 from games.toss.state import Roll
@@ -28,7 +28,7 @@ def dice() -> FixedDice:
 
 
 @pytest.fixture
-def racing(store: SQLiteStore, clock: ManualClock, dice: FixedDice) -> MatchService:
+def racing(store: Store, clock: ManualClock, dice: FixedDice) -> MatchService:
     games = {**GAMES, "toss_your_cookies": dice}
     return MatchService(store, games, new_seed=lambda: 42, clock=clock)
 

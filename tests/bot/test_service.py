@@ -18,7 +18,7 @@ from bot.errors import (
     UserError,
 )
 from bot.service import MatchService
-from bot.store import SQLiteStore
+from bot.store import open_store
 from games import GAMES
 from games.core.protocol import Action
 
@@ -186,12 +186,12 @@ async def test_bots_play_a_match_to_the_end_and_the_log_replays_to_the_snapshot(
 
 
 async def test_a_new_service_on_the_same_database_continues_the_match(
-    service: MatchService, db_path
+    service: MatchService, database_url: str
 ) -> None:
     match_id = await four_player_match(service)
     record = await service.get(match_id)
     await service.store.close()
-    store = SQLiteStore(db_path)
+    store = open_store(database_url)
     await store.connect()
     again = MatchService(store, GAMES)
     state = again.load_state(await again.get(match_id))

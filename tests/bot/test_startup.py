@@ -21,8 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize(
     ("url", "says"),
     [
-        ("postgres://db.example/cookies", "unsupported DATABASE_URL scheme: postgres"),
+        ("mysql://db.example/cookies", "unsupported DATABASE_URL scheme: mysql"),
         ("sqlite:////no/such/folder/cookie.db", "unable to open database file"),
+        ("postgresql://cookie@/cookies?host=/no/such/folder", "No such file or directory"),
     ],
 )
 def test_a_bad_database_url_fails_in_one_line_before_logging_in(

@@ -1,4 +1,5 @@
-"""The SQLite store: migrations, one open match per channel, guarded saves, durability."""
+"""The store on both backends: migrations, one open match per channel, guarded saves,
+durability, timers claimed once."""
 
 from __future__ import annotations
 
@@ -8,8 +9,21 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.store import ChannelBusy, MatchRecord, SeatRecord, SQLiteStore, VersionConflict
-from bot.store.sqlite import migrations
+from bot.store import (
+    ChannelBusy,
+    DeckRecord,
+    MatchRecord,
+    SeatRecord,
+    Shards,
+    SQLiteStore,
+    Store,
+    StoreBusy,
+    Timer,
+    VersionConflict,
+    open_store,
+)
+from bot.store import postgres as pg
+from bot.store import sqlite as lite
 
 
 def lobby(match_id: str, channel_id: int = 7) -> MatchRecord:
@@ -28,13 +42,13 @@ def lobby(match_id: str, channel_id: int = 7) -> MatchRecord:
     )
 
 
-async def started(store: SQLiteStore) -> str:
+async def started(store: Store) -> str:
     await store.create_match(lobby("aaaaaaaaaa"))
     await store.start("aaaaaaaaaa", [SeatRecord(seat=0, user_id=5, name="Ana")], 42, '{"v":0}', 0)
     return "aaaaaaaaaa"
 
 
-async def move(store: SQLiteStore, expected: int, state: str, action: str) -> None:
+async def move(store: Store, expected: int, state: str, action: str) -> None:
     await store.save_action(
         "aaaaaaaaaa",
         expected_version=expected,
@@ -46,15 +60,52 @@ async def move(store: SQLiteStore, expected: int, state: str, action: str) -> No
     )
 
 
-async def test_migrations_run_once_and_set_the_user_version(store: SQLiteStore, db_path) -> None:
-    latest = migrations()[-1][0]
-    with sqlite3.connect(db_path) as raw:
-        assert raw.execute("PRAGMA user_version").fetchone()[0] == latest
-        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+async def test_migrations_run_once(store: Store) -> None:
+    latest = (lite if isinstance(store, SQLiteStore) else pg).migrations()[-1][0]
     assert await store.migrate() == latest  # a second start changes nothing
+    assert await store.migrate() == latest
 
 
-async def test_a_channel_holds_one_open_match(store: SQLiteStore) -> None:
+async def test_sqlite_sets_the_user_version_and_wal(tmp_path) -> None:
+    store = SQLiteStore(tmp_path / "cookie.db")
+    await store.connect()
+    await store.close()
+    with sqlite3.connect(tmp_path / "cookie.db") as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == lite.migrations()[-1][0]
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_postgres_migrations_mirror_the_sqlite_numbers() -> None:
+    """One PostgreSQL file per SQLite migration, same number: a later SQLite migration
+    without its twin fails here, not in production."""
+    assert [n for n, _ in pg.migrations()] == [n for n, _ in lite.migrations()]
+
+
+async def test_a_comment_only_twin_of_a_sqlite_only_migration_is_recorded(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = pg.migrations()
+    later = shipped[-1][0] + 1
+    monkeypatch.setattr(pg, "migrations", lambda: [*shipped, (later, "-- SQLite only\n")])
+    store = open_store(postgres_url)
+    await store.connect()
+    try:
+        assert await store.migrate() == later
+    finally:
+        await store.close()
+
+
+async def test_processes_starting_at_once_migrate_once(postgres_url: str) -> None:
+    stores = [open_store(postgres_url) for _ in range(4)]
+    await asyncio.gather(*(s.connect() for s in stores))
+    try:
+        applied = await stores[0].pool.fetch("SELECT number FROM schema_migrations")
+        assert sorted(r["number"] for r in applied) == [n for n, _ in pg.migrations()]
+    finally:
+        await asyncio.gather(*(s.close() for s in stores))
+
+
+async def test_a_channel_holds_one_open_match(store: Store) -> None:
     await store.create_match(lobby("aaaaaaaaaa"))
     with pytest.raises(ChannelBusy) as busy:
         await store.create_match(lobby("bbbbbbbbbb"))
@@ -63,7 +114,7 @@ async def test_a_channel_holds_one_open_match(store: SQLiteStore) -> None:
     await store.create_match(lobby("bbbbbbbbbb"))  # a closed match frees the channel
 
 
-async def test_save_action_is_guarded_by_the_version(store: SQLiteStore) -> None:
+async def test_save_action_is_guarded_by_the_version(store: Store) -> None:
     await started(store)
     await move(store, 0, '{"v":1}', "discard.piano")
     with pytest.raises(VersionConflict):
@@ -73,22 +124,38 @@ async def test_save_action_is_guarded_by_the_version(store: SQLiteStore) -> None
     assert [a.action for a in await store.actions("aaaaaaaaaa")] == ["discard.piano"]
 
 
-async def test_a_failure_inside_the_transaction_leaves_the_old_state(store: SQLiteStore) -> None:
+async def break_the_action_log(store: Store) -> type[Exception]:
+    """Make every insert into the action log fail; the error the save will raise."""
+    if isinstance(store, SQLiteStore):
+        await store.db.execute(
+            "CREATE TRIGGER boom BEFORE INSERT ON actions "
+            "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
+        )
+        return sqlite3.IntegrityError
+    import asyncpg
+
+    await store.pool.execute(
+        "CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$; "
+        "CREATE TRIGGER boom BEFORE INSERT ON actions FOR EACH ROW EXECUTE FUNCTION boom()"
+    )
+    return asyncpg.RaiseError
+
+
+async def test_a_failure_inside_the_transaction_leaves_the_old_state(store: Store) -> None:
     await started(store)
     await move(store, 0, '{"v":1}', "a")
-    # Force the second statement (the action log insert) to fail after the UPDATE ran.
-    await store.db.execute(
-        "CREATE TRIGGER boom BEFORE INSERT ON actions "
-        "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
-    )
-    with pytest.raises(sqlite3.IntegrityError):
+    # The action log insert fails after the snapshot UPDATE ran: neither may stay.
+    error = await break_the_action_log(store)
+    with pytest.raises(error):
         await move(store, 1, '{"v":2}', "b")
     record = await store.get("aaaaaaaaaa")
     assert (record.state, record.version) == ('{"v":1}', 1)
+    assert [a.action for a in await store.actions("aaaaaaaaaa")] == ["a"]
 
 
-async def test_committed_actions_survive_closing_and_reopening(db_path) -> None:
-    first = SQLiteStore(db_path)
+async def test_committed_actions_survive_closing_and_reopening(database_url: str) -> None:
+    first = open_store(database_url)
     await first.connect()
     await first.create_match(lobby("aaaaaaaaaa"))
     await first.start("aaaaaaaaaa", [SeatRecord(seat=0, user_id=5, name="Ana")], 42, "{}", 0)
@@ -102,13 +169,86 @@ async def test_committed_actions_survive_closing_and_reopening(db_path) -> None:
         status="active",
     )
     await first.close()
-    second = SQLiteStore(db_path)
+    second = open_store(database_url)
     await second.connect()
     record = await second.get("aaaaaaaaaa")
     await second.close()
     assert record.version == 1 and record.seed == 42 and record.status == "active"
 
 
+def timer(match_id: str, kind: str, due_at: float, version: int = 1) -> Timer:
+    return Timer(match_id=match_id, kind=kind, seat=0, version=version, due_at=due_at)
+
+
+async def test_a_move_replaces_its_matchs_timers_in_the_same_write(store: Store) -> None:
+    await started(store)
+    await store.replace_timers("aaaaaaaaaa", [timer("aaaaaaaaaa", "remind", 5.0, 0)])
+    await store.save_action(
+        "aaaaaaaaaa",
+        expected_version=0,
+        state='{"v":1}',
+        version=1,
+        seat=0,
+        action="a",
+        status="active",
+        timers=[timer("aaaaaaaaaa", "timeout", 9.0), timer("aaaaaaaaaa", "remind", 7.0)],
+    )
+    assert await store.timers_of("aaaaaaaaaa") == [
+        timer("aaaaaaaaaa", "remind", 7.0),
+        timer("aaaaaaaaaa", "timeout", 9.0),
+    ]
+    with pytest.raises(VersionConflict):  # a refused move leaves the timers alone
+        await move(store, 0, '{"v":"lost"}', "b")
+    assert len(await store.timers_of("aaaaaaaaaa")) == 2
+    assert await store.next_due() == 7.0
+    assert await store.due_timers(8.0) == [timer("aaaaaaaaaa", "remind", 7.0)]
+
+
+async def test_two_processes_never_both_claim_a_due_timer(postgres_url: str) -> None:
+    """Both look for due timers at once: each timer goes to exactly one of them, and a
+    claimed one is not due again for either until its lease ends."""
+    first, second = open_store(postgres_url), open_store(postgres_url)
+    await first.connect()
+    await second.connect()
+    try:
+        for n in range(20):
+            match_id = f"m{n:09d}"
+            await first.create_match(lobby(match_id, channel_id=100 + n))
+            await first.start(match_id, [], 1, "{}", 0, [timer(match_id, "timeout", float(n))])
+        claims = await asyncio.gather(
+            *(store.due_timers(100.0, limit=3) for store in (first, second) for _ in range(5))
+        )
+        claimed = [t.match_id for batch in claims for t in batch]
+        assert sorted(claimed) == [f"m{n:09d}" for n in range(20)]
+        assert await first.due_timers(100.0) == []
+        assert await first.next_due() == 100.0 + pg.LEASE
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_process_fires_only_the_timers_of_its_shards(postgres_url: str) -> None:
+    # Guild ids whose shard (of 2) is 0 and 1.
+    even, odd = 0 << 22, 1 << 22
+    setup = open_store(postgres_url)
+    await setup.connect()
+    for match_id, guild, channel in (("even000000", even, 1), ("odd0000000", odd, 2)):
+        record = lobby(match_id, channel).model_copy(update={"guild_id": guild})
+        await setup.create_match(record)
+        await setup.start(match_id, [], 1, "{}", 0, [timer(match_id, "timeout", 1.0)])
+    await setup.close()
+    zero = open_store(postgres_url, Shards(2, frozenset({0})))
+    await zero.connect()
+    try:
+        assert [m.match_id for m in await zero.open_matches()] == ["even000000"]
+        assert await zero.counts() == {"active_matches": 1, "pending_timers": 1}
+        assert [t.match_id for t in await zero.due_timers(5.0)] == ["even000000"]
+        assert await zero.next_due() == 5.0 + pg.LEASE  # the odd guild's timer is not its own
+    finally:
+        await zero.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])  # SQLite's group commit
 async def test_moves_of_many_matches_share_a_commit_and_a_conflict_fails_alone(
     store: SQLiteStore, db_path
 ) -> None:
@@ -140,3 +280,37 @@ async def test_moves_of_many_matches_share_a_commit_and_a_conflict_fails_alone(
         rows = raw.execute("SELECT id, version, state FROM matches ORDER BY id").fetchall()
         logged = raw.execute("SELECT count(*) FROM actions").fetchone()[0]
     assert rows == [(m, 1, f'{{"m":"{m}"}}') for m in ids] and logged == 6
+
+
+async def test_two_new_decks_saved_at_once_never_pass_the_limit_together(store: Store) -> None:
+    stamp = datetime.now(UTC)
+
+    def deck(name: str) -> DeckRecord:
+        return DeckRecord(
+            user_id=5, name=name, catalogue="braverse", cards=[], created_at=stamp, updated_at=stamp
+        )
+
+    assert await store.save_deck(deck("first"), most=2)
+    saved = await asyncio.gather(*(store.save_deck(deck(n), most=2) for n in ("a", "b", "c")))
+    assert sorted(saved) == [False, False, True]
+    assert len(await store.decks(5)) == 2
+    assert await store.save_deck(deck("first"), most=2)  # replacing one is always allowed
+
+
+async def test_a_move_waiting_too_long_for_another_writer_is_refused_unwritten(
+    postgres_url: str,
+) -> None:
+    store = pg.PostgresStore(postgres_url, lock_wait=0.2)
+    await store.connect()
+    try:
+        await started(store)
+        async with store.pool.acquire() as other, other.transaction():
+            # Another process holds the match's row (say, mid-way through its own save).
+            await other.execute("SELECT 1 FROM matches WHERE id = 'aaaaaaaaaa' FOR UPDATE")
+            with pytest.raises(StoreBusy):
+                await move(store, 0, '{"v":1}', "a")
+        record = await store.get("aaaaaaaaaa")
+        assert record.version == 0 and await store.actions("aaaaaaaaaa") == []
+        await move(store, 0, '{"v":1}', "a")  # once it is free, the same move goes through
+    finally:
+        await store.close()

@@ -14,11 +14,13 @@ from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
 from tests.replay_check import check_replays
 
 
-def make_bot(db: Path) -> CookieJar:
+def make_bot(db: Path | str) -> CookieJar:
+    """A bot on ``db``: a SQLite file, or a database URL (``database_url`` runs a test on
+    both backends)."""
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         discord_token="fake-token",
-        database_url=f"sqlite:///{db}",
+        database_url=db if isinstance(db, str) else f"sqlite:///{db}",
         bot_delay=0,
         table_edit_interval=0,
         gc_freeze=False,  # a test process starts many bots; frozen objects never go

@@ -936,8 +936,12 @@ _active_fake: FakeDiscord | None = None
 class FakeDiscord:
     """An in-memory Discord with one guild; see the module docstring."""
 
-    def __init__(self, *, guild_name: str = "Test Guild", bot_name: str = "Cookie Jar") -> None:
-        self._counter = 0
+    def __init__(
+        self, *, guild_name: str = "Test Guild", bot_name: str = "Cookie Jar", first_id: int = 0
+    ) -> None:
+        # ``first_id``: where the snowflake counter starts, so fakes in several processes
+        # can own disjoint ids (and a guild can be put in a chosen shard).
+        self._counter = first_id
         self.guild_name = guild_name
         self.guild_id = self._new_id()
         self.bot_user = FakeUser(self._new_id(), bot_name, bot_name, bot=True)
@@ -1235,13 +1239,10 @@ class FakeDiscord:
             stack.enter_context(
                 mock.patch.object(AsyncWebhookAdapter, "request", _make_webhook_patch(self))
             )
-            stack.enter_context(
-                mock.patch.object(
-                    aiosqlite.Connection,
-                    "_execute",
-                    _counting_execute(aiosqlite.Connection._execute),
+            for owner, name in _db_choke_points():
+                stack.enter_context(
+                    mock.patch.object(owner, name, _counting_execute(getattr(owner, name)))
                 )
-            )
             stack.push_async_callback(self._shutdown, bot, tasks_before)
             self._bot = bot
             await bot.login(token)  # runs setup_hook; the guild is not known to the bot yet
@@ -2640,14 +2641,32 @@ _DB_CALLS_IN_FLIGHT = [0]
 
 
 def _counting_execute(original: Callable[..., Any]) -> Callable[..., Any]:
-    async def _execute(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    async def _execute(self: Any, *args: Any, **kwargs: Any) -> Any:
         _DB_CALLS_IN_FLIGHT[0] += 1
         try:
-            return await original(self, fn, *args, **kwargs)
+            return await original(self, *args, **kwargs)
         finally:
             _DB_CALLS_IN_FLIGHT[0] -= 1
 
     return _execute
+
+
+def _db_choke_points() -> list[tuple[type, str]]:
+    """The coroutines every database call goes through, counted while in flight: aiosqlite's
+    worker-thread hop, and asyncpg's socket round trips (PostgreSQL answers over a socket, so
+    a query in flight leaves the loop looking idle)."""
+    points: list[tuple[type, str]] = [(aiosqlite.Connection, "_execute")]
+    try:
+        import asyncpg.connection
+        import asyncpg.pool
+    except ImportError:
+        return points
+    points += [
+        (asyncpg.connection.Connection, name)
+        for name in ("execute", "_execute", "_executemany", "reset")
+    ]
+    points += [(asyncpg.pool.Pool, "_acquire"), (asyncpg.pool.Pool, "release")]
+    return points
 
 
 def _thread_backed_tasks() -> list[asyncio.Task[Any]]:

@@ -142,9 +142,9 @@ def _components(rows: list[dict]) -> list[dict]:
     return found
 
 
-async def test_four_people_play_a_full_match(fake, db) -> None:
+async def test_four_people_play_a_full_match(fake, database_url) -> None:
     people = [fake.add_user(n) for n in ("ana", "ben", "cleo", "dev")]
-    async with fake.running(make_bot(db)):
+    async with fake.running(make_bot(database_url)):
         await open_lobby(fake, people[0], *people[1:])
         lobby = table_of(fake)
         await fake.click(people[0], lobby, lobby.find_button("Start"))
@@ -227,9 +227,11 @@ async def show_hand_as_stranger(fake: FakeDiscord, user: FakeUser) -> None:
     assert reply.ephemeral and "not seated" in reply.text()
 
 
-async def test_a_second_instance_continues_the_match_and_honours_old_buttons(fake, db) -> None:
+async def test_a_second_instance_continues_the_match_and_honours_old_buttons(
+    fake, database_url
+) -> None:
     people = [fake.add_user(n) for n in ("ana", "ben", "cleo", "dev")]
-    async with fake.running(make_bot(db)) as first:
+    async with fake.running(make_bot(database_url)) as first:
         match_id = await open_lobby(fake, people[0], *people[1:])
         lobby = table_of(fake)
         await fake.click(people[0], lobby, lobby.find_button("Start"))
@@ -238,7 +240,7 @@ async def test_a_second_instance_continues_the_match_and_honours_old_buttons(fak
         mover = people[turn]
         old_hand = await show_hand(fake, mover)  # sent by the first instance
         buttons, selects = move_components(old_hand)
-    async with fake.running(make_bot(db)) as second:
+    async with fake.running(make_bot(database_url)) as second:
         if buttons:
             await fake.click(mover, old_hand, buttons[0])
         else:

@@ -26,7 +26,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 run: $(RUN_STAMP)
 	$(BIN)/python -m bot
 
-play: $(STAMP)
+play: $(RUN_STAMP)
 	$(BIN)/python -m games play cover_your_assets --players 4 --bots 3
 
 test: $(STAMP)

@@ -592,10 +592,6 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         )
 
     # --- tournaments -----------------------------------------------------------------------
-    async def _rows(self, sql: str, params: tuple[object, ...]) -> list[aiosqlite.Row]:
-        async with self._lock:
-            return list(await self.db.execute_fetchall(sql, params))
-
     async def create_tournament(self, record: TournamentRecord) -> None:
         await self._transaction(
             [

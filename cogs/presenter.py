@@ -84,6 +84,7 @@ class Presenter:
         self._stale_pings: dict[int, list[int]] = {}
         self._posted: dict[int, float] = {}  # ping message id -> loop time it was posted
         self._sweepers: dict[int, asyncio.Task[object]] = {}
+        self._enders: dict[str, asyncio.Task[object]] = {}  # a match's closing message
         self.pace = ChannelPace()
         # Per match: the race on the table and its cards in first-seen order, so buttons
         # keep their places while people click, and taken cards show greyed out.
@@ -440,7 +441,12 @@ class Presenter:
             self._ping_seats.pop(change.match.match_id, None)
             self._ping_news.pop(change.match.match_id, None)
             self.clear_ping(change.match.match_id)
-            await self.say_the_end(change)
+            # Off the click's path; ``flushed`` waits for it (a thread is not archived first).
+            match_id = change.match.match_id
+            ender = self._enders[match_id] = self.bot.spawn(
+                self.say_the_end(change), f"end:{match_id}"
+            )
+            ender.add_done_callback(lambda done: self._forget_ender(match_id, done))
 
     def request_refresh(self, match_id: str) -> None:
         self._dirty.add(match_id)
@@ -449,10 +455,16 @@ class Presenter:
             self._flushers[match_id] = self.bot.spawn(self._flush(match_id), f"table:{match_id}")
 
     async def flushed(self, match_id: str) -> None:
-        """Wait for the table's pending edits (before its thread is archived, say)."""
-        task = self._flushers.get(match_id)
-        if task is not None and not task.done():
-            await asyncio.wait({task})
+        """Wait for the table's pending edits and its closing message (before its thread
+        is archived, say)."""
+        for tasks in (self._flushers, self._enders):
+            task = tasks.get(match_id)
+            if task is not None and not task.done():
+                await asyncio.wait({task})
+
+    def _forget_ender(self, match_id: str, done: asyncio.Task[object]) -> None:
+        if self._enders.get(match_id) is done:
+            del self._enders[match_id]
 
     async def _flush(self, match_id: str) -> None:
         while match_id in self._dirty:

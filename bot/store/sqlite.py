@@ -592,7 +592,7 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         )
 
     # --- tournaments -----------------------------------------------------------------------
-    async def _rows(self, sql: str, params: tuple[object, ...]) -> list[aiosqlite.Row]:
+    async def _rows(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
         async with self._lock:
             return list(await self.db.execute_fetchall(sql, params))
 

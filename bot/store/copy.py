@@ -86,6 +86,22 @@ async def _target_columns(conn: asyncpg.Connection, table: str) -> dict[str, str
     return {row["column_name"]: row["data_type"] for row in rows}
 
 
+async def _advance_identities(conn: asyncpg.Connection, table: str) -> None:
+    """Copied rows keep their ids (tournament_audit's order is its ids), which leaves the
+    identity behind them: move it past the largest, so the next row written gets a new id."""
+    columns = await conn.fetch(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+        "current_schema() AND table_name = $1 AND is_identity = 'YES'",
+        table,
+    )
+    for row in columns:
+        column = row["column_name"]
+        await conn.execute(
+            f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), max({column})) "
+            f"FROM {table} HAVING max({column}) IS NOT NULL"
+        )
+
+
 def replays_to_snapshot(game: Game, match: Mapping[str, Any], names: list[str], log: list) -> bool:
     state = game.setup(game.load_options(match["options"]), names, match["seed"])
     for entry in log:
@@ -151,6 +167,7 @@ async def copy_database(source_url: str, target_url: str) -> CopyReport:
                 if copied != len(records):
                     raise CopyRefused(f"{table}: {len(records)} rows read, {copied} written")
                 report.rows[table] = copied
+                await _advance_identities(conn, table)
             report.replayed = await _verify_replays(conn)
     finally:
         await source.close()

@@ -17,6 +17,15 @@ from typing import Any
 import asyncpg
 
 from bot.store.base import ChannelBusy, Shards, Store, StoreBusy, StoreError, VersionConflict
+from bot.store.events import (
+    EVENT_TIMER,
+    AuditRecord,
+    EntrantRecord,
+    EventTable,
+    ResultRecord,
+    RoundRecord,
+    TournamentRecord,
+)
 from bot.store.models import (
     OPEN_STATUSES,
     DeckRecord,
@@ -25,6 +34,15 @@ from bot.store.models import (
     SeatRecord,
     Status,
     Timer,
+)
+from bot.store.ratings import (
+    _EVENT,
+    _RATING,
+    RatingConflict,
+    RatingEventRecord,
+    RatingRecord,
+    _event_row,
+    _rating_row,
 )
 
 _MATCH_COLUMNS = (
@@ -35,6 +53,25 @@ _MATCH_COLUMNS = (
 _READ_COLUMNS = _MATCH_COLUMNS + ", finished_at"
 _OPEN = "('" + "', '".join(OPEN_STATUSES) + "')"
 _TIMER_COLUMNS = "match_id, kind, seat, version, due_at, stamp"
+# An event's timer read as a match timer ($1: EVENT_TIMER), as SQLite hands both out.
+_EVENT_TIMER_COLUMNS = (
+    "$1 || tournament_id AS match_id, kind, 0 AS seat, round AS version, due_at, '' AS stamp"
+)
+_TOURNAMENT_COLUMNS = (
+    "id, guild_id, channel_id, message_id, organiser_id, game, config, status, round, seed, "
+    "created_at"
+)
+_TABLE_COLUMNS = "tournament_id, round, table_no, match_id, thread_id, seats, status, bracket_id"
+_PG_INSERT_EVENT = (
+    f"INSERT INTO rating_events ({_EVENT}) VALUES ({', '.join(f'${n}' for n in range(1, 14))})"
+)
+_PG_INSERT_RATING = f"INSERT INTO ratings ({_RATING}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+# As in ratings.py: the update only lands on the rating the event started from.
+_PG_UPSERT_RATING = (
+    f"{_PG_INSERT_RATING} ON CONFLICT (guild_id, game, user_id) DO UPDATE SET mu = excluded.mu, "
+    "sigma = excluded.sigma, games = excluded.games, display = excluded.display "
+    "WHERE ratings.games = excluded.games - 1"
+)
 # Any constant both processes agree on: it serialises migrations across processes.
 MIGRATION_LOCK = 0x436F6F6B6965  # "Cookie"
 # Seconds a claimed timer stays with the process that claimed it; a process that dies
@@ -534,26 +571,60 @@ class PostgresStore(Store):
             return "TRUE"
         return f"match_id IN (SELECT id FROM matches WHERE {shard_filter(self.shards, 'guild_id')})"
 
+    def _owned_event_timers(self) -> str:
+        """An event's timers belong to the shard of its guild, as its matches do."""
+        if self.shards is None:
+            return "TRUE"
+        return (
+            "tournament_id IN (SELECT id FROM tournaments WHERE "
+            f"{shard_filter(self.shards, 'guild_id')})"
+        )
+
     async def next_due(self) -> float | None:
         # A claimed timer is not due again before its lease ends.
         return await self.pool.fetchval(
-            "SELECT min(greatest(due_at, coalesce(claimed_until, 0))) FROM timers "
-            f"WHERE {self._owned_timers()}"
+            "SELECT min(due) FROM ("
+            "SELECT min(greatest(due_at, coalesce(claimed_until, 0))) AS due FROM timers "
+            f"WHERE {self._owned_timers()} UNION ALL "
+            "SELECT min(greatest(due_at, coalesce(claimed_until, 0))) FROM event_timers "
+            f"WHERE {self._owned_event_timers()}) AS both_kinds"
         )
 
     async def due_timers(self, now: float, limit: int = 100) -> list[Timer]:
-        """Claim the due timers of this process's shards: no other process gets them
-        until the lease ends (the firing process deletes them before that)."""
+        """Claim the due timers, the matches' and the events', of this process's shards in
+        one due-time order: no other process gets them until the lease ends (the firing
+        process deletes them before that)."""
         rows = await self.pool.fetch(
-            f"UPDATE timers SET claimed_until = $1 + $3 WHERE (match_id, kind, seat) IN ("
-            "SELECT match_id, kind, seat FROM timers WHERE due_at <= $1 "
+            "WITH match_due AS ("
+            "SELECT match_id, kind, seat, due_at FROM timers WHERE due_at <= $1 "
             "AND (claimed_until IS NULL OR claimed_until <= $1) "
             f"AND {self._owned_timers()} "
-            "ORDER BY due_at, match_id, kind, seat LIMIT $2 FOR UPDATE SKIP LOCKED) "
-            f"RETURNING {_TIMER_COLUMNS}",
+            "ORDER BY due_at, match_id, kind, seat LIMIT $2 FOR UPDATE SKIP LOCKED"
+            "), event_due AS ("
+            "SELECT tournament_id, kind, due_at FROM event_timers WHERE due_at <= $1 "
+            "AND (claimed_until IS NULL OR claimed_until <= $1) "
+            f"AND {self._owned_event_timers()} "
+            "ORDER BY due_at, tournament_id, kind LIMIT $2 FOR UPDATE SKIP LOCKED"
+            "), picked AS ("
+            # Only the first ``limit`` of both are claimed; the rest stay due.
+            "SELECT match_id AS id, kind, seat, due_at, FALSE AS event FROM match_due "
+            "UNION ALL SELECT $4 || tournament_id, kind, 0, due_at, TRUE FROM event_due "
+            "ORDER BY due_at, id, kind, seat LIMIT $2"
+            "), claimed_matches AS ("
+            "UPDATE timers SET claimed_until = $1 + $3 WHERE (match_id, kind, seat) IN "
+            "(SELECT id, kind, seat FROM picked WHERE NOT event) "
+            f"RETURNING {_TIMER_COLUMNS}"
+            "), claimed_events AS ("
+            "UPDATE event_timers SET claimed_until = $1 + $3 WHERE (tournament_id, kind) IN "
+            "(SELECT substr(id, length($4) + 1), kind FROM picked WHERE event) "
+            "RETURNING $4 || tournament_id AS match_id, kind, 0 AS seat, round AS version, "
+            "due_at, '' AS stamp"
+            f") SELECT {_TIMER_COLUMNS} FROM claimed_matches "
+            f"UNION ALL SELECT {_TIMER_COLUMNS} FROM claimed_events",
             now,
             limit,
             LEASE,
+            EVENT_TIMER,
         )
         timers = [Timer(**dict(row)) for row in rows]
         return sorted(timers, key=lambda t: (t.due_at, t.match_id, t.kind, t.seat))
@@ -569,17 +640,30 @@ class PostgresStore(Store):
         """Remove fired timers: exactly those, so one set again while firing stays."""
         if not timers:
             return
-        await self.pool.execute(
-            "DELETE FROM timers t USING unnest($1::text[], $2::text[], $3::int[], $4::int[], "
-            "$5::float8[]) AS f(match_id, kind, seat, version, due_at) "
-            "WHERE t.match_id = f.match_id AND t.kind = f.kind AND t.seat = f.seat "
-            "AND t.version = f.version AND t.due_at = f.due_at",
-            [t.match_id for t in timers],
-            [t.kind for t in timers],
-            [t.seat for t in timers],
-            [t.version for t in timers],
-            [t.due_at for t in timers],
-        )
+        events = [t for t in timers if t.match_id.startswith(EVENT_TIMER)]
+        matches = [t for t in timers if not t.match_id.startswith(EVENT_TIMER)]
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "DELETE FROM timers t USING unnest($1::text[], $2::text[], $3::int[], "
+                "$4::int[], $5::float8[]) AS f(match_id, kind, seat, version, due_at) "
+                "WHERE t.match_id = f.match_id AND t.kind = f.kind AND t.seat = f.seat "
+                "AND t.version = f.version AND t.due_at = f.due_at",
+                [t.match_id for t in matches],
+                [t.kind for t in matches],
+                [t.seat for t in matches],
+                [t.version for t in matches],
+                [t.due_at for t in matches],
+            )
+            await conn.execute(
+                "DELETE FROM event_timers t USING unnest($1::text[], $2::text[], $3::int[], "
+                "$4::float8[]) AS f(tournament_id, kind, round, due_at) "
+                "WHERE t.tournament_id = f.tournament_id AND t.kind = f.kind "
+                "AND t.round = f.round AND t.due_at = f.due_at",
+                [t.match_id.removeprefix(EVENT_TIMER) for t in events],
+                [t.kind for t in events],
+                [t.version for t in events],
+                [t.due_at for t in events],
+            )
 
     async def counts(self) -> dict[str, int]:
         row = await self.pool.fetchrow(
@@ -588,3 +672,347 @@ class PostgresStore(Store):
             f"(SELECT count(*) FROM timers WHERE {self._owned_timers()}) AS pending_timers"
         )
         return dict(row)
+
+    # --- ratings (bot/store/ratings.py) ---------------------------------------------------
+    async def ratings_of(
+        self, guild_id: int, game: str, user_ids: Sequence[int]
+    ) -> dict[int, RatingRecord]:
+        rows = await self.pool.fetch(
+            f"SELECT {_RATING} FROM ratings WHERE guild_id = $1 AND game = $2 "
+            "AND user_id = any($3::bigint[])",
+            guild_id,
+            game,
+            list(user_ids),
+        )
+        return {row["user_id"]: RatingRecord(**dict(row)) for row in rows}
+
+    async def save_match_ratings(self, events: Sequence[RatingEventRecord]) -> bool:
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                await conn.executemany(_PG_INSERT_EVENT, [_event_row(e) for e in events])
+                for event in events:
+                    # The upsert only lands on the rating the event started from.
+                    saved = await conn.fetchval(
+                        f"{_PG_UPSERT_RATING} RETURNING 1", *_rating_row(event.rating())
+                    )
+                    if saved is None:
+                        raise RatingConflict(event.user_id)
+        except asyncpg.UniqueViolationError:
+            return False  # the match's rows exist: it was rated already
+        return True
+
+    async def match_rated(self, match_id: str) -> bool:
+        found = await self.pool.fetchval(
+            "SELECT 1 FROM rating_events WHERE match_id = $1 LIMIT 1", match_id
+        )
+        return found is not None
+
+    async def leaderboard(
+        self, guild_id: int, game: str, *, limit: int, offset: int = 0
+    ) -> list[RatingRecord]:
+        rows = await self.pool.fetch(
+            f"SELECT {_RATING} FROM ratings WHERE guild_id = $1 AND game = $2 "
+            "ORDER BY display DESC, user_id LIMIT $3 OFFSET $4",
+            guild_id,
+            game,
+            limit,
+            offset,
+        )
+        return [RatingRecord(**dict(row)) for row in rows]
+
+    async def count_rated(self, guild_id: int, game: str) -> int:
+        return int(
+            await self.pool.fetchval(
+                "SELECT count(*) FROM ratings WHERE guild_id = $1 AND game = $2", guild_id, game
+            )
+        )
+
+    async def rating_events_of(
+        self, guild_id: int, game: str | None, user_id: int
+    ) -> list[RatingEventRecord]:
+        rows = await self.pool.fetch(
+            f"SELECT {_EVENT} FROM rating_events WHERE guild_id = $1 AND user_id = $2 "
+            "AND ($3::text IS NULL OR game = $3) ORDER BY at, match_id",
+            guild_id,
+            user_id,
+            game,
+        )
+        return [RatingEventRecord(**dict(row)) for row in rows]
+
+    async def unrated_since(self, since: float) -> list[str]:
+        rows = await self.pool.fetch(
+            "SELECT id FROM matches WHERE status = 'finished' AND finished_at > greatest($1, "
+            "coalesce((SELECT max(at) FROM rating_events), $1)) AND id NOT IN "
+            "(SELECT match_id FROM rating_events) ORDER BY finished_at, id",
+            since,
+        )
+        return [row["id"] for row in rows]
+
+    async def rated_matches(self) -> list[str]:
+        rows = await self.pool.fetch(
+            "SELECT id FROM matches WHERE id IN (SELECT match_id FROM rating_events) "
+            "ORDER BY finished_at, id"
+        )
+        return [row["id"] for row in rows]
+
+    async def all_ratings(self) -> list[RatingRecord]:
+        rows = await self.pool.fetch(
+            f"SELECT {_RATING} FROM ratings ORDER BY guild_id, game, user_id"
+        )
+        return [RatingRecord(**dict(row)) for row in rows]
+
+    async def all_rating_events(self) -> list[RatingEventRecord]:
+        rows = await self.pool.fetch(
+            f"SELECT {_EVENT} FROM rating_events ORDER BY match_id, user_id"
+        )
+        return [RatingEventRecord(**dict(row)) for row in rows]
+
+    async def replace_ratings(
+        self, ratings: Sequence[RatingRecord], events: Sequence[RatingEventRecord]
+    ) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("DELETE FROM rating_events")
+            await conn.execute("DELETE FROM ratings")
+            await conn.executemany(_PG_INSERT_EVENT, [_event_row(e) for e in events])
+            await conn.executemany(_PG_INSERT_RATING, [_rating_row(r) for r in ratings])
+
+    # --- tournaments (bot/store/events.py) -------------------------------------------------
+    async def create_tournament(self, record: TournamentRecord) -> None:
+        await self.pool.execute(
+            "INSERT INTO tournaments (id, guild_id, channel_id, message_id, organiser_id, "
+            "game, config, status, round, seed, created_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            record.tournament_id,
+            record.guild_id,
+            record.channel_id,
+            record.message_id,
+            record.organiser_id,
+            record.game,
+            record.config,
+            record.status,
+            record.round,
+            record.seed,
+            record.created_at,
+        )
+
+    @staticmethod
+    def _tournament(row: asyncpg.Record) -> TournamentRecord:
+        data = dict(row)
+        return TournamentRecord(tournament_id=data.pop("id"), **data)
+
+    async def get_tournament(self, tournament_id: str) -> TournamentRecord | None:
+        row = await self.pool.fetchrow(
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE id = $1", tournament_id
+        )
+        return self._tournament(row) if row is not None else None
+
+    async def tournaments(self, guild_id: int | None, *, open_only: bool) -> list[TournamentRecord]:
+        rows = await self.pool.fetch(
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments "
+            "WHERE ($1::bigint IS NULL OR guild_id = $1) "
+            "AND (NOT $2 OR status IN ('signup', 'running', 'paused')) "
+            "ORDER BY created_at DESC, id",
+            guild_id,
+            open_only,
+        )
+        return [self._tournament(row) for row in rows]
+
+    async def save_tournament(self, record: TournamentRecord) -> None:
+        saved = await self.pool.fetchval(
+            "UPDATE tournaments SET message_id = $1, config = $2, status = $3, round = $4 "
+            "WHERE id = $5 RETURNING id",
+            record.message_id,
+            record.config,
+            record.status,
+            record.round,
+            record.tournament_id,
+        )
+        if saved is None:
+            raise VersionConflict(record.tournament_id)
+
+    async def entrants(self, tournament_id: str) -> list[EntrantRecord]:
+        rows = await self.pool.fetch(
+            "SELECT tournament_id, entrant, user_id, name, state, checked_in, forfeited, "
+            "dropped_round, joined_at FROM entrants WHERE tournament_id = $1 ORDER BY entrant",
+            tournament_id,
+        )
+        return [EntrantRecord(**dict(row)) for row in rows]
+
+    async def save_entrant(self, entrant: EntrantRecord) -> None:
+        await self.pool.execute(
+            "INSERT INTO entrants (tournament_id, entrant, user_id, name, state, checked_in, "
+            "forfeited, dropped_round, joined_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+            "ON CONFLICT (tournament_id, entrant) DO UPDATE SET user_id = excluded.user_id, "
+            "name = excluded.name, state = excluded.state, checked_in = excluded.checked_in, "
+            "forfeited = excluded.forfeited, dropped_round = excluded.dropped_round, "
+            "joined_at = excluded.joined_at",
+            entrant.tournament_id,
+            entrant.entrant,
+            entrant.user_id,
+            entrant.name,
+            entrant.state,
+            int(entrant.checked_in),
+            int(entrant.forfeited),
+            entrant.dropped_round,
+            entrant.joined_at,
+        )
+
+    async def rounds(self, tournament_id: str) -> list[RoundRecord]:
+        rows = await self.pool.fetch(
+            "SELECT tournament_id, round, stage, deadline, message_id, started_at FROM rounds "
+            "WHERE tournament_id = $1 ORDER BY round",
+            tournament_id,
+        )
+        return [RoundRecord(**dict(row)) for row in rows]
+
+    async def save_round(self, round: RoundRecord) -> None:
+        await self.pool.execute(
+            "INSERT INTO rounds (tournament_id, round, stage, deadline, message_id, started_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tournament_id, round) DO UPDATE SET "
+            "stage = excluded.stage, deadline = excluded.deadline, "
+            "message_id = excluded.message_id, started_at = excluded.started_at",
+            round.tournament_id,
+            round.round,
+            round.stage,
+            round.deadline,
+            round.message_id,
+            round.started_at,
+        )
+
+    @staticmethod
+    def _table(row: asyncpg.Record) -> EventTable:
+        return EventTable(**{**dict(row), "seats": json.loads(row["seats"])})
+
+    async def event_tables(self, tournament_id: str) -> list[EventTable]:
+        rows = await self.pool.fetch(
+            f"SELECT {_TABLE_COLUMNS} FROM event_tables WHERE tournament_id = $1 "
+            "ORDER BY round, table_no",
+            tournament_id,
+        )
+        return [self._table(row) for row in rows]
+
+    async def event_table_of(self, match_id: str) -> EventTable | None:
+        row = await self.pool.fetchrow(
+            f"SELECT {_TABLE_COLUMNS} FROM event_tables WHERE match_id = $1", match_id
+        )
+        return self._table(row) if row is not None else None
+
+    async def save_event_table(self, table: EventTable) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            # SQLite's INSERT OR REPLACE also drops another table holding the same match
+            # (match_id is UNIQUE): the same here, so a match moved to a table is there only.
+            await conn.execute(
+                "DELETE FROM event_tables WHERE match_id = $1 AND NOT "
+                "(tournament_id = $2 AND round = $3 AND table_no = $4)",
+                table.match_id,
+                table.tournament_id,
+                table.round,
+                table.table_no,
+            )
+            await conn.execute(
+                f"INSERT INTO event_tables ({_TABLE_COLUMNS}) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+                "ON CONFLICT (tournament_id, round, table_no) DO UPDATE SET "
+                "match_id = excluded.match_id, thread_id = excluded.thread_id, "
+                "seats = excluded.seats, status = excluded.status, "
+                "bracket_id = excluded.bracket_id",
+                table.tournament_id,
+                table.round,
+                table.table_no,
+                table.match_id,
+                table.thread_id,
+                json.dumps(table.seats),
+                table.status,
+                table.bracket_id,
+            )
+
+    async def results(self, tournament_id: str) -> list[ResultRecord]:
+        rows = await self.pool.fetch(
+            "SELECT tournament_id, round, table_no, players, places, kind, gone, source, "
+            "match_id FROM results WHERE tournament_id = $1 ORDER BY round, table_no",
+            tournament_id,
+        )
+        return [
+            ResultRecord(
+                **{
+                    **dict(row),
+                    **{key: json.loads(row[key]) for key in ("players", "places", "gone")},
+                }
+            )
+            for row in rows
+        ]
+
+    async def add_result(self, result: ResultRecord, *, replace: bool = False) -> bool:
+        on_conflict = (
+            "DO UPDATE SET players = excluded.players, places = excluded.places, "
+            "kind = excluded.kind, gone = excluded.gone, source = excluded.source, "
+            "match_id = excluded.match_id"
+            if replace
+            else "DO NOTHING"
+        )
+        written = await self.pool.fetchval(
+            "INSERT INTO results (tournament_id, round, table_no, players, places, kind, gone, "
+            "source, match_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+            f"ON CONFLICT (tournament_id, round, table_no) {on_conflict} RETURNING 1",
+            result.tournament_id,
+            result.round,
+            result.table_no,
+            json.dumps(result.players),
+            json.dumps(result.places),
+            result.kind,
+            json.dumps(result.gone),
+            result.source,
+            result.match_id,
+        )
+        return written is not None
+
+    async def delete_results(self, tournament_id: str, round: int) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            for table in ("results", "event_tables"):
+                await conn.execute(
+                    f"DELETE FROM {table} WHERE tournament_id = $1 AND round = $2",
+                    tournament_id,
+                    round,
+                )
+
+    async def add_audit(self, row: AuditRecord) -> None:
+        await self.pool.execute(
+            "INSERT INTO tournament_audit (tournament_id, actor_id, actor_name, action, "
+            "before, after, at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            row.tournament_id,
+            row.actor_id,
+            row.actor_name,
+            row.action,
+            row.before,
+            row.after,
+            row.at,
+        )
+
+    async def audit(self, tournament_id: str) -> list[AuditRecord]:
+        rows = await self.pool.fetch(
+            "SELECT id AS seq, tournament_id, actor_id, actor_name, action, before, after, at "
+            "FROM tournament_audit WHERE tournament_id = $1 ORDER BY id",
+            tournament_id,
+        )
+        return [AuditRecord(**dict(row)) for row in rows]
+
+    async def replace_event_timers(self, tournament_id: str, timers: Sequence[Timer]) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("DELETE FROM event_timers WHERE tournament_id = $1", tournament_id)
+            await conn.execute(
+                "INSERT INTO event_timers (tournament_id, kind, round, due_at) "
+                "SELECT $1, * FROM unnest($2::text[], $3::int[], $4::float8[])",
+                tournament_id,
+                [t.kind for t in timers],
+                [t.version for t in timers],
+                [t.due_at for t in timers],
+            )
+
+    async def event_timers(self, tournament_id: str) -> list[Timer]:
+        rows = await self.pool.fetch(
+            f"SELECT {_EVENT_TIMER_COLUMNS} FROM event_timers WHERE tournament_id = $2 "
+            "ORDER BY due_at",
+            EVENT_TIMER,
+            tournament_id,
+        )
+        return [Timer(**dict(row)) for row in rows]

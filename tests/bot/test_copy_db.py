@@ -15,6 +15,9 @@ from bot.clock import ManualClock
 from bot.service import MatchService
 from bot.store import SQLiteStore, open_store
 from bot.store.copy import CopyRefused, copy_database
+from bot.store.events import EVENT_TIMER, AuditRecord, EntrantRecord, TournamentRecord
+from bot.store.models import Timer
+from bot.store.ratings import RatingRecord
 from games import GAMES
 from tests.replay_check import check_exports, postgres_exports
 
@@ -157,3 +160,62 @@ async def test_the_command_line_says_in_one_line_why_it_refused(
     assert result.stderr.strip().splitlines() == [
         f"cookie-jar copy-db: no SQLite database at {tmp_path}/none.db; nothing was copied"
     ]
+
+
+async def test_tournaments_and_ratings_move_and_the_next_audit_row_follows_them(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    source_path = tmp_path / "cookie.db"
+    await a_busy_sqlite_database(source_path)
+    source = SQLiteStore(source_path)
+    await source.connect()
+    event = TournamentRecord(
+        tournament_id="t1",
+        guild_id=1,
+        channel_id=2,
+        organiser_id=MOD.user_id,
+        game="cover_your_assets",
+        config="{}",
+        status="running",
+        round=1,
+        seed=2**40,
+        created_at=100.5,
+    )
+    await source.create_tournament(event)
+    ana = EntrantRecord(
+        tournament_id="t1", entrant=1, user_id=ANA.user_id, name="Ana", joined_at=1.0
+    )
+    await source.save_entrant(ana.model_copy(update={"checked_in": True}))
+    audit = AuditRecord(
+        tournament_id="t1",
+        actor_id=MOD.user_id,
+        actor_name="Mod",
+        action="start",
+        before="{}",
+        after="{}",
+        at=3.0,
+    )
+    await source.add_audit(audit)
+    await source.add_audit(audit.model_copy(update={"action": "pause"}))
+    deadline = Timer(match_id=EVENT_TIMER + "t1", kind="deadline", seat=0, version=1, due_at=9.0)
+    await source.replace_event_timers("t1", [deadline])
+    ratings = await source.all_ratings()  # the bots' match rated nobody: a row by hand
+    rating = RatingRecord(guild_id=1, game="x", user_id=7, mu=25.1, sigma=8.2, games=1, display=1)
+    await source.replace_ratings([*ratings, rating], [])
+    await source.close()
+
+    report = await copy_database(f"sqlite:///{source_path}", postgres_url)
+    assert report.rows["tournaments"] == report.rows["entrants"] == 1
+    assert report.rows["tournament_audit"] == 2 and report.rows["event_timers"] == 1
+    target = open_store(postgres_url)
+    await target.connect()
+    try:
+        assert await target.get_tournament("t1") == event
+        assert [e.checked_in for e in await target.entrants("t1")] == [True]
+        assert await target.event_timers("t1") == [deadline]
+        assert rating in await target.all_ratings()
+        await target.add_audit(audit.model_copy(update={"action": "resume"}))
+        rows = await target.audit("t1")
+        assert [(r.seq, r.action) for r in rows] == [(1, "start"), (2, "pause"), (3, "resume")]
+    finally:
+        await target.close()

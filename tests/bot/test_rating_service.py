@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import sqlite3
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Sequence
@@ -23,13 +22,15 @@ import pytest
 from bot.ratings import Rating
 from bot.service import MatchService, Person, settings_of
 from bot.service.ratings import Ratings, rebuild, seat_results
-from bot.store import MatchRecord, SeatRecord, SQLiteStore
+from bot.store import MatchRecord, SeatRecord, SQLiteStore, Store
 from bot.store.models import GONE
+from bot.store.postgres import PostgresStore
 from bot.store.ratings import RatingConflict
 from bot.timing import MatchSettings
 from games import GAMES
 from games.core.protocol import Game, Outcome, Placement
 from tests.bot.conftest import ANA, BEN, MOD
+from tests.postgres_server import drop_database, fresh_database
 
 RIGGED = "rigged"
 
@@ -58,16 +59,40 @@ GAMES_AND_RIGGED: dict[str, Game] = {**GAMES, RIGGED: cast(Game, RiggedGame())}
 
 
 @pytest.fixture
-async def rigged_store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+async def rigged_store(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[Store]:
     # Not the replay-checked ``store`` fixture: a rigged match has no moves to replay.
-    store = SQLiteStore(tmp_path / "rated.db")
-    await store.connect()
-    yield store
-    await store.close()
+    if backend == "sqlite":
+        store: Store = SQLiteStore(tmp_path / "rated.db")
+        await store.connect()
+        yield store
+        await store.close()
+        return
+    admin_url = request.getfixturevalue("postgres_admin_url")
+    url, name = await fresh_database(admin_url)
+    try:
+        store = PostgresStore(url)
+        await store.connect()
+        yield store
+        await store.close()
+    finally:
+        await drop_database(admin_url, name)
+
+
+async def execute(store: Store, sql: str) -> None:
+    """A statement run by hand on either backend (damage a test then repairs)."""
+    if isinstance(store, PostgresStore):
+        await store.pool.execute(sql)
+        return
+    assert isinstance(store, SQLiteStore)
+    async with store._lock:
+        await store.db.execute(sql)
+        await store.db.commit()
 
 
 @pytest.fixture
-def rigged(rigged_store: SQLiteStore) -> tuple[MatchService, Ratings]:
+def rigged(rigged_store: Store) -> tuple[MatchService, Ratings]:
     service = MatchService(rigged_store, GAMES_AND_RIGGED)
     return service, Ratings(service)
 
@@ -76,7 +101,7 @@ _channels = iter(range(10_000, 1_000_000))
 
 
 async def rigged_match(
-    store: SQLiteStore,
+    store: Store,
     places: Sequence[int] | None,
     users: Sequence[int | None],
     *,
@@ -124,12 +149,12 @@ async def rigged_match(
     return record
 
 
-async def table(store: SQLiteStore) -> tuple[list[object], list[object]]:
+async def table(store: Store) -> tuple[list[object], list[object]]:
     return list(await store.all_ratings()), list(await store.all_rating_events())
 
 
 async def test_bots_leave_the_order_and_quitters_tie_last(
-    rigged: tuple[MatchService, Ratings], rigged_store: SQLiteStore
+    rigged: tuple[MatchService, Ratings], rigged_store: Store
 ) -> None:
     _, ratings = rigged
     # Seat 1 is a bot that won; Cleo (seat 3) came first on points but left, as did Dev.
@@ -151,7 +176,7 @@ async def test_bots_leave_the_order_and_quitters_tie_last(
 
 
 async def test_a_match_rated_twice_changes_nothing(
-    rigged: tuple[MatchService, Ratings], rigged_store: SQLiteStore
+    rigged: tuple[MatchService, Ratings], rigged_store: Store
 ) -> None:
     _, ratings = rigged
     record = await rigged_match(rigged_store, [1, 2], [101, 102])
@@ -164,7 +189,7 @@ async def test_a_match_rated_twice_changes_nothing(
     assert await table(rigged_store) == before
 
 
-async def test_a_stale_rating_is_refused_whole(rigged_store: SQLiteStore) -> None:
+async def test_a_stale_rating_is_refused_whole(rigged_store: Store) -> None:
     """Two processes rating matches of one player from the same rating: the second write
     conflicts and leaves nothing of its match behind."""
     service = MatchService(rigged_store, GAMES_AND_RIGGED)
@@ -182,9 +207,7 @@ async def test_a_stale_rating_is_refused_whole(rigged_store: SQLiteStore) -> Non
     assert len(await ratings.rate(second)) == 2  # read afresh, it goes through
 
 
-async def test_what_is_not_rated(
-    rigged: tuple[MatchService, Ratings], rigged_store: SQLiteStore
-) -> None:
+async def test_what_is_not_rated(rigged: tuple[MatchService, Ratings], rigged_store: Store) -> None:
     _, ratings = rigged
     alone = await rigged_match(rigged_store, [1, 2, 3], [101, None, None])
     adjudicated = await rigged_match(rigged_store, None, [101, 102])
@@ -197,7 +220,7 @@ async def test_what_is_not_rated(
 
 
 async def test_the_server_setting_picks_the_matches_rated(
-    rigged: tuple[MatchService, Ratings], rigged_store: SQLiteStore
+    rigged: tuple[MatchService, Ratings], rigged_store: Store
 ) -> None:
     service, ratings = rigged
     await service.set_guild_defaults(1, MOD, {"ratings": "off"})
@@ -214,7 +237,7 @@ async def test_the_server_setting_picks_the_matches_rated(
     assert (await service.guild_settings(1)).match.pace == "casual"  # the rest untouched
 
 
-async def mixed_history(store: SQLiteStore, ratings: Ratings, count: int, seed: int) -> None:
+async def mixed_history(store: Store, ratings: Ratings, count: int, seed: int) -> None:
     """``count`` matches over two servers and two games: 2–6 seats, ties, bots, quitters,
     a few adjudicated ones; each rated as it ends."""
     rng = random.Random(seed)
@@ -237,7 +260,7 @@ async def mixed_history(store: SQLiteStore, ratings: Ratings, count: int, seed: 
         await ratings.rate(record)
 
 
-async def test_rebuild_reproduces_the_stored_table_exactly(rigged_store: SQLiteStore) -> None:
+async def test_rebuild_reproduces_the_stored_table_exactly(rigged_store: Store) -> None:
     games = {**GAMES_AND_RIGGED, "rigged_too": GAMES_AND_RIGGED[RIGGED]}
     service = MatchService(rigged_store, games)
     ratings = Ratings(service)
@@ -256,12 +279,12 @@ async def test_rebuild_reproduces_the_stored_table_exactly(rigged_store: SQLiteS
     assert await table(rigged_store) == stored  # the same floats, bit for bit
 
     # A damaged table is put back: a rating and a row edited by hand, one row lost.
-    async with rigged_store._lock:
-        await rigged_store.db.execute("UPDATE ratings SET mu = mu + 1 WHERE user_id = 3")
-        await rigged_store.db.execute(
-            "DELETE FROM rating_events WHERE rowid = "
-            "(SELECT MIN(rowid) FROM rating_events WHERE user_id = 5)"
-        )
+    await execute(rigged_store, "UPDATE ratings SET mu = mu + 1 WHERE user_id = 3")
+    await execute(
+        rigged_store,
+        "DELETE FROM rating_events WHERE (match_id, user_id) = (SELECT match_id, user_id "
+        "FROM rating_events WHERE user_id = 5 ORDER BY at, match_id LIMIT 1)",
+    )
     assert (await rebuild(rigged_store, games)).changed >= 2
     assert await table(rigged_store) == stored
 
@@ -286,7 +309,7 @@ async def play_to_the_end(service: MatchService, match_id: str, people: Sequence
 
 
 async def test_a_real_match_is_rated_as_it_finishes_and_rebuilt_from_the_command_line(
-    service: MatchService, store: SQLiteStore, db_path: Path
+    service: MatchService, store: Store, database_url: str
 ) -> None:
     Ratings(service)
     record = await service.open_lobby(
@@ -301,11 +324,10 @@ async def test_a_real_match_is_rated_as_it_finishes_and_rebuilt_from_the_command
     stored = await table(store)
     assert {r.user_id for r in stored[0]} == {ANA.user_id, BEN.user_id}  # type: ignore[attr-defined]
 
-    with sqlite3.connect(db_path) as db:
-        db.execute("UPDATE ratings SET display = 0")
+    await execute(store, "UPDATE ratings SET display = 0")
     ran = subprocess.run(
         [sys.executable, "-m", "bot", "ratings", "rebuild"],
-        env={**os.environ, "DATABASE_URL": f"sqlite:///{db_path}"},
+        env={**os.environ, "DATABASE_URL": database_url},
         capture_output=True,
         text=True,
         check=True,
@@ -333,7 +355,7 @@ async def test_a_rematch_of_a_tournament_table_is_not_an_event_match(
 
 
 async def test_start_up_rates_the_matches_a_stop_left_unrated_in_order(
-    rigged: tuple[MatchService, Ratings], rigged_store: SQLiteStore
+    rigged: tuple[MatchService, Ratings], rigged_store: Store
 ) -> None:
     _, ratings = rigged
     await ratings.rate(await rigged_match(rigged_store, [1, 2], [101, 102]))

@@ -24,6 +24,7 @@ from bot.store import (
 )
 from bot.store import postgres as pg
 from bot.store import sqlite as lite
+from bot.store.events import EVENT_TIMER, TournamentRecord
 
 
 def lobby(match_id: str, channel_id: int = 7) -> MatchRecord:
@@ -312,5 +313,69 @@ async def test_a_move_waiting_too_long_for_another_writer_is_refused_unwritten(
         record = await store.get("aaaaaaaaaa")
         assert record.version == 0 and await store.actions("aaaaaaaaaa") == []
         await move(store, 0, '{"v":1}', "a")  # once it is free, the same move goes through
+    finally:
+        await store.close()
+
+
+def tournament(tournament_id: str, guild_id: int) -> TournamentRecord:
+    return TournamentRecord(
+        tournament_id=tournament_id,
+        guild_id=guild_id,
+        channel_id=9,
+        organiser_id=3,
+        game="cover_your_assets",
+        config="{}",
+        status="running",
+        seed=1,
+        created_at=0.0,
+    )
+
+
+def event_timer(tournament_id: str, kind: str, due_at: float) -> Timer:
+    return Timer(match_id=EVENT_TIMER + tournament_id, kind=kind, seat=0, version=1, due_at=due_at)
+
+
+async def test_event_timers_are_claimed_with_match_timers_by_the_shard_of_their_guild(
+    postgres_url: str,
+) -> None:
+    even, odd = 0 << 22, 1 << 22  # guilds of shard 0 and 1 (of 2)
+    setup = open_store(postgres_url)
+    await setup.connect()
+    record = lobby("even000000", 1).model_copy(update={"guild_id": even})
+    await setup.create_match(record)
+    await setup.start("even000000", [], 1, "{}", 0, [timer("even000000", "timeout", 2.0)])
+    for tournament_id, guild in (("mine", even), ("theirs", odd)):
+        await setup.create_tournament(tournament(tournament_id, guild))
+    mine = [event_timer("mine", "next_round", 1.0), event_timer("mine", "deadline", 3.0)]
+    await setup.replace_event_timers("mine", mine)
+    await setup.replace_event_timers("theirs", [event_timer("theirs", "deadline", 0.5)])
+    await setup.close()
+    zero = open_store(postgres_url, Shards(2, frozenset({0})))
+    other = open_store(postgres_url, Shards(2, frozenset({0})))
+    await zero.connect()
+    await other.connect()
+    try:
+        assert await zero.next_due() == 1.0  # the odd guild's event is not its own
+        # One due-time order over both kinds; only the first two are claimed.
+        first = await zero.due_timers(10.0, limit=2)
+        assert first == [mine[0], timer("even000000", "timeout", 2.0)]
+        assert await other.due_timers(10.0) == [mine[1]]  # the claimed ones are leased
+        assert await zero.due_timers(10.0) == []
+        await zero.delete_timers([*first, mine[1]])
+        assert await zero.event_timers("mine") == []
+        assert await zero.timers_of("even000000") == []
+        assert await zero.next_due() is None
+        assert await setup_free_timers(postgres_url) == [event_timer("theirs", "deadline", 0.5)]
+    finally:
+        await zero.close()
+        await other.close()
+
+
+async def setup_free_timers(postgres_url: str) -> list[Timer]:
+    """Every due timer, as a process owning every shard sees it."""
+    store = open_store(postgres_url)
+    await store.connect()
+    try:
+        return await store.due_timers(10.0)
     finally:
         await store.close()

@@ -674,6 +674,10 @@ class Presenter:
         )
 
     async def say_timed_out(self, change: Change) -> None:
+        if (await self.service.current(change.match.match_id)).status != "active":
+            # Ended meanwhile (a tournament ends a forfeited table at once, and may have
+            # archived its thread): "a bot plays their seat" would no longer be true.
+            return
         seat = next(s for s in change.match.seats if s.seat == change.timed_out)
         view = None
         if seat.away == GONE:

@@ -459,11 +459,9 @@ async def test_a_no_show_forfeits_their_table_at_once_and_stay_in_keeps_them_in(
             assert result.places[result.players.index(mine.entrant)] == 2  # type: ignore[union-attr]
             record = await bot.service.get(table.match_id)  # type: ignore[arg-type]
             # Ended at once by the event (cancelled), unless the move her timeout played or
-            # the opponent's very next one ended the game first: either way she is last.
+            # the opponent's very next one ended the game first (she may even have had the
+            # most money then): either way the event's result above puts her last.
             assert record.status in ("cancelled", "finished")
-            if record.status == "finished":
-                outcome = bot.service.game_of(record).outcome(bot.service.load_state(record))
-                assert outcome is not None and outcome.winners != [record.seat_of(ana.id)]
             return table.thread_id, mine  # type: ignore[return-value]
 
         thread_id, _ = await sit_out(1)

@@ -212,6 +212,40 @@ class Asks(Effects):
             text = text.replace(payment.discard, self.pool[payment.discard].name)
         return text
 
+    def paid_ability(
+        self,
+        state: BraverseState,
+        key: str,
+        seat: int,
+        pays: list[Payment],
+        *,
+        use: tuple[str, str, str, str],
+        refuse: tuple[str, str],
+        prompt: str,
+    ) -> Decision:
+        """An ability its owner may use, paying one way or another, or let go (a FLIP, an
+        On Reveal): used when free and let go otherwise if the clock runs out, and a
+        reaction when it comes on the other player's turn."""
+        kind, label, group, description = use
+        opts = [
+            option(
+                Action.of(kind, *p.args),
+                f"{label} ({self.paid_text(p)})",
+                group=group,
+                description=description,
+            )
+            for p in pays
+        ]
+        opts.append(option(Action.of(refuse[0]), refuse[1], group=refuse[1]))
+        return Decision(
+            key=key,
+            seat=seat,
+            prompt=prompt,
+            options=tuple(opts),
+            default=opts[0].action if pays[0].paid == "free" else Action.of(refuse[0]),
+            reaction=seat != state.turn,
+        )
+
     def frame_decision(self, state: BraverseState, frame: object) -> Decision:
         key = f"frame-{state.step}"
         if isinstance(frame, TrapWindow):
@@ -243,46 +277,27 @@ class Asks(Effects):
             )
         if isinstance(frame, FlipFrame):
             card = self.pool[frame.card]
-            pays = self.flip_payments(state, frame)
-            opts = [
-                option(
-                    Action.of("flip", *p.args),
-                    f"Use FLIP ({self.paid_text(p)})",
-                    group="FLIP",
-                    description=self.effect_brief(frame.card, "flip"),
-                )
-                for p in pays
-            ]
-            opts.append(option(Action.of("decline"), "Decline", group="Decline"))
-            return Decision(
-                key=key,
-                seat=frame.seat,
+            return self.paid_ability(
+                state,
+                key,
+                frame.seat,
+                self.flip_payments(state, frame),
+                use=("flip", "Use FLIP", "FLIP", self.effect_brief(frame.card, "flip")),
+                refuse=("decline", "Decline"),
                 prompt=f"FLIP: {card.name} — {self.flip_text(card.number)}",
-                options=tuple(opts),
-                default=opts[0].action if pays[0].paid == "free" else Action.of("decline"),
-                reaction=frame.seat != state.turn,
             )
         if isinstance(frame, RevealFrame):
             found = self.find(state, frame.uid)
             assert found is not None
             card = self.pool[found[1].card]
-            pays = self.reveal_payments(state, frame)
-            opts = [
-                option(
-                    Action.of("reveal", *p.args),
-                    f"Use On Reveal ({self.paid_text(p)})",
-                    group="Use",
-                )
-                for p in pays
-            ]
-            opts.append(option(Action.of("skip"), "Skip", group="Skip"))
-            return Decision(
-                key=key,
-                seat=frame.seat,
+            return self.paid_ability(
+                state,
+                key,
+                frame.seat,
+                self.reveal_payments(state, frame),
+                use=("reveal", "Use On Reveal", "Use", ""),
+                refuse=("skip", "Skip"),
                 prompt=f"On Reveal: {card.name}?",
-                options=tuple(opts),
-                default=opts[0].action if pays[0].paid == "free" else Action.of("skip"),
-                reaction=frame.seat != state.turn,
             )
         if isinstance(frame, ReplaceFrame):
             seat = frame.order[0]

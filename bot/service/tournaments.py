@@ -37,10 +37,12 @@ from bot.store.events import (
     EventTable,
     ResultRecord,
     RoundRecord,
+    TableGame,
     TournamentRecord,
 )
 from bot.store.models import GONE
 from bot.timing import MatchSettings
+from bot.tournaments import best_of as bo
 from bot.tournaments import elimination as elim
 from bot.tournaments.entries import late_entry, late_entry_open
 from bot.tournaments.lots import lot, seat_order
@@ -100,6 +102,7 @@ class EventConfig(BaseModel):
     top_cut: int = Field(default=0, ge=0, le=16)
     checkin: bool = False
     reset: bool = True  # double elimination: a grand final lost by the unbeaten is replayed
+    best_of: Literal[1, 3] = 1  # 3: two-player tables go to the first to win two games
     paused_at: float | None = None  # set while the organiser holds the event
 
     @property
@@ -192,6 +195,8 @@ def to_table_result(result: ResultRecord) -> TableResult:
         places=tuple(result.places),
         kind=result.kind,
         gone=frozenset(result.gone),
+        game_wins=None if result.game_wins is None else tuple(result.game_wins),
+        game_draws=result.game_draws,
     )
 
 
@@ -308,7 +313,9 @@ class Tournaments:
         if config.format == "pods":
             base = pod_standings(players, scored, event.seed, round_no, dropped=dropped)
         else:
-            base = swiss_standings(players, scored, event.seed, round_no, dropped=dropped)
+            base = swiss_standings(
+                players, scored, event.seed, round_no, best_of=config.best_of, dropped=dropped
+            )
         top = self._decided_top(event, config, entrants, results, tables, players)
         if not top:
             return base
@@ -378,7 +385,10 @@ class Tournaments:
             if e.is_bot
             or (e.state in ("dropped", "disqualified") and (e.dropped_round or 0) <= rounds)
         }
-        order = [s.player for s in swiss_standings(players, swiss, event.seed, rounds)]
+        order = [
+            s.player
+            for s in swiss_standings(players, swiss, event.seed, rounds, best_of=config.best_of)
+        ]
         return self._fill_cut(order, config.top_cut, excluded)
 
     @staticmethod
@@ -435,6 +445,8 @@ class Tournaments:
             )
         if config.format == "pods" and game.max_players < 3:
             raise UserError(f"{game.name} is played by two: pick Swiss or an elimination.")
+        if config.best_of > 1 and config.format == "pods":
+            raise UserError("Best of three is for two-player tables: pick Swiss or a bracket.")
         if config.top_cut and config.format not in ("pods", "swiss"):
             raise UserError("A top cut follows Swiss or pod rounds, not a bracket.")
         if config.top_cut and config.format == "swiss" and config.top_cut not in (2, 4, 8):
@@ -866,7 +878,7 @@ class Tournaments:
         """One match per table, through the lobby path, started at once. A table whose
         players have left decides itself (the one still in wins)."""
         dropped = [p for p in table.seats if entrants[p].state != "entered"]
-        if dropped and table.bracket_id:
+        if dropped and table.bracket_id and not table.games:
             staying = [p for p in table.seats if p not in dropped]
             places = [1 if p in staying else 2 for p in table.seats]
             table = table.model_copy(update={"status": "done"})
@@ -880,11 +892,14 @@ class Tournaments:
                     places=places,
                     gone=dropped,
                     source="adjudicated",
+                    **self._game_points(config, table, dropped),
                 )
             )
             return table
         names = [entrants[p].name for p in table.seats]
-        if self.open_thread is not None:
+        if table.games:  # a best-of-three table's next game: in the same thread
+            channel_id = table.thread_id or event.channel_id
+        elif self.open_thread is not None:
             channel_id = await self.open_thread(event, table.round, table.table_no, names)
         else:
             channel_id = event.channel_id * 1000 + table.round * 100 + table.table_no
@@ -898,7 +913,7 @@ class Tournaments:
         )
         seats = [
             SeatRecord(seat=i, user_id=entrants[p].user_id, name=entrants[p].name)
-            for i, p in enumerate(table.seats)
+            for i, p in enumerate(self.seated(table))
         ]
         record = await self.matches.open_lobby(
             guild_id=event.guild_id,
@@ -968,8 +983,8 @@ class Tournaments:
             return
         event = await self.get(tournament_id)
         record = await self.matches.get(match_id)
-        gone_seats = {s.seat for s in record.seats if s.away == GONE}
-        gone = {table.seats[s] for s in gone_seats}
+        seated = self.seated(table)
+        gone = {seated[s.seat] for s in record.seats if s.away == GONE}
         entrants = {e.entrant: e for e in await self.store.entrants(tournament_id)}
         for player in gone:
             entrant = entrants[player]
@@ -985,8 +1000,13 @@ class Tournaments:
             state = self.matches.load_state(record)
             outcome = self.matches.game_of(record).outcome(state)
             assert outcome is not None
-            place = {p.seat: p.place for p in outcome.placements}
-            places = gone_last(table.seats, [place[i] for i in range(len(table.seats))], gone)
+            place = {seated[p.seat]: p.place for p in outcome.placements}
+            places = gone_last(table.seats, [place[p] for p in table.seats], gone)
+            if self.config_of(event).best_of > 1 and not gone:
+                decided = await self._game_finished(event, table, places)
+                if decided is None:
+                    return  # the table's next game is on
+                table, places = decided
             await self._decide(event, table, places, sorted(gone), "match")
         elif record.status == "cancelled":
             table = table.model_copy(update={"status": "cancelled"})
@@ -1034,6 +1054,7 @@ class Tournaments:
             gone=gone,
             source=source,
             match_id=table.match_id,
+            **self._game_points(self.config_of(event), table, gone),
         )
         added = await self.store.add_result(result, replace=replace)
         if not added:
@@ -1100,6 +1121,66 @@ class Tournaments:
         await self.store.replace_event_timers(event.tournament_id, [])
         await self.notify(EventChange(kind="finished", event=event, round=event.round))
 
+    # --- best of three ---------------------------------------------------------------------
+    @staticmethod
+    def seated(table: EventTable) -> tuple[int, ...]:
+        """The table's entrants in the seat order of its match: the games of a best-of-three
+        table alternate who sits first (``best_of.game_seats``)."""
+        played = [game.match_id for game in table.games]
+        number = played.index(table.match_id) if table.match_id in played else len(played)
+        return bo.game_seats(table.seats, number + 1)
+
+    @staticmethod
+    def _game_points(
+        config: EventConfig, table: EventTable, gone: Sequence[int]
+    ) -> dict[str, list[int] | int]:
+        """What a best-of-three table's result keeps for GW%: 0–2 for a forfeit, else the
+        games finished so far (a deadline's or an organiser's result included)."""
+        if config.best_of == 1 or len(table.seats) != 2:
+            return {}
+        if gone:
+            score = bo.forfeit_score(table.seats, gone, config.best_of)
+        else:
+            score = bo.score(table.seats, [game.winner for game in table.games])
+        return {"game_wins": list(score.wins), "game_draws": score.draws}
+
+    async def _game_finished(
+        self, event: TournamentRecord, table: EventTable, places: list[int]
+    ) -> tuple[EventTable, list[int]] | None:
+        """A game of a best-of-three table ended with ``places`` (in table seat order). It
+        is kept with the table; if that decides the table, (table, places by game points)
+        for the result. Otherwise the next game starts in the same thread, or a player who
+        dropped meanwhile forfeits the table (None: nothing more to record)."""
+        config = self.config_of(event)
+        if table.match_id and all(game.match_id != table.match_id for game in table.games):
+            # Kept before the next game opens: a restart in between opens it, and no more.
+            game = TableGame(match_id=table.match_id, winner=bo.game_winner(table.seats, places))
+            table = table.model_copy(update={"games": [*table.games, game]})
+            await self.store.save_event_table(table)
+        score = bo.score(table.seats, [game.winner for game in table.games])
+        if bo.decided(score, config.best_of):
+            return table, list(score.places())
+        entrants = {e.entrant: e for e in await self.store.entrants(event.tournament_id)}
+        quitters = [p for p in table.seats if entrants[p].state != "entered"]
+        if quitters:
+            places = gone_last(table.seats, [1] * len(table.seats), set(quitters))
+            await self._decide(event, table, places, quitters, "match")
+            return None
+        table = await self._open_table(
+            event, config, table.model_copy(update={"match_id": None}), entrants
+        )
+        assert table.match_id is not None
+        await self.notify(
+            EventChange(
+                kind="table",
+                event=event,
+                round=table.round,
+                tables=[table],
+                match=await self.matches.get(table.match_id),
+            )
+        )
+        return None
+
     # --- timers ----------------------------------------------------------------------------
     async def on_timer(self, timer: Timer) -> None:
         """An event's timer: the next round after the grace, a deadline, a reminder."""
@@ -1158,7 +1239,7 @@ class Tournaments:
         gone: set[int] = set()
         if table.match_id is not None:
             record = await self.matches.get(table.match_id)
-            gone = {table.seats[s.seat] for s in record.seats if s.away == GONE}
+            gone = {self.seated(table)[s.seat] for s in record.seats if s.away == GONE}
         places = gone_last(table.seats, [1] * len(table.seats), gone)
         # The table is marked decided before its match is closed, so the closing is not
         # taken for a cancellation waiting on the organiser.
@@ -1537,10 +1618,15 @@ class Tournaments:
             )
         results = io.StringIO()
         writer = csv.writer(results)
-        writer.writerow(["round", "table", "seat", "player", "place", "kind", "source", "match"])
+        games = ["games_won", "games_drawn"] if view.config.best_of > 1 else []
+        writer.writerow(
+            ["round", "table", "seat", "player", "place", "kind", "source", "match", *games]
+        )
         for r in view.results:
             table = 0 if r.table_no >= 900 else r.table_no
             for seat, (player, place) in enumerate(zip(r.players, r.places, strict=True)):
+                # Best of three: the games this seat won at the table (none for a bye).
+                won = [r.game_wins[seat], r.game_draws] if r.game_wins is not None else ["", ""]
                 writer.writerow(
                     [
                         r.round,
@@ -1551,6 +1637,7 @@ class Tournaments:
                         r.kind,
                         r.source,
                         r.match_id or "",
+                        *(won if games else []),
                     ]
                 )
         audit = io.StringIO()

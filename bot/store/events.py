@@ -65,6 +65,15 @@ class RoundRecord(BaseModel):
     started_at: float
 
 
+class TableGame(BaseModel):
+    """A finished game of a best-of-three table: its match and who won it (None: drawn)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    match_id: str
+    winner: int | None
+
+
 class EventTable(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -76,6 +85,7 @@ class EventTable(BaseModel):
     seats: list[int]
     status: TableStatus = "playing"
     bracket_id: str | None = None
+    games: list[TableGame] = []  # best of three: the games finished; match_id plays the next
 
 
 class ResultRecord(BaseModel):
@@ -90,6 +100,8 @@ class ResultRecord(BaseModel):
     gone: list[int] = []
     source: ResultSource = "match"
     match_id: str | None = None
+    game_wins: list[int] | None = None  # best of three: games each seat won (None: best of one)
+    game_draws: int = 0
 
 
 class AuditRecord(BaseModel):

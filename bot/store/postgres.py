@@ -61,7 +61,9 @@ _TOURNAMENT_COLUMNS = (
     "id, guild_id, channel_id, message_id, organiser_id, game, config, status, round, seed, "
     "created_at"
 )
-_TABLE_COLUMNS = "tournament_id, round, table_no, match_id, thread_id, seats, status, bracket_id"
+_TABLE_COLUMNS = (
+    "tournament_id, round, table_no, match_id, thread_id, seats, status, bracket_id, games"
+)
 _PG_INSERT_EVENT = (
     f"INSERT INTO rating_events ({_EVENT}) VALUES ({', '.join(f'${n}' for n in range(1, 14))})"
 )
@@ -881,7 +883,9 @@ class PostgresStore(Store):
 
     @staticmethod
     def _table(row: asyncpg.Record) -> EventTable:
-        return EventTable(**{**dict(row), "seats": json.loads(row["seats"])})
+        return EventTable(
+            **{**dict(row), "seats": json.loads(row["seats"]), "games": json.loads(row["games"])}
+        )
 
     async def event_tables(self, tournament_id: str) -> list[EventTable]:
         rows = await self.pool.fetch(
@@ -911,11 +915,11 @@ class PostgresStore(Store):
             )
             await conn.execute(
                 f"INSERT INTO event_tables ({_TABLE_COLUMNS}) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
                 "ON CONFLICT (tournament_id, round, table_no) DO UPDATE SET "
                 "match_id = excluded.match_id, thread_id = excluded.thread_id, "
                 "seats = excluded.seats, status = excluded.status, "
-                "bracket_id = excluded.bracket_id",
+                "bracket_id = excluded.bracket_id, games = excluded.games",
                 table.tournament_id,
                 table.round,
                 table.table_no,
@@ -924,12 +928,14 @@ class PostgresStore(Store):
                 json.dumps(table.seats),
                 table.status,
                 table.bracket_id,
+                json.dumps([game.model_dump() for game in table.games]),
             )
 
     async def results(self, tournament_id: str) -> list[ResultRecord]:
         rows = await self.pool.fetch(
             "SELECT tournament_id, round, table_no, players, places, kind, gone, source, "
-            "match_id FROM results WHERE tournament_id = $1 ORDER BY round, table_no",
+            "match_id, game_wins, game_draws FROM results WHERE tournament_id = $1 "
+            "ORDER BY round, table_no",
             tournament_id,
         )
         return [
@@ -937,6 +943,7 @@ class PostgresStore(Store):
                 **{
                     **dict(row),
                     **{key: json.loads(row[key]) for key in ("players", "places", "gone")},
+                    "game_wins": json.loads(row["game_wins"] or "null"),
                 }
             )
             for row in rows
@@ -946,13 +953,15 @@ class PostgresStore(Store):
         on_conflict = (
             "DO UPDATE SET players = excluded.players, places = excluded.places, "
             "kind = excluded.kind, gone = excluded.gone, source = excluded.source, "
-            "match_id = excluded.match_id"
+            "match_id = excluded.match_id, game_wins = excluded.game_wins, "
+            "game_draws = excluded.game_draws"
             if replace
             else "DO NOTHING"
         )
         written = await self.pool.fetchval(
             "INSERT INTO results (tournament_id, round, table_no, players, places, kind, gone, "
-            "source, match_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+            "source, match_id, game_wins, game_draws) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
             f"ON CONFLICT (tournament_id, round, table_no) {on_conflict} RETURNING 1",
             result.tournament_id,
             result.round,
@@ -963,6 +972,8 @@ class PostgresStore(Store):
             json.dumps(result.gone),
             result.source,
             result.match_id,
+            None if result.game_wins is None else json.dumps(result.game_wins),
+            result.game_draws,
         )
         return written is not None
 

@@ -712,6 +712,7 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
     def _table(row: aiosqlite.Row) -> EventTable:
         data = dict(row)
         data["seats"] = json.loads(data["seats"])
+        data["games"] = json.loads(data["games"])
         return EventTable(**data)
 
     async def event_tables(self, tournament_id: str) -> list[EventTable]:
@@ -730,8 +731,8 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
             [
                 (
                     "INSERT OR REPLACE INTO event_tables (tournament_id, round, table_no, "
-                    "match_id, thread_id, seats, status, bracket_id) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "match_id, thread_id, seats, status, bracket_id, games) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         table.tournament_id,
                         table.round,
@@ -741,6 +742,7 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
                         json.dumps(table.seats),
                         table.status,
                         table.bracket_id,
+                        json.dumps([game.model_dump() for game in table.games]),
                     ),
                 )
             ]
@@ -756,6 +758,7 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
             data = dict(row)
             for key in ("players", "places", "gone"):
                 data[key] = json.loads(data[key])
+            data["game_wins"] = json.loads(data["game_wins"] or "null")
             found.append(ResultRecord(**data))
         return found
 
@@ -764,7 +767,8 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         async with self._lock:
             cursor = await self.db.execute(
                 f"{verb} INTO results (tournament_id, round, table_no, players, places, kind, "
-                "gone, source, match_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "gone, source, match_id, game_wins, game_draws) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     result.tournament_id,
                     result.round,
@@ -775,6 +779,8 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
                     json.dumps(result.gone),
                     result.source,
                     result.match_id,
+                    None if result.game_wins is None else json.dumps(result.game_wins),
+                    result.game_draws,
                 ),
             )
         return cursor.rowcount == 1

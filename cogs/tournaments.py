@@ -13,7 +13,7 @@ import json
 import logging
 import re
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -30,8 +30,9 @@ from bot.service.tournaments import (
     Tournaments,
     points_text,
 )
-from bot.store.events import TournamentRecord
+from bot.store.events import EventTable, TournamentRecord
 from bot.timing import PACE_LABELS, duration
+from bot.tournaments import best_of as bo
 from bot.tournaments.standings import Standing
 from bot.tournaments.tiebreakers import percent
 from cogs import render
@@ -159,8 +160,9 @@ async def my_standing(events: Tournaments, tournament_id: str, user_id: int) -> 
 
 def standing_lines(view: EventView, standings: list[Standing]) -> list[str]:
     lines = []
+    shown = 3 if view.config.best_of > 1 else 2  # OMW%, and GW% and OGW% for best of three
     for s in standings[:STANDINGS_SHOWN]:
-        breakers = " · ".join(f"{name} {percent(value)}" for name, value in s.tiebreakers[:2])
+        breakers = " · ".join(f"{name} {percent(value)}" for name, value in s.tiebreakers[:shown])
         dropped = " *(dropped)*" if s.dropped else ""
         lines.append(
             f"**{s.rank}.** {view.name(s.player)}{dropped} — {points_text(s.points)} pts"
@@ -189,6 +191,11 @@ def signup_embed(view: EventView) -> discord.Embed:
     ]
     if config.format == "pods":
         lines.append(f"**Tables of:** {Tournaments.pod_size(config, game)} players")
+    if config.best_of > 1:
+        lines.append(
+            f"**Tables:** best of {config.best_of}, the first to win "
+            f"{bo.wins_needed(config.best_of)} games takes the table"
+        )
     if config.top_cut and config.format == "swiss":
         lines.append(f"**Top cut:** a bracket of the top {config.top_cut}")
     elif config.top_cut:
@@ -306,6 +313,7 @@ class TournamentCog(commands.Cog):
         pod_size="Pods: players a table (default 4)",
         top_cut="After the rounds: Swiss, a bracket of the top 2, 4 or 8; pods, a final table",
         checkin="Players must check in; the unchecked drop at the start",
+        best_of="Two-player tables: one game, or the first to win two of three",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, pace=PACE_CHOICES)
     async def create(
@@ -320,6 +328,7 @@ class TournamentCog(commands.Cog):
         pod_size: app_commands.Range[int, 3, 8] | None = None,
         top_cut: app_commands.Range[int, 2, 8] | None = None,
         checkin: bool = False,
+        best_of: Literal[1, 3] = 1,
     ) -> None:
         async def run() -> None:
             config = EventConfig(
@@ -331,6 +340,7 @@ class TournamentCog(commands.Cog):
                 pod_size=pod_size,
                 top_cut=top_cut or 0,
                 checkin=checkin,
+                best_of=best_of,
             )
             event = await self.events.create(
                 guild_id=interaction.guild_id or 0,
@@ -596,10 +606,18 @@ class TournamentCog(commands.Cog):
         await self.bot.service.set_message(record.match_id, message.id)
         people = " ".join(f"<@{s.user_id}>" for s in record.seats if s.user_id is not None)
         game = GAMES[record.game].name
+        best_of = Tournaments.config_of(change.event).best_of
+        if table.games:
+            view = await self.events.view(change.event.tournament_id)
+            what = f"game {len(table.games) + 1} is on ({game_score(view, table)}). {people}"
+        elif best_of > 1:
+            what = f"your match is on, best of {best_of}: game 1. {people}"
+        else:
+            what = f"your match is on. {people}"
         await self.presenter.post(
             record.channel_id,
             f"🏆 Round {table.round}, table {table.table_no} of the **{game}** tournament: "
-            f"your match is on. {people}".strip(),
+            + what.strip(),
         )
         self.presenter.request_refresh(record.match_id)
 
@@ -612,6 +630,31 @@ class TournamentCog(commands.Cog):
                 "`/tournament result`.",
                 allowed_mentions=discord.AllowedMentions.none(),
             )
+        elif Tournaments.config_of(change.event).best_of > 1 and table.thread_id:
+            await self.post_table_result(table)
+
+    async def post_table_result(self, table: EventTable) -> None:
+        """A best-of-three table is decided: its score in the thread, its games played."""
+        view = await self.events.view(table.tournament_id)
+        result = next(
+            (r for r in view.results if (r.round, r.table_no) == (table.round, table.table_no)),
+            None,
+        )
+        if result is None or result.game_wins is None or table.thread_id is None:
+            return
+        ordered = sorted(zip(result.places, result.players, result.game_wins, strict=True))
+        (_, first, won), (place, second, lost) = ordered
+        games = f"{won}–{lost}" + (f" ({result.game_draws} drawn)" if result.game_draws else "")
+        if result.gone:
+            text = f"🏳️ **{view.name(first)}** wins the table against {view.name(second)}, "
+            text += f"{games} by forfeit."
+        elif place == 1:
+            text = f"🤝 {view.name(first)} and {view.name(second)} draw the table, {games}."
+        else:
+            text = f"🏁 **{view.name(first)}** wins the table against {view.name(second)}, {games}."
+        await self.presenter.post(
+            table.thread_id, text, allowed_mentions=discord.AllowedMentions.none()
+        )
 
     async def post_standings(self, change: EventChange) -> None:
         view = await self.events.view(change.event.tournament_id)
@@ -687,6 +730,14 @@ class TournamentCog(commands.Cog):
                     await self.bot.http.edit_channel(table.thread_id, archived=True)
                 except discord.HTTPException:
                     log.info("could not archive thread %s", table.thread_id)
+
+
+def game_score(view: EventView, table: EventTable) -> str:
+    """A best-of-three table's games so far: ``Ana 1–0 Ben`` (drawn games after)."""
+    score = bo.score(table.seats, [game.winner for game in table.games])
+    a, b = table.seats
+    text = f"{view.name(a)} {score.wins[0]}–{score.wins[1]} {view.name(b)}"
+    return text + (f", {score.draws} drawn" if score.draws else "")
 
 
 def standings_embed(view: EventView, round_no: int, *, final: bool) -> discord.Embed:

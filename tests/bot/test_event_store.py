@@ -4,7 +4,14 @@ matches' timers by one scheduler query."""
 from __future__ import annotations
 
 from bot.store import SQLiteStore
-from bot.store.events import EVENT_TIMER, EntrantRecord, ResultRecord, TournamentRecord
+from bot.store.events import (
+    EVENT_TIMER,
+    EntrantRecord,
+    EventTable,
+    ResultRecord,
+    TableGame,
+    TournamentRecord,
+)
 from bot.store.models import Timer
 
 
@@ -61,3 +68,38 @@ async def test_event_timers_come_due_with_match_timers_and_are_deleted(store: SQ
     await store.delete_timers(due)
     assert await store.next_due() is None
     assert await store.event_timers("t1") == []
+
+
+async def test_a_best_of_three_tables_games_and_game_points_are_kept(store: SQLiteStore) -> None:
+    """Migration 015: the finished games of a table and the games won with its result."""
+    await store.create_tournament(event())
+    table = EventTable(
+        tournament_id="t1",
+        round=1,
+        table_no=1,
+        match_id="m3",
+        seats=[1, 2],
+        games=[TableGame(match_id="m1", winner=2), TableGame(match_id="m2", winner=None)],
+    )
+    await store.save_event_table(table)
+    assert await store.event_table_of("m3") == table
+    assert await store.event_table_of("m1") is None  # a finished game is not the table's match
+    assert (await store.event_tables("t1")) == [table]
+    two_one = ResultRecord(
+        tournament_id="t1",
+        round=1,
+        table_no=1,
+        players=[1, 2],
+        places=[2, 1],
+        match_id="m3",
+        game_wins=[1, 1],
+        game_draws=1,
+    )
+    bye = ResultRecord(
+        tournament_id="t1", round=1, table_no=900, players=[3], places=[1], kind="bye"
+    )
+    assert await store.add_result(two_one) and await store.add_result(bye)
+    assert await store.results("t1") == [two_one, bye]
+    corrected = two_one.model_copy(update={"game_wins": [0, 2], "game_draws": 0})
+    assert await store.add_result(corrected, replace=True)
+    assert (await store.results("t1"))[0] == corrected

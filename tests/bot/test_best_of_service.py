@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from bot.errors import UserError
 from bot.service import MatchService, Person
+from bot.service.ratings import Ratings
 from bot.service.tournaments import EventConfig, Tournaments
 from bot.store.events import EVENT_TIMER, EventTable
 from bot.store.models import Timer
@@ -247,3 +248,21 @@ async def test_the_deadline_draws_an_unfinished_table_keeping_the_games_won(
     # lost it (0, floored to 0.33); the table itself is a draw.
     gw = {s.player: (s.points, dict(s.tiebreakers)["GW%"]) for s in view.standings}
     assert gw == {ana: (1, F(1)), next(p for p in result.players if p != ana): (1, F(33, 100))}
+
+
+async def test_a_best_of_three_bracket_goes_to_the_table_winner_and_rates_each_game(
+    events: Tournaments,
+) -> None:
+    ratings = Ratings(events.matches)
+    tid = await best_of_three(events, [ANA, BEN], format="single_elimination")
+    # A bracket of two is its final: Ben takes game 1, Ana the next two and the event.
+    games = [await play_game(events, tid, ANA, winner) for winner in (BEN, ANA, ANA)]
+    view = await events.view(tid)
+    (result,) = view.results
+    ana = view.of_user(ANA.user_id).entrant  # type: ignore[union-attr]
+    assert result.game_wins == [2 if p == ana else 1 for p in result.players]
+    assert view.event.status == "finished" and view.champion().user_id == ANA.user_id  # type: ignore[union-attr]
+    # Each game is a finished match of its own, rated on its own.
+    for match_id in games:
+        assert (await events.matches.get(match_id)).status == "finished"
+        assert await ratings.store.match_rated(match_id)

@@ -723,9 +723,11 @@ class TournamentCog(commands.Cog):
         """A round's threads are archived once it is over (a server holds 1000 active)."""
         for table in view.tables:
             if table.round == round_no and table.thread_id is not None:
-                if table.match_id is not None:
-                    # An edit after the archive would reopen the thread.
-                    await self.presenter.flushed(table.match_id)
+                # An edit after the archive would reopen the thread (every game of a
+                # best-of-three table posted there).
+                for match_id in {game.match_id for game in table.games} | {table.match_id}:
+                    if match_id is not None:
+                        await self.presenter.flushed(match_id)
                 try:
                     await self.bot.http.edit_channel(table.thread_id, archived=True)
                 except discord.HTTPException:

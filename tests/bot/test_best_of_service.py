@@ -18,7 +18,7 @@ import pytest
 from pydantic import BaseModel
 
 from bot.errors import UserError
-from bot.service import MatchService, Person
+from bot.service import Change, MatchService, Person
 from bot.service.ratings import Ratings
 from bot.service.tournaments import EventConfig, Tournaments
 from bot.store.events import EVENT_TIMER, EventTable
@@ -266,3 +266,27 @@ async def test_a_best_of_three_bracket_goes_to_the_table_winner_and_rates_each_g
     for match_id in games:
         assert (await events.matches.get(match_id)).status == "finished"
         assert await ratings.store.match_rated(match_id)
+
+
+async def test_a_restart_between_two_games_opens_the_next_game_once(events: Tournaments) -> None:
+    tid = await best_of_three(events, [ANA, BEN])
+    game_1 = await play_game(events, tid, ANA, ANA)
+    opened = await table_of(events, tid, ANA)
+    # As if the process stopped after game 1 was kept but before game 2 was opened.
+    await events.store.save_event_table(opened.model_copy(update={"match_id": game_1}))
+    await events.matches.cancel(opened.match_id, MOD)  # type: ignore[arg-type]
+    await events.idle()
+    assert await events.sweep() == 1
+    await events.idle()
+    table = await table_of(events, tid, ANA)
+    assert table.status == "playing" and table.match_id not in (game_1, opened.match_id)
+    assert [game.match_id for game in table.games] == [game_1]
+    assert (await events.matches.get(table.match_id)).status == "active"  # type: ignore[arg-type]
+    # game 1's "finished" again changes nothing: it is no longer the table's match.
+    await events.on_match_change(Change(kind="finished", match=await events.matches.get(game_1)))
+    await events.idle()
+    assert await table_of(events, tid, ANA) == table
+    await play_game(events, tid, ANA, ANA)
+    (result,) = (await events.view(tid)).results
+    ana = (await events.view(tid)).of_user(ANA.user_id).entrant  # type: ignore[union-attr]
+    assert result.game_wins == [2 if p == ana else 0 for p in result.players]

@@ -325,11 +325,13 @@ class Clocks(Play):
                 raise UserError("You already left this match.")
             return seat.model_copy(update={"away": GONE})
 
-        record = await self._change_seat(match_id, user_id, gone)
-        if not any(s.user_id is not None and s.away != GONE for s in record.seats):
-            # A listener may have ended it meanwhile (a tournament ends a forfeited table).
-            current = await self.current(match_id)
-            return await self.cancel(match_id, None) if current.is_open else current
+        await self._change_seat(match_id, user_id, gone)
+        # A listener may have ended it meanwhile (a tournament ends a forfeited table).
+        record = await self.current(match_id)
+        if record.is_open and not any(
+            s.user_id is not None and s.away != GONE for s in record.seats
+        ):
+            return await self.cancel(match_id, None)
         return record
 
     async def release(self, match_id: str) -> None:

@@ -230,4 +230,14 @@ async def test_leaving_a_two_player_table_finishes_it_and_rates_the_leaver_last(
         assert view.event.status == "finished" and view.champion().user_id == ben.id  # type: ignore[union-attr]
         rated = await bot.store.ratings_of(fake.guild_id, "cover_your_assets", [ana.id, ben.id])
         assert rated[ben.id].display > 1500 > rated[ana.id].display
+        # Its replay ends where play stopped, and says how the match ended.
+        await fake.slash(ben, "replay", match=table.match_id)
+        page = fake.last_reply(ben)
+        for _ in range(100):
+            forward = page.buttons()[3]  # ⏩: ten moves or a round on
+            if forward.disabled:
+                break
+            await fake.click(ben, page, forward.custom_id)
+            page = fake.last_reply(ben)
+        assert "🏳️ Ana forfeited." in page.text()
     fake.assert_clean()

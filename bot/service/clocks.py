@@ -337,12 +337,30 @@ class Clocks(Play):
     async def release(self, match_id: str) -> None:
         """A hold on the match was lifted (``holds``): listeners show the table again and
         ask its bots and forced answers anew, which the hold had refused."""
-        try:
-            record, state = await self._running(match_id)
-        except UserError:
-            return  # the match is gone
-        if record.status == "active":
-            await self.notify(Change(kind="released", match=record, state=state, previous=state))
+        async with self.lock(match_id):
+            try:
+                record, state = await self._running(match_id)
+            except UserError:
+                return  # the match is gone
+            if record.status != "active":
+                return
+            # A clock that ran out just as the hold began was refused, and the scheduler
+            # deleted it: a decision left without one gets a fresh clock.
+            timers = await self.store.timers_of(match_id)
+            timed = {t.seat for t in timers if t.kind == "timeout"}
+            kept = {(t.seat, t.kind) for t in timers}
+            fresh = [
+                t
+                for t in await self.timers_after(record, None, state)
+                if t.seat not in timed and (t.seat, t.kind) not in kept
+            ]
+            if fresh:
+                timers = [*timers, *fresh]
+                await self.store.replace_timers(match_id, timers)
+                self._remember(record, state, timers)
+        if fresh:
+            self.timers_changed()
+        await self.notify(Change(kind="released", match=record, state=state, previous=state))
 
     async def end_by_forfeit(self, match_id: str) -> MatchRecord:
         """End a running match that at most one seat still plays, the game unfinished:

@@ -249,8 +249,13 @@ async def test_a_paused_event_takes_no_move_from_a_player_a_bot_or_a_timer(
         assert await service.play_bot(other.match_id) is not None
     assert (await service.get(other.match_id)).version == 1
 
+    # That clock fired as the pause began: refused, and the scheduler deleted it.
+    await service.store.delete_timers([timeout])
     await events.resume(people, MOD)
     assert released == [match_id]
+    # Resumed, the decision has a clock again: a fresh one, from now.
+    [again] = [t for t in await service.store.timers_of(match_id) if t.kind == "timeout"]
+    assert again.seat == seat and again.due_at > service.clock.now()
     await service.act(match_id, mover, stamp=stamp, picks=[0])
     assert (await service.get(match_id)).version == version + 1
     await events.resume(bots, MOD)

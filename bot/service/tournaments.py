@@ -716,57 +716,63 @@ class Tournaments:
             await self.require_organiser(event, actor, "start the tournament")
             if event.status != "signup":
                 raise UserError("This tournament has already started.")
-            await self._start(event, actor)
+            config = self.config_of(event)
+            game = self.matches.games[event.game]
+            entrants = await self.store.entrants(tournament_id)
+            candidates = [e for e in entrants if e.state in ("entered", "waitlist")]
+            # Dropped only once the start is sure: a refused start changes nothing.
+            unchecked = [e for e in candidates if config.checkin and not e.checked_in]
+            candidates = [e for e in candidates if e not in unchecked]
+            candidates.sort(key=lambda e: (e.joined_at, e.entrant))
+            playing = candidates[: config.max_players]
+            least = game.min_players if config.format == "pods" else 2
+            if len(playing) < max(least, 2):
+                raise TooFewPlayers(max(least, 2), len(playing))
+            for e in unchecked:
+                await self.store.save_entrant(e.model_copy(update={"state": "dropped"}))
+            for e in candidates:
+                state = "entered" if e in playing else "waitlist"
+                if e.state != state:
+                    await self.store.save_entrant(e.model_copy(update={"state": state}))
+            # The number of rounds is fixed now: late entries do not lengthen the event.
+            config = config.model_copy(
+                update={"rounds": self.planned_rounds(config, len(playing), game)}
+            )
+            event = event.model_copy(
+                update={"status": "running", "config": config.model_dump_json()}
+            )
+            await self.store.save_tournament(event)
+            await self.audit(event, actor, "start", {}, {"players": len(playing)})
+            await self._signup_change(tournament_id)
+            await self._start_round(event, 1)
 
-    async def _start(self, event: TournamentRecord, actor: Person) -> None:
-        """Start the event: by the organiser's Start, or by itself at its start time.
-        Called under the event's lock; too few players raise ``TooFewPlayers`` before
-        anything changes."""
-        tournament_id = event.tournament_id
-        config = self.config_of(event)
-        game = self.matches.games[event.game]
-        entrants = await self.store.entrants(tournament_id)
-        candidates = [e for e in entrants if e.state in ("entered", "waitlist")]
-        unchecked = [e for e in candidates if config.checkin and not e.checked_in]
-        candidates = [e for e in candidates if e not in unchecked]
-        candidates.sort(key=lambda e: (e.joined_at, e.entrant))
-        playing = candidates[: config.max_players]
-        least = game.min_players if config.format == "pods" else 2
-        if len(playing) < max(least, 2):
-            raise TooFewPlayers(max(least, 2), len(playing))
-        for e in unchecked:
-            await self.store.save_entrant(e.model_copy(update={"state": "dropped"}))
-        for e in candidates:
-            state = "entered" if e in playing else "waitlist"
-            if e.state != state:
-                await self.store.save_entrant(e.model_copy(update={"state": state}))
-        # The number of rounds is fixed now: late entries do not lengthen the event.
-        config = config.model_copy(
-            update={"rounds": self.planned_rounds(config, len(playing), game)}
-        )
-        event = event.model_copy(update={"status": "running", "config": config.model_dump_json()})
-        await self.store.save_tournament(event)
-        await self.audit(event, actor, "start", {}, {"players": len(playing)})
-        await self._signup_change(tournament_id)
-        await self._start_round(event, 1)
-
-    async def _start_on_time(self, event: TournamentRecord) -> None:
-        """The start time came while sign-up was open: start as if the organiser pressed
-        Start; with too few players, call the event off and say why."""
+    async def _start_on_time(self, tournament_id: str) -> None:
+        """The start time came: start as if the organiser pressed Start (nothing, if they
+        did already or cancelled); with too few players, call the event off saying why."""
+        event = await self.store.get_tournament(tournament_id)
+        if event is None or event.status != "signup":
+            return
         clock = Person(event.organiser_id, "Start time", can_manage=True)
         try:
-            await self._start(event, clock)
+            await self.start(tournament_id, clock)
+            return
         except TooFewPlayers as short:
-            event = event.model_copy(update={"status": "cancelled"})
-            await self.store.save_tournament(event)
-            await self.store.replace_event_timers(event.tournament_id, [])
             reason = (
                 f"it needed at least {short.needed} players at its start time and had {short.found}"
             )
+        except UserError:
+            return  # started meanwhile
+        async with self.lock(tournament_id):
+            event = await self.get(tournament_id)
+            if event.status != "signup":
+                return
+            event = event.model_copy(update={"status": "cancelled"})
+            await self.store.save_tournament(event)
+            await self.store.replace_event_timers(tournament_id, [])
             await self.audit(event, clock, "cancel", {"status": "signup"}, {"status": "cancelled"})
-            await self.notify(
-                EventChange(kind="cancelled", event=event, round=event.round, text=reason)
-            )
+        await self.notify(
+            EventChange(kind="cancelled", event=event, round=event.round, text=reason)
+        )
 
     # --- rounds ----------------------------------------------------------------------------
     async def _start_round(self, event: TournamentRecord, number: int) -> None:
@@ -1164,12 +1170,11 @@ class Tournaments:
     async def on_timer(self, timer: Timer) -> None:
         """An event's timer: the next round after the grace, a deadline, a reminder."""
         tournament_id = timer.match_id.removeprefix(EVENT_TIMER)
+        if timer.kind == "start":
+            await self._start_on_time(tournament_id)  # takes the event's lock itself
+            return
         async with self.lock(tournament_id):
             event = await self.store.get_tournament(tournament_id)
-            if timer.kind == "start":
-                if event is not None and event.status == "signup":
-                    await self._start_on_time(event)
-                return  # started by the organiser already, or cancelled
             if event is None or event.status != "running" or event.round != timer.version:
                 return  # stale: the round it was set for is over
             if timer.kind == "next_round":

@@ -64,6 +64,10 @@ class UnknownGame(UserError):
         super().__init__(f"There is no game called {key!r}. Pick one from the list.")
 
 
+class Held(UserError):
+    """Something the match belongs to holds its play (a paused tournament): no move now."""
+
+
 class Busy(UserError):
     """The database was held by another writer; the move was not saved."""
 

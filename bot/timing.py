@@ -102,6 +102,8 @@ class GuildSettings(BaseModel):
     match: MatchSettings = MatchSettings()
     threads: bool = False  # /play opens each match in a thread of its own
     ratings: RatingsMode = "all"  # which finished matches move ratings
+    # Members of this role may create and run tournaments here, besides Manage Server.
+    organiser_role: int | None = None
 
 
 class TimerPlan(BaseModel):

@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot.errors import UserError
 from bot.service import HistoryPage, MatchService, PastMatch, Replay
+from bot.service.base import match_outcome
 from cogs import render
 from cogs.components import components_view, guarded, service_of
 from games import GAMES
@@ -171,6 +172,11 @@ def replay_message(
     # Public lines only: a private one is worded for its seat ("You drew..."); the hands
     # themselves are on the page with All hands.
     lines += [f"> {e.text}" for e in frame.events if e.visible_to is None]
+    if step == last and game.outcome(frame.state) is None:
+        # The game did not end by itself: the players left (a forfeit ended it).
+        ended = match_outcome(record, game, frame.state)
+        if ended is not None:
+            lines.append(f"🏳️ {ended.reason}")
     content = render.clip("\n".join(lines), CONTENT)
 
     table = render.embed_from_panel(game.panels(game.view(frame.state, None)).table)

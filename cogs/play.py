@@ -260,6 +260,8 @@ class Play(commands.Cog):
             record = await self.service.leave_match(record.match_id, interaction.user.id)
             if record.status == "cancelled":
                 text = "You left; nobody is left to play, so the match has ended."
+            elif record.status == "finished":
+                text = "You left, so the match has ended: you are last, as a forfeit."
             else:
                 text = "You left the match; a bot plays your seat to the end."
             await tell(interaction, text)

@@ -23,7 +23,7 @@ import discord
 from bot.errors import NotSeated, StaleClick, UserError
 from bot.permissions import IN_CHANNEL
 from bot.service import Change, MatchService, SeatView, settings_of
-from bot.service.base import waiting_on
+from bot.service.base import match_outcome, waiting_on
 from bot.store import MatchRecord
 from bot.store.models import GONE, STANDING_IN
 from bot.timing import PAUSED_FROM
@@ -799,8 +799,10 @@ def turn_ping(
 
 def final_message(record: MatchRecord, game: Game, state: GameState) -> tuple[str, discord.Embed]:
     """The result at the bottom of the channel: the winners, then every player ranked."""
-    outcome = game.outcome(state)
+    outcome = match_outcome(record, game, state)
     assert outcome is not None
+    # A match ended by a forfeit has no score to show: the game itself did not finish.
+    scored = game.outcome(state) is not None
     names = {s.seat: s.name for s in record.seats}
     winners = " and ".join(f"**{names[s]}**" for s in outcome.winners)
     verb = "win" if len(outcome.winners) > 1 else "wins"
@@ -809,7 +811,7 @@ def final_message(record: MatchRecord, game: Game, state: GameState) -> tuple[st
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
     lines = []
     for placement in outcome.placements:
-        score = game.score_text(state, placement)
+        score = game.score_text(state, placement) if scored else ""
         lines.append(
             f"{medals.get(placement.place, f'{placement.place}.')} **{names[placement.seat]}**"
             + (f" — {score}" if score else "")

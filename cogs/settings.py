@@ -41,6 +41,11 @@ def custom_line(minutes: int | None) -> str:
     return f"{duration(minutes * 60.0)} a move"
 
 
+def organisers_line(current: GuildSettings) -> str:
+    role = current.organiser_role
+    return "Manage Server" + (f" and the <@&{role}> role" if role is not None else " only")
+
+
 def set_lines(changes: dict[str, object], current: GuildSettings) -> str:
     """What this command changed, said first, so an admin sees their change took."""
     lines = []
@@ -58,6 +63,8 @@ def set_lines(changes: dict[str, object], current: GuildSettings) -> str:
         lines.append(f"✅ Each match in its own thread: {'yes' if current.threads else 'no'}.")
     if "ratings" in changes:
         lines.append(f"✅ Rated: {RATINGS_LABELS[current.ratings]}.")
+    if "organiser_role" in changes:
+        lines.append(f"✅ Tournament organisers: {organisers_line(current)}.")
     return "\n".join(lines) + "\n\n" if lines else ""
 
 
@@ -73,6 +80,8 @@ class Settings(commands.Cog):
         threads="Open each new match in a thread of its own",
         custom_minutes="Minutes a move of the Custom pace (then pick pace: Custom)",
         ratings="Which finished matches move players' ratings",
+        organiser_role="Members of this role may create and run tournaments, as Manage Server can",
+        clear_organiser_role="True: only Manage Server runs tournaments again",
     )
     @app_commands.choices(
         pace=choices(PACE_LABELS),
@@ -90,6 +99,8 @@ class Settings(commands.Cog):
         threads: bool | None = None,
         custom_minutes: app_commands.Range[int, 1, 20160] | None = None,
         ratings: app_commands.Choice[str] | None = None,
+        organiser_role: discord.Role | None = None,
+        clear_organiser_role: bool = False,
     ) -> None:
         async def run() -> None:
             changes: dict[str, object] = {}
@@ -105,6 +116,12 @@ class Settings(commands.Cog):
                 changes["custom_minutes"] = custom_minutes
             if ratings is not None:
                 changes["ratings"] = ratings.value
+            if organiser_role is not None and clear_organiser_role:
+                raise UserError("Give organiser_role or clear_organiser_role, not both.")
+            if organiser_role is not None:
+                changes["organiser_role"] = organiser_role.id
+            elif clear_organiser_role:
+                changes["organiser_role"] = None
             service, guild = self.bot.service, interaction.guild_id or 0
             if changes:
                 current = await service.set_guild_defaults(guild, person(interaction), changes)
@@ -120,7 +137,8 @@ class Settings(commands.Cog):
                     f"**On timeout:** {POLICY_LABELS[match.on_timeout]}\n"
                     f"**Timeouts in a row to forfeit:** {match.forfeit_after}\n"
                     f"**Each match in its own thread:** {'yes' if current.threads else 'no'}\n"
-                    f"**Rated:** {RATINGS_LABELS[current.ratings]}"
+                    f"**Rated:** {RATINGS_LABELS[current.ratings]}\n"
+                    f"**Tournament organisers:** {organisers_line(current)}"
                 ),
                 colour=render.COLOURS["neutral"],
             )

@@ -8,11 +8,11 @@ call to ``bot.service.tournaments``, which also decides who may make it.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import logging
 import re
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -35,6 +35,7 @@ from bot.timing import PACE_LABELS, duration
 from bot.tournaments import best_of as bo
 from bot.tournaments.standings import Standing
 from bot.tournaments.tiebreakers import percent
+from bot.when import parse_moment
 from cogs import render
 from cogs.components import guarded, person, tell
 from games import GAMES
@@ -57,6 +58,13 @@ PACE_CHOICES = [app_commands.Choice(name=PACE_LABELS[key], value=key) for key in
 
 def tournaments_of(interaction: discord.Interaction) -> Tournaments:
     return interaction.client.tournaments  # type: ignore[attr-defined]
+
+
+def with_roles(interaction: discord.Interaction) -> Person:
+    """Who clicked, with their roles: the server's organiser role may run events."""
+    found = person(interaction)
+    roles = getattr(interaction.user, "roles", ())
+    return dataclasses.replace(found, roles=frozenset(role.id for role in roles))
 
 
 class EventButton(
@@ -96,7 +104,7 @@ class EventButton(
         await guarded(interaction, self._run(interaction))
 
     async def _run(self, interaction: discord.Interaction) -> None:
-        events, who, tid = tournaments_of(interaction), person(interaction), self.tournament_id
+        events, who, tid = tournaments_of(interaction), with_roles(interaction), self.tournament_id
         if self.verb == "join":
             entrant = await events.join(tid, who)
             where = "on the waitlist" if entrant.state == "waitlist" else "in"
@@ -258,17 +266,6 @@ def thread_name(round_no: int, table_no: int, names: list[str]) -> str:
     return render.clip(f"R{round_no} · T{table_no} · {', '.join(names)}", 100)
 
 
-def parse_when(text: str | None) -> float | None:
-    if not text:
-        return None
-    for pattern in ("%Y-%m-%d %H:%M", "%Y-%m-%d"):
-        try:
-            return datetime.strptime(text.strip(), pattern).replace(tzinfo=UTC).timestamp()
-        except ValueError:
-            continue
-    raise UserError("Write the start as YYYY-MM-DD HH:MM (UTC), for example 2026-12-24 18:00.")
-
-
 class TournamentCog(commands.Cog):
     group = app_commands.Group(
         name="tournament", description="Community tournaments the bot runs.", guild_only=True
@@ -309,7 +306,7 @@ class TournamentCog(commands.Cog):
         rounds="Rounds (default: enough for a clear winner)",
         pace="How long each move may take",
         max_players="Most players; later sign-ups wait on a waitlist",
-        starts="When it starts, YYYY-MM-DD HH:MM in UTC (the organiser presses Start)",
+        starts="Starts by itself then: in 2h, 18:00 or 2026-12-24 18:00 (UTC); Start is sooner",
         pod_size="Pods: players a table (default 4)",
         top_cut="After the rounds: Swiss, a bracket of the top 2, 4 or 8; pods, a final table",
         checkin="Players must check in; the unchecked drop at the start",
@@ -336,7 +333,7 @@ class TournamentCog(commands.Cog):
                 rounds=rounds,
                 pace=(pace.value if pace else "casual"),  # type: ignore[arg-type]
                 max_players=max_players,
-                starts_at=parse_when(starts),
+                starts_at=parse_moment(starts, self.events.clock.now()) if starts else None,
                 pod_size=pod_size,
                 top_cut=top_cut or 0,
                 checkin=checkin,
@@ -345,7 +342,7 @@ class TournamentCog(commands.Cog):
             event = await self.events.create(
                 guild_id=interaction.guild_id or 0,
                 channel_id=interaction.channel_id or 0,
-                organiser=person(interaction),
+                organiser=with_roles(interaction),
                 game_key=game.value,
                 config=config,
             )
@@ -387,7 +384,9 @@ class TournamentCog(commands.Cog):
     async def export(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             event = await self.event_here(interaction)
-            self.events.require_organiser(event, person(interaction), "export the tournament")
+            await self.events.require_organiser(
+                event, with_roles(interaction), "export the tournament"
+            )
             files = await self.events.export(event.tournament_id)
             await interaction.response.send_message(
                 "📄 The tournament's standings, results (a row per seat) and audit log.",
@@ -427,7 +426,7 @@ class TournamentCog(commands.Cog):
         async def run() -> None:
             event = await self.event_here(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await work(event.tournament_id, person(interaction))
+            await work(event.tournament_id, with_roles(interaction))
             await tell(interaction, done)
 
         await guarded(interaction, run())
@@ -687,9 +686,10 @@ class TournamentCog(commands.Cog):
 
     async def post_cancelled(self, change: EventChange) -> None:
         await self.refresh_signup(change)
+        why = f": {change.text}" if change.text else ""
         await self.presenter.post(
             change.event.channel_id,
-            f"✖️ The **{GAMES[change.event.game].name}** tournament was cancelled.",
+            f"✖️ The **{GAMES[change.event.game].name}** tournament was cancelled{why}.",
         )
 
     async def post_forfeit(self, change: EventChange) -> None:

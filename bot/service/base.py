@@ -24,13 +24,22 @@ from bot.errors import (
     UserError,
 )
 from bot.store import MatchRecord, SeatRecord, Store, Timer
-from bot.store.models import LoggedAction
+from bot.store.models import GONE, LoggedAction
 from bot.timing import (
     MatchSettings,
     UserSettings,
 )
 from games.core.panels import Panels
-from games.core.protocol import Action, Decision, Event, Game, GameState, IllegalAction
+from games.core.protocol import (
+    Action,
+    Decision,
+    Event,
+    Game,
+    GameState,
+    IllegalAction,
+    Outcome,
+    final_outcome,
+)
 from games.core.views import TableView, closed
 
 log = logging.getLogger(__name__)
@@ -54,6 +63,7 @@ class Person:
     user_id: int
     name: str
     can_manage: bool = False
+    roles: frozenset[int] = frozenset()  # the server roles they hold, where a rule asks
 
 
 @dataclass(frozen=True)
@@ -68,7 +78,11 @@ class Choice:
     timed_out: bool = False  # a clock ran out on the seat (not a race window closing)
 
 
-ChangeKind = Literal["lobby", "started", "action", "finished", "cancelled", "reminder", "seats"]
+# "released": a hold on the match was lifted (see ``ServiceBase.holds``): whoever must move
+# may move again, so bots and forced answers are due.
+ChangeKind = Literal[
+    "lobby", "started", "action", "finished", "cancelled", "reminder", "seats", "released"
+]
 
 
 @dataclass
@@ -84,6 +98,9 @@ class Change:
 
 
 Listener = Callable[[Change], Awaitable[None]]
+# Asked before every move of a running match (a click, a bot, a timeout): a sentence saying
+# why play is held (the match's tournament is paused), or None to let the move go on.
+Hold = Callable[[MatchRecord], Awaitable[str | None]]
 
 
 @dataclass(frozen=True)
@@ -148,6 +165,14 @@ def _parsed_settings(text: str) -> MatchSettings:
     return MatchSettings.model_validate_json(text)
 
 
+def match_outcome(record: MatchRecord, game: Game, state: GameState) -> Outcome | None:
+    """How a match ended: the game's outcome, or a forfeit's (``end_by_forfeit``): the
+    seats still in first, the gone last."""
+    gone = {s.seat for s in record.seats if s.away == GONE}
+    names = [s.name for s in record.seats]
+    return final_outcome(game, state, names, gone, record.status == "finished")
+
+
 def new_match_id() -> str:
     # 10 hex characters (40 bits): short enough for custom_ids, ample against collisions.
     return secrets.token_hex(5)
@@ -178,6 +203,7 @@ class ServiceBase:
         # Told whenever timers change, so the scheduler can look at its next deadline.
         self.timers_changed: Callable[[], None] = lambda: None
         self.listeners: list[Listener] = []
+        self.holds: list[Hold] = []
         # Weak: a lock lives while someone holds or awaits it (their frame keeps it), so
         # every match ever played does not leave one behind.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()

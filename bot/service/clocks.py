@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.errors import (
+    Held,
     MatchNotFound,
     NotRunning,
     NotSeated,
@@ -134,7 +135,7 @@ class Clocks(Play):
 
         try:
             return await self._apply(timer.match_id, choose)
-        except (StaleClick, NotRunning, MatchNotFound):
+        except (StaleClick, NotRunning, MatchNotFound, Held):
             return None  # a click got there first: exactly one of them applies
 
     def _still_stands(self, record: MatchRecord, state: GameState, timer: Timer) -> Decision | None:
@@ -243,7 +244,7 @@ class Clocks(Play):
 
         try:
             return await self._apply(match_id, choose)
-        except (StaleClick, NotRunning, MatchNotFound):
+        except (StaleClick, NotRunning, MatchNotFound, Held):
             return None  # answered, or changed, meanwhile
 
     async def go_away(self, user_id: int, until: float) -> UserSettings:
@@ -324,9 +325,60 @@ class Clocks(Play):
                 raise UserError("You already left this match.")
             return seat.model_copy(update={"away": GONE})
 
-        record = await self._change_seat(match_id, user_id, gone)
-        if not any(s.user_id is not None and s.away != GONE for s in record.seats):
+        await self._change_seat(match_id, user_id, gone)
+        # A listener may have ended it meanwhile (a tournament ends a forfeited table).
+        record = await self.current(match_id)
+        if record.is_open and not any(
+            s.user_id is not None and s.away != GONE for s in record.seats
+        ):
             return await self.cancel(match_id, None)
+        return record
+
+    async def release(self, match_id: str) -> None:
+        """A hold on the match was lifted (``holds``): listeners show the table again and
+        ask its bots and forced answers anew, which the hold had refused."""
+        async with self.lock(match_id):
+            try:
+                record, state = await self._running(match_id)
+            except UserError:
+                return  # the match is gone
+            if record.status != "active":
+                return
+            # A clock that ran out just as the hold began was refused, and the scheduler
+            # deleted it: a decision left without one gets a fresh clock.
+            timers = await self.store.timers_of(match_id)
+            timed = {t.seat for t in timers if t.kind == "timeout"}
+            kept = {(t.seat, t.kind) for t in timers}
+            fresh = [
+                t
+                for t in await self.timers_after(record, None, state)
+                if t.seat not in timed and (t.seat, t.kind) not in kept
+            ]
+            if fresh:
+                timers = [*timers, *fresh]
+                await self.store.replace_timers(match_id, timers)
+                self._remember(record, state, timers)
+        if fresh:
+            self.timers_changed()
+        await self.notify(Change(kind="released", match=record, state=state, previous=state))
+
+    async def end_by_forfeit(self, match_id: str) -> MatchRecord:
+        """End a running match that at most one seat still plays, the game unfinished:
+        it is finished, its outcome the forfeit's (``match_outcome``: the seat still in
+        first, the gone last), so it is rated and listed like any finished match. Its
+        state and log stay as they were, so its replay ends where play stopped."""
+        async with self.lock(match_id):
+            record, state = await self._running(match_id)
+            if record.status != "active":
+                raise NotRunning()
+            if sum(s.away != GONE for s in record.seats) > 1:
+                raise UserError("Only a match its players but one have left ends by forfeit.")
+            await self.store.set_status(match_id, "finished")
+            await self.store.replace_timers(match_id, [])
+            self._forget(match_id)
+            record = record.model_copy(update={"status": "finished"})
+        self.timers_changed()
+        await self.notify(Change(kind="finished", match=record, state=state, previous=state))
         return record
 
     async def racing(self, match_id: str) -> frozenset[int]:

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.errors import UserError
-from bot.service.base import ServiceBase
+from bot.service.base import ServiceBase, match_outcome
 from bot.store import MatchRecord
+from bot.store.models import GONE
 from games.core.replay import (
     ExportedAction,
     ExportedSeat,
@@ -106,7 +107,7 @@ class History(ServiceBase):
         game = self.games.get(record.game)
         standings: tuple[tuple[int, str, int], ...] = ()
         if game is not None and record.state is not None:
-            outcome = game.outcome(game.load_state(record.state))
+            outcome = match_outcome(record, game, game.load_state(record.state))
             names = {s.seat: s.name for s in record.seats}
             if outcome is not None:
                 standings = tuple(
@@ -164,7 +165,10 @@ class History(ServiceBase):
             game=record.game,
             options=json.loads(record.options),
             seed=record.seed,
-            seats=[ExportedSeat(seat=s.seat, name=s.name, bot=s.is_bot) for s in record.seats],
+            seats=[
+                ExportedSeat(seat=s.seat, name=s.name, bot=s.is_bot, gone=s.away == GONE)
+                for s in record.seats
+            ],
             actions=[
                 ExportedAction(seq=a.seq, seat=a.seat, action=a.action, at=a.at.timestamp())
                 for a in logged

@@ -52,6 +52,7 @@ class Lobbies(ServiceBase):
         changes = dict(changes)
         threads = changes.pop("threads", current.threads)
         ratings = changes.pop("ratings", current.ratings)
+        organiser_role = changes.pop("organiser_role", current.organiser_role)
         try:
             match = current.match.model_validate({**current.match.model_dump(), **changes})
         except ValueError:
@@ -59,7 +60,13 @@ class Lobbies(ServiceBase):
                 "Those settings do not fit together (a custom pace needs custom_minutes)."
             ) from None
         updated = current.model_validate(
-            {**current.model_dump(), "match": match, "threads": bool(threads), "ratings": ratings}
+            {
+                **current.model_dump(),
+                "match": match,
+                "threads": bool(threads),
+                "ratings": ratings,
+                "organiser_role": organiser_role,
+            }
         )
         await self.store.save_guild_settings(guild_id, updated.model_dump_json())
         return updated

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 from bot.errors import (
     Busy,
+    Held,
     MatchNotFound,
     NotRunning,
     NotSeated,
@@ -100,8 +101,8 @@ class Play(ServiceBase):
 
         try:
             return await self._apply(match_id, choose)
-        except (_NothingToDo, NotRunning, MatchNotFound):
-            return None
+        except (_NothingToDo, NotRunning, MatchNotFound, Held):
+            return None  # a held match: the change that releases it asks the bots again
 
     async def bot_seats_deciding(self, match_id: str, *, race: bool) -> list[int]:
         """Bot seats with a decision now (ordinary ones, or grabs in a race)."""
@@ -126,6 +127,10 @@ class Play(ServiceBase):
             record, state = await self._running(match_id)
             if record.status != "active":
                 raise NotRunning()
+            for hold in self.holds:
+                reason = await hold(record)
+                if reason is not None:
+                    raise Held(reason)
             game = self.game_of(record)
             chosen = choose(record, game, state)
             seat, action = chosen.seat, chosen.action

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from bot.errors import UserError
 from bot.ratings import Rating, RatingChange, SeatResult, rate_match
-from bot.service.base import Change, settings_of
+from bot.service.base import Change, match_outcome, settings_of
 from bot.service.lobbies import Lobbies
 from bot.store import MatchRecord, Store
 from bot.store.models import GONE
@@ -36,7 +36,7 @@ def seat_results(record: MatchRecord, game: Game) -> list[SeatResult] | None:
     end it (a match closed by a deadline or an organiser is adjudicated: not rated)."""
     if record.status != "finished" or record.state is None:
         return None
-    outcome = game.outcome(game.load_state(record.state))
+    outcome = match_outcome(record, game, game.load_state(record.state))
     if outcome is None:
         return None
     places = {p.seat: p.place for p in outcome.placements}

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.errors import NotRunning, UserError
 from bot.service import Change, MatchService, Person, clean_name
+from bot.service.base import match_outcome, settings_of
 from bot.store import MatchRecord, SeatRecord, Timer
 from bot.store.events import (
     EVENT_TIMER,
@@ -83,8 +84,8 @@ GRACE: dict[str, float] = {"live": 120.0, "casual": 0.0, "async": 0.0, "correspo
 # Timeouts in a row before a seat forfeits: the slower the pace, the fewer it takes.
 FORFEIT_AFTER: dict[str, int] = {"live": 3, "casual": 3, "async": 2, "correspondence": 2}
 BOT_NAMES = ("Abe", "Bea", "Cal", "Dot", "Eve", "Fin", "Gil", "Hal", "Ivy", "Jon", "Kit", "Lou")
-RULES_PERSON_NAME = "Tournament rules"  # who "cancels" a table the event decided itself
 HELD = 100 * 365 * DAY  # a paused event's clocks are set this far ahead until it resumes
+PAUSED = "The event is paused by the organiser; play resumes when they press Resume."
 
 
 class EventConfig(BaseModel):
@@ -96,7 +97,9 @@ class EventConfig(BaseModel):
     rounds: int | None = Field(default=None, ge=1, le=30)  # None: the format's default
     pace: EventPace = "casual"
     max_players: int = Field(default=64, ge=2, le=512)
-    starts_at: float | None = None  # shown on the sign-up embed; the organiser presses Start
+    # The event starts by itself then (as if the organiser pressed Start, which they may
+    # do sooner); shown on the sign-up embed.
+    starts_at: float | None = None
     pod_size: int | None = Field(default=None, ge=3, le=8)
     # Swiss: a single-elimination bracket of the top N (2, 4 or 8); pods: a final table.
     top_cut: int = Field(default=0, ge=0, le=16)
@@ -224,6 +227,15 @@ def gone_last(players: Sequence[int], places: Sequence[int], gone: set[int]) -> 
     return [ranked[p] for p in players]
 
 
+class TooFewPlayers(UserError):
+    def __init__(self, needed: int, found: int) -> None:
+        self.needed, self.found = needed, found
+        super().__init__(
+            f"A tournament needs at least {needed} players; there "
+            f"{'is' if found == 1 else 'are'} {found}. Add bots or wait."
+        )
+
+
 class Tournaments:
     """Every change to an event, through one locked path per event."""
 
@@ -237,6 +249,7 @@ class Tournaments:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._tasks: set[asyncio.Task[None]] = set()
         matches.listeners.append(self.on_match_change)
+        matches.holds.append(self.hold)
 
     @property
     def clock(self):  # type: ignore[no-untyped-def]
@@ -247,6 +260,15 @@ class Tournaments:
         if lock is None:
             lock = self._locks[tournament_id] = asyncio.Lock()
         return lock
+
+    async def hold(self, record: MatchRecord) -> str | None:
+        """Asked before every move: a table of a paused event takes none (a click, a bot,
+        a timer), so nothing happens at it until the organiser resumes."""
+        event_id = settings_of(record).event
+        if event_id is None:
+            return None
+        event = await self.store.get_tournament(event_id)
+        return PAUSED if event is not None and event.status == "paused" else None
 
     async def notify(self, change: EventChange) -> None:
         for listener in self.listeners:
@@ -434,8 +456,9 @@ class Tournaments:
         game_key: str,
         config: EventConfig,
     ) -> TournamentRecord:
-        if not organiser.can_manage:
-            raise UserError("Only someone with Manage Server can run a tournament here.")
+        if not await self.may_organise(guild_id, organiser):
+            who = await self._organisers(guild_id)
+            raise UserError(f"Only someone with {who} can run a tournament here.")
         if game_key not in self.matches.games:
             raise UserError("There is no such game. Pick one from the list.")
         game = self.matches.games[game_key]
@@ -447,6 +470,8 @@ class Tournaments:
             raise UserError(f"{game.name} is played by two: pick Swiss or an elimination.")
         if config.best_of > 1 and config.format == "pods":
             raise UserError("Best of three is for two-player tables: pick Swiss or a bracket.")
+        if config.starts_at is not None and config.starts_at <= self.clock.now():
+            raise UserError("That start time has passed: give one in the future.")
         if config.top_cut and config.format not in ("pods", "swiss"):
             raise UserError("A top cut follows Swiss or pod rounds, not a bracket.")
         if config.top_cut and config.format == "swiss" and config.top_cut not in (2, 4, 8):
@@ -472,6 +497,11 @@ class Tournaments:
         )
         await self.store.create_tournament(record)
         await self.audit(record, organiser, "create", {}, config.model_dump(mode="json"))
+        if config.starts_at is not None:
+            # Stored like every event timer, so a restart before then loses nothing.
+            timer = self._timer(record, "start", 0, config.starts_at)
+            await self.store.replace_event_timers(record.tournament_id, [timer])
+            self.matches.timers_changed()
         return record
 
     async def set_message(self, tournament_id: str, message_id: int) -> None:
@@ -479,9 +509,23 @@ class Tournaments:
             event = await self.get(tournament_id)
             await self.store.save_tournament(event.model_copy(update={"message_id": message_id}))
 
-    def require_organiser(self, event: TournamentRecord, actor: Person, what: str) -> None:
-        if actor.user_id != event.organiser_id and not actor.can_manage:
-            raise UserError(f"Only the organiser or someone with Manage Server can {what}.")
+    async def may_organise(self, guild_id: int, actor: Person) -> bool:
+        """Manage Server, or the server's organiser role (``/settings organiser_role:``)."""
+        if actor.can_manage:
+            return True
+        role = (await self.matches.guild_settings(guild_id)).organiser_role
+        return role is not None and role in actor.roles
+
+    async def _organisers(self, guild_id: int) -> str:
+        """Who may organise here, for a refusal: "Manage Server or the @Role role"."""
+        role = (await self.matches.guild_settings(guild_id)).organiser_role
+        return "Manage Server" + (f" or the <@&{role}> role" if role is not None else "")
+
+    async def require_organiser(self, event: TournamentRecord, actor: Person, what: str) -> None:
+        if actor.user_id == event.organiser_id or await self.may_organise(event.guild_id, actor):
+            return
+        who = await self._organisers(event.guild_id)
+        raise UserError(f"Only the organiser or someone with {who} can {what}.")
 
     async def audit(
         self, event: TournamentRecord, actor: Person, action: str, before: object, after: object
@@ -592,7 +636,7 @@ class Tournaments:
         the event it is a late entry, like a person the organiser adds."""
         async with self.lock(tournament_id):
             event = await self.get(tournament_id)
-            self.require_organiser(event, actor, "add bots")
+            await self.require_organiser(event, actor, "add bots")
             entrants = await self.store.entrants(tournament_id)
             taken = {e.name for e in entrants}
             name = next((f"🤖 {n}" for n in BOT_NAMES if f"🤖 {n}" not in taken), None)
@@ -607,7 +651,7 @@ class Tournaments:
         lost round for each one already played)."""
         async with self.lock(tournament_id):
             event = await self.get(tournament_id)
-            self.require_organiser(event, actor, "add players")
+            await self.require_organiser(event, actor, "add players")
             entrants = await self.store.entrants(tournament_id)
             if any(
                 e.user_id == player.user_id and e.state in ("entered", "waitlist") for e in entrants
@@ -681,26 +725,23 @@ class Tournaments:
         sign-up order, and round 1 is paired."""
         async with self.lock(tournament_id):
             event = await self.get(tournament_id)
-            self.require_organiser(event, actor, "start the tournament")
+            await self.require_organiser(event, actor, "start the tournament")
             if event.status != "signup":
                 raise UserError("This tournament has already started.")
             config = self.config_of(event)
             game = self.matches.games[event.game]
             entrants = await self.store.entrants(tournament_id)
             candidates = [e for e in entrants if e.state in ("entered", "waitlist")]
-            if config.checkin:
-                for e in candidates:
-                    if not e.checked_in:
-                        await self.store.save_entrant(e.model_copy(update={"state": "dropped"}))
-                candidates = [e for e in candidates if e.checked_in]
+            # Dropped only once the start is sure: a refused start changes nothing.
+            unchecked = [e for e in candidates if config.checkin and not e.checked_in]
+            candidates = [e for e in candidates if e not in unchecked]
             candidates.sort(key=lambda e: (e.joined_at, e.entrant))
             playing = candidates[: config.max_players]
             least = game.min_players if config.format == "pods" else 2
             if len(playing) < max(least, 2):
-                raise UserError(
-                    f"A tournament needs at least {max(least, 2)} players; there "
-                    f"{'is' if len(playing) == 1 else 'are'} {len(playing)}. Add bots or wait."
-                )
+                raise TooFewPlayers(max(least, 2), len(playing))
+            for e in unchecked:
+                await self.store.save_entrant(e.model_copy(update={"state": "dropped"}))
             for e in candidates:
                 state = "entered" if e in playing else "waitlist"
                 if e.state != state:
@@ -716,6 +757,34 @@ class Tournaments:
             await self.audit(event, actor, "start", {}, {"players": len(playing)})
             await self._signup_change(tournament_id)
             await self._start_round(event, 1)
+
+    async def _start_on_time(self, tournament_id: str) -> None:
+        """The start time came: start as if the organiser pressed Start (nothing, if they
+        did already or cancelled); with too few players, call the event off saying why."""
+        event = await self.store.get_tournament(tournament_id)
+        if event is None or event.status != "signup":
+            return
+        clock = Person(event.organiser_id, "Start time", can_manage=True)
+        try:
+            await self.start(tournament_id, clock)
+            return
+        except TooFewPlayers as short:
+            reason = (
+                f"it needed at least {short.needed} players at its start time and had {short.found}"
+            )
+        except UserError:
+            return  # started meanwhile
+        async with self.lock(tournament_id):
+            event = await self.get(tournament_id)
+            if event.status != "signup":
+                return
+            event = event.model_copy(update={"status": "cancelled"})
+            await self.store.save_tournament(event)
+            await self.store.replace_event_timers(tournament_id, [])
+            await self.audit(event, clock, "cancel", {"status": "signup"}, {"status": "cancelled"})
+        await self.notify(
+            EventChange(kind="cancelled", event=event, round=event.round, text=reason)
+        )
 
     # --- rounds ----------------------------------------------------------------------------
     async def _start_round(self, event: TournamentRecord, number: int) -> None:
@@ -947,7 +1016,7 @@ class Tournaments:
             # player ends the match now. (A move or a /leave never comes from inside the
             # event's lock, so waiting for it here cannot deadlock.)
             async with self.lock(table.tournament_id):
-                await self._table_changed(table.tournament_id, change.match.match_id, change.kind)
+                await self._table_changed(table.tournament_id, change.match.match_id)
             return
         self.spawn(self._locked_table_change(table.tournament_id, change.match.match_id))
 
@@ -977,7 +1046,7 @@ class Tournaments:
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
-    async def _table_changed(self, tournament_id: str, match_id: str, kind: str = "") -> None:
+    async def _table_changed(self, tournament_id: str, match_id: str) -> None:
         table = await self.store.event_table_of(match_id)
         if table is None or table.status != "playing":
             return
@@ -998,7 +1067,7 @@ class Tournaments:
                 )
         if record.status == "finished":
             state = self.matches.load_state(record)
-            outcome = self.matches.game_of(record).outcome(state)
+            outcome = match_outcome(record, self.matches.game_of(record), state)
             assert outcome is not None
             place = {seated[p.seat]: p.place for p in outcome.placements}
             places = gone_last(table.seats, [place[p] for p in table.seats], gone)
@@ -1022,15 +1091,12 @@ class Tournaments:
                 )
             )
         elif len(table.seats) - len(gone) <= 1:
-            # A forfeit leaves one player: the match ends at once, the forfeit is last.
+            # A forfeit leaves one player: the match ends at once, finished with the
+            # forfeit last (so it is rated like any finished match).
             places = gone_last(table.seats, [1] * len(table.seats), gone)
             await self._decide(event, table, places, sorted(gone), "match", complete=False)
-            humans = any(s.user_id is not None and s.away != GONE for s in record.seats)
-            if kind != "seats" or humans:  # /leave closes a match nobody is left in itself
-                with contextlib.suppress(NotRunning):  # it ended meanwhile: decided anyway
-                    await self.matches.cancel(
-                        match_id, Person(event.organiser_id, RULES_PERSON_NAME, can_manage=True)
-                    )
+            with contextlib.suppress(NotRunning):  # it ended meanwhile: decided anyway
+                await self.matches.end_by_forfeit(match_id)
             self.spawn(self._complete_later(tournament_id))
 
     async def _decide(
@@ -1185,6 +1251,9 @@ class Tournaments:
     async def on_timer(self, timer: Timer) -> None:
         """An event's timer: the next round after the grace, a deadline, a reminder."""
         tournament_id = timer.match_id.removeprefix(EVENT_TIMER)
+        if timer.kind == "start":
+            await self._start_on_time(tournament_id)  # takes the event's lock itself
+            return
         async with self.lock(tournament_id):
             event = await self.store.get_tournament(tournament_id)
             if event is None or event.status != "running" or event.round != timer.version:
@@ -1324,7 +1393,7 @@ class Tournaments:
     # --- organiser tools -------------------------------------------------------------------
     async def _organise(self, tournament_id: str, actor: Person, what: str) -> TournamentRecord:
         event = await self.get(tournament_id)
-        self.require_organiser(event, actor, what)
+        await self.require_organiser(event, actor, what)
         if not event.is_open:
             raise UserError("This tournament is over.")
         return event
@@ -1541,7 +1610,15 @@ class Tournaments:
             self.matches.timers_changed()
             await self.audit(event, actor, "resume", {"status": "paused"}, {"status": "running"})
             await self.notify(EventChange(kind="resumed", event=event, round=event.round))
+            playing = [
+                t.match_id
+                for t in await self.store.event_tables(tournament_id)
+                if t.status == "playing" and t.match_id
+            ]
             await self._maybe_complete(event)
+        # The bots and forced answers the pause refused are due again.
+        for match_id in playing:
+            await self.matches.release(match_id)
 
     async def _shift_clocks(
         self, event: TournamentRecord, by: float, which: Callable[[Timer], bool]

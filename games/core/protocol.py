@@ -10,7 +10,7 @@ database or the clock.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Annotated, Any, ClassVar, Protocol, Self, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
@@ -226,6 +226,31 @@ class Outcome(BaseModel):
             place = placements[-1].place if tied else index + 1
             placements.append(Placement(seat=seat, place=place, score=scores[seat]))
         return cls(placements=tuple(placements), reason=reason)
+
+    @classmethod
+    def by_forfeit(cls, names: Sequence[str], gone: Collection[int]) -> Self:
+        """A match its players left before the game ended: those still in share first
+        place, those gone share last (no score: the game itself was not finished)."""
+        staying = [seat for seat in range(len(names)) if seat not in gone]
+        last = len(staying) + 1 if staying else 1
+        placements = tuple(
+            Placement(seat=seat, place=last if seat in gone else 1, score=0)
+            for seat in [*staying, *sorted(gone)]
+        )
+        who = " and ".join(names[seat] for seat in sorted(gone))
+        return cls(placements=placements, reason=f"{who} forfeited.")
+
+
+def final_outcome(
+    game: Game, state: GameState, names: Sequence[str], gone: Collection[int], finished: bool
+) -> Outcome | None:
+    """How a match ended: the game's own outcome, or, for a match ended (``finished``)
+    while the game was still going because every seat but one at most is ``gone``, their
+    forfeit. (Any other end without the game's outcome is no result: not rated.)"""
+    outcome = game.outcome(state)
+    if outcome is None and finished and gone and len(names) - len(gone) <= 1:
+        return Outcome.by_forfeit(names, gone)
+    return outcome
 
 
 class GameState(BaseModel):

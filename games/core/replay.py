@@ -14,7 +14,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from games.core.protocol import Action, Decision, Event, Game, GameState, IllegalAction
+from games.core.protocol import (
+    Action,
+    Decision,
+    Event,
+    Game,
+    GameState,
+    IllegalAction,
+    Outcome,
+    final_outcome,
+)
 
 FORMAT = "cookie-jar-match/1"
 
@@ -25,6 +34,7 @@ class ExportedSeat(BaseModel):
     seat: int
     name: str
     bot: bool = False
+    gone: bool = False  # the player left or forfeited: last, if that ended the match
 
 
 class ExportedAction(BaseModel):
@@ -150,6 +160,12 @@ def final_state(game: Game, export: MatchExport) -> GameState:
     for logged, action in _steps(game, export):
         state, _ = _apply(game, state, logged, action)
     return state
+
+
+def outcome_of(game: Game, export: MatchExport, state: GameState) -> Outcome | None:
+    """How the replayed match ended (``state``: its final state), a forfeit included."""
+    gone = {s.seat for s in export.seats if s.gone}
+    return final_outcome(game, state, export.names, gone, export.status == "finished")
 
 
 def replay(game: Game, export: MatchExport) -> list[Frame]:

@@ -132,6 +132,7 @@ __all__ = [
     "FakeInteraction",
     "FakeMessage",
     "FakeModal",
+    "FakeRole",
     "FakeUser",
     "Fault",
     "Rejection",
@@ -188,10 +189,23 @@ class FakeUser:
     manage_guild: bool = False
     bot: bool = False
     dms_open: bool = True  # False: they blocked the bot or closed DMs from server members
+    roles: list[int] = field(default_factory=list)  # roles of :meth:`FakeDiscord.add_role`
 
     @property
     def mention(self) -> str:
         return f"<@{self.id}>"
+
+
+@dataclass(frozen=True)
+class FakeRole:
+    """A server role without permissions of its own (a slash option may name it)."""
+
+    id: int
+    name: str
+
+    @property
+    def mention(self) -> str:
+        return f"<@&{self.id}>"
 
 
 @dataclass
@@ -952,6 +966,8 @@ class FakeDiscord:
         self.everyone_role_id = self.guild_id
         self.manager_role_id = self._new_id()
         self.bot_role_id = self._new_id()
+        self.roles: dict[int, FakeRole] = {}
+        """Roles added with :meth:`add_role` (beyond @everyone, Managers and the bot's)."""
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
@@ -996,6 +1012,24 @@ class FakeDiscord:
                 "GUILD_MEMBER_ADD", {**self._member_json(user), "guild_id": str(self.guild_id)}
             )
         return user
+
+    def add_role(self, name: str, *members: FakeUser) -> FakeRole:
+        """Add a role to the guild and give it to ``members``."""
+        role = FakeRole(self._new_id(), name)
+        self.roles[role.id] = role
+        if self._bot is not None:
+            self._parse(
+                "GUILD_ROLE_CREATE",
+                {
+                    "guild_id": str(self.guild_id),
+                    "role": self._role_json(
+                        role.id, name, discord.Permissions.none(), 3 + len(self.roles)
+                    ),
+                },
+            )
+        for member in members:
+            member.roles.append(role.id)
+        return role
 
     def add_channel(self, name: str) -> FakeChannel:
         """Add a text channel to the guild."""
@@ -1042,6 +1076,7 @@ class FakeDiscord:
             roles.append(str(self.manager_role_id))
         if user.bot:
             roles.append(str(self.bot_role_id))
+        roles += [str(role) for role in user.roles]
         data: dict[str, Any] = {
             "user": self._user_json(user),
             "roles": roles,
@@ -1132,6 +1167,10 @@ class FakeDiscord:
                     self.manager_role_id, "Managers", discord.Permissions(manage_guild=True), 1
                 ),
                 self._role_json(self.bot_role_id, self.bot_user.name, _BOT_PERMISSIONS, 2),
+                *(
+                    self._role_json(r.id, r.name, discord.Permissions.none(), 3 + i)
+                    for i, r in enumerate(self.roles.values())
+                ),
             ],
             "emojis": [],
             "stickers": [],
@@ -1564,6 +1603,10 @@ class FakeDiscord:
             member = self._member_json(value, with_permissions=True)
             del member["user"]
             resolved.setdefault("members", {})[str(value.id)] = member
+            return str(value.id)
+        if isinstance(value, FakeRole):
+            role = self._role_json(value.id, value.name, discord.Permissions.none(), 3)
+            resolved.setdefault("roles", {})[str(value.id)] = role
             return str(value.id)
         if isinstance(value, FakeChannel):
             data = self._channel_json(value)

@@ -458,10 +458,11 @@ async def test_a_no_show_forfeits_their_table_at_once_and_stay_in_keeps_them_in(
             assert result.source == "match" and result.gone == [mine.entrant]  # type: ignore[union-attr]
             assert result.places[result.players.index(mine.entrant)] == 2  # type: ignore[union-attr]
             record = await bot.service.get(table.match_id)  # type: ignore[arg-type]
-            # Ended at once by the event (cancelled), unless the move her timeout played or
-            # the opponent's very next one ended the game first (she may even have had the
-            # most money then): either way the event's result above puts her last.
-            assert record.status in ("cancelled", "finished")
+            # Ended at once by the event, finished with her forfeit last, unless the move
+            # her timeout played or the opponent's very next one ended the game first (she
+            # may even have had the most money then): either way the event's result above
+            # puts her last.
+            assert record.status == "finished"
             return table.thread_id, mine  # type: ignore[return-value]
 
         thread_id, _ = await sit_out(1)

@@ -1,19 +1,19 @@
 """The built-in Braverse bot: a heuristic that reads only its own view.
 
 Mulligan a hand without a LV1-2 Cookie; support with the card least useful in hand (a
-colour the Battle Area's attacks cannot pay yet counts as useful there); keep one Cookie
-in hand, and place the Cookies that bring most HP for the levels they risk;
-attack where it faints the highest level, a lethal attack first; pay keeping the colours
-its Traps need; spring a Trap when it saves a Cookie of LV2+ (or any Cookie whose faint
-would lose the match, or when it takes the attacker out), and answer with a "when
-attacked" effect whenever it softens a hit; accept FLIP and On Reveal unless the cost
-hurts; refresh with the lowest level.
+colour the Battle Area's attacks cannot pay yet counts as useful there, a Trap outranks a
+spare Cookie); keep one Cookie in hand, and place the Cookies that bring most HP for the
+levels they risk; attack where it faints the highest level, a lethal attack first; pay
+keeping the colours its Traps need; spring a Trap when it saves a Cookie of LV2+ (or any
+Cookie whose faint would lose the match, or when it faints the attacker first), and answer
+with a "when attacked" effect whenever it softens a hit; accept FLIP and On Reveal unless
+the cost hurts; refresh with the lowest level.
 
-Defence is what keeps a match between two of these bots going: an answer is judged by
-what it does to the attack in progress (less damage, more HP, the attacker gone), healing
-goes where a faint would cost most, a level in the Break Area is taken back whenever a
-card allows it, and the Support a Trap in hand needs is kept Active through the bot's own
-turn unless spending it faints something.
+Defence is what keeps a match between two of these bots going, and it costs nothing
+against a weak player: an answer is judged by what it does to the attack in progress (less
+damage, more HP, the attacker gone), healing goes where a faint would cost most, a level
+in the Break Area is taken back whenever a card allows it, and the Support a Trap in hand
+needs stays Active through the bot's own turn unless spending it faints something.
 """
 
 from __future__ import annotations
@@ -99,9 +99,13 @@ def usefulness(game: Braverse, view: BraverseView, me: int, number: str) -> floa
     card = game.pool[number]
     cookies = [c for c in hand if game.pool[c].type == "cookie"]
     copies = Counter(hand)[number]
-    value = {"cookie": 3.0, "trap": 2.5, "item": 1.5, "stage": 1.0}[card.type]
-    if card.type == "cookie" and len(cookies) <= 1:
-        value += 10  # keep one Cookie in hand
+    # A Trap outranks a spare Cookie: held, it saves a Cookie on the opponent's turn;
+    # supported, it is one colour among others.
+    value = {"cookie": 3.0, "trap": 3.5, "item": 1.5, "stage": 1.0}[card.type]
+    if card.type == "cookie":
+        value += 0.1 * cookie_value(game, number)  # of spare Cookies, the one worth least goes
+        if len(cookies) <= 1:
+            value += 10  # keep one Cookie in hand
     if card.type == "stage" and side.stage is not None:
         value -= 1
     if card.colour in missing_colours(game, view, me):
@@ -128,8 +132,13 @@ def support_choice(game: Braverse, view: BraverseView, me: int, opts: list[Optio
     return min(cards, key=lambda o: usefulness(game, view, me, o.action.args[0])).action
 
 
-def trap_colours(game: Braverse, view: BraverseView, me: int) -> Counter[str]:
-    hand = view.sides[me].hand or []
+def trap_colours(
+    game: Braverse, view: BraverseView, me: int, playing: str | None = None
+) -> Counter[str]:
+    """The colours the Traps in hand need (but the one being played)."""
+    hand = list(view.sides[me].hand or [])
+    if playing in hand:
+        hand.remove(playing)
     need: Counter[str] = Counter()
     for number in hand:
         if game.pool[number].type == "trap":
@@ -153,7 +162,8 @@ def payment_cost(game: Braverse, view: BraverseView, me: int, option: Option) ->
     paid = paid_of(option)
     if paid == "free":
         return 0.0
-    need = trap_colours(game, view, me)
+    playing = option.action.args[0] if option.action.kind in ("item", "trap") else None
+    need = trap_colours(game, view, me, playing)
     return sum(2.0 if need[c] else 1.0 for c in paid)
 
 

@@ -199,17 +199,8 @@ def strands_trap(game: Braverse, view: BraverseView, me: int, paid: str) -> bool
 
 
 def cost_hurts(game: Braverse, view: BraverseView, me: int, paid: str) -> bool:
-    """Paying would leave too few Active Support cards for the cheapest Trap in hand."""
-    if paid == "free":
-        return False
-    side = view.sides[me]
-    traps = [
-        len(parse_cost(game.pool[c].cost).symbols)
-        for c in side.hand or []
-        if game.pool[c].type == "trap"
-    ]
-    active = sum(not s.rested for s in side.support)
-    return bool(traps) and active - len(paid) < min(traps)
+    """Paying would leave a Trap in hand unpaid that could be paid now."""
+    return strands_trap(game, view, me, paid)
 
 
 def boost_of(game: Braverse, view: BraverseView, me: int, option: Option) -> int:

@@ -150,6 +150,8 @@ def test_bot_declines_a_flip_whose_cost_would_leave_its_trap_unpaid() -> None:
 
     assert bot(flipped([R], []), "Ben") == "flip.R"  # Flare Juggler's FLIP costs R
     assert bot(flipped([R], ["S1-013"]), "Ben") == "decline"  # Backdraft needs that R
+    # Riptide (B B) cannot be paid with that R anyway: nothing is kept back for it.
+    assert bot(flipped([R], ["S1-058"]), "Ben") == "flip.R"
 
 
 def test_bot_answers_with_when_attacked_whenever_it_softens_a_hit_and_keeps_its_trap() -> None:

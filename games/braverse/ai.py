@@ -322,7 +322,7 @@ def item_worth(game: Braverse, view: BraverseView, me: int, option: Option) -> b
 
 
 # --- answering an attack ------------------------------------------------------------------
-def mine_by_uid(view: BraverseView, seat: int, uid: int) -> CookieLine | None:
+def cookie_by_uid(view: BraverseView, seat: int, uid: int) -> CookieLine | None:
     return next((c for c in view.sides[seat].battle if c.uid == uid), None)
 
 
@@ -341,8 +341,8 @@ def after_answer(
     its damage or bounce at the attacker, as pick_choice does."""
     attack = view.attack
     assert attack is not None
-    target = mine_by_uid(view, me, attack.target_uid)
-    attacker = mine_by_uid(view, 1 - me, attack.attacker_uid)
+    target = cookie_by_uid(view, me, attack.target_uid)
+    attacker = cookie_by_uid(view, 1 - me, attack.attacker_uid)
     damage, hp = attack.damage, target.hp_left if target is not None else 0
     attacker_faints, attacker_gone = False, attacker is None
     effect = answer_effect(game, view, me, option)
@@ -376,7 +376,7 @@ def trap_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option])
     attack = view.attack
     if not answers or attack is None or not attack.target:
         return Action.of("pass")
-    target = mine_by_uid(view, me, attack.target_uid)
+    target = cookie_by_uid(view, me, attack.target_uid)
     if target is None:
         return Action.of("pass")
     level = level_of(game, target.card)

@@ -1,12 +1,19 @@
 """The built-in Braverse bot: a heuristic that reads only its own view.
 
 Mulligan a hand without a LV1-2 Cookie; support with the card least useful in hand (a
-colour the Battle Area's attacks cannot pay yet counts as useful there); keep one Cookie
-in hand, and place the Cookies that bring most HP for the levels they risk;
-attack where it faints the highest level, a lethal attack first; pay keeping the colours
-its Traps need; spring a Trap when it saves a Cookie of LV2+, and answer with a "when
-attacked" effect whenever it softens a hit; accept FLIP and On Reveal
-unless the cost hurts; refresh with the lowest level.
+colour the Battle Area's attacks cannot pay yet counts as useful there, a Trap outranks a
+spare Cookie); keep one Cookie in hand, and place the Cookies that bring most HP for the
+levels they risk; attack where it faints the highest level, a lethal attack first; pay
+keeping the colours its Traps need; spring a Trap when it saves a Cookie of LV2+ (or any
+Cookie whose faint would lose the match, or when it faints the attacker first), and answer
+with a "when attacked" effect whenever it softens a hit; accept FLIP and On Reveal unless
+the cost hurts; refresh with the lowest level.
+
+Defence is what keeps a match between two of these bots going, and it costs nothing
+against a weak player: an answer is judged by what it does to the attack in progress (less
+damage, more HP, the attacker gone), healing goes where a faint would cost most, a level
+in the Break Area is taken back whenever a card allows it, and the Support a Trap in hand
+needs stays Active through the bot's own turn unless spending it faints something.
 """
 
 from __future__ import annotations
@@ -14,13 +21,22 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from games.braverse.cards import parse_cost
+from games.braverse.cards import (
+    AddHp,
+    Card,
+    Damage,
+    Effect,
+    ModifyAttack,
+    ReturnToHand,
+    ToDiscard,
+    parse_cost,
+)
 from games.braverse.state import WIN_LEVEL
 from games.core.protocol import Action, Decision, Option
 
 if TYPE_CHECKING:
     from games.braverse.engine import Braverse
-    from games.braverse.view import BraverseView
+    from games.braverse.view import BraverseView, CookieLine
 
 HARMFUL = ("damage", "return_to_hand", "to_discard", "rest")
 
@@ -54,12 +70,7 @@ def choose(game: Braverse, view: BraverseView, decision: Decision) -> Action:
     if "pick" in kinds:
         return pick_choice(game, view, me, decision)
     if "take" in kinds:
-        if decision.prompt.endswith("discard which card?") and view.sides[me].hand is not None:
-            return min(
-                (o for o in opts if o.action.kind == "take"),
-                key=lambda o: usefulness(game, view, me, o.action.args[0]),
-            ).action
-        return next(o.action for o in opts if o.action.kind == "take")
+        return take_choice(game, view, me, decision)
     return decision.default or opts[0].action
 
 
@@ -77,6 +88,10 @@ def cookie_value(game: Braverse, number: str) -> float:
     return (card.hp or 0) - 2 * (card.level or 0) + 0.5 * damage
 
 
+def level_of(game: Braverse, number: str) -> int:
+    return game.pool[number].level or 0
+
+
 def usefulness(game: Braverse, view: BraverseView, me: int, number: str) -> float:
     """How much a hand card is worth keeping (higher: keep)."""
     side = view.sides[me]
@@ -84,9 +99,13 @@ def usefulness(game: Braverse, view: BraverseView, me: int, number: str) -> floa
     card = game.pool[number]
     cookies = [c for c in hand if game.pool[c].type == "cookie"]
     copies = Counter(hand)[number]
-    value = {"cookie": 3.0, "trap": 2.5, "item": 1.5, "stage": 1.0}[card.type]
-    if card.type == "cookie" and len(cookies) <= 1:
-        value += 10  # keep one Cookie in hand
+    # A Trap outranks a spare Cookie: held, it saves a Cookie on the opponent's turn;
+    # supported, it is one colour among others.
+    value = {"cookie": 3.0, "trap": 3.5, "item": 1.5, "stage": 1.0}[card.type]
+    if card.type == "cookie":
+        value += 0.1 * cookie_value(game, number)  # of spare Cookies, the one worth least goes
+        if len(cookies) <= 1:
+            value += 10  # keep one Cookie in hand
     if card.type == "stage" and side.stage is not None:
         value -= 1
     if card.colour in missing_colours(game, view, me):
@@ -113,8 +132,13 @@ def support_choice(game: Braverse, view: BraverseView, me: int, opts: list[Optio
     return min(cards, key=lambda o: usefulness(game, view, me, o.action.args[0])).action
 
 
-def trap_colours(game: Braverse, view: BraverseView, me: int) -> Counter[str]:
-    hand = view.sides[me].hand or []
+def trap_colours(
+    game: Braverse, view: BraverseView, me: int, playing: str | None = None
+) -> Counter[str]:
+    """The colours the Traps in hand need (but the one being played)."""
+    hand = list(view.sides[me].hand or [])
+    if playing in hand:
+        hand.remove(playing)
     need: Counter[str] = Counter()
     for number in hand:
         if game.pool[number].type == "trap":
@@ -122,27 +146,61 @@ def trap_colours(game: Braverse, view: BraverseView, me: int) -> Counter[str]:
     return need
 
 
+def paid_of(option: Option) -> str:
+    """The colours an option pays ("free" when none)."""
+    args = option.action.args
+    match option.action.kind:
+        case "item" | "trap" | "stage" | "react":
+            return args[1]
+        case "atk":
+            return args[2]
+    return args[0]
+
+
 def payment_cost(game: Braverse, view: BraverseView, me: int, option: Option) -> float:
     """How much a payment hurts: colours that the Traps in hand need count double."""
-    paid = option.action.args[-1] if option.action.kind != "item" else option.action.args[1]
+    paid = paid_of(option)
     if paid == "free":
         return 0.0
-    need = trap_colours(game, view, me)
+    playing = option.action.args[0] if option.action.kind in ("item", "trap") else None
+    need = trap_colours(game, view, me, playing)
     return sum(2.0 if need[c] else 1.0 for c in paid)
 
 
-def cost_hurts(game: Braverse, view: BraverseView, me: int, paid: str) -> bool:
-    """Paying would leave too few Active Support cards for the cheapest Trap in hand."""
+def active_support(game: Braverse, view: BraverseView, me: int) -> Counter[str]:
+    return Counter(game.pool[s.card].colour for s in view.sides[me].support if not s.rested)
+
+
+def payable(active: Counter[str], cost: str) -> bool:
+    """Whether these Active Support colours pay a cost (coloured symbols first, N any)."""
+    symbols = parse_cost(cost).symbols
+    left = Counter(active)
+    for colour in symbols.replace("N", ""):
+        if left[colour] <= 0:
+            return False
+        left[colour] -= 1
+    return sum(left.values()) >= symbols.count("N")
+
+
+def traps_in_hand(game: Braverse, view: BraverseView, me: int) -> list[Card]:
+    return [game.pool[c] for c in view.sides[me].hand or [] if game.pool[c].type == "trap"]
+
+
+def strands_trap(game: Braverse, view: BraverseView, me: int, paid: str) -> bool:
+    """Paying these colours leaves no Trap in hand payable that was payable before."""
     if paid == "free":
         return False
-    side = view.sides[me]
-    traps = [
-        len(parse_cost(game.pool[c].cost).symbols)
-        for c in side.hand or []
-        if game.pool[c].type == "trap"
-    ]
-    active = sum(not s.rested for s in side.support)
-    return bool(traps) and active - len(paid) < min(traps)
+    active = active_support(game, view, me)
+    ready = [t for t in traps_in_hand(game, view, me) if payable(active, t.cost)]
+    if not ready:
+        return False
+    after = active - Counter(paid)
+    return not any(payable(after, t.cost) for t in ready)
+
+
+def cost_hurts(game: Braverse, view: BraverseView, me: int, paid: str) -> bool:
+    """Paying would leave a Trap in hand unpaid that could be paid now."""
+    return strands_trap(game, view, me, paid)
 
 
 def boost_of(game: Braverse, view: BraverseView, me: int, option: Option) -> int:
@@ -179,8 +237,13 @@ def boost_first(
     return None
 
 
+def first_op(card: Card, trigger: str) -> str:
+    effect = card.ability(trigger)
+    return effect.do[0].op if effect is not None else ""
+
+
 def main_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option]) -> Action:
-    side, foe = view.sides[me], view.sides[1 - me]
+    side = view.sides[me]
     hand = side.hand or []
     by_kind: dict[str, list[Option]] = {}
     for o in opts:
@@ -190,38 +253,56 @@ def main_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option])
         return max(by_kind["cookie"], key=lambda o: cookie_value(game, o.action.args[0])).action
     if "stage" in by_kind and side.stage is None:
         return by_kind["stage"][0].action
-    attacks = by_kind.get("atk", [])
-    boosts = [
-        o for o in by_kind.get("item", []) + by_kind.get("act", []) if boost_of(game, view, me, o)
+    items = by_kind.get("item", [])
+    # A level back out of the Break Area is worth any Support: it is the match's clock.
+    recovery = [
+        o for o in items if first_op(game.pool[o.action.args[0]], "item") == "break_to_discard"
     ]
+    if recovery:
+        return min(recovery, key=lambda o: payment_cost(game, view, me, o)).action
+    attacks = by_kind.get("atk", [])
+    boosts = [o for o in items + by_kind.get("act", []) if boost_of(game, view, me, o)]
     boost = boost_first(game, view, me, boosts, attacks)
     if boost is not None:
         return boost.action
+    attacks = [o for o in attacks if attack_worth(game, view, me, o)]
     if attacks:
         return attack_choice(game, view, me, attacks).action
     if "act" in by_kind:
         return by_kind["act"][0].action
-    items = [o for o in by_kind.get("item", []) if item_worth(game, view, me, o)]
+    items = [o for o in items if item_worth(game, view, me, o)]
     if items:
-        return items[0].action
-    del foe
+        return min(items, key=lambda o: payment_cost(game, view, me, o)).action
     return Action.of("end")
+
+
+def attack_outcome(game: Braverse, view: BraverseView, me: int, option: Option) -> tuple[int, bool]:
+    """(damage it deals, whether the target faints) if the defender does not answer."""
+    side, foe = view.sides[me], view.sides[1 - me]
+    attacker = game.pool[side.battle[int(option.action.args[0])].card]
+    target = foe.battle[int(option.action.args[1])]
+    assert attacker.attack is not None
+    damage = max(0, attacker.attack.damage + side.attack_bonus)
+    return min(damage, target.hp_left), damage >= target.hp_left
+
+
+def attack_worth(game: Braverse, view: BraverseView, me: int, option: Option) -> bool:
+    """An attack that faints nothing is not worth leaving a Trap in hand unpaid for the
+    opponent's turn: chip damage can wait, a Cookie of ours cannot."""
+    _, faints = attack_outcome(game, view, me, option)
+    return faints or not strands_trap(game, view, me, paid_of(option))
 
 
 def attack_choice(game: Braverse, view: BraverseView, me: int, attacks: list[Option]) -> Option:
     foe = view.sides[1 - me]
-    side = view.sides[me]
 
     def value(o: Option) -> tuple[float, float, float]:
         i, j = int(o.action.args[0]), int(o.action.args[1])
-        attacker = game.pool[side.battle[i].card]
         target = foe.battle[j]
-        level = game.pool[target.card].level or 0
-        assert attacker.attack is not None
-        faints = attacker.attack.damage + side.attack_bonus >= target.hp_left
+        level = level_of(game, target.card)
+        dealt, faints = attack_outcome(game, view, me, o)
         lethal = faints and foe.break_level + level >= WIN_LEVEL
-        score = (100 if lethal else 0) + (10 * level if faints else 0)
-        score += min(attacker.attack.damage + side.attack_bonus, target.hp_left)
+        score = (100 if lethal else 0) + (10 * level if faints else 0) + dealt
         return (score, -payment_cost(game, view, me, o), -i)
 
     return max(attacks, key=value)
@@ -232,10 +313,62 @@ def item_worth(game: Braverse, view: BraverseView, me: int, option: Option) -> b
     assert card.item is not None
     first = card.item.do[0].op
     foe = view.sides[1 - me]
+    if strands_trap(game, view, me, paid_of(option)):
+        return False  # the Trap in hand is worth more on the opponent's turn
     if first in HARMFUL or first in ("support_to_hand", "discard", "mill"):
         return bool(foe.battle) or first in ("support_to_hand", "discard", "mill")
     # modify_attack is only worth it right before an attack the bot cannot plan here
     return first != "modify_attack"
+
+
+# --- answering an attack ------------------------------------------------------------------
+def cookie_by_uid(view: BraverseView, seat: int, uid: int) -> CookieLine | None:
+    return next((c for c in view.sides[seat].battle if c.uid == uid), None)
+
+
+def answer_effect(game: Braverse, view: BraverseView, me: int, option: Option) -> Effect | None:
+    if option.action.kind == "trap":
+        return game.pool[option.action.args[0]].trap
+    cookie = view.sides[me].battle[int(option.action.args[0])]
+    return game.pool[cookie.card].when_attacked
+
+
+def after_answer(
+    game: Braverse, view: BraverseView, me: int, option: Option
+) -> tuple[int, int, bool]:
+    """What an answer does to the attack in progress: (damage that lands, the target's HP
+    then, whether the attacker faints). The bot's own picks aim its HP at the target and
+    its damage or bounce at the attacker, as pick_choice does."""
+    attack = view.attack
+    assert attack is not None
+    target = cookie_by_uid(view, me, attack.target_uid)
+    attacker = cookie_by_uid(view, 1 - me, attack.attacker_uid)
+    damage, hp = attack.damage, target.hp_left if target is not None else 0
+    attacker_faints, attacker_gone = False, attacker is None
+    effect = answer_effect(game, view, me, option)
+    for op in effect.do if effect is not None else ():
+        if isinstance(op, ModifyAttack):
+            damage = max(0, damage + op.n)
+        elif isinstance(op, AddHp) and op.target.side in ("own", "either"):
+            hp += op.n
+        elif isinstance(op, Damage | ReturnToHand | ToDiscard) and aims_at(game, op, attacker):
+            assert attacker is not None
+            if isinstance(op, Damage):
+                attacker_faints = attacker_faints or op.n >= attacker.hp_left
+            attacker_gone = attacker_gone or not isinstance(op, Damage) or attacker_faints
+    return (0 if attacker_gone else damage), hp, attacker_faints
+
+
+def aims_at(
+    game: Braverse, op: Damage | ReturnToHand | ToDiscard, cookie: CookieLine | None
+) -> bool:
+    """Whether an answer's op may aim at this Cookie of the opponent's."""
+    target = op.target
+    return (
+        cookie is not None
+        and target.side in ("opponent", "either")
+        and game.matches(target, cookie.card, cookie.rested, cookie.hp_left)
+    )
 
 
 def trap_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option]) -> Action:
@@ -243,9 +376,20 @@ def trap_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option])
     attack = view.attack
     if not answers or attack is None or not attack.target:
         return Action.of("pass")
-    target = next((c for c in view.sides[me].battle if c.uid == attack.target_uid), None)
+    target = cookie_by_uid(view, me, attack.target_uid)
     if target is None:
         return Action.of("pass")
+    level = level_of(game, target.card)
+    faints = attack.damage >= target.hp_left
+    decisive = view.sides[me].break_level + level >= WIN_LEVEL
+
+    def saves(o: Option) -> bool:
+        damage, hp, _ = after_answer(game, view, me, o)
+        return damage < hp
+
+    def takes_out(o: Option) -> bool:
+        return after_answer(game, view, me, o)[2]
+
     # A "when attacked" answer only rests its Cookie on the opponent's turn (it stands up
     # again at the owner's Active Phase): nearly free, so it is used whenever it softens a
     # hit and its cost leaves the Traps in hand payable.
@@ -256,9 +400,14 @@ def trap_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option])
     ]
     if reacts and attack.damage > 0:
         return reacts[0].action
-    level = game.pool[target.card].level or 0
-    if level >= 2 and attack.damage >= target.hp_left:
-        return min(answers, key=lambda o: payment_cost(game, view, me, o)).action
+    cheapest = sorted(answers, key=lambda o: payment_cost(game, view, me, o))
+    killing = [o for o in cheapest if takes_out(o)]
+    if killing:  # the attacker faints before it deals anything: a level for nothing
+        return killing[0].action
+    if faints and (level >= 2 or decisive):
+        saving = [o for o in cheapest if saves(o)]
+        if saving:
+            return saving[0].action
     return Action.of("pass")
 
 
@@ -273,30 +422,73 @@ def replace_choice(game: Braverse, view: BraverseView, me: int, opts: list[Optio
     return Action.of("done")
 
 
+# --- choices inside effects ----------------------------------------------------------------
+def op_in_prompt(game: Braverse, decision: Decision) -> tuple[str, int]:
+    """The op a target choice is for and its n, read from the prompt
+    ("Backdraft: choose a target (damage).")."""
+    name, _, rest = decision.prompt.partition(": choose a target (")
+    op_name = rest.rstrip(").")
+    card = game.pool.lookup(name)
+    if card is not None:
+        for _, ops in card.effects():
+            for op in ops:
+                if op.op == op_name:
+                    return op_name, getattr(op, "n", 1)
+    return op_name, 1
+
+
 def pick_choice(game: Braverse, view: BraverseView, me: int, decision: Decision) -> Action:
-    harmful = any(f"({op})" in decision.prompt for op in HARMFUL)
-    mine = {c.uid for c in view.sides[me].battle}
+    op, n = op_in_prompt(game, decision)
+    harmful = op in HARMFUL
     picks = [o for o in decision.options if o.action.kind == "pick"]
+    cookies: dict[int, tuple[int, CookieLine]] = {
+        c.uid: (seat, c) for seat, side in enumerate(view.sides) for c in side.battle
+    }
 
     def owner_is_me(o: Option) -> bool:
         ref = o.action.args[0]
         if ref.startswith("c"):
-            return int(ref[1:]) in mine
+            return cookies[int(ref[1:])][0] == me
         return ref[1:].split("-")[0] == str(me)
 
     wanted = [o for o in picks if owner_is_me(o) != harmful]
     done = [o for o in decision.options if o.action.kind == "done"]
     if not wanted:
         return done[0].action if done else picks[0].action
+    attack = view.attack
+    foe = view.sides[1 - me]
 
-    def hp_of(o: Option) -> int:
+    def score(o: Option) -> float:
         ref = o.action.args[0]
         if not ref.startswith("c"):
-            return 0
-        for side in view.sides:
-            for cookie in side.battle:
-                if cookie.uid == int(ref[1:]):
-                    return cookie.hp_left
-        return 0
+            return 0.0
+        uid = int(ref[1:])
+        cookie = cookies[uid][1]
+        level = level_of(game, cookie.card)
+        attacking = attack is not None and attack.seat != me and attack.attacker_uid == uid
+        attacked = attack is not None and attack.seat != me and attack.target_uid == uid
+        if op == "damage":
+            faints = n >= cookie.hp_left
+            lethal = faints and foe.break_level + level >= WIN_LEVEL
+            return 1000 * lethal + 100 * attacking * faints + 10 * level * faints - cookie.hp_left
+        if op in ("return_to_hand", "to_discard"):
+            return 100 * attacking + 10 * level + cookie.hp_left
+        if op == "rest":  # an Active Cookie of theirs that could still attack this turn
+            attack_of = game.pool[cookie.card].attack
+            return attack_of.damage if attack_of is not None else 0
+        if op == "add_hp":  # HP where a faint would cost most, the attacked Cookie first
+            return 100 * attacked + 10 * level - cookie.hp_left
+        return -cookie.hp_left
 
-    return min(wanted, key=hp_of).action
+    return max(wanted, key=score).action
+
+
+def take_choice(game: Braverse, view: BraverseView, me: int, decision: Decision) -> Action:
+    takes = [o for o in decision.options if o.action.kind == "take"]
+    prompt = decision.prompt
+    if prompt.endswith("discard which card?") and view.sides[me].hand is not None:
+        return min(takes, key=lambda o: usefulness(game, view, me, o.action.args[0])).action
+    if prompt.endswith("move which card?"):  # out of the Break Area: the highest level
+        return max(takes, key=lambda o: level_of(game, o.action.args[0])).action
+    # recovered or searched into hand: what the hand would miss most
+    return max(takes, key=lambda o: usefulness(game, view, me, o.action.args[0])).action

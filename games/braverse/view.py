@@ -78,6 +78,7 @@ class AttackLine(BaseModel):
     seat: int
     attacker: str
     target: str
+    attacker_uid: int  # public: a defender's answer may aim at the attacker
     target_uid: int
     damage: int
     locked: bool
@@ -132,6 +133,7 @@ def view_of(game: Braverse, state: BraverseState, seat: int | None) -> BraverseV
             seat=frame.seat,
             attacker=attacker[1].card if attacker else "",
             target=target[1].card if target else "",
+            attacker_uid=frame.attacker,
             target_uid=frame.target,
             damage=frame.damage,
             locked=frame.dealt,

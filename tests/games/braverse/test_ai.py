@@ -150,6 +150,8 @@ def test_bot_declines_a_flip_whose_cost_would_leave_its_trap_unpaid() -> None:
 
     assert bot(flipped([R], []), "Ben") == "flip.R"  # Flare Juggler's FLIP costs R
     assert bot(flipped([R], ["S1-013"]), "Ben") == "decline"  # Backdraft needs that R
+    # Riptide (B B) cannot be paid with that R anyway: nothing is kept back for it.
+    assert bot(flipped([R], ["S1-058"]), "Ben") == "flip.R"
 
 
 def test_bot_answers_with_when_attacked_whenever_it_softens_a_hit_and_keeps_its_trap() -> None:
@@ -180,7 +182,123 @@ def test_bot_supports_the_colour_its_cookie_in_play_cannot_pay_first() -> None:
             phase="support",
         )
 
-    # No Green in Support: Mossy Porter (Green) goes there before the Trap.
+    # No Green in Support: Mossy Porter (Green) goes there before the others.
     assert bot(hand_at_support([B, B]), "Ana") == "sup.S1-032"
-    # Green enough: the least useful card, the Trap, as before.
-    assert bot(hand_at_support([G, G]), "Ana") == "sup.S1-013"
+
+
+def test_bot_supports_a_spare_cookie_before_a_trap_and_keeps_the_best_cookies() -> None:
+    def hand_at_support(support: list[str]) -> Table:
+        return Table(
+            side(
+                battle=[("S1-035", [FILLER] * 4)],  # Oakheart Warden attacks for G G N
+                hand=["S1-008", "S1-032", "S1-013"],  # Inferno Baron, Mossy Porter, Backdraft
+                support=support,
+            ),
+            side(battle=[(B, [FILLER] * 2)]),
+            phase="support",
+        )
+
+    # Green enough: the Trap stays in hand for the opponent's turn, and of the two spare
+    # Cookies the one that brings least to the Battle Area for its level goes: Inferno Baron
+    # (LV3, HP 5) before Mossy Porter (LV1, HP 3).
+    assert bot(hand_at_support([G, G]), "Ana") == "sup.S1-008"
+    # No Green: the Green Cookie pays the Warden's attack, so it goes first.
+    assert bot(hand_at_support([B, B]), "Ana") == "sup.S1-032"
+
+
+def attacked_by(attacker: str, hp: int, defender: str, defender_hp: int, **ben: object) -> Table:
+    """Ana's ``attacker`` (HP ``hp``) attacks Ben's ``defender``; Ben's trap window is open."""
+    cost = GAME.pool[attacker].attack.cost  # type: ignore[union-attr]
+    colours = [{"R": R, "Y": Y, "G": G, "B": B}[c] for c in cost.replace("N", "R")]
+    t = Table(
+        side(battle=[(attacker, [FILLER] * hp)], support=colours),
+        side(battle=[(defender, [FILLER] * defender_hp)], **ben),  # type: ignore[arg-type]
+    )
+    t.play("Ana", "atk", 0, 0, "".join(sorted(cost.replace("N", "R"), key="RYGB".index)))
+    assert t.deciding() == "Ben"
+    return t
+
+
+def test_bot_springs_the_trap_that_saves_its_cookie_not_the_cheapest() -> None:
+    # Inferno Baron: 4 damage on Oakheart Warden (LV2, 3 HP left). Blinding Glare (Y) leaves
+    # 3 damage, still a faint; Rooted Stance (G N) leaves 2: it saves the Warden.
+    t = attacked_by("S1-008", 5, "S1-035", 3, hand=["S1-028", "S1-044"], support=[Y, G, G])
+    assert bot(t, "Ben") == "trap.S1-044.GG"
+    t.play("Ben", "trap", "S1-044", "GG")
+    assert len(t.cookie("Ben").hp) == 1  # 3 HP, 2 damage: the Warden stands
+
+
+def test_bot_aims_bramble_wall_at_the_attacked_cookie() -> None:
+    # Ember Knight: 3 damage on Frost Duelist (LV2, 3 HP); Bramble Wall's +2 HP saves it if
+    # it goes there and not to the other Cookie.
+    t = Table(
+        side(battle=[("S1-005", [FILLER] * 3)], support=[R, R, R]),
+        side(
+            battle=[("S1-031", [FILLER]), ("S1-050", [FILLER] * 3)],
+            hand=["S1-043"],
+            support=[G],
+        ),
+    )
+    t.play("Ana", "atk", 0, 1, "RRR")
+    assert bot(t, "Ben") == "trap.S1-043.G"
+    t.play("Ben", "trap", "S1-043", "G")
+    target = t.cookie("Ben", 1).uid
+    assert bot(t, "Ben") == f"pick.c{target}"
+    t.play("Ben", "pick", f"c{target}")
+    assert [c.card for c in t.side("Ben").battle] == ["S1-031", "S1-050"]
+    assert len(t.cookie("Ben", 1).hp) == 2  # 3 + 2 - 3
+
+
+def test_bot_springs_a_trap_that_faints_the_attacker_even_for_a_level_1() -> None:
+    # Ember Pup (1 HP) attacks a LV1 that would survive: Backdraft's 1 damage faints the
+    # attacker before it deals anything, a level in the opponent's Break Area for one R,
+    # and it goes to the attacker rather than to the LV2 beside it that it would faint too.
+    t = Table(
+        side(battle=[("S1-002", [FILLER]), ("S1-007", [FILLER])], support=[R, R]),
+        side(battle=[("S1-017", [FILLER] * 3)], hand=["S1-013"], support=[R]),
+    )
+    t.play("Ana", "atk", 0, 0, "RR")
+    assert bot(t, "Ben") == "trap.S1-013.R"
+    t.play("Ben", "trap", "S1-013", "R")
+    attacker = t.cookie("Ana").uid
+    assert bot(t, "Ben") == f"pick.c{attacker}"
+    t.play("Ben", "pick", f"c{attacker}")
+    assert t.side("Ana").break_area == ["S1-002"]
+    assert len(t.cookie("Ben").hp) == 3  # the attack dealt nothing
+
+
+def test_bot_saves_a_level_1_cookie_whose_faint_would_lose_the_match() -> None:
+    nine = ["S1-008", "S1-009", "S1-001", "S1-001", "S1-001"]  # Break Area LV 9
+    t = attacked_by("S1-017", 3, "S1-031", 2, hand=["S1-028"], support=[Y], break_area=nine)
+    assert bot(t, "Ben") == "trap.S1-028.Y"  # 2 damage on 2 HP, less 1: it stands
+    t = attacked_by("S1-017", 3, "S1-031", 2, hand=["S1-028"], support=[Y])
+    assert bot(t, "Ben") == "pass"  # a LV1 with the match not at stake: the Trap waits
+
+
+def test_bot_holds_chip_damage_that_would_leave_its_trap_unpaid() -> None:
+    def board(foe_hp: int) -> Table:
+        return Table(
+            side(battle=[("S1-017", [FILLER] * 3)], support=[Y, R], hand=["S1-028", PLAIN]),
+            side(battle=[("S1-050", [FILLER] * foe_hp)]),
+        )
+
+    # Lemon Squire's Y N would rest the only Yellow Blinding Glare needs, for 2 damage on
+    # a 3-HP Cookie: the bot ends its turn with the Trap ready.
+    assert bot(board(3), "Ana") == "end"
+    # The same 2 damage faints a 2-HP LV2: worth the Trap's Support.
+    assert bot(board(2), "Ana") == "atk.0.0.RY"
+
+
+def test_bot_takes_the_highest_level_back_out_of_its_break_area() -> None:
+    t = Table(
+        side(
+            battle=[(PLAIN, [FILLER] * 2)],
+            hand=["S1-025", PLAIN],
+            support=[Y, G],
+            break_area=["S1-031", "S1-023", "S1-020"],
+        ),
+        side(battle=[(B, [FILLER] * 2)]),
+    )
+    assert bot(t, "Ana") == "item.S1-025.YG"  # Lantern of Return before anything else
+    t.play("Ana", "item", "S1-025", "YG")
+    assert bot(t, "Ana") == "take.S1-023"  # Sunburst Regent, LV3

@@ -480,13 +480,17 @@ class Tournaments:
     # --- round robin, multiplayer elimination, semi-final tables ------------------------------
     @staticmethod
     def _round_robin_order(
-        event: TournamentRecord, results: Sequence[ResultRecord], tables: Sequence[EventTable]
+        event: TournamentRecord,
+        results: Sequence[ResultRecord],
+        tables: Sequence[EventTable],
+        field: Sequence[int] = (),
     ) -> list[int]:
         """The schedule's players as the circle method takes them: everyone round 1 seated
         (or rested), drawn by the event's lot, so a later drop never reshuffles the
-        schedule. Empty before round 1."""
+        schedule. Before round 1 is paired: ``field``, the players about to be."""
         first = {p for t in tables if t.round == 1 for p in t.seats}
         first |= {p for r in results if r.round == 1 and r.kind == "bye" for p in r.players}
+        first = first or set(field)
         drawn = lot(sorted(first), event.seed, 0)
         return sorted(first, key=drawn.__getitem__)
 
@@ -561,13 +565,14 @@ class Tournaments:
             withdrawn,
         )
 
-    async def _pair_multiplayer(
+    def _pair_multiplayer(
         self,
         event: TournamentRecord,
         config: EventConfig,
         game: Game,
         number: int,
         active: list[int],
+        entrants: list[EntrantRecord],
         results: list[ResultRecord],
         tables: list[EventTable],
     ) -> tuple[str, list[tuple[int, ...]], list[int], list[str | None]]:
@@ -577,7 +582,6 @@ class Tournaments:
             drawn = lot(sorted(active), event.seed, 0)
             seeds = sorted(active, key=drawn.__getitem__)
         else:
-            entrants = await self.store.entrants(event.tournament_id)
             run = self._multiplayer_run(event, entrants, results, tables)
             entered = set(active)
             seeds = [p for p in run.going_on or () if p in entered]
@@ -591,7 +595,7 @@ class Tournaments:
         brackets: list[str | None] = ["final" if paired.final else None] * len(paired.tables)
         return "final" if paired.final else "elimination", list(paired.tables), [], brackets
 
-    async def _pair_semi_finals(
+    def _pair_semi_finals(
         self,
         event: TournamentRecord,
         config: EventConfig,
@@ -1101,9 +1105,11 @@ class Tournaments:
         """(stage, tables in seat order, byes, each table's bracket match) for a round."""
         scored = [to_table_result(r) for r in results]
         if config.format == "multiplayer_elimination":
-            return self._pair_multiplayer(event, config, game, number, active, results, tables)
+            return self._pair_multiplayer(
+                event, config, game, number, active, entrants, results, tables
+            )
         if config.format in ROUND_ROBINS:
-            order = self._round_robin_order(event, results, tables) or active
+            order = self._round_robin_order(event, results, tables, active)
             rotation = schedule(order, double=config.format != "round_robin")[number - 1]
             entered = set(active)
             # A table with a player who left is not played: the standings count it as

@@ -23,6 +23,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import count
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -400,7 +401,8 @@ class Tournaments:
             )
             if result is None:
                 return []
-            top = [p for _, p in sorted(zip(result.places, result.players, strict=True))]
+            # Seats tied go in seat order: the better seed sits first.
+            top = [p for _, _, p in sorted(zip(result.places, count(), result.players))]
             return top + self._semi_finalists_out(results, tables, top)
         cut_seeds = None
         if config.format == "swiss" and config.top_cut:

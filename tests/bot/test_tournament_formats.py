@@ -21,8 +21,10 @@ from bot.service.tournaments import (
     points_text,
     to_table_result,
 )
+from bot.tournaments.standings import pod_standings
 from tests.bot.conftest import MOD
 
+SNAKED = [[1, 8, 9, 16], [2, 7, 10, 15], [3, 6, 11, 14], [4, 5, 12, 13]]
 PEOPLE = [Person(user_id=200 + i, name=name) for i, name in enumerate("ABCDEF")]
 
 
@@ -277,3 +279,42 @@ async def test_pods_with_organiser_scores_count_them_in_standings_and_export(
     exported = await events.export(tid)
     rows = list(csv.DictReader(io.StringIO(exported["standings.csv"])))
     assert [row["points"] for row in rows] == [points_text(s.points) for s in view.standings]
+
+
+async def test_pods_cut_to_sixteen_play_four_snaked_semi_finals_then_a_final(
+    service: MatchService, events: Tournaments
+) -> None:
+    driver = BotDriver(service, delay=0)
+    tid = await create(
+        events, "toss_your_cookies", format="pods", pace="async", rounds=1, top_cut=16
+    )
+    for _ in range(17):
+        await events.add_bot(tid, MOD)
+    await events.start(tid, MOD)
+    view = await play_out(events, tid)
+    await driver.close()
+    assert view.event.round == 3
+    first = [to_table_result(r) for r in view.results if r.round == 1]
+    after_pods = pod_standings([e.entrant for e in view.entrants], first, view.event.seed, 1)
+    seeds = [s.player for s in after_pods[:16]]
+    semis = sorted((t for t in view.tables if t.round == 2), key=lambda t: t.table_no)
+    # Seed 1 in seat 0 of table 1: 1 8 9 16 | 2 7 10 15 | 3 6 11 14 | 4 5 12 13.
+    assert [t.seats for t in semis] == [[seeds[i - 1] for i in row] for row in SNAKED]
+    assert [t.bracket_id for t in semis] == ["semi-1", "semi-2", "semi-3", "semi-4"]
+    winners = []
+    for table in semis:
+        result = to_table_result(
+            next(r for r in view.results if (r.round, r.table_no) == (2, table.table_no))
+        )
+        alive = [p for p in table.seats if p not in result.gone]
+        winners.append(min(alive, key=lambda p: (result.place_of(p), table.seats.index(p))))
+    final = next(t for t in view.tables if t.round == 3)
+    assert final.bracket_id == "final" and final.seats == sorted(winners, key=seeds.index)
+    result = to_table_result(next(r for r in view.results if r.round == 3))
+    order = [s.player for s in view.standings]
+    assert order[:4] == sorted(
+        final.seats, key=lambda p: (result.place_of(p), final.seats.index(p))
+    )
+    assert set(order[4:16]) == set(seeds) - set(winners) and order[16] == after_pods[16].player
+    # The semi-finals and the final decide the order; points come from the pod round only.
+    assert {s.player: s.points for s in view.standings} == {s.player: s.points for s in after_pods}

@@ -603,7 +603,8 @@ class TournamentCog(commands.Cog):
             names = " vs ".join(view.name(p) for p in table.seats)
             where = f" · <#{table.thread_id}>" if table.thread_id else ""
             lines.append(f"**T{table.table_no}** {names}{where}")
-        lines += [f"☕ {view.name(p)} has the bye" for p in change.byes]
+        rest = "rests this round" if view.config.format in ROUND_ROBINS else "has the bye"
+        lines += [f"☕ {view.name(p)} {rest}" for p in change.byes]
         paragraphs = [
             "\n".join(lines[i : i + PAIRINGS_A_PAGE]) for i in range(0, len(lines), PAIRINGS_A_PAGE)
         ]

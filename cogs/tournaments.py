@@ -145,6 +145,8 @@ async def my_table(events: Tournaments, tournament_id: str, user_id: int) -> str
     ):
         if view.config.format in ROUND_ROBINS:
             return f"☕ You rest in round {round_no}: everyone rests once in an odd field."
+        if view.config.format == "multiplayer_elimination":
+            return f"☕ You pass round {round_no} unplayed: you go on to the next round."
         return f"☕ You have the bye in round {round_no}: it counts as a win."
     return f"You have no table in round {round_no}."
 
@@ -235,7 +237,7 @@ def format_lines(view: EventView) -> list[str]:
     if config.format == "pods":
         lines.append(f"**Tables of:** {size} players")
     if config.format == "multiplayer_elimination":
-        advance = view.config.advance or max(1, size // 2)
+        advance = Tournaments.advance_of(config, game)
         lines.append(
             f"**Tables of:** {size} players; the top {advance} of each go on, seeds snaked "
             "across the tables, until one final table"

@@ -324,9 +324,10 @@ class Tournaments:
             return organiser_scores(parse_place_scores(config.scores, sizes), sizes)
         return ROUND_ROBIN_POINTS if config.format in ROUND_ROBINS else MATCH_POINTS
 
-    def advance_of(self, config: EventConfig, game: Game) -> int:
+    @staticmethod
+    def advance_of(config: EventConfig, game: Game) -> int:
         """Multiplayer elimination: how many of each table go on."""
-        return config.advance or elim.advance_count(self.pod_size(config, game))
+        return config.advance or elim.advance_count(Tournaments.pod_size(config, game))
 
     async def view(self, tournament_id: str) -> EventView:
         event = await self.get(tournament_id)
@@ -595,7 +596,8 @@ class Tournaments:
             advance=self.advance_of(config, game),
         )
         brackets: list[str | None] = ["final" if paired.final else None] * len(paired.tables)
-        return "final" if paired.final else "elimination", list(paired.tables), [], brackets
+        stage = "final" if paired.final else "elimination"
+        return stage, list(paired.tables), list(paired.byes), brackets
 
     def _pair_semi_finals(
         self,

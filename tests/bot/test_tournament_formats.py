@@ -318,3 +318,56 @@ async def test_pods_cut_to_sixteen_play_four_snaked_semi_finals_then_a_final(
     assert set(order[4:16]) == set(seeds) - set(winners) and order[16] == after_pods[16].player
     # The semi-finals and the final decide the order; points come from the pod round only.
     assert {s.player: s.points for s in view.standings} == {s.player: s.points for s in after_pods}
+
+
+async def test_a_multiplayer_elimination_gives_a_bye_when_no_split_fits(
+    service: MatchService, events: Tournaments
+) -> None:
+    driver = BotDriver(service, delay=0)
+    # Seven at a 3–6 game in tables of six, three going on: tables must seat four or more,
+    # so 4/3 will not do and seven will not fit at one: seed 1 passes, six play.
+    tid = await create(
+        events,
+        "cover_your_cookies",
+        format="multiplayer_elimination",
+        pace="async",
+        pod_size=6,
+        advance=3,
+    )
+    for _ in range(7):
+        await events.add_bot(tid, MOD)
+    await events.start(tid, MOD)
+    view = await play_out(events, tid)
+    await driver.close()
+    first = next(t for t in view.tables if t.round == 1)
+    bye = next(r for r in view.results if r.kind == "bye")
+    assert len(first.seats) == 6 and bye.round == 1
+    assert [e.entrant for e in view.entrants if e.entrant not in first.seats] == bye.players
+    result = to_table_result(next(r for r in view.results if r.round == 1 and r.kind == "table"))
+    top = sorted(
+        (p for p in first.seats if p not in result.gone),
+        key=lambda p: (result.place_of(p), first.seats.index(p)),
+    )[:3]
+    final = next(t for t in view.tables if t.round == 2)
+    # The bye comes first in the new seeds: seat 0 of the final.
+    assert final.bracket_id == "final" and final.seats == [bye.players[0], *top]
+    assert view.event.round == 2 and view.champion().entrant in final.seats  # type: ignore[union-attr]
+
+
+async def test_a_cut_to_sixteen_with_fewer_left_goes_to_a_final_table_of_four(
+    service: MatchService, events: Tournaments
+) -> None:
+    driver = BotDriver(service, delay=0)
+    tid = await create(
+        events, "toss_your_cookies", format="pods", pace="async", rounds=1, top_cut=16
+    )
+    for _ in range(8):
+        await events.add_bot(tid, MOD)
+    await events.start(tid, MOD)
+    view = await play_out(events, tid)
+    await driver.close()
+    first = [to_table_result(r) for r in view.results if r.round == 1]
+    after_pods = pod_standings([e.entrant for e in view.entrants], first, view.event.seed, 1)
+    final = next(t for t in view.tables if t.round == 2)
+    assert view.event.round == 2 and final.bracket_id == "final"
+    assert final.seats == [s.player for s in after_pods[:4]]  # seed 1 in seat 0

@@ -249,7 +249,11 @@ def format_lines(view: EventView) -> list[str]:
             "players. Ties: head to head, then Sonneborn–Berger"
         )
     if config.scores:
-        lines.append(f"**Place scores:** {config.scores.replace('/', ' / ')} (seats:scores)")
+        tables = " · ".join(
+            f"{size} seats {scores}"
+            for size, scores in (part.split(":") for part in config.scores.split(", "))
+        )
+        lines.append(f"**Place scores:** {tables} (other sizes: 6 down to 0 evenly)")
     if config.top_cut and config.format == "swiss":
         lines.append(f"**Top cut:** a bracket of the top {config.top_cut}")
     elif config.top_cut == SEMI_FINAL_CUT:

@@ -76,10 +76,10 @@ async def test_the_sign_up_embed_describes_each_new_format(fake, db) -> None:
             mod,
             game="toss_your_cookies",
             format="pods",
-            scores="4:9/5/2/0",
+            scores="4:9/5/2/0, 3:6/3/0",
             top_cut=16,
         )
-        assert "Place scores:** 4:9 / 5 / 2 / 0" in pods.text()
+        assert "Place scores:** 3 seats 6/3/0 · 4 seats 9/5/2/0 (other sizes" in pods.text()
         assert "top 16 in four semi-final tables" in pods.text()
     fake.assert_clean()
 

@@ -187,3 +187,38 @@ async def test_pods_cut_to_sixteen_post_semi_finals_then_a_final(fake, db) -> No
         assert len(final.seats) == 4 and view.champion().entrant in final.seats  # type: ignore[union-attr]
         assert "tournament is over" in titles[-1]
     fake.assert_clean()
+
+
+async def test_a_seat_that_forfeits_a_multiplayer_elimination_table_never_goes_on(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        clock = use_manual_clock(bot)
+        signup = await create_event(
+            fake, mod, game="cover_your_assets", format="multiplayer_elimination", pace="live"
+        )
+        await fake.click(ana, signup, signup.find_button("Join"))
+        for _ in range(8):
+            await fake.click(mod, signup, signup.find_button("Add bot"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        event = await the_event(bot)
+        view = await bot.tournaments.view(event.tournament_id)
+        mine = view.of_user(ana.id)
+        assert mine is not None
+        table = next(t for t in view.tables if t.round == 1 and mine.entrant in t.seats)
+        # Ana never moves: three live timeouts in a row and her seat is gone; the others
+        # play the table out.
+        await until_round(fake, bot, clock, 2)
+        view = await bot.tournaments.view(event.tournament_id)
+        result = next(r for r in view.results if (r.round, r.table_no) == (1, table.table_no))
+        assert result.gone == [mine.entrant]
+        assert result.places[result.players.index(mine.entrant)] == len(table.seats)
+        assert not any(mine.entrant in t.seats for t in view.tables if t.round >= 2)
+        notice = next(
+            m for m in fake.public_messages(fake.channels[table.thread_id]) if "Stay in" in m.text()
+        )
+        assert ana.mention in notice.content
+        standing = next(s for s in view.standings if s.player == mine.entrant)
+        assert standing.rank > 2 * len([t for t in view.tables if t.round == 1])
+    fake.assert_clean()

@@ -312,12 +312,13 @@ def multiplayer_run(
         staying = [p for p in nxt if p not in withdrawn]
         for position, player in enumerate(staying):
             key[player] = (number, 0, 0, position)
+        on = set(staying)
         for result in decided:
             for player in result.players:
-                if player not in staying:
+                if player not in on:
                     key[player] = (number, 1, _place(result, player), rank[player])
         for player in played.byes:
-            if player not in staying:
+            if player not in on:
                 key[player] = (number, 1, 0, rank[player])
         current = nxt
         going = tuple(staying)

@@ -24,6 +24,10 @@ from bot.service.tournaments import (
 from bot.tournaments.standings import pod_standings
 from tests.bot.conftest import MOD
 
+# These formats add no store code (the service's event tests cover both backends): one
+# backend keeps the suite quick.
+pytestmark = pytest.mark.parametrize("backend", ["sqlite"])
+
 SNAKED = [[1, 8, 9, 16], [2, 7, 10, 15], [3, 6, 11, 14], [4, 5, 12, 13]]
 PEOPLE = [Person(user_id=200 + i, name=name) for i, name in enumerate("ABCDEF")]
 

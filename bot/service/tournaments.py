@@ -537,14 +537,16 @@ class Tournaments:
         entrants: Sequence[EntrantRecord],
         results: Sequence[ResultRecord],
         tables: Sequence[EventTable],
+        upto: int | None = None,
     ) -> elim.MultiplayerRun:
         """Replay a multiplayer elimination from its stored tables: round 1's field in the
-        lot of round 0, then each round's tables, results and byes."""
+        lot of round 0, then each round's tables, results and byes, up to round ``upto``
+        (default: the current one)."""
         config = self.config_of(event)
         game = self.matches.games[event.game]
         decided = {(r.round, r.table_no): to_table_result(r) for r in results}
         played = []
-        for number in range(1, event.round + 1):
+        for number in range(1, (event.round if upto is None else upto) + 1):
             seated = sorted((t for t in tables if t.round == number), key=lambda t: t.table_no)
             byes = sorted(
                 (r for r in results if r.round == number and r.kind == "bye"),
@@ -585,7 +587,8 @@ class Tournaments:
             drawn = lot(sorted(active), event.seed, 0)
             seeds = sorted(active, key=drawn.__getitem__)
         else:
-            run = self._multiplayer_run(event, entrants, results, tables)
+            # Up to the round before: a re-paired round replays without its old tables.
+            run = self._multiplayer_run(event, entrants, results, tables, number - 1)
             entered = set(active)
             seeds = [p for p in run.going_on or () if p in entered]
         paired = elim.multiplayer_round(

@@ -375,3 +375,22 @@ async def test_a_cut_to_sixteen_with_fewer_left_goes_to_a_final_table_of_four(
     final = next(t for t in view.tables if t.round == 2)
     assert view.event.round == 2 and final.bracket_id == "final"
     assert final.seats == [s.player for s in after_pods[:4]]  # seed 1 in seat 0
+
+
+async def test_a_multiplayer_elimination_round_paired_again_seats_the_same_tables(
+    events: Tournaments,
+) -> None:
+    people = [Person(user_id=300 + i, name=f"P{i}") for i in range(9)]
+    tid = await create(events, "toss_your_cookies", format="multiplayer_elimination")
+    for who in people:
+        await events.join(tid, who)
+    await events.start(tid, MOD)
+    await decide_round(events, tid)  # nobody moved: the organiser sets round 1
+    before = [t for t in (await events.view(tid)).tables if t.round == 2]
+    assert [len(t.seats) for t in before] == [3, 3] and before[0].bracket_id is None
+    await events.repair(tid, MOD)
+    view = await events.view(tid)
+    again = [t for t in view.tables if t.round == 2]
+    assert view.event.status == "running" and view.event.round == 2
+    assert [t.seats for t in again] == [t.seats for t in before]
+    assert {t.match_id for t in again}.isdisjoint({t.match_id for t in before})

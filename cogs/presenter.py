@@ -85,6 +85,7 @@ class Presenter:
         self._posted: dict[int, float] = {}  # ping message id -> loop time it was posted
         self._sweepers: dict[int, asyncio.Task[object]] = {}
         self._enders: dict[str, asyncio.Task[object]] = {}  # a match's closing message
+        self._notices: dict[str, asyncio.Future[None]] = {}  # a timeout notice being posted
         self.pace = ChannelPace()
         # Per match: the race on the table and its cards in first-seen order, so buttons
         # keep their places while people click, and taken cards show greyed out.
@@ -431,7 +432,15 @@ class Presenter:
             return
         self.request_refresh(change.match.match_id)
         if change.timed_out is not None:
-            await self.say_timed_out(change)
+            # ``flushed`` waits for it too: while the notice waits for its turn to post,
+            # the bots may finish a multiplayer table and its event archive the thread.
+            match_id = change.match.match_id
+            notice = self._notices[match_id] = asyncio.ensure_future(self.say_timed_out(change))
+            try:
+                await notice
+            finally:
+                if self._notices.get(match_id) is notice:
+                    del self._notices[match_id]
         if change.kind == "started" or (change.kind == "finished" and change.previous is None):
             # A match whose deal decided it is started and finished by one change.
             await self.name_thread(change.match)
@@ -457,7 +466,7 @@ class Presenter:
     async def flushed(self, match_id: str) -> None:
         """Wait for the table's pending edits and its closing message (before its thread
         is archived, say)."""
-        for tasks in (self._flushers, self._enders):
+        for tasks in (self._flushers, self._enders, self._notices):
             task = tasks.get(match_id)
             if task is not None and not task.done():
                 await asyncio.wait({task})

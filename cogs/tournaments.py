@@ -24,6 +24,8 @@ from bot.service import Person
 from bot.service.tournaments import (
     FORMAT_LABELS,
     ROUND_DEADLINES,
+    ROUND_ROBINS,
+    SEMI_FINAL_CUT,
     EventChange,
     EventConfig,
     EventView,
@@ -33,6 +35,7 @@ from bot.service.tournaments import (
 from bot.store.events import EventTable, TournamentRecord
 from bot.timing import PACE_LABELS, duration
 from bot.tournaments import best_of as bo
+from bot.tournaments.round_robin import MAX_PLAYERS as ROUND_ROBIN_MOST
 from bot.tournaments.standings import Standing
 from bot.tournaments.tiebreakers import percent
 from bot.when import parse_moment
@@ -149,6 +152,10 @@ async def my_table(events: Tournaments, tournament_id: str, user_id: int) -> str
     if any(
         r.round == round_no and r.kind == "bye" and mine.entrant in r.players for r in view.results
     ):
+        if view.config.format in ROUND_ROBINS:
+            return f"☕ You rest in round {round_no}: everyone rests once in an odd field."
+        if view.config.format == "multiplayer_elimination":
+            return f"☕ You pass round {round_no} unplayed: you go on to the next round."
         return f"☕ You have the bye in round {round_no}: it counts as a win."
     return f"You have no table in round {round_no}."
 
@@ -197,17 +204,12 @@ def signup_embed(view: EventView) -> discord.Embed:
         f"**Pace:** {PACE_LABELS[config.pace]} · rounds last "
         + (duration(deadline) if deadline else "until every table is done"),
     ]
-    if config.format == "pods":
-        lines.append(f"**Tables of:** {Tournaments.pod_size(config, game)} players")
+    lines += format_lines(view)
     if config.best_of > 1:
         lines.append(
             f"**Tables:** best of {config.best_of}, the first to win "
             f"{bo.wins_needed(config.best_of)} games takes the table"
         )
-    if config.top_cut and config.format == "swiss":
-        lines.append(f"**Top cut:** a bracket of the top {config.top_cut}")
-    elif config.top_cut:
-        lines.append(f"**Final table:** the top {config.top_cut}")
     if config.starts_at:
         lines.append(f"**Starts:** <t:{int(config.starts_at)}:F> (<t:{int(config.starts_at)}:R>)")
     if config.checkin:
@@ -241,6 +243,42 @@ def signup_embed(view: EventView) -> discord.Embed:
         )
     embed.set_footer(text=f"Event {event.tournament_id} · /tournament standings")
     return embed
+
+
+def format_lines(view: EventView) -> list[str]:
+    """What the format means for a player: table sizes, who goes on, what places score."""
+    config, game, lines = view.config, view.game, []
+    size = Tournaments.pod_size(config, game)
+    if config.format == "pods":
+        lines.append(f"**Tables of:** {size} players")
+    if config.format == "multiplayer_elimination":
+        advance = Tournaments.advance_of(config, game)
+        lines.append(
+            f"**Tables of:** {size} players; the top {advance} of each go on, seeds snaked "
+            "across the tables, until one final table"
+        )
+    if config.format in ROUND_ROBINS:
+        times = "once" if config.format == "round_robin" else "twice"
+        lines.append(
+            f"**Round robin:** everyone plays everyone {times}; up to {ROUND_ROBIN_MOST} "
+            "players. Ties: head to head, then Sonneborn–Berger"
+        )
+    if config.scores:
+        tables = " · ".join(
+            f"{size} seats {scores}"
+            for size, scores in (part.split(":") for part in config.scores.split(", "))
+        )
+        lines.append(f"**Place scores:** {tables} (other sizes: 6 down to 0 evenly)")
+    if config.top_cut and config.format == "swiss":
+        lines.append(f"**Top cut:** a bracket of the top {config.top_cut}")
+    elif config.top_cut == SEMI_FINAL_CUT:
+        lines.append(
+            "**Top cut:** the top 16 in four semi-final tables (seeds snaked), their "
+            "winners at a final table"
+        )
+    elif config.top_cut:
+        lines.append(f"**Final table:** the top {config.top_cut}")
+    return lines
 
 
 def signup_buttons(view: EventView) -> discord.ui.View | None:
@@ -302,15 +340,17 @@ class TournamentCog(commands.Cog):
     @group.command(name="create", description="Open sign-up for a tournament in this channel.")
     @app_commands.describe(
         game="Which game",
-        format="Swiss, pods (3–8 a table) or an elimination bracket",
+        format="Swiss, pods (3–8 a table), round robin, or an elimination (2 or 3–8 a table)",
         rounds="Rounds (default: enough for a clear winner)",
         pace="How long each move may take",
-        max_players="Most players; later sign-ups wait on a waitlist",
+        max_players="Most players (default 64, round robin 16); later sign-ups wait",
         starts="Starts by itself then: in 2h, 18:00 or 2026-12-24 18:00 (UTC); Start is sooner",
-        pod_size="Pods: players a table (default 4)",
-        top_cut="After the rounds: Swiss, a bracket of the top 2, 4 or 8; pods, a final table",
+        pod_size="Pods and multiplayer elimination: players a table (default 4)",
+        top_cut="Swiss: bracket of the top 2, 4 or 8. Pods: final table of N, or 16 (four semis)",
         checkin="Players must check in; the unchecked drop at the start",
         best_of="Two-player tables: one game, or the first to win two of three",
+        advance="Multiplayer elimination: how many of each table go on (default half)",
+        scores="Pods: place scores per table size, best first, e.g. 4:6/4/2/0, 3:6/3/0",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, pace=PACE_CHOICES)
     async def create(
@@ -320,24 +360,32 @@ class TournamentCog(commands.Cog):
         format: app_commands.Choice[str],
         rounds: app_commands.Range[int, 1, 30] | None = None,
         pace: app_commands.Choice[str] | None = None,
-        max_players: app_commands.Range[int, 2, 512] = 64,
+        max_players: app_commands.Range[int, 2, 512] | None = None,
         starts: str | None = None,
         pod_size: app_commands.Range[int, 3, 8] | None = None,
-        top_cut: app_commands.Range[int, 2, 8] | None = None,
+        top_cut: app_commands.Range[int, 2, 16] | None = None,
         checkin: bool = False,
         best_of: Literal[1, 3] = 1,
+        advance: app_commands.Range[int, 1, 7] | None = None,
+        scores: str | None = None,
     ) -> None:
         async def run() -> None:
+            if max_players is None:
+                most = ROUND_ROBIN_MOST if format.value in ROUND_ROBINS else 64
+            else:
+                most = max_players
             config = EventConfig(
                 format=format.value,  # type: ignore[arg-type]
                 rounds=rounds,
                 pace=(pace.value if pace else "casual"),  # type: ignore[arg-type]
-                max_players=max_players,
+                max_players=most,
                 starts_at=parse_moment(starts, self.events.clock.now()) if starts else None,
                 pod_size=pod_size,
                 top_cut=top_cut or 0,
                 checkin=checkin,
                 best_of=best_of,
+                advance=advance,
+                scores=scores,
             )
             event = await self.events.create(
                 guild_id=interaction.guild_id or 0,
@@ -570,11 +618,14 @@ class TournamentCog(commands.Cog):
             names = " vs ".join(view.name(p) for p in table.seats)
             where = f" · <#{table.thread_id}>" if table.thread_id else ""
             lines.append(f"**T{table.table_no}** {names}{where}")
-        lines += [f"☕ {view.name(p)} has the bye" for p in change.byes]
+        rest = "rests this round" if view.config.format in ROUND_ROBINS else "has the bye"
+        lines += [f"☕ {view.name(p)} {rest}" for p in change.byes]
         paragraphs = [
             "\n".join(lines[i : i + PAIRINGS_A_PAGE]) for i in range(0, len(lines), PAIRINGS_A_PAGE)
         ]
         stage = "Final" if any(t.bracket_id == "final" for t in change.tables) else "Round"
+        if any((t.bracket_id or "").startswith("semi-") for t in change.tables):
+            stage = "Semi-final"
         title = f"🏆 {view.game.name} · {stage} {change.round} pairings"
         rounds = await self.events.store.rounds(change.event.tournament_id)
         deadline = next((r.deadline for r in rounds if r.round == change.round), None)

@@ -23,6 +23,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import count
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -49,28 +50,57 @@ from bot.tournaments.entries import late_entry, late_entry_open
 from bot.tournaments.lots import lot, seat_order
 from bot.tournaments.pods import pair_pods, pod_rounds
 from bot.tournaments.results import TableResult, had_bye, meetings
-from bot.tournaments.scoring import MATCH_POINTS, POD_SCORES, total_points
+from bot.tournaments.round_robin import MAX_PLAYERS as ROUND_ROBIN_MOST
+from bot.tournaments.round_robin import effective_results, round_robin_rounds, schedule
+from bot.tournaments.scoring import (
+    MATCH_POINTS,
+    POD_SCORES,
+    MatchPoints,
+    Scoring,
+    organiser_scores,
+    parse_place_scores,
+    place_scores_text,
+    total_points,
+)
 from bot.tournaments.standings import (
     Standing,
     pairing_order,
     pod_standings,
+    round_robin_standings,
     swiss_standings,
 )
 from bot.tournaments.swiss import pair_swiss, swiss_rounds
 from bot.tournaments.tiebreakers import percent
-from bot.tournaments.top_cut import cut
+from bot.tournaments.top_cut import cut, semi_final_tables
 from games.core.protocol import Game
 
 log = logging.getLogger(__name__)
 
-Format = Literal["swiss", "pods", "single_elimination", "double_elimination"]
+Format = Literal[
+    "swiss",
+    "pods",
+    "single_elimination",
+    "double_elimination",
+    "round_robin",
+    "double_round_robin",
+    "multiplayer_elimination",
+]
 EventPace = Literal["live", "casual", "async", "correspondence"]
 FORMAT_LABELS = {
     "swiss": "Swiss (2 players a table)",
     "pods": "Pod Swiss (3–8 players a table)",
     "single_elimination": "Single elimination",
     "double_elimination": "Double elimination",
+    "round_robin": "Round robin (2 a table, up to 16: everyone meets once)",
+    "double_round_robin": "Double round robin (2 a table, up to 16: everyone meets twice)",
+    "multiplayer_elimination": "Multiplayer elimination (3–8 a table, the top go on)",
 }
+ROUND_ROBINS = ("round_robin", "double_round_robin")
+MULTIPLAYER_FORMATS = ("pods", "multiplayer_elimination")  # the rest seat two a table
+# A round robin's rest round scores nothing: everyone has one in an odd field, and a bye
+# worth a win would count for the leaver's opponents when a drop voids a result.
+ROUND_ROBIN_POINTS = MatchPoints(bye=0)
+SEMI_FINAL_CUT = 16  # pods: four snaked semi-final tables of four, then a final table
 DAY = 86_400.0
 # How long a round may last before its unfinished tables are drawn (live: no deadline).
 ROUND_DEADLINES: dict[str, float | None] = {
@@ -107,10 +137,14 @@ class EventConfig(BaseModel):
     reset: bool = True  # double elimination: a grand final lost by the unbeaten is replayed
     best_of: Literal[1, 3] = 1  # 3: two-player tables go to the first to win two games
     paused_at: float | None = None  # set while the organiser holds the event
+    # Multiplayer elimination: how many of each table go on (None: half the table size).
+    advance: int | None = Field(default=None, ge=1, le=7)
+    # Pods: the organiser's place scores per table size, as ``3:6/3/0, 4:6/4/2/0``.
+    scores: str | None = None
 
     @property
     def two_player(self) -> bool:
-        return self.format != "pods"
+        return self.format not in MULTIPLAYER_FORMATS
 
 
 @dataclass
@@ -291,8 +325,12 @@ class Tournaments:
     def planned_rounds(self, config: EventConfig, players: int, game: Game) -> int | None:
         if config.format in ("single_elimination", "double_elimination"):
             return None
+        if config.format == "multiplayer_elimination":
+            return None
         if config.rounds is not None:
             return config.rounds
+        if config.format in ROUND_ROBINS:
+            return round_robin_rounds(max(players, 2), double=config.format != "round_robin")
         if config.format == "swiss":
             return swiss_rounds(max(players, 2))
         return pod_rounds(max(players, 2), self.pod_size(config, game))
@@ -301,6 +339,22 @@ class Tournaments:
     def pod_size(config: EventConfig, game: Game) -> int:
         preferred = config.pod_size or min(4, game.max_players)
         return max(game.min_players, min(preferred, game.max_players))
+
+    @staticmethod
+    def scoring_of(config: EventConfig, game: Game) -> Scoring:
+        """What a result is worth: place scores (the organiser's, if set) at multiplayer
+        tables, 3/1/0 at two-player ones (a round robin's rest round scores nothing)."""
+        if config.format in MULTIPLAYER_FORMATS:
+            if config.scores is None:
+                return POD_SCORES
+            sizes = range(game.min_players, game.max_players + 1)
+            return organiser_scores(parse_place_scores(config.scores, sizes), sizes)
+        return ROUND_ROBIN_POINTS if config.format in ROUND_ROBINS else MATCH_POINTS
+
+    @staticmethod
+    def advance_of(config: EventConfig, game: Game) -> int:
+        """Multiplayer elimination: how many of each table go on."""
+        return config.advance or elim.advance_count(Tournaments.pod_size(config, game))
 
     async def view(self, tournament_id: str) -> EventView:
         event = await self.get(tournament_id)
@@ -332,8 +386,14 @@ class Tournaments:
         finals = {(t.round, t.table_no) for t in tables if t.bracket_id and config.top_cut}
         scored = [to_table_result(r) for r in results if (r.round, r.table_no) not in finals]
         round_no = max(event.round, 1)
-        if config.format == "pods":
-            base = pod_standings(players, scored, event.seed, round_no, dropped=dropped)
+        game = self.matches.games[event.game]
+        if config.format in ROUND_ROBINS:
+            return self._round_robin_standings(event, config, entrants, results, tables, players)
+        if config.format in MULTIPLAYER_FORMATS:
+            scoring = self.scoring_of(config, game)
+            base = pod_standings(
+                players, scored, event.seed, round_no, dropped=dropped, scoring=scoring
+            )
         else:
             base = swiss_standings(
                 players, scored, event.seed, round_no, best_of=config.best_of, dropped=dropped
@@ -359,6 +419,10 @@ class Tournaments:
         players: Sequence[int],
     ) -> list[int]:
         """The order a final table or a finished bracket gives the top of the standings."""
+        if config.format == "multiplayer_elimination":
+            if event.status == "signup":
+                return []
+            return list(self._multiplayer_run(event, entrants, results, tables).order)
         final = next((t for t in tables if t.bracket_id == "final"), None)
         if final is not None:
             result = next(
@@ -367,7 +431,9 @@ class Tournaments:
             )
             if result is None:
                 return []
-            return [p for _, p in sorted(zip(result.places, result.players, strict=True))]
+            # Seats tied go in seat order: the better seed sits first.
+            top = [p for _, _, p in sorted(zip(result.places, count(), result.players))]
+            return top + self._semi_finalists_out(results, tables, top)
         cut_seeds = None
         if config.format == "swiss" and config.top_cut:
             if not any(t.bracket_id for t in tables):
@@ -446,6 +512,202 @@ class Tournaments:
         }
         return bracket, elim.progress(bracket, played)
 
+    # --- round robin, multiplayer elimination, semi-final tables ------------------------------
+    @staticmethod
+    def _round_robin_order(
+        event: TournamentRecord,
+        results: Sequence[ResultRecord],
+        tables: Sequence[EventTable],
+        field: Sequence[int] = (),
+    ) -> list[int]:
+        """The schedule's players as the circle method takes them: everyone round 1 seated
+        (or rested), drawn by the event's lot, so a later drop never reshuffles the
+        schedule. Before round 1 is paired: ``field``, the players about to be."""
+        first = {p for t in tables if t.round == 1 for p in t.seats}
+        first |= {p for r in results if r.round == 1 and r.kind == "bye" for p in r.players}
+        first = first or set(field)
+        drawn = lot(sorted(first), event.seed, 0)
+        return sorted(first, key=drawn.__getitem__)
+
+    def _round_robin_standings(
+        self,
+        event: TournamentRecord,
+        config: EventConfig,
+        entrants: Sequence[EntrantRecord],
+        stored: Sequence[ResultRecord],
+        tables: Sequence[EventTable],
+        players: Sequence[int],
+    ) -> list[Standing]:
+        """Points, head to head, Sonneborn–Berger, lot, over the results a drop leaves:
+        before half of one's games every result with the leaver is void, later their
+        remaining tables are forfeits (counted as their rounds come)."""
+        dropped = [e.entrant for e in entrants if e.state in ("dropped", "disqualified")]
+        order = self._round_robin_order(event, stored, tables)
+        results = [to_table_result(r) for r in stored]
+        if order:
+            rounds = schedule(order, double=config.format != "round_robin")
+            left = {
+                e.entrant: e.dropped_round or 0
+                for e in entrants
+                if e.entrant in order and e.state in ("dropped", "disqualified")
+            }
+            results = [
+                r for r in effective_results(rounds, results, left) if r.round <= event.round
+            ]
+        return round_robin_standings(
+            players,
+            results,
+            event.seed,
+            max(event.round, 1),
+            dropped=dropped,
+            scoring=ROUND_ROBIN_POINTS,
+        )
+
+    def _multiplayer_run(
+        self,
+        event: TournamentRecord,
+        entrants: Sequence[EntrantRecord],
+        results: Sequence[ResultRecord],
+        tables: Sequence[EventTable],
+        upto: int | None = None,
+    ) -> elim.MultiplayerRun:
+        """Replay a multiplayer elimination from its stored tables: round 1's field in the
+        lot of round 0, then each round's tables, results and byes, up to round ``upto``
+        (default: the current one)."""
+        config = self.config_of(event)
+        game = self.matches.games[event.game]
+        decided = {(r.round, r.table_no): to_table_result(r) for r in results}
+        played = []
+        for number in range(1, (event.round if upto is None else upto) + 1):
+            seated = sorted((t for t in tables if t.round == number), key=lambda t: t.table_no)
+            byes = sorted(
+                (r for r in results if r.round == number and r.kind == "bye"),
+                key=lambda r: r.table_no,
+            )
+            played.append(
+                elim.PlayedRound(
+                    tables=tuple(tuple(t.seats) for t in seated),
+                    results=tuple(decided.get((t.round, t.table_no)) for t in seated),
+                    byes=tuple(r.players[0] for r in byes),
+                    final=any(t.bracket_id == "final" for t in seated),
+                )
+            )
+        first = [p for t in played[0].tables for p in t] + list(played[0].byes) if played else []
+        drawn = lot(sorted(first), event.seed, 0)
+        withdrawn = {e.entrant for e in entrants if e.state in ("dropped", "disqualified")}
+        return elim.multiplayer_run(
+            sorted(first, key=drawn.__getitem__),
+            played,
+            self.advance_of(config, game),
+            withdrawn,
+        )
+
+    def _pair_multiplayer(
+        self,
+        event: TournamentRecord,
+        config: EventConfig,
+        game: Game,
+        number: int,
+        active: list[int],
+        entrants: list[EntrantRecord],
+        results: list[ResultRecord],
+        tables: list[EventTable],
+    ) -> tuple[str, list[tuple[int, ...]], list[int], list[str | None]]:
+        """The next round of a multiplayer elimination: the field drawn by lot in round 1,
+        then who went on, tables snaked by seed (seed 1 in seat 0), the last a final."""
+        if number == 1:
+            drawn = lot(sorted(active), event.seed, 0)
+            seeds = sorted(active, key=drawn.__getitem__)
+        else:
+            # Up to the round before: a re-paired round replays without its old tables.
+            run = self._multiplayer_run(event, entrants, results, tables, number - 1)
+            entered = set(active)
+            seeds = [p for p in run.going_on or () if p in entered]
+        paired = elim.multiplayer_round(
+            seeds,
+            preferred=self.pod_size(config, game),
+            minimum=game.min_players,
+            maximum=game.max_players,
+            advance=self.advance_of(config, game),
+        )
+        brackets: list[str | None] = ["final" if paired.final else None] * len(paired.tables)
+        stage = "final" if paired.final else "elimination"
+        return stage, list(paired.tables), list(paired.byes), brackets
+
+    def _pair_semi_finals(
+        self,
+        event: TournamentRecord,
+        config: EventConfig,
+        game: Game,
+        stage: int,
+        active: list[int],
+        entrants: list[EntrantRecord],
+        results: list[ResultRecord],
+        tables: list[EventTable],
+    ) -> tuple[str, list[tuple[int, ...]], list[int], list[str | None]]:
+        """Pods cut to 16: four snaked semi-final tables (seed 1 in seat 0 of table 1),
+        then the tables' winners at a final table in seed order. Fewer than 16 left
+        after the rounds: the top four go straight to a final table."""
+        bots = {e.entrant for e in entrants if e.is_bot}
+        if stage == 1:
+            standings = self.standings_of(event, config, entrants, results, tables)
+            order = [s.player for s in standings if s.player in active]
+            if len(order) < SEMI_FINAL_CUT:
+                return "final", [tuple(self._fill_cut(order, 4, bots))], [], ["final"]
+            seeds = self._fill_cut(order, SEMI_FINAL_CUT, bots)
+            semis = semi_final_tables(seeds)
+            return "semi-finals", semis, [], [f"semi-{i}" for i in range(1, len(semis) + 1)]
+        entered = set(active)
+        ranked = [p for p in self._semi_final_order(results, tables) if p[1] in entered]
+        winners = [player for place, player, _ in ranked if place == 0]
+        # A semi-final whose winner forfeited or left sends nobody; if that leaves fewer
+        # than the game needs, the best of the rest fill the final table.
+        others = [player for place, player, _ in ranked if place > 0]
+        finalists = winners + others[: max(0, game.min_players - len(winners))]
+        seed = {player: s for _, player, s in ranked}
+        return "final", [tuple(sorted(finalists, key=seed.__getitem__))], [], ["final"]
+
+    @staticmethod
+    def _semi_final_order(
+        results: Sequence[ResultRecord], tables: Sequence[EventTable]
+    ) -> list[tuple[int, int, int]]:
+        """Each semi-finalist still standing as (0 for a table's winner else their place,
+        player, cut seed), best first; a forfeited seat is left out."""
+        # Seed of each seat: the snake of seeds 1–16 over the four tables.
+        seeds_at = semi_final_tables(list(range(1, SEMI_FINAL_CUT + 1)))
+        decided = {(r.round, r.table_no): to_table_result(r) for r in results}
+        ranked = []
+        for table in tables:
+            if not (table.bracket_id or "").startswith("semi-"):
+                continue
+            result = decided.get((table.round, table.table_no))
+            if result is None:
+                continue
+            winner = elim.table_winner(result)
+            for seat, player in enumerate(table.seats):
+                if player in result.gone:
+                    continue
+                place = 0 if player == winner else result.place_of(player)
+                ranked.append((place, player, seeds_at[table.table_no - 1][seat]))
+        return sorted(ranked, key=lambda entry: (entry[0], entry[2]))
+
+    def _semi_finalists_out(
+        self, results: Sequence[ResultRecord], tables: Sequence[EventTable], top: list[int]
+    ) -> list[int]:
+        """Below the final table: the semi-finalists who did not reach it, by their place
+        at their semi-final, then by seed."""
+        semi = [
+            p
+            for t in tables
+            if (t.bracket_id or "").startswith("semi-")
+            for p in t.seats
+            if p not in top
+        ]
+        standing = [player for _, player, _ in self._semi_final_order(results, tables)]
+        return [p for p in standing if p not in top] + [
+            p for p in semi if p not in top and p not in standing
+        ]
+
     # --- sign-up ---------------------------------------------------------------------------
     async def create(
         self,
@@ -462,13 +724,19 @@ class Tournaments:
         if game_key not in self.matches.games:
             raise UserError("There is no such game. Pick one from the list.")
         game = self.matches.games[game_key]
-        if config.format != "pods" and game.min_players > 2:
+        if config.format in ROUND_ROBINS and game.min_players > 2:
             raise UserError(
-                f"{game.name} needs {game.min_players} or more at a table: pick the pods format."
+                f"A round robin is for two-player tables and {game.name} needs "
+                f"{game.min_players} or more: pick the pods format or multiplayer elimination."
             )
-        if config.format == "pods" and game.max_players < 3:
+        if config.format not in MULTIPLAYER_FORMATS and game.min_players > 2:
+            raise UserError(
+                f"{game.name} needs {game.min_players} or more at a table: pick the pods "
+                "format or multiplayer elimination."
+            )
+        if config.format in MULTIPLAYER_FORMATS and game.max_players < 3:
             raise UserError(f"{game.name} is played by two: pick Swiss or an elimination.")
-        if config.best_of > 1 and config.format == "pods":
+        if config.best_of > 1 and not config.two_player:
             raise UserError("Best of three is for two-player tables: pick Swiss or a bracket.")
         if config.starts_at is not None and config.starts_at <= self.clock.now():
             raise UserError("That start time has passed: give one in the future.")
@@ -476,14 +744,22 @@ class Tournaments:
             raise UserError("A top cut follows Swiss or pod rounds, not a bracket.")
         if config.top_cut and config.format == "swiss" and config.top_cut not in (2, 4, 8):
             raise UserError("A Swiss top cut is a bracket of the top 2, 4 or 8.")
-        if (
+        if config.top_cut == SEMI_FINAL_CUT and config.format == "pods":
+            if not game.min_players <= 4 <= game.max_players:
+                raise UserError(
+                    f"A cut of 16 plays four semi-final tables of four, and {game.name} "
+                    f"seats {game.min_players} to {game.max_players}."
+                )
+        elif (
             config.top_cut
             and config.format == "pods"
             and not game.min_players <= config.top_cut <= game.max_players
         ):
             raise UserError(
-                f"A final table of {game.name} seats {game.min_players} to {game.max_players}."
+                f"A final table of {game.name} seats {game.min_players} to {game.max_players} "
+                "(or cut 16 for four semi-final tables, then a final)."
             )
+        config = self._checked_formats(config, game)
         record = TournamentRecord(
             tournament_id=secrets.token_hex(4),
             guild_id=guild_id,
@@ -503,6 +779,39 @@ class Tournaments:
             await self.store.replace_event_timers(record.tournament_id, [timer])
             self.matches.timers_changed()
         return record
+
+    def _checked_formats(self, config: EventConfig, game: Game) -> EventConfig:
+        """Round robin, multiplayer elimination and place scores: refuse what cannot run,
+        and keep the place scores in their canonical text."""
+        if config.format in ROUND_ROBINS:
+            if config.max_players > ROUND_ROBIN_MOST:
+                raise UserError(
+                    f"A round robin takes at most {ROUND_ROBIN_MOST} players: set "
+                    f"max_players to {ROUND_ROBIN_MOST} or fewer."
+                )
+            if config.rounds is not None:
+                raise UserError("A round robin plays every pairing: leave rounds out.")
+        if config.advance is not None:
+            if config.format != "multiplayer_elimination":
+                raise UserError(
+                    "Advance is for multiplayer elimination: how many of each table go on."
+                )
+            size = self.pod_size(config, game)
+            if config.advance >= size:
+                raise UserError(
+                    f"Fewer than a whole table must go on: with tables of {size}, "
+                    f"advance 1 to {size - 1}."
+                )
+        if config.scores is not None:
+            if config.format != "pods":
+                raise UserError("Place scores are for pod events: leave scores out.")
+            sizes = range(game.min_players, game.max_players + 1)
+            try:
+                tables = parse_place_scores(config.scores, sizes)
+            except ValueError as error:
+                raise UserError(f"{error} For example: 4:6/4/2/0, 3:6/3/0.") from None
+            config = config.model_copy(update={"scores": place_scores_text(tables)})
+        return config
 
     async def set_message(self, tournament_id: str, message_id: int) -> None:
         async with self.lock(tournament_id):
@@ -694,6 +1003,8 @@ class Tournaments:
             if entered >= config.max_players:
                 raise UserError(f"The event is full ({config.max_players} players).")
         else:
+            if config.format in ROUND_ROBINS:
+                raise UserError("A round robin's schedule is fixed at the start: no late entries.")
             game = self.matches.games[event.game]
             players = sum(e.state != "waitlist" for e in entrants)
             rounds = self.planned_rounds(config, players, game)
@@ -737,7 +1048,7 @@ class Tournaments:
             candidates = [e for e in candidates if e not in unchecked]
             candidates.sort(key=lambda e: (e.joined_at, e.entrant))
             playing = candidates[: config.max_players]
-            least = game.min_players if config.format == "pods" else 2
+            least = game.min_players if config.format in MULTIPLAYER_FORMATS else 2
             if len(playing) < max(least, 2):
                 raise TooFewPlayers(max(least, 2), len(playing))
             for e in unchecked:
@@ -881,6 +1192,19 @@ class Tournaments:
     ) -> tuple[str, list[tuple[int, ...]], list[int], list[str | None]]:
         """(stage, tables in seat order, byes, each table's bracket match) for a round."""
         scored = [to_table_result(r) for r in results]
+        if config.format == "multiplayer_elimination":
+            return self._pair_multiplayer(
+                event, config, game, number, active, entrants, results, tables
+            )
+        if config.format in ROUND_ROBINS:
+            order = self._round_robin_order(event, results, tables, active)
+            rotation = schedule(order, double=config.format != "round_robin")[number - 1]
+            entered = set(active)
+            # A table with a player who left is not played: the standings count it as
+            # their forfeit, or void it (``effective_results``).
+            seated = [t for t in rotation if len(t) == 2 and entered.issuperset(t)]
+            rest = [t[0] for t in rotation if len(t) == 1 and t[0] in entered]
+            return "round_robin", seated, rest, [None] * len(seated)
         if config.format in ("single_elimination", "double_elimination"):
             _, state = self._bracket(event, config, results, tables, everyone)
             return "bracket", [p for _, p in state.ready], [], [m for m, _ in state.ready]
@@ -889,6 +1213,10 @@ class Tournaments:
             seeds = self._cut(event, config, entrants, results, everyone)
             _, state = self._bracket(event, config, results, tables, everyone, seeds)
             return "bracket", [p for _, p in state.ready], [], [m for m, _ in state.ready]
+        if config.format == "pods" and config.top_cut == SEMI_FINAL_CUT and number > rounds:
+            return self._pair_semi_finals(
+                event, config, game, number - rounds, active, entrants, results, tables
+            )
         if config.format == "pods" and config.top_cut and number > rounds:
             standings = self.standings_of(event, config, entrants, results, tables)
             bots = {e.entrant for e in entrants if e.is_bot}
@@ -897,17 +1225,11 @@ class Tournaments:
             # still has its final), every finalist in standings order.
             finalists = self._fill_cut(order, config.top_cut, bots)
             return "final", [tuple(finalists)], [], ["final"]
-        order = pairing_order(
-            active,
-            scored,
-            POD_SCORES if config.format == "pods" else MATCH_POINTS,
-            event.seed,
-            number,
-        )
+        order = pairing_order(active, scored, self.scoring_of(config, game), event.seed, number)
         met = meetings(scored)
         byes_had = had_bye(scored)
         if config.format == "pods":
-            points = total_points(active, scored, POD_SCORES)
+            points = total_points(active, scored, self.scoring_of(config, game))
             size = self.pod_size(config, game)
             pods = await asyncio.to_thread(
                 pair_pods,
@@ -1171,6 +1493,14 @@ class Tournaments:
             return state.finished
         if any(t.bracket_id == "final" for t in view.tables):
             return True
+        if config.format == "multiplayer_elimination":
+            # Over when too few go on to seat a table: the top seed left wins.
+            run = self._multiplayer_run(event, view.entrants, view.results, view.tables)
+            entered = {e.entrant for e in active}
+            going = [p for p in run.going_on or () if p in entered]
+            return len(going) < max(view.game.min_players, 2)
+        if config.top_cut == SEMI_FINAL_CUT and event.round == (view.rounds or 0) + 1:
+            return False  # the semi-finals are done: the final table comes next
         if config.format == "swiss" and config.top_cut and event.round > (view.rounds or 0):
             seeds = self._cut(event, config, view.entrants, view.results, players)
             _, state = self._bracket(event, config, view.results, view.tables, players, seeds)

@@ -9,7 +9,7 @@ playing. A seat that forfeited (``gone``) never advances, not even to the losers
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -218,15 +218,19 @@ class MultiplayerRound:
 def multiplayer_round(
     seeds: Sequence[Player], *, preferred: int, minimum: int, maximum: int, advance: int
 ) -> MultiplayerRound:
-    """The next round for ``seeds`` (in seed order): a final table once they fit at one.
-    If forfeits left fewer than the game needs, nobody plays: the top seed among them
-    wins (the only round with every player on a bye)."""
+    """The next round for ``seeds`` (in seed order): a final table once they fit at one
+    of the preferred size, or fit at one and cannot fill two tables that each send some
+    home. If forfeits left fewer than the game needs, nobody plays: the top seed among
+    them wins (the only round with every player on a bye). Every other table seats more
+    than ``advance``, so each round sends someone home."""
     if len(seeds) < minimum:
         return MultiplayerRound((), tuple(seeds), True)
-    if len(seeds) <= maximum:
+    # Sixteen at an eight-seat game with tables of four: two rounds of four tables, then a
+    # final of four, not a final of eight after the first round.
+    if len(seeds) <= maximum and (len(seeds) <= preferred or len(seeds) < 2 * (advance + 1)):
         return MultiplayerRound((tuple(seeds),), (), True)
-    sizes, byes = table_sizes(len(seeds), preferred, minimum, maximum)
-    if not sizes or advance >= min(sizes):
+    sizes, byes = table_sizes(len(seeds), preferred, max(minimum, advance + 1), maximum)
+    if not sizes:
         raise ValueError("every table must send fewer players on than it seats")
     tables = snake(seeds[byes:], sizes)
     return MultiplayerRound(tuple(tuple(t) for t in tables), tuple(seeds[:byes]), False)
@@ -246,3 +250,82 @@ def next_seeds(
         for position, player in enumerate(advancing(result, count, rank)):
             going.append((position, rank[player], player))
     return [player for *_, player in sorted(going)]
+
+
+@dataclass(frozen=True)
+class PlayedRound:
+    """A multiplayer elimination round as it was paired: its tables (seats in seat order),
+    each one's result (None until decided), the byes, and whether it was the final."""
+
+    tables: tuple[tuple[Player, ...], ...]
+    results: tuple[TableResult | None, ...]
+    byes: tuple[Player, ...] = ()
+    final: bool = False
+
+
+@dataclass(frozen=True)
+class MultiplayerRun:
+    """Where a multiplayer elimination stands: everyone best first, and who goes on to
+    the next round in seed order (None while a table is undecided or after the final)."""
+
+    order: tuple[Player, ...]
+    going_on: tuple[Player, ...] | None
+
+
+def _place(result: TableResult, player: Player) -> int:
+    """A seat's place for the standings: one that forfeited is below every other."""
+    return len(result.players) + 1 if player in result.gone else result.place_of(player)
+
+
+def multiplayer_run(
+    seeds: Sequence[Player],
+    rounds: Sequence[PlayedRound],
+    advance: int,
+    withdrawn: Collection[Player] = (),
+) -> MultiplayerRun:
+    """Replay the rounds from the first round's ``seeds``. The deeper a player got, the
+    better; among those who left in the same round, those who went on come first (in
+    their new seed order), then those sent home by their place at the table and their
+    seed. A ``withdrawn`` player (dropped or disqualified) who went on from their last
+    table is sent home there instead."""
+    key: dict[Player, tuple[int, int, int, int]] = {}
+    current: list[Player] = list(seeds)
+    going: tuple[Player, ...] | None = tuple(seeds)
+    for number, played in enumerate(rounds, start=1):
+        rank = {player: index for index, player in enumerate(current)}
+        decided = [r for r in played.results if r is not None]
+        if len(decided) < len(played.tables):
+            # Undecided: everyone in this round is still in, by seed.
+            for player in [*played.byes, *(p for t in played.tables for p in t)]:
+                key[player] = (number, 0, 0, rank[player])
+            going = None
+            break
+        if played.final:
+            for result in decided:
+                for player in result.players:
+                    key[player] = (number, 1, _place(result, player), rank[player])
+            for player in played.byes:  # nobody left to sit: the top seed wins
+                key[player] = (number, 0, 0, rank[player])
+            going = None
+            break
+        nxt = next_seeds(decided, advance, current, played.byes)
+        staying = [p for p in nxt if p not in withdrawn]
+        for position, player in enumerate(staying):
+            key[player] = (number, 0, 0, position)
+        on = set(staying)
+        for result in decided:
+            for player in result.players:
+                if player not in on:
+                    key[player] = (number, 1, _place(result, player), rank[player])
+        for player in played.byes:
+            if player not in on:
+                key[player] = (number, 1, 0, rank[player])
+        current = nxt
+        going = tuple(staying)
+    seed_of = {player: index for index, player in enumerate(seeds)}
+    unplaced = (0, 0, 0, 0)  # before the first round: in seed order
+    order = sorted(
+        dict.fromkeys([*seeds, *key]),
+        key=lambda p: (-key.get(p, unplaced)[0], *key.get(p, unplaced)[1:], seed_of.get(p, 0)),
+    )
+    return MultiplayerRun(tuple(order), going)

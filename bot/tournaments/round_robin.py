@@ -81,3 +81,10 @@ def effective_results(
                 gone = frozenset(leavers)
             kept.append(TableResult(round=number, players=table, places=places, gone=gone))
     return kept
+
+
+def round_robin_rounds(players: int, *, double: bool = False) -> int:
+    """Rounds the schedule takes: N − 1 for an even field, N for an odd one (a bye each
+    round), twice that for a double round robin."""
+    cycle = players - 1 if players % 2 == 0 else players
+    return max(1, cycle) * (2 if double else 1)

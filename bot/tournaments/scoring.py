@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import pairwise
 
 from bot.tournaments.results import Player, TableResult
 
@@ -64,6 +66,64 @@ class PlaceScores:
 
 
 Scoring = MatchPoints | PlaceScores
+
+
+def parse_place_scores(text: str, sizes: range) -> dict[int, tuple[Fraction, ...]]:
+    """An organiser's place scores, ``4:6/4/2/0, 3:6/3/0``: per table size, the points of
+    each place, best first. Each size must be one ``sizes`` allows, with one score a
+    place, never rising, first above last. Raises ``ValueError`` with a sentence."""
+    tables: dict[int, tuple[Fraction, ...]] = {}
+    for part in (piece.strip() for piece in re.split(r"[,;]", text)):
+        if not part:
+            continue
+        size_text, colon, scores_text = part.partition(":")
+        if not colon or not size_text.strip().isdigit():
+            raise ValueError(
+                f"Write each table size as size:first/second/…, like 4:6/4/2/0 (not {part})."
+            )
+        size = int(size_text)
+        if size not in sizes:
+            raise ValueError(
+                f"Tables seat {sizes.start} to {sizes.stop - 1} here: there is no table of {size}."
+            )
+        if size in tables:
+            raise ValueError(f"The table of {size} is given twice.")
+        try:
+            scores = tuple(Fraction(score.strip()) for score in scores_text.split("/"))
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(
+                f"Scores are numbers like 6 or 4.5, split by / (not {scores_text.strip()})."
+            ) from None
+        if len(scores) != size:
+            raise ValueError(
+                f"A table of {size} needs {size} scores, one a place; {part} has {len(scores)}."
+            )
+        if any(score < 0 for score in scores):
+            raise ValueError(f"Scores cannot be negative ({part}).")
+        if any(worse > better for better, worse in pairwise(scores)):
+            raise ValueError(f"Scores go from first place down and never rise ({part}).")
+        if scores[0] == scores[-1]:
+            raise ValueError(f"First place must score more than last ({part}).")
+        tables[size] = scores
+    if not tables:
+        raise ValueError("Give at least one table size, like 4:6/4/2/0.")
+    return tables
+
+
+def place_scores_text(tables: Mapping[int, Sequence[Fraction]]) -> str:
+    """The canonical text of place scores, smallest table first: ``3:6/3/0, 4:6/4/2/0``."""
+    return ", ".join(
+        f"{size}:" + "/".join(f"{float(score):g}" for score in tables[size])
+        for size in sorted(tables)
+    )
+
+
+def organiser_scores(tables: Mapping[int, Sequence[Fraction]], sizes: range) -> PlaceScores:
+    """Place scores with the organiser's tables. A bye scores a win at the best-paying
+    table of ``sizes``, and that win is the full score a round could give (OPP%)."""
+    scoring = PlaceScores(tables=dict(tables))
+    best = max(scoring.table(size)[0] for size in sizes)
+    return PlaceScores(tables=dict(tables), bye=best, full=best)
 
 
 def total_points(

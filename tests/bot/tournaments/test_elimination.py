@@ -9,10 +9,12 @@ import pytest
 
 from bot.tournaments.elimination import (
     Bracket,
+    PlayedRound,
     advance_count,
     advancing,
     double_elimination,
     multiplayer_round,
+    multiplayer_run,
     next_seeds,
     progress,
     single_elimination,
@@ -211,3 +213,50 @@ def test_top_cut() -> None:
         (3, 6, 11, 14),
         (4, 5, 12, 13),
     ]
+
+
+def test_multiplayer_elimination_keeps_tables_of_the_preferred_size_to_the_final() -> None:
+    # Sixteen at a 3–8 game in tables of four: 4 tables, then 2, then a final of four
+    # (not a final of eight after the first round).
+    sizes = []
+    seeds = list(range(1, 17))
+    while True:
+        round_ = multiplayer_round(seeds, preferred=4, minimum=3, maximum=8, advance=2)
+        sizes.append([len(t) for t in round_.tables])
+        if round_.final:
+            break
+        seeds = next_seeds(
+            [TableResult.ranked(1, *[[p] for p in t]) for t in round_.tables], 2, seeds
+        )
+    assert sizes == [[4, 4, 4, 4], [4, 4], [4]]
+    # Seven where six go on from two tables could not send anyone home: a final of seven.
+    seven = multiplayer_round(list(range(7)), preferred=6, minimum=3, maximum=8, advance=3)
+    assert seven.final and seven.tables == (tuple(range(7)),)
+    # Tables seat more than go on, whatever the split: 9 at tables of six, three go on.
+    nine = multiplayer_round(list(range(9)), preferred=6, minimum=3, maximum=8, advance=3)
+    assert [len(t) for t in nine.tables] == [5, 4] and not nine.final
+
+
+def test_multiplayer_run_orders_everyone_by_how_far_they_got() -> None:
+    seeds = list(range(1, 11))
+    first = multiplayer_round(seeds, preferred=4, minimum=3, maximum=8, advance=2)
+    assert first.tables == ((1, 6, 7, 10), (2, 5, 8), (3, 4, 9))
+    results = (
+        TableResult.ranked(1, [6], [1], [7], [10]),
+        TableResult.ranked(1, [8], [2], [5], gone=frozenset({8})),  # 8 won, but forfeited
+        TableResult.ranked(1, [3], [4], [9]),
+    )
+    one = PlayedRound(first.tables, results)
+    # After round 1: who went on (in their new seeds), then who went home; 4 withdrew.
+    after = multiplayer_run(seeds, [one], 2, withdrawn={4})
+    assert after.going_on == (2, 3, 6, 1, 5)
+    assert after.order == (2, 3, 6, 1, 5, 4, 7, 9, 8, 10)
+    # Round 2 being played: those at its table are still in, by seed.
+    final = PlayedRound(((2, 3, 6, 1, 5),), (None,), final=True)
+    playing = multiplayer_run(seeds, [one, final], 2, withdrawn={4})
+    assert playing.going_on is None and playing.order[:5] == (2, 3, 6, 1, 5)
+    decided = PlayedRound(
+        final.tables, (TableResult.ranked(2, [1], [5], [2], [3], [6]),), final=True
+    )
+    done = multiplayer_run(seeds, [one, decided], 2, withdrawn={4})
+    assert done.order == (1, 5, 2, 3, 6, 4, 7, 9, 8, 10) and done.going_on is None

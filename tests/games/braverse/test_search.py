@@ -119,9 +119,9 @@ def played(seed: int, moves: int, worlds: int) -> list[str]:
 
 
 def test_the_same_seed_and_worlds_play_the_same_moves() -> None:
-    first = played(seed=8, moves=60, worlds=2)
-    assert first == played(seed=8, moves=60, worlds=2)
-    assert len(first) == 60 and any(a.startswith("atk") for a in first)
+    first = played(seed=8, moves=40, worlds=2)
+    assert first == played(seed=8, moves=40, worlds=2)
+    assert len(first) == 40 and any(a.startswith("atk") for a in first)
 
 
 def hidden_from(state: BraverseState, seat: int) -> dict[str, list[str]]:

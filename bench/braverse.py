@@ -184,7 +184,8 @@ def search_figures(rounds: int, worlds: int = 4) -> str:
     per_search = 1000 * thinking[0] / max(1, decided[0])
     per_heuristic = 1000 * thinking[1] / max(1, decided[1])
     return (
-        f"braverse search bot ({worlds} worlds per decision, 2-turn playouts) vs heuristic "
+        f"braverse search bot ({worlds} worlds per decision, playouts to the end of the next "
+        f"2 turns) vs heuristic "
         f"over {games} seeded games (every ready-deck pairing, both seat orders): "
         f"{wins / games:.0%} wins, 95 % CI {low:.0%}-{high:.0%} (target >= 60 %); "
         f"baseline, the heuristic in the same seats: {baseline / games:.0%} "

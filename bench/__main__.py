@@ -147,7 +147,7 @@ def main() -> None:
     print(braverse.engine_figures(playouts))
     print(braverse.bot_figures(10 if args.smoke else 200))
     print(braverse.corpus_figures(12 if args.smoke else 200))
-    print(braverse.search_figures(1 if args.smoke else 4))
+    print(braverse.search_figures(1 if args.smoke else 3))
 
     print(report(asyncio.run(timers_benchmark(matches=250 if args.smoke else 2_500))))
     print(races.report(asyncio.run(races.race_benchmark(bursts=3 if args.smoke else 20))))

@@ -7,7 +7,8 @@ Prints figures and a baseline measured in the same run, never asserts on time:
 - state JSON size per match (target: under 32 KB);
 - the scheduler with 10,000 pending timers: scheduled and fired per second;
 - the toss scramble: bursts of simultaneous clicks, and how long the last one waits;
-- Braverse: engine speed against a bare state copy, state size, the bot's win rates.
+- Braverse: engine speed against a bare state copy, state size, the bot's win rates, the
+  search bot against the heuristic.
 - tournaments: Swiss and pod pairing of 512 over 9 rounds (against the full graph and the
   plain top-down fill), and 10,000 mixed matches rated in memory.
 
@@ -146,6 +147,7 @@ def main() -> None:
     print(braverse.engine_figures(playouts))
     print(braverse.bot_figures(10 if args.smoke else 200))
     print(braverse.corpus_figures(12 if args.smoke else 200))
+    print(braverse.search_figures(1 if args.smoke else 3))
 
     print(report(asyncio.run(timers_benchmark(matches=250 if args.smoke else 2_500))))
     print(races.report(asyncio.run(races.race_benchmark(bursts=3 if args.smoke else 20))))

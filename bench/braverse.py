@@ -7,7 +7,10 @@
 - bot mirrors: the share that end on the Break Area (target: 90 % or more) and the median
   number of rounds (target: 8-14);
 - a corpus of bot games with four mono-colour decks (every card of a colour, four copies:
-  legal, and together the whole pool): which pool cards' effects never resolved.
+  legal, and together the whole pool): which pool cards' effects never resolved;
+- the search bot against the heuristic over seeded games on every ready-deck pairing, both
+  seat orders (target: 60 % or more), with its Wilson interval; baseline: the heuristic
+  against itself on the same seeds and seats, and the time per decision of each.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ import time
 from games import GAMES
 from games.braverse import Braverse
 from games.braverse.decks import ready_options
+from games.braverse.search import Budget, search_action
 from games.braverse.state import BraverseOptions, BraverseState, EffectFrame
+from games.cli.simulate import wilson
 from games.core import contract
 from games.core.protocol import Event
 
@@ -126,4 +131,64 @@ def corpus_figures(games: int) -> str:
         f"braverse corpus: {games} bot games with mono-colour decks resolved "
         f"{len(with_effects) - len(missing)} of the {len(with_effects)} pool cards with an "
         f"effect; never: {', '.join(missing) or 'none'}"
+    )
+
+
+def duel(
+    options: BraverseOptions, seed: int, searcher: int | None, worlds: int
+) -> tuple[BraverseState, float, int, float, int]:
+    """The search bot (seat ``searcher``; None: nobody) against the heuristic: the end,
+    and the seconds and decisions of each kind (search, heuristic)."""
+    game: Braverse = GAMES[KEY]  # type: ignore[assignment]
+    budget = Budget(worlds=worlds)
+    state = game.setup(options, ("Ana", "Ben"), seed)
+    spent, made = [0.0, 0.0], [0, 0]
+    while game.outcome(state) is None:
+        decision = game.decisions(state)[0]
+        start = time.perf_counter()
+        if decision.seat == searcher:
+            action = search_action(
+                game, state, decision.seat, decision=decision, budget=budget, seed=seed
+            )
+        else:
+            action = game.bot_action(state, decision.seat, decision=decision)
+        kind = 0 if decision.seat == searcher else 1
+        spent[kind] += time.perf_counter() - start
+        made[kind] += 1
+        state, _ = game.apply(state, decision.seat, action)
+    return state, spent[0], made[0], spent[1], made[1]
+
+
+def search_figures(rounds: int, worlds: int = 4) -> str:
+    """``rounds`` games per ready-deck pairing and seat order (9 x 2 x rounds games)."""
+    wins = baseline = 0
+    thinking = [0.0, 0.0]
+    decided = [0, 0]
+    games = 0
+    start = time.perf_counter()
+    for first, second in itertools.product(DECKS, repeat=2):
+        options = ready_options(first, second)
+        for index in range(2 * rounds):
+            seed, seat = 1000 + games, index % 2
+            state, search_s, search_n, heur_s, heur_n = duel(options, seed, seat, worlds)
+            wins += state.winner == seat
+            thinking[0] += search_s
+            decided[0] += search_n
+            thinking[1] += heur_s
+            decided[1] += heur_n
+            mirror = duel(options, seed, None, worlds)[0]
+            baseline += mirror.winner == seat
+            games += 1
+    low, high = wilson(wins, games)
+    base_low, base_high = wilson(baseline, games)
+    per_search = 1000 * thinking[0] / max(1, decided[0])
+    per_heuristic = 1000 * thinking[1] / max(1, decided[1])
+    return (
+        f"braverse search bot ({worlds} worlds per decision, playouts to the end of the next "
+        f"2 turns) vs heuristic "
+        f"over {games} seeded games (every ready-deck pairing, both seat orders): "
+        f"{wins / games:.0%} wins, 95 % CI {low:.0%}-{high:.0%} (target >= 60 %); "
+        f"baseline, the heuristic in the same seats: {baseline / games:.0%} "
+        f"({base_low:.0%}-{base_high:.0%}); {per_search:.0f} ms per search decision vs "
+        f"{per_heuristic:.1f} ms per heuristic one; {time.perf_counter() - start:.0f} s"
     )

@@ -492,3 +492,39 @@ def take_choice(game: Braverse, view: BraverseView, me: int, decision: Decision)
         return max(takes, key=lambda o: level_of(game, o.action.args[0])).action
     # recovered or searched into hand: what the hand would miss most
     return max(takes, key=lambda o: usefulness(game, view, me, o.action.args[0])).action
+
+
+# --- judging a position (the search bot's playouts end here) ------------------------------
+WON = 1000.0  # a won or lost match outweighs any position
+BREAK_LEVEL = 10.0  # each level in one's own Break Area: ten of them lose the match
+EMPTY_BATTLE = 15.0  # nothing in the Battle Area: the next re-placement may lose the match
+
+
+def position_value(game: Braverse, view: BraverseView, me: int) -> float:
+    """How good the position in ``view`` is for ``me`` (higher: better), from the view only:
+    a finished match is worth ``WON`` either way; else what ``side_value`` says of ``me``
+    less what it says of the opponent."""
+    if view.winner is not None:
+        return WON if view.winner == me else -WON
+    return side_value(game, view, me) - side_value(game, view, 1 - me)
+
+
+def side_value(game: Braverse, view: BraverseView, seat: int) -> float:
+    """One side's assets: the Break Area counts most (it decides the match), then HP left in
+    the Battle Area and the damage it can deal, Support (what pays for everything), and hand
+    cards (a Cookie in hand is the next re-placement)."""
+    side = view.sides[seat]
+    value = -BREAK_LEVEL * side.break_level
+    for cookie in side.battle:
+        card = game.pool[cookie.card]
+        value += 2.0 * cookie.hp_left
+        if card.attack is not None:
+            value += 1.5 * card.attack.damage
+    if not side.battle:
+        value -= EMPTY_BATTLE
+    value += 1.5 * min(len(side.support), 6)
+    value += 1.0 * side.hand_count
+    if side.hand is not None:
+        cookies = sum(game.pool[c].type == "cookie" for c in side.hand)
+        value += 1.5 * min(cookies, 2)
+    return value

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from games.braverse import ai
+from games.braverse import ai, search
 from games.braverse.asks import Asks
 from games.braverse.battle import other
 from games.braverse.cards import CardPool, braverse_pool
@@ -424,6 +424,20 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         return ai.choose(self, view, decision)  # type: ignore[arg-type]
 
+    def search_action(
+        self,
+        state: BraverseState,
+        seat: int,
+        *,
+        decision: Decision | None = None,
+        seconds: float = 1.0,
+        worlds: int | None = None,
+        seed: int = 0,
+    ) -> Action:
+        """The determinized search bot (games.core.protocol.Searching; see search.py)."""
+        budget = search.Budget(seconds=seconds, worlds=worlds)
+        return search.search_action(self, state, seat, decision=decision, budget=budget, seed=seed)
+
     def rules_text(self, options: BraverseOptions | None = None) -> str:
         return rules_text(self.pool)
 
@@ -479,7 +493,11 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
     ) -> BraverseState:
         """Re-deal what ``seat`` cannot see, per owner: both decks (with the top cards
         another player is looking at), every HP pile (hidden from its owner too), the other
-        hand."""
+        hand. The cards ``seat`` is looking at in its own search stay on top of its deck.
+
+        The result depends only on what ``seat`` can tell (the hidden cards are sorted
+        before the shuffle): a search bot deals its worlds with it, and no world may carry
+        the real order or whereabouts of a hidden card."""
         twin = self.state_model.model_validate(state.model_dump())
         for owner, side in enumerate(twin.sides):
             looking = [
@@ -487,16 +505,27 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
                 for f in twin.stack
                 if isinstance(f, EffectFrame) and f.seat == owner and f.seat != seat
             ]
+            seen = max(
+                (
+                    len(f.looked)
+                    for f in twin.stack
+                    if isinstance(f, EffectFrame) and f.seat == owner == seat
+                ),
+                default=0,
+            )
             hand_hidden = owner != seat
             kept = side.start  # the chosen starting Cookie stays chosen
             hand = list(side.hand)
             if hand_hidden and kept is not None:
                 hand.remove(kept)
-            hidden = list(side.deck) + [c for cookie in side.battle for c in cookie.hp]
+            unseen = len(side.deck) - seen
+            top = side.deck[unseen:]
+            hidden = side.deck[:unseen] + [c for cookie in side.battle for c in cookie.hp]
             if hand_hidden:
                 hidden += hand
+            hidden.sort()
             rng.shuffle(hidden)
-            side.deck, hidden = hidden[: len(side.deck)], hidden[len(side.deck) :]
+            side.deck, hidden = hidden[:unseen] + top, hidden[unseen:]
             for cookie in side.battle:
                 size = len(cookie.hp)
                 cookie.hp, hidden = hidden[:size], hidden[size:]

@@ -8,6 +8,7 @@ have chosen. Everything else (Support, Stage, Discard Piles, Break Areas) is pub
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
@@ -25,6 +26,7 @@ from games.braverse.state import (
     TrapWindow,
 )
 from games.core.panels import Panel, PanelField, Panels
+from games.core.protocol import Decision
 from games.core.views import TableView, to_move
 
 if TYPE_CHECKING:
@@ -102,7 +104,14 @@ class BraverseView(TableView):
     log: list[str]
 
 
-def view_of(game: Braverse, state: BraverseState, seat: int | None) -> BraverseView:
+def view_of(
+    game: Braverse,
+    state: BraverseState,
+    seat: int | None,
+    decisions: Sequence[Decision] | None = None,
+) -> BraverseView:
+    """``decisions``: ``game.decisions(state)`` if the caller has them (a search bot's
+    playouts ask for both at every step)."""
     sides = []
     for owner, side in enumerate(state.sides):
         sides.append(
@@ -144,7 +153,7 @@ def view_of(game: Braverse, state: BraverseState, seat: int | None) -> BraverseV
             looked = list(each.looked)
     over = state.winner is not None
     return BraverseView(
-        to_move=to_move(game.decisions(state), over=over),
+        to_move=to_move(game.decisions(state) if decisions is None else decisions, over=over),
         hand=sorted(state.sides[seat].hand) if seat is not None else None,
         viewer=seat,
         phase=state.phase,

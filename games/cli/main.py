@@ -7,6 +7,7 @@ each game's options model), so a new game needs nothing here.
 from __future__ import annotations
 
 import argparse
+import random
 import secrets
 import sys
 import time
@@ -20,7 +21,9 @@ from games import GAMES
 from games.cli.play import Quit, Table, seat_names
 from games.cli.replayer import KEYS, step_through
 from games.cli.simulate import (
+    SEARCH_WORLDS,
     Job,
+    bot_move,
     print_report,
     replays_identically,
     run_jobs,
@@ -29,7 +32,7 @@ from games.cli.simulate import (
     write_csv,
 )
 from games.core.options import describe, with_choice
-from games.core.protocol import Game
+from games.core.protocol import Game, Searching
 from games.core.replay import ReplayError, load_export, replay
 
 
@@ -88,6 +91,12 @@ def players_of(game: Game, players: int | None) -> int:
     return count
 
 
+def searcher(game: Game, kinds: Sequence[str]) -> None:
+    """A search bot is asked for: the game must have one."""
+    if "search" in kinds and not isinstance(game, Searching):
+        raise UsageError(f"{game.name} has no search bot; use heuristic or random.")
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="python -m games",
@@ -114,6 +123,16 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     play.add_argument("--seed", type=int, help="deal a known deck (default: random)")
     play.add_argument("--pause", type=float, default=0.8, help="seconds a bot thinks")
+    play.add_argument(
+        "--bot-kind",
+        choices=("heuristic", "search"),
+        default="heuristic",
+        help="the bots' play: the quick heuristic, or a search that thinks ahead "
+        "(games that have one)",
+    )
+    play.add_argument(
+        "--think", type=float, default=1.0, help="seconds a search bot thinks per decision"
+    )
     play.add_argument("--save", type=Path, help="write the match to this JSON file at the end")
 
     again = sub("replay", "Step through an exported match (/export in Discord, or --save).")
@@ -128,7 +147,13 @@ def parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--bots",
         default="heuristic",
-        help="heuristic, random, mix, or one kind per seat: heuristic,random,...",
+        help="heuristic, random, search, mix, or one kind per seat: heuristic,search,...",
+    )
+    sim.add_argument(
+        "--search-worlds",
+        type=int,
+        default=SEARCH_WORLDS,
+        help=f"worlds a search bot samples per decision (default {SEARCH_WORLDS})",
     )
     sim.add_argument("--jobs", type=int, default=1, help="processes to spread games over")
     sim.add_argument("--seed", type=int, default=1, help="the first game's seed (then +1)")
@@ -148,6 +173,9 @@ def run_play(args: argparse.Namespace, console: Console, ask: Callable[[str], st
         raise UsageError(f"--seat must be between 1 and {players}.")
     human_seats = frozenset((args.seat - 1 + i) % players for i in range(humans))
     options = options_of(game, args.option)
+    searcher(game, [args.bot_kind])
+    if args.think <= 0:
+        raise UsageError("--think takes a number of seconds above 0.")
     seed = args.seed if args.seed is not None else secrets.randbits(63)
     names = seat_names(players, sorted(human_seats))
     table = Table(
@@ -157,6 +185,16 @@ def run_play(args: argparse.Namespace, console: Console, ask: Callable[[str], st
         console=console,
         ask=ask,
         pause=args.pause,
+        bot=lambda state, decision: bot_move(
+            game,
+            args.bot_kind,
+            state,
+            decision,
+            random.Random(),
+            worlds=None,
+            seconds=args.think,
+            seed=secrets.randbits(32),
+        ),
     )
     try:
         table.run()
@@ -195,9 +233,20 @@ def run_simulate(args: argparse.Namespace, console: Console) -> int:
         kinds = [seat_kinds(args.bots, players, i) for i in range(args.games)]
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    searcher(game, [k for each in kinds for k in each])
+    if args.search_worlds < 1:
+        raise UsageError("--search-worlds must be at least 1.")
     check = min(max(args.check, 0), args.games)
     jobs = [
-        Job(i, game.key, options, kinds[i], args.seed + i, keep_actions=i < check)
+        Job(
+            i,
+            game.key,
+            options,
+            kinds[i],
+            args.seed + i,
+            keep_actions=i < check,
+            search_worlds=args.search_worlds,
+        )
         for i in range(args.games)
     ]
     progress = Console(stderr=True) if sys.stderr.isatty() else None

@@ -88,6 +88,8 @@ class Table:
     ask: Callable[[str], str] = input
     pause: float = 0.8
     sleep: Callable[[float], None] = time.sleep
+    # A bot's answer (state, decision -> action); None: the game's built-in heuristic.
+    bot: Callable[[GameState, Decision], Action] | None = None
     moves: list[ExportedAction] = field(default_factory=list)
     _declined: set[tuple[int, str]] = field(default_factory=set)
     _passed: set[tuple[int, str]] = field(default_factory=set)
@@ -140,7 +142,10 @@ class Table:
     def settle(self, decision: Decision, *, can_pass: bool) -> bool:
         """One seat answers; False if it passed."""
         if decision.seat not in self.humans:
-            action = self.game.bot_action(self.state, decision.seat, decision=decision)  # type: ignore[attr-defined]
+            if self.bot is not None:
+                action = self.bot(self.state, decision)
+            else:
+                action = self.game.bot_action(self.state, decision.seat, decision=decision)  # type: ignore[attr-defined]
             if can_pass and action == decision.default and decision.window is not None:
                 return False
             self.play(decision.seat, action, _label(decision, action), bot=True)

@@ -25,11 +25,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table as RichTable
 
 from games.core import contract
-from games.core.protocol import Action, Decision, Game, GameState
+from games.core.protocol import Action, Decision, Game, GameState, Searching
 from games.core.replay import round_of
 
-KINDS = ("heuristic", "random")
+KINDS = ("heuristic", "random", "search")
 MAX_MOVES = 20_000
+SEARCH_WORLDS = 8  # worlds per decision of a simulated search bot: reproducible, unlike a clock
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class Job:
     kinds: tuple[str, ...]  # the bot kind of every seat
     seed: int
     keep_actions: bool = False
+    search_worlds: int = SEARCH_WORLDS
 
 
 @dataclass
@@ -65,18 +67,44 @@ class Result:
 
 
 def seat_kinds(spec: str, players: int, index: int) -> tuple[str, ...]:
-    """``heuristic``, ``random``, ``mix`` (alternating, rotated every game so that each kind
-    sits in every seat), or one kind per seat separated by commas."""
+    """``heuristic``, ``random``, ``search``, ``mix`` (heuristic and random alternating,
+    rotated every game so that each kind sits in every seat), or one kind per seat
+    separated by commas."""
     if spec in KINDS:
         return (spec,) * players
     if spec == "mix":
-        return tuple(KINDS[(seat + index) % len(KINDS)] for seat in range(players))
+        mixed = KINDS[:2]
+        return tuple(mixed[(seat + index) % len(mixed)] for seat in range(players))
     kinds = tuple(k.strip() for k in spec.split(","))
     if len(kinds) != players or any(k not in KINDS for k in kinds):
         raise ValueError(
-            f"--bots takes heuristic, random, mix, or {players} kinds separated by commas."
+            f"--bots takes heuristic, random, search, mix, or {players} kinds separated by commas."
         )
     return kinds
+
+
+def bot_move(
+    game: Game,
+    kind: str,
+    state: GameState,
+    decision: Decision,
+    rng: random.Random,
+    *,
+    worlds: int | None = SEARCH_WORLDS,
+    seconds: float = 1.0,
+    seed: int = 0,
+) -> Action:
+    """A bot's answer: the built-in heuristic, a random legal move, or the game's search
+    bot (``worlds`` sampled worlds per decision, or about ``seconds`` if None)."""
+    if kind == "search":
+        if not isinstance(game, Searching):
+            raise ValueError(f"{game.name} has no search bot; use heuristic or random.")
+        return game.search_action(
+            state, decision.seat, decision=decision, worlds=worlds, seconds=seconds, seed=seed
+        )
+    if kind == "heuristic":
+        return game.bot_action(state, decision.seat, decision=decision)  # type: ignore[attr-defined]
+    return contract.next_move(game, state, decision, rng)  # type: ignore[arg-type]
 
 
 def next_decision(decisions: Sequence[Decision]) -> Decision:
@@ -98,10 +126,8 @@ def play_one(job: Job) -> Result:
     actions: list[tuple[int, str]] = []
     while game.outcome(state) is None and len(actions) < MAX_MOVES:
         decision = next_decision(game.decisions(state))
-        if job.kinds[decision.seat] == "heuristic":
-            action = game.bot_action(state, decision.seat, decision=decision)  # type: ignore[attr-defined]
-        else:
-            action = contract.next_move(game, state, decision, rng)  # type: ignore[arg-type]
+        kind = job.kinds[decision.seat]
+        action = bot_move(game, kind, state, decision, rng, worlds=job.search_worlds, seed=job.seed)
         state, _ = game.apply(state, decision.seat, action)
         actions.append((decision.seat, action.encode()))
     seconds = time.perf_counter() - start

@@ -348,3 +348,23 @@ class CardLookup(Protocol):
     def lookup_names(self, text: str) -> list[tuple[str, str]]:
         """``(label, name to look up)`` of the cards whose number or name holds ``text``."""
         ...
+
+
+@runtime_checkable
+class Searching(Protocol):
+    """Optional, beside ``Game``: a stronger, slower bot that thinks ahead on worlds dealt
+    from what its seat may know (never from the real secrets)."""
+
+    def search_action(
+        self,
+        state: GameState,
+        seat: int,
+        *,
+        decision: Decision | None = None,
+        seconds: float = 1.0,
+        worlds: int | None = None,
+        seed: int = 0,
+    ) -> Action:
+        """The seat's move after about ``seconds`` of thought, or after ``worlds`` sampled
+        worlds (the same ``worlds`` and ``seed`` give the same move: tests, benchmarks)."""
+        ...

@@ -180,3 +180,23 @@ def test_the_terminal_front_end_stays_out_of_discord_and_the_database() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_bots_may_search_where_the_game_has_a_search_bot(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from games.braverse import Braverse
+
+    thought: list[float] = []
+    search = Braverse.search_action
+
+    def counted(self, state, seat, **kwargs):  # type: ignore[no-untyped-def]
+        thought.append(kwargs["seconds"])
+        return search(self, state, seat, **kwargs)
+
+    monkeypatch.setattr(Braverse, "search_action", counted)
+    args = ["play", "braverse", "--seed", "4", "--bot-kind", "search", "--think", "0.01"]
+    code, screen, _ = dry_run([*args, "--pause", "0"])
+    assert code == 0 and "Game over." in screen
+    assert len(thought) > 20 and set(thought) == {0.01}
+    out = io.StringIO()
+    assert main(["play", "cookie_chomper", "--bot-kind", "search"], console=Console(file=out)) == 2
+    assert "has no search bot; use heuristic or random." in out.getvalue()

@@ -87,4 +87,21 @@ def test_bot_kinds_per_seat() -> None:
         seat_kinds("genius", 3, 0)
     out = io.StringIO()
     assert main(["simulate", "cookie_chomper", "--bots", "smart"], console=Console(file=out)) == 2
-    assert "--bots takes heuristic, random, mix" in out.getvalue()
+    assert "--bots takes heuristic, random, search, mix" in out.getvalue()
+
+
+def test_a_search_bot_seat_plays_reproducibly_where_the_game_has_one(tmp_path: Path) -> None:
+    runs = []
+    for name in ("one.csv", "two.csv"):
+        out, rows = io.StringIO(), tmp_path / name
+        argv = ["simulate", "braverse", "--games", "1", "--bots", "search,heuristic"]
+        argv += ["--search-worlds", "1", "--check", "1", "--csv", str(rows)]
+        assert main(argv, console=Console(file=out, width=120)) == 0, out.getvalue()
+        assert "Determinism: 1/1" in out.getvalue()
+        table = list(csv.DictReader(rows.open(encoding="utf-8")))
+        assert [r["kinds"] for r in table] == ["search heuristic"]
+        runs.append([(r["places"], r["moves"]) for r in table])
+    assert runs[0] == runs[1]  # a number of worlds, not a clock: the same games again
+    out = io.StringIO()
+    assert main(["simulate", "cookie_chomper", "--bots", "search"], console=Console(file=out)) == 2
+    assert "has no search bot; use heuristic or random." in out.getvalue()

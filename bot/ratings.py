@@ -97,30 +97,56 @@ def rate_match(
         return []
     before = [ratings.get(user, Rating()) for user, _ in places]
     ranks = [place for _, place in places]
+    # Built once per match: ``rate`` copies its teams, so every order can share them.
+    priors = [[MODEL.rating(mu=rating.mu, sigma=rating.sigma)] for rating in before]
     groups = _tied_groups(ranks)
-    sums: list[list[float]] = [[] for _ in places]
-    sigmas: list[list[float]] = [[] for _ in places]
+    if all(len(group) == 1 for group in groups):
+        # One strict order: its update is the average of one, so no summing.
+        rated = MODEL.rate(priors, ranks=_strict_ranks(len(priors)))
+        afters = [(team[0].mu, team[0].sigma) for team in rated]
+    else:
+        afters = _averaged(priors, before, groups, match_id)
+    return [
+        RatingChange(
+            user_id=user,
+            place=place,
+            before=prior,
+            after=Rating(mu=mu, sigma=sigma, games=prior.games + 1),
+        )
+        for (user, place), prior, (mu, sigma) in zip(places, before, afters, strict=True)
+    ]
+
+
+def _averaged(
+    priors: list[list[PlackettLuceRating]],
+    before: Sequence[Rating],
+    groups: list[list[int]],
+    match_id: str,
+) -> list[tuple[float, float]]:
+    """(μ, σ) of each seat averaged over the strict orders of the tied groups."""
+    sums: list[list[float]] = [[] for _ in priors]
+    sigmas: list[list[float]] = [[] for _ in priors]
+    # Orders that only swap seats with equal priors rate the same numbers: rated once.
+    seen: dict[tuple[Rating, ...], list[list[PlackettLuceRating]]] = {}
     for order in _strict_orders(groups, match_id):
-        teams = [[_model_rating(before[index])] for index in order]
-        rated = MODEL.rate(teams, ranks=[float(rank) for rank in range(1, len(order) + 1)])
+        key = tuple(before[index] for index in order)
+        rated = seen.get(key)
+        if rated is None:
+            rated = MODEL.rate([priors[index] for index in order], ranks=_strict_ranks(len(order)))
+            seen[key] = rated
         for position, index in enumerate(order):
             sums[index].append(rated[position][0].mu)
             sigmas[index].append(rated[position][0].sigma)
-    changes = []
-    for index, (user, place) in enumerate(places):
-        # fsum is correctly rounded, so seats that saw the same numbers in another order
-        # end with identical floats: equal tied seats move exactly equally.
-        after = Rating(
-            mu=math.fsum(sums[index]) / len(sums[index]),
-            sigma=math.fsum(sigmas[index]) / len(sigmas[index]),
-            games=before[index].games + 1,
-        )
-        changes.append(RatingChange(user_id=user, place=place, before=before[index], after=after))
-    return changes
+    # fsum is correctly rounded, so seats that saw the same numbers in another order
+    # end with identical floats: equal tied seats move exactly equally.
+    return [
+        (math.fsum(mus) / len(mus), math.fsum(sigma) / len(sigma))
+        for mus, sigma in zip(sums, sigmas, strict=True)
+    ]
 
 
-def _model_rating(rating: Rating) -> PlackettLuceRating:
-    return MODEL.rating(mu=rating.mu, sigma=rating.sigma)
+def _strict_ranks(seats: int) -> list[float]:
+    return [float(rank) for rank in range(1, seats + 1)]
 
 
 def _tied_groups(ranks: Sequence[int]) -> list[list[int]]:

@@ -22,8 +22,8 @@ from bot.tournaments.results import Player
 
 WINDOW = 12
 BYE = "bye"  # the phantom node; players are ints, so it cannot collide
-# Below this every weight, dual and slack of the matching is an exact float.
-EXACT_FLOAT = 2**50
+# Floats hold every whole number below this exactly.
+EXACT_FLOAT = 2**53
 
 
 class _Graph(nx.Graph):
@@ -102,10 +102,10 @@ def pair_swiss(
             for a in eligible:
                 costs[frozenset((a, BYE))] = bye_cost(a)
         ceiling = max(costs.values(), default=0) + 1
-        # Float weights holding whole numbers give the same matching as ints (every sum
-        # and half taken stays exact below EXACT_FLOAT) but skip networkx's optional
-        # re-check of the optimum, run for int weights only: a tenth of the time.
-        kind = float if ceiling < EXACT_FLOAT else int
+        # Float weights holding whole numbers give the same matching as ints, as long as
+        # every dual and slack (within a few n·ceiling) stays exact, but skip networkx's
+        # optional re-check of the optimum, run for int weights only: a tenth of the time.
+        kind = float if 8 * (n + 1) * ceiling < EXACT_FLOAT else int
         for edge, cost in costs.items():
             graph.add_edge(*sorted(edge, key=str), weight=kind(ceiling - cost))
         matching = nx.max_weight_matching(graph, maxcardinality=True)

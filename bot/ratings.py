@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -28,6 +29,9 @@ PROVISIONAL_GAMES = 5
 MAX_ORDERS = 720
 
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA, limit_sigma=True)
+# ``MODEL.rate`` adds τ² to each prior variance before the update (``rate_order``).
+TAU_SQUARED = MODEL.tau * MODEL.tau
+_REUSED = threading.local()  # see ``_teams``
 
 
 @dataclass(frozen=True)
@@ -96,31 +100,80 @@ def rate_match(
     if len(places) < 2:
         return []
     before = [ratings.get(user, Rating()) for user, _ in places]
-    ranks = [place for _, place in places]
-    groups = _tied_groups(ranks)
-    sums: list[list[float]] = [[] for _ in places]
-    sigmas: list[list[float]] = [[] for _ in places]
-    for order in _strict_orders(groups, match_id):
-        teams = [[_model_rating(before[index])] for index in order]
-        rated = MODEL.rate(teams, ranks=[float(rank) for rank in range(1, len(order) + 1)])
-        for position, index in enumerate(order):
-            sums[index].append(rated[position][0].mu)
-            sigmas[index].append(rated[position][0].sigma)
-    changes = []
-    for index, (user, place) in enumerate(places):
-        # fsum is correctly rounded, so seats that saw the same numbers in another order
-        # end with identical floats: equal tied seats move exactly equally.
-        after = Rating(
-            mu=math.fsum(sums[index]) / len(sums[index]),
-            sigma=math.fsum(sigmas[index]) / len(sigmas[index]),
-            games=before[index].games + 1,
+    groups = _tied_groups([place for _, place in places])
+    if all(len(group) == 1 for group in groups):
+        # One strict order: its update is the average of one, so no summing.
+        afters = rate_order(before)
+    else:
+        afters = _averaged(before, groups, match_id)
+    return [
+        RatingChange(
+            user_id=user,
+            place=place,
+            before=prior,
+            after=Rating(mu=mu, sigma=sigma, games=prior.games + 1),
         )
-        changes.append(RatingChange(user_id=user, place=place, before=before[index], after=after))
-    return changes
+        for (user, place), prior, (mu, sigma) in zip(places, before, afters, strict=True)
+    ]
 
 
-def _model_rating(rating: Rating) -> PlackettLuceRating:
-    return MODEL.rating(mu=rating.mu, sigma=rating.sigma)
+def rate_order(priors: Sequence[Rating]) -> list[tuple[float, float]]:
+    """(μ, σ) after a match of one-player teams finishing in this strict order (index 0
+    first): exactly ``MODEL.rate`` of them, without its deep copy of the teams.
+
+    ``rate`` copies the teams (a fresh rating and uuid each), adds τ² to each variance,
+    sorts by rank (nothing to do in a strict order), runs ``_compute`` and caps each σ at
+    its prior (``limit_sigma``). The copy and the uuids were half of rating a match, so we
+    hand ``_compute`` teams of our own and take the same steps around it; a test holds it
+    equal to ``rate`` bit for bit, which the pin keeps true. ``_compute`` writes its
+    result into the teams it is given: they are this thread's reused ones (``_teams``),
+    read before the next call."""
+    teams = _teams(len(priors))
+    for team, prior in zip(teams, priors, strict=True):
+        team[0].mu = prior.mu
+        team[0].sigma = math.sqrt(prior.sigma * prior.sigma + TAU_SQUARED)
+    rated = MODEL._compute(teams=teams, ranks=_strict_ranks(len(priors)))
+    return [
+        (team[0].mu, min(team[0].sigma, prior.sigma))
+        for team, prior in zip(rated, priors, strict=True)
+    ]
+
+
+def _averaged(
+    before: Sequence[Rating], groups: list[list[int]], match_id: str
+) -> list[tuple[float, float]]:
+    """(μ, σ) of each seat averaged over the strict orders of the tied groups."""
+    sums: list[list[float]] = [[] for _ in before]
+    sigmas: list[list[float]] = [[] for _ in before]
+    # Orders that only swap seats with equal priors rate the same numbers: rated once.
+    seen: dict[tuple[Rating, ...], list[tuple[float, float]]] = {}
+    for order in _strict_orders(groups, match_id):
+        key = tuple(before[index] for index in order)
+        rated = seen.get(key)
+        if rated is None:
+            rated = seen[key] = rate_order(key)
+        for (mu, sigma), index in zip(rated, order, strict=True):
+            sums[index].append(mu)
+            sigmas[index].append(sigma)
+    # fsum is correctly rounded, so seats that saw the same numbers in another order
+    # end with identical floats: equal tied seats move exactly equally.
+    return [
+        (math.fsum(mus) / len(mus), math.fsum(sigma) / len(sigma))
+        for mus, sigma in zip(sums, sigmas, strict=True)
+    ]
+
+
+def _teams(count: int) -> list[list[PlackettLuceRating]]:
+    """This thread's ``count`` one-player teams to hand ``_compute``: made once, as making
+    an openskill rating draws a uuid, a third of the time left after the copy was gone."""
+    made: list[list[PlackettLuceRating]] = _REUSED.__dict__.setdefault("teams", [])
+    while len(made) < count:
+        made.append([MODEL.rating()])
+    return made[:count]
+
+
+def _strict_ranks(seats: int) -> list[float]:
+    return [float(rank) for rank in range(1, seats + 1)]
 
 
 def _tied_groups(ranks: Sequence[int]) -> list[list[int]]:

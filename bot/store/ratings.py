@@ -173,8 +173,7 @@ class SQLiteRatings(RatingsStore):
         async with self._lock:
             try:
                 await self.db.execute("BEGIN IMMEDIATE")
-                for event in events:
-                    await self.db.execute(_INSERT_EVENT, _event_row(event))
+                await self.db.executemany(_INSERT_EVENT, [_event_row(e) for e in events])
                 for event in events:
                     cursor = await self.db.execute(_UPSERT_RATING, _rating_row(event.rating()))
                     if cursor.rowcount != 1:

@@ -10,10 +10,12 @@ import pytest
 
 from bot.ratings import (
     MAX_ORDERS,
+    MODEL,
     Rating,
     SeatResult,
     _strict_orders,
     rate_match,
+    rate_order,
     rated_places,
 )
 
@@ -96,6 +98,20 @@ def test_a_tie_averages_every_strict_order() -> None:
             sum(update[user][1] for update in updates) / 2, abs=1e-12
         )
     assert changes[1].place == changes[2].place == 1 and changes[3].place == 3
+
+
+def test_one_order_is_exactly_what_openskill_rate_gives() -> None:
+    # rate_order runs openskill's update without rate()'s copy of the teams: it must land
+    # on the very same floats, σ cap included (veterans with a small σ), for every size.
+    rng = random.Random(11)
+    for _ in range(400):
+        priors = [
+            Rating(rng.uniform(0, 50), rng.choice([rng.uniform(0.3, 2), rng.uniform(2, 25 / 3)]))
+            for _ in range(rng.randint(2, 8))
+        ]
+        teams = [[MODEL.rating(mu=prior.mu, sigma=prior.sigma)] for prior in priors]
+        rated = MODEL.rate(teams, ranks=[float(rank) for rank in range(1, len(priors) + 1)])
+        assert rate_order(priors) == [(team[0].mu, team[0].sigma) for team in rated]
 
 
 TIE_PATTERNS = [

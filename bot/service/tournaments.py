@@ -1098,7 +1098,7 @@ class Tournaments:
                 raise UserError("An elimination bracket takes no late entries.")
             if not late_entry_open(next_round, rounds):
                 raise UserError(
-                    f"Late entry is closed: it is open until round {math.ceil(rounds / 2)}."
+                    f"Late entry is closed: players could join up to round {math.ceil(rounds / 2)}."
                 )
             for missed in late_entry(number, next_round):
                 await self.store.add_result(

@@ -12,6 +12,7 @@ import dataclasses
 import io
 import json
 import logging
+import math
 import re
 from typing import TYPE_CHECKING, Literal
 
@@ -111,6 +112,9 @@ class EventButton(
         if self.verb == "join":
             entrant = await events.join(tid, who)
             where = "on the waitlist" if entrant.state == "waitlist" else "in"
+            event = await events.get(tid)
+            if event.status != "signup":
+                where = f"in from round {event.round + 1}, with a loss for each round played"
             await tell(interaction, f"🙋 You are {where}, as **{entrant.name}**.")
         elif self.verb == "leave":
             await events.leave(tid, who)
@@ -196,7 +200,7 @@ def signup_embed(view: EventView) -> discord.Embed:
         "finished": "This tournament is over.",
         "cancelled": "This tournament was cancelled.",
     }[event.status]
-    deadline = ROUND_DEADLINES[config.pace]
+    deadline = config.round_length
     lines = [
         state,
         f"**Format:** {FORMAT_LABELS[config.format]}"
@@ -205,6 +209,20 @@ def signup_embed(view: EventView) -> discord.Embed:
         + (duration(deadline) if deadline else "until every table is done"),
     ]
     lines += format_lines(view)
+    if config.format == "double_elimination":
+        lines.append(
+            "**Grand final:** "
+            + (
+                "replayed once if the player from the losers' bracket wins it"
+                if config.reset
+                else "one match, no reset"
+            )
+        )
+    if view.late_entry_open and view.rounds:
+        lines.append(
+            f"**Late entry:** press Join until round {math.ceil(view.rounds / 2)}, "
+            "with a loss for each round played"
+        )
     if config.best_of > 1:
         lines.append(
             f"**Tables:** best of {config.best_of}, the first to win "
@@ -250,7 +268,8 @@ def format_lines(view: EventView) -> list[str]:
     config, game, lines = view.config, view.game, []
     size = Tournaments.pod_size(config, game)
     if config.format == "pods":
-        lines.append(f"**Tables of:** {size} players")
+        bigger = f", or {size + 1} where the field does not divide" if config.larger_tables else ""
+        lines.append(f"**Tables of:** {size} players{bigger}")
     if config.format == "multiplayer_elimination":
         advance = Tournaments.advance_of(config, game)
         lines.append(
@@ -269,7 +288,9 @@ def format_lines(view: EventView) -> list[str]:
             for size, scores in (part.split(":") for part in config.scores.split(", "))
         )
         lines.append(f"**Place scores:** {tables} (other sizes: 6 down to 0 evenly)")
-    if config.top_cut and config.format == "swiss":
+    if config.default_cut and view.event.status == "signup":
+        lines.append("**Top cut:** a bracket of the top 4 from 9 players, the top 8 from 17")
+    elif config.top_cut and config.format == "swiss":
         lines.append(f"**Top cut:** a bracket of the top {config.top_cut}")
     elif config.top_cut == SEMI_FINAL_CUT:
         lines.append(
@@ -291,6 +312,8 @@ def signup_buttons(view: EventView) -> discord.ui.View | None:
         verbs += ["bot", "start", "cancel"]
     elif view.event.status in ("running", "paused"):
         verbs = ["mytable", "standing"]
+        if view.late_entry_open:
+            verbs.insert(0, "join")
     elif view.event.status == "finished":
         verbs = ["standing"]
     else:
@@ -298,6 +321,15 @@ def signup_buttons(view: EventView) -> discord.ui.View | None:
     for verb in verbs:
         buttons.add_item(EventButton(tid, verb))
     return buttons
+
+
+def rematch_line(view: EventView, tables: list[tuple[int, ...]]) -> str:
+    """Swiss rematches no pairing could avoid, said with the pairings."""
+    pairs = ", ".join(" – ".join(view.name(p) for p in seats) for seats in tables)
+    many = len(tables) != 1
+    return (
+        f"🔁 {len(tables)} rematch{'es' if many else ''} could not be avoided this round: " + pairs
+    )
 
 
 def thread_name(round_no: int, table_no: int, names: list[str]) -> str:
@@ -351,6 +383,10 @@ class TournamentCog(commands.Cog):
         best_of="Two-player tables: one game, or the first to win two of three",
         advance="Multiplayer elimination: how many of each table go on (default half)",
         scores="Pods: place scores per table size, best first, e.g. 4:6/4/2/0, 3:6/3/0",
+        default_cut="Swiss: a bracket of the top 4 from 9 players, top 8 from 17, none below",
+        larger_tables="Pods: fewer, larger tables when the field does not divide (17: 5/4/4/4)",
+        reset="Double elimination: replay the grand final if the unbeaten player loses it",
+        round_hours="Hours a round lasts, then unfinished tables are drawn (default: the pace's)",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, pace=PACE_CHOICES)
     async def create(
@@ -368,6 +404,10 @@ class TournamentCog(commands.Cog):
         best_of: Literal[1, 3] = 1,
         advance: app_commands.Range[int, 1, 7] | None = None,
         scores: str | None = None,
+        default_cut: bool = False,
+        larger_tables: bool = False,
+        reset: bool = True,
+        round_hours: app_commands.Range[int, 1, 720] | None = None,
     ) -> None:
         async def run() -> None:
             if max_players is None:
@@ -386,6 +426,10 @@ class TournamentCog(commands.Cog):
                 best_of=best_of,
                 advance=advance,
                 scores=scores,
+                default_cut=default_cut,
+                larger_tables=larger_tables,
+                reset=reset,
+                round_hours=round_hours,
             )
             event = await self.events.create(
                 guild_id=interaction.guild_id or 0,
@@ -620,6 +664,8 @@ class TournamentCog(commands.Cog):
             lines.append(f"**T{table.table_no}** {names}{where}")
         rest = "rests this round" if view.config.format in ROUND_ROBINS else "has the bye"
         lines += [f"☕ {view.name(p)} {rest}" for p in change.byes]
+        if change.rematches:
+            lines.append(rematch_line(view, change.rematches))
         paragraphs = [
             "\n".join(lines[i : i + PAIRINGS_A_PAGE]) for i in range(0, len(lines), PAIRINGS_A_PAGE)
         ]

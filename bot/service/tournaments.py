@@ -71,7 +71,7 @@ from bot.tournaments.standings import (
 )
 from bot.tournaments.swiss import pair_swiss, swiss_rounds
 from bot.tournaments.tiebreakers import percent
-from bot.tournaments.top_cut import cut, semi_final_tables
+from bot.tournaments.top_cut import cut, default_cut, semi_final_tables
 from games.core.protocol import Game
 
 log = logging.getLogger(__name__)
@@ -97,6 +97,10 @@ FORMAT_LABELS = {
 }
 ROUND_ROBINS = ("round_robin", "double_round_robin")
 MULTIPLAYER_FORMATS = ("pods", "multiplayer_elimination")  # the rest seat two a table
+# Players may join these late by themselves; brackets and round robins are fixed at the start.
+LATE_ENTRY_FORMATS = ("swiss", "pods")
+# Pods are for tables of 3 to 8: a game that two can play still seats three at least.
+POD_LEAST = 3
 # A round robin's rest round scores nothing: everyone has one in an odd field, and a bye
 # worth a win would count for the leaver's opponents when a drop voids a result.
 ROUND_ROBIN_POINTS = MatchPoints(bye=0)
@@ -141,10 +145,24 @@ class EventConfig(BaseModel):
     advance: int | None = Field(default=None, ge=1, le=7)
     # Pods: the organiser's place scores per table size, as ``3:6/3/0, 4:6/4/2/0``.
     scores: str | None = None
+    # Swiss: the top cut sized by the field at the start (``default_cut``: top 4 from 9
+    # players, 8 from 17, none below); ``top_cut`` is set then.
+    default_cut: bool = False
+    # Pods: ⌊N/s⌋ larger tables instead of ⌈N/s⌉ smaller ones (17 → 5/4/4/4).
+    larger_tables: bool = False
+    # The organiser's round length in hours (None: the pace's, ``ROUND_DEADLINES``).
+    round_hours: int | None = Field(default=None, ge=1, le=720)
 
     @property
     def two_player(self) -> bool:
         return self.format not in MULTIPLAYER_FORMATS
+
+    @property
+    def round_length(self) -> float | None:
+        """Seconds a round lasts before its unfinished tables are drawn (None: no end)."""
+        if self.round_hours is not None:
+            return self.round_hours * 3600.0
+        return ROUND_DEADLINES[self.pace]
 
 
 @dataclass
@@ -168,6 +186,8 @@ class EventChange:
     round: int = 0
     tables: list[EventTable] = field(default_factory=list)
     byes: list[int] = field(default_factory=list)
+    # Swiss: the tables of this round whose players met before (no pairing avoided them).
+    rematches: list[tuple[int, ...]] = field(default_factory=list)
     match: MatchRecord | None = None
     entrant: EntrantRecord | None = None
     text: str = ""
@@ -189,6 +209,14 @@ class EventView:
     tables: list[EventTable]
     standings: list[Standing]
     rounds: int | None  # planned rounds (None: a bracket's, decided as it goes)
+
+    @property
+    def late_entry_open(self) -> bool:
+        """Whether a player may still join the running event (Swiss and pods, until
+        round ⌈R/2⌉, with a loss for each round played)."""
+        if self.event.status != "running" or self.config.format not in LATE_ENTRY_FORMATS:
+            return False
+        return self.rounds is not None and late_entry_open(self.event.round + 1, self.rounds)
 
     def entrant(self, number: int) -> EntrantRecord:
         return next(e for e in self.entrants if e.entrant == number)
@@ -339,6 +367,16 @@ class Tournaments:
     def pod_size(config: EventConfig, game: Game) -> int:
         preferred = config.pod_size or min(4, game.max_players)
         return max(game.min_players, min(preferred, game.max_players))
+
+    @staticmethod
+    def least_at_table(config: EventConfig, game: Game) -> int:
+        """The fewest players a table of this event seats: pods at least three (below
+        that, byes), multiplayer elimination the game's minimum, the rest two."""
+        if config.format == "pods":
+            return max(POD_LEAST, game.min_players)
+        if config.format == "multiplayer_elimination":
+            return max(game.min_players, 2)
+        return 2
 
     @staticmethod
     def scoring_of(config: EventConfig, game: Game) -> Scoring:
@@ -753,10 +791,11 @@ class Tournaments:
         elif (
             config.top_cut
             and config.format == "pods"
-            and not game.min_players <= config.top_cut <= game.max_players
+            and not self.least_at_table(config, game) <= config.top_cut <= game.max_players
         ):
+            least = self.least_at_table(config, game)
             raise UserError(
-                f"A final table of {game.name} seats {game.min_players} to {game.max_players} "
+                f"A final table of {game.name} seats {least} to {game.max_players} "
                 "(or cut 16 for four semi-final tables, then a final)."
             )
         config = self._checked_formats(config, game)
@@ -802,6 +841,15 @@ class Tournaments:
                     f"Fewer than a whole table must go on: with tables of {size}, "
                     f"advance 1 to {size - 1}."
                 )
+        if config.default_cut and (config.format != "swiss" or config.top_cut):
+            raise UserError(
+                "The default cut sizes a Swiss event's bracket by its field: pick Swiss "
+                "and leave top_cut out."
+            )
+        if config.larger_tables and config.format != "pods":
+            raise UserError("Larger tables are for pod events: leave larger_tables out.")
+        if not config.reset and config.format != "double_elimination":
+            raise UserError("The grand-final reset is for double elimination: leave reset out.")
         if config.scores is not None:
             if config.format != "pods":
                 raise UserError("Place scores are for pod events: leave scores out.")
@@ -861,25 +909,60 @@ class Tournaments:
             entrants = await self.store.entrants(tournament_id)
             mine = next((e for e in entrants if e.user_id == person.user_id), None)
             if event.status != "signup":
-                raise UserError(
-                    "Sign-up is closed: this event has started. Ask the organiser to add you."
-                )
-            if mine is not None and mine.state in ("entered", "waitlist"):
-                raise UserError("You are already signed up for this tournament.")
-            if mine is not None and mine.state == "disqualified":
-                raise UserError("You were disqualified from this tournament.")
-            entered = sum(e.state == "entered" for e in entrants)
-            entrant = EntrantRecord(
-                tournament_id=tournament_id,
-                entrant=mine.entrant if mine else len(entrants) + 1,
-                user_id=person.user_id,
-                name=self._unique(clean_name(person.name), entrants, mine),
-                state="entered" if entered < config.max_players else "waitlist",
-                joined_at=self.clock.now(),
-            )
-            await self.store.save_entrant(entrant)
+                entrant = await self._join_late(event, config, person, entrants, mine)
+            else:
+                entrant = await self._join_signup(tournament_id, config, person, entrants, mine)
         await self._signup_change(tournament_id)
         return entrant
+
+    async def _join_signup(
+        self,
+        tournament_id: str,
+        config: EventConfig,
+        person: Person,
+        entrants: list[EntrantRecord],
+        mine: EntrantRecord | None,
+    ) -> EntrantRecord:
+        if mine is not None and mine.state in ("entered", "waitlist"):
+            raise UserError("You are already signed up for this tournament.")
+        if mine is not None and mine.state == "disqualified":
+            raise UserError("You were disqualified from this tournament.")
+        entered = sum(e.state == "entered" for e in entrants)
+        entrant = EntrantRecord(
+            tournament_id=tournament_id,
+            entrant=mine.entrant if mine else len(entrants) + 1,
+            user_id=person.user_id,
+            name=self._unique(clean_name(person.name), entrants, mine),
+            state="entered" if entered < config.max_players else "waitlist",
+            joined_at=self.clock.now(),
+        )
+        await self.store.save_entrant(entrant)
+        return entrant
+
+    async def _join_late(
+        self,
+        event: TournamentRecord,
+        config: EventConfig,
+        person: Person,
+        entrants: list[EntrantRecord],
+        mine: EntrantRecord | None,
+    ) -> EntrantRecord:
+        """Join a running Swiss or pod event: a late entry until round ⌈R/2⌉, with a loss
+        for each round played, as when the organiser adds someone."""
+        if config.format not in LATE_ENTRY_FORMATS or event.status != "running":
+            raise UserError(
+                "Sign-up is closed: this event has started. Ask the organiser to add you."
+            )
+        if mine is not None and mine.state == "entered":
+            raise UserError("You are already playing in this tournament.")
+        if mine is not None and mine.state in ("dropped", "disqualified"):
+            raise UserError(
+                f"You are {mine.state} from this tournament: only the organiser can undo that."
+            )
+        if sum(e.state == "entered" for e in entrants) >= config.max_players:
+            raise UserError(f"The event is full ({config.max_players} players).")
+        name = mine.name if mine else self._unique(clean_name(person.name), entrants)
+        return await self._add_entrant(event, person, entrants, person.user_id, name, "late entry")
 
     @staticmethod
     def _unique(
@@ -908,13 +991,15 @@ class Tournaments:
             if mine is None:
                 raise UserError("You are not signed up for this tournament.")
             await self.store.save_entrant(mine.model_copy(update={"state": "dropped"}))
-            if mine.state == "entered":
-                waiting = [e for e in entrants if e.state == "waitlist"]
-                if waiting:
-                    await self.store.save_entrant(
-                        waiting[0].model_copy(update={"state": "entered"})
-                    )
+            await self._fill_place(mine, entrants)
         await self._signup_change(tournament_id)
+
+    async def _fill_place(self, leaving: EntrantRecord, entrants: Sequence[EntrantRecord]) -> None:
+        """During sign-up, an entered player who goes makes room for the first waiting."""
+        if leaving.state == "entered":
+            waiting = [e for e in entrants if e.state == "waitlist"]
+            if waiting:
+                await self.store.save_entrant(waiting[0].model_copy(update={"state": "entered"}))
 
     async def check_in(self, tournament_id: str, person: Person) -> EntrantRecord:
         async with self.lock(tournament_id):
@@ -1013,7 +1098,7 @@ class Tournaments:
                 raise UserError("An elimination bracket takes no late entries.")
             if not late_entry_open(next_round, rounds):
                 raise UserError(
-                    f"Late entry is closed: it is open until round {math.ceil(rounds / 2)}."
+                    f"Late entry is closed: players could join up to round {math.ceil(rounds / 2)}."
                 )
             for missed in late_entry(number, next_round):
                 await self.store.add_result(
@@ -1048,19 +1133,21 @@ class Tournaments:
             candidates = [e for e in candidates if e not in unchecked]
             candidates.sort(key=lambda e: (e.joined_at, e.entrant))
             playing = candidates[: config.max_players]
-            least = game.min_players if config.format in MULTIPLAYER_FORMATS else 2
-            if len(playing) < max(least, 2):
-                raise TooFewPlayers(max(least, 2), len(playing))
+            least = self.least_at_table(config, game)
+            if len(playing) < least:
+                raise TooFewPlayers(least, len(playing))
             for e in unchecked:
                 await self.store.save_entrant(e.model_copy(update={"state": "dropped"}))
             for e in candidates:
                 state = "entered" if e in playing else "waitlist"
                 if e.state != state:
                     await self.store.save_entrant(e.model_copy(update={"state": state}))
-            # The number of rounds is fixed now: late entries do not lengthen the event.
-            config = config.model_copy(
-                update={"rounds": self.planned_rounds(config, len(playing), game)}
-            )
+            # The number of rounds is fixed now: late entries do not lengthen the event;
+            # so is a cut sized by the field.
+            fixed: dict[str, object] = {"rounds": self.planned_rounds(config, len(playing), game)}
+            if config.default_cut:
+                fixed["top_cut"] = default_cut(len(playing))
+            config = config.model_copy(update=fixed)
             event = event.model_copy(
                 update={"status": "running", "config": config.model_dump_json()}
             )
@@ -1119,7 +1206,7 @@ class Tournaments:
         )
         event = event.model_copy(update={"round": number})
         await self.store.save_tournament(event)
-        deadline_after = ROUND_DEADLINES[config.pace]
+        deadline_after = config.round_length
         now = self.clock.now()
         deadline = now + deadline_after if deadline_after else None
         await self.store.save_round(
@@ -1162,8 +1249,18 @@ class Tournaments:
                 bracket_id=brackets[index - 1],
             )
             opened.append(await self._open_table(event, config, table, names))
+        # Swiss pairs a rematch only when no pairing avoids it (the fewest): announced.
+        met = meetings([to_table_result(r) for r in results]) if stage == "swiss" else {}
+        rematches = [tuple(t.seats) for t in opened if met.get(frozenset(t.seats))]
         await self.notify(
-            EventChange(kind="round", event=event, round=number, tables=opened, byes=list(byes))
+            EventChange(
+                kind="round",
+                event=event,
+                round=number,
+                tables=opened,
+                byes=list(byes),
+                rematches=rematches,
+            )
         )
         for table in opened:
             if table.match_id is not None:
@@ -1238,8 +1335,9 @@ class Tournaments:
                 met,
                 byes_had,
                 preferred=size,
-                minimum=game.min_players,
+                minimum=self.least_at_table(config, game),
                 maximum=game.max_players,
+                larger=config.larger_tables,
             )
             seated = [
                 seat_order(t, event.seed, number, i) for i, t in enumerate(pods.tables, start=1)
@@ -1507,8 +1605,7 @@ class Tournaments:
             return state.finished
         if config.top_cut and event.round == view.rounds:
             return False  # the final table or the cut's bracket comes next
-        game = view.game
-        least = game.min_players if config.format == "pods" else 2
+        least = self.least_at_table(config, view.game)
         return event.round >= (view.rounds or 0) or len(active) < least
 
     async def _finish(self, event: TournamentRecord) -> None:
@@ -1685,18 +1782,21 @@ class Tournaments:
             event = await self.get(tournament_id)
             if not event.is_open:
                 raise UserError("This tournament is over.")
-            mine = next(
+            entrants = await self.store.entrants(tournament_id)
+            before = next(
                 (
                     e
-                    for e in await self.store.entrants(tournament_id)
+                    for e in entrants
                     if e.user_id == person.user_id and e.state in ("entered", "waitlist")
                 ),
                 None,
             )
-            if mine is None:
+            if before is None:
                 raise UserError("You are not playing in this tournament.")
-            mine = mine.model_copy(update={"state": "dropped", "dropped_round": event.round})
+            mine = before.model_copy(update={"state": "dropped", "dropped_round": event.round})
             await self.store.save_entrant(mine)
+            if event.status == "signup":
+                await self._fill_place(before, entrants)
         if event.status == "signup":
             await self._signup_change(tournament_id)
         return mine

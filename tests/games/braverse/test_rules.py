@@ -87,21 +87,23 @@ def test_setup_a_hand_without_cookie_is_shown_and_redrawn_and_the_opponent_draws
 
 def test_setup_starting_cookies_are_secret_then_revealed_with_hp_top_card_at_the_bottom() -> None:
     t = Table(
-        side(hand=["S1-004", PLAIN], deck=["S1-001", "S1-002", "S1-005", "S1-006"]),
+        side(hand=["S1-034", PLAIN], deck=["S1-001", "S1-002", "S1-005", "S1-006"]),
         side(hand=["S1-020"], deck=["S1-046", "S1-047", "S1-048", "S1-049", "S1-050"]),
         phase="starting",
         round=0,
     )
-    t.play("Ana", "start", "S1-004")
+    t.play("Ana", "start", "S1-034")
     assert GAME.view(t.state, 1).my_start is None and GAME.view(t.state, 1).sides[0].chosen
-    assert GAME.view(t.state, 0).my_start == "S1-004"
-    assert "S1-004" not in GAME.view(t.state, 1).model_dump_json()
+    assert GAME.view(t.state, 0).my_start == "S1-034"
+    assert "S1-034" not in GAME.view(t.state, 1).model_dump_json()
     assert [d.seat for d in GAME.decisions(t.state)] == [1]  # Ben's decision is unchanged
     t.play("Ben", "start", "S1-020")
-    # Chili Drummer (HP 3) takes the top 3, the top card at the bottom: flips come S1-005 first
-    assert t.hp("Ana") == ["S1-005", "S1-002", "S1-001"]
+    # Acorn Planter (HP 2) takes the top 2, the top card at the bottom: flips come S1-002 first
+    assert t.hp("Ana") == ["S1-002", "S1-001"]
     assert t.hp("Ben") == ["S1-049", "S1-048", "S1-047", "S1-046"]
-    # no On Reveal for a starting Cookie; the first player skips the Draw Phase
+    # no On Reveal for a starting Cookie: Acorn Planter's free deck_to_support did not fire
+    # (the top card S1-005 would be in Ana's Support); the first player skips the Draw Phase
+    assert t.side("Ana").support == [] and len(t.side("Ana").deck) == 2
     assert t.state.phase == "support" and t.deciding() == "Ana"
     assert t.side("Ana").hand == [PLAIN] and t.state.round == 1
 

@@ -200,6 +200,38 @@ def test_costs_a_discard_cost_names_the_card_and_discards_it() -> None:
     assert len(t.hp("Ben")) == 2  # Kindling Toss: 2 damage
 
 
+def test_costs_a_discard_cost_offers_every_colour_multiset_with_every_card() -> None:
+    game = game_with(  # a host's Item: "N discard: draw 1"
+        {
+            "number": "T1-010",
+            "name": "Trade In",
+            "type": "item",
+            "colour": "R",
+            "cost": "N discard",
+            "item": {"do": [{"op": "draw"}]},
+        }
+    )
+    t = Table(
+        side(
+            battle=[(PLAIN, [FILLER] * 2)],
+            hand=["T1-010", "S1-001", "S1-046"],
+            support=["S1-001", "S1-001", "S1-016"],
+        ),
+        side(battle=[("S1-035", [FILLER] * 4)]),
+        game=game,
+    )
+    assert [o for o in t.options("Ana") if o.startswith("item")] == [
+        "item.T1-010.R.S1-001",  # the automatic colour (Red, two to spare) first
+        "item.T1-010.R.S1-046",
+        "item.T1-010.Y.S1-001",
+        "item.T1-010.Y.S1-046",
+    ]
+    t.play("Ana", "item", "T1-010", "Y", "S1-046")
+    support = [(s.card, s.rested) for s in t.side("Ana").support]
+    assert support == [("S1-001", False), ("S1-001", False), ("S1-016", True)]
+    assert t.side("Ana").discard == ["S1-046", "T1-010"]
+
+
 # --- Battle ----------------------------------------------------------------------------------
 def attack_table(ben_hp: list[str], **ben: object) -> Table:
     """Ana's Ember Knight (3 damage, RRN paid by R R Y) against Ben's Oakheart Warden."""

@@ -341,6 +341,27 @@ def test_battle_a_when_attacked_effect_is_the_one_response_and_rests_its_cookie(
     assert t.side("Ben").hand == ["S1-059"]
 
 
+def test_battle_when_attacked_answers_an_attack_on_its_own_cookie_only() -> None:
+    """Ripple Sage's printed "When attacked (B, rest this)" is about Ripple Sage itself."""
+    ana = {"battle": [("S1-005", [FILLER] * 3)], "support": ["S1-001", "S1-001", "S1-016"]}
+    ben = {
+        "battle": [("S1-035", [FILLER] * 4), ("S1-052", [FILLER] * 3)],
+        "support": ["S1-046"],
+    }
+    t = Table(side(**ana), side(**ben))  # type: ignore[arg-type]
+    t.play("Ana", "atk", 0, 0, "RRY")  # at Oakheart Warden: Ripple Sage cannot answer
+    assert t.state.stack == [] and t.deciding() == "Ana"  # no trap window opened
+    assert t.hp("Ben", 0) == [FILLER] and not t.cookie("Ben", 1).rested
+    t = Table(side(**ana), side(**ben), always_ask=True)  # type: ignore[arg-type]
+    t.play("Ana", "atk", 0, 0, "RRY")
+    assert t.options("Ben") == ["pass"]
+    t = Table(side(**ana), side(**ben))  # type: ignore[arg-type]
+    t.play("Ana", "atk", 0, 1, "RRY")  # at Ripple Sage itself
+    assert t.options("Ben") == ["pass", "react.1.B"]
+    t.play("Ben", "react", 1, "B")
+    assert t.cookie("Ben", 1).rested and t.hp("Ben", 1) == [FILLER]  # 3 - 1 = 2 points
+
+
 def test_battle_attacker_gone_before_the_damage_step_means_no_damage() -> None:
     t = Table(
         side(battle=[("S1-005", [FILLER] * 3)], support=["S1-001", "S1-001", "S1-016"], hand=[]),
@@ -589,6 +610,7 @@ def test_the_rules_text_says_unofficial_and_lists_the_rulings() -> None:
         "the Stage first, then Cookies left to right",
         "draw after a forced redraw is automatic",
         "Always open the trap window",
+        '"When attacked" is the Cookie\'s own effect: only the Cookie the attack targets',
         "**Choose deck**",
         "`/deck import` reads a pasted list",
         "`4 S1-007 Flare Juggler`",

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from games.braverse.state import BraverseOptions, DamageFrame, TrapWindow
+from games.braverse.state import AttackFrame, BraverseOptions, DamageFrame, TrapWindow
 from games.core.protocol import Action, IllegalAction
 
 from .conftest import FILLER, GAME, PLAIN, Table, game_with, side
@@ -456,6 +456,27 @@ def test_replacement_zero_to_n_after_a_faint_turn_player_first() -> None:
     t.play("Ben", "done")
     assert t.deciding() == "Ana" and t.state.phase == "main"
     assert [c.card for c in t.side("Ben").battle] == ["S1-046"]
+
+
+@pytest.mark.parametrize("use_flip", [True, False])
+def test_replacement_comes_after_the_attack_has_fully_resolved(use_flip: bool) -> None:
+    """A FLIP used in the middle of an attack does not start re-placement: the attack's
+    "then" step comes first, so it cannot hit a Cookie placed in the fainted one's stead."""
+    t = Table(
+        side(battle=[("S1-006", [FILLER] * 4)], support=["S1-001", "S1-001"]),
+        side(battle=[("S1-035", ["S1-003"])], hand=["S1-046"]),
+    )
+    t.play("Ana", "atk", 0, 0, "RR")  # Blaze Fencer: 2 damage, then 1 damage to a LV1 Cookie
+    assert t.side("Ben").break_area == ["S1-035"]  # Oakheart Warden fainted on Spark Tumbler
+    assert t.options("Ben") == ["flip.free", "decline"]
+    t.play("Ben", "flip" if use_flip else "decline", *(["free"] if use_flip else []))
+    # the then step found no LV1 target; only now is Ben asked to place (forced)
+    assert not any(isinstance(f, AttackFrame) for f in t.state.stack)
+    assert t.options("Ben") == ["place.S1-046"]
+    t.play("Ben", "place", "S1-046")
+    assert t.hp("Ben") == [FILLER] * 2 and t.side("Ben").discard == ["S1-003"]
+    assert len(t.hp("Ana")) == (3 if use_flip else 4)  # Spark Tumbler's 1 damage, if used
+    assert t.deciding() == "Ana" and t.state.phase == "main"
 
 
 def test_replacement_is_forced_when_the_battle_area_is_empty() -> None:

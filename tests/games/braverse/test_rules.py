@@ -479,6 +479,37 @@ def test_replacement_comes_after_the_attack_has_fully_resolved(use_flip: bool) -
     assert t.deciding() == "Ana" and t.state.phase == "main"
 
 
+CROSSFIRE = {  # a host's Item: "1 damage to every Cookie" (4 at most, all of them forced)
+    "number": "T1-020",
+    "name": "Crossfire",
+    "type": "item",
+    "colour": "R",
+    "cost": "",
+    "item": {"do": [{"op": "damage", "n": 1, "target": {"side": "either", "count": 4}}]},
+}
+
+
+def test_replacement_both_sides_turn_player_first_zero_to_n_and_forced() -> None:
+    t = Table(
+        side(battle=[(PLAIN, [FILLER]), ("S1-035", [FILLER] * 4)], hand=["T1-020", "S1-046"]),
+        side(battle=[(PLAIN, [FILLER]), ("S1-046", [FILLER])], hand=["S1-047", "S1-050"]),
+        game=game_with(CROSSFIRE),
+    )
+    t.play("Ana", "item", "T1-020", "free")
+    assert t.side("Ana").break_area == [PLAIN] and t.side("Ben").break_area == [PLAIN, "S1-046"]
+    # Ana, the turn player, first: one Cookie left, so she may place 0..1
+    assert t.options("Ana") == ["place.S1-046", "done"] and t.options("Ben") == []
+    t.play("Ana", "place", "S1-046")
+    # Ben lost two: his Battle Area is empty, so the first is forced, the second optional
+    assert t.options("Ben") == ["place.S1-047", "place.S1-050"]
+    t.play("Ben", "place", "S1-050")
+    assert t.options("Ben") == ["place.S1-047", "done"]
+    t.play("Ben", "place", "S1-047")
+    assert [c.card for c in t.side("Ben").battle] == ["S1-050", "S1-047"]
+    assert [c.card for c in t.side("Ana").battle] == ["S1-035", "S1-046"]
+    assert t.deciding() == "Ana" and t.state.phase == "main" and t.state.stack == []
+
+
 def test_replacement_is_forced_when_the_battle_area_is_empty() -> None:
     t = Table(
         side(battle=[("S1-005", [FILLER] * 3)], support=["S1-001", "S1-001", "S1-016"]),

@@ -336,8 +336,11 @@ class Battle:
 
     def responses(self, state: BraverseState, seat: int) -> list[tuple[str, str, Payment]]:
         """The defender's possible answers: (kind, what, payment) for each Trap in hand and
-        each Cookie's when-attacked effect it can pay for."""
+        the attacked Cookie's when-attacked effect, if it can pay for them."""
         side = state.sides[seat]
+        attack = self.current_attack(state)
+        # "When attacked" is printed on the Cookie: it answers an attack on that Cookie only
+        target = attack.target if attack is not None else None
         found: list[tuple[str, str, Payment]] = []
         for number in sorted(set(side.hand)):
             card = self.pool[number]
@@ -347,7 +350,7 @@ class Battle:
                 found.append(("trap", number, payment))
         for index, cookie in enumerate(side.battle):
             ability = self.pool[cookie.card].when_attacked
-            if ability is None or not self.holds(state, seat, ability.if_):
+            if ability is None or cookie.uid != target or not self.holds(state, seat, ability.if_):
                 continue
             for payment in payments(side, self.pool, ability.cost, self_active=not cookie.rested):
                 found.append(("react", str(index), payment))

@@ -438,11 +438,16 @@ def load_pool(path: Path) -> CardPool:
 POOL_FILE = DATA_DIR / "braverse" / "cards.toml"
 
 
+def pool_path() -> Path:
+    """Where this host's card list is: ``BRAVERSE_CARDS`` if set, else ours."""
+    chosen = os.environ.get("BRAVERSE_CARDS")
+    return Path(chosen) if chosen else POOL_FILE
+
+
 @cache
 def braverse_pool() -> CardPool:
-    """The card list of this host: ``BRAVERSE_CARDS`` if set, else ours. Loaded once."""
-    chosen = os.environ.get("BRAVERSE_CARDS")
-    return load_pool(Path(chosen) if chosen else POOL_FILE)
+    """The card list of this host. Loaded once."""
+    return load_pool(pool_path())
 
 
 def card_schema() -> dict[str, Any]:

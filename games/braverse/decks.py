@@ -15,7 +15,7 @@ from functools import cache
 
 from pydantic import BaseModel, ConfigDict
 
-from games.braverse.cards import CardPool, braverse_pool
+from games.braverse.cards import CardListError, CardPool, braverse_pool, pool_path
 from games.braverse.state import BraverseOptions
 from games.core.cards import DATA_DIR
 
@@ -34,6 +34,7 @@ class ParsedDeck(BaseModel):
 
     cards: tuple[str, ...]  # card numbers, one entry per copy
     problems: tuple[str, ...]  # lines that could not be read
+    unknown: tuple[str, ...] = ()  # what those lines named, as written
 
 
 class ReadyDeck(BaseModel):
@@ -54,6 +55,7 @@ def _count(token: str) -> int | None:
 def parse_deck(text: str, pool: CardPool) -> ParsedDeck:
     cards: list[str] = []
     problems: list[str] = []
+    unknown: list[str] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#") or line.endswith(":"):
@@ -77,9 +79,10 @@ def parse_deck(text: str, pool: CardPool) -> ParsedDeck:
             card = pool.lookup(shown)
         if card is None:
             problems.append(f"Line {number}: '{shown}' is not a card here.")
+            unknown.append(shown)
             continue
         cards += [card.number] * count
-    return ParsedDeck(cards=tuple(cards), problems=tuple(problems))
+    return ParsedDeck(cards=tuple(cards), problems=tuple(problems), unknown=tuple(unknown))
 
 
 def deck_problems(cards: Iterable[str], pool: CardPool) -> list[str]:
@@ -118,20 +121,35 @@ def export_deck(cards: Iterable[str], pool: CardPool) -> str:
     return "\n\n".join(blocks) + "\n"
 
 
-@cache
-def ready_decks() -> dict[str, ReadyDeck]:
-    """The ready decks shipped in ``data/braverse/decks/*.txt`` (first line: ``# name``)."""
-    pool = braverse_pool()
+def playable_ready_decks(pool: CardPool, source: str) -> dict[str, ReadyDeck]:
+    """The ready decks shipped in ``data/braverse/decks/*.txt`` (first line: ``# name``)
+    that are legal under ``pool``. A host's own card list may lack some: those are not
+    offered. Lacking every one, the list is refused (``source`` names it), as a broken list
+    is, since a lobby, a bot and a default set-up all need one."""
     decks: dict[str, ReadyDeck] = {}
+    why_not: list[str] = []
     for path in sorted(DECKS_DIR.glob("*.txt")):
         text = path.read_text()
-        parsed = parse_deck(text, pool)
-        problems = list(parsed.problems) + deck_problems(parsed.cards, pool)
-        if problems:
-            raise ValueError(f"{path.name}: " + " ".join(problems))
         name = text.splitlines()[0].lstrip("# ").strip()
-        decks[path.stem] = ReadyDeck(key=path.stem, name=name, cards=parsed.cards)
+        parsed = parse_deck(text, pool)
+        if parsed.unknown:
+            why_not.append(f"{name} ({path.name}) needs {parsed.unknown[0]}")
+        elif problems := deck_problems(parsed.cards, pool):
+            why_not.append(f"{name} ({path.name}): {problems[0].rstrip('.')}")
+        else:
+            decks[path.stem] = ReadyDeck(key=path.stem, name=name, cards=parsed.cards)
+    if not decks:
+        raise CardListError(
+            f"{source}: no ready deck can be played with this card list "
+            f"({'; '.join(why_not)}), so it cannot be used."
+        )
     return decks
+
+
+@cache
+def ready_decks() -> dict[str, ReadyDeck]:
+    """The ready decks legal under this host's card list, checked once at start-up."""
+    return playable_ready_decks(braverse_pool(), pool_path().name)
 
 
 def ready_options(first: str, second: str, *, always_ask: bool = False) -> BraverseOptions:

@@ -31,7 +31,13 @@ from games.braverse.cards import (
     Target,
     ToDiscard,
 )
-from games.braverse.state import BraverseState, DamageFrame, EffectFrame, SupportCard
+from games.braverse.state import (
+    AttackFrame,
+    BraverseState,
+    DamageFrame,
+    EffectFrame,
+    SupportCard,
+)
 from games.core.protocol import Action, Event, Option, option
 
 TARGETED = (Damage, AddHp, ReturnToHand, Rest, Activate, SupportToHand, ToDiscard)
@@ -75,8 +81,12 @@ class Effects(Battle):
 
     def finish_effect(self, state: BraverseState) -> None:
         state.stack.pop()
-        # a Cookie that left by this effect is followed by re-placement once it is done
-        if any(side.left for side in state.sides):
+        # a Cookie that left by this effect is followed by re-placement once it is done; an
+        # effect inside an attack or another effect (a FLIP, a trap) is part of it, so its
+        # re-placement waits for the attack or outer effect to resolve in full
+        if any(side.left for side in state.sides) and not any(
+            isinstance(f, AttackFrame | EffectFrame) for f in state.stack
+        ):
             self.push_replacement(state)
 
     def next_op(self, frame: EffectFrame) -> None:

@@ -18,7 +18,13 @@ from games.braverse import ai, search
 from games.braverse.asks import Asks
 from games.braverse.battle import other
 from games.braverse.cards import CardPool, braverse_pool
-from games.braverse.decks import deck_problems, export_deck, parse_deck, ready_decks
+from games.braverse.decks import (
+    deck_problems,
+    export_deck,
+    parse_deck,
+    playable_ready_decks,
+    ready_decks,
+)
 from games.braverse.payment import Payment, pay
 from games.braverse.rules_text import rules_text
 from games.braverse.state import (
@@ -66,6 +72,15 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
 
     def __init__(self, pool: CardPool | None = None) -> None:
         self.pool = pool or braverse_pool()
+        # checked here, at start-up: a host's card list may leave only some ready decks
+        # legal, and only those are offered (Choose deck, bots, the default set-up)
+        self.ready = ready_decks() if pool is None else playable_ready_decks(pool, "card list")
+        self.seat_choice = SeatChoice(
+            title="Choose deck",
+            noun="deck",
+            catalogue="braverse",
+            ready=tuple((k, label) for k, label in DECK_LABELS.items() if k in self.ready),
+        )
 
     # --- set-up ----------------------------------------------------------------------
     def decks_for(self, options: BraverseOptions) -> list[list[str]]:
@@ -442,18 +457,17 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
         return rules_text(self.pool)
 
     # --- decks chosen in the lobby (games.core.protocol.SeatChoosing) ---------------------
-    seat_choice = SeatChoice(
-        title="Choose deck",
-        noun="deck",
-        catalogue="braverse",
-        ready=tuple(DECK_LABELS.items()),
-    )
-
     def default_choice(self, seat: int) -> str:
-        return READY_BY_SEAT[seat % len(READY_BY_SEAT)]
+        preferred = READY_BY_SEAT[seat % len(READY_BY_SEAT)]
+        if preferred in self.ready:
+            return preferred
+        # another legal deck, not the one the other seat keeps, if the list leaves one
+        offered = [k for k, _ in self.seat_choice.ready]
+        spare = [k for k in offered if k not in READY_BY_SEAT] or offered
+        return spare[seat % len(spare)]
 
     def ready_list(self, value: str) -> list[str] | None:
-        ready = ready_decks().get(value)
+        ready = self.ready.get(value)
         return list(ready.cards) if ready is not None else None
 
     def read_list(self, text: str) -> tuple[list[str], list[str]]:

@@ -118,8 +118,9 @@ def payments(
         hand.remove(playing)
     if not colours or not hand:
         return []
-    # The discard choice goes with the automatic colours only, to keep the list short.
-    return [Payment(paid=colours[0], discard=card) for card in dict.fromkeys(sorted(hand))]
+    # each distinct colour multiset with each distinct hand card: the automatic colours first
+    cards = list(dict.fromkeys(sorted(hand)))
+    return [Payment(paid=paid, discard=card) for paid in colours for card in cards]
 
 
 def pay(side: Side, pool: CardPool, payment: Payment) -> None:

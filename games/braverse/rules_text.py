@@ -78,6 +78,8 @@ new deck; if it is still empty you refresh again; with no Cookie to send, you lo
 • The trap window opens only when the defender could answer (a payable Trap or "when \
 attacked" effect), unless the lobby switch "Always open the trap window" is on, for \
 players who bluff.
+• "When attacked" is the Cookie's own effect: only the Cookie the attack targets may use \
+it, not its neighbour.
 • "+N HP" has no cap: it puts the top card of the deck on the HP pile. Moving HP cards \
 any other way is not damage.
 • A condition ("If ...") is checked when the card is played or its effect chosen, before \

@@ -11,12 +11,14 @@ import pytest
 from games.braverse import Braverse
 from games.braverse.cards import (
     OP_NAMES,
+    POOL_FILE,
     CardListError,
     braverse_pool,
     card_schema_text,
     load_pool,
 )
 from games.braverse.decks import deck_problems, export_deck, parse_deck, ready_decks
+from games.braverse.state import BraverseOptions
 from games.core.cards import DATA_DIR
 
 POOL = braverse_pool()
@@ -157,6 +159,45 @@ def test_a_broken_host_list_fails_at_start_up(
             braverse_pool()
     finally:
         braverse_pool.cache_clear()
+
+
+def renumbered(tmp_path: Path, old: str, new: str) -> Path:
+    """A copy of our pool with ``old`` (a number or a prefix) renumbered ``new``."""
+    path = tmp_path / "host.toml"
+    text = POOL_FILE.read_text()
+    path.write_text(text.replace(f'number = "{old}', f'number = "{new}'))
+    return path
+
+
+def test_a_host_list_offers_only_the_ready_decks_legal_under_it(tmp_path: Path) -> None:
+    pool = load_pool(renumbered(tmp_path, "S1-001", "H1-001"))  # R+Y Rush needs S1-001
+    game = Braverse(pool)
+    assert game.seat_choice.ready == (("tempo", "B+G Tempo"), ("fort", "Y+G Fort"))
+    assert [game.default_choice(seat) for seat in (0, 1)] == ["fort", "tempo"]
+    assert game.ready_list("rush") is None
+    state = game.setup(BraverseOptions(), ["Ana", "Ben"], seed=3)  # the default set-up
+    for seat, key in enumerate(("fort", "tempo")):
+        side = state.sides[seat]
+        assert Counter(side.deck + side.hand) == Counter(game.ready[key].cards)
+
+
+def test_a_host_list_without_any_legal_ready_deck_fails_at_start_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BRAVERSE_CARDS", str(renumbered(tmp_path, "S1-", "H1-")))
+    braverse_pool.cache_clear()
+    ready_decks.cache_clear()
+    try:
+        with pytest.raises(CardListError) as refused:
+            Braverse()
+    finally:
+        braverse_pool.cache_clear()
+        ready_decks.cache_clear()
+    assert str(refused.value) == (
+        "host.toml: no ready deck can be played with this card list "
+        "(Y+G Fort (fort.txt) needs S1-016; R+Y Rush (rush.txt) needs S1-001; "
+        "B+G Tempo (tempo.txt) needs S1-031), so it cannot be used."
+    )
 
 
 def test_a_host_list_in_json_loads_and_has_its_own_digest(tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .conftest import FILLER, GAME, PLAIN, Table, game_with, side
 
 R, Y, G, B = "S1-001", "S1-016", "S1-031", "S1-046"  # Support cards of each colour
@@ -22,13 +24,15 @@ def test_draw_fires_from_a_flip() -> None:
     assert t.side("Ben").hand == ["S1-050"]
 
 
-def test_draw_up_to_may_draw_none() -> None:
+@pytest.mark.parametrize("k", [0, 1, 2])
+def test_draw_up_to_draws_exactly_the_number_chosen_none_included(k: int) -> None:
     t = knight_attacks(["S1-054", FILLER, FILLER, FILLER])
     t.play("Ana", "atk", 0, 0, "RRY")
     t.play("Ben", "flip", "free")  # Tidal Archivist: draw up to 2
     assert t.options("Ben") == ["draw.2", "draw.1", "draw.0"]
-    t.play("Ben", "draw", 0)
-    assert t.side("Ben").hand == [] and len(t.side("Ben").deck) == 2
+    t.play("Ben", "draw", k)
+    assert t.side("Ben").hand == ["S1-050", "S1-053"][:k]  # the top k, top first
+    assert t.side("Ben").deck == ["S1-053", "S1-050"][: 2 - k]
 
 
 # --- damage ----------------------------------------------------------------------------------
@@ -333,12 +337,16 @@ def test_mill_fires_on_the_opponents_deck() -> None:
     assert t.side("Ben").discard == ["S1-047", "S1-048"] and t.side("Ben").deck == ["S1-050"]
 
 
-def test_mill_is_not_offered_when_it_cannot_be_paid() -> None:
+def test_mill_does_not_fire_on_the_users_own_deck() -> None:
+    """Mill has no condition or filter of its own: its one limit is the side it mills, so
+    the op runs here and must leave the user's own deck and Discard Pile alone."""
     t = Table(
-        side(battle=[(PLAIN, [FILLER] * 2)], hand=["S1-027"], support=[Y, R]),
-        side(battle=[("S1-046", [FILLER] * 2)]),
+        side(battle=[(PLAIN, [FILLER] * 2)], hand=["S1-027"], support=[Y, Y], deck=[B, R, G]),
+        side(battle=[("S1-046", [FILLER] * 2)], deck=["S1-047", "S1-048", "S1-050"]),
     )
-    assert not any(o.startswith("item") for o in t.options("Ana"))
+    t.play("Ana", "item", "S1-027", "YY")
+    assert t.side("Ben").discard == ["S1-047", "S1-048"]  # it ran
+    assert t.side("Ana").deck == [G, R, B] and t.side("Ana").discard == ["S1-027"]
 
 
 # --- deck_to_support -------------------------------------------------------------------------
@@ -354,13 +362,20 @@ def test_deck_to_support_fires_rested() -> None:
 
 
 def test_deck_to_support_does_not_fire_when_skipped() -> None:
+    """deck_to_support has no condition or target of its own, so the only way it does not
+    fire is its effect not being used: one Acorn Planter's On Reveal is used (one card moves),
+    the other's skipped (no second card moves)."""
     t = Table(
-        side(battle=[(PLAIN, [FILLER] * 2)], hand=["S1-034"], deck=["S1-046", "S1-047", "S1-050"]),
+        side(hand=["S1-034", "S1-034"], deck=["S1-046", "S1-047", "S1-050", R, Y, G]),
         side(battle=[("S1-046", [FILLER] * 2)]),
     )
-    t.play("Ana", "cookie", "S1-034")
+    t.play("Ana", "cookie", "S1-034")  # Acorn Planter, HP 2: S1-046 and S1-047
+    t.play("Ana", "reveal", "free")  # S1-050 to the Support Area
+    t.play("Ana", "cookie", "S1-034")  # HP R and Y
+    assert t.options("Ana") == ["reveal.free", "skip"]
     t.play("Ana", "skip")
-    assert t.side("Ana").support == [] and t.side("Ana").deck == ["S1-050"]
+    assert [(s.card, s.rested) for s in t.side("Ana").support] == [("S1-050", True)]
+    assert t.side("Ana").deck == [G]
 
 
 # --- support_to_hand -------------------------------------------------------------------------
@@ -444,10 +459,12 @@ def test_disable_flip_fires_for_this_turn_only() -> None:
     assert not t.side("Ben").flip_off
 
 
-def test_disable_flip_does_not_fire_on_a_stage_not_activated() -> None:
+def test_disable_flip_does_not_fire_on_the_users_own_flips() -> None:
+    """disable_flip has no condition or target of its own: its one limit is the side, so the
+    op runs here and the user's own FLIP effects stay on."""
     t = Table(
         side(battle=[("S1-001", [FILLER] * 2)], stage="S1-060", support=[B, R]),
         side(battle=[("S1-035", ["S1-003", FILLER, FILLER])]),
     )
-    t.play("Ana", "atk", 0, 0, "R")
-    assert t.options("Ben") == ["flip.free", "decline"]
+    t.play("Ana", "act", "B")  # Tidepool Observatory: the opponent's FLIPs
+    assert t.side("Ben").flip_off and not t.side("Ana").flip_off

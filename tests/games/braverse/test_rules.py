@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from games.braverse.state import BraverseOptions, DamageFrame, TrapWindow
+from games.braverse.state import AttackFrame, BraverseOptions, DamageFrame, TrapWindow
 from games.core.protocol import Action, IllegalAction
 
 from .conftest import FILLER, GAME, PLAIN, Table, game_with, side
@@ -87,21 +87,23 @@ def test_setup_a_hand_without_cookie_is_shown_and_redrawn_and_the_opponent_draws
 
 def test_setup_starting_cookies_are_secret_then_revealed_with_hp_top_card_at_the_bottom() -> None:
     t = Table(
-        side(hand=["S1-004", PLAIN], deck=["S1-001", "S1-002", "S1-005", "S1-006"]),
+        side(hand=["S1-034", PLAIN], deck=["S1-001", "S1-002", "S1-005", "S1-006"]),
         side(hand=["S1-020"], deck=["S1-046", "S1-047", "S1-048", "S1-049", "S1-050"]),
         phase="starting",
         round=0,
     )
-    t.play("Ana", "start", "S1-004")
+    t.play("Ana", "start", "S1-034")
     assert GAME.view(t.state, 1).my_start is None and GAME.view(t.state, 1).sides[0].chosen
-    assert GAME.view(t.state, 0).my_start == "S1-004"
-    assert "S1-004" not in GAME.view(t.state, 1).model_dump_json()
+    assert GAME.view(t.state, 0).my_start == "S1-034"
+    assert "S1-034" not in GAME.view(t.state, 1).model_dump_json()
     assert [d.seat for d in GAME.decisions(t.state)] == [1]  # Ben's decision is unchanged
     t.play("Ben", "start", "S1-020")
-    # Chili Drummer (HP 3) takes the top 3, the top card at the bottom: flips come S1-005 first
-    assert t.hp("Ana") == ["S1-005", "S1-002", "S1-001"]
+    # Acorn Planter (HP 2) takes the top 2, the top card at the bottom: flips come S1-002 first
+    assert t.hp("Ana") == ["S1-002", "S1-001"]
     assert t.hp("Ben") == ["S1-049", "S1-048", "S1-047", "S1-046"]
-    # no On Reveal for a starting Cookie; the first player skips the Draw Phase
+    # no On Reveal for a starting Cookie: Acorn Planter's free deck_to_support did not fire
+    # (the top card S1-005 would be in Ana's Support); the first player skips the Draw Phase
+    assert t.side("Ana").support == [] and len(t.side("Ana").deck) == 2
     assert t.state.phase == "support" and t.deciding() == "Ana"
     assert t.side("Ana").hand == [PLAIN] and t.state.round == 1
 
@@ -196,6 +198,38 @@ def test_costs_a_discard_cost_names_the_card_and_discards_it() -> None:
     assert t.side("Ana").hand == ["S1-001"]
     assert t.side("Ana").discard == ["S1-016", "S1-012"]  # the cost first, then the Item
     assert len(t.hp("Ben")) == 2  # Kindling Toss: 2 damage
+
+
+def test_costs_a_discard_cost_offers_every_colour_multiset_with_every_card() -> None:
+    game = game_with(  # a host's Item: "N discard: draw 1"
+        {
+            "number": "T1-010",
+            "name": "Trade In",
+            "type": "item",
+            "colour": "R",
+            "cost": "N discard",
+            "item": {"do": [{"op": "draw"}]},
+        }
+    )
+    t = Table(
+        side(
+            battle=[(PLAIN, [FILLER] * 2)],
+            hand=["T1-010", "S1-001", "S1-046"],
+            support=["S1-001", "S1-001", "S1-016"],
+        ),
+        side(battle=[("S1-035", [FILLER] * 4)]),
+        game=game,
+    )
+    assert [o for o in t.options("Ana") if o.startswith("item")] == [
+        "item.T1-010.R.S1-001",  # the automatic colour (Red, two to spare) first
+        "item.T1-010.R.S1-046",
+        "item.T1-010.Y.S1-001",
+        "item.T1-010.Y.S1-046",
+    ]
+    t.play("Ana", "item", "T1-010", "Y", "S1-046")
+    support = [(s.card, s.rested) for s in t.side("Ana").support]
+    assert support == [("S1-001", False), ("S1-001", False), ("S1-016", True)]
+    assert t.side("Ana").discard == ["S1-046", "T1-010"]
 
 
 # --- Battle ----------------------------------------------------------------------------------
@@ -307,6 +341,27 @@ def test_battle_a_when_attacked_effect_is_the_one_response_and_rests_its_cookie(
     assert t.side("Ben").hand == ["S1-059"]
 
 
+def test_battle_when_attacked_answers_an_attack_on_its_own_cookie_only() -> None:
+    """Ripple Sage's printed "When attacked (B, rest this)" is about Ripple Sage itself."""
+    ana = {"battle": [("S1-005", [FILLER] * 3)], "support": ["S1-001", "S1-001", "S1-016"]}
+    ben = {
+        "battle": [("S1-035", [FILLER] * 4), ("S1-052", [FILLER] * 3)],
+        "support": ["S1-046"],
+    }
+    t = Table(side(**ana), side(**ben))  # type: ignore[arg-type]
+    t.play("Ana", "atk", 0, 0, "RRY")  # at Oakheart Warden: Ripple Sage cannot answer
+    assert t.state.stack == [] and t.deciding() == "Ana"  # no trap window opened
+    assert t.hp("Ben", 0) == [FILLER] and not t.cookie("Ben", 1).rested
+    t = Table(side(**ana), side(**ben), always_ask=True)  # type: ignore[arg-type]
+    t.play("Ana", "atk", 0, 0, "RRY")
+    assert t.options("Ben") == ["pass"]
+    t = Table(side(**ana), side(**ben))  # type: ignore[arg-type]
+    t.play("Ana", "atk", 0, 1, "RRY")  # at Ripple Sage itself
+    assert t.options("Ben") == ["pass", "react.1.B"]
+    t.play("Ben", "react", 1, "B")
+    assert t.cookie("Ben", 1).rested and t.hp("Ben", 1) == [FILLER]  # 3 - 1 = 2 points
+
+
 def test_battle_attacker_gone_before_the_damage_step_means_no_damage() -> None:
     t = Table(
         side(battle=[("S1-005", [FILLER] * 3)], support=["S1-001", "S1-001", "S1-016"], hand=[]),
@@ -401,6 +456,58 @@ def test_replacement_zero_to_n_after_a_faint_turn_player_first() -> None:
     t.play("Ben", "done")
     assert t.deciding() == "Ana" and t.state.phase == "main"
     assert [c.card for c in t.side("Ben").battle] == ["S1-046"]
+
+
+@pytest.mark.parametrize("use_flip", [True, False])
+def test_replacement_comes_after_the_attack_has_fully_resolved(use_flip: bool) -> None:
+    """A FLIP used in the middle of an attack does not start re-placement: the attack's
+    "then" step comes first, so it cannot hit a Cookie placed in the fainted one's stead."""
+    t = Table(
+        side(battle=[("S1-006", [FILLER] * 4)], support=["S1-001", "S1-001"]),
+        side(battle=[("S1-035", ["S1-003"])], hand=["S1-046"]),
+    )
+    t.play("Ana", "atk", 0, 0, "RR")  # Blaze Fencer: 2 damage, then 1 damage to a LV1 Cookie
+    assert t.side("Ben").break_area == ["S1-035"]  # Oakheart Warden fainted on Spark Tumbler
+    assert t.options("Ben") == ["flip.free", "decline"]
+    t.play("Ben", "flip" if use_flip else "decline", *(["free"] if use_flip else []))
+    # the then step found no LV1 target; only now is Ben asked to place (forced)
+    assert not any(isinstance(f, AttackFrame) for f in t.state.stack)
+    assert t.options("Ben") == ["place.S1-046"]
+    t.play("Ben", "place", "S1-046")
+    assert t.hp("Ben") == [FILLER] * 2 and t.side("Ben").discard == ["S1-003"]
+    assert len(t.hp("Ana")) == (3 if use_flip else 4)  # Spark Tumbler's 1 damage, if used
+    assert t.deciding() == "Ana" and t.state.phase == "main"
+
+
+CROSSFIRE = {  # a host's Item: "1 damage to every Cookie" (4 at most, all of them forced)
+    "number": "T1-020",
+    "name": "Crossfire",
+    "type": "item",
+    "colour": "R",
+    "cost": "",
+    "item": {"do": [{"op": "damage", "n": 1, "target": {"side": "either", "count": 4}}]},
+}
+
+
+def test_replacement_both_sides_turn_player_first_zero_to_n_and_forced() -> None:
+    t = Table(
+        side(battle=[(PLAIN, [FILLER]), ("S1-035", [FILLER] * 4)], hand=["T1-020", "S1-046"]),
+        side(battle=[(PLAIN, [FILLER]), ("S1-046", [FILLER])], hand=["S1-047", "S1-050"]),
+        game=game_with(CROSSFIRE),
+    )
+    t.play("Ana", "item", "T1-020", "free")
+    assert t.side("Ana").break_area == [PLAIN] and t.side("Ben").break_area == [PLAIN, "S1-046"]
+    # Ana, the turn player, first: one Cookie left, so she may place 0..1
+    assert t.options("Ana") == ["place.S1-046", "done"] and t.options("Ben") == []
+    t.play("Ana", "place", "S1-046")
+    # Ben lost two: his Battle Area is empty, so the first is forced, the second optional
+    assert t.options("Ben") == ["place.S1-047", "place.S1-050"]
+    t.play("Ben", "place", "S1-050")
+    assert t.options("Ben") == ["place.S1-047", "done"]
+    t.play("Ben", "place", "S1-047")
+    assert [c.card for c in t.side("Ben").battle] == ["S1-050", "S1-047"]
+    assert [c.card for c in t.side("Ana").battle] == ["S1-035", "S1-046"]
+    assert t.deciding() == "Ana" and t.state.phase == "main" and t.state.stack == []
 
 
 def test_replacement_is_forced_when_the_battle_area_is_empty() -> None:
@@ -555,6 +662,7 @@ def test_the_rules_text_says_unofficial_and_lists_the_rulings() -> None:
         "the Stage first, then Cookies left to right",
         "draw after a forced redraw is automatic",
         "Always open the trap window",
+        '"When attacked" is the Cookie\'s own effect: only the Cookie the attack targets',
         "**Choose deck**",
         "`/deck import` reads a pasted list",
         "`4 S1-007 Flare Juggler`",

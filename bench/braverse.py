@@ -22,12 +22,13 @@ import time
 
 from games import GAMES
 from games.braverse import Braverse
+from games.braverse.cards import Op
 from games.braverse.decks import ready_options
 from games.braverse.search import Budget, search_action
 from games.braverse.state import BraverseOptions, BraverseState, EffectFrame
 from games.cli.simulate import wilson
 from games.core import contract
-from games.core.protocol import Event
+from games.core.protocol import Action, Event
 
 KEY = "braverse"
 DECKS = ("rush", "tempo", "fort")
@@ -101,36 +102,71 @@ def bot_figures(games: int) -> str:
 
 
 class Recording(Braverse):
-    """Notes every card whose effect starts resolving."""
+    """Notes each card one of whose ops changed the table: a card whose effect only started
+    (its condition failed, an up-to draw of none, a target op with nothing to hit) is not
+    counted."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.resolved: set[str] = set()
+        self.did: set[str] = set()
 
-    def step_effect(
-        self, state: BraverseState, frame: EffectFrame, events: list[Event], rng: random.Random
-    ) -> bool:
-        self.resolved.add(frame.card)
-        return super().step_effect(state, frame, events, rng)
+    def footprint(self, state: BraverseState) -> tuple[str, int | None, int]:
+        attack = self.current_attack(state)
+        damage = attack.damage if attack is not None else None
+        # frames pushed (damage, cards dealt) count: they resolve as the op's own doing
+        return state.model_dump_json(include={"sides"}), damage, len(state.stack)
+
+    def resolve(
+        self,
+        state: BraverseState,
+        frame: EffectFrame,
+        op: Op,
+        events: list[Event],
+        rng: random.Random,
+    ) -> None:
+        before = self.footprint(state)
+        super().resolve(state, frame, op, events, rng)
+        if self.footprint(state) != before:
+            self.did.add(frame.card)
+
+    def answer_effect(
+        self, state: BraverseState, frame: EffectFrame, action: Action, events: list[Event]
+    ) -> None:
+        before = self.footprint(state)
+        super().answer_effect(state, frame, action, events)
+        if self.footprint(state) != before:
+            self.did.add(frame.card)
 
 
-def corpus_figures(games: int) -> str:
-    game = Recording()
+def mono_colour_options(game: Braverse, seed: int) -> BraverseOptions:
+    """Four mono-colour decks (every card of a colour, four copies: legal, and together the
+    whole pool), paired differently from seed to seed."""
     colours = "RYGB"
     decks = {
         c: tuple(n for card in game.pool.cards if card.colour == c for n in [card.number] * 4)
         for c in colours
     }
-    for seed in range(games):
-        first, second = colours[seed % 4], colours[(seed // 4 + seed + 1) % 4]
-        options = BraverseOptions(decks=(decks[first], decks[second]))
-        play(options, seed, (True, True), game)
-    with_effects = {c.number for c in game.pool.cards if c.effects()}
-    missing = sorted(with_effects - game.resolved)
+    first, second = colours[seed % 4], colours[(seed // 4 + seed + 1) % 4]
+    return BraverseOptions(decks=(decks[first], decks[second]))
+
+
+def corpus_figures(games: int) -> str:
+    """Which cards' effects did something, in bot mirrors and in the bot against random."""
+    parts = []
+    for label, bots in (("bot mirrors", None), ("bot vs random", "alternate")):
+        game = Recording()
+        for seed in range(games):
+            seats = (True, True) if bots is None else (seed % 2 == 0, seed % 2 == 1)
+            play(mono_colour_options(game, seed), seed, seats, game)
+        with_effects = {c.number for c in game.pool.cards if c.effects()}
+        missing = sorted(with_effects - game.did)
+        parts.append(
+            f"{label}: {len(with_effects) - len(missing)} of {len(with_effects)}"
+            + (f" (never: {', '.join(missing)})" if missing else "")
+        )
     return (
-        f"braverse corpus: {games} bot games with mono-colour decks resolved "
-        f"{len(with_effects) - len(missing)} of the {len(with_effects)} pool cards with an "
-        f"effect; never: {', '.join(missing) or 'none'}"
+        f"braverse corpus of {games} games with mono-colour decks, pool cards whose effect "
+        "changed the table: " + "; ".join(parts)
     )
 
 

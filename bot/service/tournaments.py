@@ -163,6 +163,7 @@ class EventChange:
         "reminder",
         "paused",
         "resumed",
+        "repaired",
     ]
     event: TournamentRecord
     round: int = 0
@@ -1860,6 +1861,11 @@ class Tournaments:
                 "re-pair",
                 {"round": event.round, "tables": [t.seats for t in tables]},
                 {"round": event.round},
+            )
+            # The new pairing overwrites these tables' rows: their threads are closed now
+            # or never (a server holds 1000 active threads).
+            await self.notify(
+                EventChange(kind="repaired", event=event, round=event.round, tables=tables)
             )
             await self._start_round(event, event.round)
 

@@ -173,3 +173,51 @@ async def test_the_waitlist_fills_places_in_sign_up_order_on_leave_and_at_the_st
         assert view.of_user(cleo.id).state == "dropped"  # type: ignore[union-attr]
         assert view.of_user(fay.id).state == "waitlist"  # type: ignore[union-attr]
     fake.assert_clean()
+
+
+async def test_standings_show_the_top_25_and_my_standing_finds_anyone_further_down(
+    fake, db
+) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        use_manual_clock(bot)
+        signup = await create_event(
+            fake, mod, game="cover_your_assets", format="swiss", rounds=1, pace="live"
+        )
+        await fake.click(ana, signup, signup.find_button("Join"))
+        for _ in range(25):
+            await fake.click(mod, signup, signup.find_button("Add bot"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        # Ana's table is the one a person sits at: the organiser decides it, Ana last.
+        event = await the_event(bot)
+        view = await bot.tournaments.view(event.tournament_id)
+        [table] = [t for t in view.tables if view.of_user(ana.id).entrant in t.seats]  # type: ignore[union-attr]
+        order = " > ".join(sorted((view.name(p) for p in table.seats), key=lambda n: n == "Ana"))
+        await fake.slash(mod, "tournament result", order=order)
+        await settle_all(fake, bot)
+        assert (await the_event(bot)).status == "finished"
+        view = await bot.tournaments.view(event.tournament_id)
+        assert len(view.standings) == 26
+
+        final = fake.public_messages()[-1]
+        assert "final standings" in final.text()
+        assert "… and 1 more: My standing shows yours." in final.text()
+        shown = [line for line in final.text().splitlines() if line.startswith("**")]
+        assert f"**25.** {view.name(view.standings[24].player)}" in final.text()
+        assert "**26.**" not in final.text() and len(shown) >= 25
+
+        await fake.click(ana, final, final.find_button("My standing"))
+        mine = next(s for s in view.standings if s.player == view.of_user(ana.id).entrant)  # type: ignore[union-attr]
+        reply = fake.last_reply(ana)
+        assert reply.ephemeral
+        assert f"You are **#{mine.rank}** of 26 with **0** points" in reply.text()
+        await fake.click(mod, final, final.find_button("My standing"))
+        assert "not in this tournament's standings" in fake.last_reply(mod).text()
+
+        await fake.slash(ana, "tournament standings")
+        reply = fake.last_reply(ana)
+        assert reply.ephemeral and "final standings" in reply.text()
+        assert "… and 1 more" in reply.text() and "**25.** " in reply.text()
+    fake.assert_clean()

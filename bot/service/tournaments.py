@@ -468,17 +468,20 @@ class Tournaments:
         before the cut; the best bots fill it only when people are short."""
         rounds = config.rounds or 1
         swiss = [to_table_result(r) for r in results if r.round <= rounds]
-        excluded = {
+        gone = {
             e.entrant
             for e in entrants
-            if e.is_bot
-            or (e.state in ("dropped", "disqualified") and (e.dropped_round or 0) <= rounds)
+            if e.state in ("dropped", "disqualified") and (e.dropped_round or 0) <= rounds
         }
+        bots = {e.entrant for e in entrants if e.is_bot}
+        # Only bots fill the places people leave: a player gone before the cut never
+        # takes a seat in it (their table would be a walkover).
         order = [
             s.player
             for s in swiss_standings(players, swiss, event.seed, rounds, best_of=config.best_of)
+            if s.player not in gone
         ]
-        return self._fill_cut(order, config.top_cut, excluded)
+        return self._fill_cut(order, config.top_cut, bots)
 
     @staticmethod
     def _fill_cut(order: Sequence[int], size: int, excluded: set[int]) -> list[int]:

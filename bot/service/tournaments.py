@@ -479,9 +479,11 @@ class Tournaments:
         order = [
             s.player
             for s in swiss_standings(players, swiss, event.seed, rounds, best_of=config.best_of)
-            if s.player not in gone
         ]
-        return self._fill_cut(order, config.top_cut, bots)
+        seeds = self._fill_cut([p for p in order if p not in gone], config.top_cut, bots)
+        if len(seeds) < 2:  # a bracket needs two: the last one in wins by walkover
+            seeds = self._fill_cut(order, config.top_cut, bots | gone)
+        return seeds
 
     @staticmethod
     def _fill_cut(order: Sequence[int], size: int, excluded: set[int]) -> list[int]:

@@ -208,3 +208,11 @@ def test_bots_fill_the_cut_only_when_people_are_short_never_a_dropped_player(
 @pytest.fixture
 def events_only(service: MatchService) -> Tournaments:
     return Tournaments(service)
+
+
+def test_a_cut_with_one_player_left_still_has_a_bracket_of_two(events_only: Tournaments) -> None:
+    # Everyone but 3 dropped and no bots: 3 meets the best who left, who cannot play.
+    field = [entrant(3), entrant(4, dropped=True), entrant(5, dropped=True)]
+    results = [won(1, 4, 5)]
+    seeds = events_only._cut(EVENT, CUT_OF_4, field, results, [3, 4, 5])
+    assert sorted(seeds) == [3, 4, 5]

@@ -5,6 +5,7 @@ event is cancelled, the waitlist, the standings cut and My standing."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import pytest
 
@@ -13,6 +14,7 @@ from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
 from tests.discord.test_tournaments import (
     PatientDiscord,
     create_event,
+    move_on,
     settle_all,
     the_event,
     use_manual_clock,
@@ -220,4 +222,54 @@ async def test_standings_show_the_top_25_and_my_standing_finds_anyone_further_do
         reply = fake.last_reply(ana)
         assert reply.ephemeral and "final standings" in reply.text()
         assert "… and 1 more" in reply.text() and "**25.** " in reply.text()
+    fake.assert_clean()
+
+
+async def test_away_players_get_both_reminders_and_the_deadline_still_draws_their_table(
+    fake, db
+) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    day = 86_400
+    async with fake.running(make_bot(db)) as bot:
+        clock = use_manual_clock(bot)
+        signup = await create_event(
+            fake, mod, game="cover_your_assets", format="swiss", pace="async"
+        )
+        assert "rounds last 14 days" in signup.text()
+        await join_all(fake, signup, [ana, ben])
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        start = clock.now()
+        # Both go /away until the last day of the round (back 13–14 days from now).
+        back = datetime.fromtimestamp(start + 14 * day, UTC).strftime("%Y-%m-%d")
+        for user in (ana, ben):
+            await fake.slash(user, "away", until=back)
+            assert "Enjoy!" in fake.last_reply(user).text()
+        event = await the_event(bot)
+        [table] = (await bot.tournaments.view(event.tournament_id)).tables
+        thread = fake.channels[table.thread_id]  # type: ignore[index]
+
+        def reminders() -> list[str]:
+            return [m.content for m in fake.public_messages(thread) if "Round 1 ends" in m.text()]
+
+        await move_on(fake, bot, clock, 7 * day - 60)
+        assert reminders() == []
+        await move_on(fake, bot, clock, 61)
+        assert len(reminders()) == 1  # half time
+        await move_on(fake, bot, clock, 6 * day - 61)
+        assert len(reminders()) == 1
+        await move_on(fake, bot, clock, 61)
+        assert len(reminders()) == 2  # 24 hours before the end
+        assert all(ana.mention in text and ben.mention in text for text in reminders())
+        # Thirteen days and not one move clock ran out: they stopped while both were away.
+        record = await bot.service.get(table.match_id)  # type: ignore[arg-type]
+        assert record.status == "active" and [s.missed for s in record.seats] == [0, 0]
+
+        # The round's deadline did not stop: the table is drawn on time and the event ends.
+        await move_on(fake, bot, clock, start + 14 * day + 1 - clock.now())
+        view = await bot.tournaments.view(event.tournament_id)
+        [result] = view.results
+        assert result.source == "adjudicated" and result.places == [1, 1]
+        assert view.event.status == "finished"
     fake.assert_clean()

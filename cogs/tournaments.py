@@ -1,7 +1,8 @@
 """/tournament: community events the bot runs by itself, shown in Discord.
 
 The sign-up embed (Join, Leave, Check in, Add bot, Start, Cancel), a pairings message a
-round with a private My table button, one public thread per table holding its match,
+round (one message, paged by ◀ ▶) with a private My table button, one public thread per
+table holding its match (archived when its round ends, is paired again or is cancelled),
 standings after every round (My standing), the final standings. Thin: every change is one
 call to ``bot.service.tournaments``, which also decides who may make it.
 """
@@ -307,7 +308,9 @@ class PairingsPage(
     """The pairings message's ◀ ▶: shows another page of the same message. The custom_id
     names the event, the round and the page it leads to (slot a: back, b: on)."""
 
-    def __init__(self, tournament_id: str, round_no: int, page: int, slot: str, disabled: bool):
+    def __init__(
+        self, tournament_id: str, round_no: int, page: int, slot: str, disabled: bool
+    ) -> None:
         label, emoji = ("Previous", "◀") if slot == "a" else ("Next", "▶")
         super().__init__(
             discord.ui.Button(

@@ -1,7 +1,8 @@
 """/tournament: community events the bot runs by itself, shown in Discord.
 
 The sign-up embed (Join, Leave, Check in, Add bot, Start, Cancel), a pairings message a
-round with a private My table button, one public thread per table holding its match,
+round (one message, paged by ◀ ▶) with a private My table button, one public thread per
+table holding its match (archived when its round ends, is paired again or is cancelled),
 standings after every round (My standing), the final standings. Thin: every change is one
 call to ``bot.service.tournaments``, which also decides who may make it.
 """
@@ -32,6 +33,7 @@ from bot.service.tournaments import (
     EventView,
     Tournaments,
     points_text,
+    rematches_in,
 )
 from bot.store.events import EventTable, TournamentRecord
 from bot.timing import PACE_LABELS, duration
@@ -52,7 +54,7 @@ log = logging.getLogger(__name__)
 
 EID = r"(?P<tid>[0-9a-f]{8})"
 STANDINGS_SHOWN = 25
-PAIRINGS_A_PAGE = 20  # tables per paragraph of the paged pairings message
+PAIRINGS_A_PAGE = 20  # lines (tables, byes) a page of the pairings message
 GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
 FORMAT_CHOICES = [
     app_commands.Choice(name=label, value=key) for key, label in FORMAT_LABELS.items()
@@ -330,6 +332,118 @@ def rematch_line(view: EventView, tables: list[tuple[int, ...]]) -> str:
     return (
         f"🔁 {len(tables)} rematch{'es' if many else ''} could not be avoided this round: " + pairs
     )
+
+
+class PairingsPage(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"cj:evp:{EID}:(?P<round>\d{{1,4}}):(?P<page>\d{{1,4}}):(?P<slot>[ab])",
+):
+    """The pairings message's ◀ ▶: shows another page of the same message. The custom_id
+    names the event, the round and the page it leads to (slot a: back, b: on)."""
+
+    def __init__(
+        self, tournament_id: str, round_no: int, page: int, slot: str, disabled: bool
+    ) -> None:
+        label, emoji = ("Previous", "◀") if slot == "a" else ("Next", "▶")
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                emoji=emoji,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"cj:evp:{tournament_id}:{round_no}:{max(page, 0)}:{slot}",
+            )
+        )
+        self.tournament_id, self.round_no, self.page = tournament_id, round_no, max(page, 0)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> PairingsPage:
+        return cls(match["tid"], int(match["round"]), int(match["page"]), match["slot"], False)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            events = tournaments_of(interaction)
+            view = await events.view(self.tournament_id)
+            pages = pairings_pages(view, self.round_no)
+            if not pages or self.page >= len(pages):
+                raise UserError(
+                    "That page of the pairings is gone (the round was paired again). "
+                    "My table shows yours."
+                )
+            deadline = await round_deadline(events, self.tournament_id, self.round_no)
+            embed, buttons = pairings_message(view, self.round_no, self.page, deadline)
+            await interaction.response.edit_message(embed=embed, view=buttons)
+
+        await guarded(interaction, run())
+
+
+def pairings_pages(view: EventView, round_no: int) -> list[str]:
+    """A round's tables and byes, a page at most PAIRINGS_A_PAGE lines and within an
+    embed's description; rebuilt from the store on every page click."""
+    lines = []
+    for table in sorted((t for t in view.tables if t.round == round_no), key=lambda t: t.table_no):
+        names = " vs ".join(view.name(p) for p in table.seats)
+        where = f" · <#{table.thread_id}>" if table.thread_id else ""
+        lines.append(render.clip(f"**T{table.table_no}** {names}{where}", 400))
+    rest = "rests this round" if view.config.format in ROUND_ROBINS else "has the bye"
+    byes = sorted(
+        (r for r in view.results if r.round == round_no and r.kind == "bye"),
+        key=lambda r: r.table_no,
+    )
+    lines += [f"☕ {view.name(r.players[0])} {rest}" for r in byes]
+    if view.config.format == "swiss":
+        earlier = [r for r in view.results if r.round < round_no]
+        swiss = [t for t in view.tables if t.round == round_no and t.bracket_id is None]
+        if rematches := rematches_in(earlier, swiss):
+            lines.append(rematch_line(view, rematches))
+    pages: list[list[str]] = []
+    for line in lines:
+        page = pages[-1] if pages else None
+        if (
+            page is None
+            or len(page) >= PAIRINGS_A_PAGE
+            or sum(len(x) + 1 for x in page) + len(line) > render.DESCRIPTION - 200
+        ):
+            pages.append([line])
+        else:
+            page.append(line)
+    return ["\n".join(page) for page in pages]
+
+
+async def round_deadline(events: Tournaments, tournament_id: str, round_no: int) -> float | None:
+    rounds = await events.store.rounds(tournament_id)
+    return next((r.deadline for r in rounds if r.round == round_no), None)
+
+
+def pairings_message(
+    view: EventView, round_no: int, page: int, deadline: float | None
+) -> tuple[discord.Embed, discord.ui.View]:
+    """One message for a round's pairings: a page of tables, ◀ ▶ and My table."""
+    pages = pairings_pages(view, round_no) or ["No tables."]
+    page = min(page, len(pages) - 1)
+    tables = [t for t in view.tables if t.round == round_no]
+    stage = "Final" if any(t.bracket_id == "final" for t in tables) else "Round"
+    if any((t.bracket_id or "").startswith("semi-") for t in tables):
+        stage = "Semi-final"
+    ends = f"Ends <t:{int(deadline)}:R>; unfinished tables are then drawn.\n\n" if deadline else ""
+    embed = discord.Embed(
+        title=render.clip(f"🏆 {view.game.name} · {stage} {round_no} pairings", render.TITLE),
+        description=render.clip(ends + pages[page], render.DESCRIPTION),
+        colour=render.COLOURS["neutral"],
+    )
+    footer = "Each table plays in its own thread. My table shows yours."
+    if len(pages) > 1:
+        footer = f"Page {page + 1}/{len(pages)} · {footer}"
+    embed.set_footer(text=footer)
+    tid = view.event.tournament_id
+    buttons = discord.ui.View(timeout=None)
+    if len(pages) > 1:
+        buttons.add_item(PairingsPage(tid, round_no, page - 1, "a", page == 0))
+        buttons.add_item(PairingsPage(tid, round_no, page + 1, "b", page >= len(pages) - 1))
+    buttons.add_item(EventButton(tid, "mytable"))
+    return embed, buttons
 
 
 def thread_name(round_no: int, table_no: int, names: list[str]) -> str:
@@ -638,6 +752,7 @@ class TournamentCog(commands.Cog):
             "result": self.post_result,
             "paused": self.refresh_signup,
             "resumed": self.refresh_signup,
+            "repaired": self.archive_repaired,
         }[change.kind]
         await handler(change)
 
@@ -657,40 +772,9 @@ class TournamentCog(commands.Cog):
     async def post_pairings(self, change: EventChange) -> None:
         await self.refresh_signup(change)
         view = await self.events.view(change.event.tournament_id)
-        lines = []
-        for table in change.tables:
-            names = " vs ".join(view.name(p) for p in table.seats)
-            where = f" · <#{table.thread_id}>" if table.thread_id else ""
-            lines.append(f"**T{table.table_no}** {names}{where}")
-        rest = "rests this round" if view.config.format in ROUND_ROBINS else "has the bye"
-        lines += [f"☕ {view.name(p)} {rest}" for p in change.byes]
-        if change.rematches:
-            lines.append(rematch_line(view, change.rematches))
-        paragraphs = [
-            "\n".join(lines[i : i + PAIRINGS_A_PAGE]) for i in range(0, len(lines), PAIRINGS_A_PAGE)
-        ]
-        stage = "Final" if any(t.bracket_id == "final" for t in change.tables) else "Round"
-        if any((t.bracket_id or "").startswith("semi-") for t in change.tables):
-            stage = "Semi-final"
-        title = f"🏆 {view.game.name} · {stage} {change.round} pairings"
-        rounds = await self.events.store.rounds(change.event.tournament_id)
-        deadline = next((r.deadline for r in rounds if r.round == change.round), None)
-        footer = "Each table plays in its own thread. My table shows yours."
-        pages = render.paged("\n\n".join(paragraphs) or "No tables.", title=title, footer=footer)
-        if deadline:
-            pages[0][0].description = render.clip(
-                f"Ends <t:{int(deadline)}:R>; unfinished tables are then drawn.\n\n"
-                + (pages[0][0].description or ""),
-                render.DESCRIPTION,
-            )
-        buttons = discord.ui.View(timeout=None)
-        buttons.add_item(EventButton(change.event.tournament_id, "mytable"))
-        for number, embeds in enumerate(pages):
-            await self.presenter.post(
-                change.event.channel_id,
-                embeds=embeds,
-                view=buttons if number == len(pages) - 1 else discord.utils.MISSING,
-            )
+        deadline = await round_deadline(self.events, change.event.tournament_id, change.round)
+        embed, buttons = pairings_message(view, change.round, 0, deadline)
+        await self.presenter.post(change.event.channel_id, embed=embed, view=buttons)
 
     async def post_table(self, change: EventChange) -> None:
         """The started match's table in its thread, and its players pinged."""
@@ -783,6 +867,10 @@ class TournamentCog(commands.Cog):
 
     async def post_cancelled(self, change: EventChange) -> None:
         await self.refresh_signup(change)
+        if change.round:
+            await self.archive_round(
+                await self.events.view(change.event.tournament_id), change.round
+            )
         why = f": {change.text}" if change.text else ""
         await self.presenter.post(
             change.event.channel_id,
@@ -819,16 +907,26 @@ class TournamentCog(commands.Cog):
     async def archive_round(self, view: EventView, round_no: int) -> None:
         """A round's threads are archived once it is over (a server holds 1000 active)."""
         for table in view.tables:
-            if table.round == round_no and table.thread_id is not None:
-                # An edit after the archive would reopen the thread (every game of a
-                # best-of-three table posted there).
-                for match_id in {game.match_id for game in table.games} | {table.match_id}:
-                    if match_id is not None:
-                        await self.presenter.flushed(match_id)
-                try:
-                    await self.bot.http.edit_channel(table.thread_id, archived=True)
-                except discord.HTTPException:
-                    log.info("could not archive thread %s", table.thread_id)
+            if table.round == round_no:
+                await self.archive_table(table)
+
+    async def archive_repaired(self, change: EventChange) -> None:
+        """The threads of a round paired again: their tables are replaced, not played."""
+        for table in change.tables:
+            await self.archive_table(table)
+
+    async def archive_table(self, table: EventTable) -> None:
+        if table.thread_id is None:
+            return
+        # An edit after the archive would reopen the thread (every game of a
+        # best-of-three table posted there).
+        for match_id in {game.match_id for game in table.games} | {table.match_id}:
+            if match_id is not None:
+                await self.presenter.flushed(match_id)
+        try:
+            await self.bot.http.edit_channel(table.thread_id, archived=True)
+        except discord.HTTPException:
+            log.info("could not archive thread %s", table.thread_id)
 
 
 def game_score(view: EventView, table: EventTable) -> str:
@@ -860,5 +958,5 @@ async def setup(bot: CookieJar) -> None:
     cog = TournamentCog(bot)
     bot.tournaments.open_thread = cog.open_thread
     bot.tournaments.listeners.append(cog.on_event)
-    bot.add_dynamic_items(EventButton)
+    bot.add_dynamic_items(EventButton, PairingsPage)
     await bot.add_cog(cog)

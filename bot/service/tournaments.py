@@ -181,6 +181,7 @@ class EventChange:
         "reminder",
         "paused",
         "resumed",
+        "repaired",
     ]
     event: TournamentRecord
     round: int = 0
@@ -263,6 +264,15 @@ def to_table_result(result: ResultRecord) -> TableResult:
         game_wins=None if result.game_wins is None else tuple(result.game_wins),
         game_draws=result.game_draws,
     )
+
+
+def rematches_in(
+    earlier: Sequence[ResultRecord], tables: Sequence[EventTable]
+) -> list[tuple[int, ...]]:
+    """The tables whose players met before: Swiss pairs a rematch only when no pairing
+    avoids it (the fewest), and the pairings say so."""
+    met = meetings([to_table_result(r) for r in earlier])
+    return [tuple(t.seats) for t in tables if met.get(frozenset(t.seats))]
 
 
 def places_from_groups(groups: Sequence[Sequence[int]]) -> dict[int, int]:
@@ -505,17 +515,22 @@ class Tournaments:
         before the cut; the best bots fill it only when people are short."""
         rounds = config.rounds or 1
         swiss = [to_table_result(r) for r in results if r.round <= rounds]
-        excluded = {
+        gone = {
             e.entrant
             for e in entrants
-            if e.is_bot
-            or (e.state in ("dropped", "disqualified") and (e.dropped_round or 0) <= rounds)
+            if e.state in ("dropped", "disqualified") and (e.dropped_round or 0) <= rounds
         }
+        bots = {e.entrant for e in entrants if e.is_bot}
+        # Only bots fill the places people leave: a player gone before the cut never
+        # takes a seat in it (their table would be a walkover).
         order = [
             s.player
             for s in swiss_standings(players, swiss, event.seed, rounds, best_of=config.best_of)
         ]
-        return self._fill_cut(order, config.top_cut, excluded)
+        seeds = self._fill_cut([p for p in order if p not in gone], config.top_cut, bots)
+        if len(seeds) < 2:  # a bracket needs two: the last one in wins by walkover
+            seeds = self._fill_cut(order, config.top_cut, bots | gone)
+        return seeds
 
     @staticmethod
     def _fill_cut(order: Sequence[int], size: int, excluded: set[int]) -> list[int]:
@@ -1249,9 +1264,7 @@ class Tournaments:
                 bracket_id=brackets[index - 1],
             )
             opened.append(await self._open_table(event, config, table, names))
-        # Swiss pairs a rematch only when no pairing avoids it (the fewest): announced.
-        met = meetings([to_table_result(r) for r in results]) if stage == "swiss" else {}
-        rematches = [tuple(t.seats) for t in opened if met.get(frozenset(t.seats))]
+        rematches = rematches_in(results, opened) if stage == "swiss" else []
         await self.notify(
             EventChange(
                 kind="round",
@@ -1960,6 +1973,11 @@ class Tournaments:
                 "re-pair",
                 {"round": event.round, "tables": [t.seats for t in tables]},
                 {"round": event.round},
+            )
+            # The new pairing overwrites these tables' rows: their threads are closed now
+            # or never (a server holds 1000 active threads).
+            await self.notify(
+                EventChange(kind="repaired", event=event, round=event.round, tables=tables)
             )
             await self._start_round(event, event.round)
 

@@ -137,6 +137,7 @@ async def test_start_up_logs_one_line_with_the_invite_link(fake, db, caplog) -> 
     permissions = int(lines[0].split("permissions=")[1].split("&")[0])
     granted = discord.Permissions(permissions)
     assert granted.create_public_threads and granted.send_messages_in_threads
+    assert granted.manage_threads  # tournaments archive their tables' threads
 
 
 @pytest.mark.parametrize("level", ["debug", "Info", "WARNING"])

@@ -189,9 +189,12 @@ def event_sizes() -> list[tuple[int, int]]:
 @pytest.mark.parametrize("chunk", range(10))
 def test_seeded_events(chunk: int) -> None:
     for players, seed in event_sizes()[chunk::10]:
-        play_event(players, seed, full_graph_up_to=24)
+        # Every seeded event is also paired on the full graph: the windowed matching must
+        # cost the same (the issue asks it for N ≤ 128; 65–128 are sampled below, as the
+        # full graph of those takes seconds an event).
+        play_event(players, seed, full_graph_up_to=64)
 
 
-@pytest.mark.parametrize(("players", "seed"), [(65, 1), (128, 2)])
+@pytest.mark.parametrize(("players", "seed"), [(65, 1), (97, 3), (128, 2)])
 def test_windowed_pairing_costs_what_the_full_graph_does(players: int, seed: int) -> None:
     play_event(players, seed, full_graph_up_to=128)

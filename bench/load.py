@@ -72,6 +72,8 @@ class GcWatch:
         # collection includes waiting for a core.
         self.longest_cpu = self.longest_cpu_ever = 0.0
         self.full = 0
+        self.collections = 0
+        self.total = self.total_cpu = 0.0  # all pauses, summed
         self.worst = ""  # what the longest pause collected
 
     def __call__(self, phase: str, info: Mapping[str, int]) -> None:
@@ -89,6 +91,9 @@ class GcWatch:
         self.longest_cpu = max(self.longest_cpu, cpu)
         self.longest_cpu_ever = max(self.longest_cpu_ever, cpu)
         self.full += info.get("generation") == 2
+        self.total += pause
+        self.total_cpu += cpu
+        self.collections += 1
 
     def __enter__(self) -> GcWatch:
         gc.callbacks.append(self)
@@ -431,7 +436,9 @@ async def open_tables(fake: LoadDiscord, channels: int) -> tuple[list[int], list
     return ids, people
 
 
-async def run(channels: int, seconds: float, *, freeze: bool) -> None:
+async def run(
+    channels: int, seconds: float, *, freeze: bool, threshold: tuple[int, ...] | None = None
+) -> None:
     # Discord's own library logs a refused late answer at WARNING, and ours too: quiet
     # them here, they are counted.
     logging.basicConfig(level=logging.ERROR)
@@ -454,6 +461,8 @@ async def run(channels: int, seconds: float, *, freeze: bool) -> None:
         bot = CookieJar(settings)
         async with fake.running(bot, check_errors=False):
             ids, people = await open_tables(fake, channels)
+            if threshold is not None:
+                gc.set_threshold(*threshold)
             with GcWatch() as gcw:
                 started = time.perf_counter()
                 load = Load(fake, people, ids, deadline=started + seconds)
@@ -521,8 +530,11 @@ def print_summary(
         f"(target < 30 MB)"
     )
     print(
-        f"longest GC pause: {gcw.longest_ever * 1e3:.0f} ms ({gcw.longest_cpu_ever * 1e3:.0f} ms "
-        f"of CPU; {gcw.worst}), {gcw.full} full collections (target < 100 ms)"
+        f"longest GC pause: {gcw.longest_ever * 1e3:.0f} ms wall, "
+        f"{gcw.longest_cpu_ever * 1e3:.0f} ms CPU ({gcw.worst}); {gcw.full} full collections "
+        f"(target < 100 ms); thresholds {gc.get_threshold()}, {gcw.collections} collections "
+        f"took {gcw.total:.1f} s wall, {gcw.total_cpu:.1f} s CPU "
+        f"({gcw.total_cpu / elapsed:.1%} of the run)"
     )
     print(
         f"REST calls per move: {rest / max(1, load.moves):.2f} (target <= 2; interaction "
@@ -537,8 +549,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--channels", type=int, default=30)
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--no-freeze", action="store_true", help="GC_FREEZE=false for the bot")
+    parser.add_argument(
+        "--gc-threshold",
+        help="gc.set_threshold for the run, e.g. 10000,20,10 (default: the bot's own)",
+    )
     args = parser.parse_args(argv)
-    asyncio.run(run(args.channels, args.minutes * 60, freeze=not args.no_freeze))
+    threshold = tuple(int(x) for x in args.gc_threshold.split(",")) if args.gc_threshold else None
+    asyncio.run(
+        run(args.channels, args.minutes * 60, freeze=not args.no_freeze, threshold=threshold)
+    )
 
 
 if __name__ == "__main__":

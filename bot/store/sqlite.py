@@ -100,6 +100,7 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         # Moves waiting to be committed together (see ``_commit_together``).
         self._queued: list[tuple[str, tuple[object, ...], asyncio.Future[int]]] = []
         self._committer: asyncio.Task[None] | None = None
+        self._committing = False  # a caller is committing its own move (no committer task)
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -365,12 +366,30 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         queue behind one connection: under load the wait, not the work, was most of a
         click's time. Moves that arrive while a commit is under way are written by the
         next one, in one transaction and one fsync; each caller still hears only after
-        its move is durable. A statement that fails alone (its error) fails alone."""
+        its move is durable. A statement that fails alone (its error) fails alone.
+
+        A move that finds no commit under way is committed by its own caller, without a
+        task to start and to hear back from: on a quiet bot that is every move."""
+        if not self._committing and (self._committer is None or self._committer.done()):
+            self._committing = True
+            try:
+                async with self._lock:
+                    outcome = await self._commit_alone(sql, params)
+            finally:
+                self._committing = False
+                if self._queued:  # moves that came meanwhile: the next commit, together
+                    self._start_committer()
+            if isinstance(outcome, BaseException):
+                raise outcome
+            return outcome
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._queued.append((sql, params, done))
-        if self._committer is None or self._committer.done():
-            self._committer = asyncio.create_task(self._commit_queued(), name="store:commit")
+        if not self._committing and (self._committer is None or self._committer.done()):
+            self._start_committer()
         return await done
+
+    def _start_committer(self) -> None:
+        self._committer = asyncio.create_task(self._commit_queued(), name="store:commit")
 
     async def _commit_queued(self) -> None:
         while self._queued:

@@ -139,9 +139,8 @@ class Play(ServiceBase):
             new_state, events = game.apply(state, seat, action, decision=chosen.decision)
             status = "finished" if game.outcome(new_state) is not None else "active"
             state_json = new_state.model_dump_json()
-            timers = await self.timers_after(
-                record.model_copy(update={"status": status}), state, new_state
-            )
+            # A finished match has no clocks (timers_after says so of a record not active).
+            timers = await self.timers_after(record, state, new_state) if status == "active" else []
             try:
                 await self.store.save_action(
                     match_id,
@@ -191,5 +190,6 @@ class Play(ServiceBase):
 
 def _present(seat: SeatRecord) -> SeatRecord | None:
     """Playing for yourself ends a run of timeouts, and sends a stand-in bot home."""
-    back = seat.model_copy(update={"away": PRESENT, "missed": 0})
-    return back if back != seat else None
+    if seat.away == PRESENT and seat.missed == 0:
+        return None  # the usual case, on every click: no copy to build and compare
+    return seat.model_copy(update={"away": PRESENT, "missed": 0})

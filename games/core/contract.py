@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
+from games.core.copies import fresh_copy
 from games.core.engine import Engine
 from games.core.options import random_options
 from games.core.protocol import (
@@ -117,6 +118,43 @@ def check_round_trip(game: Engine, state: GameState) -> None:
     text = state.model_dump_json()
     if game.load_state(text).model_dump_json() != text:
         raise ContractBroken(f"{game.key}: state JSON does not round-trip")
+
+
+def check_private_copy(game: Engine, state: GameState) -> None:
+    """The copy ``apply`` hands to ``play`` equals a validated round trip of the state (the
+    game keeps every field to its declared type), and shares nothing that can change in
+    place with the state it was copied from."""
+    if fresh_copy(state) is None:
+        raise ContractBroken(f"{game.key}: a state field holds a value of an undeclared type")
+    copied = game.private_copy(state)
+    validated = game.state_model.model_validate(state.model_dump())
+    if copied != validated or copied.model_dump_json() != validated.model_dump_json():
+        raise ContractBroken(f"{game.key}: the private copy differs from the state")
+    shared = _shared_mutables(state, copied)
+    if shared:
+        raise ContractBroken(f"{game.key}: the private copy shares a mutable {shared}")
+
+
+def _shared_mutables(one: object, other: object) -> str | None:
+    """The first list, dict, set or changeable model that both trees hold, by type name."""
+    changeable = type(one) in (list, dict, set) or (
+        isinstance(one, BaseModel) and not one.model_config.get("frozen")
+    )
+    if changeable and one is other:
+        return type(one).__name__
+    if isinstance(one, BaseModel) and isinstance(other, BaseModel):
+        pairs = [(one.__dict__[name], other.__dict__[name]) for name in type(one).model_fields]
+    elif isinstance(one, dict) and isinstance(other, dict):
+        pairs = [(one[k], other[k]) for k in one if k in other]
+    elif isinstance(one, list | tuple) and isinstance(other, list | tuple):
+        pairs = list(zip(one, other, strict=False))
+    else:
+        return None
+    for mine, theirs in pairs:
+        found = _shared_mutables(mine, theirs)
+        if found:
+            return found
+    return None
 
 
 def check_refusals(game: Engine, state: GameState, decisions: Sequence[Decision]) -> None:

@@ -12,6 +12,7 @@ from typing import ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from games.core.copies import fresh_copy
 from games.core.decided import DecisionCache
 from games.core.panels import Panels
 from games.core.protocol import (
@@ -114,13 +115,21 @@ class Engine(Generic[StateT, OptionsT]):
         # A decision's default is always playable: a timer may play it (a race's close).
         if decision.max_picks == 1 and not decision.allows(action) and action != decision.default:
             raise IllegalAction(self.why_illegal(state, seat, action))
-        # A validated round trip through plain data: a deep copy, about 6x faster than
-        # copy.deepcopy on pydantic models.
-        new = self.state_model.model_validate(state.model_dump())
+        new = self.private_copy(state)
         events = self.play(new, seat, action, rng_for(state.seed, state.version))
         new.version = state.version + 1
         new.log = (*new.log, *events)[-new.LOG_KEEP :]
         return new, events
+
+    def private_copy(self, state: StateT) -> StateT:
+        """A deep copy of ``state`` for ``play`` to change. The engine made the state, so it
+        is not validated again (``fresh_copy``); a state holding a value of another type
+        than its field declares is copied by a validated round trip through plain data,
+        which turns such values back into the declared types."""
+        fresh = fresh_copy(state)
+        if fresh is None:
+            return self.state_model.model_validate(state.model_dump())
+        return fresh
 
     def bot_action(self, state: StateT, seat: int, *, decision: Decision | None = None) -> Action:
         """The built-in bot's move for ``seat``; it sees only that seat's view."""

@@ -10,7 +10,8 @@ database or the clock.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from functools import cached_property
 from typing import Annotated, Any, ClassVar, Protocol, Self, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
@@ -128,13 +129,22 @@ class Decision(BaseModel):
     # chose it, e.g. a shorter modifier round); other paces keep their own clocks.
     live_seconds: float | None = None
 
-    @property
+    @cached_property
     def stamp(self) -> str:
         """Names this decision exactly as offered (key, seat and options), in a few
         characters: a click made on it stays good while the same decision stands, however
-        many other seats move meanwhile. Keys must name one occasion (never reused)."""
+        many other seats move meanwhile. Keys must name one occasion (never reused).
+
+        Computed once per decision: a move asks for it several times (the click, the clocks
+        before and after, every button of the table)."""
         text = "|".join((self.key, str(self.seat), *(o.action.encode() for o in self.options)))
         return short_hash(text)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        copied = super().model_copy(update=update, deep=deep)
+        if update:
+            copied.__dict__.pop("stamp", None)  # a changed decision is another decision
+        return copied
 
     @property
     def race_stamp(self) -> str:

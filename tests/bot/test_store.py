@@ -283,6 +283,57 @@ async def test_moves_of_many_matches_share_a_commit_and_a_conflict_fails_alone(
     assert rows == [(m, 1, f'{{"m":"{m}"}}') for m in ids] and logged == 6
 
 
+@pytest.mark.parametrize("backend", ["sqlite"])  # SQLite's group commit
+async def test_moves_queued_behind_a_caller_cancelled_mid_commit_are_still_committed(
+    store: SQLiteStore, db_path
+) -> None:
+    ids = [f"{i:010x}" for i in range(1, 4)]
+    for number, match_id in enumerate(ids):
+        await store.create_match(lobby(match_id, channel_id=100 + number))
+        await store.start(match_id, [SeatRecord(seat=0, user_id=5, name="Ana")], 1, "{}", 0)
+
+    async def save(match_id: str) -> None:
+        await store.save_action(
+            match_id, expected_version=0, state="{}", version=1, seat=0, action="x", status="active"
+        )
+
+    first = asyncio.create_task(save(ids[0]))
+    await asyncio.sleep(0)  # the first move is being committed by its own caller
+    queued = [asyncio.create_task(save(m)) for m in ids[1:]]
+    await asyncio.sleep(0)  # the others wait for the next commit
+    first.cancel()
+    # Stranded moves would wait for ever: a bound turns that into a failure.
+    assert await asyncio.wait_for(asyncio.gather(*queued), 10) == [None, None]
+    with sqlite3.connect(db_path) as raw:
+        versions = dict(raw.execute("SELECT id, version FROM matches").fetchall())
+    assert versions[ids[1]] == versions[ids[2]] == 1
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])  # a lone move is one autocommit statement
+async def test_a_lone_move_waiting_too_long_for_another_sqlite_writer_is_refused_unwritten(
+    store: SQLiteStore, db_path
+) -> None:
+    await started(store)
+    await move(store, 0, '{"v":1}', "a")
+    await store.db.execute("PRAGMA busy_timeout = 100")
+    other = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # a backup or an admin's shell holds the database
+        with pytest.raises(StoreBusy):
+            await move(store, 1, '{"v":2}', "b")
+        other.execute("ROLLBACK")
+        record = await store.get("aaaaaaaaaa")
+        assert record is not None and record.version == 1 and record.state == '{"v":1}'
+        assert [a.action for a in await store.actions("aaaaaaaaaa")] == ["a"]
+        await move(store, 1, '{"v":2}', "b")  # once it is free, the same move goes through
+    finally:
+        other.close()
+    with sqlite3.connect(db_path) as raw:
+        row = raw.execute("SELECT version, state FROM matches").fetchone()
+        logged = raw.execute("SELECT seq, action FROM actions ORDER BY seq").fetchall()
+    assert row == (2, '{"v":2}') and logged == [(0, "a"), (1, "b")]
+
+
 async def test_two_new_decks_saved_at_once_never_pass_the_limit_together(store: Store) -> None:
     stamp = datetime.now(UTC)
 

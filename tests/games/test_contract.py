@@ -42,7 +42,7 @@ def test_same_seed_and_actions_give_the_same_state(key: str) -> None:
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
-def test_every_step_round_trips_refuses_bad_moves_and_hides_secrets(key: str) -> None:
+def test_every_step_round_trips_copies_refuses_bad_moves_and_hides_secrets(key: str) -> None:
     game = GAMES[key]
     rng = random.Random(f"steps:{key}")
     checked = 0
@@ -51,6 +51,7 @@ def test_every_step_round_trips_refuses_bad_moves_and_hides_secrets(key: str) ->
         nonlocal checked
         checked += 1
         contract.check_round_trip(game, state)
+        contract.check_private_copy(game, state)
         contract.check_refusals(game, state, decisions)
         if checked % 7 == 0:
             contract.check_views_hide_secrets(game, state, rng)

@@ -6,8 +6,10 @@ spare Cookie); keep one Cookie in hand, and place the Cookies that bring most HP
 levels they risk; attack where it faints the highest level, a lethal attack first; pay
 keeping the colours its Traps need; spring a Trap when it saves a Cookie of LV2+ (or any
 Cookie whose faint would lose the match, or when it faints the attacker first), and answer
-with a "when attacked" effect whenever it softens a hit; accept FLIP and On Reveal unless
-the cost hurts; refresh with the lowest level.
+with a "when attacked" effect whenever its Cookie stands after it; once its attacks are
+done, send away with an Item a Cookie they did not faint (never with nothing to take);
+turn the opponent's FLIP off with a Stage right before an attack when the Support is
+spare; accept FLIP and On Reveal unless the cost hurts; refresh with the lowest level.
 
 Defence is what keeps a match between two of these bots going, and it costs nothing
 against a weak player: an answer is judged by what it does to the attack in progress (less
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from games.braverse.view import BraverseView, CookieLine
 
 HARMFUL = ("damage", "return_to_hand", "to_discard", "rest")
+REMOVAL = ("return_to_hand", "to_discard")  # a Cookie leaves the Battle Area without a faint
 
 
 def choose(game: Braverse, view: BraverseView, decision: Decision) -> Action:
@@ -106,6 +109,8 @@ def usefulness(game: Braverse, view: BraverseView, me: int, number: str) -> floa
         value += 0.1 * cookie_value(game, number)  # of spare Cookies, the one worth least goes
         if len(cookies) <= 1:
             value += 10  # keep one Cookie in hand
+    if card.type == "item" and first_op(card, "item") in REMOVAL:
+        value += 1  # the answer to a Cookie the attacks cannot faint: kept over other Items
     if card.type == "stage" and side.stage is not None:
         value -= 1
     if card.colour in missing_colours(game, view, me):
@@ -266,14 +271,56 @@ def main_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option])
     if boost is not None:
         return boost.action
     attacks = [o for o in attacks if attack_worth(game, view, me, o)]
+    acts = by_kind.get("act", [])
     if attacks:
-        return attack_choice(game, view, me, attacks).action
-    if "act" in by_kind:
-        return by_kind["act"][0].action
+        shield = flip_shield(game, view, me, acts, attack_choice(game, view, me, attacks))
+        return (shield or attack_choice(game, view, me, attacks)).action
+    # FLIP turned off once the attacks are done protects nothing
+    acts = [o for o in acts if stage_op(game, view, me) != "disable_flip"]
+    if acts:
+        return acts[0].action
     items = [o for o in items if item_worth(game, view, me, o)]
     if items:
         return min(items, key=lambda o: payment_cost(game, view, me, o)).action
     return Action.of("end")
+
+
+def stage_op(game: Braverse, view: BraverseView, me: int) -> str:
+    stage = view.sides[me].stage
+    return first_op(game.pool[stage], "activate") if stage else ""
+
+
+def removal_targets(game: Braverse, view: BraverseView, me: int, number: str) -> list[CookieLine]:
+    """The opponent's Cookies an Item that sends a Cookie away (to the hand or the Discard
+    Pile, no faint) may take: none if it is not such an Item."""
+    effect = game.pool[number].item
+    op = effect.do[0] if effect is not None else None
+    if not isinstance(op, ReturnToHand | ToDiscard) or op.target.zone != "battle":
+        return []
+    return [c for c in view.sides[1 - me].battle if aims_at(game, op, c)]
+
+
+def flip_shield(
+    game: Braverse, view: BraverseView, me: int, acts: list[Option], attack: Option
+) -> Option | None:
+    """A Stage activation that turns the opponent's FLIP off, worth its Support right before
+    an attack that flips their HP cards: only when their deck has shown a FLIP card (HP piles
+    are face down: what they hold is known only from their public cards), and when the
+    Support left still pays that attack and keeps the Traps in hand payable."""
+    if stage_op(game, view, me) != "disable_flip" or attack_outcome(game, view, me, attack)[0] < 1:
+        return None
+    foe = view.sides[1 - me]
+    public = [c.card for c in foe.battle] + [s.card for s in foe.support]
+    if not any(game.pool[n].is_flip for n in public + foe.discard + foe.break_area):
+        return None
+    attacker = game.pool[view.sides[me].battle[int(attack.action.args[0])].card]
+    assert attacker.attack is not None
+    for act in sorted(acts, key=lambda o: payment_cost(game, view, me, o)):
+        paid = paid_of(act)
+        after = active_support(game, view, me) - Counter("" if paid == "free" else paid)
+        if payable(after, attacker.attack.cost) and not strands_trap(game, view, me, paid):
+            return act
+    return None
 
 
 def attack_outcome(game: Braverse, view: BraverseView, me: int, option: Option) -> tuple[int, bool]:
@@ -315,6 +362,8 @@ def item_worth(game: Braverse, view: BraverseView, me: int, option: Option) -> b
     foe = view.sides[1 - me]
     if strands_trap(game, view, me, paid_of(option)):
         return False  # the Trap in hand is worth more on the opponent's turn
+    if first in REMOVAL:
+        return bool(removal_targets(game, view, me, card.number))
     if first in HARMFUL or first in ("support_to_hand", "discard", "mill"):
         return bool(foe.battle) or first in ("support_to_hand", "discard", "mill")
     # modify_attack is only worth it right before an attack the bot cannot plan here
@@ -391,15 +440,18 @@ def trap_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option])
         return after_answer(game, view, me, o)[2]
 
     # A "when attacked" answer only rests its Cookie on the opponent's turn (it stands up
-    # again at the owner's Active Phase): nearly free, so it is used whenever it softens a
-    # hit and its cost leaves the Traps in hand payable.
+    # again at the owner's Active Phase): nearly free, so it is used whenever the Cookie
+    # stands after it (saved, or kept with more HP) and its cost leaves the Traps in hand
+    # payable. One that cannot save it would spend the window a Trap may save it in.
     reacts = [
         o
         for o in answers
         if o.action.kind == "react" and not cost_hurts(game, view, me, o.action.args[1])
     ]
     if reacts and attack.damage > 0:
-        return reacts[0].action
+        kept = [o for o in reacts if saves(o)]
+        if kept:
+            return kept[0].action
     cheapest = sorted(answers, key=lambda o: payment_cost(game, view, me, o))
     killing = [o for o in cheapest if takes_out(o)]
     if killing:  # the attacker faints before it deals anything: a level for nothing

@@ -302,3 +302,60 @@ def test_bot_takes_the_highest_level_back_out_of_its_break_area() -> None:
     assert bot(t, "Ana") == "item.S1-025.YG"  # Lantern of Return before anything else
     t.play("Ana", "item", "S1-025", "YG")
     assert bot(t, "Ana") == "take.S1-023"  # Sunburst Regent, LV3
+
+
+SAGE, WHIRLPOOL, OBSERVATORY, RIPTIDE = "S1-052", "S1-056", "S1-060", "S1-058"
+
+
+def test_bot_attacks_a_cookie_it_can_faint_and_whirlpools_one_it_cannot() -> None:
+    def board(foe_hp: int, attacked: bool) -> Table:
+        t = Table(
+            side(battle=[(SAGE, [FILLER] * 3)], support=[B, B, B], hand=[WHIRLPOOL, PLAIN]),
+            side(battle=[("S1-050", [FILLER] * foe_hp)]),
+        )
+        t.cookie("Ana").rested = attacked
+        return t
+
+    # Ripple Sage's 2 damage faints the 1-HP Cookie: a level in their Break Area beats a
+    # Cookie sent to the Discard Pile.
+    assert bot(board(1, attacked=False), "Ana") == "atk.0.0.BB"
+    # The Sage has attacked already: Whirlpool takes the Cookie no attack can faint now,
+    # and it leaves their Battle Area empty.
+    t = board(1, attacked=True)
+    assert bot(t, "Ana") == "item.S1-056.BBB"
+    t.play("Ana", "item", WHIRLPOOL, "BBB")
+    assert t.side("Ben").battle == [] and "S1-050" in t.side("Ben").discard
+    # 2 HP left: Whirlpool has nothing to take, and the bot does not throw it away.
+    assert bot(board(2, attacked=True), "Ana") == "end"
+
+
+def test_bot_turns_the_opponents_flip_off_before_an_attack_when_support_is_spare() -> None:
+    def board(support: list[str], foe_discard: list[str]) -> Table:
+        return Table(
+            side(battle=[(SAGE, [FILLER] * 3)], support=support, stage=OBSERVATORY),
+            side(battle=[("S1-050", [FILLER] * 3)], discard=foe_discard),
+        )
+
+    # Their Discard Pile shows a FLIP Cookie (Flare Juggler): their HP piles may hold more,
+    # and a B B B Support pays both the Observatory and Ripple Sage's B N.
+    t = board([B, B, B], ["S1-007"])
+    assert bot(t, "Ana") == "act.B"
+    t.play("Ana", "act", "B")
+    assert t.side("Ben").flip_off
+    assert bot(t, "Ana") == "atk.0.0.BB"
+    # Two Support only: the activation would leave the attack unpaid, so the bot attacks.
+    assert bot(board([B, B], ["S1-007"]), "Ana") == "atk.0.0.BB"
+    # No FLIP card of theirs seen yet: nothing says their HP piles can FLIP.
+    assert bot(board([B, B, B], [FILLER]), "Ana") == "atk.0.0.BB"
+
+
+def test_bot_answers_with_ripple_sage_only_when_it_then_stands() -> None:
+    # Inferno Baron's 4 damage on Ripple Sage (2 HP): the -1 leaves 3, still a faint. The
+    # window is one response: Riptide sends the Baron back to hand and saves the Sage.
+    t = attacked_by("S1-008", 5, SAGE, 2, hand=[RIPTIDE], support=[B, B, B])
+    assert "react.0.B" in t.options("Ben")
+    assert bot(t, "Ben") == "trap.S1-058.BB"
+    # No Trap: the answer would rest a Support for nothing, the Sage faints either way.
+    assert bot(attacked_by("S1-008", 5, SAGE, 2, support=[B, B, B]), "Ben") == "pass"
+    # 4 damage on 4 HP: the -1 keeps the Sage in the Battle Area.
+    assert bot(attacked_by("S1-008", 5, SAGE, 4, support=[B]), "Ben") == "react.0.B"

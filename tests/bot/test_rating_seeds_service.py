@@ -21,12 +21,14 @@ def events(service: MatchService) -> Tournaments:
     return Tournaments(service)
 
 
-async def rate(events: Tournaments, ratings: dict[Person, tuple[float, float]]) -> None:
+async def rate(
+    events: Tournaments, ratings: dict[Person, tuple[float, float]], game: str = GAME
+) -> None:
     await events.store.replace_ratings(
         [
             RatingRecord(
                 guild_id=1,
-                game=GAME,
+                game=game,
                 user_id=who.user_id,
                 mu=mu,
                 sigma=sigma,
@@ -39,9 +41,9 @@ async def rate(events: Tournaments, ratings: dict[Person, tuple[float, float]]) 
     )
 
 
-async def started(events: Tournaments, config: EventConfig) -> str:
+async def started(events: Tournaments, config: EventConfig, game: str = GAME) -> str:
     event = await events.create(
-        guild_id=1, channel_id=5, organiser=MOD, game_key=GAME, config=config
+        guild_id=1, channel_id=5, organiser=MOD, game_key=game, config=config
     )
     for who in (ANA, BEN, CLEO, DEV):
         await events.join(event.tournament_id, who)
@@ -101,6 +103,19 @@ async def test_a_rating_seeded_bracket_keeps_the_ratings_read_at_its_start(
             assert chances == {"Dev": 61, "Cleo": 39}
         else:
             assert chances == {"Ben": 85, "Ana": 15}
+
+
+async def test_a_rating_seeded_multiplayer_elimination_seats_its_seeds_by_rating(
+    events: Tournaments,
+) -> None:
+    await rate(events, {BEN: (30, 5), DEV: (28, 4), ANA: (20, 6)}, "toss_your_cookies")
+    config = EventConfig(format="multiplayer_elimination", seeding="rating")
+    tournament_id = await started(events, config, "toss_your_cookies")
+    view = await events.view(tournament_id)
+    # Four fit at one final table, seed 1 in seat 0: Dev, Ben, Ana, Cleo.
+    (table,) = view.tables
+    assert [view.name(p) for p in table.seats] == ["Dev", "Ben", "Ana", "Cleo"]
+    assert table.bracket_id == "final"
 
 
 async def test_seeding_by_rating_is_refused_for_a_round_robin(events: Tournaments) -> None:

@@ -72,6 +72,23 @@ class RatingChange:
     after: Rating
 
 
+def win_chances(ratings: Sequence[Rating]) -> list[int]:
+    """Each seat's chance to finish first, in whole percent summing to 100: openskill's
+    Plackett–Luce ``predict_win`` on the ratings, rounded by largest remainder (equal
+    remainders: the earlier seat), so the shown figures always add up."""
+    if len(ratings) < 2:
+        return [100] * len(ratings)
+    odds = MODEL.predict_win([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings])
+    exact = [100 * chance for chance in odds]
+    whole = [math.floor(value) for value in exact]
+    # The odds sum to 1 up to a rounding error, so at most one point per seat is missing.
+    short = max(0, min(len(whole), 100 - sum(whole)))
+    by_remainder = sorted(range(len(exact)), key=lambda i: (whole[i] - exact[i], i))
+    for index in by_remainder[:short]:
+        whole[index] += 1
+    return whole
+
+
 def rated_places(seats: Sequence[SeatResult]) -> list[tuple[int, int]]:
     """(user, place) for the human seats: bots removed, humans keep their order, and every
     seat that ended gone is last, tied with the other quitters. Places are 1-based with

@@ -234,6 +234,11 @@ def signup_embed(view: EventView) -> discord.Embed:
         lines.append(f"**Starts:** <t:{int(config.starts_at)}:F> (<t:{int(config.starts_at)}:R>)")
     if config.checkin:
         lines.append("**Check-in:** required; unchecked players drop at the start.")
+    if config.seeding == "rating":
+        lines.append(
+            "**Seeding:** by rating: round 1 and ties in points pair by the players' "
+            "ratings, brackets are seeded by them"
+        )
     lines.append(f"**Organiser:** <@{event.organiser_id}>")
     embed = discord.Embed(
         title=title, description="\n".join(lines), colour=render.COLOURS["neutral"]
@@ -501,6 +506,7 @@ class TournamentCog(commands.Cog):
         larger_tables="Pods: fewer, larger tables when the field does not divide (17: 5/4/4/4)",
         reset="Double elimination: replay the grand final if the unbeaten player loses it",
         round_hours="Hours a round lasts, then unfinished tables are drawn (default: the pace's)",
+        seeding="lot: a seeded draw; rating: round 1, ties in points and brackets by rating",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, pace=PACE_CHOICES)
     async def create(
@@ -522,6 +528,7 @@ class TournamentCog(commands.Cog):
         larger_tables: bool = False,
         reset: bool = True,
         round_hours: app_commands.Range[int, 1, 720] | None = None,
+        seeding: Literal["lot", "rating"] = "lot",
     ) -> None:
         async def run() -> None:
             if max_players is None:
@@ -544,6 +551,7 @@ class TournamentCog(commands.Cog):
                 larger_tables=larger_tables,
                 reset=reset,
                 round_hours=round_hours,
+                seeding=seeding,
             )
             event = await self.events.create(
                 guild_id=interaction.guild_id or 0,
@@ -794,10 +802,13 @@ class TournamentCog(commands.Cog):
             what = f"your match is on, best of {best_of}: game 1. {people}"
         else:
             what = f"your match is on. {people}"
+        chances = await self.events.chances(record)
+        odds = " · ".join(f"{name} {chance}%" for name, chance in chances)
         await self.presenter.post(
             record.channel_id,
             f"🏆 Round {table.round}, table {table.table_no} of the **{game}** tournament: "
-            + what.strip(),
+            + what.strip()
+            + (f"\nChances: {odds}" if odds else ""),
         )
         self.presenter.request_refresh(record.match_id)
 

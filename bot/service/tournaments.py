@@ -29,6 +29,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.errors import NotRunning, UserError
+from bot.ratings import Rating, win_chances
 from bot.service import Change, MatchService, Person, clean_name
 from bot.service.base import match_outcome, settings_of
 from bot.store import MatchRecord, SeatRecord, Timer
@@ -47,7 +48,7 @@ from bot.timing import MatchSettings
 from bot.tournaments import best_of as bo
 from bot.tournaments import elimination as elim
 from bot.tournaments.entries import late_entry, late_entry_open
-from bot.tournaments.lots import lot, seat_order
+from bot.tournaments.lots import lot, rated_lot, seat_order
 from bot.tournaments.pods import pair_pods, pod_rounds
 from bot.tournaments.results import TableResult, had_bye, meetings
 from bot.tournaments.round_robin import MAX_PLAYERS as ROUND_ROBIN_MOST
@@ -86,6 +87,7 @@ Format = Literal[
     "multiplayer_elimination",
 ]
 EventPace = Literal["live", "casual", "async", "correspondence"]
+Seeding = Literal["lot", "rating"]
 FORMAT_LABELS = {
     "swiss": "Swiss (2 players a table)",
     "pods": "Pod Swiss (3–8 players a table)",
@@ -99,6 +101,10 @@ ROUND_ROBINS = ("round_robin", "double_round_robin")
 MULTIPLAYER_FORMATS = ("pods", "multiplayer_elimination")  # the rest seat two a table
 # Players may join these late by themselves; brackets and round robins are fixed at the start.
 LATE_ENTRY_FORMATS = ("swiss", "pods")
+# Brackets fixed by round 1's seeds: a rating-seeded one keeps the ratings read at the start,
+# as the event's own matches move them and the bracket is rebuilt from its seeds each time.
+SEEDED_AT_START = ("single_elimination", "double_elimination", "multiplayer_elimination")
+UNRATED = Rating().display  # a bot, or a player never rated in the game here
 # Pods are for tables of 3 to 8: a game that two can play still seats three at least.
 POD_LEAST = 3
 # A round robin's rest round scores nothing: everyone has one in an odd field, and a bye
@@ -152,6 +158,12 @@ class EventConfig(BaseModel):
     larger_tables: bool = False
     # The organiser's round length in hours (None: the pace's, ``ROUND_DEADLINES``).
     round_hours: int | None = Field(default=None, ge=1, le=720)
+    # How ties are ordered for pairing and seeding: the seeded lot, or the entrants' ratings
+    # (then the lot): round 1 by rating, rating neighbours within a score group, brackets
+    # seeded by rating.
+    seeding: Seeding = "lot"
+    # A rating-seeded bracket (``SEEDED_AT_START``): each entrant's rating at the start.
+    seed_ratings: dict[int, int] | None = None
 
     @property
     def two_player(self) -> bool:
@@ -549,8 +561,8 @@ class Tournaments:
     ) -> tuple[elim.Bracket, elim.BracketState]:
         if seeds is None:
             # Seeds: a seeded shuffle of the field (the lot of round 0), so nobody's
-            # sign-up order decides their side of the bracket.
-            drawn = lot(players, event.seed, 0)
+            # sign-up order decides their side of the bracket; or by rating.
+            drawn = self._seed_draw(event, config, players)
             seeds = sorted(players, key=drawn.__getitem__)
         bracket = (
             elim.double_elimination(seeds, reset=config.reset)
@@ -564,6 +576,42 @@ class Tournaments:
             if (r.round, r.table_no) in by_table and r.kind == "table"
         }
         return bracket, elim.progress(bracket, played)
+
+    @staticmethod
+    def _seed_draw(
+        event: TournamentRecord, config: EventConfig, players: Sequence[int]
+    ) -> dict[int, int]:
+        """Round 0's draw, which seeds a bracket: the lot, or in a rating-seeded event the
+        ratings read at the start (``seed_ratings``), then the lot."""
+        if config.seed_ratings is None:
+            return lot(players, event.seed, 0)
+        ratings = {p: config.seed_ratings.get(p, UNRATED) for p in players}
+        return rated_lot(players, ratings, event.seed, 0)
+
+    async def entrant_ratings(
+        self, event: TournamentRecord, entrants: Sequence[EntrantRecord]
+    ) -> dict[int, int]:
+        """Each entrant's rating in the event's game on its server as displayed, read now;
+        bots and players never rated there at a new player's."""
+        users = [e.user_id for e in entrants if e.user_id is not None]
+        found = await self.store.ratings_of(event.guild_id, event.game, users)
+        return {
+            e.entrant: found[e.user_id].display if e.user_id in found else UNRATED for e in entrants
+        }
+
+    async def chances(self, record: MatchRecord) -> list[tuple[str, int]]:
+        """Each seat's name and chance to win the table, in whole percent summing to 100,
+        from its player's rating (a bot's: a new player's); none when the server does not
+        rate matches, as every rating would be the default."""
+        if (await self.matches.guild_settings(record.guild_id)).ratings == "off":
+            return []
+        users = [s.user_id for s in record.seats if s.user_id is not None]
+        found = await self.store.ratings_of(record.guild_id, record.game, users)
+        ratings = [
+            Rating(found[s.user_id].mu, found[s.user_id].sigma) if s.user_id in found else Rating()
+            for s in record.seats
+        ]
+        return [(s.name, c) for s, c in zip(record.seats, win_chances(ratings), strict=True)]
 
     # --- round robin, multiplayer elimination, semi-final tables ------------------------------
     @staticmethod
@@ -646,7 +694,7 @@ class Tournaments:
                 )
             )
         first = [p for t in played[0].tables for p in t] + list(played[0].byes) if played else []
-        drawn = lot(sorted(first), event.seed, 0)
+        drawn = self._seed_draw(event, config, sorted(first))
         withdrawn = {e.entrant for e in entrants if e.state in ("dropped", "disqualified")}
         return elim.multiplayer_run(
             sorted(first, key=drawn.__getitem__),
@@ -669,7 +717,7 @@ class Tournaments:
         """The next round of a multiplayer elimination: the field drawn by lot in round 1,
         then who went on, tables snaked by seed (seed 1 in seat 0), the last a final."""
         if number == 1:
-            drawn = lot(sorted(active), event.seed, 0)
+            drawn = self._seed_draw(event, config, sorted(active))
             seeds = sorted(active, key=drawn.__getitem__)
         else:
             # Up to the round before: a re-paired round replays without its old tables.
@@ -789,6 +837,11 @@ class Tournaments:
             )
         if config.format in MULTIPLAYER_FORMATS and game.max_players < 3:
             raise UserError(f"{game.name} is played by two: pick Swiss or an elimination.")
+        if config.seeding == "rating" and config.format in ROUND_ROBINS:
+            raise UserError(
+                "In a round robin everyone meets everyone, so seeding by rating changes "
+                "nothing: leave seeding at lot."
+            )
         if config.best_of > 1 and not config.two_player:
             raise UserError("Best of three is for two-player tables: pick Swiss or a bracket.")
         if config.starts_at is not None and config.starts_at <= self.clock.now():
@@ -1162,6 +1215,8 @@ class Tournaments:
             fixed: dict[str, object] = {"rounds": self.planned_rounds(config, len(playing), game)}
             if config.default_cut:
                 fixed["top_cut"] = default_cut(len(playing))
+            if config.seeding == "rating" and config.format in SEEDED_AT_START:
+                fixed["seed_ratings"] = await self.entrant_ratings(event, playing)
             config = config.model_copy(update=fixed)
             event = event.model_copy(
                 update={"status": "running", "config": config.model_dump_json()}
@@ -1335,7 +1390,16 @@ class Tournaments:
             # still has its final), every finalist in standings order.
             finalists = self._fill_cut(order, config.top_cut, bots)
             return "final", [tuple(finalists)], [], ["final"]
-        order = pairing_order(active, scored, self.scoring_of(config, game), event.seed, number)
+        # A rating-seeded event reads the ratings once, as the round starts.
+        ratings = None
+        if config.seeding == "rating":
+            playing = set(active)
+            ratings = await self.entrant_ratings(
+                event, [e for e in entrants if e.entrant in playing]
+            )
+        order = pairing_order(
+            active, scored, self.scoring_of(config, game), event.seed, number, ratings=ratings
+        )
         met = meetings(scored)
         byes_had = had_bye(scored)
         if config.format == "pods":

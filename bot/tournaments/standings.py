@@ -1,7 +1,8 @@
 """Standings, recomputed from results: points, each format's tiebreakers, then the lot.
 
 Pairing uses points and the lot only (``pairing_order``): within equal points the order is
-a shuffle seeded by the event seed and round, so every pairing can be reproduced.
+a shuffle seeded by the event seed and round, so every pairing can be reproduced. A
+rating-seeded event puts the players' ratings, read at the round's start, before the lot.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from fractions import Fraction
 from itertools import groupby
 
 from bot.tournaments import tiebreakers as tb
-from bot.tournaments.lots import lot
+from bot.tournaments.lots import lot, rated_lot
 from bot.tournaments.results import Player, TableResult
 from bot.tournaments.scoring import (
     MATCH_POINTS,
@@ -44,10 +45,17 @@ def pairing_order(
     scoring: Scoring,
     seed: int,
     round: int,
+    *,
+    ratings: Mapping[Player, int] | None = None,
 ) -> list[Player]:
-    """Players by points, best first; equal points by the lot of ``round``."""
+    """Players by points, best first; equal points by the lot of ``round``, or with
+    ``ratings`` (a rating-seeded event) by rating first: round 1 pairs by rating and later
+    rounds keep rating neighbours close within a score group (Swiss's |i − j|)."""
     points = total_points(players, results, scoring)
-    draw = lot(players, seed, round)
+    if ratings is None:
+        draw = lot(players, seed, round)
+    else:
+        draw = rated_lot(players, ratings, seed, round)
     return sorted(players, key=lambda player: (-points[player], draw[player]))
 
 

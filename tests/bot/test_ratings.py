@@ -17,6 +17,7 @@ from bot.ratings import (
     rate_match,
     rate_order,
     rated_places,
+    win_chances,
 )
 
 TAU_SQUARED = (25 / 300) ** 2
@@ -194,3 +195,21 @@ def test_display_and_provisional() -> None:
     veteran = Rating(25.0, 1.0, 100)
     for change in rate_match("m7", seats_at([2, 1]), {1: veteran, 2: veteran}):
         assert change.after.sigma <= veteran.sigma
+
+
+def test_win_chances_are_whole_percentages_summing_to_a_hundred() -> None:
+    assert win_chances([Rating(), Rating()]) == [50, 50]
+    # predict_win gives 0.67001 to μ 30 σ 5 against a new player.
+    assert win_chances([Rating(30, 5), Rating()]) == [67, 33]
+    assert win_chances([Rating(), Rating(30, 5)]) == [33, 67]
+    # Three equal: 33.3 each, the leftover point to the first seat.
+    assert win_chances([Rating(), Rating(), Rating()]) == [34, 33, 33]
+    # 51.49 / 33.53 / 14.98: floors 51/33/14 leave two points, to the largest remainders.
+    assert win_chances([Rating(30, 5), Rating(), Rating(20, 4)]) == [51, 34, 15]
+    rng = random.Random(3)
+    for size in range(2, 9):
+        field = [Rating(rng.uniform(10, 40), rng.uniform(1, 9)) for _ in range(size)]
+        chances = win_chances(field)
+        odds = MODEL.predict_win([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in field])
+        assert sum(chances) == 100
+        assert all(abs(c - 100 * p) < 1 for c, p in zip(chances, odds, strict=True))

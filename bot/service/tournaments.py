@@ -48,7 +48,7 @@ from bot.timing import MatchSettings
 from bot.tournaments import best_of as bo
 from bot.tournaments import elimination as elim
 from bot.tournaments.entries import late_entry, late_entry_open
-from bot.tournaments.lots import lot, rated_lot, seat_order
+from bot.tournaments.lots import lot, rated_lot
 from bot.tournaments.pods import pair_pods, pod_rounds
 from bot.tournaments.results import TableResult, had_bye, meetings
 from bot.tournaments.round_robin import MAX_PLAYERS as ROUND_ROBIN_MOST
@@ -63,6 +63,7 @@ from bot.tournaments.scoring import (
     place_scores_text,
     total_points,
 )
+from bot.tournaments.seating import seat_tables
 from bot.tournaments.standings import (
     Standing,
     pairing_order,
@@ -1357,6 +1358,9 @@ class Tournaments:
     ) -> tuple[str, list[tuple[int, ...]], list[int], list[str | None]]:
         """(stage, tables in seat order, byes, each table's bracket match) for a round."""
         scored = [to_table_result(r) for r in results]
+        # Seat 0 goes round at Swiss and pod tables (``seating``); the circle method seats
+        # a round robin already level (``round_robin.schedule``).
+        earlier = [(t.round, t.seats) for t in tables if t.round < number]
         if config.format == "multiplayer_elimination":
             return self._pair_multiplayer(
                 event, config, game, number, active, entrants, results, tables
@@ -1416,13 +1420,11 @@ class Tournaments:
                 maximum=game.max_players,
                 larger=config.larger_tables,
             )
-            seated = [
-                seat_order(t, event.seed, number, i) for i, t in enumerate(pods.tables, start=1)
-            ]
+            seated = seat_tables(pods.tables, earlier, event.seed, number)
             return "pods", seated, list(pods.byes), [None] * len(seated)
         points = total_points(active, scored, MATCH_POINTS)
         swiss = await asyncio.to_thread(pair_swiss, order, points, met, byes_had)
-        seated = [seat_order(t, event.seed, number, i) for i, t in enumerate(swiss.tables, start=1)]
+        seated = seat_tables(swiss.tables, earlier, event.seed, number)
         return "swiss", seated, [swiss.bye] if swiss.bye is not None else [], [None] * len(seated)
 
     def _timer(self, event: TournamentRecord, kind: str, round: int, due: float) -> Timer:

@@ -4,7 +4,7 @@ games each seat won and the drawn games, for GW% and OGW% (``tiebreakers``).
 
 Rulings (the issue leaves them open):
 
-- Seats alternate: game 1 is seated as the table is (a seeded shuffle in Swiss, seed 1
+- Seats alternate: game 1 is seated as the table is (seat 0 shared out in Swiss, seed 1
   first in a cut), game 2 the other way round, game 3 as game 1. Nobody has to be asked
   (the MTR lets the loser choose; a choice would stall an async table), and each player
   sits first at least once.

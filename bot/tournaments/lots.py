@@ -31,8 +31,8 @@ def rated_lot(
 
 
 def seat_order(players: Sequence[Player], seed: int, round: int, table: int) -> tuple[Player, ...]:
-    """Who sits in seat 0, 1, … at a Swiss or pod table: a seeded shuffle, so nobody is
-    first to play every round by standing."""
+    """A Swiss or pod table's seeded shuffle: its seats in round 1, and the last tiebreak
+    of ``seating`` after."""
     seats = list(players)
     random.Random(f"seats:{seed}:{round}:{table}").shuffle(seats)
     return tuple(seats)

@@ -18,7 +18,13 @@ def schedule(players: Sequence[Player], *, double: bool = False) -> list[list[tu
     """Rounds of tables; an odd field gives one player a bye each round (a table of one).
     The circle method: the first player stays, the others turn one place a round. The
     fixed player changes seat every round, so seat 0 alternates; a double round robin
-    plays every table again with the seats swapped."""
+    plays every table again with the seats swapped.
+
+    An even field also swaps every second table after the first (de Werra's canonical
+    orientation): everyone then alternates seats but for one pair of rounds, n − 2 such
+    repeats in all, the fewest possible, where turning the circle alone seats one player
+    first n/2 rounds running. An odd field keeps the plain circle (where the bye turns):
+    seat 0 is already exactly level there, and a change would re-pair a running event."""
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise ValueError(f"a round robin takes 2 to {MAX_PLAYERS} players")
     circle: list[Player | None] = list(players)
@@ -30,7 +36,7 @@ def schedule(players: Sequence[Player], *, double: bool = False) -> list[list[tu
         tables: list[tuple[Player, ...]] = []
         for index in range(size // 2):
             a, b = circle[index], circle[size - 1 - index]
-            if index == 0 and number % 2:
+            if (index == 0 and number % 2) or (index and index % 2 == 0 and size == len(players)):
                 a, b = b, a
             if a is None or b is None:
                 tables.append((a if b is None else b,))  # type: ignore[arg-type]

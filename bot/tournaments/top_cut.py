@@ -1,7 +1,7 @@
 """Swiss + top cut: who goes on from the Swiss standings, and how they are seated.
 
-Seed 1 takes seat 0 (the first move) in every cut table; Swiss tables are seated by a
-seeded shuffle instead (``lots.seat_order``).
+Seed 1 takes seat 0 (the first move) in every cut table; Swiss tables share seat 0 out
+instead (``seating``).
 """
 
 from __future__ import annotations

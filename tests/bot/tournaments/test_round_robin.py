@@ -34,6 +34,19 @@ def test_each_pair_meets_once_a_cycle(players: int, double: bool) -> None:
     assert max(seat0.values()) <= games // 2 + 1
 
 
+@pytest.mark.parametrize("players", range(2, 17, 2))
+def test_an_even_field_alternates_seats_but_for_n_minus_two_repeats(players: int) -> None:
+    rounds = schedule(list(range(players)))
+    repeats = 0
+    for player in range(players):
+        firsts = [next(t[0] == player for t in tables if player in t) for tables in rounds]
+        repeats += sum(a == b for a, b in itertools.pairwise(firsts))
+        # Never three rounds running in one seat; seat 0 level within one.
+        assert all(firsts[i : i + 3] not in ([True] * 3, [False] * 3) for i in range(len(firsts)))
+        assert sum(firsts) in ((players - 1) // 2, players // 2)
+    assert repeats == players - 2
+
+
 def play_all(rounds: list[list[tuple[int, ...]]], up_to: int) -> list[TableResult]:
     """Results of the first ``up_to`` rounds: the lower number always wins."""
     return [

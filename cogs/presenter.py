@@ -317,6 +317,12 @@ class Presenter:
             with contextlib.suppress(discord.HTTPException):
                 await previous.interaction.delete_original_response()
 
+    def forget_hands(self, match_id: str) -> None:
+        """An ended match's hands are not replaced any more: letting go of their interactions
+        (each holds its message, member and components) keeps memory flat under load."""
+        for key in [k for k in self._hands if k[0] == match_id]:
+            del self._hands[key]
+
     def touched_hand(self, match_id: str, interaction: discord.Interaction) -> None:
         """A click answered in the player's newest hand message renews its 15 minutes."""
         key = (match_id, interaction.user.id)
@@ -449,6 +455,7 @@ class Presenter:
         elif change.kind in ("finished", "cancelled"):
             self._ping_seats.pop(change.match.match_id, None)
             self._ping_news.pop(change.match.match_id, None)
+            self.forget_hands(change.match.match_id)
             self.clear_ping(change.match.match_id)
             # Off the click's path; ``flushed`` waits for it (a thread is not archived first).
             match_id = change.match.match_id

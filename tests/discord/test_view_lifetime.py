@@ -36,3 +36,25 @@ async def test_hand_views_are_not_kept_and_buttons_work_after_fifteen_minutes(
         await fake.click(ben, table_of(fake), table_of(fake).find_button("Spectate"))
         assert fake.last_reply(ben).ephemeral
     fake.assert_clean()
+
+
+async def test_an_ended_match_lets_go_of_its_players_hand_messages(fake: FakeDiscord, db) -> None:  # type: ignore[no-untyped-def]
+    """The newest hand message of each player is remembered so the next one can replace it;
+    once the match ends nothing replaces them, and each kept interaction holds its message,
+    member and components (under load they piled up for 15 minutes a match)."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        await show_hand(fake, ana)
+        await show_hand(fake, ben)
+        match_id = table_of(fake).find_button("hand").custom_id.split(":")[2]
+        hands = bot.presenter._hands
+        assert {key for key in hands if key[0] == match_id} == {
+            (match_id, ana.id),
+            (match_id, ben.id),
+        }
+        await fake.slash(ana, "cancel")
+        await fake.settle()
+        assert (await bot.service.get(match_id)).status == "cancelled"
+        assert [key for key in hands if key[0] == match_id] == []
+    fake.assert_clean()

@@ -211,8 +211,10 @@ class ServiceBase:
         # parse. Safe because every write goes through this service, and the store's
         # version check still guards each save: a conflict drops the entry.
         self._cache: OrderedDict[str, tuple[MatchRecord, GameState]] = OrderedDict()
-        # (match, seat) -> the replayed state of a finished match's last hand (see last_held).
-        self._last_held: OrderedDict[tuple[str, int], GameState | None] = OrderedDict()
+        # (match, seat) -> the replayed state of a finished match's last hand (see last_held),
+        # kept as its JSON: one string is nothing for the garbage collector to walk, where a
+        # parsed state is hundreds of objects (256 of them made every full collection slower).
+        self._last_held: OrderedDict[tuple[str, int], str | None] = OrderedDict()
         self._cache_sizes: dict[str, int] = {}
         self._cache_budget = int(cache_mb * 2**20)
         self._cache_bytes = 0
@@ -343,11 +345,13 @@ class ServiceBase:
             logged = await self.store.actions(seen.match.match_id)
             # Pure and CPU-bound (a long match is a thousand moves): off the event loop.
             held = await asyncio.to_thread(_last_held, seen, logged)
-            self._last_held[key] = held
+            self._last_held[key] = held.model_dump_json() if held is not None else None
             while len(self._last_held) > LAST_HELD_KEPT:
                 self._last_held.popitem(last=False)
-        held = self._last_held[key]
-        return SeatView.of(seen.match, seen.game, held, seen.seat) if held else seen
+        text = self._last_held[key]
+        if text is None:
+            return seen
+        return SeatView.of(seen.match, seen.game, seen.game.load_state(text), seen.seat)
 
 
 def _last_held(seen: SeatView, logged: Sequence[LoggedAction]) -> GameState | None:

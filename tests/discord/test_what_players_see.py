@@ -248,4 +248,7 @@ async def test_my_last_hand_on_a_finished_table_shows_the_cards_held_not_empty(f
         first = fake.last_reply(out[0])
         await fake.click(out[0], table, table.find_button("My last hand"))
         assert first.deleted and "The last cards you held" in fake.last_reply(out[0]).text()
+        # Kept as text, not as parsed states: nothing for the garbage collector to walk.
+        kept = bot.service._last_held[(match_id, [ana, ben].index(out[0]))]
+        assert isinstance(kept, str) and '"hands"' in kept
     fake.assert_clean()

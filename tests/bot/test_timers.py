@@ -30,11 +30,18 @@ async def eventually(check, seconds: float = 5.0) -> None:  # type: ignore[no-un
         await asyncio.sleep(0.001)
 
 
+NO_PAUSE = (0.0, 0.0)
+
+
 async def bots_done(driver: BotDriver) -> None:
-    """Wait for the bots' pending moves (and those they cause) to be saved: on PostgreSQL a
-    save is a socket round trip, which one turn of the loop does not cover."""
+    """Wait for the bots' pending moves and forced answers (and those they cause) to be
+    saved: on PostgreSQL a save is a socket round trip, which one turn of the loop does not
+    cover. Drivers here answer forced decisions at once (``NO_PAUSE``), so nothing in these
+    tests waits on the real clock."""
     while pending := [
-        t for t in (*driver._tasks.values(), *driver._grabbers.values()) if not t.done()
+        t
+        for t in (*driver._tasks.values(), *driver._grabbers.values(), *driver._forced.values())
+        if not t.done()
     ]:
         await asyncio.wait(pending)
 
@@ -115,7 +122,7 @@ async def test_a_live_match_has_no_reminders_and_short_reaction_clocks(timed, cl
 async def test_an_absent_player_cannot_stall_an_async_match(timed, clock, policy) -> None:
     match_id = await async_match_with_bots(timed, policy=policy)
     changes = record_changes(timed)
-    driver = BotDriver(timed, delay=0)
+    driver = BotDriver(timed, delay=0, forced_pause=NO_PAUSE)
     scheduler = Scheduler(timed.store, clock, timed.on_timer)
     for _ in range(400):
         if (await timed.get(match_id)).status == "finished":
@@ -142,7 +149,7 @@ async def test_an_absent_player_cannot_stall_an_async_match(timed, clock, policy
 async def test_a_player_back_from_absence_takes_their_seat_again(timed, clock) -> None:
     match_id = await async_match_with_bots(timed, pace="live", policy="bot")
     scheduler = Scheduler(timed.store, clock, timed.on_timer)
-    driver = BotDriver(timed, delay=0)
+    driver = BotDriver(timed, delay=0, forced_pause=NO_PAUSE)
     for _ in range(20):  # until Ana's clock runs out once
         await bots_done(driver)
         await clock.advance(61)
@@ -341,7 +348,7 @@ async def test_vacations_are_bounded_to_fourteen_days_a_month(timed, clock) -> N
 
 async def test_a_vacation_stops_the_clock_of_an_async_match(timed, clock) -> None:
     match_id = await async_match_with_bots(timed)
-    driver = BotDriver(timed, delay=0)
+    driver = BotDriver(timed, delay=0, forced_pause=NO_PAUSE)
     driver.poke(match_id)  # the match started before the driver listened
     scheduler = Scheduler(timed.store, clock, timed.on_timer)
     for _ in range(5000):  # bots play until the match waits on Ana
@@ -390,7 +397,7 @@ async def test_each_pace_runs_its_reminders_and_timeout_in_simulated_time(
 ) -> None:
     match_id = await async_match_with_bots(timed, pace=pace)
     changes = record_changes(timed)
-    driver = BotDriver(timed, delay=0)
+    driver = BotDriver(timed, delay=0, forced_pause=NO_PAUSE)
     driver.poke(match_id)
     scheduler = Scheduler(timed.store, clock, timed.on_timer)
     for _ in range(5000):

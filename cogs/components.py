@@ -472,3 +472,18 @@ DYNAMIC_ITEMS = (
     RaceButton,
     AskButton,
 )
+
+
+def page_button(
+    slot: str, labels: tuple[str, str], custom_id: str, *, disabled: bool = False
+) -> discord.ui.Button[Any]:
+    """One arrow of a paged message (/history, /leaderboard, a round's pairings): slot a
+    goes back (◀ and the first label), b goes on (▶ and the second)."""
+    label, emoji = (labels[0], "◀") if slot == "a" else (labels[1], "▶")
+    return discord.ui.Button(
+        label=label,
+        emoji=emoji,
+        style=discord.ButtonStyle.secondary,
+        disabled=disabled,
+        custom_id=custom_id,
+    )

@@ -20,7 +20,7 @@ from bot.errors import UserError
 from bot.service import HistoryPage, MatchService, PastMatch, Replay
 from bot.service.base import match_outcome
 from cogs import render
-from cogs.components import components_view, guarded, service_of
+from cogs.components import components_view, guarded, page_button, service_of
 from games import GAMES
 from games.core.panels import Panel
 from games.core.protocol import Game
@@ -112,14 +112,12 @@ class HistoryButton(
     def __init__(
         self, page: int, game: str | None, user_id: int | None, slot: str, disabled: bool = False
     ) -> None:
-        label, emoji = ("Newer", "◀") if slot == "a" else ("Older", "▶")
         super().__init__(
-            discord.ui.Button(
-                label=label,
-                emoji=emoji,
-                style=discord.ButtonStyle.secondary,
+            page_button(
+                slot,
+                ("Newer", "Older"),
+                f"cj:hist:{max(page, 0)}:{game or '-'}:{user_id or 0}:{slot}",
                 disabled=disabled,
-                custom_id=f"cj:hist:{max(page, 0)}:{game or '-'}:{user_id or 0}:{slot}",
             )
         )
         self.page, self.game, self.user_id = max(page, 0), game, user_id

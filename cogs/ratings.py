@@ -18,7 +18,7 @@ from bot.ratings import PROVISIONAL_GAMES
 from bot.service.ratings import LeaderboardPage, PlayerStats, Ratings
 from bot.store.ratings import RatingRecord
 from cogs import render
-from cogs.components import components_view, guarded
+from cogs.components import components_view, guarded, page_button
 from games import GAMES
 
 if TYPE_CHECKING:
@@ -95,14 +95,12 @@ class LeaderboardButton(
     """Higher / lower page of /leaderboard."""
 
     def __init__(self, game: str, page: int, slot: str, disabled: bool = False) -> None:
-        label, emoji = ("Higher", "◀") if slot == "a" else ("Lower", "▶")
         super().__init__(
-            discord.ui.Button(
-                label=label,
-                emoji=emoji,
-                style=discord.ButtonStyle.secondary,
+            page_button(
+                slot,
+                ("Higher", "Lower"),
+                f"cj:lb:{game}:{max(page, 0)}:{slot}",
                 disabled=disabled,
-                custom_id=f"cj:lb:{game}:{max(page, 0)}:{slot}",
             )
         )
         self.game, self.page = game, max(page, 0)

@@ -43,7 +43,7 @@ from bot.tournaments.standings import Standing
 from bot.tournaments.tiebreakers import percent
 from bot.when import parse_moment
 from cogs import render
-from cogs.components import guarded, person, tell
+from cogs.components import guarded, page_button, person, tell
 from games import GAMES
 
 if TYPE_CHECKING:
@@ -349,14 +349,12 @@ class PairingsPage(
     def __init__(
         self, tournament_id: str, round_no: int, page: int, slot: str, disabled: bool
     ) -> None:
-        label, emoji = ("Previous", "◀") if slot == "a" else ("Next", "▶")
         super().__init__(
-            discord.ui.Button(
-                label=label,
-                emoji=emoji,
-                style=discord.ButtonStyle.secondary,
+            page_button(
+                slot,
+                ("Previous", "Next"),
+                f"cj:evp:{tournament_id}:{round_no}:{max(page, 0)}:{slot}",
                 disabled=disabled,
-                custom_id=f"cj:evp:{tournament_id}:{round_no}:{max(page, 0)}:{slot}",
             )
         )
         self.tournament_id, self.round_no, self.page = tournament_id, round_no, max(page, 0)

@@ -255,6 +255,14 @@ class EventView:
         return self.entrant(self.standings[0].player)
 
 
+def signed_up(entrants: Sequence[EntrantRecord], user_id: int) -> EntrantRecord | None:
+    """The user's entry while it counts: entered or waiting for a place."""
+    return next(
+        (e for e in entrants if e.user_id == user_id and e.state in ("entered", "waitlist")),
+        None,
+    )
+
+
 def participants(entrants: Sequence[EntrantRecord], status: str) -> list[int]:
     """Who is in the event's standings: everyone who played or is playing (dropped and
     disqualified players stay listed), not the waitlist, not those gone before round 1."""
@@ -1049,14 +1057,7 @@ class Tournaments:
             if event.status != "signup":
                 raise UserError("This event has started: use /tournament drop to leave it.")
             entrants = await self.store.entrants(tournament_id)
-            mine = next(
-                (
-                    e
-                    for e in entrants
-                    if e.user_id == person.user_id and e.state in ("entered", "waitlist")
-                ),
-                None,
-            )
+            mine = signed_up(entrants, person.user_id)
             if mine is None:
                 raise UserError("You are not signed up for this tournament.")
             await self.store.save_entrant(mine.model_copy(update={"state": "dropped"}))
@@ -1077,14 +1078,7 @@ class Tournaments:
                 raise UserError("Check-in is over: this event has started.")
             if not self.config_of(event).checkin:
                 raise UserError("This event needs no check-in: you are in once you join.")
-            mine = next(
-                (
-                    e
-                    for e in await self.store.entrants(tournament_id)
-                    if e.user_id == person.user_id and e.state in ("entered", "waitlist")
-                ),
-                None,
-            )
+            mine = signed_up(await self.store.entrants(tournament_id), person.user_id)
             if mine is None:
                 raise UserError("Join the tournament first, then check in.")
             if mine.checked_in:
@@ -1862,14 +1856,7 @@ class Tournaments:
             if not event.is_open:
                 raise UserError("This tournament is over.")
             entrants = await self.store.entrants(tournament_id)
-            before = next(
-                (
-                    e
-                    for e in entrants
-                    if e.user_id == person.user_id and e.state in ("entered", "waitlist")
-                ),
-                None,
-            )
+            before = signed_up(entrants, person.user_id)
             if before is None:
                 raise UserError("You are not playing in this tournament.")
             mine = before.model_copy(update={"state": "dropped", "dropped_round": event.round})

@@ -59,9 +59,18 @@ HAND_EDITABLE = 15 * 60 - 30
 
 @dataclass(frozen=True)
 class _HandMessage:
-    interaction: discord.Interaction  # the latest one whose token reaches the message
+    """A player's newest hand message, and how to delete it: the webhook of the latest
+    interaction whose token reaches it. Not the interaction itself, which holds its message,
+    member and components: under load, the hands shown after each match's end (kept for
+    their 15 minutes) grew the heap every full collection walks."""
+
+    webhook: discord.Webhook
     message_id: int
     at: float  # time.monotonic() of that interaction
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction, message_id: int) -> _HandMessage:
+        return cls(interaction.followup, message_id, time.monotonic())
 
 
 SWEEP_AFTER = 3.0  # seconds an old ping stays, so that pings of a burst go in one call
@@ -305,21 +314,20 @@ class Presenter:
     ) -> None:
         """Remember the player's newest hand message; delete the one it replaces while
         Discord still lets us (an interaction's token can edit its messages for 15 minutes)."""
-        now = time.monotonic()
-        for key, hand in list(self._hands.items()):
-            if now - hand.at >= HAND_EDITABLE:
+        hand = _HandMessage.of(interaction, message_id)
+        for key, kept in list(self._hands.items()):
+            if hand.at - kept.at >= HAND_EDITABLE:
                 del self._hands[key]  # too old to touch: Discord keeps it, and so do we not
         key = (match_id, interaction.user.id)
         previous = self._hands.get(key)
-        self._hands[key] = _HandMessage(interaction, message_id, now)
+        self._hands[key] = hand
         if previous is not None and previous.message_id != message_id:
             # Dismissed, or already gone: either way it no longer piles up.
             with contextlib.suppress(discord.HTTPException):
-                await previous.interaction.delete_original_response()
+                await previous.webhook.delete_message(previous.message_id)
 
     def forget_hands(self, match_id: str) -> None:
-        """An ended match's hands are not replaced any more: letting go of their interactions
-        (each holds its message, member and components) keeps memory flat under load."""
+        """An ended match's hands are not replaced by moves any more."""
         for key in [k for k in self._hands if k[0] == match_id]:
             del self._hands[key]
 
@@ -328,7 +336,7 @@ class Presenter:
         key = (match_id, interaction.user.id)
         hand = self._hands.get(key)
         if hand is not None and interaction.message and interaction.message.id == hand.message_id:
-            self._hands[key] = _HandMessage(interaction, hand.message_id, time.monotonic())
+            self._hands[key] = _HandMessage.of(interaction, hand.message_id)
 
     async def move(
         self, interaction: discord.Interaction, match_id: str, stamp: str, picks: list[int]

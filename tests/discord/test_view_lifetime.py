@@ -53,6 +53,14 @@ async def test_an_ended_match_lets_go_of_its_players_hand_messages(fake: FakeDis
             (match_id, ana.id),
             (match_id, ben.id),
         }
+        # What is kept to delete a hand later is the token's webhook, not the interaction
+        # with its message, member and components.
+        kept = [value for hand in hands.values() for value in vars(hand).values()]
+        assert not any(isinstance(value, discord.Interaction) for value in kept)
+        # A hand shown again replaces the old one through that webhook.
+        first = fake.last_reply(ana)
+        await show_hand(fake, ana)
+        assert first.deleted and not fake.last_reply(ana).deleted
         await fake.slash(ana, "cancel")
         await fake.settle()
         assert (await bot.service.get(match_id)).status == "cancelled"

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -100,7 +100,9 @@ class Presenter:
         # keep their places while people click, and taken cards show greyed out.
         self._race_cards: dict[str, tuple[str, dict[str, str]]] = {}
         # Per (match, user): their newest hand message, so the next one can replace it.
-        self._hands: dict[tuple[str, int], _HandMessage] = {}
+        # Oldest first, so that dropping those past their 15 minutes stops at the first
+        # younger one: a sweep of the whole dict on every hand grew with the hands kept.
+        self._hands: OrderedDict[tuple[str, int], _HandMessage] = OrderedDict()
 
     @property
     def service(self) -> MatchService:
@@ -314,14 +316,12 @@ class Presenter:
     ) -> None:
         """Remember the player's newest hand message; delete the one it replaces while
         Discord still lets us (an interaction's token can edit its messages for 15 minutes)."""
-        hand = _HandMessage.of(interaction, message_id)
-        for key, kept in list(self._hands.items()):
-            if hand.at - kept.at >= HAND_EDITABLE:
-                del self._hands[key]  # too old to touch: Discord keeps it, and so do we not
         key = (match_id, interaction.user.id)
-        previous = self._hands.get(key)
-        self._hands[key] = hand
-        if previous is not None and previous.message_id != message_id:
+        previous, hand = self._hands.get(key), _HandMessage.of(interaction, message_id)
+        self._keep_hand(key, hand)
+        if previous is None or hand.at - previous.at >= HAND_EDITABLE:
+            return  # none, or too old to touch: Discord keeps it
+        if previous.message_id != message_id:
             # Dismissed, or already gone: either way it no longer piles up.
             with contextlib.suppress(discord.HTTPException):
                 await previous.webhook.delete_message(previous.message_id)
@@ -336,7 +336,16 @@ class Presenter:
         key = (match_id, interaction.user.id)
         hand = self._hands.get(key)
         if hand is not None and interaction.message and interaction.message.id == hand.message_id:
-            self._hands[key] = _HandMessage.of(interaction, hand.message_id)
+            self._keep_hand(key, _HandMessage.of(interaction, hand.message_id))
+
+    def _keep_hand(self, key: tuple[str, int], hand: _HandMessage) -> None:
+        self._hands[key] = hand
+        self._hands.move_to_end(key)
+        while True:
+            oldest = next(iter(self._hands))
+            if hand.at - self._hands[oldest].at < HAND_EDITABLE:
+                break
+            del self._hands[oldest]  # too old to touch: Discord keeps it, and so do we not
 
     async def move(
         self, interaction: discord.Interaction, match_id: str, stamp: str, picks: list[int]

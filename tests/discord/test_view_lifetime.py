@@ -6,6 +6,7 @@ import gc
 
 import discord
 
+from cogs.presenter import HAND_EDITABLE
 from tests.discord.conftest import make_a_move, make_bot, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord
 
@@ -65,4 +66,27 @@ async def test_an_ended_match_lets_go_of_its_players_hand_messages(fake: FakeDis
         await fake.settle()
         assert (await bot.service.get(match_id)).status == "cancelled"
         assert [key for key in hands if key[0] == match_id] == []
+    fake.assert_clean()
+
+
+async def test_hands_past_their_fifteen_minutes_are_let_go_of_oldest_first(
+    fake: FakeDiscord, db
+) -> None:  # type: ignore[no-untyped-def]
+    """Kept oldest first, so each new hand drops only what expired: a sweep of every kept
+    hand on every hand shown grew with the hands kept and slowed a long load run."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        hands = bot.presenter._hands
+        await show_hand(fake, ben)  # 0 s
+        await fake.advance(60)
+        await show_hand(fake, ana)  # 60 s
+        assert [user for _, user in hands] == [ben.id, ana.id]
+        await fake.advance(60)
+        await show_hand(fake, ben)  # 120 s: Ben's hand is the youngest now
+        assert [user for _, user in hands] == [ana.id, ben.id]
+        # Ana's is past Discord's 15 minutes, Ben's not: his next hand drops hers alone.
+        await fake.advance(HAND_EDITABLE - 40)
+        await show_hand(fake, ben)
+        assert [user for _, user in hands] == [ben.id]
     fake.assert_clean()

@@ -43,7 +43,7 @@ from bot.tournaments.standings import Standing
 from bot.tournaments.tiebreakers import percent
 from bot.when import parse_moment
 from cogs import render
-from cogs.components import guarded, page_button, person, tell
+from cogs.components import components_view, guarded, page_button, person, tell
 from games import GAMES
 
 if TYPE_CHECKING:
@@ -311,7 +311,7 @@ def format_lines(view: EventView) -> list[str]:
 
 def signup_buttons(view: EventView) -> discord.ui.View | None:
     tid = view.event.tournament_id
-    buttons = discord.ui.View(timeout=None)
+    buttons = components_view()
     if view.event.status == "signup":
         verbs = ["join", "leave"]
         if view.config.checkin:
@@ -441,7 +441,7 @@ def pairings_message(
         footer = f"Page {page + 1}/{len(pages)} · {footer}"
     embed.set_footer(text=footer)
     tid = view.event.tournament_id
-    buttons = discord.ui.View(timeout=None)
+    buttons = components_view()
     if len(pages) > 1:
         buttons.add_item(PairingsPage(tid, round_no, page - 1, "a", page == 0))
         buttons.add_item(PairingsPage(tid, round_no, page + 1, "b", page >= len(pages) - 1))
@@ -848,7 +848,7 @@ class TournamentCog(commands.Cog):
     async def post_standings(self, change: EventChange) -> None:
         view = await self.events.view(change.event.tournament_id)
         await self.archive_round(view, change.round)
-        buttons = discord.ui.View(timeout=None)
+        buttons = components_view()
         buttons.add_item(EventButton(change.event.tournament_id, "standing"))
         await self.presenter.post(
             change.event.channel_id,
@@ -865,7 +865,7 @@ class TournamentCog(commands.Cog):
         if champion is not None:
             who = f"<@{champion.user_id}>" if champion.user_id else f"**{champion.name}**"
             text += f" 🏆 {who} wins."
-        buttons = discord.ui.View(timeout=None)
+        buttons = components_view()
         buttons.add_item(EventButton(change.event.tournament_id, "standing"))
         await self.presenter.post(
             change.event.channel_id,
@@ -890,7 +890,7 @@ class TournamentCog(commands.Cog):
         entrant, table = change.entrant, change.tables[0]
         if entrant is None or entrant.user_id is None or table.thread_id is None:
             return
-        buttons = discord.ui.View(timeout=None)
+        buttons = components_view()
         buttons.add_item(EventButton(change.event.tournament_id, "stay"))
         await self.presenter.post(
             table.thread_id,

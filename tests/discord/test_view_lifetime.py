@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import gc
+import weakref
 
 import discord
 
+from cogs.components import MoveButton, TableButton, components_view
 from cogs.presenter import HAND_EDITABLE
 from tests.discord.conftest import make_a_move, make_bot, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord
@@ -90,3 +92,24 @@ async def test_hands_past_their_fifteen_minutes_are_let_go_of_oldest_first(
         await show_hand(fake, ben)
         assert [user for _, user in hands] == [ben.id]
     fake.assert_clean()
+
+
+async def test_a_sent_view_is_freed_at_once_not_left_to_the_collector() -> None:
+    """A view's items point back at it: once turned into components it is emptied, so it
+    dies with its last reference instead of as cyclic garbage (under load, tens of
+    thousands of objects a second for the collector)."""
+    view = components_view()
+    view.add_item(MoveButton("abcdef0123", "st", 0, "Play"))
+    view.add_item(TableButton("hand", "abcdef0123", label="Refresh"))
+    gc.disable()
+    try:
+        components = view.to_components()
+        gone = weakref.ref(view)
+        del view
+        assert gone() is None
+    finally:
+        gc.enable()
+    assert [c["custom_id"] for row in components for c in row["components"]] == [
+        "cj:do:abcdef0123:st:0",
+        "cj:hand:abcdef0123",
+    ]

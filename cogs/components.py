@@ -60,6 +60,19 @@ def components_view() -> discord.ui.View:
     return view
 
 
+class FreesClickedView:
+    """Mixed into every DynamicItem of ours. To find the clicked item discord.py rebuilds the
+    whole clicked message as a view, whose items point back at it: a cycle only a collection
+    frees, on every click. None of our callbacks reads that view, so it is emptied before
+    the callback runs and dies with its last reference."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        view = getattr(self, "view", None)
+        if view is not None:
+            view.clear_items()
+        return True
+
+
 class _SentOnce(discord.ui.View):
     """A view emptied once discord.py has turned it into a message's components. Each item
     points back at its view, and such a cycle is garbage only a collection frees: under
@@ -116,6 +129,7 @@ async def guarded(interaction: discord.Interaction, work: Any) -> None:
 
 
 class LobbyButton(
+    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:lobby:{MID}:(?P<verb>join|leave|bot|start|cancel)",
 ):
@@ -172,6 +186,7 @@ class LobbyButton(
 
 
 class LobbyOption(
+    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"cj:lopt:{MID}:(?P<field>_?[a-z_]{{1,40}})",
 ):
@@ -237,6 +252,7 @@ class LobbyOption(
 
 
 class TableButton(
+    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:(?P<verb>hand|rematch|watch|back|more):{MID}",
 ):
@@ -288,6 +304,7 @@ class TableButton(
 
 
 class MoveButton(
+    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:do:{MID}:(?P<stamp>[0-9a-z]{{1,8}}):(?P<index>\d{{1,3}})",
 ):
@@ -324,6 +341,7 @@ class MoveButton(
 
 
 class MoveSelect(
+    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"cj:pick:{MID}:(?P<stamp>[0-9a-z]{{1,8}}):(?P<row>\d)",
 ):
@@ -382,6 +400,7 @@ class MoveSelect(
 
 
 class RaceButton(
+    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:grab:{MID}:(?P<race>[0-9a-z]{{1,8}}):(?P<action>[A-Za-z0-9_.-]{{1,60}})",
 ):
@@ -444,6 +463,7 @@ def always_ask_message(on: bool, note: str = "") -> dict[str, Any]:
 
 
 class AskButton(
+    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"cj:ask:(?P<on>[01])",
 ):

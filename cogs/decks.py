@@ -19,7 +19,15 @@ from bot.service import MatchService
 from bot.service.decks import MINE, MOST_DECKS, NAME_LONGEST
 from bot.store import DeckRecord
 from cogs import render
-from cogs.components import MID, components_view, guarded, person, service_of, tell
+from cogs.components import (
+    MID,
+    FreesClickedView,
+    components_view,
+    guarded,
+    person,
+    service_of,
+    tell,
+)
 from games import GAMES
 from games.core.protocol import CardLookup, SeatChoosing
 
@@ -78,6 +86,7 @@ async def any_deck(
 
 # --- the lobby: each player's deck ------------------------------------------------------------
 class SeatChoiceSelect(
+    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"cj:seatpick:{MID}",
 ):
@@ -147,6 +156,7 @@ class SeatChoiceSelect(
 
 
 class MyListSelect(
+    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"cj:mypick:{MID}",
 ):

@@ -20,7 +20,7 @@ from bot.errors import UserError
 from bot.service import HistoryPage, MatchService, PastMatch, Replay
 from bot.service.base import match_outcome
 from cogs import render
-from cogs.components import components_view, guarded, page_button, service_of
+from cogs.components import FreesClickedView, components_view, guarded, page_button, service_of
 from games import GAMES
 from games.core.panels import Panel
 from games.core.protocol import Game
@@ -103,6 +103,7 @@ def history_message(
 
 
 class HistoryButton(
+    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"cj:hist:(?P<page>\d{1,4}):(?P<game>[a-z_]{1,40}|-):(?P<user>\d{1,20}):(?P<slot>[ab])",
 ):
@@ -242,6 +243,7 @@ async def show_replay(
 
 
 class ReplayButton(
+    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:rp:{MID}:(?P<slot>[a-e]):(?P<step>\d{{1,6}}):(?P<hands>[01])",
 ):
@@ -281,6 +283,7 @@ class ReplayButton(
 
 
 class ReplaySelect(
+    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"cj:rps:{MID}:(?P<hands>[01])",
 ):

@@ -18,7 +18,7 @@ from bot.ratings import PROVISIONAL_GAMES
 from bot.service.ratings import LeaderboardPage, PlayerStats, Ratings
 from bot.store.ratings import RatingRecord
 from cogs import render
-from cogs.components import components_view, guarded, page_button
+from cogs.components import FreesClickedView, components_view, guarded, page_button
 from games import GAMES
 
 if TYPE_CHECKING:
@@ -89,6 +89,7 @@ def leaderboard_message(found: LeaderboardPage) -> tuple[discord.Embed, discord.
 
 
 class LeaderboardButton(
+    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"cj:lb:(?P<game>[a-z_]{1,40}):(?P<page>\d{1,5}):(?P<slot>[ab])",
 ):

@@ -43,7 +43,7 @@ from bot.tournaments.standings import Standing
 from bot.tournaments.tiebreakers import percent
 from bot.when import parse_moment
 from cogs import render
-from cogs.components import components_view, guarded, page_button, person, tell
+from cogs.components import FreesClickedView, components_view, guarded, page_button, person, tell
 from games import GAMES
 
 if TYPE_CHECKING:
@@ -74,6 +74,7 @@ def with_roles(interaction: discord.Interaction) -> Person:
 
 
 class EventButton(
+    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:ev:{EID}:(?P<verb>join|leave|checkin|bot|start|cancel|mytable|standing|stay)",
 ):
@@ -340,6 +341,7 @@ def rematch_line(view: EventView, tables: list[tuple[int, ...]]) -> str:
 
 
 class PairingsPage(
+    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:evp:{EID}:(?P<round>\d{{1,4}}):(?P<page>\d{{1,4}}):(?P<slot>[ab])",
 ):

@@ -653,8 +653,13 @@ def _validate_components(
     seen_ids: set[str] = set()
     total = 0
 
-    def walk(comp: Mapping[str, Any], path: tuple[str | int, ...]) -> None:
-        nonlocal total
+    # Depth first, in order, with a stack: a recursive closure holds itself, a cycle only a
+    # collection frees on every message (the harness shares the load bench's process).
+    stack: list[tuple[Mapping[str, Any], tuple[str | int, ...]]] = [
+        (comp, (*prefix, i)) for i, comp in reversed(list(enumerate(components)))
+    ]
+    while stack:
+        comp, path = stack.pop()
         total += 1
         kind = comp.get("type")
         custom_id = comp.get("custom_id")
@@ -698,12 +703,15 @@ def _validate_components(
             errors.length((*path, "description"), comp.get("description"), 100)
         elif kind == 10:
             errors.length((*path, "content"), comp.get("content"), 4000, 1)
-        for i, child in enumerate(comp.get("components") or []):
-            walk(child, (*path, "components", i))
+        inner: list[tuple[Mapping[str, Any], tuple[str | int, ...]]] = [
+            (child, (*path, "components", i))
+            for i, child in enumerate(comp.get("components") or [])
+        ]
         for key in ("accessory", "component"):
             child = comp.get(key)
             if isinstance(child, Mapping):
-                walk(child, (*path, key))
+                inner.append((child, (*path, key)))
+        stack.extend(reversed(inner))
 
     if modal:
         errors.count(prefix, components, 5, 1)
@@ -718,8 +726,6 @@ def _validate_components(
                     "Top-level components must be action rows unless IS_COMPONENTS_V2 is set",
                     "COMPONENT_TYPE_INVALID",
                 )
-    for i, comp in enumerate(components):
-        walk(comp, (*prefix, i))
     if v2 and total > 40:
         errors.add(prefix, "Must be 40 or fewer in total.", "BASE_TYPE_MAX_LENGTH")
 

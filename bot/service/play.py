@@ -151,6 +151,9 @@ class Play(ServiceBase):
                     action=action.encode(),
                     status=status,
                     timers=timers,
+                    # The table every change redraws, built while the commit is on its way
+                    # to disk (``Engine.table``: the front end's edit takes it from there).
+                    meanwhile=(lambda: game.table(new_state)) if status == "active" else None,
                 )
             except VersionConflict:
                 self._forget(match_id)  # another process moved first: reload

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -281,6 +283,53 @@ async def test_moves_of_many_matches_share_a_commit_and_a_conflict_fails_alone(
         rows = raw.execute("SELECT id, version, state FROM matches ORDER BY id").fetchall()
         logged = raw.execute("SELECT count(*) FROM actions").fetchone()[0]
     assert rows == [(m, 1, f'{{"m":"{m}"}}') for m in ids] and logged == 6
+
+
+async def test_work_given_to_a_move_runs_before_it_is_acknowledged_and_cannot_fail_it(
+    store: Store,
+) -> None:
+    await started(store)
+    done: list[str] = []
+
+    def broken() -> None:
+        done.append("tried")
+        raise RuntimeError("a table that cannot be drawn")
+
+    for expected, work in ((0, lambda: done.append("drawn")), (1, broken)):
+        await store.save_action(
+            "aaaaaaaaaa",
+            expected_version=expected,
+            state=f'{{"v":{expected + 1}}}',
+            version=expected + 1,
+            seat=0,
+            action=f"a{expected}",
+            status="active",
+            meanwhile=work,
+        )
+    assert done == ["drawn", "tried"]
+    record = await store.get("aaaaaaaaaa")
+    assert record is not None and record.version == 2 and record.state == '{"v":2}'
+
+
+def test_the_loop_waits_for_the_database_thread_to_bind_a_commit_before_its_own_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(lite, "BIND_WAIT", 10.0)
+    bound = lite._Bound(7)
+    found: list[object] = []
+
+    def database_thread() -> None:
+        time.sleep(0.05)  # a thread slow to take the statement up
+        with sqlite3.connect(":memory:") as raw:
+            found.append(raw.execute("SELECT ?", (bound,)).fetchone()[0])
+
+    thread = threading.Thread(target=database_thread)
+    start = time.perf_counter()
+    thread.start()
+    waited: list[float] = []
+    bound.then(lambda: waited.append(time.perf_counter() - start))
+    thread.join()
+    assert waited[0] >= 0.04 and found == [7]  # bound as the value it stands for
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])  # SQLite's group commit

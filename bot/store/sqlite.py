@@ -14,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 
 import aiosqlite
+from pydantic import TypeAdapter
 
 from bot.store.base import ChannelBusy, Store, StoreBusy, StoreError, VersionConflict
 from bot.store.events import (
@@ -69,8 +70,12 @@ def migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
+_TIMER_LIST = TypeAdapter(list[Timer])
+
+
 def timers_json(timers: Sequence[Timer]) -> str:
-    return json.dumps([t.model_dump(exclude={"match_id"}) for t in timers])
+    # Written with every move: pydantic-core's serializer, not a dict per timer and json.
+    return _TIMER_LIST.dump_json(list(timers), exclude={"__all__": {"match_id"}}).decode()
 
 
 def split_statements(script: str) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Collection, Mapping, Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Annotated, Any, ClassVar, Protocol, Self, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
@@ -50,7 +50,10 @@ class Action(BaseModel):
 
     @classmethod
     def of(cls, kind: str, *args: object) -> Action:
-        return cls(kind=kind, args=tuple(str(a) for a in args))
+        try:
+            return _made(cls, kind, *args)
+        except TypeError:  # an argument that cannot be a key (never a card or a seat)
+            return cls(kind=kind, args=tuple(str(a) for a in args))
 
     def encode(self) -> str:
         text = ".".join((self.kind, *self.args))
@@ -70,6 +73,13 @@ class Action(BaseModel):
 
     def __str__(self) -> str:
         return self.encode()
+
+
+@lru_cache(maxsize=8192, typed=True)
+def _made(cls: type[Action], kind: str, *args: object) -> Action:
+    """Actions are frozen, and engines offer the same ones move after move (each card of a
+    hand, each seat to challenge): each is built and checked once, not at every move."""
+    return cls(kind=kind, args=tuple(str(a) for a in args))
 
 
 class Option(BaseModel):
@@ -94,7 +104,15 @@ def option(
     emoji: str | None = None,
     description: str = "",
 ) -> Option:
-    """Shorthand for engines: the action first, the rest by name."""
+    """Shorthand for engines: the action first, the rest by name. Options are frozen, and
+    most come back unchanged at the next move: each is built once (see ``_made``)."""
+    return _option(action, label, group, style, emoji, description)
+
+
+@lru_cache(maxsize=8192)
+def _option(
+    action: Action, label: str, group: str, style: str, emoji: str | None, description: str
+) -> Option:
     return Option(
         action=action, label=label, emoji=emoji, group=group, style=style, description=description
     )

@@ -7,7 +7,6 @@ import contextlib
 import json
 import logging
 import sqlite3
-import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from importlib import resources
@@ -45,10 +44,6 @@ _MATCH_COLUMNS = (
 # Read back with the ending time, which only the store itself writes (010_finished_at.sql).
 _READ_COLUMNS = _MATCH_COLUMNS + ", finished_at"
 _OPEN = "('" + "', '".join(OPEN_STATUSES) + "')"
-# The longest the event loop waits for the database's thread to take up a commit before it
-# does its own work anyway (see ``_Bound``); an idle thread takes it in microseconds.
-BIND_WAIT = 0.001
-
 log = logging.getLogger(__name__)
 
 
@@ -443,9 +438,7 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         three. Each trip is a thread switch, which a loaded machine makes slow."""
         try:
             if meanwhile is not None and params:
-                bound = _Bound(params[-1])
-                # Runs once this coroutine has handed the statement over and waits for it.
-                asyncio.get_running_loop().call_soon(bound.then, meanwhile)
+                bound = _Bound(params[-1], asyncio.get_running_loop(), meanwhile)
                 params = (*params[:-1], bound)
             cursor = await self.db.execute(sql, params)
         except BaseException as exc:
@@ -941,30 +934,29 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
 
 
 class _Bound:
-    """A statement's last parameter, which says when the database's thread binds it that
-    the statement is under way.
+    """A statement's last parameter, which hands the loop ``meanwhile`` as the database's
+    thread binds it: the statement is under way.
 
-    From that moment until the commit is on disk the thread is inside SQLite without the
-    GIL, so the loop's own work (``meanwhile``) costs the move no time. Started any
-    earlier, that work would hold the GIL the thread needs to take the statement up at
-    all, and the commit would wait for it instead (Python hands the GIL over only every
-    few milliseconds): so the loop first waits, without the GIL, for the binding."""
+    From then until the commit is on disk the thread is inside SQLite without the GIL, so
+    the loop's own work costs the move no time. Run any earlier, that work would hold the
+    GIL the thread needs to take the statement up at all (Python hands the GIL over only
+    every few milliseconds), and the commit would wait for it instead. The work is queued
+    before the statement's answer, so it is done before the move is acknowledged."""
 
-    def __init__(self, value: object) -> None:
+    def __init__(
+        self, value: object, loop: asyncio.AbstractEventLoop, meanwhile: Callable[[], object]
+    ) -> None:
         self.value = value
-        self._bound = threading.Lock()
-        self._bound.acquire()
+        self._loop = loop
+        self._meanwhile: Callable[[], object] | None = meanwhile
 
     def __conform__(self, protocol: object) -> object:
         # sqlite3 asks an object it cannot store as it is for its value: this runs in the
         # database's thread, as the statement's parameters are bound.
-        if self._bound.locked():
-            self._bound.release()
+        meanwhile, self._meanwhile = self._meanwhile, None
+        if meanwhile is not None:
+            self._loop.call_soon_threadsafe(_run_meanwhile, meanwhile)
         return self.value
-
-    def then(self, meanwhile: Callable[[], object]) -> None:
-        self._bound.acquire(timeout=BIND_WAIT)
-        _run_meanwhile(meanwhile)
 
 
 def _run_meanwhile(meanwhile: Callable[[], object]) -> None:

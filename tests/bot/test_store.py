@@ -311,25 +311,31 @@ async def test_work_given_to_a_move_runs_before_it_is_acknowledged_and_cannot_fa
     assert record is not None and record.version == 2 and record.state == '{"v":2}'
 
 
-def test_the_loop_waits_for_the_database_thread_to_bind_a_commit_before_its_own_work(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(lite, "BIND_WAIT", 10.0)
-    bound = lite._Bound(7)
+async def test_the_work_beside_a_commit_starts_once_the_database_thread_binds_it() -> None:
     found: list[object] = []
+    bound_at: list[float] = []
+    ran_at: list[float] = []
+    done = asyncio.Event()
+
+    def work() -> None:
+        ran_at.append(time.perf_counter())
+        done.set()
+
+    bound = lite._Bound(7, asyncio.get_running_loop(), work)
 
     def database_thread() -> None:
         time.sleep(0.05)  # a thread slow to take the statement up
         with sqlite3.connect(":memory:") as raw:
+            bound_at.append(time.perf_counter())
             found.append(raw.execute("SELECT ?", (bound,)).fetchone()[0])
+            raw.execute("SELECT ?", (bound,))  # bound again: the work is not done twice
 
     thread = threading.Thread(target=database_thread)
-    start = time.perf_counter()
     thread.start()
-    waited: list[float] = []
-    bound.then(lambda: waited.append(time.perf_counter() - start))
-    thread.join()
-    assert waited[0] >= 0.04 and found == [7]  # bound as the value it stands for
+    await asyncio.wait_for(done.wait(), 10)
+    await asyncio.to_thread(thread.join)
+    await asyncio.sleep(0)
+    assert found == [7] and len(ran_at) == 1 and ran_at[0] >= bound_at[0]
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])  # SQLite's group commit

@@ -56,6 +56,12 @@ class Action(BaseModel):
             return cls(kind=kind, args=tuple(str(a) for a in args))
 
     def encode(self) -> str:
+        return self._encoded
+
+    @cached_property
+    def _encoded(self) -> str:
+        # Once per action: a decision's stamp encodes each of its options, and engines hand
+        # out the same action objects move after move (``_made``).
         text = ".".join((self.kind, *self.args))
         if len(text) > MAX_ACTION_CHARS:
             raise ValueError(f"encoded action is {len(text)} characters: {text[:40]}...")

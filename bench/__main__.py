@@ -85,7 +85,7 @@ async def service_cost(actions: int) -> ServiceCost:
     """Per action: ``service.act`` of a four-player Cover Your Assets match, and the public
     table it leaves, taken as the front end takes it for its edit (``seat_view(match,
     None)``: the service draws that table while the move's commit waits for the disk,
-    ``Engine.table``); against a bare commit of the same JSON."""
+    ``Engine.public_table``); against a bare commit of the same JSON."""
     game = GAMES[GAME]
     with tempfile.TemporaryDirectory() as folder:
         store = SQLiteStore(Path(folder) / "bench.db")

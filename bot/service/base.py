@@ -129,7 +129,7 @@ class SeatView:
     ) -> SeatView:
         deciding = game.decisions(state) if deciding is None else deciding
         if seat is None and record.status == "active":
-            view, panels = game.table(state)  # built once per state (the move built it)
+            view, panels = game.public_table(state)  # built once per state (the move built it)
         else:
             view = game.view(state, seat)
             if record.status != "active":

@@ -78,7 +78,7 @@ class Engine(Generic[StateT, OptionsT]):
         (the service, the views' turn markers, the bots)."""
         return self._per_state("_decided").get(state, lambda: tuple(self.decisions(state)))
 
-    def table(self, state: StateT) -> tuple[BaseModel, Panels]:
+    def public_table(self, state: StateT) -> tuple[BaseModel, Panels]:
         """``view(state, None)`` and its panels, of a state ``apply`` handed out: the
         table everyone sees, built once for all who ask (the service builds it while the
         move's commit waits for the disk; the front end's table edit reuses it)."""

@@ -192,7 +192,10 @@ class Decision(BaseModel):
         return Action(kind=kind, args=tuple(args))
 
     def allows(self, action: Action) -> bool:
-        return any(option.action == action for option in self.options)
+        # Identity first: a clicked option's own action (the usual case) is found without
+        # comparing the fields of every option before it (pydantic's __eq__ is slow).
+        actions = [option.action for option in self.options]
+        return any(a is action for a in actions) or action in actions
 
     @property
     def forced(self) -> Action | None:
@@ -325,7 +328,7 @@ class Game(Protocol):
 
     def panels(self, view: BaseModel) -> Panels: ...
 
-    def table(self, state: GameState) -> tuple[BaseModel, Panels]: ...
+    def public_table(self, state: GameState) -> tuple[BaseModel, Panels]: ...
 
     def rules_text(self, options: BaseModel | None = None) -> str: ...
 

@@ -82,6 +82,10 @@ class ServiceCost:
 
 
 async def service_cost(actions: int) -> ServiceCost:
+    """Per action: ``service.act`` of a four-player Cover Your Assets match, and the public
+    table it leaves, taken as the front end takes it for its edit (``seat_view(match,
+    None)``: the service draws that table while the move's commit waits for the disk,
+    ``Engine.public_table``); against a bare commit of the same JSON."""
     game = GAMES[GAME]
     with tempfile.TemporaryDirectory() as folder:
         store = SQLiteStore(Path(folder) / "bench.db")
@@ -117,7 +121,7 @@ async def service_cost(actions: int) -> ServiceCost:
                 change = await service.act(
                     record.match_id, people[seat].user_id, stamp=stamp, action=action
                 )
-                game.panels(game.view(change.state, None))  # the table a click re-renders
+                await service.seat_view(record.match_id, None)  # the table a click redraws
                 total += time.perf_counter() - start
                 cpu += time.thread_time() - start_cpu
                 # The baseline, interleaved so that both see the same machine: a bare

@@ -127,21 +127,25 @@ class SeatView:
         seat: int | None,
         deciding: Sequence[Decision] | None = None,
     ) -> SeatView:
-        view = game.view(state, seat)
         deciding = game.decisions(state) if deciding is None else deciding
-        if record.status != "active":
-            # A cancelled match's state may still hold a pending decision: nobody is to
-            # move on a table that will see no more moves, and no panel may say otherwise.
-            deciding = []
-            if isinstance(view, TableView):
-                view = closed(view)
+        if seat is None and record.status == "active":
+            view, panels = game.public_table(state)  # built once per state (the move built it)
+        else:
+            view = game.view(state, seat)
+            if record.status != "active":
+                # A cancelled match's state may still hold a pending decision: nobody is to
+                # move on a table that will see no more moves, and no panel may say otherwise.
+                deciding = []
+                if isinstance(view, TableView):
+                    view = closed(view)
+            panels = game.panels(view)
         return cls(
             match=record,
             game=game,
             seat=seat,
             version=state.version,
             view=view,
-            panels=game.panels(view),
+            panels=panels,
             decision=next((d for d in deciding if d.seat == seat and not d.optional), None),
             waiting_on=waiting_on(deciding),
             chances=tuple(d for d in deciding if d.seat == seat and d.optional),

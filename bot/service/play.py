@@ -141,6 +141,12 @@ class Play(ServiceBase):
             state_json = new_state.model_dump_json()
             # A finished match has no clocks (timers_after says so of a record not active).
             timers = await self.timers_after(record, state, new_state) if status == "active" else []
+
+            def table() -> object:
+                # The table every change redraws, drawn while the commit is on its way to
+                # disk (``Engine.public_table``: the front end's edit takes it from there).
+                return game.public_table(new_state)
+
             try:
                 await self.store.save_action(
                     match_id,
@@ -151,6 +157,7 @@ class Play(ServiceBase):
                     action=action.encode(),
                     status=status,
                     timers=timers,
+                    meanwhile=table if status == "active" else None,
                 )
             except VersionConflict:
                 self._forget(match_id)  # another process moved first: reload

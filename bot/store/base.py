@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.store.events import (
@@ -108,9 +108,13 @@ class Store(HistoryReads, RatingsStore, ABC):
         action: str,
         status: Status,
         timers: Sequence[Timer] = (),
+        meanwhile: Callable[[], object] | None = None,
     ) -> None:
         """One transaction: snapshot, action log row, version check, timers replaced;
-        ``VersionConflict`` if the version moved."""
+        ``VersionConflict`` if the version moved.
+
+        ``meanwhile``: work for the event loop while the commit waits for the disk (it is
+        run once the write is under way, whether or not it succeeds)."""
 
     @abstractmethod
     async def set_status(self, match_id: str, status: Status) -> None: ...

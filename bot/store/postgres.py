@@ -8,8 +8,9 @@ lease (``FOR UPDATE SKIP LOCKED``), so two processes never both fire it within t
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
@@ -423,9 +424,13 @@ class PostgresStore(Store):
         action: str,
         status: Status,
         timers: Sequence[Timer] = (),
+        meanwhile: Callable[[], object] | None = None,
     ) -> None:
         if version != expected_version + 1:
             raise StoreError("a move must advance the version by exactly one")
+        if meanwhile is not None:
+            # Run at the query's first wait: the server works while the loop does.
+            asyncio.get_running_loop().call_soon(meanwhile)
         try:
             moved = await self.pool.fetchval(
                 _SAVE_ACTION,

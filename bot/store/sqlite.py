@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 
 import aiosqlite
+from pydantic import TypeAdapter
 
 from bot.store.base import ChannelBusy, Store, StoreBusy, StoreError, VersionConflict
 from bot.store.events import (
@@ -42,6 +44,7 @@ _MATCH_COLUMNS = (
 # Read back with the ending time, which only the store itself writes (010_finished_at.sql).
 _READ_COLUMNS = _MATCH_COLUMNS + ", finished_at"
 _OPEN = "('" + "', '".join(OPEN_STATUSES) + "')"
+log = logging.getLogger(__name__)
 
 
 def now() -> str:
@@ -62,8 +65,12 @@ def migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
+_TIMER_LIST = TypeAdapter(list[Timer])
+
+
 def timers_json(timers: Sequence[Timer]) -> str:
-    return json.dumps([t.model_dump(exclude={"match_id"}) for t in timers])
+    # Written with every move: pydantic-core's serializer, not a dict per timer and json.
+    return _TIMER_LIST.dump_json(list(timers), exclude={"__all__": {"match_id"}}).decode()
 
 
 def split_statements(script: str) -> list[str]:
@@ -339,6 +346,7 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         action: str,
         status: Status,
         timers: Sequence[Timer] = (),
+        meanwhile: Callable[[], object] | None = None,
     ) -> None:
         if version != expected_version + 1:
             raise StoreError("a move must advance the version by exactly one")
@@ -355,11 +363,17 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         changed = await self._commit_together(
             f"UPDATE matches SET {sets} WHERE id = ? AND version = ? AND status = 'active'",
             (*params, match_id, expected_version),
+            meanwhile,
         )
         if changed != 1:
             raise VersionConflict(match_id)
 
-    async def _commit_together(self, sql: str, params: tuple[object, ...]) -> int:
+    async def _commit_together(
+        self,
+        sql: str,
+        params: tuple[object, ...],
+        meanwhile: Callable[[], object] | None = None,
+    ) -> int:
         """Run one statement in the next group commit; its row count once it is on disk.
 
         With synchronous = FULL every commit waits for the disk, and moves of all matches
@@ -369,12 +383,15 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         its move is durable. A statement that fails alone (its error) fails alone.
 
         A move that finds no commit under way is committed by its own caller, without a
-        task to start and to hear back from: on a quiet bot that is every move."""
+        task to start and to hear back from: on a quiet bot that is every move.
+
+        ``meanwhile`` runs on the loop while the statement is with the database's thread
+        (see ``_Bound``)."""
         if not self._committing and (self._committer is None or self._committer.done()):
             self._committing = True
             try:
                 async with self._lock:
-                    outcome = await self._commit_alone(sql, params)
+                    outcome = await self._commit_alone(sql, params, meanwhile)
             finally:
                 self._committing = False
                 if self._queued:  # moves that came meanwhile: the next commit, together
@@ -386,6 +403,9 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         self._queued.append((sql, params, done))
         if not self._committing and (self._committer is None or self._committer.done()):
             self._start_committer()
+        if meanwhile is not None:
+            # Behind a commit under way: the database's thread is in SQLite already.
+            asyncio.get_running_loop().call_soon(_run_meanwhile, meanwhile)
         return await done
 
     def _start_committer(self) -> None:
@@ -407,11 +427,19 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
                 else:
                     done.set_result(outcome)
 
-    async def _commit_alone(self, sql: str, params: tuple[object, ...]) -> int | BaseException:
+    async def _commit_alone(
+        self,
+        sql: str,
+        params: tuple[object, ...],
+        meanwhile: Callable[[], object] | None = None,
+    ) -> int | BaseException:
         """A lone statement is its own transaction in autocommit mode, triggers included,
         and as durable as BEGIN ... COMMIT: one trip to the database thread instead of
         three. Each trip is a thread switch, which a loaded machine makes slow."""
         try:
+            if meanwhile is not None and params:
+                bound = _Bound(params[-1], asyncio.get_running_loop(), meanwhile)
+                params = (*params[:-1], bound)
             cursor = await self.db.execute(sql, params)
         except BaseException as exc:
             return busy_or(exc)
@@ -903,3 +931,37 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
             )
         active, timers = next(iter(rows))
         return {"active_matches": active, "pending_timers": timers}
+
+
+class _Bound:
+    """A statement's last parameter, which hands the loop ``meanwhile`` as the database's
+    thread binds it: the statement is under way.
+
+    From then until the commit is on disk the thread is inside SQLite without the GIL, so
+    the loop's own work costs the move no time. Run any earlier, that work would hold the
+    GIL the thread needs to take the statement up at all (Python hands the GIL over only
+    every few milliseconds), and the commit would wait for it instead. The work is queued
+    before the statement's answer, so it is done before the move is acknowledged."""
+
+    def __init__(
+        self, value: object, loop: asyncio.AbstractEventLoop, meanwhile: Callable[[], object]
+    ) -> None:
+        self.value = value
+        self._loop = loop
+        self._meanwhile: Callable[[], object] | None = meanwhile
+
+    def __conform__(self, protocol: object) -> object:
+        # sqlite3 asks an object it cannot store as it is for its value: this runs in the
+        # database's thread, as the statement's parameters are bound.
+        meanwhile, self._meanwhile = self._meanwhile, None
+        if meanwhile is not None:
+            self._loop.call_soon_threadsafe(_run_meanwhile, meanwhile)
+        return self.value
+
+
+def _run_meanwhile(meanwhile: Callable[[], object]) -> None:
+    try:
+        meanwhile()
+    except Exception:
+        # Work beside the commit (a table drawn ahead) must not fail the move it serves.
+        log.exception("work done during a commit failed")

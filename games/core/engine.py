@@ -13,7 +13,7 @@ from typing import ClassVar, Generic, TypeVar
 from pydantic import BaseModel
 
 from games.core.copies import fresh_copy
-from games.core.decided import DecisionCache
+from games.core.decided import PerState
 from games.core.panels import Panels
 from games.core.protocol import (
     Action,
@@ -76,10 +76,24 @@ class Engine(Generic[StateT, OptionsT]):
     def decided(self, state: StateT) -> tuple[Decision, ...]:
         """``decisions(state)`` of a state ``apply`` handed out, built once for all who ask
         (the service, the views' turn markers, the bots)."""
-        cache = self.__dict__.get("_decided")
+        return self._per_state("_decided").get(state, lambda: tuple(self.decisions(state)))
+
+    def public_table(self, state: StateT) -> tuple[BaseModel, Panels]:
+        """``view(state, None)`` and its panels, of a state ``apply`` handed out: the
+        table everyone sees, built once for all who ask (the service builds it while the
+        move's commit waits for the disk; the front end's table edit reuses it)."""
+
+        def build() -> tuple[BaseModel, Panels]:
+            view = self.view(state, None)
+            return view, self.panels(view)
+
+        return self._per_state("_tables").get(state, build)
+
+    def _per_state(self, name: str) -> PerState:  # type: ignore[type-arg]
+        cache = self.__dict__.get(name)
         if cache is None:
-            cache = self.__dict__["_decided"] = DecisionCache()
-        return cache.get(self, state)
+            cache = self.__dict__[name] = PerState()
+        return cache  # type: ignore[no-any-return]
 
     def decision_for(
         self, state: StateT, seat: int, action: Action | None = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Collection, Mapping, Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Annotated, Any, ClassVar, Protocol, Self, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
@@ -50,9 +50,18 @@ class Action(BaseModel):
 
     @classmethod
     def of(cls, kind: str, *args: object) -> Action:
-        return cls(kind=kind, args=tuple(str(a) for a in args))
+        try:
+            return _made(cls, kind, *args)
+        except TypeError:  # an argument that cannot be a key (never a card or a seat)
+            return cls(kind=kind, args=tuple(str(a) for a in args))
 
     def encode(self) -> str:
+        return self._encoded
+
+    @cached_property
+    def _encoded(self) -> str:
+        # Once per action: a decision's stamp encodes each of its options, and engines hand
+        # out the same action objects move after move (``_made``).
         text = ".".join((self.kind, *self.args))
         if len(text) > MAX_ACTION_CHARS:
             raise ValueError(f"encoded action is {len(text)} characters: {text[:40]}...")
@@ -70,6 +79,13 @@ class Action(BaseModel):
 
     def __str__(self) -> str:
         return self.encode()
+
+
+@lru_cache(maxsize=8192, typed=True)
+def _made(cls: type[Action], kind: str, *args: object) -> Action:
+    """Actions are frozen, and engines offer the same ones move after move (each card of a
+    hand, each seat to challenge): each is built and checked once, not at every move."""
+    return cls(kind=kind, args=tuple(str(a) for a in args))
 
 
 class Option(BaseModel):
@@ -94,7 +110,15 @@ def option(
     emoji: str | None = None,
     description: str = "",
 ) -> Option:
-    """Shorthand for engines: the action first, the rest by name."""
+    """Shorthand for engines: the action first, the rest by name. Options are frozen, and
+    most come back unchanged at the next move: each is built once (see ``_made``)."""
+    return _option(action, label, group, style, emoji, description)
+
+
+@lru_cache(maxsize=8192)
+def _option(
+    action: Action, label: str, group: str, style: str, emoji: str | None, description: str
+) -> Option:
     return Option(
         action=action, label=label, emoji=emoji, group=group, style=style, description=description
     )
@@ -168,7 +192,10 @@ class Decision(BaseModel):
         return Action(kind=kind, args=tuple(args))
 
     def allows(self, action: Action) -> bool:
-        return any(option.action == action for option in self.options)
+        # Identity first: a clicked option's own action (the usual case) is found without
+        # comparing the fields of every option before it (pydantic's __eq__ is slow).
+        actions = [option.action for option in self.options]
+        return any(a is action for a in actions) or action in actions
 
     @property
     def forced(self) -> Action | None:
@@ -300,6 +327,8 @@ class Game(Protocol):
     def view(self, state: GameState, seat: int | None) -> BaseModel: ...
 
     def panels(self, view: BaseModel) -> Panels: ...
+
+    def public_table(self, state: GameState) -> tuple[BaseModel, Panels]: ...
 
     def rules_text(self, options: BaseModel | None = None) -> str: ...
 

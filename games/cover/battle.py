@@ -240,7 +240,7 @@ class Battles(CoverCards):
         else:
             index = len(stack) - 1 - battle.depth
             prize = stack.pop(index)
-        prize.cards = self.wilds_below(prize.cards + played)
+        prize = self.add_to_set(prize, *played)
         if winner == battle.challenger:
             state.players[winner].stack.append(prize)
             if battle.drafted is None:

@@ -64,7 +64,13 @@ class CoverCards:
 
     def make_set(self, *cards: str) -> CoverSet:
         asset = next(c for c in cards if not self.is_wild(c))
-        return CoverSet(asset=asset, cards=self.wilds_below(list(cards)))
+        return CoverSet(asset=asset, cards=tuple(self.wilds_below(list(cards))))
+
+    def add_to_set(self, cover_set: CoverSet, *cards: str) -> CoverSet:
+        """The set with ``cards`` added, wilds still below (a new set: sets are frozen)."""
+        return CoverSet(
+            asset=cover_set.asset, cards=tuple(self.wilds_below([*cover_set.cards, *cards]))
+        )
 
     def wilds_below(self, cards: list[str]) -> list[str]:
         """Wilds must always be placed below assets; within each, catalogue order."""

@@ -265,7 +265,7 @@ class CoverYourCookies(CoverYourAssets):
         if card == "enhance":
             stack = state.players[seat].stack
             if stack:
-                stack[-1].cards = self.wilds_below([*stack[-1].cards, card])
+                stack[-1] = self.add_to_set(stack[-1], card)
                 events.append(Event(text=f"✨ {name}'s top Batch is worth 30 more."))
             else:  # our ruling: it waits beside the stack for the first Batch
                 state.enhance_waiting[seat] += 1
@@ -375,13 +375,14 @@ class CoverYourCookies(CoverYourAssets):
         self.action_finished(state, action.kind, events, rng)
         return events
 
-    def on_new_set(self, state: CookiesState, seat: int, new: CoverSet) -> None:
+    def on_new_set(self, state: CookiesState, seat: int, new: CoverSet) -> CoverSet:
         state.laid_batch[seat] = True
         state.single_allowed[seat] = False
         waiting = state.enhance_waiting[seat]
         if waiting:
-            new.cards = self.wilds_below([*new.cards, *["enhance"] * waiting])
+            new = self.add_to_set(new, *["enhance"] * waiting)
             state.enhance_waiting[seat] = 0
+        return new
 
     def on_swiped(self, state: CookiesState, loser: int) -> None:
         state.crumbs[loser] = min(CRUMB_STEPS, state.crumbs[loser] + 1)

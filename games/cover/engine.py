@@ -335,20 +335,21 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         self, state: CoverState, seat: int, new: CoverSet, events: list[Event], how: str
     ) -> None:
         """New sets go on top and are never combined with earlier sets of the same asset."""
-        self.on_new_set(state, seat, new)
+        new = self.on_new_set(state, seat, new)
         state.players[seat].stack.append(new)
         cards = " + ".join(self.label(c) for c in reversed(new.cards))
         events.append(
             Event(text=f"{state.names[seat]} formed a {self.WORDS['set']}{how}: {cards}.")
         )
 
-    def on_new_set(self, state: CoverState, seat: int, new: CoverSet) -> None:
-        """A hook for rule sets that add to a set as it is formed."""
+    def on_new_set(self, state: CoverState, seat: int, new: CoverSet) -> CoverSet:
+        """A hook for rule sets that add to a set as it is formed: the set to place."""
+        return new
 
     def improve_set(self, state: CoverState, seat: int, card: str, events: list[Event]) -> None:
         take_card(state.players[seat].hand, card)
-        top = state.players[seat].stack[-1]
-        top.cards = self.wilds_below([*top.cards, card])
+        stack = state.players[seat].stack
+        stack[-1] = self.add_to_set(stack[-1], card)
         events.append(
             Event(
                 text=f"{state.names[seat]} improved their top {self.WORDS['set']} with "

@@ -62,10 +62,15 @@ class CoverOptions(BaseModel):
 
 
 class CoverSet(BaseModel):
-    """A set in a stack. ``cards`` run bottom to top: wilds are always placed below assets."""
+    """A set in a stack. ``cards`` run bottom to top: wilds are always placed below assets.
+
+    Frozen: a set that gains cards is replaced (``CoverCards.add_to_set``), never changed,
+    so the copy of a state each move makes shares every set instead of copying each."""
+
+    model_config = ConfigDict(frozen=True)
 
     asset: str
-    cards: list[str]
+    cards: tuple[str, ...]
 
 
 class Player(BaseModel):

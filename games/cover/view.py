@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
@@ -93,7 +94,7 @@ def view_of(game: CoverYourAssets, state: CoverState, seat: int | None) -> Cover
     players = []
     for i, p in enumerate(state.players):
         stack = [
-            {"asset": s.asset, "cards": s.cards, "value": sum(values[c] for c in s.cards)}
+            {"asset": s.asset, "cards": s.cards, "value": sum(map(values.__getitem__, s.cards))}
             for s in p.stack
         ]
         players.append(
@@ -242,9 +243,16 @@ def player_field(game: CoverYourAssets, view: CoverView, seat: int) -> PanelFiel
             break
         bottom = depth == len(p.stack) - 1
         tag = "🔒 " if bottom else ("🔓 " if depth == 0 else "")
-        cards = "".join(game.cards[c].emoji for c in reversed(s.cards))
-        lines.append(f"{tag}{game.cards[s.asset].name} {cards} {game.short_money(s.value)}")
+        lines.append(tag + set_line(game, s.asset, tuple(s.cards), s.value))
     return PanelField(name=name, value="\n".join(lines), inline=True)
+
+
+@lru_cache(maxsize=4096)
+def set_line(game: CoverYourAssets, asset: str, cards: tuple[str, ...], value: int) -> str:
+    """A set as the table lists it: its asset, a card emoji each (top first), its worth.
+    Each move redraws every stack while changing a set or two: each is written once."""
+    emojis = "".join(game.cards[c].emoji for c in reversed(cards))
+    return f"{game.cards[asset].name} {emojis} {game.short_money(value)}"
 
 
 def score_line(game: CoverYourAssets, view: CoverView) -> str:

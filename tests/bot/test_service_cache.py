@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.service import MatchService
 from bot.service.base import BYTES_PER_STATE_BYTE, ENTRY_BYTES
 from bot.store import SQLiteStore
@@ -39,3 +41,30 @@ async def test_the_cache_keeps_running_matches_within_its_memory_budget(
     change = await tight.act(matches[0], user, stamp=stamp, picks=[0])
     assert change.match.version == record.version + 1
     assert matches[0] in tight._cache and tight._cache_bytes <= tight._cache_budget
+
+
+async def test_the_table_after_a_move_is_drawn_with_its_commit_and_shown_from_there(
+    service: MatchService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match_id = await four_player_match(service)
+    game = GAMES["cover_your_assets"]
+    drawn: list[int] = []
+    view = type(game).view
+
+    def counted(self, state, seat):  # type: ignore[no-untyped-def]
+        if seat is None:
+            drawn.append(state.version)
+        return view(self, state, seat)
+
+    monkeypatch.setattr(type(game), "view", counted)
+    record, state = await service._running(match_id)
+    seat = game.decided(state)[0].seat
+    user = record.seats[seat].user_id
+    assert user is not None
+    change = await service.act(
+        match_id, user, stamp=await stamp_of(service, match_id, user), picks=[0]
+    )
+    assert change.state is not None and drawn == [change.state.version]
+    seen = await service.seat_view(match_id, None)
+    assert drawn == [change.state.version]  # the table edit drew nothing again
+    assert seen.panels == game.panels(view(game, change.state, None))

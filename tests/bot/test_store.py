@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -281,6 +283,59 @@ async def test_moves_of_many_matches_share_a_commit_and_a_conflict_fails_alone(
         rows = raw.execute("SELECT id, version, state FROM matches ORDER BY id").fetchall()
         logged = raw.execute("SELECT count(*) FROM actions").fetchone()[0]
     assert rows == [(m, 1, f'{{"m":"{m}"}}') for m in ids] and logged == 6
+
+
+async def test_work_given_to_a_move_runs_before_it_is_acknowledged_and_cannot_fail_it(
+    store: Store,
+) -> None:
+    await started(store)
+    done: list[str] = []
+
+    def broken() -> None:
+        done.append("tried")
+        raise RuntimeError("a table that cannot be drawn")
+
+    for expected, work in ((0, lambda: done.append("drawn")), (1, broken)):
+        await store.save_action(
+            "aaaaaaaaaa",
+            expected_version=expected,
+            state=f'{{"v":{expected + 1}}}',
+            version=expected + 1,
+            seat=0,
+            action=f"a{expected}",
+            status="active",
+            meanwhile=work,
+        )
+    assert done == ["drawn", "tried"]
+    record = await store.get("aaaaaaaaaa")
+    assert record is not None and record.version == 2 and record.state == '{"v":2}'
+
+
+async def test_the_work_beside_a_commit_starts_once_the_database_thread_binds_it() -> None:
+    found: list[object] = []
+    bound_at: list[float] = []
+    ran_at: list[float] = []
+    done = asyncio.Event()
+
+    def work() -> None:
+        ran_at.append(time.perf_counter())
+        done.set()
+
+    bound = lite._Bound(7, asyncio.get_running_loop(), work)
+
+    def database_thread() -> None:
+        time.sleep(0.05)  # a thread slow to take the statement up
+        with sqlite3.connect(":memory:") as raw:
+            bound_at.append(time.perf_counter())
+            found.append(raw.execute("SELECT ?", (bound,)).fetchone()[0])
+            raw.execute("SELECT ?", (bound,))  # bound again: the work is not done twice
+
+    thread = threading.Thread(target=database_thread)
+    thread.start()
+    await asyncio.wait_for(done.wait(), 10)
+    await asyncio.to_thread(thread.join)
+    await asyncio.sleep(0)
+    assert found == [7] and len(ran_at) == 1 and ran_at[0] >= bound_at[0]
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])  # SQLite's group commit

@@ -31,7 +31,7 @@ class Table:
         return self.state.players[self.seat(name)].hand
 
     def stack(self, name: str) -> list[list[str]]:
-        return [s.cards for s in self.state.players[self.seat(name)].stack]
+        return [list(s.cards) for s in self.state.players[self.seat(name)].stack]
 
     def options(self, name: str) -> list[str]:
         decision = self.game.decision_for(self.state, self.seat(name))

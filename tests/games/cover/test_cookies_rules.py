@@ -136,7 +136,7 @@ def test_a_single_cookie_first_batch_only_on_a_subsequent_turn() -> None:
     state = round_the_table(state)
     assert "single.lemon_glaze" in singles(state)
     state, _ = GAME.apply(state, 0, Action.of("single", "lemon_glaze"))
-    assert [s.cards for s in state.players[0].stack] == [["lemon_glaze"]]
+    assert [s.cards for s in state.players[0].stack] == [("lemon_glaze",)]
     assert state.laid_batch[0]
 
 

@@ -115,7 +115,10 @@ def option(
     return _option(action, label, group, style, emoji, description)
 
 
-@lru_cache(maxsize=8192)
+# Smaller than the actions' cache: labels name players, so a busy bot offers many more
+# distinct options than actions, and every kept one (with its cache entry) is a handful of
+# objects each full garbage collection walks (8,192 of them added 30k to the heap).
+@lru_cache(maxsize=1024)
 def _option(
     action: Action, label: str, group: str, style: str, emoji: str | None, description: str
 ) -> Option:

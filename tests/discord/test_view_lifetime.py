@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import weakref
+from types import SimpleNamespace
 
 import discord
 
-from cogs.components import FreesClickedView, MoveButton, TableButton, components_view
+from cogs.components import FreesClickedView, MoveButton, TableButton, components_view, guarded
 from cogs.presenter import HAND_EDITABLE
 from tests.discord.conftest import make_a_move, make_bot, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord
@@ -132,6 +134,21 @@ async def test_clicks_leave_no_view_behind_for_the_collector(fake: FakeDiscord, 
                 await make_a_move(fake, ana)
                 await make_a_move(fake, ben)
             assert live_views() == []
+            # Nor the interactions: each handled one lets go of its cached response.
+            assert [o for o in gc.get_objects() if isinstance(o, discord.Interaction)] == []
         finally:
             gc.enable()
     fake.assert_clean()
+
+
+async def test_only_the_outermost_guard_lets_go_of_the_interaction() -> None:
+    """A handler run inside another's guard must not drop the response the outer one may
+    still answer with."""
+    interaction = SimpleNamespace(_cs_response="the cached response")
+
+    async def inner() -> None:
+        await guarded(interaction, asyncio.sleep(0))
+        assert interaction._cs_response == "the cached response"
+
+    await guarded(interaction, inner())
+    assert not hasattr(interaction, "_cs_response")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Awaitable, Callable
 
 from bot.clock import Clock
@@ -27,9 +28,19 @@ class Scheduler:
         self._wake = asyncio.Event()
         self._firing = asyncio.Lock()  # one firing pass at a time: no timer fires twice
         self.fired = 0
+        # The deadline the task sleeps until (inf: no timer at all); None while it is awake,
+        # firing or reading the next deadline.
+        self._sleeping_until: float | None = None
 
-    def wake(self) -> None:
-        """Timers changed: look again at which one is next."""
+    def wake(self, earliest: float | None = None) -> None:
+        """Timers changed: look again at which one is next. ``earliest``: the earliest of
+        the timers just saved, when the caller knows it; one no earlier than the deadline
+        the task sleeps until changes nothing. Every move saves timers, and reading the
+        store again on each one held the store's lock, moves' commits queued behind it,
+        about 13 times a second under load."""
+        sleeping_until = self._sleeping_until
+        if earliest is not None and sleeping_until is not None and earliest >= sleeping_until:
+            return
         self._wake.set()
 
     async def fire_due(self) -> int:
@@ -63,4 +74,8 @@ class Scheduler:
             except Exception:
                 log.exception("the scheduler failed; retrying in a minute")
                 due = self.clock.now() + 60
-            await self.clock.sleep_until(due, self._wake)
+            self._sleeping_until = math.inf if due is None else due
+            try:
+                await self.clock.sleep_until(due, self._wake)
+            finally:
+                self._sleeping_until = None

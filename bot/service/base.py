@@ -204,8 +204,9 @@ class ServiceBase:
         self.games = games
         self.new_seed = new_seed
         self.clock: Clock = clock or SystemClock()
-        # Told whenever timers change, so the scheduler can look at its next deadline.
-        self.timers_changed: Callable[[], None] = lambda: None
+        # Told whenever timers change, so the scheduler can look at its next deadline: with
+        # the earliest of the timers just saved when the caller knows it (see Scheduler.wake).
+        self.timers_changed: Callable[..., None] = lambda earliest=None: None
         self.listeners: list[Listener] = []
         self.holds: list[Hold] = []
         # Weak: a lock lives while someone holds or awaits it (their frame keeps it), so

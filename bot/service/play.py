@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from bot.errors import (
@@ -177,7 +178,9 @@ class Play(ServiceBase):
                 self._remember(record, new_state, timers)
             else:
                 self._forget(match_id)  # the cache is for running matches
-        self.timers_changed()
+        # A move only replaces its match's timers: nothing to wake for unless one is due
+        # sooner than whatever the scheduler waits for (none left: nothing new to wait for).
+        self.timers_changed(min((t.due_at for t in timers), default=math.inf))
         change = Change(
             kind="finished" if status == "finished" else "action",
             match=record,

@@ -282,6 +282,57 @@ async def test_an_earlier_timer_wakes_the_sleeping_scheduler(store, clock) -> No
     task.cancel()
 
 
+async def test_a_timer_no_earlier_than_the_next_deadline_leaves_the_scheduler_asleep(
+    store, clock
+) -> None:
+    """Every move saves its match's timers: the scheduler reads the store again only for
+    one due sooner than what it sleeps until (each read held the store's lock under load)."""
+    fired: list[str] = []
+    reads = 0
+
+    async def fire(timer: Timer) -> None:
+        fired.append(timer.kind)
+
+    service = MatchService(store, GAMES, clock=clock)
+    record = await service.open_lobby(
+        guild_id=1, channel_id=1, host=ANA, game_key="cover_your_assets"
+    )
+    due_timers = store.due_timers
+
+    async def counted(now: float, limit: int = 100) -> list[Timer]:
+        nonlocal reads
+        reads += 1
+        return await due_timers(now, limit)
+
+    store.due_timers = counted  # type: ignore[method-assign]
+
+    def timer(kind: str, seconds: float) -> Timer:
+        return Timer(
+            match_id=record.match_id, kind=kind, seat=0, version=0, due_at=clock.now() + seconds
+        )
+
+    await store.replace_timers(record.match_id, [timer("first", 10)])
+    scheduler = Scheduler(store, clock, fire)
+    task = asyncio.create_task(scheduler.run())
+    await asyncio.sleep(0.02)  # asleep until the first timer
+    before = reads
+    await store.replace_timers(record.match_id, [timer("first", 10), timer("later", 20)])
+    scheduler.wake(clock.now() + 20)
+    await asyncio.sleep(0.02)
+    assert reads == before  # not woken: nothing due sooner
+    await store.replace_timers(
+        record.match_id, [timer("sooner", 5), timer("first", 10), timer("later", 20)]
+    )
+    scheduler.wake(clock.now() + 5)
+    await asyncio.sleep(0.02)
+    assert reads == before + 1
+    await clock.advance(5)
+    await eventually(lambda: fired == ["sooner"])
+    await clock.advance(15)
+    await eventually(lambda: fired == ["sooner", "first", "later"])
+    task.cancel()
+
+
 async def test_remind_pings_whoever_holds_up_my_match_at_most_hourly(timed, clock) -> None:
     match_id = await ana_and_ben(timed, 20)
     state = timed.load_state(await timed.get(match_id))

@@ -147,6 +147,8 @@ class CookieJar(commands.Bot):
             await self._metrics_server.cleanup()
         if hasattr(self, "bots"):
             await self.bots.close()
+        if hasattr(self, "ratings"):
+            await self.ratings.idle()  # the matches that just ended (else sweep, next start)
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)

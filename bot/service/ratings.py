@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -107,11 +108,34 @@ class Ratings:
         self.store: Store = service.store
         # One rating at a time in this process: each reads ratings another may be writing.
         self._lock = asyncio.Lock()
+        # Matches finished and not yet rated, oldest first, and the one task rating them.
+        self._finished: deque[MatchRecord] = deque()
+        self._rater: asyncio.Task[None] | None = None
         service.listeners.append(self.on_change)
 
     async def on_change(self, change: Change) -> None:
-        if change.kind == "finished":
-            await self.rate(change.match)
+        """A finish is rated after the click that ended the match is answered: its five
+        reads and one transaction would wait in the store's queue while the player does.
+        One task rates them in the order they ended, so a rebuild finds the same ratings;
+        a stop before it gets there is made good by ``sweep`` at the next start-up."""
+        if change.kind != "finished":
+            return
+        self._finished.append(change.match)
+        if self._rater is None or self._rater.done():
+            self._rater = asyncio.create_task(self._rate_finished(), name="ratings")
+
+    async def _rate_finished(self) -> None:
+        while self._finished:
+            record = self._finished.popleft()
+            try:
+                await self.rate(record)
+            except Exception:
+                log.exception("could not rate match %s", record.match_id)
+
+    async def idle(self) -> None:
+        """Wait until every finished match handed over so far is rated (tests, shutdown)."""
+        while self._rater is not None and not self._rater.done():
+            await asyncio.wait({self._rater})
 
     async def rate(self, record: MatchRecord) -> list[RatingEventRecord]:
         """Rate a finished match, if the server rates it; the rows written (none when it is

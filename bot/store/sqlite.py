@@ -215,14 +215,15 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         return await self._matches(f"status IN {_OPEN} ORDER BY created_at", ())
 
     async def actions(self, match_id: str) -> list[LoggedAction]:
-        async with (
-            self._lock,
-            self.db.execute(
+        # All rows in one trip to the database thread: a cursor's ``async for`` takes a trip
+        # per chunk of rows, and under load every trip waits its turn on the event loop
+        # while the lock keeps the moves' commits waiting (a replay held it 32 ms).
+        async with self._lock:
+            rows = await self.db.execute_fetchall(
                 "SELECT seq, seat, action, at FROM actions WHERE match_id = ? ORDER BY seq",
                 (match_id,),
-            ) as cursor,
-        ):
-            return [LoggedAction(**dict(row)) async for row in cursor]
+            )
+        return [LoggedAction(seq=row[0], seat=row[1], action=row[2], at=row[3]) for row in rows]
 
     # --- writes ------------------------------------------------------------------------
     async def _transaction(

@@ -20,7 +20,7 @@ from typing import cast
 import pytest
 
 from bot.ratings import Rating
-from bot.service import MatchService, Person, settings_of
+from bot.service import Change, MatchService, Person, settings_of
 from bot.service.ratings import Ratings, rebuild, seat_results
 from bot.store import MatchRecord, SeatRecord, SQLiteStore, Store
 from bot.store.models import GONE
@@ -311,7 +311,14 @@ async def play_to_the_end(service: MatchService, match_id: str, people: Sequence
 async def test_a_real_match_is_rated_as_it_finishes_and_rebuilt_from_the_command_line(
     service: MatchService, store: Store, database_url: str
 ) -> None:
-    Ratings(service)
+    ratings = Ratings(service)
+    rated_when_told: list[bool] = []
+
+    async def answer(change: Change) -> None:  # what the click's answer waits for
+        if change.kind == "finished":
+            rated_when_told.append(await store.match_rated(change.match.match_id))
+
+    service.listeners.append(answer)
     record = await service.open_lobby(
         guild_id=1, channel_id=10, host=ANA, game_key="cookie_chomper"
     )
@@ -319,6 +326,9 @@ async def test_a_real_match_is_rated_as_it_finishes_and_rebuilt_from_the_command
     await service.add_bot(record.match_id, ANA)
     await service.start(record.match_id, ANA)
     await play_to_the_end(service, record.match_id, [ANA, BEN])
+    await ratings.idle()
+    # The move that ended the match was answered without waiting for its rating.
+    assert rated_when_told == [False]
     rows = await store.rating_events_of(1, "cookie_chomper", ANA.user_id)
     assert len(rows) == 1 and rows[0].players == 2
     stored = await table(store)

@@ -157,6 +157,30 @@ async def test_a_failure_inside_the_transaction_leaves_the_old_state(store: Stor
     assert [a.action for a in await store.actions("aaaaaaaaaa")] == ["a"]
 
 
+async def test_a_long_match_is_read_back_in_one_trip_to_the_database_thread(tmp_path) -> None:
+    store = SQLiteStore(tmp_path / "cookie.db")
+    await store.connect()
+    await started(store)
+    for version in range(120):
+        await move(store, version, f'{{"v":{version + 1}}}', f"play.{version}")
+    trips = 0
+    execute = store.db._execute
+
+    async def counted(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        nonlocal trips
+        trips += 1
+        return await execute(fn, *args, **kwargs)
+
+    store.db._execute = counted  # type: ignore[method-assign]
+    logged = await store.actions("aaaaaaaaaa")
+    read_in = trips
+    await store.close()
+    assert [a.action for a in logged] == [f"play.{v}" for v in range(120)]
+    assert [a.seq for a in logged] == sorted(a.seq for a in logged)
+    # A replay holds the store's lock while it reads: each extra trip kept moves waiting.
+    assert read_in == 1
+
+
 async def test_committed_actions_survive_closing_and_reopening(database_url: str) -> None:
     first = open_store(database_url)
     await first.connect()

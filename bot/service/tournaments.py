@@ -1501,6 +1501,8 @@ class Tournaments:
             return
         if forfeit and not any(s.away == GONE for s in change.match.seats):
             return
+        if settings_of(change.match).event is None:
+            return  # every event's table is opened with its event (``_open_table``)
         table = await self.store.event_table_of(change.match.match_id)
         if table is None or table.status != "playing":
             return  # not an event's table, or the event decided it already

@@ -89,6 +89,26 @@ async def test_who_may_create_which_format(events: Tournaments) -> None:
     assert await events.store.tournaments(1, open_only=False) == []
 
 
+async def test_the_end_of_a_match_outside_any_event_asks_nothing_of_the_event_tables(
+    service: MatchService, events: Tournaments
+) -> None:
+    asked: list[str] = []
+    table_of = events.store.event_table_of
+
+    async def counted(match_id: str):  # type: ignore[no-untyped-def]
+        asked.append(match_id)
+        return await table_of(match_id)
+
+    events.store.event_table_of = counted  # type: ignore[method-assign]
+    record = await service.open_lobby(guild_id=1, channel_id=9, host=ANA, game_key="cookie_chomper")
+    await service.add_bot(record.match_id, ANA)
+    await service.start(record.match_id, ANA)
+    # Its end is on the path of the click that ended it: no query where none can match.
+    await service.cancel(record.match_id, ANA)
+    await events.idle()
+    assert asked == []
+
+
 async def test_an_event_of_bots_plays_itself_and_a_second_finish_changes_nothing(
     service: MatchService, events: Tournaments
 ) -> None:

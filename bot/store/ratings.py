@@ -9,7 +9,8 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
@@ -146,11 +147,30 @@ def _rating_row(rating: RatingRecord) -> tuple[object, ...]:
     return tuple(getattr(rating, name.strip()) for name in _RATING.split(","))
 
 
+def _save_match_ratings(events: Sequence[RatingEventRecord], db: sqlite3.Connection) -> bool:
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        db.executemany(_INSERT_EVENT, [_event_row(e) for e in events])
+        for event in events:
+            if db.execute(_UPSERT_RATING, _rating_row(event.rating())).rowcount != 1:
+                raise RatingConflict(event.user_id)
+        db.execute("COMMIT")
+    except sqlite3.IntegrityError:
+        db.execute("ROLLBACK")
+        return False  # the match's rows exist: it was rated already
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")  # none is open if BEGIN failed
+        raise
+    return True
+
+
 class SQLiteRatings(RatingsStore):
     """The SQLite side; mixed into ``SQLiteStore``, whose connection and lock it uses."""
 
     db: aiosqlite.Connection
     _lock: asyncio.Lock
+    in_thread: Callable[[Callable[[sqlite3.Connection], bool]], Awaitable[bool]]
 
     async def _rows(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
         async with self._lock:
@@ -171,22 +191,9 @@ class SQLiteRatings(RatingsStore):
 
     async def save_match_ratings(self, events: Sequence[RatingEventRecord]) -> bool:
         async with self._lock:
-            try:
-                await self.db.execute("BEGIN IMMEDIATE")
-                await self.db.executemany(_INSERT_EVENT, [_event_row(e) for e in events])
-                for event in events:
-                    cursor = await self.db.execute(_UPSERT_RATING, _rating_row(event.rating()))
-                    if cursor.rowcount != 1:
-                        raise RatingConflict(event.user_id)
-                await self.db.execute("COMMIT")
-            except sqlite3.IntegrityError:
-                await self.db.execute("ROLLBACK")
-                return False  # the match's rows exist: it was rated already
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    await self.db.execute("ROLLBACK")  # none is open if BEGIN failed
-                raise
-        return True
+            # One trip to the database's thread: the store's lock is held meanwhile, and
+            # moves' commits wait for it (see ``SQLiteStore.in_thread``).
+            return await self.in_thread(partial(_save_match_ratings, events))
 
     async def match_rated(self, match_id: str) -> bool:
         rows = await self._rows(

@@ -157,28 +157,49 @@ async def test_a_failure_inside_the_transaction_leaves_the_old_state(store: Stor
     assert [a.action for a in await store.actions("aaaaaaaaaa")] == ["a"]
 
 
+def count_trips(store: SQLiteStore) -> list[object]:
+    """Every call the store sends to its database thread from now on."""
+    trips: list[object] = []
+    execute = store.db._execute
+
+    async def counted(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        trips.append(fn)
+        return await execute(fn, *args, **kwargs)
+
+    store.db._execute = counted  # type: ignore[method-assign]
+    return trips
+
+
 async def test_a_long_match_is_read_back_in_one_trip_to_the_database_thread(tmp_path) -> None:
     store = SQLiteStore(tmp_path / "cookie.db")
     await store.connect()
     await started(store)
     for version in range(120):
         await move(store, version, f'{{"v":{version + 1}}}', f"play.{version}")
-    trips = 0
-    execute = store.db._execute
-
-    async def counted(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
-        nonlocal trips
-        trips += 1
-        return await execute(fn, *args, **kwargs)
-
-    store.db._execute = counted  # type: ignore[method-assign]
+    trips = count_trips(store)
     logged = await store.actions("aaaaaaaaaa")
-    read_in = trips
+    read_in = len(trips)
     await store.close()
     assert [a.action for a in logged] == [f"play.{v}" for v in range(120)]
     assert [a.seq for a in logged] == sorted(a.seq for a in logged)
     # A replay holds the store's lock while it reads: each extra trip kept moves waiting.
     assert read_in == 1
+
+
+async def test_a_transaction_is_one_trip_and_a_failed_guard_leaves_nothing(tmp_path) -> None:
+    store = SQLiteStore(tmp_path / "cookie.db")
+    await store.connect()
+    await store.create_match(lobby("aaaaaaaaaa"))
+    seats = [SeatRecord(seat=s, user_id=5 + s, name=f"P{s}") for s in range(4)]
+    trips = count_trips(store)
+    await store.start("aaaaaaaaaa", seats, 42, '{"v":0}', 0)  # six statements
+    started_in = len(trips)
+    with pytest.raises(VersionConflict):  # started already: the guard refuses, all undone
+        await store.start("aaaaaaaaaa", seats[:2], 7, '{"v":9}', 0)
+    record = await store.get("aaaaaaaaaa")
+    await store.close()
+    assert started_in == 1
+    assert record is not None and record.state == '{"v":0}' and len(record.seats) == 4
 
 
 async def test_committed_actions_survive_closing_and_reopening(database_url: str) -> None:
@@ -297,11 +318,15 @@ async def test_moves_of_many_matches_share_a_commit_and_a_conflict_fails_alone(
             status="active",
         )
 
+    trips = count_trips(store)
     results = await asyncio.gather(
         *(save(m, 0) for m in ids), save(ids[0], 5), return_exceptions=True
     )
     assert results[:6] == [None] * 6 and isinstance(results[6], VersionConflict)
     assert 1 <= len(commits) <= 2  # the first move's commit, then everyone else's together
+    # A commit is one trip to the database's thread, however many moves it carries: under
+    # load each trip waits for the loop, and every move behind it waited for all of them.
+    assert len(trips) <= 2
     # Every acknowledged move is on disk, in its match and its action log.
     with sqlite3.connect(db_path) as raw:
         rows = raw.execute("SELECT id, version, state FROM matches ORDER BY id").fetchall()

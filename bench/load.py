@@ -24,6 +24,7 @@ import os
 import random
 import re
 import statistics
+import sys
 import tempfile
 import time
 from array import array
@@ -314,6 +315,7 @@ class Window:
     latencies: array[float] = field(default_factory=lambda: array("d"))
     moves: int = 0
     failed: int = 0
+    reference: float = 0.0  # the machine's speed meanwhile: median ms of ``bench.speed``
 
 
 @dataclass
@@ -395,10 +397,47 @@ class Load:
                 event.set()
 
 
-async def report_windows(load: Load, gcw: GcWatch, started: float) -> None:
+class SpeedMeter:
+    """The machine's speed beside the bot: ``bench.speed`` in a process of its own (on the
+    other core), its samples gathered per window."""
+
+    def __init__(self) -> None:
+        self.samples: array[float] = array("d")
+        self._process: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bench.speed",
+            stdout=asyncio.subprocess.PIPE,
+            cwd=Path(__file__).resolve().parents[1],
+        )
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self._process is not None and self._process.stdout is not None
+        async for line in self._process.stdout:
+            self.samples.append(float(line))
+
+    def take(self) -> float:
+        """The median sample since the last call (0 if none came)."""
+        taken, self.samples = self.samples, array("d")
+        return statistics.median(taken) if taken else 0.0
+
+    async def stop(self) -> None:
+        if self._process is not None and self._process.returncode is None:
+            self._process.kill()
+            await self._process.wait()
+        if self._reader is not None:
+            await asyncio.gather(self._reader, return_exceptions=True)
+
+
+async def report_windows(load: Load, gcw: GcWatch, started: float, speed: SpeedMeter) -> None:
     print(
         f"{'window':>8} {'moves/s':>8} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7} "
-        f"{'failed':>6} {'RSS MB':>7} {'GC max':>7} {'GC CPU':>7}",
+        f"{'failed':>6} {'RSS MB':>7} {'GC max':>7} {'GC CPU':>7} {'ref ms':>7}",
         flush=True,
     )
     index = 0
@@ -406,6 +445,7 @@ async def report_windows(load: Load, gcw: GcWatch, started: float) -> None:
         end = started + WINDOW * (index + 1)
         await asyncio.sleep(max(0.0, end - time.perf_counter()))
         window, load.window = load.window, Window()
+        window.reference = speed.take()
         rss = rss_mb()
         load.windows.append((window, rss, gcw.longest))
         lat = window.latencies
@@ -414,7 +454,7 @@ async def report_windows(load: Load, gcw: GcWatch, started: float) -> None:
             f"{percentile(lat, 0.5) * 1e3:>5.0f}ms {percentile(lat, 0.95) * 1e3:>5.0f}ms "
             f"{percentile(lat, 0.99) * 1e3:>5.0f}ms {max(lat, default=0) * 1e3:>5.0f}ms "
             f"{window.failed:>6} {rss:>7.1f} {gcw.longest * 1e3:>5.0f}ms "
-            f"{gcw.longest_cpu * 1e3:>5.0f}ms",
+            f"{gcw.longest_cpu * 1e3:>5.0f}ms {window.reference:>7.2f}",
             flush=True,
         )
         gcw.longest = gcw.longest_cpu = 0.0
@@ -473,6 +513,9 @@ async def run(
             ids, people = await open_tables(fake, channels)
             if threshold is not None:
                 gc.set_threshold(*threshold)
+            speed = SpeedMeter()
+            await speed.start()
+            speed.take()  # from the start of the measured run on
             with GcWatch() as gcw:
                 started = time.perf_counter()
                 load = Load(fake, people, ids, deadline=started + seconds)
@@ -484,12 +527,13 @@ async def run(
                     for channel, users in zip(ids, people, strict=True)
                     for seat, user in enumerate(users)
                 ]
-                reporter = asyncio.create_task(report_windows(load, gcw, started))
+                reporter = asyncio.create_task(report_windows(load, gcw, started, speed))
                 pruner = asyncio.create_task(prune_often(load))
                 await asyncio.gather(*tasks)
                 elapsed = time.perf_counter() - started
                 await reporter
                 pruner.cancel()
+                await speed.stop()
                 rest = fake.rest_calls - load.rest_at_start
             errors = len(fake.error_logs)
             # The run is over: what is still being sent is not measured.
@@ -535,6 +579,16 @@ def print_summary(
         f"p99 last window / first: {p99_last * 1e3:.0f} / {p99_first * 1e3:.0f} ms = "
         f"{p99_last / max(p99_first, 1e-9):.2f}x (target <= 1.2x)"
     )
+    ref_first, ref_last = first[0].reference, last[0].reference
+    if ref_first and ref_last:
+        # Saturated, the bot's latencies scale with the machine's speed: set against the
+        # same window's reference time, what is left is the bot's own drift.
+        own = (p99_last / ref_last) / max(p99_first / ref_first, 1e-9)
+        print(
+            f"the machine meanwhile (bench.speed, median ms): {ref_first:.2f} in the first "
+            f"window, {ref_last:.2f} in the last ({ref_last / ref_first:.2f}x); p99 last/first "
+            f"in the machine's time: {own:.2f}x"
+        )
     print(
         f"RSS: {base_rss:.0f} MB at start, growth after the first minute {growth:+.1f} MB "
         f"(target < 30 MB)"

@@ -31,6 +31,9 @@ class Scheduler:
         # The deadline the task sleeps until (inf: no timer at all); None while it is awake,
         # firing or reading the next deadline.
         self._sleeping_until: float | None = None
+        # While awake: the earliest timer saved meanwhile, which the read it is doing may
+        # have missed; it sleeps until no later than that.
+        self._noted = math.inf
 
     def wake(self, earliest: float | None = None) -> None:
         """Timers changed: look again at which one is next. ``earliest``: the earliest of
@@ -39,8 +42,15 @@ class Scheduler:
         store again on each one held the store's lock, moves' commits queued behind it,
         about 13 times a second under load."""
         sleeping_until = self._sleeping_until
-        if earliest is not None and sleeping_until is not None and earliest >= sleeping_until:
-            return
+        if earliest is not None:
+            if sleeping_until is None:
+                # Awake, reading: under load a move came during every read, and waking it
+                # again for each kept it reading the store 15 times a second. It takes the
+                # deadline in when it goes back to sleep instead.
+                self._noted = min(self._noted, earliest)
+                return
+            if earliest >= sleeping_until:
+                return
         self._wake.set()
 
     async def fire_due(self) -> int:
@@ -66,6 +76,7 @@ class Scheduler:
     async def run(self) -> None:
         while True:
             self._wake.clear()
+            self._noted = math.inf
             try:
                 await self.fire_due()
                 due = await self.store.next_due()
@@ -74,8 +85,9 @@ class Scheduler:
             except Exception:
                 log.exception("the scheduler failed; retrying in a minute")
                 due = self.clock.now() + 60
-            self._sleeping_until = math.inf if due is None else due
+            until = min(math.inf if due is None else due, self._noted)
+            self._sleeping_until = until
             try:
-                await self.clock.sleep_until(due, self._wake)
+                await self.clock.sleep_until(None if until == math.inf else until, self._wake)
             finally:
                 self._sleeping_until = None

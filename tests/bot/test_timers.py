@@ -284,6 +284,48 @@ async def test_an_earlier_timer_wakes_the_sleeping_scheduler(store, clock) -> No
     task.cancel()
 
 
+async def test_timers_saved_while_the_scheduler_reads_are_kept_without_reading_again(
+    store, clock
+) -> None:
+    """Under load a move saved timers during every read of the scheduler's: waking it for
+    each kept it reading the store without end. It notes them, sleeps until the earliest,
+    and still fires each one when due."""
+    fired: list[str] = []
+    reads = 0
+    service = MatchService(store, GAMES, clock=clock)
+    record = await service.open_lobby(
+        guild_id=1, channel_id=1, host=ANA, game_key="cover_your_assets"
+    )
+
+    def timer(kind: str, seconds: float) -> Timer:
+        return Timer(
+            match_id=record.match_id, kind=kind, seat=0, version=0, due_at=clock.now() + seconds
+        )
+
+    async def fire(one: Timer) -> None:
+        fired.append(one.kind)
+
+    scheduler = Scheduler(store, clock, fire)
+    next_due = store.next_due
+
+    async def reading() -> float | None:
+        nonlocal reads
+        reads += 1
+        due = await next_due()
+        if reads == 1:  # a move saves a timer while the scheduler reads, too late for it
+            await store.replace_timers(record.match_id, [timer("saved-meanwhile", 10)])
+            scheduler.wake(clock.now() + 10)
+        return due
+
+    store.next_due = reading  # type: ignore[method-assign]
+    task = asyncio.create_task(scheduler.run())
+    await asyncio.sleep(0.05)
+    assert reads == 1 and fired == []  # asleep until the noted timer, not reading again
+    await clock.advance(10)
+    await eventually(lambda: fired == ["saved-meanwhile"])
+    task.cancel()
+
+
 async def test_a_timer_no_earlier_than_the_next_deadline_leaves_the_scheduler_asleep(
     store, clock
 ) -> None:

@@ -257,6 +257,7 @@ async def test_a_best_of_three_bracket_goes_to_the_table_winner_and_rates_each_g
     tid = await best_of_three(events, [ANA, BEN], format="single_elimination")
     # A bracket of two is its final: Ben takes game 1, Ana the next two and the event.
     games = [await play_game(events, tid, ANA, winner) for winner in (BEN, ANA, ANA)]
+    await ratings.idle()
     view = await events.view(tid)
     (result,) = view.results
     ana = view.of_user(ANA.user_id).entrant  # type: ignore[union-attr]

@@ -275,6 +275,7 @@ async def test_a_forfeited_two_player_table_finishes_and_is_rated_with_the_forfe
     assert table.match_id is not None
     await service.leave_match(table.match_id, BEN.user_id)
     await events.idle()
+    await ratings.idle()  # rated after the move that ended it was answered
 
     view = await events.view(tid)
     ana, ben = view.of_user(ANA.user_id), view.of_user(BEN.user_id)

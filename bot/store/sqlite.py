@@ -165,8 +165,9 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         Under load every trip to that thread waits for the loop to come round to its
         answer, several milliseconds each: a group commit of fifteen moves, statement by
         statement, was seventeen trips, and every move queued behind it waited for all of
-        them (the slowest 5% of moves waited about 240 ms). aiosqlite runs its own calls
-        the same way (``Connection._execute``); the version range is pinned."""
+        them. A transaction done in one trip is also never left half done by a cancelled
+        caller. aiosqlite runs its own calls the same way (``Connection._execute``); the
+        version range is pinned in pyproject.toml, and the store's tests count the trips."""
         db = self.db
         return await db._execute(lambda: work(db._conn))
 

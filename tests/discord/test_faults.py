@@ -188,6 +188,11 @@ async def test_a_gateway_closed_mid_match_reconnects_and_play_carries_on(
             ready.set()
 
         bot.add_listener(on_ready)
+        # Tasks from here on are waited for: discord.py's new session waits for more guilds
+        # (``guild_ready_timeout``) before it says ready, on a task the READY below starts.
+        # Counted as idle background, its timer was fast-forwarded only when some other
+        # timer happened to carry the fake clock past it.
+        baseline = set(asyncio.all_tasks())
         # A click is on its way when the gateway closes; Discord opens a new session
         # (READY, then the guild again), which clears discord.py's caches but for views.
         if buttons:
@@ -208,7 +213,7 @@ async def test_a_gateway_closed_mid_match_reconnects_and_play_carries_on(
             },
         )
         fake._parse("GUILD_CREATE", fake._guild_json())
-        await fake.settle()
+        await fake.settle(baseline=baseline)
         assert ready.is_set() and bot.get_guild(fake.guild_id) is not None
         assert record.acknowledged
         assert (await bot.service.get(match_id)).version == version + 1

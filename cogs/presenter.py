@@ -13,7 +13,6 @@ import logging
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -57,20 +56,18 @@ THREAD_ARCHIVED = 50083  # Discord's error code for writing to an archived threa
 HAND_EDITABLE = 15 * 60 - 30
 
 
-@dataclass(frozen=True)
-class _HandMessage:
-    """A player's newest hand message, and how to delete it: the webhook of the latest
-    interaction whose token reaches it. Not the interaction itself, which holds its message,
-    member and components: under load, the hands shown after each match's end (kept for
-    their 15 minutes) grew the heap every full collection walks."""
+# A player's newest hand message, and how to delete it: (application id, the token of the
+# latest interaction that reaches it, message id, time.monotonic() of that interaction).
+# Not the interaction, which holds its message, member and components; nor its webhook: a
+# plain tuple of numbers and text is one the collector stops tracking, and under load some
+# thousands of hands are kept for their 15 minutes (a webhook and a record each had made
+# every full collection walk 10,000 more objects by the end of a 10-minute run).
+_HandMessage = tuple[int, str, int, float]
+_MESSAGE, _AT = 2, 3
 
-    webhook: discord.Webhook
-    message_id: int
-    at: float  # time.monotonic() of that interaction
 
-    @classmethod
-    def of(cls, interaction: discord.Interaction, message_id: int) -> _HandMessage:
-        return cls(interaction.followup, message_id, time.monotonic())
+def _hand_of(interaction: discord.Interaction, message_id: int) -> _HandMessage:
+    return (interaction.application_id, interaction.token, message_id, time.monotonic())
 
 
 SWEEP_AFTER = 3.0  # seconds an old ping stays, so that pings of a burst go in one call
@@ -317,14 +314,17 @@ class Presenter:
         """Remember the player's newest hand message; delete the one it replaces while
         Discord still lets us (an interaction's token can edit its messages for 15 minutes)."""
         key = (match_id, interaction.user.id)
-        previous, hand = self._hands.get(key), _HandMessage.of(interaction, message_id)
+        previous, hand = self._hands.get(key), _hand_of(interaction, message_id)
         self._keep_hand(key, hand)
-        if previous is None or hand.at - previous.at >= HAND_EDITABLE:
+        if previous is None or hand[_AT] - previous[_AT] >= HAND_EDITABLE:
             return  # none, or too old to touch: Discord keeps it
-        if previous.message_id != message_id:
-            # Dismissed, or already gone: either way it no longer piles up.
+        application_id, token, old_message, _ = previous
+        if old_message != message_id:
+            # Dismissed, or already gone: either way it no longer piles up. The endpoint
+            # of the token's followup webhook, as interaction.followup would reach it.
+            webhook = discord.Webhook.partial(application_id, token, client=self.bot)
             with contextlib.suppress(discord.HTTPException):
-                await previous.webhook.delete_message(previous.message_id)
+                await webhook.delete_message(old_message)
 
     def forget_hands(self, match_id: str) -> None:
         """An ended match's hands are not replaced by moves any more."""
@@ -335,15 +335,15 @@ class Presenter:
         """A click answered in the player's newest hand message renews its 15 minutes."""
         key = (match_id, interaction.user.id)
         hand = self._hands.get(key)
-        if hand is not None and interaction.message and interaction.message.id == hand.message_id:
-            self._keep_hand(key, _HandMessage.of(interaction, hand.message_id))
+        if hand is not None and interaction.message and interaction.message.id == hand[_MESSAGE]:
+            self._keep_hand(key, _hand_of(interaction, hand[_MESSAGE]))
 
     def _keep_hand(self, key: tuple[str, int], hand: _HandMessage) -> None:
         self._hands[key] = hand
         self._hands.move_to_end(key)
         while True:
             oldest = next(iter(self._hands))
-            if hand.at - self._hands[oldest].at < HAND_EDITABLE:
+            if hand[_AT] - self._hands[oldest][_AT] < HAND_EDITABLE:
                 break
             del self._hands[oldest]  # too old to touch: Discord keeps it, and so do we not
 

@@ -58,10 +58,14 @@ async def test_an_ended_match_lets_go_of_its_players_hand_messages(fake: FakeDis
             (match_id, ana.id),
             (match_id, ben.id),
         }
-        # What is kept to delete a hand later is the token's webhook, not the interaction
-        # with its message, member and components.
-        kept = [value for hand in hands.values() for value in vars(hand).values()]
-        assert not any(isinstance(value, discord.Interaction) for value in kept)
+        # What is kept to delete a hand later is the token and the message id, not the
+        # interaction with its message, member and components, nor even a webhook: numbers
+        # and text in a plain tuple, which the collector stops tracking.
+        kept = list(hands.values())
+        assert kept and all(type(hand) is tuple for hand in kept)
+        assert all(isinstance(value, int | str | float) for hand in kept for value in hand)
+        gc.collect()
+        assert not any(gc.is_tracked(hand) for hand in kept)
         # A hand shown again replaces the old one through that webhook.
         first = fake.last_reply(ana)
         await show_hand(fake, ana)

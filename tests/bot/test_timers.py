@@ -259,23 +259,30 @@ async def test_overdue_timers_fire_at_once_in_order_after_a_restart(
     task.cancel()
 
 
+async def a_lobby(store: Store, clock: ManualClock) -> str:
+    """A match whose timers the scheduler tests set by hand."""
+    service = MatchService(store, GAMES, clock=clock)
+    record = await service.open_lobby(
+        guild_id=1, channel_id=1, host=ANA, game_key="cover_your_assets"
+    )
+    return record.match_id
+
+
+def due_in(match_id: str, clock: ManualClock, kind: str, seconds: float) -> Timer:
+    return Timer(match_id=match_id, kind=kind, seat=0, version=0, due_at=clock.now() + seconds)
+
+
 async def test_an_earlier_timer_wakes_the_sleeping_scheduler(store, clock) -> None:
     fired: list[str] = []
 
     async def fire(timer: Timer) -> None:
         fired.append(timer.kind)
 
-    service = MatchService(store, GAMES, clock=clock)
-    record = await service.open_lobby(
-        guild_id=1, channel_id=1, host=ANA, game_key="cover_your_assets"
-    )
+    match_id = await a_lobby(store, clock)
     scheduler = Scheduler(store, clock, fire)
     task = asyncio.create_task(scheduler.run())
     await asyncio.sleep(0.02)  # asleep: no timers at all
-    await store.replace_timers(
-        record.match_id,
-        [Timer(match_id=record.match_id, kind="soon", seat=0, version=0, due_at=clock.now() + 10)],
-    )
+    await store.replace_timers(match_id, [due_in(match_id, clock, "soon", 10)])
     scheduler.wake()
     await asyncio.sleep(0.02)
     assert fired == []  # woken, it sleeps again until the new timer is due
@@ -292,15 +299,7 @@ async def test_timers_saved_while_the_scheduler_reads_are_kept_without_reading_a
     and still fires each one when due."""
     fired: list[str] = []
     reads = 0
-    service = MatchService(store, GAMES, clock=clock)
-    record = await service.open_lobby(
-        guild_id=1, channel_id=1, host=ANA, game_key="cover_your_assets"
-    )
-
-    def timer(kind: str, seconds: float) -> Timer:
-        return Timer(
-            match_id=record.match_id, kind=kind, seat=0, version=0, due_at=clock.now() + seconds
-        )
+    match_id = await a_lobby(store, clock)
 
     async def fire(one: Timer) -> None:
         fired.append(one.kind)
@@ -313,7 +312,7 @@ async def test_timers_saved_while_the_scheduler_reads_are_kept_without_reading_a
         reads += 1
         due = await next_due()
         if reads == 1:  # a move saves a timer while the scheduler reads, too late for it
-            await store.replace_timers(record.match_id, [timer("saved-meanwhile", 10)])
+            await store.replace_timers(match_id, [due_in(match_id, clock, "saved-meanwhile", 10)])
             scheduler.wake(clock.now() + 10)
         return due
 
@@ -337,10 +336,7 @@ async def test_a_timer_no_earlier_than_the_next_deadline_leaves_the_scheduler_as
     async def fire(timer: Timer) -> None:
         fired.append(timer.kind)
 
-    service = MatchService(store, GAMES, clock=clock)
-    record = await service.open_lobby(
-        guild_id=1, channel_id=1, host=ANA, game_key="cover_your_assets"
-    )
+    match_id = await a_lobby(store, clock)
     due_timers = store.due_timers
 
     async def counted(now: float, limit: int = 100) -> list[Timer]:
@@ -351,21 +347,19 @@ async def test_a_timer_no_earlier_than_the_next_deadline_leaves_the_scheduler_as
     store.due_timers = counted  # type: ignore[method-assign]
 
     def timer(kind: str, seconds: float) -> Timer:
-        return Timer(
-            match_id=record.match_id, kind=kind, seat=0, version=0, due_at=clock.now() + seconds
-        )
+        return due_in(match_id, clock, kind, seconds)
 
-    await store.replace_timers(record.match_id, [timer("first", 10)])
+    await store.replace_timers(match_id, [timer("first", 10)])
     scheduler = Scheduler(store, clock, fire)
     task = asyncio.create_task(scheduler.run())
     await asyncio.sleep(0.02)  # asleep until the first timer
     before = reads
-    await store.replace_timers(record.match_id, [timer("first", 10), timer("later", 20)])
+    await store.replace_timers(match_id, [timer("first", 10), timer("later", 20)])
     scheduler.wake(clock.now() + 20)
     await asyncio.sleep(0.02)
     assert reads == before  # not woken: nothing due sooner
     await store.replace_timers(
-        record.match_id, [timer("sooner", 5), timer("first", 10), timer("later", 20)]
+        match_id, [timer("sooner", 5), timer("first", 10), timer("later", 20)]
     )
     scheduler.wake(clock.now() + 5)
     await asyncio.sleep(0.02)

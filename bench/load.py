@@ -316,6 +316,9 @@ class Window:
     moves: int = 0
     failed: int = 0
     reference: float = 0.0  # the machine's speed meanwhile: median ms of ``bench.speed``
+    # The same latencies by what was clicked (``do``, ``pick``, ``hand``, ``rematch``...):
+    # which clicks make the tail.
+    kinds: dict[str, array[float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -375,6 +378,8 @@ class Load:
             self.window.failed += 1
             return None
         self.window.latencies.append(seconds)
+        kind = custom_id.split(":", 2)[1]
+        self.window.kinds.setdefault(kind, array("d")).append(seconds)
         if custom_id.startswith(("cj:do:", "cj:pick:")):
             self.window.moves += 1
         replies = [self.fake.messages.get(i) for i in record.reply_ids]
@@ -579,6 +584,13 @@ def print_summary(
         f"p99 last window / first: {p99_last * 1e3:.0f} / {p99_first * 1e3:.0f} ms = "
         f"{p99_last / max(p99_first, 1e-9):.2f}x (target <= 1.2x)"
     )
+    for name, (window, _, _) in (("first", first), ("last", last)):
+        parts = [
+            f"{kind} {len(values)} p50 {percentile(values, 0.5) * 1e3:.0f} "
+            f"p99 {percentile(values, 0.99) * 1e3:.0f} ms"
+            for kind, values in sorted(window.kinds.items(), key=lambda kv: -len(kv[1]))
+        ]
+        print(f"  by click, {name} window: " + "; ".join(parts))
     ref_first, ref_last = first[0].reference, last[0].reference
     if ref_first and ref_last:
         # Saturated, the bot's latencies scale with the machine's speed: set against the

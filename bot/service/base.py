@@ -220,6 +220,7 @@ class ServiceBase:
         # kept as its JSON: one string is nothing for the garbage collector to walk, where a
         # parsed state is hundreds of objects (256 of them made every full collection slower).
         self._last_held: OrderedDict[tuple[str, int], str | None] = OrderedDict()
+        self._replays: dict[str, asyncio.Future[None]] = {}  # match -> its replay under way
         self._cache_sizes: dict[str, int] = {}
         self._cache_budget = int(cache_mb * 2**20)
         self._cache_bytes = 0
@@ -347,30 +348,58 @@ class ServiceBase:
             return seen
         key = (seen.match.match_id, seen.seat)
         if key not in self._last_held:
-            logged = await self.store.actions(seen.match.match_id)
-            # Pure and CPU-bound (a long match is a thousand moves): off the event loop.
-            held = await asyncio.to_thread(_last_held, seen, logged)
-            self._last_held[key] = held.model_dump_json() if held is not None else None
-            while len(self._last_held) > LAST_HELD_KEPT:
-                self._last_held.popitem(last=False)
+            await self._replay_last_hands(seen)
         text = self._last_held[key]
         if text is None:
             return seen
         return SeatView.of(seen.match, seen.game, seen.game.load_state(text), seen.seat)
 
+    async def _replay_last_hands(self, seen: SeatView) -> None:
+        """One replay of the match for every seat it left empty-handed, however many of
+        them ask at once: at the end of a game that empties every hand all the players
+        tend to look, and a replay each (on threads fighting the event loop for the GIL)
+        was a quarter of the bot's CPU under load."""
+        match_id = seen.match.match_id
+        replay = self._replays.get(match_id)
+        if replay is None:
+            replay = self._replays[match_id] = asyncio.ensure_future(self._replay(seen))
+            replay.add_done_callback(lambda _: self._replays.pop(match_id, None))
+        # Shielded: one asker giving up does not cancel the replay the others wait for.
+        await asyncio.shield(replay)
 
-def _last_held(seen: SeatView, logged: Sequence[LoggedAction]) -> GameState | None:
-    """The last state of the replayed match in which the seat held cards."""
-    record, game, seat = seen.match, seen.game, seen.seat
-    assert seat is not None and record.seed is not None
+    async def _replay(self, seen: SeatView) -> None:
+        logged = await self.store.actions(seen.match.match_id)
+        # Pure and CPU-bound (a long match is a thousand moves): off the event loop.
+        held = await asyncio.to_thread(_last_hands, seen, logged)
+        for seat, text in held.items():
+            self._last_held[(seen.match.match_id, seat)] = text
+        while len(self._last_held) > LAST_HELD_KEPT:
+            self._last_held.popitem(last=False)
+
+
+def _empty_handed(game: Game, state: GameState, seat: int) -> bool:
+    view = game.view(state, seat)
+    return isinstance(view, TableView) and view.empty_handed
+
+
+def _last_hands(seen: SeatView, logged: Sequence[LoggedAction]) -> dict[int, str | None]:
+    """For each seat the match left empty-handed, the JSON of the last state in which it
+    held cards (None: it never did). One replay, then a walk back from the end for each
+    seat: a hand usually empties near the end, so few views are built."""
+    record, game = seen.match, seen.game
+    assert record.seed is not None
     names = [s.name for s in record.seats]
     state = game.setup(game.load_options(record.options), names, record.seed)  # type: ignore[attr-defined]
-    held = None
+    before_each = []  # the state each logged action was played on
     for action in logged:
-        view = game.view(state, seat)
-        if isinstance(view, TableView) and not view.empty_handed:
-            held = state
+        before_each.append(state)
         state, _ = game.apply(state, action.seat, Action.decode(action.action))
+    held: dict[int, str | None] = {}
+    for seat in (s.seat for s in record.seats):
+        if not _empty_handed(game, state, seat):  # the final state, as replayed
+            continue
+        last = next((s for s in reversed(before_each) if not _empty_handed(game, s, seat)), None)
+        held[seat] = last.model_dump_json() if last is not None else None
     return held
 
 

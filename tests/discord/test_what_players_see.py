@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.clock import ManualClock
+from bot.store.models import LoggedAction
 from cogs.presenter import HAND_EDITABLE
 from games import GAMES
-from games.core.protocol import Placement
+from games.core.protocol import Action, Placement
 from games.cover import CoverYourAssets
 from games.cover.state import CoverOptions, CoverSet, CoverState
 from tests.discord.conftest import make_bot, open_game, show_hand, table_of
@@ -251,4 +252,47 @@ async def test_my_last_hand_on_a_finished_table_shows_the_cards_held_not_empty(f
         # Kept as text, not as parsed states: nothing for the garbage collector to walk.
         kept = bot.service._last_held[(match_id, [ana, ben].index(out[0]))]
         assert isinstance(kept, str) and '"hands"' in kept
+    fake.assert_clean()
+
+
+async def test_players_asking_for_their_last_hands_at_once_share_one_replay(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben, bots=2)
+        await play_to_the_end(fake, [ana, ben])
+        table = table_of(fake)
+        match_id = table.find_button("Rematch").custom_id.split(":")[2]
+        record = await bot.service.get(match_id)
+        game = GAMES["cover_your_assets"]
+        state = bot.service.load_state(record)
+        assert not state.players[0].hand and not state.players[1].hand  # all played out
+        # The last state each seat held cards in, replayed the long way, one seat at a time.
+        logged = await bot.store.actions(match_id)
+        names = [s.name for s in record.seats]
+        replayed = game.setup(game.load_options(record.options), names, record.seed)
+        expected: dict[int, int] = {}
+        for action in logged:
+            for seat in (0, 1):
+                if replayed.players[seat].hand:
+                    expected[seat] = replayed.version
+            replayed, _ = game.apply(replayed, action.seat, Action.decode(action.action))
+        reads = 0
+        real_actions = bot.store.actions
+
+        async def counted(match_id: str) -> list[LoggedAction]:
+            nonlocal reads
+            reads += 1
+            return await real_actions(match_id)
+
+        bot.store.actions = counted  # type: ignore[method-assign]
+        await fake.click_at_once([ana, ben], table, table.find_button("My last hand"))
+        assert reads == 1
+        for person, seat in ((ana, 0), (ben, 1)):
+            last = fake.last_reply(person)
+            assert "The last cards you held" in last.text()
+            kept = game.load_state(bot.service._last_held[(match_id, seat)])
+            assert kept.version == expected[seat] and kept.players[seat].hand
+        # Asked again, from memory.
+        await fake.click(ana, table, table.find_button("My last hand"))
+        assert reads == 1 and "The last cards you held" in fake.last_reply(ana).text()
     fake.assert_clean()

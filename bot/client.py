@@ -94,6 +94,8 @@ class CookieJar(commands.Bot):
         if self.settings.gc_freeze:
             gc.collect()
             gc.freeze()
+        if (threshold := self.settings.gc_thresholds) is not None:
+            gc.set_threshold(*threshold)
 
     async def fire(self, timer: Timer) -> None:
         """One scheduler serves matches' and events' timers."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import subprocess
@@ -10,10 +11,12 @@ from pathlib import Path
 
 import discord
 import pytest
+from pydantic import ValidationError
 
 from bot.__main__ import silence_voice_warnings
 from bot.client import CookieJar
 from bot.config import Settings
+from tests.discord.harness import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,3 +77,36 @@ def test_make_run_installs_only_what_running_needs(tmp_path: Path) -> None:
         timeout=60,
     )
     assert "[dev]" in test.stdout  # the test tools come with `make test`
+
+
+@pytest.mark.parametrize(
+    ("text", "thresholds"),
+    [("20000,4,10", (20000, 4, 10)), (" 700, 10, 10 ", (700, 10, 10)), ("", None)],
+)
+def test_gc_threshold_is_three_counts_or_empty_for_pythons_own(
+    text: str, thresholds: tuple[int, int, int] | None
+) -> None:
+    settings = Settings(_env_file=None, discord_token="x", gc_threshold=text)  # type: ignore[call-arg]
+    assert settings.gc_thresholds == thresholds
+
+
+@pytest.mark.parametrize("text", ["20000,4", "lots,4,10", "0,10,10", "1,2,3,4", "-5,1,1"])
+def test_a_gc_threshold_that_is_not_three_counts_is_refused_with_a_sentence(text: str) -> None:
+    with pytest.raises(ValidationError, match="GC_THRESHOLD must be three whole numbers"):
+        Settings(_env_file=None, discord_token="x", gc_threshold=text)  # type: ignore[call-arg]
+
+
+async def test_start_up_sets_the_collectors_thresholds(tmp_path: Path) -> None:
+    before = gc.get_threshold()
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        discord_token="fake-token",
+        database_url=f"sqlite:///{tmp_path / 'cookie.db'}",
+        gc_freeze=False,
+        gc_threshold="12345,6,7",
+    )
+    try:
+        async with FakeDiscord().running(CookieJar(settings)):
+            assert gc.get_threshold() == (12345, 6, 7)
+    finally:
+        gc.set_threshold(*before)

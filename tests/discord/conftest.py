@@ -24,6 +24,7 @@ def make_bot(db: Path | str) -> CookieJar:
         bot_delay=0,
         table_edit_interval=0,
         gc_freeze=False,  # a test process starts many bots; frozen objects never go
+        gc_threshold="",  # the collector is the test process's, not one bot's
     )
     return CookieJar(settings)
 

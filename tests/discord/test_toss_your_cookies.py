@@ -83,7 +83,9 @@ async def test_three_players_two_people_and_a_bot_play_a_full_match_to_the_final
         await play_to_the_end(fake, [ana, ben])
         match_id = table_of(fake).find_button("Rematch").custom_id.split(":")[2]
         state = bot.service.load_state(await bot.service.get(match_id))
-        assert max(state.round_wins) == 2 and len(state.winners) in (2, 3)
+        # First to a majority (two) wins: with three players each may win one round
+        # first, and a fourth round decides.
+        assert max(state.round_wins) == 2 and 2 <= len(state.winners) <= 4
         assert match_id not in bot.service._cache  # finished: out of the running cache
         final = table_of(fake).text()
         assert "Game over" in final and "wins!" in final and "of 3 rounds" in final

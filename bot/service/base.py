@@ -220,7 +220,8 @@ class ServiceBase:
         # kept as its JSON: one string is nothing for the garbage collector to walk, where a
         # parsed state is hundreds of objects (256 of them made every full collection slower).
         self._last_held: OrderedDict[tuple[str, int], str | None] = OrderedDict()
-        self._replays: dict[str, asyncio.Future[None]] = {}  # match -> its replay under way
+        # Match -> the replay of its last hands under way (see ``_replay_last_hands``).
+        self._last_hands_replaying: dict[str, asyncio.Future[None]] = {}
         self._cache_sizes: dict[str, int] = {}
         self._cache_budget = int(cache_mb * 2**20)
         self._cache_bytes = 0
@@ -360,10 +361,12 @@ class ServiceBase:
         tend to look, and a replay each (on threads fighting the event loop for the GIL)
         was a quarter of the bot's CPU under load."""
         match_id = seen.match.match_id
-        replay = self._replays.get(match_id)
+        replay = self._last_hands_replaying.get(match_id)
         if replay is None:
-            replay = self._replays[match_id] = asyncio.ensure_future(self._replay(seen))
-            replay.add_done_callback(lambda _: self._replays.pop(match_id, None))
+            replay = self._last_hands_replaying[match_id] = asyncio.ensure_future(
+                self._replay(seen)
+            )
+            replay.add_done_callback(lambda _: self._last_hands_replaying.pop(match_id, None))
         # Shielded: one asker giving up does not cancel the replay the others wait for.
         await asyncio.shield(replay)
 

@@ -350,7 +350,8 @@ class ServiceBase:
         key = (seen.match.match_id, seen.seat)
         if key not in self._last_held:
             await self._replay_last_hands(seen)
-        text = self._last_held[key]
+        # .get: on a very busy bot other matches' hands may have pushed it out already.
+        text = self._last_held.get(key)
         if text is None:
             return seen
         return SeatView.of(seen.match, seen.game, seen.game.load_state(text), seen.seat)

@@ -343,6 +343,7 @@ class Window:
     moves: int = 0
     failed: int = 0
     reference: float = 0.0  # the machine's speed meanwhile: median ms of ``bench.speed``
+    fsync: float = 0.0  # and the disk's: median ms of a 4 KB write and its fsync
     # The same latencies by what was clicked (``do``, ``pick``, ``hand``, ``rematch``...):
     # which clicks make the tail.
     kinds: dict[str, array[float]] = field(default_factory=dict)
@@ -433,10 +434,13 @@ class Load:
 
 class SpeedMeter:
     """The machine's speed beside the bot: ``bench.speed`` in a process of its own (on the
-    other core), its samples gathered per window."""
+    other core), its samples gathered per window: a fixed piece of CPU work, and a 4 KB
+    write with its fsync on the disk of the bot's database."""
 
-    def __init__(self) -> None:
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
         self.samples: array[float] = array("d")
+        self.fsyncs: array[float] = array("d")
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
 
@@ -445,6 +449,7 @@ class SpeedMeter:
             sys.executable,
             "-m",
             "bench.speed",
+            self.folder,
             stdout=asyncio.subprocess.PIPE,
             cwd=Path(__file__).resolve().parents[1],
         )
@@ -453,12 +458,18 @@ class SpeedMeter:
     async def _read(self) -> None:
         assert self._process is not None and self._process.stdout is not None
         async for line in self._process.stdout:
-            self.samples.append(float(line))
+            work, disk = line.split()
+            self.samples.append(float(work))
+            self.fsyncs.append(float(disk))
 
-    def take(self) -> float:
-        """The median sample since the last call (0 if none came)."""
+    def take(self) -> tuple[float, float]:
+        """The median CPU sample and fsync (ms) since the last call (0 if none came)."""
         taken, self.samples = self.samples, array("d")
-        return statistics.median(taken) if taken else 0.0
+        synced, self.fsyncs = self.fsyncs, array("d")
+        return (
+            statistics.median(taken) if taken else 0.0,
+            statistics.median(synced) if synced else 0.0,
+        )
 
     async def stop(self) -> None:
         if self._process is not None and self._process.returncode is None:
@@ -471,7 +482,7 @@ class SpeedMeter:
 async def report_windows(load: Load, gcw: GcWatch, started: float, speed: SpeedMeter) -> None:
     print(
         f"{'window':>8} {'moves/s':>8} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7} "
-        f"{'failed':>6} {'RSS MB':>7} {'GC max':>7} {'GC CPU':>7} {'ref ms':>7}",
+        f"{'failed':>6} {'RSS MB':>7} {'GC max':>7} {'GC CPU':>7} {'ref ms':>7} {'fsync':>6}",
         flush=True,
     )
     index = 0
@@ -479,7 +490,7 @@ async def report_windows(load: Load, gcw: GcWatch, started: float, speed: SpeedM
         end = started + WINDOW * (index + 1)
         await asyncio.sleep(max(0.0, end - time.perf_counter()))
         window, load.window = load.window, Window()
-        window.reference = speed.take()
+        window.reference, window.fsync = speed.take()
         rss = rss_mb()
         load.windows.append((window, rss, gcw.longest))
         if len(load.windows) > 2:
@@ -493,7 +504,7 @@ async def report_windows(load: Load, gcw: GcWatch, started: float, speed: SpeedM
             f"{percentile(lat, 0.5) * 1e3:>5.0f}ms {percentile(lat, 0.95) * 1e3:>5.0f}ms "
             f"{percentile(lat, 0.99) * 1e3:>5.0f}ms {max(lat, default=0) * 1e3:>5.0f}ms "
             f"{window.failed:>6} {rss:>7.1f} {gcw.longest * 1e3:>5.0f}ms "
-            f"{gcw.longest_cpu * 1e3:>5.0f}ms {window.reference:>7.2f}",
+            f"{gcw.longest_cpu * 1e3:>5.0f}ms {window.reference:>7.2f} {window.fsync:>6.2f}",
             flush=True,
         )
         gcw.longest = gcw.longest_cpu = 0.0
@@ -549,7 +560,7 @@ async def run(channels: int, seconds: float, *, freeze: bool, threshold: str | N
         bot = CookieJar(settings)
         async with fake.running(bot, check_errors=False):
             ids, people = await open_tables(fake, channels)
-            speed = SpeedMeter()
+            speed = SpeedMeter(folder)
             await speed.start()
             speed.take()  # from the start of the measured run on
             with GcWatch() as gcw:
@@ -629,6 +640,12 @@ def print_summary(
             f"the machine meanwhile (bench.speed, median ms): {ref_first:.2f} in the first "
             f"window, {ref_last:.2f} in the last ({ref_last / ref_first:.2f}x); p99 last/first "
             f"in the machine's time: {own:.2f}x"
+        )
+    if first[0].fsync and last[0].fsync:
+        print(
+            f"the disk meanwhile (4 KB write and fsync, median ms): {first[0].fsync:.2f} in the "
+            f"first window, {last[0].fsync:.2f} in the last "
+            f"({last[0].fsync / first[0].fsync:.2f}x)"
         )
     print(
         f"RSS: {base_rss:.0f} MB at start, growth after the first minute {growth:+.1f} MB "

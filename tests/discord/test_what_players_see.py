@@ -7,14 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot.clock import ManualClock
-from bot.store.models import LoggedAction
+from bot.store.models import LoggedAction, MatchRecord
 from cogs.presenter import HAND_EDITABLE
 from games import GAMES
 from games.core.protocol import Action, Placement
 from games.cover import CoverYourAssets
 from games.cover.state import CoverOptions, CoverSet, CoverState
 from tests.discord.conftest import make_bot, open_game, show_hand, table_of
-from tests.discord.harness import FakeDiscord, FakeMessage
+from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
 from tests.discord.test_toss_your_cookies import play_to_the_end
 
 
@@ -229,14 +229,23 @@ def test_every_game_names_its_scores_as_players_count_them() -> None:
     assert chomper.score_text(standard, placement) == ""  # the place says it all
 
 
+async def a_finished_match(  # type: ignore[no-untyped-def]
+    fake: FakeDiscord, bot, game: str, *people: FakeUser
+) -> tuple[FakeMessage, str, MatchRecord, Any]:
+    """``game`` played to the end by ``people`` and two bots: its final table, the match's
+    id, record and final state."""
+    await open_game(fake, game, *people, bots=2)
+    await play_to_the_end(fake, list(people))
+    table = table_of(fake)
+    match_id = table.find_button("Rematch").custom_id.split(":")[2]
+    record = await bot.service.get(match_id)
+    return table, match_id, record, bot.service.load_state(record)
+
+
 async def test_my_last_hand_on_a_finished_table_shows_the_cards_held_not_empty(fake, db) -> None:
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
-        await open_game(fake, "cookie_chomper", ana, ben, bots=2)
-        await play_to_the_end(fake, [ana, ben])
-        table = table_of(fake)
-        match_id = table.find_button("Rematch").custom_id.split(":")[2]
-        state = bot.service.load_state(await bot.service.get(match_id))
+        table, match_id, _, state = await a_finished_match(fake, bot, "cookie_chomper", ana, ben)
         out = [p for p, seat in ((ana, 0), (ben, 1)) if not state.hands[seat]]
         assert out  # of four players three are out, so Ana or Ben ended empty-handed
         for person in (ana, ben):
@@ -258,13 +267,10 @@ async def test_my_last_hand_on_a_finished_table_shows_the_cards_held_not_empty(f
 async def test_players_asking_for_their_last_hands_at_once_share_one_replay(fake, db) -> None:
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
-        await open_game(fake, "cover_your_assets", ana, ben, bots=2)
-        await play_to_the_end(fake, [ana, ben])
-        table = table_of(fake)
-        match_id = table.find_button("Rematch").custom_id.split(":")[2]
-        record = await bot.service.get(match_id)
+        table, match_id, record, state = await a_finished_match(
+            fake, bot, "cover_your_assets", ana, ben
+        )
         game = GAMES["cover_your_assets"]
-        state = bot.service.load_state(record)
         assert not state.players[0].hand and not state.players[1].hand  # all played out
         # The last state each seat held cards in, replayed the long way, one seat at a time.
         logged = await bot.store.actions(match_id)

@@ -318,7 +318,7 @@ class Histogram:
     BINS = 100_001
 
     def __init__(self) -> None:
-        self.counts = array("L", [0]) * self.BINS
+        self.counts = array("I", [0]) * self.BINS
         self.total = 0
 
     def add(self, seconds: float) -> None:

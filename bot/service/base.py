@@ -24,7 +24,7 @@ from bot.errors import (
     UserError,
 )
 from bot.store import MatchRecord, SeatRecord, Store, Timer
-from bot.store.models import GONE, LoggedAction
+from bot.store.models import GONE
 from bot.timing import (
     MatchSettings,
     UserSettings,
@@ -220,7 +220,7 @@ class ServiceBase:
         # kept as its JSON: one string is nothing for the garbage collector to walk, where a
         # parsed state is hundreds of objects (256 of them made every full collection slower).
         self._last_held: OrderedDict[tuple[str, int], str | None] = OrderedDict()
-        # Match -> the replay of its last hands under way (see ``_replay_last_hands``).
+        # Match -> the replay of its last hands under way (see ``History.last_held``).
         self._last_hands_replaying: dict[str, asyncio.Future[None]] = {}
         self._cache_sizes: dict[str, int] = {}
         self._cache_budget = int(cache_mb * 2**20)
@@ -338,73 +338,6 @@ class ServiceBase:
         seat = record.seat_of(user_id) if user_id is not None else None
         game = self.game_of(record)
         return SeatView.of(record, game, state, seat, self.decisions(game, state))
-
-    async def last_held(self, seen: SeatView) -> SeatView:
-        """A finished match that left the player empty-handed (every card played, or out
-        of the game): the view of the last hand they held, found by replaying the match's
-        log from its seed (the same seed and actions give the same states)."""
-        if seen.seat is None or seen.match.status != "finished" or seen.match.seed is None:
-            return seen
-        if not (isinstance(seen.view, TableView) and seen.view.empty_handed):
-            return seen
-        key = (seen.match.match_id, seen.seat)
-        if key not in self._last_held:
-            await self._replay_last_hands(seen)
-        # .get: on a very busy bot other matches' hands may have pushed it out already.
-        text = self._last_held.get(key)
-        if text is None:
-            return seen
-        return SeatView.of(seen.match, seen.game, seen.game.load_state(text), seen.seat)
-
-    async def _replay_last_hands(self, seen: SeatView) -> None:
-        """One replay of the match for every seat it left empty-handed, however many of
-        them ask at once: at the end of a game that empties every hand all the players
-        tend to look, and a replay each (on threads fighting the event loop for the GIL)
-        was a quarter of the bot's CPU under load."""
-        match_id = seen.match.match_id
-        replay = self._last_hands_replaying.get(match_id)
-        if replay is None:
-            replay = self._last_hands_replaying[match_id] = asyncio.ensure_future(
-                self._replay(seen)
-            )
-            replay.add_done_callback(lambda _: self._last_hands_replaying.pop(match_id, None))
-        # Shielded: one asker giving up does not cancel the replay the others wait for.
-        await asyncio.shield(replay)
-
-    async def _replay(self, seen: SeatView) -> None:
-        logged = await self.store.actions(seen.match.match_id)
-        # Pure and CPU-bound (a long match is a thousand moves): off the event loop.
-        held = await asyncio.to_thread(_last_hands, seen, logged)
-        for seat, text in held.items():
-            self._last_held[(seen.match.match_id, seat)] = text
-        while len(self._last_held) > LAST_HELD_KEPT:
-            self._last_held.popitem(last=False)
-
-
-def _empty_handed(game: Game, state: GameState, seat: int) -> bool:
-    view = game.view(state, seat)
-    return isinstance(view, TableView) and view.empty_handed
-
-
-def _last_hands(seen: SeatView, logged: Sequence[LoggedAction]) -> dict[int, str | None]:
-    """For each seat the match left empty-handed, the JSON of the last state in which it
-    held cards (None: it never did). One replay, then a walk back from the end for each
-    seat: a hand usually empties near the end, so few views are built."""
-    record, game = seen.match, seen.game
-    assert record.seed is not None
-    names = [s.name for s in record.seats]
-    state = game.setup(game.load_options(record.options), names, record.seed)  # type: ignore[attr-defined]
-    before_each = []  # the state each logged action was played on
-    for action in logged:
-        before_each.append(state)
-        state, _ = game.apply(state, action.seat, Action.decode(action.action))
-    held: dict[int, str | None] = {}
-    for seat in (s.seat for s in record.seats):
-        if not _empty_handed(game, state, seat):  # the final state, as replayed
-            continue
-        last = next((s for s in reversed(before_each) if not _empty_handed(game, s, seat)), None)
-        held[seat] = last.model_dump_json() if last is not None else None
-    return held
 
 
 class _NothingToDo(Exception):

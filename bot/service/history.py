@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.errors import UserError
-from bot.service.base import ServiceBase, match_outcome
+from bot.service.base import LAST_HELD_KEPT, SeatView, ServiceBase, match_outcome
 from bot.store import MatchRecord
 from bot.store.models import GONE
+from games.core.protocol import Game, GameState
 from games.core.replay import (
     ExportedAction,
     ExportedSeat,
@@ -26,7 +27,9 @@ from games.core.replay import (
     MatchExport,
     ReplayError,
     replay,
+    states,
 )
+from games.core.views import TableView
 
 log = logging.getLogger(__name__)
 
@@ -201,3 +204,69 @@ class History(ServiceBase):
         while len(cache) > REPLAYS_KEPT:
             cache.popitem(last=False)
         return found
+
+    # --- the last hand of a finished match ---------------------------------------------
+    async def last_held(self, seen: SeatView) -> SeatView:
+        """A finished match that left the player empty-handed (every card played, or out
+        of the game): the view of the last hand they held, found by replaying the match's
+        log from its seed (the same seed and actions give the same states)."""
+        if seen.seat is None or seen.match.status != "finished" or seen.match.seed is None:
+            return seen
+        if not (isinstance(seen.view, TableView) and seen.view.empty_handed):
+            return seen
+        key = (seen.match.match_id, seen.seat)
+        if key not in self._last_held:
+            await self._replay_last_hands(seen)
+        # .get: on a very busy bot other matches' hands may have pushed it out already.
+        text = self._last_held.get(key)
+        if text is None:
+            return seen
+        return SeatView.of(seen.match, seen.game, seen.game.load_state(text), seen.seat)
+
+    async def _replay_last_hands(self, seen: SeatView) -> None:
+        """One replay of the match for every seat it left empty-handed, however many of
+        them ask at once: at the end of a game that empties every hand all the players
+        tend to look, and a replay each (on threads fighting the event loop for the GIL)
+        was a quarter of the bot's CPU under load."""
+        match_id = seen.match.match_id
+        replaying = self._last_hands_replaying.get(match_id)
+        if replaying is None:
+            replaying = self._last_hands_replaying[match_id] = asyncio.ensure_future(
+                self._replay_last_hands_now(seen)
+            )
+            replaying.add_done_callback(lambda _: self._last_hands_replaying.pop(match_id, None))
+        # Shielded: one asker giving up does not cancel the replay the others wait for.
+        await asyncio.shield(replaying)
+
+    async def _replay_last_hands_now(self, seen: SeatView) -> None:
+        export = await self._export(seen.match)
+        try:
+            # Pure and CPU-bound (a long match is a thousand moves): off the event loop.
+            held = await asyncio.to_thread(_last_hands, seen.game, export)
+        except ReplayError as exc:
+            # The final view stands in; the same fault in /replay tells the player.
+            log.error("match %s does not replay: %s", seen.match.match_id, exc)
+            return
+        for seat, text in held.items():
+            self._last_held[(seen.match.match_id, seat)] = text
+        while len(self._last_held) > LAST_HELD_KEPT:
+            self._last_held.popitem(last=False)
+
+
+def _empty_handed(game: Game, state: GameState, seat: int) -> bool:
+    view = game.view(state, seat)
+    return isinstance(view, TableView) and view.empty_handed
+
+
+def _last_hands(game: Game, export: MatchExport) -> dict[int, str | None]:
+    """For each seat the match left empty-handed, the JSON of the last state in which it
+    held cards (None: it never did). One replay, then a walk back from the end for each
+    seat: a hand usually empties near the end, so few views are built."""
+    *before_each, final = states(game, export)  # the state each move was played on, the end
+    held: dict[int, str | None] = {}
+    for seat in (s.seat for s in export.seats):
+        if not _empty_handed(game, final, seat):
+            continue
+        last = next((s for s in reversed(before_each) if not _empty_handed(game, s, seat)), None)
+        held[seat] = last.model_dump_json() if last is not None else None
+    return held

@@ -8,6 +8,7 @@ table after each move), which the Discord replayer pages through and the termina
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -154,12 +155,18 @@ def _apply(
         raise ReplayError(f"Move {logged.seq + 1} does not replay: {exc}") from None
 
 
-def final_state(game: Game, export: MatchExport) -> GameState:
-    """The last state, recomputed; cheap (no labels, no frames kept)."""
+def states(game: Game, export: MatchExport) -> Iterator[GameState]:
+    """The deal, then the state after each move, recomputed; cheap (no labels, no frames)."""
     state = _setup(game, export)
+    yield state
     for logged, action in _steps(game, export):
         state, _ = _apply(game, state, logged, action)
-    return state
+        yield state
+
+
+def final_state(game: Game, export: MatchExport) -> GameState:
+    """The last state, recomputed; nothing kept on the way."""
+    return deque(states(game, export), maxlen=1)[0]
 
 
 def outcome_of(game: Game, export: MatchExport, state: GameState) -> Outcome | None:

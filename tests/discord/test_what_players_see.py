@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.clock import ManualClock
 from bot.store.models import LoggedAction, MatchRecord
+from cogs.components import OOPS
 from cogs.presenter import HAND_EDITABLE
 from games import GAMES
 from games.core.protocol import Action, Placement
@@ -303,3 +304,28 @@ async def test_players_asking_for_their_last_hands_at_once_share_one_replay(fake
         await fake.click(ana, table, table.find_button("My last hand"))
         assert reads == 1 and "The last cards you held" in fake.last_reply(ana).text()
     fake.assert_clean()
+
+
+async def test_a_last_hand_whose_log_does_not_replay_shows_the_final_hand_and_logs_it(
+    fake, db
+) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db), check_errors=False) as bot:
+        table, match_id, record, _ = await a_finished_match(
+            fake, bot, "cover_your_assets", ana, ben
+        )
+        bot.service._last_held.clear()
+        real_actions = bot.store.actions
+
+        async def shuffled(match_id: str) -> list[LoggedAction]:
+            return list(reversed(await real_actions(match_id)))  # out of order
+
+        bot.store.actions = shuffled  # type: ignore[method-assign]
+        await fake.click(ana, table, table.find_button("My last hand"))
+        last = fake.last_reply(ana)
+        assert last.ephemeral and "This match is over." in last.text()
+        assert "The last cards you held" not in last.text() and OOPS not in last.text()
+    # Reversed, the log starts with the last move: the replay stops there.
+    assert [r.getMessage() for r in fake.error_logs] == [
+        f"match {match_id} does not replay: Move {record.version} is out of order in the log."
+    ]

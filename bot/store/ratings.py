@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
+from bot.store.transactions import immediate
+
 if TYPE_CHECKING:
     import asyncio
 
@@ -149,19 +151,13 @@ def _rating_row(rating: RatingRecord) -> tuple[object, ...]:
 
 def _save_match_ratings(events: Sequence[RatingEventRecord], db: sqlite3.Connection) -> bool:
     try:
-        db.execute("BEGIN IMMEDIATE")
-        db.executemany(_INSERT_EVENT, [_event_row(e) for e in events])
-        for event in events:
-            if db.execute(_UPSERT_RATING, _rating_row(event.rating())).rowcount != 1:
-                raise RatingConflict(event.user_id)
-        db.execute("COMMIT")
+        with immediate(db):
+            db.executemany(_INSERT_EVENT, [_event_row(e) for e in events])
+            for event in events:
+                if db.execute(_UPSERT_RATING, _rating_row(event.rating())).rowcount != 1:
+                    raise RatingConflict(event.user_id)
     except sqlite3.IntegrityError:
-        db.execute("ROLLBACK")
         return False  # the match's rows exist: it was rated already
-    except BaseException:
-        with contextlib.suppress(sqlite3.Error):
-            db.execute("ROLLBACK")  # none is open if BEGIN failed
-        raise
     return True
 
 

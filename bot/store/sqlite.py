@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import sqlite3
@@ -38,6 +37,7 @@ from bot.store.models import (
     Timer,
 )
 from bot.store.ratings import SQLiteRatings
+from bot.store.transactions import immediate
 
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, message_id, game, status, host_id, options, seed, version, "
@@ -939,15 +939,12 @@ def _run_transaction(
 ) -> BaseException | None:
     """``SQLiteStore._transaction`` on the database's thread: the error to raise, if any."""
     try:
-        db.execute("BEGIN IMMEDIATE")
-        for index, (sql, params) in enumerate(statements):
-            cursor = db.execute(sql, params)
-            if guard_first and index == 0 and cursor.rowcount != 1:
-                raise VersionConflict(sql)
-        db.execute("COMMIT")
+        with immediate(db):
+            for index, (sql, params) in enumerate(statements):
+                cursor = db.execute(sql, params)
+                if guard_first and index == 0 and cursor.rowcount != 1:
+                    raise VersionConflict(sql)
     except Exception as exc:
-        with contextlib.suppress(sqlite3.Error):
-            db.execute("ROLLBACK")  # none is open if BEGIN failed
         busy = busy_or(exc)
         if busy is not exc:
             busy.__cause__ = exc
@@ -962,16 +959,13 @@ def _run_batch(
     (SQLite undid that statement alone); everyone's error if the commit itself failed."""
     outcomes: list[int | BaseException] = []
     try:
-        db.execute("BEGIN IMMEDIATE")
-        for sql, params in batch:
-            try:
-                outcomes.append(db.execute(sql, params).rowcount)
-            except sqlite3.Error as exc:
-                outcomes.append(exc)
-        db.execute("COMMIT")
+        with immediate(db):
+            for sql, params in batch:
+                try:
+                    outcomes.append(db.execute(sql, params).rowcount)
+                except sqlite3.Error as exc:
+                    outcomes.append(exc)
     except Exception as exc:
-        with contextlib.suppress(sqlite3.Error):
-            db.execute("ROLLBACK")
         outcomes = [busy_or(exc)] * len(batch)
     return outcomes
 

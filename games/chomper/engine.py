@@ -652,6 +652,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
     def restart_turn(self, state: ChomperState) -> None:
         self.clear_queue(state)
         state.phase = "main"
+        state.restarts += 1
 
     def chomp(
         self, state: ChomperState, seat: int, amount: int, events: list[Event], rng: random.Random
@@ -717,6 +718,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         state.barred = [[] for _ in state.names]
         state.turn = self.next_in(state, state.turn)
         state.phase = "main"
+        state.restarts = 0
 
     # --- the end -------------------------------------------------------------------------
     def outcome(self, state: ChomperState) -> Outcome | None:

@@ -85,6 +85,7 @@ class ChomperState(GameState):
     turn: int
     step: int = 0
     phase: Literal["main", "round", "chain", "over"] = "main"
+    restarts: int = 0  # times this turn started again (Seek, Mulligan): public, for the bot
     queue: list[Entry] = []
     window: RoundTable | None = None
     redo: Redo | None = None

@@ -324,6 +324,30 @@ def test_the_bot_avoids_the_poison_and_vetoes_what_would_poison_it() -> None:
     assert t.game.bot_action(t.state, seat).encode() == "aim.veto.1"
 
 
+def test_the_bot_stops_restarting_its_turn_after_three_seeks_and_plays_on() -> None:
+    # Only the poison is left and the pile holds one card: Seek and a Copy of it could hand
+    # Seek and Copy back and forth for ever (a bot match once never ended this way).
+    t = Table(
+        {"Ana": ["reverse", "34", "copy"], "Ben": ["1", "2", "3"]}, stack=[POISON], played=["seek"]
+    )
+    played = []
+    while t.state.turn == t.seat("Ana") and len(played) < 30:
+        decision = t.game.decisions(t.state)[0]
+        action = t.game.bot_action(t.state, decision.seat)
+        played.append((t.state.names[decision.seat], action.encode()))
+        t.play(t.state.names[decision.seat], action.kind, *action.args)
+    restarts = [("Ana", "copy.seek.seek"), ("Ana", "seek.copy"), ("Ana", "copy.seek.seek")]
+    assert played == [
+        *(move for restart in restarts for move in (restart, ("Ana", "pass"), ("Ben", "pass"))),
+        ("Ana", "number.34.3"),  # with Reverse, the one safe play: 3 cookies given back
+        ("Ana", "play.reverse"),
+        ("Ana", "pass"),
+        ("Ben", "pass"),
+    ]
+    assert t.state.stack == [COOKIE] * 3 + [POISON] and t.state.out == [False, False]
+    assert t.state.restarts == 0  # Ben's turn counts its own
+
+
 def test_copy_of_a_veto_vetoes_again_and_a_copied_skip_does_nothing() -> None:
     t = table(["2", "add", "3"], ["veto", "copy", "1"], ["0", "1", "2"])
     t.play("Ana", "number", "2", 2)

@@ -109,9 +109,17 @@ import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, TypeVar
 from unittest import mock
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -143,6 +151,8 @@ __all__ = [
 ]
 
 _log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 EPHEMERAL = 1 << 6
 """Message flag: only the interacting user sees the message."""
@@ -1398,6 +1408,15 @@ class FakeDiscord:
                     await asyncio.sleep(max(0.0, due - loop.time()))
                 continue
             quiet_rounds += 1
+
+    async def settle_with(self, work: Awaitable[T]) -> T:
+        """Run ``work`` (the scheduler firing what is due, say) to its end while settling, so
+        that what it waits on (a channel's message rate limit) passes in fake time, not real
+        time, as it does for the bot's own tasks."""
+        baseline = set(asyncio.all_tasks())
+        task = asyncio.ensure_future(work)
+        await self.settle(baseline=baseline)
+        return await task
 
     async def advance(self, seconds: float) -> None:
         """Move the fake clock forward (due timers fire, e.g. view timeouts), then settle."""

@@ -104,8 +104,7 @@ async def main(url: str, shard: int, count: int, mode: str, matches: int) -> Non
             if not await bot.store.open_matches():
                 break
             await clock.advance(61)
-            await bot.scheduler.fire_due()
-            await fake.settle()
+            await fake.settle_with(bot.scheduler.fire_due())
         assert not await bot.store.open_matches(), "matches left unfinished"
     print(json.dumps({"done": shard}), flush=True)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from bot.clock import ManualClock
@@ -49,8 +47,7 @@ async def test_a_live_deadline_shows_on_the_table_and_plays_the_default_move(fak
         assert "Time to move" in table.text() and "Ana — <t:" in table.text()
         version = (await bot.service.get(match_id)).version
         await bot.service.clock.advance(61)
-        await bot.scheduler.fire_due()
-        await fake.settle()
+        await fake.settle_with(bot.scheduler.fire_due())
         assert (await bot.service.get(match_id)).version > version
         assert any("Ana ran out of time" in t for t in fake.all_public_text())
     fake.assert_clean()
@@ -62,13 +59,11 @@ async def test_async_players_are_reminded_at_half_time_and_near_the_end(fake, db
         match_id = await start_with_bots(fake, bot, ana, "async")
         await until_my_turn(fake, bot, match_id, 0)
         await bot.service.clock.advance(12 * 3600)
-        await bot.scheduler.fire_due()
-        await fake.settle()
+        await fake.settle_with(bot.scheduler.fire_due())
         reminders = [t for t in fake.all_public_text() if "Reminder" in t]
         assert reminders and ana.mention in reminders[-1] and "<t:" in reminders[-1]
         await bot.service.clock.advance(10 * 3600)
-        await bot.scheduler.fire_due()
-        await fake.settle()
+        await fake.settle_with(bot.scheduler.fire_due())
         assert any("Last call" in t and ana.mention in t for t in fake.all_public_text())
         assert (await bot.service.get(match_id)).status == "active"  # not timed out yet
     fake.assert_clean()
@@ -83,8 +78,7 @@ async def test_a_bot_stands_in_for_an_absent_live_player_until_they_are_back(fak
         match_id = await start_with_bots(fake, bot, ana, "live", ben)
         await until_my_turn(fake, bot, match_id, 0, ben)
         await bot.service.clock.advance(61)
-        await bot.scheduler.fire_due()
-        await fake.settle()
+        await fake.settle_with(bot.scheduler.fire_due())
         notice = next(m for m in fake.public_messages() if "plays for them" in m.content)
         assert "Bots standing in" in table_of(fake).text()
         assert (await bot.service.get(match_id)).seats[0].away == 1
@@ -166,8 +160,7 @@ async def test_reminders_come_by_dm_for_those_who_ask_and_vacations_show(fake, d
         match_id = await start_with_bots(fake, bot, ana, "async")
         await until_my_turn(fake, bot, match_id, 0)
         await bot.service.clock.advance(12 * 3600)
-        await bot.scheduler.fire_due()
-        await fake.settle()
+        await fake.settle_with(bot.scheduler.fire_due())
         turn, reminder = fake.dms(ana)
         # An async turn comes by DM too, with the way to the table and its deadline.
         assert "It's your move in **Cover Your Assets**" in turn.content
@@ -211,11 +204,7 @@ async def test_an_async_match_with_an_absent_player_finishes_on_its_own(
             if (await bot.service.get(match_id)).status == "finished":
                 break
             await bot.service.clock.advance(6 * 3600)
-            # what firing the timers starts (pings paced per channel, their sweep) is the
-            # bot's to finish, so settle fast-forwards it rather than waiting in real time
-            before = set(asyncio.all_tasks())
-            await bot.scheduler.fire_due()
-            await fake.settle(baseline=before)
+            await fake.settle_with(bot.scheduler.fire_due())
         assert "Game over" in table_of(fake).text()
         said = fake.all_public_text()
         assert any(t.startswith("⏳ Reminder") and ana.mention in t for t in said)
@@ -232,8 +221,7 @@ async def test_a_closed_inbox_never_stops_the_channel_reminder(fake, db) -> None
         match_id = await start_with_bots(fake, bot, ana, "async")
         await until_my_turn(fake, bot, match_id, 0)
         await bot.service.clock.advance(12 * 3600)
-        await bot.scheduler.fire_due()
-        await fake.settle()
+        await fake.settle_with(bot.scheduler.fire_due())
         assert fake.dms(ana) == []
         assert any(t.startswith("⏳ Reminder") for t in fake.all_public_text())
         refused = [r for r in fake.rejections if r.code == 50007]

@@ -158,7 +158,7 @@ async def test_an_event_starts_by_itself_at_its_start_time_after_a_restart(fake,
     async with fake.running(make_bot(db)) as bot:
         clock = ManualClock(start=starts + 1)
         bot.service.clock = bot.scheduler.clock = clock
-        await bot.scheduler.fire_due()
+        await fake.settle_with(bot.scheduler.fire_due())
         await settle_all(fake, bot)
         found = {e.channel_id: e for e in await events_of(bot)}
         started, called_off = found[fake.general.id], found[side.id]

@@ -49,8 +49,7 @@ async def the_event(bot) -> TournamentRecord:  # type: ignore[no-untyped-def]
 async def settle_all(fake: FakeDiscord, bot) -> None:  # type: ignore[no-untyped-def]
     """Until no result is being recorded and the bots have nothing left to do."""
     for _ in range(50):
-        await fake.settle()
-        await bot.tournaments.idle()
+        await fake.settle_with(bot.tournaments.idle())
         await fake.settle()
         if not bot.tournaments._tasks:
             return
@@ -58,7 +57,7 @@ async def settle_all(fake: FakeDiscord, bot) -> None:  # type: ignore[no-untyped
 
 async def move_on(fake: FakeDiscord, bot, clock: ManualClock, seconds: float) -> None:  # type: ignore[no-untyped-def]
     await clock.advance(seconds)
-    await bot.scheduler.fire_due()
+    await fake.settle_with(bot.scheduler.fire_due())
     await settle_all(fake, bot)
 
 

@@ -144,8 +144,7 @@ async def test_a_challenge_ping_names_the_challenge_and_its_deadline_and_a_miss_
         # Ben lets the clock run out: his answer's default (let it go) is played, and his
         # seat stays his: only a missed turn brings a bot in.
         await clock.advance(601)
-        await bot.scheduler.fire_due()
-        await fake.settle()
+        await fake.settle_with(bot.scheduler.fire_due())
         record = await bot.service.get(ping.find_button("Show hand").custom_id.split(":")[2])
         ben_seat = record.seats[1]
         assert (ben_seat.away, ben_seat.missed) == (0, 0)

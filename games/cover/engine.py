@@ -7,8 +7,8 @@ improve a set, play Swap or Move, draw back to your hand size, end the round, en
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
+from functools import cached_property
 
 from pydantic import BaseModel
 
@@ -156,41 +156,69 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         )
 
     def discard_options(self, state: CoverState, hand: list[str]) -> list[Option]:
-        return [
-            option(Action.of("discard", card), label=f"Discard {self.label(card)}", group="Discard")
-            for card in dict.fromkeys(hand)
-        ]
+        return [self.discard_option(card) for card in dict.fromkeys(hand)]
 
     def set_options(self, state: CoverState, hand: list[str]) -> list[Option]:
         options: list[Option] = []
         kinds = list(dict.fromkeys(hand))
-        counts = Counter(hand)
         for i, a in enumerate(kinds):
             for b in kinds[i:]:
-                if (a != b or counts[a] >= 2) and self.can_pair(a, b):
-                    low, high = self.wilds_below([a, b])
-                    options.append(
-                        option(
-                            Action.of("pair", high, low),
-                            label=f"{self.WORDS['Set']}: {self.label(high)} + {self.label(low)}",
-                            group=f"Form a {self.WORDS['set']}",
-                            style="success",
-                        )
-                    )
+                if a != b or hand.count(a) >= 2:
+                    pair = self.pair_option(a, b)
+                    if pair is not None:
+                        options.append(pair)
         if state.discard and self.takes_from_discard(state.discard[-1]):
             top = state.discard[-1]
-            for card in kinds:
-                if self.can_pair(card, top):
-                    options.append(
-                        option(
-                            Action.of("take", card),
-                            label=f"{self.WORDS['Set']}: {self.label(card)} + discard "
-                            f"{self.label(top)}",
-                            group=f"Form a {self.WORDS['set']}",
-                            style="success",
-                        )
-                    )
+            options += [take for card in kinds if (take := self.take_option(card, top))]
         return options
+
+    # An option names cards only, never the state: each is built once per engine and
+    # handed out at every turn that offers it (building a turn's options was most of its
+    # cost). None: those cards do not pair.
+    @cached_property
+    def _card_options(self) -> dict[tuple[str, ...], Option | None]:
+        return {}
+
+    def discard_option(self, card: str) -> Option:
+        key = ("discard", card)
+        if key not in self._card_options:
+            self._card_options[key] = option(
+                Action.of("discard", card), label=f"Discard {self.label(card)}", group="Discard"
+            )
+        return self._card_options[key]  # type: ignore[return-value]
+
+    def pair_option(self, a: str, b: str) -> Option | None:
+        """Forming a set of hand cards ``a`` and ``b``."""
+        key = ("pair", a, b)
+        if key not in self._card_options:
+            low, high = self.wilds_below([a, b])
+            self._card_options[key] = (
+                option(
+                    Action.of("pair", high, low),
+                    label=f"{self.WORDS['Set']}: {self.label(high)} + {self.label(low)}",
+                    group=f"Form a {self.WORDS['set']}",
+                    style="success",
+                )
+                if self.can_pair(a, b)
+                else None
+            )
+        return self._card_options[key]
+
+    def take_option(self, card: str, top: str) -> Option | None:
+        """Forming a set of hand card ``card`` and the discard pile's top."""
+        key = ("take", card, top)
+        if key not in self._card_options:
+            self._card_options[key] = (
+                option(
+                    Action.of("take", card),
+                    label=f"{self.WORDS['Set']}: {self.label(card)} + discard {self.label(top)}",
+                    group=f"Form a {self.WORDS['set']}",
+                    style="success",
+                )
+                if self.can_pair(card, top)
+                else None
+            )
+        return self._card_options[key]
 
     def takes_from_discard(self, card: str) -> bool:
         """Whether the discard pile's top card may join a hand card in a set (any card that

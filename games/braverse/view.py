@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from games.braverse.cards import COLOUR_EMOJI
 from games.braverse.state import (
@@ -97,7 +97,7 @@ class BraverseView(TableView):
     attack: AttackLine | None
     doing: str  # what the stack is resolving, in words
     my_start: str | None = None  # the viewer's own secret starting Cookie
-    looked: list[str] = []  # the viewer's own search
+    looked: list[str] = Field(default_factory=list)  # the viewer's own search
     over: bool
     winner: int | None
     result: str

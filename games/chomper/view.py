@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from games.chomper.queue import produced
 from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperState, Entry
@@ -54,7 +54,7 @@ class ChomperView(TableView):
     chain_top: str | None
     bandit_pile: int
     hand: list[str] | None
-    barred: list[str] = []
+    barred: list[str] = Field(default_factory=list)
     redo_entry: int | None = None  # the queue entry its owner must choose again
     restarts: int = 0  # times the Active Player's turn has started again
     over: bool

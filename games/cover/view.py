@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from games.core.options import summary
 from games.core.panels import Panel, PanelField, Panels
@@ -60,7 +60,10 @@ class DraftView(BaseModel):
 
 
 class CoverView(TableView):
-    """Public table plus the viewer's own hand. ``viewer`` None is a spectator."""
+    """Public table plus the viewer's own hand. ``viewer`` None is a spectator.
+
+    Empty lists are made by a factory: a plain ``[]`` default is deep-copied for every
+    view, and a view is built at every move."""
 
     game: str
     viewer: int | None
@@ -76,10 +79,11 @@ class CoverView(TableView):
     drafts: list[DraftPileView]
     draft: DraftView | None
     deciding: list[int]  # seats deciding a Move card turned up on a draft pile
-    crumbs: list[int] = []  # Cover Your Cookies: Crumb Collector steps
-    enhance_waiting: list[int] = []
+    crumbs: list[int] = Field(default_factory=list)  # Cover Your Cookies: Crumb Collector steps
+    enhance_waiting: list[int] = Field(default_factory=list)
     mixer: tuple[int, str] | None = None  # a drawn Mixer waiting for its drawer's choice
-    discard_row: list[str] = []  # three players of Cover Your Cookies: the discard row
+    # Three players of Cover Your Cookies: the discard row.
+    discard_row: list[str] = Field(default_factory=list)
     rounds: list[RoundResult]
     log: list[str]
     end_reason: str | None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from games.core.panels import Panel, PanelField, Panels
 from games.core.views import TableView, to_move
@@ -45,7 +45,8 @@ class TossView(TableView):
     target: int | None
     blind: BlindTake | None  # who takes blindly from whom (not what)
     hand: list[str] | None
-    my_pick: list[str] = []  # the viewer's own secret pick, or the cards they are giving
+    # The viewer's own secret pick, or the cards they are giving.
+    my_pick: list[str] = Field(default_factory=list)
     can_shout: bool = False
     winners: list[int]
     over: bool

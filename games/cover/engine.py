@@ -7,7 +7,7 @@ improve a set, play Swap or Move, draw back to your hand size, end the round, en
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 
 from pydantic import BaseModel
@@ -174,51 +174,57 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
 
     # An option names cards only, never the state: each is built once per engine and
     # handed out at every turn that offers it (building a turn's options was most of its
-    # cost). None: those cards do not pair.
+    # cost).
     @cached_property
     def _card_options(self) -> dict[tuple[str, ...], Option | None]:
         return {}
 
-    def discard_option(self, card: str) -> Option:
-        key = ("discard", card)
+    def _card_option(
+        self, key: tuple[str, ...], build: Callable[..., Option | None]
+    ) -> Option | None:
         if key not in self._card_options:
-            self._card_options[key] = option(
-                Action.of("discard", card), label=f"Discard {self.label(card)}", group="Discard"
-            )
-        return self._card_options[key]  # type: ignore[return-value]
+            self._card_options[key] = build(*key[1:])
+        return self._card_options[key]
+
+    def discard_option(self, card: str) -> Option:
+        found = self._card_option(("discard", card), self._discard_option)
+        assert found is not None
+        return found
 
     def pair_option(self, a: str, b: str) -> Option | None:
-        """Forming a set of hand cards ``a`` and ``b``."""
-        key = ("pair", a, b)
-        if key not in self._card_options:
-            low, high = self.wilds_below([a, b])
-            self._card_options[key] = (
-                option(
-                    Action.of("pair", high, low),
-                    label=f"{self.WORDS['Set']}: {self.label(high)} + {self.label(low)}",
-                    group=f"Form a {self.WORDS['set']}",
-                    style="success",
-                )
-                if self.can_pair(a, b)
-                else None
-            )
-        return self._card_options[key]
+        """Forming a set of hand cards ``a`` and ``b``; None if they do not pair."""
+        return self._card_option(("pair", a, b), self._pair_option)
 
     def take_option(self, card: str, top: str) -> Option | None:
-        """Forming a set of hand card ``card`` and the discard pile's top."""
-        key = ("take", card, top)
-        if key not in self._card_options:
-            self._card_options[key] = (
-                option(
-                    Action.of("take", card),
-                    label=f"{self.WORDS['Set']}: {self.label(card)} + discard {self.label(top)}",
-                    group=f"Form a {self.WORDS['set']}",
-                    style="success",
-                )
-                if self.can_pair(card, top)
-                else None
-            )
-        return self._card_options[key]
+        """Forming a set of hand card ``card`` and the discard pile's top; None if they do
+        not pair."""
+        return self._card_option(("take", card, top), self._take_option)
+
+    def _discard_option(self, card: str) -> Option:
+        return option(
+            Action.of("discard", card), label=f"Discard {self.label(card)}", group="Discard"
+        )
+
+    def _pair_option(self, a: str, b: str) -> Option | None:
+        if not self.can_pair(a, b):
+            return None
+        low, high = self.wilds_below([a, b])
+        return option(
+            Action.of("pair", high, low),
+            label=f"{self.WORDS['Set']}: {self.label(high)} + {self.label(low)}",
+            group=f"Form a {self.WORDS['set']}",
+            style="success",
+        )
+
+    def _take_option(self, card: str, top: str) -> Option | None:
+        if not self.can_pair(card, top):
+            return None
+        return option(
+            Action.of("take", card),
+            label=f"{self.WORDS['Set']}: {self.label(card)} + discard {self.label(top)}",
+            group=f"Form a {self.WORDS['set']}",
+            style="success",
+        )
 
     def takes_from_discard(self, card: str) -> bool:
         """Whether the discard pile's top card may join a hand card in a set (any card that

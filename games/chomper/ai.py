@@ -16,12 +16,6 @@ if TYPE_CHECKING:
     from games.chomper.state import ChomperState
     from games.chomper.view import ChomperView
 
-# The rulebook sets no limit on restarting a turn, and with only the poison left a Seek and
-# a Copy of it can hand two cards back and forth for ever. The bot restarts its turn at most
-# this often, then plays on, poison or not, so that a turn it plays (or a timer plays for an
-# absent player, as the bot would) always ends.
-RESTARTS_A_TURN = 3
-
 
 def outcome_value(stack: list[str] | None, queue: list[Entry], me: int, active: int) -> float:
     """How good settling ``queue`` now would be for seat ``me``."""
@@ -95,8 +89,6 @@ def value_of(game: CookieChomper, view: ChomperView, decision: Decision, opt: Op
         index = view.redo_entry
         queue[index].choice = int(action.args[0]) if action.args[0].lstrip("-").isdigit() else None
         return outcome_value(view.stack, queue, me, active)
-    if action.kind in ("seek", "mulligan") and me == active and view.restarts >= RESTARTS_A_TURN:
-        return -1000.0  # below any poison; still chosen when it is the only option
     if action.kind in ("skip", "seek", "mulligan"):
         return 0.0 if me == active else -1.0
     if action.kind == "roll":

@@ -40,6 +40,7 @@ from games.core.words import plural
 
 PLAIN = ("double", "negate", "reverse", "flip")  # modifiers that need no target
 AIMED = ("opposites", "again", "veto")  # modifiers aimed at a card in the queue
+SEEKS_A_TURN = 3  # see CookieChomper.may_seek
 
 
 class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
@@ -166,6 +167,8 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                     for n in cards.numbers_on(card) or (0,)
                 ]
             elif card == "seek":
+                if not self.may_seek(state):
+                    continue
                 picks = sorted(set(state.played))
                 options += [
                     option(
@@ -205,6 +208,13 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             default=ai.main_default(self, state, options),
         )
 
+    def may_seek(self, state: ChomperState) -> bool:
+        """Whether Seek (or a Copy as Seek) may open the turn. The rulebook sets no limit,
+        but with only Seek and Copy to play, each takes the other back from the pile and the
+        turn would start again for ever: a turn starts again by Seek at most
+        ``SEEKS_A_TURN`` times, and a player left with nothing else must Mulligan."""
+        return state.seeks < SEEKS_A_TURN
+
     def copied_to_open(self, state: ChomperState) -> str | None:
         """What a Copy played to open a turn would copy: "the last card played before it",
         the top of the Played Cards Pile -- if that card could open a turn itself. (After a
@@ -226,6 +236,8 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                 for n in cards.numbers_on(copied) or (0,)
             ]
         if copied == "seek":
+            if not self.may_seek(state):
+                return []
             return [
                 option(Action.of("copy", "seek", pick), f"{text}: take {label(pick)}", group="Copy")
                 for pick in sorted(set(state.played))
@@ -621,6 +633,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             else:
                 self.draw(state, active, rng)
             events.append(Event(text=f"{state.names[active]}'s turn starts again."))
+            state.seeks += 1
             self.restart_turn(state)
             return
         if main is not None and main.acts_as == "mulligan":
@@ -652,7 +665,6 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
     def restart_turn(self, state: ChomperState) -> None:
         self.clear_queue(state)
         state.phase = "main"
-        state.restarts += 1
 
     def chomp(
         self, state: ChomperState, seat: int, amount: int, events: list[Event], rng: random.Random
@@ -709,6 +721,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
                 state.phase = "over"
 
     def end_turn(self, state: ChomperState, events: list[Event], rng: random.Random) -> None:
+        state.seeks = 0
         if state.options.hoarder and not state.stack:
             state.phase = "over"
         if state.phase == "over":
@@ -718,7 +731,6 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         state.barred = [[] for _ in state.names]
         state.turn = self.next_in(state, state.turn)
         state.phase = "main"
-        state.restarts = 0
 
     # --- the end -------------------------------------------------------------------------
     def outcome(self, state: ChomperState) -> Outcome | None:

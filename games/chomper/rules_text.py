@@ -86,9 +86,10 @@ zero, each token back on top of the Stack, so it reads again as it did when you 
 Tokens taken in one go are handled top to bottom: a bandit token among them steals from \
 your pile, the cookies above it in the same grab included, but not those below it. Bandit \
 tokens leave the game once they have stolen.
-• Seek and Mulligan restart a turn as often as they are played. A bot, and the clock when \
-it plays for an absent player (as a bot would), restarts a turn at most three times and \
-then plays another card, so that a turn always ends.
+• Seek starts a turn again at most three times in one turn (a Copy played as Seek counts \
+too); after that it cannot be played this turn, and a player with nothing else to play must \
+Mulligan. The rulebook sets no limit, but with nothing but Seek and a Copy to play, each \
+would take the other back from the pile and the turn would never end.
 • The number cards are inferred from the rulebook; the bandit values are assumed \
 (the bot's host can change them).
 """

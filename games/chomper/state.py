@@ -85,7 +85,7 @@ class ChomperState(GameState):
     turn: int
     step: int = 0
     phase: Literal["main", "round", "chain", "over"] = "main"
-    restarts: int = 0  # times this turn started again (Seek, Mulligan): public, for the bot
+    seeks: int = 0  # times Seek (or a Copy as Seek) started this turn again
     queue: list[Entry] = []
     window: RoundTable | None = None
     redo: Redo | None = None

@@ -56,7 +56,6 @@ class ChomperView(TableView):
     hand: list[str] | None
     barred: list[str] = Field(default_factory=list)
     redo_entry: int | None = None  # the queue entry its owner must choose again
-    restarts: int = 0  # times the Active Player's turn has started again
     over: bool
     result: str = ""
     log: list[str]
@@ -103,7 +102,6 @@ def view_of(
         hand=list(state.hands[seat]) if seat is not None else None,
         barred=list(state.barred[seat]) if seat is not None else [],
         redo_entry=state.redo.entry if state.redo is not None else None,
-        restarts=state.restarts,
         over=outcome is not None,
         result=outcome.reason if outcome else "",
         log=[e.text for e in state.log if e.visible_for(seat)][-LOG_SHOWN:],

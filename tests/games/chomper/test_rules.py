@@ -324,9 +324,33 @@ def test_the_bot_avoids_the_poison_and_vetoes_what_would_poison_it() -> None:
     assert t.game.bot_action(t.state, seat).encode() == "aim.veto.1"
 
 
-def test_the_bot_stops_restarting_its_turn_after_three_seeks_and_plays_on() -> None:
-    # Only the poison is left and the pile holds one card: Seek and a Copy of it could hand
-    # Seek and Copy back and forth for ever (a bot match once never ended this way).
+def test_seek_starts_a_turn_again_at_most_three_times_then_it_is_mulligan() -> None:
+    # Ben can open only with Seek, and the pile holds only a Copy: Seek takes the Copy, the
+    # Copy (as Seek) takes the Seek back, and so on for ever (a bot match never ended so).
+    t = Table(
+        {"Ana": ["1", "2", "3"], "Ben": ["opposites", "veto", "seek"]},
+        played=["copy"],
+        turn="Ben",
+    )
+    for seek in ("seek.copy", "copy.seek.seek", "seek.copy"):
+        assert t.options("Ben") == [seek]
+        t.play("Ben", *seek.split("."))
+        t.passes("Ben", "Ana")
+    assert t.state.seeks == 3 and t.public_log().count("Ben's turn starts again.") == 3
+    assert t.state.hands[t.seat("Ben")] == ["opposites", "veto", "copy"]
+    assert t.options("Ben") == ["mulligan.forced"]  # the Copy may no longer act as Seek
+    t.play("Ben", "mulligan", "forced")  # the deck holds only 0s: a new hand of them
+    assert t.state.hands[t.seat("Ben")] == ["0", "0", "0"] and t.options("Ben") == ["number.0.0"]
+    assert t.state.seeks == 3  # a Mulligan is no Seek
+    while t.state.turn == t.seat("Ben"):
+        decision = t.game.decisions(t.state)[0]
+        action = t.game.bot_action(t.state, decision.seat)
+        t.play(t.state.names[decision.seat], action.kind, *action.args)
+    assert t.state.seeks == 0  # Ana's turn counts its own
+
+
+def test_the_bot_seeks_while_it_may_then_finds_the_safe_play() -> None:
+    # Only the poison is left: the bot tries Seek three times, then plays 3 with Reverse.
     t = Table(
         {"Ana": ["reverse", "34", "copy"], "Ben": ["1", "2", "3"]}, stack=[POISON], played=["seek"]
     )
@@ -336,16 +360,15 @@ def test_the_bot_stops_restarting_its_turn_after_three_seeks_and_plays_on() -> N
         action = t.game.bot_action(t.state, decision.seat)
         played.append((t.state.names[decision.seat], action.encode()))
         t.play(t.state.names[decision.seat], action.kind, *action.args)
-    restarts = [("Ana", "copy.seek.seek"), ("Ana", "seek.copy"), ("Ana", "copy.seek.seek")]
+    seeks = [("Ana", "copy.seek.seek"), ("Ana", "seek.copy"), ("Ana", "copy.seek.seek")]
     assert played == [
-        *(move for restart in restarts for move in (restart, ("Ana", "pass"), ("Ben", "pass"))),
-        ("Ana", "number.34.3"),  # with Reverse, the one safe play: 3 cookies given back
-        ("Ana", "play.reverse"),
+        *(move for seek in seeks for move in (seek, ("Ana", "pass"), ("Ben", "pass"))),
+        ("Ana", "number.34.3"),  # Seek is spent for this turn
+        ("Ana", "play.reverse"),  # 3 cookies given back instead of taken
         ("Ana", "pass"),
         ("Ben", "pass"),
     ]
     assert t.state.stack == [COOKIE] * 3 + [POISON] and t.state.out == [False, False]
-    assert t.state.restarts == 0  # Ben's turn counts its own
 
 
 def test_copy_of_a_veto_vetoes_again_and_a_copied_skip_does_nothing() -> None:

@@ -78,6 +78,47 @@ async def test_sqlite_sets_the_user_version_and_wal(tmp_path) -> None:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+async def test_sqlite_copies_its_log_back_beside_the_moves_never_inside_one(tmp_path) -> None:
+    """No move's commit copies the write-ahead log into the database (SQLite's own
+    checkpoint made the move that filled the log wait tens of milliseconds): a connection
+    of the store's own does it every ``checkpoint_every`` commits, so the database file
+    catches up and the log stops growing."""
+
+    async def play(folder: str, every: int) -> tuple[int | None, int]:
+        (tmp_path / folder).mkdir()
+        path = tmp_path / folder / "cookie.db"
+        store = SQLiteStore(path)
+        await store.connect()
+        store.checkpoint_every = every
+        async with store.db.execute("PRAGMA wal_autocheckpoint") as cursor:
+            assert (await cursor.fetchone())[0] == 0
+        await started(store)
+        wal = tmp_path / folder / "cookie.db-wal"
+        before = wal.stat().st_size  # the schema's pages: a log file never shrinks
+        for version in range(120):
+            await move(store, version, f'{{"v":{version + 1}}}', f"m{version}")
+        if store._checkpointing is not None:
+            await store._checkpointing
+        # The database file alone, without its log: what the checkpoints copied into it.
+        (tmp_path / folder / "file-only.db").write_bytes(path.read_bytes())
+        with sqlite3.connect(tmp_path / folder / "file-only.db") as raw:
+            tables = raw.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            row = raw.execute("SELECT version FROM matches").fetchone() if tables else None
+        growth = wal.stat().st_size - before
+        assert store.checkpoints == (122 // every if every <= 122 else 0)
+        await store.close()
+        return (row[0] if row else None), growth
+
+    copied, bounded = await play("checkpointed", every=10)
+    # The last checkpoint started at the 120th commit (the 118th move) or later.
+    assert 118 <= copied <= 120
+    never, grown = await play("never", every=10_000)
+    assert never is None  # nothing copied: even the tables are still only in the log
+    # A log copied to its end is written again from its start: it grew only until the
+    # first checkpoint, where the unchecked one grew with every move.
+    assert grown > 300_000 and bounded < grown / 5
+
+
 def test_postgres_migrations_mirror_the_sqlite_numbers() -> None:
     """One PostgreSQL file per SQLite migration, same number: a later SQLite migration
     without its twin fails here, not in production."""

@@ -21,14 +21,15 @@ from pydantic import ValidationError
 
 from bot.store.base import StoreError
 from bot.store.postgres import PostgresStore
-from bot.store.sqlite import SQLiteStore
+from bot.store.sqlite import TIMER_COLUMNS, TIMER_ROWS, SQLiteStore
 from games import GAMES, Game
 from games.core.protocol import Action
 
-# SQLite columns that only feed its triggers (the move and its timers as one UPDATE); the
-# rows they produce (actions, timers) are copied themselves. Any other column without a
-# PostgreSQL twin stops the copy: its migration has not been ported to migrations_pg/.
-TRIGGER_PLUMBING = {"matches": {"last_seat", "last_action", "timers"}}
+# SQLite columns PostgreSQL keeps elsewhere: the move that feeds the log's trigger (the log
+# rows are copied themselves), and the match's timers, which PostgreSQL keeps as rows of
+# its timers table (``_copy_timers``). Any other column without a PostgreSQL twin stops
+# the copy: its migration has not been ported to migrations_pg/.
+KEPT_ELSEWHERE = {"matches": {"last_seat", "last_action", "timers", "next_due"}}
 
 
 class CopyRefused(StoreError):
@@ -116,6 +117,16 @@ def replays_to_snapshot(game: Game, match: Mapping[str, Any], names: list[str], 
     return state.model_dump_json() == saved
 
 
+async def _copy_timers(source: SQLiteStore, conn: asyncpg.Connection) -> int:
+    """Each match's timers, from its row's list into PostgreSQL's timers table."""
+    if await conn.fetchval("SELECT EXISTS (SELECT 1 FROM timers)"):
+        raise CopyRefused("the target is not empty (timers has rows)")
+    rows = await source.db.execute_fetchall(f"{TIMER_ROWS} WHERE m.next_due IS NOT NULL")
+    records = [tuple(row) for row in rows]
+    await conn.copy_records_to_table("timers", records=records, columns=list(TIMER_COLUMNS))
+    return len(records)
+
+
 async def _verify_replays(conn: asyncpg.Connection) -> int:
     matches = await conn.fetch(
         "SELECT id, game, options, seed, state FROM matches WHERE state IS NOT NULL ORDER BY id"
@@ -159,7 +170,7 @@ async def copy_database(source_url: str, target_url: str) -> CopyReport:
                     raise CopyRefused(f"table {table} has no PostgreSQL twin in migrations_pg/")
                 info = await source.db.execute_fetchall(f"PRAGMA table_info({table})")
                 names = [row["name"] for row in info]
-                lost = set(names) - set(columns) - TRIGGER_PLUMBING.get(table, set())
+                lost = set(names) - set(columns) - KEPT_ELSEWHERE.get(table, set())
                 if lost:
                     raise CopyRefused(f"{table}.{', '.join(sorted(lost))} has no PostgreSQL twin")
                 if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
@@ -175,6 +186,7 @@ async def copy_database(source_url: str, target_url: str) -> CopyReport:
                     raise CopyRefused(f"{table}: {len(records)} rows read, {copied} written")
                 report.rows[table] = copied
                 await _advance_identities(conn, table)
+            report.rows["timers"] = await _copy_timers(source, conn)
             report.replayed = await _verify_replays(conn)
     finally:
         await source.close()

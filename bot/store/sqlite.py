@@ -79,6 +79,22 @@ def timers_json(timers: Sequence[Timer]) -> str:
     return _TIMER_LIST.dump_json(list(timers), exclude={"__all__": {"match_id"}}).decode()
 
 
+def next_due(timers: Sequence[Timer]) -> float | None:
+    """What the scheduler finds a match's timers by (016_timers_in_row.sql)."""
+    return min((t.due_at for t in timers), default=None)
+
+
+# A match's timers, one row each, out of its row's JSON list (016_timers_in_row.sql).
+TIMER_COLUMNS = ("match_id", "kind", "seat", "version", "due_at", "stamp")
+TIMER_ROWS = (
+    "SELECT m.id AS match_id, json_extract(t.value, '$.kind') AS kind, "
+    "json_extract(t.value, '$.seat') AS seat, json_extract(t.value, '$.version') AS version, "
+    "json_extract(t.value, '$.due_at') AS due_at, "
+    "coalesce(json_extract(t.value, '$.stamp'), '') AS stamp "
+    "FROM matches m, json_each(m.timers) t"
+)
+
+
 def split_statements(script: str) -> list[str]:
     """Split a migration into statements; a trigger body's semicolons stay inside it."""
     statements, current = [], ""
@@ -396,8 +412,17 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
             [
                 (
                     "UPDATE matches SET status = ?, seed = ?, state = ?, version = ?, "
-                    "timers = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
-                    (status, seed, state, version, timers_json(timers), now(), match_id),
+                    "timers = ?, next_due = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                    (
+                        status,
+                        seed,
+                        state,
+                        version,
+                        timers_json(timers),
+                        next_due(timers),
+                        now(),
+                        match_id,
+                    ),
                 ),
                 *self._seat_rows(match_id, seats),
             ],
@@ -419,13 +444,25 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
     ) -> None:
         if version != expected_version + 1:
             raise StoreError("a move must advance the version by exactly one")
-        # One statement, so one atomic transaction in autocommit mode: the triggers append
-        # the log row and replace the timers inside it (001_initial.sql, 002_timers.sql).
-        # status is only written when the move ends the match: naming an indexed column in
-        # SET makes SQLite rewrite its index entries, which costs more than the whole row.
-        sets = "state = ?, version = ?, updated_at = ?, last_seat = ?, last_action = ?, timers = ?"
+        # One statement, so one atomic transaction in autocommit mode: a trigger appends the
+        # log row inside it (001_initial.sql), and the timers are the row's own columns
+        # (016_timers_in_row.sql). status is only written when the move ends the match:
+        # naming an indexed column in SET makes SQLite rewrite its index entries, which
+        # costs more than the whole row (next_due's one entry changes with every move).
+        sets = (
+            "state = ?, version = ?, updated_at = ?, last_seat = ?, last_action = ?, timers = ?, "
+            "next_due = ?"
+        )
         stamp = now()
-        params: list[object] = [state, version, stamp, seat, action, timers_json(timers)]
+        params: list[object] = [
+            state,
+            version,
+            stamp,
+            seat,
+            action,
+            timers_json(timers),
+            next_due(timers),
+        ]
         if status != "active":
             sets += ", status = ?, finished_at = ?"
             params += [status, unix_time(stamp)]
@@ -667,34 +704,37 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
     # --- timers --------------------------------------------------------------------------
     async def replace_timers(self, match_id: str, timers: Sequence[Timer]) -> None:
         await self._transaction(
-            [("UPDATE matches SET timers = ? WHERE id = ?", (timers_json(timers), match_id))]
+            [
+                (
+                    "UPDATE matches SET timers = ?, next_due = ? WHERE id = ?",
+                    (timers_json(timers), next_due(timers), match_id),
+                )
+            ]
         )
 
     async def next_due(self) -> float | None:
         async with self._lock:
             rows = await self.db.execute_fetchall(
-                "SELECT MIN(due) FROM (SELECT MIN(due_at) AS due FROM timers "
-                "UNION ALL SELECT MIN(due_at) FROM event_timers)"
+                "SELECT MIN(due) FROM (SELECT MIN(next_due) AS due FROM matches "
+                "WHERE next_due IS NOT NULL UNION ALL SELECT MIN(due_at) FROM event_timers)"
             )
         return next(iter(rows))[0]
 
     async def due_timers(self, now: float, limit: int = 100) -> list[Timer]:
         async with self._lock:
             rows = await self.db.execute_fetchall(
-                "SELECT match_id, kind, seat, version, due_at, stamp FROM timers WHERE due_at <= ? "
+                f"SELECT * FROM ({TIMER_ROWS} WHERE m.next_due <= ?) WHERE due_at <= ? "
                 "UNION ALL SELECT ? || tournament_id, kind, 0, round, due_at, '' "
                 "FROM event_timers WHERE due_at <= ? "
                 "ORDER BY due_at, match_id, kind, seat LIMIT ?",
-                (now, EVENT_TIMER, now, limit),
+                (now, now, EVENT_TIMER, now, limit),
             )
         return [Timer(**dict(row)) for row in rows]
 
     async def timers_of(self, match_id: str) -> list[Timer]:
         async with self._lock:
             rows = await self.db.execute_fetchall(
-                "SELECT match_id, kind, seat, version, due_at, stamp FROM timers "
-                "WHERE match_id = ? ORDER BY due_at",
-                (match_id,),
+                f"{TIMER_ROWS} WHERE m.id = ? ORDER BY due_at, kind, seat", (match_id,)
             )
         return [Timer(**dict(row)) for row in rows]
 
@@ -709,9 +749,16 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
                 )
                 if t.match_id.startswith(EVENT_TIMER)
                 else (
-                    "DELETE FROM timers WHERE match_id = ? AND kind = ? AND seat = ? "
-                    "AND version = ? AND due_at = ?",
-                    (t.match_id, t.kind, t.seat, t.version, t.due_at),
+                    # The row's list without that timer, and the earliest of the rest.
+                    "UPDATE matches SET (timers, next_due) = ("
+                    "SELECT coalesce(json_group_array(json(t.value)), '[]'), "
+                    "min(json_extract(t.value, '$.due_at')) FROM json_each(matches.timers) t "
+                    "WHERE NOT (json_extract(t.value, '$.kind') = ? "
+                    "AND json_extract(t.value, '$.seat') = ? "
+                    "AND json_extract(t.value, '$.version') = ? "
+                    "AND json_extract(t.value, '$.due_at') = ?)) "
+                    "WHERE id = ? AND next_due IS NOT NULL",
+                    (t.kind, t.seat, t.version, t.due_at, t.match_id),
                 )
                 for t in timers
             ]
@@ -987,7 +1034,8 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         async with self._lock:
             rows = await self.db.execute_fetchall(
                 "SELECT (SELECT count(*) FROM matches WHERE status = 'active'), "
-                "(SELECT count(*) FROM timers)"
+                "(SELECT coalesce(sum(json_array_length(timers)), 0) FROM matches "
+                "WHERE next_due IS NOT NULL)"
             )
         active, timers = next(iter(rows))
         return {"active_matches": active, "pending_timers": timers}

@@ -296,6 +296,66 @@ async def test_a_move_replaces_its_matchs_timers_in_the_same_write(store: Store)
     assert await store.due_timers(8.0) == [timer("aaaaaaaaaa", "remind", 7.0)]
 
 
+async def test_a_fired_timer_is_deleted_alone_and_the_next_one_becomes_due(store: Store) -> None:
+    await started(store)
+    first, second = timer("aaaaaaaaaa", "remind", 5.0), timer("aaaaaaaaaa", "timeout", 9.0)
+    await store.replace_timers("aaaaaaaaaa", [second, first])
+    # Same kind and seat, set for another version: not the timer that fired.
+    await store.delete_timers([timer("aaaaaaaaaa", "remind", 5.0, version=2)])
+    assert await store.timers_of("aaaaaaaaaa") == [first, second]
+    await store.delete_timers([first])
+    assert await store.timers_of("aaaaaaaaaa") == [second]
+    assert await store.next_due() == 9.0 and await store.due_timers(8.0) == []
+    assert (await store.counts())["pending_timers"] == 1
+    await store.delete_timers([second])
+    assert await store.timers_of("aaaaaaaaaa") == [] and await store.next_due() is None
+    assert (await store.counts())["pending_timers"] == 0
+
+
+async def test_sqlite_timers_move_into_their_matchs_row_as_the_table_held_them(tmp_path) -> None:
+    """Migration 016: a database written before it keeps every pending timer, and only
+    those (the row's old list still named one that had fired and been deleted)."""
+    path = tmp_path / "cookie.db"
+    with sqlite3.connect(path, isolation_level=None) as raw:
+        for number, sql in lite.migrations():
+            if number < 16:
+                for statement in lite.split_statements(sql):
+                    raw.execute(statement)
+        raw.execute("PRAGMA user_version = 15")
+        raw.execute(
+            "INSERT INTO matches (id, guild_id, channel_id, game, status, host_id, options, "
+            "created_at, updated_at, state) VALUES "
+            "('aaaaaaaaaa', 1, 7, 'cover_your_assets', 'active', 5, '{}', '', '', '{}')"
+        )
+        fired = '{"kind": "remind_half", "seat": 0, "version": 3, "due_at": 50.0, "stamp": "s"}'
+        pending = [
+            ("remind_final", 0, 3, 90.0, "s"),
+            ("timeout", 0, 3, 100.0, "s"),
+            ("timeout", 2, 2, 80.0, "r"),
+        ]
+        listed = [fired] + [
+            f'{{"kind": "{k}", "seat": {s}, "version": {v}, "due_at": {d}, "stamp": "{st}"}}'
+            for k, s, v, d, st in pending
+        ]
+        # The last move's list, which the old trigger turned into rows; then the scheduler
+        # fired the first and deleted its row, and only its row.
+        raw.execute("UPDATE matches SET timers = ?", (f"[{', '.join(listed)}]",))
+        raw.execute("DELETE FROM timers WHERE kind = 'remind_half'")
+        assert raw.execute("SELECT count(*) FROM timers").fetchone()[0] == 3
+    store = SQLiteStore(path)
+    await store.connect()
+    try:
+        expected = [
+            Timer(match_id="aaaaaaaaaa", kind=k, seat=s, version=v, due_at=d, stamp=st)
+            for k, s, v, d, st in sorted(pending, key=lambda p: p[3])
+        ]
+        assert await store.timers_of("aaaaaaaaaa") == expected
+        assert await store.next_due() == 80.0
+        assert await store.due_timers(95.0) == expected[:2]
+    finally:
+        await store.close()
+
+
 async def test_two_processes_never_both_claim_a_due_timer(postgres_url: str) -> None:
     """Both look for due timers at once: each timer goes to exactly one of them, and a
     claimed one is not due again for either until its lease ends."""

@@ -100,6 +100,7 @@ async def test_eight_players_two_people_and_six_bots_play_to_the_final_embed(fak
     async with fake.running(make_bot(db)) as bot:
         await open_toss_lobby(fake, ana, ben, bots=6)
         record = await bot.service.store.open_in_channel(fake.general.id)
+        assert record is not None, table_of(fake).text()  # what ended it, if anything did
         assert len(record.seats) == 8
         await play_to_the_end(fake, [ana, ben])
         assert "Game over" in table_of(fake).text()

@@ -1,0 +1,3 @@
+-- PostgreSQL twin of migrations/016_timers_in_row.sql, which moved SQLite's timers into
+-- their match's row. PostgreSQL keeps its timers table: its moves write the rows in the
+-- same statement without a trigger, and shards claim them row by row (claimed_until).

@@ -1,8 +1,8 @@
 """The scheduler under load: 10,000 pending timers, one sleeping task.
 
-Prints timers scheduled per second (the service's path: a guarded UPDATE whose trigger
-replaces a match's timers) and fired per second (due look-up, handler, delete), against a
-bare INSERT of the same rows in the same run.
+Prints timers scheduled per second (the service's path: one UPDATE of the match's row, its
+timers list and their earliest due time) and fired per second (due look-up, handler,
+delete), against a bare INSERT of the same timers as rows in the same run.
 """
 
 from __future__ import annotations

@@ -86,13 +86,24 @@ def next_due(timers: Sequence[Timer]) -> float | None:
 
 # A match's timers, one row each, out of its row's JSON list (016_timers_in_row.sql).
 TIMER_COLUMNS = ("match_id", "kind", "seat", "version", "due_at", "stamp")
-TIMER_ROWS = (
-    "SELECT m.id AS match_id, json_extract(t.value, '$.kind') AS kind, "
-    "json_extract(t.value, '$.seat') AS seat, json_extract(t.value, '$.version') AS version, "
-    "json_extract(t.value, '$.due_at') AS due_at, "
-    "coalesce(json_extract(t.value, '$.stamp'), '') AS stamp "
-    "FROM matches m, json_each(m.timers) t"
+_TIMER_KEY = (
+    "json_extract(t.value, '$.kind'), json_extract(t.value, '$.seat'), "
+    "json_extract(t.value, '$.version'), json_extract(t.value, '$.due_at')"
 )
+
+
+def timer_rows(matches: str = "matches") -> str:
+    """The timers of ``matches`` (a table or a subquery with id and timers), one row each."""
+    return (
+        "SELECT m.id AS match_id, json_extract(t.value, '$.kind') AS kind, "
+        "json_extract(t.value, '$.seat') AS seat, json_extract(t.value, '$.version') AS version, "
+        "json_extract(t.value, '$.due_at') AS due_at, "
+        "coalesce(json_extract(t.value, '$.stamp'), '') AS stamp "
+        f"FROM {matches} m, json_each(m.timers) t"
+    )
+
+
+TIMER_ROWS = timer_rows()
 
 
 def split_statements(script: str) -> list[str]:
@@ -132,7 +143,7 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         self._committing = False  # a caller is committing its own move (no committer task)
         # The write-ahead log is copied back into the database on a connection of its own.
         self.checkpoint_every = CHECKPOINT_EVERY
-        self.checkpoints = 0  # checkpoints done: the store's tests and benchmarks read it
+        self.checkpoints = 0  # checkpoints done (the store's tests read it)
         self._since_checkpoint = 0
         self._checkpointer: aiosqlite.Connection | None = None
         self._checkpointing: asyncio.Task[None] | None = None
@@ -722,12 +733,18 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
 
     async def due_timers(self, now: float, limit: int = 100) -> list[Timer]:
         async with self._lock:
+            # The earliest ``limit`` timers are among the ``limit`` matches due first: each
+            # of those has one at least as early as its next_due. A due list taken whole
+            # (every match due, each list read) made a backlog quadratic to fire.
+            due_first = (
+                "(SELECT id, timers FROM matches WHERE next_due <= ? ORDER BY next_due LIMIT ?)"
+            )
             rows = await self.db.execute_fetchall(
-                f"SELECT * FROM ({TIMER_ROWS} WHERE m.next_due <= ?) WHERE due_at <= ? "
+                f"SELECT * FROM ({timer_rows(due_first)}) WHERE due_at <= ? "
                 "UNION ALL SELECT ? || tournament_id, kind, 0, round, due_at, '' "
                 "FROM event_timers WHERE due_at <= ? "
                 "ORDER BY due_at, match_id, kind, seat LIMIT ?",
-                (now, now, EVENT_TIMER, now, limit),
+                (now, limit, now, EVENT_TIMER, now, limit),
             )
         return [Timer(**dict(row)) for row in rows]
 
@@ -740,29 +757,34 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
 
     async def delete_timers(self, timers: Sequence[Timer]) -> None:
         """Remove fired timers: exactly those, so one set again while firing stays."""
-        await self._transaction(
-            [
-                (
-                    "DELETE FROM event_timers WHERE tournament_id = ? AND kind = ? "
-                    "AND round = ? AND due_at = ?",
-                    (t.match_id.removeprefix(EVENT_TIMER), t.kind, t.version, t.due_at),
+        statements: list[tuple[str, tuple[object, ...]]] = []
+        fired: dict[str, list[Timer]] = {}
+        for t in timers:
+            if t.match_id.startswith(EVENT_TIMER):
+                statements.append(
+                    (
+                        "DELETE FROM event_timers WHERE tournament_id = ? AND kind = ? "
+                        "AND round = ? AND due_at = ?",
+                        (t.match_id.removeprefix(EVENT_TIMER), t.kind, t.version, t.due_at),
+                    )
                 )
-                if t.match_id.startswith(EVENT_TIMER)
-                else (
-                    # The row's list without that timer, and the earliest of the rest.
+            else:
+                fired.setdefault(t.match_id, []).append(t)
+        for match_id, gone in fired.items():
+            # The row's list without those timers, and the earliest of the rest. A due_at
+            # compared here was read out of this same JSON (due_timers), so it is equal.
+            keys = ", ".join("(?, ?, ?, ?)" for _ in gone)
+            statements.append(
+                (
                     "UPDATE matches SET (timers, next_due) = ("
                     "SELECT coalesce(json_group_array(json(t.value)), '[]'), "
                     "min(json_extract(t.value, '$.due_at')) FROM json_each(matches.timers) t "
-                    "WHERE NOT (json_extract(t.value, '$.kind') = ? "
-                    "AND json_extract(t.value, '$.seat') = ? "
-                    "AND json_extract(t.value, '$.version') = ? "
-                    "AND json_extract(t.value, '$.due_at') = ?)) "
+                    f"WHERE ({_TIMER_KEY}) NOT IN (VALUES {keys})) "
                     "WHERE id = ? AND next_due IS NOT NULL",
-                    (t.kind, t.seat, t.version, t.due_at, t.match_id),
+                    (*(v for t in gone for v in (t.kind, t.seat, t.version, t.due_at)), match_id),
                 )
-                for t in timers
-            ]
-        )
+            )
+        await self._transaction(statements)
 
     # --- tournaments -----------------------------------------------------------------------
     async def create_tournament(self, record: TournamentRecord) -> None:

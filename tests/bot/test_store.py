@@ -312,6 +312,25 @@ async def test_a_fired_timer_is_deleted_alone_and_the_next_one_becomes_due(store
     assert (await store.counts())["pending_timers"] == 0
 
 
+async def test_due_timers_come_earliest_first_across_matches_and_go_together(
+    store: Store,
+) -> None:
+    due = {"aaaaaaaaaa": (1.0, 4.0), "bbbbbbbbbb": (2.0, 3.0), "cccccccccc": (5.0,)}
+    for channel, (match_id, times) in enumerate(due.items()):
+        await store.create_match(lobby(match_id, channel_id=10 + channel))
+        await store.start(match_id, [SeatRecord(seat=0, user_id=5, name="Ana")], 1, "{}", 0)
+        await store.replace_timers(match_id, [timer(match_id, f"k{t}", t) for t in times])
+    first = await store.due_timers(10.0, limit=3)
+    # b's second timer is due before a's: a batch is the earliest timers, not matches.
+    assert [(t.match_id[0], t.due_at) for t in first] == [("a", 1.0), ("b", 2.0), ("b", 3.0)]
+    await store.delete_timers(first)
+    assert await store.timers_of("bbbbbbbbbb") == [] and await store.next_due() == 4.0
+    assert [(t.match_id[0], t.due_at) for t in await store.due_timers(10.0)] == [
+        ("a", 4.0),
+        ("c", 5.0),
+    ]
+
+
 async def test_sqlite_timers_move_into_their_matchs_row_as_the_table_held_them(tmp_path) -> None:
     """Migration 016: a database written before it keeps every pending timer, and only
     those (the row's old list still named one that had fired and been deleted)."""

@@ -106,22 +106,16 @@ class GuildSettings(BaseModel):
     organiser_role: int | None = None
 
 
-class TimerPlan(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    kind: Literal["timeout", "remind_half", "remind_final"]
-    seat: int
-    due_at: float
+TimerKind = Literal["timeout", "remind_half", "remind_final"]
 
 
-def plan(budget: float, seat: int, since: float) -> list[TimerPlan]:
-    """The timeout of one decision, and its reminders at half time and near the end."""
-    timers = [TimerPlan(kind="timeout", seat=seat, due_at=since + budget)]
+def plan(budget: float, since: float) -> list[tuple[TimerKind, float]]:
+    """The timeout of one decision, and its reminders at half time and near the end: each
+    as (kind, due_at). Plain pairs: every move plans, and the store's ``Timer`` is the
+    one model they become."""
+    timers: list[tuple[TimerKind, float]] = [("timeout", since + budget)]
     if budget >= REMINDED_FROM:
-        timers += [
-            TimerPlan(kind="remind_half", seat=seat, due_at=since + budget / 2),
-            TimerPlan(kind="remind_final", seat=seat, due_at=since + budget * 0.9),
-        ]
+        timers += [("remind_half", since + budget / 2), ("remind_final", since + budget * 0.9)]
     return timers
 
 

@@ -72,13 +72,13 @@ class Clocks(Play):
             timers += [
                 Timer(
                     match_id=record.match_id,
-                    kind=item.kind,
-                    seat=item.seat,
+                    kind=kind,
+                    seat=decision.seat,
                     version=state.version,
-                    due_at=item.due_at,
+                    due_at=due_at,
                     stamp=stamp,
                 )
-                for item in plan(budget, decision.seat, now)
+                for kind, due_at in plan(budget, now)
             ]
         if kept:
             old = await self.store.timers_of(record.match_id)

@@ -347,10 +347,11 @@ async def test_sqlite_timers_move_into_their_matchs_row_as_the_table_held_them(t
             "('aaaaaaaaaa', 1, 7, 'cover_your_assets', 'active', 5, '{}', '', '', '{}')"
         )
         fired = '{"kind": "remind_half", "seat": 0, "version": 3, "due_at": 50.0, "stamp": "s"}'
+        # Due times as the clock gives them: a REAL in JSON must keep all its digits.
         pending = [
-            ("remind_final", 0, 3, 90.0, "s"),
-            ("timeout", 0, 3, 100.0, "s"),
-            ("timeout", 2, 2, 80.0, "r"),
+            ("remind_final", 0, 3, 1795817680.2190416, "s"),
+            ("timeout", 0, 3, 1795826320.2190416, "s"),
+            ("timeout", 2, 2, 1795783120.2337728, "r"),
         ]
         listed = [fired] + [
             f'{{"kind": "{k}", "seat": {s}, "version": {v}, "due_at": {d}, "stamp": "{st}"}}'
@@ -369,8 +370,8 @@ async def test_sqlite_timers_move_into_their_matchs_row_as_the_table_held_them(t
             for k, s, v, d, st in sorted(pending, key=lambda p: p[3])
         ]
         assert await store.timers_of("aaaaaaaaaa") == expected
-        assert await store.next_due() == 80.0
-        assert await store.due_timers(95.0) == expected[:2]
+        assert await store.next_due() == 1795783120.2337728
+        assert await store.due_timers(1795820000.0) == expected[:2]
     finally:
         await store.close()
 

@@ -6,11 +6,13 @@
 ALTER TABLE matches ADD COLUMN next_due REAL;
 
 -- The row's JSON kept fired timers (only the table lost them): rebuilt from the table.
+-- A REAL goes into JSON with 15 digits, which moves a due time by microseconds: written
+-- with 17, it reads back as the same number.
 UPDATE matches SET
     timers = coalesce(
         (SELECT json_group_array(json_object(
-                    'kind', kind, 'seat', seat, 'version', version, 'due_at', due_at,
-                    'stamp', stamp))
+                    'kind', kind, 'seat', seat, 'version', version,
+                    'due_at', json(printf('%!.17g', due_at)), 'stamp', stamp))
          FROM (SELECT * FROM timers t WHERE t.match_id = matches.id
                ORDER BY due_at, kind, seat)),
         '[]'),

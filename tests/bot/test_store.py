@@ -7,6 +7,7 @@ import asyncio
 import sqlite3
 import threading
 import time
+from contextlib import closing
 from datetime import UTC, datetime
 
 import pytest
@@ -312,6 +313,36 @@ async def test_a_fired_timer_is_deleted_alone_and_the_next_one_becomes_due(store
     assert (await store.counts())["pending_timers"] == 0
 
 
+async def test_sqlite_action_logs_move_into_a_table_keyed_by_match_and_seq(tmp_path) -> None:
+    """Migration 017: every logged action is kept, in its table WITHOUT ROWID, and a move
+    still logs its action through the trigger the migration made again."""
+    path = tmp_path / "cookie.db"
+    with closing(database_before(path, 17)) as raw:
+        for version in range(3):
+            raw.execute(
+                "UPDATE matches SET version = ?, updated_at = ?, last_seat = ?, last_action = ?",
+                (
+                    version + 1,
+                    f"2026-11-0{version + 1}T12:00:00+00:00",
+                    version % 2,
+                    f"p.{version}",
+                ),
+            )
+    store = SQLiteStore(path)
+    await store.connect()
+    try:
+        await move(store, 3, '{"v":4}', "play.3")
+        logged = [(a.seq, a.seat, a.action, a.at.day) for a in await store.actions("aaaaaaaaaa")]
+        assert logged[:3] == [(0, 0, "p.0", 1), (1, 1, "p.1", 2), (2, 0, "p.2", 3)]
+        assert [a[:3] for a in logged[3:]] == [(3, 0, "play.3")]
+        async with store.db.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'actions'"
+        ) as cursor:
+            assert "WITHOUT ROWID" in (await cursor.fetchone())[0]
+    finally:
+        await store.close()
+
+
 async def test_due_timers_come_earliest_first_across_matches_and_go_together(
     store: Store,
 ) -> None:
@@ -331,21 +362,27 @@ async def test_due_timers_come_earliest_first_across_matches_and_go_together(
     ]
 
 
+def database_before(path, migration: int) -> sqlite3.Connection:
+    """A SQLite database as the bot left it before ``migration``, with one running match."""
+    raw = sqlite3.connect(path, isolation_level=None)
+    for number, sql in lite.migrations():
+        if number < migration:
+            for statement in lite.split_statements(sql):
+                raw.execute(statement)
+            raw.execute(f"PRAGMA user_version = {number}")
+    raw.execute(
+        "INSERT INTO matches (id, guild_id, channel_id, game, status, host_id, options, "
+        "created_at, updated_at, state) VALUES "
+        "('aaaaaaaaaa', 1, 7, 'cover_your_assets', 'active', 5, '{}', '', '', '{}')"
+    )
+    return raw
+
+
 async def test_sqlite_timers_move_into_their_matchs_row_as_the_table_held_them(tmp_path) -> None:
     """Migration 016: a database written before it keeps every pending timer, and only
     those (the row's old list still named one that had fired and been deleted)."""
     path = tmp_path / "cookie.db"
-    with sqlite3.connect(path, isolation_level=None) as raw:
-        for number, sql in lite.migrations():
-            if number < 16:
-                for statement in lite.split_statements(sql):
-                    raw.execute(statement)
-        raw.execute("PRAGMA user_version = 15")
-        raw.execute(
-            "INSERT INTO matches (id, guild_id, channel_id, game, status, host_id, options, "
-            "created_at, updated_at, state) VALUES "
-            "('aaaaaaaaaa', 1, 7, 'cover_your_assets', 'active', 5, '{}', '', '', '{}')"
-        )
+    with closing(database_before(path, 16)) as raw:
         fired = '{"kind": "remind_half", "seat": 0, "version": 3, "due_at": 50.0, "stamp": "s"}'
         # Due times as the clock gives them: a REAL in JSON must keep all its digits.
         pending = [

@@ -1,0 +1,2 @@
+-- PostgreSQL twin of migrations/017_actions_without_rowid.sql, a change of SQLite's table
+-- layout only: PostgreSQL's actions table is already a heap with its primary key's index.

@@ -119,8 +119,6 @@ def replays_to_snapshot(game: Game, match: Mapping[str, Any], names: list[str], 
 
 async def _copy_timers(source: SQLiteStore, conn: asyncpg.Connection) -> int:
     """Each match's timers, from its row's list into PostgreSQL's timers table."""
-    if await conn.fetchval("SELECT EXISTS (SELECT 1 FROM timers)"):
-        raise CopyRefused("the target is not empty (timers has rows)")
     rows = await source.db.execute_fetchall(f"{TIMER_ROWS} WHERE m.next_due IS NOT NULL")
     records = [tuple(row) for row in rows]
     await conn.copy_records_to_table("timers", records=records, columns=list(TIMER_COLUMNS))
@@ -176,6 +174,8 @@ async def copy_database(source_url: str, target_url: str) -> CopyReport:
                 if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
                     raise CopyRefused(f"the target is not empty ({table} has rows)")
                 plans.append((table, [n for n in names if n in columns], columns))
+            if await conn.fetchval("SELECT EXISTS (SELECT 1 FROM timers)"):
+                raise CopyRefused("the target is not empty (timers has rows)")
             for table, names, columns in plans:
                 convert = [_converter(columns[n]) for n in names]
                 rows = await source.db.execute_fetchall(f"SELECT {', '.join(names)} FROM {table}")

@@ -204,7 +204,7 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
             current = number
         return current
 
-    async def in_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    async def in_thread(self, work: Callable[[sqlite3.Connection], T], *, writes: int = 1) -> T:
         """Run ``work`` with the connection on the database's thread, in one trip.
 
         Under load every trip to that thread waits for the loop to come round to its
@@ -212,12 +212,13 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         statement, was seventeen trips, and every move queued behind it waited for all of
         them. A transaction done in one trip is also never left half done by a cancelled
         caller. aiosqlite runs its own calls the same way (``Connection._execute``); the
-        version range is pinned in pyproject.toml, and the store's tests count the trips."""
+        version range is pinned in pyproject.toml, and the store's tests count the trips.
+        ``writes``: how many moves or changes the work commits (see ``_wrote``)."""
         db = self.db
         try:
             return await db._execute(lambda: work(db._conn))
         finally:
-            self._wrote()
+            self._wrote(writes)
 
     def _wrote(self, writes: int = 1) -> None:
         """Count writes (a commit, or each move of a group commit); every
@@ -567,10 +568,8 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
     async def _commit_batch(
         self, batch: Sequence[tuple[str, tuple[object, ...]]]
     ) -> list[int | BaseException]:
-        try:
-            return await self.in_thread(partial(_run_batch, batch))
-        finally:
-            self._wrote(len(batch) - 1)  # in_thread counted one: the log grows by every move
+        # Each move of the batch grows the log: counted as a write each.
+        return await self.in_thread(partial(_run_batch, batch), writes=len(batch))
 
     async def save_seat(self, match_id: str, seat: SeatRecord) -> None:
         await self._transaction(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 
 from pydantic import ValidationError
@@ -105,6 +106,8 @@ def main() -> None:
     async def run() -> None:
         # ``async with`` closes the client (and so the store) however start() ends.
         async with make_client(settings) as client:
+            # SIGTERM (docker stop, systemd, a rolling restart) drains: see CookieJar.drain.
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, client.request_drain)
             await client.start(settings.discord_token.get_secret_value())
 
     try:

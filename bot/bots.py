@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Iterable
 
 from bot.service import Change, MatchService
 from bot.store import MatchRecord
@@ -90,7 +91,8 @@ class BotDriver:
             if self._forced.get(key) is asyncio.current_task():
                 del self._forced[key]
         try:
-            await self.service.answer_forced(match_id, seat, stamp)
+            # Shielded: a process that stops lets a move already begun end (``close``).
+            await asyncio.shield(self.service.answer_forced(match_id, seat, stamp))
         except Exception:
             log.exception("forced answer failed in match %s", match_id)
 
@@ -100,30 +102,54 @@ class BotDriver:
             # The task is finished before the moves so that the changes they cause can
             # schedule the next bot move.
             self._tasks.pop(match_id, None)
-            for seat in await self.service.bot_seats_deciding(match_id, race=False):
-                await self.service.play_bot(match_id, seat=seat)
+            await asyncio.shield(self._play_now(match_id))
         except Exception:
             log.exception("bot move failed in match %s", match_id)
+
+    async def _play_now(self, match_id: str) -> None:
+        for seat in await self.service.bot_seats_deciding(match_id, race=False):
+            await self.service.play_bot(match_id, seat=seat)
 
     async def _grab(self, match_id: str, seat: int) -> None:
         try:
             await asyncio.sleep(self.delay * self.rng.uniform(1.0, 3.0))
             self._grabbers.pop((match_id, seat), None)
-            await self.service.play_bot(match_id, seat=seat, race=True)
+            await asyncio.shield(self.service.play_bot(match_id, seat=seat, race=True))
         except Exception:
             log.exception("bot grab failed in match %s", match_id)
 
     async def resume(self) -> None:
         """After a restart: give every running match a poke."""
         for record in await self.service.store.open_matches():
-            if record.status == "active" and record.state is not None:
-                await self.answer_forced(record, self.service.load_state(record))
-            if record.status == "active" and any(s.played_by_bot for s in record.seats):
-                self.poke(record.match_id)
-                for seat in await self.service.bot_seats_deciding(record.match_id, race=True):
-                    self.race(record.match_id, seat)
+            await self._resume(record)
+
+    async def take_over(self, match_ids: Iterable[str]) -> None:
+        """Matches whose bots or forced answers another process left pending when it
+        stopped (``Store.on_handover``): this process plays them now."""
+        for match_id in match_ids:
+            record = await self.service.store.get(match_id)
+            if record is not None and record.is_open:
+                await self._resume(record)
+
+    async def _resume(self, record: MatchRecord) -> None:
+        if record.status == "active" and record.state is not None:
+            await self.answer_forced(record, self.service.load_state(record))
+        if record.status == "active" and any(s.played_by_bot for s in record.seats):
+            self.poke(record.match_id)
+            for seat in await self.service.bot_seats_deciding(record.match_id, race=True):
+                self.race(record.match_id, seat)
+
+    def pending(self) -> set[str]:
+        """Matches with a bot move or a forced answer still to come."""
+        return {
+            *(m for m, t in self._tasks.items() if not t.done()),
+            *(m for (m, _), t in self._grabbers.items() if not t.done()),
+            *(m for (m, _, _), t in self._forced.items() if not t.done()),
+        }
 
     async def close(self) -> None:
+        # A move already begun ends (the service counts it, see ``MatchService.moving``);
+        # only the pauses before moves are cut short.
         tasks = [*self._tasks.values(), *self._grabbers.values(), *self._forced.values()]
         for task in tasks:
             task.cancel()

@@ -25,6 +25,9 @@ from games.core.words import plural
 
 log = logging.getLogger(__name__)
 
+# Seconds a draining process waits for its moves, then for their table edits and pings.
+DRAIN_WAIT = 10.0
+
 # The client loads cogs by name: bot/ never imports cogs/.
 EXTENSIONS = (
     "cogs.play",
@@ -61,6 +64,8 @@ class CookieJar(commands.Bot):
         self._metrics_server: web.AppRunner | None = None
         self._background: set[asyncio.Task[object]] = set()
         self._said_hello = False
+        self.draining = False
+        self._drain: asyncio.Task[None] | None = None
 
     @staticmethod
     def shard_options(settings: Settings) -> dict[str, object]:
@@ -89,6 +94,8 @@ class CookieJar(commands.Bot):
         await self.ratings.sweep()  # matches that ended just before a stop
         # Results of tables that ended while the bot was down are recorded now.
         await self.tournaments.sweep()
+        # A process stopping beside this one (a rolling restart) names what it left.
+        await self.store.on_handover(self.take_over)
         # One task sleeps until the next deadline; overdue timers fire at once.
         self.spawn(self.scheduler.run(), "scheduler")
         if self.settings.gc_freeze:
@@ -103,6 +110,39 @@ class CookieJar(commands.Bot):
             await self.tournaments.on_timer(timer)
         else:
             await self.service.on_timer(timer)
+
+    def take_over(self, match_ids: list[str]) -> None:
+        if not self.draining:
+            self.spawn(self.bots.take_over(match_ids), "take over")
+
+    def request_drain(self) -> None:
+        """SIGTERM's handler. The drain's task is not one of ``spawn``'s, which ``close``
+        cancels: the drain calls ``close`` itself."""
+        if self._drain is None:
+            self._drain = asyncio.create_task(self.drain(), name="drain")
+
+    async def drain(self, *, moves_wait: float = DRAIN_WAIT) -> None:
+        """Stop without dropping anything (SIGTERM; a rolling restart): claim no more
+        timers, let the moves under way end and their tables be drawn, name the matches
+        whose bots were still to move for a process that goes on, then close the gateway
+        sessions. A process serving the same shards takes over from the database."""
+        if self.draining:
+            return
+        self.draining = True
+        log.info("draining: no new timers; finishing the moves under way")
+        await self.scheduler.stop()
+        pending = self.bots.pending()
+        await self.bots.close()
+        if not await self.service.moves_done(moves_wait):
+            log.warning("draining: moves still under way after %.0f s", moves_wait)
+        # The tables' coalesced edits and the pings the last moves asked for.
+        work = {t for t in self._background if t.get_name() != "scheduler"}
+        if work:
+            await asyncio.wait(work, timeout=moves_wait)
+        records = [await self.store.get(match_id) for match_id in sorted(pending)]
+        await self.store.hand_over([(r.match_id, r.guild_id) for r in records if r is not None])
+        log.info("drained: closing")
+        await self.close()
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:

@@ -2,7 +2,10 @@
 
 Adding an earlier timer wakes it (``wake``); after a restart, timers that came due while the
 bot was down fire at once, in order. A timer fires at least once: it is deleted only after
-its handler ran, and handlers check the match version, so a second firing is a no-op.
+its handler ran to the end, which means the fresh state says it no longer stands (its effect
+is saved, or the decision it was set for is gone); handlers check the decision's stamp, so a
+second firing is a no-op. A handler that fails leaves its timer in the store, tried again
+later and later (``RETRY_AFTER``), and says so in the log once, not on every try.
 """
 
 from __future__ import annotations
@@ -10,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from bot.clock import Clock
 from bot.store import Store, Timer
@@ -18,6 +23,16 @@ from bot.store import Store, Timer
 log = logging.getLogger(__name__)
 
 Fire = Callable[[Timer], Awaitable[None]]
+# Seconds before a timer whose handler failed is tried again, by failures in a row: soon
+# for a passing fault (a lost connection), then no more than every ten minutes.
+RETRY_AFTER = (5.0, 15.0, 60.0, 300.0, 600.0)
+FAILING_KEPT = 10_000  # failing timers remembered; beyond, the oldest are tried at once
+
+
+@dataclass
+class _Failing:
+    failures: int
+    retry_at: float
 
 
 class Scheduler:
@@ -34,6 +49,9 @@ class Scheduler:
         # While awake: the earliest timer saved meanwhile, which the read it is doing may
         # have missed; it sleeps until no later than that.
         self._noted = math.inf
+        # Timers whose handler failed, by identity: not fired again before their retry_at.
+        self._failing: OrderedDict[Timer, _Failing] = OrderedDict()
+        self._stopped = False
 
     def wake(self, earliest: float | None = None) -> None:
         """Timers changed: look again at which one is next. ``earliest``: the earliest of
@@ -60,18 +78,60 @@ class Scheduler:
 
     async def _fire_due(self) -> int:
         count = 0
-        while batch := await self.store.due_timers(self.clock.now()):
+        while not self._stopped and (batch := await self.store.due_timers(self.clock.now())):
+            now = self.clock.now()
+            done = []
             for timer in batch:
+                failing = self._failing.get(timer)
+                if failing is not None and failing.retry_at > now:
+                    continue  # tried and failed lately: its turn comes at retry_at
                 try:
                     await self.fire(timer)
                 except Exception:
-                    log.exception("timer %s of match %s failed", timer.kind, timer.match_id)
+                    self._failed(timer, now)
+                    continue
+                if failing is not None:
+                    del self._failing[timer]
+                    log.info("timer %s of match %s fired after failing", timer.kind, timer.match_id)
+                done.append(timer)
             # Deleted after firing, a batch at a time: a crash in between fires them again,
-            # which the version check turns into no-ops.
-            await self.store.delete_timers(batch)
-            count += len(batch)
+            # which the decision stamps turn into no-ops. A failed one stays for its retry.
+            await self.store.delete_timers(done)
+            count += len(done)
+            if not done:
+                break  # what is due has all failed lately: wait for the first retry
         self.fired += count
         return count
+
+    def _failed(self, timer: Timer, now: float) -> None:
+        failing = self._failing.get(timer)
+        if failing is None:
+            log.exception(
+                "timer %s of match %s failed; it stays and is tried again",
+                timer.kind,
+                timer.match_id,
+            )
+            failing = self._failing[timer] = _Failing(failures=0, retry_at=now)
+            while len(self._failing) > FAILING_KEPT:
+                self._failing.popitem(last=False)
+        else:
+            log.debug("timer %s of match %s failed again", timer.kind, timer.match_id)
+        failing.retry_at = now + RETRY_AFTER[min(failing.failures, len(RETRY_AFTER) - 1)]
+        failing.failures += 1
+
+    def _next_retry(self, due: float | None) -> float | None:
+        """The store's next deadline, unless it is a failing timer's that waits for its
+        retry: then the first retry (a due timer never makes the task spin)."""
+        if due is None or due > self.clock.now() or not self._failing:
+            return due
+        return max(due, min(f.retry_at for f in self._failing.values()))
+
+    async def stop(self) -> None:
+        """Claim no more timers (a process draining before it exits): the firing under way
+        ends first, and what is left stays in the store for the process taking over."""
+        self._stopped = True
+        async with self._firing:
+            pass
 
     async def run(self) -> None:
         while True:
@@ -79,7 +139,7 @@ class Scheduler:
             self._noted = math.inf
             try:
                 await self.fire_due()
-                due = await self.store.next_due()
+                due = self._next_retry(await self.store.next_due())
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -653,7 +653,7 @@ class Presenter:
         for seat in record.seats:
             if seat.user_id is None:
                 continue
-            person = await self.service.user_settings(seat.user_id)
+            person = await self.service.known_settings(seat.user_id)
             if person.away_at(now) and person.away_until is not None:
                 lines.append(f"{seat.name} until <t:{int(person.away_until)}:D>")
         return "\n".join(lines)

@@ -8,7 +8,8 @@ import re
 import secrets
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -24,7 +25,7 @@ from bot.errors import (
     UserError,
 )
 from bot.store import MatchRecord, SeatRecord, Store, Timer
-from bot.store.models import GONE
+from bot.store.models import GONE, mark_of
 from bot.timing import (
     MatchSettings,
     UserSettings,
@@ -230,8 +231,32 @@ class ServiceBase:
         # ones, which a timeout's own move then replaces).
         self._timers: dict[str, list[Timer]] = {}
         self._people: OrderedDict[int, UserSettings] = OrderedDict()
+        # Moves under way (``moving``): a process that drains waits for them to end.
+        self._moves_under_way = 0
+        self._no_moves = asyncio.Event()
+        self._no_moves.set()
 
     # --- plumbing ----------------------------------------------------------------------
+    @contextmanager
+    def moving(self) -> Iterator[None]:
+        """Counts a move (from its lock to its listeners) as under way."""
+        self._moves_under_way += 1
+        self._no_moves.clear()
+        try:
+            yield
+        finally:
+            self._moves_under_way -= 1
+            if self._moves_under_way == 0:
+                self._no_moves.set()
+
+    async def moves_done(self, timeout: float) -> bool:
+        """Wait until no move is under way (False: some still were after ``timeout``)."""
+        try:
+            await asyncio.wait_for(self._no_moves.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
     def lock(self, match_id: str) -> asyncio.Lock:
         lock = self._locks.get(match_id)
         if lock is None:
@@ -277,7 +302,16 @@ class ServiceBase:
         return hit[0] if hit is not None else await self.get(match_id)
 
     async def _running(self, match_id: str) -> tuple[MatchRecord, GameState]:
+        """The running match, parsed: from memory when the memory is current. On a shared
+        database another process may have moved it, so the remembered copy is proven
+        against the row first (``Store.match_mark``), and read again when it differs."""
         hit = self._cache.get(match_id)
+        if hit is not None and self.store.shared:
+            mark = await self.store.match_mark(match_id)
+            hit = self._cache.get(match_id)  # a move of this process may have ended meanwhile
+            if hit is not None and mark != mark_of(hit[0]):
+                self._forget(match_id)
+                hit = None
         if hit is not None:
             self._cache.move_to_end(match_id)
             return hit

@@ -179,13 +179,25 @@ class Clocks(Play):
 
     # --- people ------------------------------------------------------------------------
     async def user_settings(self, user_id: int) -> UserSettings:
-        """A person's settings; kept in memory, since every table edit shows vacations."""
+        """A person's settings, for deciding something (a ping, a clock, a forced answer, a
+        change to them): remembered, or read fresh on a shared database, where another
+        process may have changed them (``Store.shared``)."""
+        if self.store.shared:
+            return await self._read_person(user_id)
+        return await self.known_settings(user_id)
+
+    async def known_settings(self, user_id: int) -> UserSettings:
+        """A person's settings as remembered, for showing only (every table edit shows
+        vacations): on a shared database they may lag another process's change."""
         known = self._people.get(user_id)
         if known is None:
-            known = UserSettings.model_validate_json(await self.store.user_settings(user_id))
-            self._keep_person(user_id, known)
-        else:
-            self._people.move_to_end(user_id)
+            return await self._read_person(user_id)
+        self._people.move_to_end(user_id)
+        return known
+
+    async def _read_person(self, user_id: int) -> UserSettings:
+        known = UserSettings.model_validate_json(await self.store.user_settings(user_id))
+        self._keep_person(user_id, known)
         return known
 
     def _keep_person(self, user_id: int, settings: UserSettings) -> None:

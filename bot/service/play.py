@@ -124,6 +124,14 @@ class Play(ServiceBase):
         match_id: str,
         choose: Callable[[MatchRecord, Game, GameState], Choice],
     ) -> Change:
+        with self.moving():
+            return await self._apply_locked(match_id, choose)
+
+    async def _apply_locked(
+        self,
+        match_id: str,
+        choose: Callable[[MatchRecord, Game, GameState], Choice],
+    ) -> Change:
         async with self.lock(match_id):
             record, state = await self._running(match_id)
             if record.status != "active":

@@ -15,7 +15,16 @@ from bot.store.events import (
     TournamentRecord,
 )
 from bot.store.history import HistoryReads
-from bot.store.models import DeckRecord, LoggedAction, MatchRecord, SeatRecord, Status, Timer
+from bot.store.models import (
+    DeckRecord,
+    LoggedAction,
+    MatchMark,
+    MatchRecord,
+    SeatRecord,
+    Status,
+    Timer,
+    mark_of,
+)
 from bot.store.ratings import RatingsStore
 
 
@@ -56,6 +65,11 @@ class Shards:
 
 
 class Store(HistoryReads, RatingsStore, ABC):
+    # Whether other processes may write this database meanwhile (PostgreSQL's shard
+    # processes, two of them during a rolling restart). Then what a process remembers of a
+    # match or a person is a hint, proven against the database before anything is decided.
+    shared: bool = False
+
     @abstractmethod
     async def connect(self) -> None: ...
 
@@ -68,6 +82,20 @@ class Store(HistoryReads, RatingsStore, ABC):
 
     @abstractmethod
     async def get(self, match_id: str) -> MatchRecord | None: ...
+
+    async def on_handover(self, take_over: Callable[[list[str]], None]) -> None:
+        """Call ``take_over`` with the matches another process hands over as it stops
+        (``hand_over``). A database only one process uses has nobody to hear from."""
+
+    async def hand_over(self, matches: Sequence[tuple[str, int]]) -> None:
+        """A stopping process's (match, guild) pairs whose bots or forced answers it left
+        pending: a process serving their guilds' shards plays them (``on_handover``)."""
+
+    async def match_mark(self, match_id: str) -> MatchMark | None:
+        """The row's ``mark_of``, read fresh: equal to a remembered record's, the memory is
+        current. A backend may read less than the whole match."""
+        record = await self.get(match_id)
+        return None if record is None else mark_of(record)
 
     @abstractmethod
     async def open_in_channel(self, channel_id: int) -> MatchRecord | None: ...

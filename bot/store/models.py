@@ -59,6 +59,17 @@ class MatchRecord(BaseModel):
         return self.status in OPEN_STATUSES
 
 
+# What proves a remembered match current (``Store.match_mark``): everything of its row a
+# running match's decisions read. The version alone misses a seat's absence, which changes
+# without a move.
+MatchMark = tuple[int, str, int | None, tuple[tuple[int | None, int, int], ...]]
+
+
+def mark_of(record: MatchRecord) -> MatchMark:
+    seats = tuple((s.user_id, s.away, s.missed) for s in record.seats)
+    return (record.version, record.status, record.message_id, seats)
+
+
 class LoggedAction(BaseModel):
     model_config = ConfigDict(frozen=True)
 

@@ -31,6 +31,7 @@ from bot.store.models import (
     OPEN_STATUSES,
     DeckRecord,
     LoggedAction,
+    MatchMark,
     MatchRecord,
     SeatRecord,
     Status,
@@ -80,6 +81,8 @@ MIGRATION_LOCK = 0x436F6F6B6965  # "Cookie"
 # Seconds a claimed timer stays with the process that claimed it; a process that dies
 # while firing leaves it to be claimed again after this.
 LEASE = 60.0
+# The channel a stopping process names the matches it leaves to others on (``hand_over``).
+HANDOVER = "cookie_jar_handover"
 
 # A move in one statement, so one round trip and one atomic write: the guarded UPDATE of
 # the snapshot, its log row and the match's timers (set anew: rows the move no longer has
@@ -157,6 +160,8 @@ def _history_filters(
 
 
 class PostgresStore(Store):
+    shared = True  # shard processes share it (see ``Store.shared``)
+
     def __init__(
         self,
         dsn: str,
@@ -173,6 +178,7 @@ class PostgresStore(Store):
         self.lock_wait = lock_wait
         self._sizes = (min_size, max_size)
         self._pool: asyncpg.Pool | None = None
+        self._listener: asyncpg.Connection | None = None
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -190,9 +196,31 @@ class PostgresStore(Store):
         await self.migrate()
 
     async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
+
+    async def on_handover(self, take_over: Callable[[list[str]], None]) -> None:
+        def heard(_conn: object, _pid: int, _channel: str, payload: str) -> None:
+            pairs = json.loads(payload)
+            owned = [m for m, guild in pairs if self.shards is None or self.shards.owns(guild)]
+            if owned:
+                take_over(owned)
+
+        # A connection of its own: a pooled one goes back to the pool and stops listening.
+        self._listener = await asyncpg.connect(self.dsn)
+        await self._listener.add_listener(HANDOVER, heard)
+
+    async def hand_over(self, matches: Sequence[tuple[str, int]]) -> None:
+        pairs = [[m, g] for m, g in matches]
+        # NOTIFY's payload holds 8,000 bytes: ~250 pairs a message.
+        for start in range(0, len(pairs), 200):
+            await self.pool.execute(
+                "SELECT pg_notify($1, $2)", HANDOVER, json.dumps(pairs[start : start + 200])
+            )
 
     async def migrate(self) -> int:
         """Apply the migrations not yet applied, each in its own transaction. Processes
@@ -262,6 +290,19 @@ class PostgresStore(Store):
     async def get(self, match_id: str) -> MatchRecord | None:
         found = await self._matches("id = $1", match_id)
         return found[0] if found else None
+
+    async def match_mark(self, match_id: str) -> MatchMark | None:
+        # One indexed read of a few columns: the price of each decision on a shared database.
+        row = await self.pool.fetchrow(
+            "SELECT m.version, m.status, m.message_id, "
+            "array(SELECT array[s.user_id, s.away, s.missed] FROM seats s "
+            "WHERE s.match_id = m.id ORDER BY s.seat) AS seats FROM matches m WHERE m.id = $1",
+            match_id,
+        )
+        if row is None:
+            return None
+        seats = tuple((user_id, away, missed) for user_id, away, missed in row["seats"])
+        return (row["version"], row["status"], row["message_id"], seats)
 
     async def open_in_channel(self, channel_id: int) -> MatchRecord | None:
         found = await self._matches(f"channel_id = $1 AND status IN {_OPEN}", channel_id)

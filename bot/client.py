@@ -14,19 +14,15 @@ from bot.bots import BotDriver
 from bot.config import Settings
 from bot.metrics import Metrics, serve
 from bot.permissions import invite_url
+from bot.runtime import DRAIN_WAIT, Runtime
 from bot.scheduler import Scheduler
 from bot.service import MatchService
 from bot.service.ratings import Ratings
 from bot.service.tournaments import Tournaments
 from bot.store import Store, Timer, open_store
-from bot.store.events import EVENT_TIMER
-from games import GAMES
 from games.core.words import plural
 
 log = logging.getLogger(__name__)
-
-# Seconds a draining process waits for its moves, then for their table edits and pings.
-DRAIN_WAIT = 10.0
 
 # The client loads cogs by name: bot/ never imports cogs/.
 EXTENSIONS = (
@@ -76,12 +72,14 @@ class CookieJar(commands.Bot):
         await self.store.connect()
         if self.metrics is not None:
             self.metrics.watch_store(self.store)
-        self.service = MatchService(self.store, GAMES, cache_mb=self.settings.match_cache_mb)
-        self.bots = BotDriver(self.service, delay=self.settings.bot_delay)
-        self.ratings = Ratings(self.service)  # rates each match as it finishes
-        self.tournaments = Tournaments(self.service)
-        self.scheduler = Scheduler(self.store, self.service.clock, self.fire)
-        self.service.timers_changed = self.scheduler.wake
+        self.runtime = Runtime(
+            self.store, cache_mb=self.settings.match_cache_mb, bot_delay=self.settings.bot_delay
+        )
+        self.service = self.runtime.service
+        self.bots = self.runtime.bots
+        self.ratings = self.runtime.ratings
+        self.tournaments = self.runtime.tournaments
+        self.scheduler = self.runtime.scheduler
         if self.metrics is not None and self.settings.metrics_port:
             self.metrics.watch_service(self.service)
             self._metrics_server = await serve(
@@ -90,12 +88,9 @@ class CookieJar(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
-        await self.bots.resume()
-        await self.ratings.sweep()  # matches that ended just before a stop
-        # Results of tables that ended while the bot was down are recorded now.
-        await self.tournaments.sweep()
-        # A process stopping beside this one (a rolling restart) names what it left.
-        await self.store.on_handover(self.take_over)
+        # Bots, ratings and tournament results left by a stop; a process stopping beside
+        # this one (a rolling restart) names what it leaves.
+        await self.runtime.resume()
         # One task sleeps until the next deadline; overdue timers fire at once.
         self.spawn(self.scheduler.run(), "scheduler")
         if self.settings.gc_freeze:
@@ -105,15 +100,7 @@ class CookieJar(commands.Bot):
             gc.set_threshold(*threshold)
 
     async def fire(self, timer: Timer) -> None:
-        """One scheduler serves matches' and events' timers."""
-        if timer.match_id.startswith(EVENT_TIMER):
-            await self.tournaments.on_timer(timer)
-        else:
-            await self.service.on_timer(timer)
-
-    def take_over(self, match_ids: list[str]) -> None:
-        if not self.draining:
-            self.spawn(self.bots.take_over(match_ids), "take over")
+        await self.runtime.fire(timer)
 
     def request_drain(self) -> None:
         """SIGTERM's handler. The drain's task is not one of ``spawn``'s, which ``close``
@@ -122,25 +109,18 @@ class CookieJar(commands.Bot):
             self._drain = asyncio.create_task(self.drain(), name="drain")
 
     async def drain(self, *, moves_wait: float = DRAIN_WAIT) -> None:
-        """Stop without dropping anything (SIGTERM; a rolling restart): claim no more
-        timers, let the moves under way end and their tables be drawn, name the matches
-        whose bots were still to move for a process that goes on, then close the gateway
-        sessions. A process serving the same shards takes over from the database."""
+        """Stop without dropping anything (SIGTERM; a rolling restart): the runtime's drain
+        (no new timers, the moves under way end, pending bots handed over), then the tables'
+        edits and pings those moves asked for, then the gateway sessions close. A process
+        serving the same shards takes over from the database."""
         if self.draining:
             return
         self.draining = True
         log.info("draining: no new timers; finishing the moves under way")
-        await self.scheduler.stop()
-        pending = self.bots.pending()
-        await self.bots.close()
-        if not await self.service.moves_done(moves_wait):
-            log.warning("draining: moves still under way after %.0f s", moves_wait)
-        # The tables' coalesced edits and the pings the last moves asked for.
+        await self.runtime.drain(moves_wait)
         work = {t for t in self._background if t.get_name() != "scheduler"}
         if work:
             await asyncio.wait(work, timeout=moves_wait)
-        records = [await self.store.get(match_id) for match_id in sorted(pending)]
-        await self.store.hand_over([(r.match_id, r.guild_id) for r in records if r is not None])
         log.info("drained: closing")
         await self.close()
 

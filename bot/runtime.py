@@ -1,0 +1,79 @@
+"""What one bot process runs on its own, apart from Discord: the match service, its bots,
+ratings, tournaments and the one scheduler serving their timers; and how it hands all of it
+over when it stops beside a process that goes on (a rolling restart)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.bots import BotDriver
+from bot.clock import Clock
+from bot.scheduler import Scheduler
+from bot.service import MatchService
+from bot.service.ratings import Ratings
+from bot.service.tournaments import Tournaments
+from bot.store import Store, Timer
+from bot.store.events import EVENT_TIMER
+from games import GAMES
+
+log = logging.getLogger(__name__)
+
+# Seconds a draining process waits for the moves under way.
+DRAIN_WAIT = 10.0
+
+
+class Runtime:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        cache_mb: float,
+        bot_delay: float,
+        clock: Clock | None = None,
+    ) -> None:
+        self.store = store
+        self.service = MatchService(store, GAMES, cache_mb=cache_mb, clock=clock)
+        self.bots = BotDriver(self.service, delay=bot_delay)
+        self.ratings = Ratings(self.service)  # rates each match as it finishes
+        self.tournaments = Tournaments(self.service)
+        self.scheduler = Scheduler(store, self.service.clock, self.fire)
+        self.service.timers_changed = self.scheduler.wake
+        self.draining = False
+        self._taking_over: set[asyncio.Task[None]] = set()
+
+    async def fire(self, timer: Timer) -> None:
+        """One scheduler serves matches' and events' timers."""
+        if timer.match_id.startswith(EVENT_TIMER):
+            await self.tournaments.on_timer(timer)
+        else:
+            await self.service.on_timer(timer)
+
+    async def resume(self) -> None:
+        """At start-up: bots of running matches, ratings and tournament results of matches
+        that ended while no process ran, and the matches a stopping process hands over."""
+        await self.bots.resume()
+        await self.ratings.sweep()
+        await self.tournaments.sweep()
+        await self.store.on_handover(self.take_over)
+
+    def take_over(self, match_ids: list[str]) -> None:
+        if self.draining:
+            return
+        task = asyncio.create_task(self.bots.take_over(match_ids), name="take over")
+        self._taking_over.add(task)
+        task.add_done_callback(self._taking_over.discard)
+
+    async def drain(self, moves_wait: float = DRAIN_WAIT) -> None:
+        """Stop without dropping anything: claim no more timers, let the moves under way
+        end, and name the matches whose bots were still to move for a process that goes
+        on (``Store.hand_over``). What is left is in the database for whoever serves these
+        shards next."""
+        self.draining = True
+        await self.scheduler.stop()
+        pending = self.bots.pending()
+        await self.bots.close()
+        if not await self.service.moves_done(moves_wait):
+            log.warning("draining: moves still under way after %.0f s", moves_wait)
+        records = [await self.store.get(match_id) for match_id in sorted(pending)]
+        await self.store.hand_over([(r.match_id, r.guild_id) for r in records if r is not None])

@@ -67,7 +67,7 @@ class PerClient(Generic[T]):
     def of(self, client: discord.Client) -> T:
         found = self._held.get(client)
         if found is None:
-            raise LookupError(f"{self.what} is not set up for this client (is its cog loaded?)")
+            raise LookupError(f"{self.what} is not set up for this bot (is its extension loaded?)")
         return found
 
 

@@ -35,6 +35,7 @@ TEST_TMP := $(if $(wildcard /dev/shm/.),/dev/shm,/tmp)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	@dir=$$(mktemp -d $(TEST_TMP)/cookie-jar-tests-XXXXXX); \
 	$(BIN)/python -m pytest -q -n auto --basetemp=$$dir; status=$$?; \
 	rm -rf $$dir; exit $$status

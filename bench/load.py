@@ -34,7 +34,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from bench.__main__ import service_cost
+from bench.service import service_cost
 from bot.client import CookieJar
 from bot.config import Settings
 from bot.service import Change, MatchService

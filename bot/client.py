@@ -24,8 +24,10 @@ from games.core.words import plural
 
 log = logging.getLogger(__name__)
 
-# The client loads cogs by name: bot/ never imports cogs/.
+# The client loads cogs by name: bot/ never imports cogs/. The table comes first, as the
+# presenter it makes is where the others post tables (see cogs.table.presenter_of).
 EXTENSIONS = (
+    "cogs.table.extension",
     "cogs.play",
     "cogs.settings",
     "cogs.history",

@@ -1,5 +1,5 @@
-"""Decks in Discord: ``/deck list|show|import|export|copy|delete``, the lobby's
-**Choose deck** select, and a generic ``/card`` for games that can look cards up.
+"""Decks in Discord: ``/deck list|show|import|export|copy|delete`` and a generic ``/card``
+for games that can look cards up (the lobby's **Choose deck** is in cogs.table).
 
 Deck commands answer privately: a deck list is its owner's business until they play it.
 Decks belong to the user, not to the server, so the same ones follow them everywhere.
@@ -7,7 +7,6 @@ Decks belong to the user, not to the server, so the same ones follow them everyw
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,15 +18,7 @@ from bot.service import MatchService
 from bot.service.decks import MINE, MOST_DECKS, NAME_LONGEST
 from bot.store import DeckRecord
 from cogs import render
-from cogs.components import (
-    MID,
-    FreesClickedView,
-    components_view,
-    guarded,
-    person,
-    service_of,
-    tell,
-)
+from cogs.components import guarded, service_of, tell
 from games import GAMES
 from games.core.protocol import CardLookup, SeatChoosing
 
@@ -36,7 +27,6 @@ if TYPE_CHECKING:
 
 DECK_GAME = "braverse"  # the one game with decks; the service and the lobby are generic
 LIST_LONGEST = 4000  # a pasted list (Discord's limit for a paragraph text input)
-MY_LISTS = "mine"  # the Choose deck entry that opens the player's own decks
 LOOKUP_CHOICES = [
     app_commands.Choice(name=game.name, value=key)
     for key, game in GAMES.items()
@@ -54,10 +44,6 @@ def status_line(deck: DeckRecord, problems: list[str]) -> str:
     if problems:
         return f"📝 draft ({len(deck.cards)} cards): cannot be played yet"
     return f"✅ ready to play ({len(deck.cards)} cards)"
-
-
-def problem_lines(problems: list[str]) -> str:
-    return "\n".join(f"• {p}" for p in problems)
 
 
 # --- autocomplete (also /play's deck:) ----------------------------------------------------
@@ -82,131 +68,6 @@ async def any_deck(
         if typed in label.casefold()
     ]
     return (ready + await my_decks(interaction, current))[:25]
-
-
-# --- the lobby: each player's deck ------------------------------------------------------------
-class SeatChoiceSelect(
-    FreesClickedView,
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=rf"cj:seatpick:{MID}",
-):
-    """The lobby's select for a player's own seat: a ready list, or one of their saved ones
-    (which opens a private select, since a public message cannot list anyone's own decks)."""
-
-    def __init__(self, match_id: str, select: discord.ui.Select) -> None:
-        super().__init__(select)
-        self.match_id = match_id
-
-    @classmethod
-    def build(cls, match_id: str, game: SeatChoosing) -> SeatChoiceSelect:
-        choice = game.seat_choice
-        options = [
-            discord.SelectOption(label=render.clip(f"{label} (ready {choice.noun})", 100), value=v)
-            for v, label in choice.ready
-        ]
-        options.append(discord.SelectOption(label=f"One of my {choice.noun}s…", value=MY_LISTS))
-        return cls(
-            match_id,
-            discord.ui.Select(
-                custom_id=f"cj:seatpick:{match_id}",
-                placeholder=f"{choice.title} (for your own seat)",
-                options=options[: render.SELECT_OPTIONS],
-            ),
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
-    ) -> SeatChoiceSelect:
-        return cls(match["mid"], item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._run(interaction))
-
-    async def _run(self, interaction: discord.Interaction) -> None:
-        values = self.item.values  # type: ignore[attr-defined]
-        if not values:
-            raise UserError("Pick one of the decks.")
-        service = service_of(interaction)
-        if values[0] != MY_LISTS:
-            await service.choose(self.match_id, person(interaction), values[0])
-            await interaction.response.defer()  # the presenter edits the lobby message
-            return
-        record = await service.get(self.match_id)
-        game = service.game_of(record)
-        if not isinstance(game, SeatChoosing):
-            raise UserError(f"{game.name} has nothing to choose per player.")
-        if record.seat_of(interaction.user.id) is None:
-            raise UserError("Press **Join** first, then choose your deck.")
-        mine = [
-            d
-            for d in await service.decks(interaction.user.id)
-            if d.catalogue == game.seat_choice.catalogue
-        ]
-        if not mine:
-            raise UserError(
-                "You have no saved decks yet: /deck copy or /deck import makes one. "
-                "A ready deck needs no set-up."
-            )
-        view = components_view()
-        view.add_item(MyListSelect.build(self.match_id, service, mine))
-        await interaction.response.send_message(
-            "Which of your decks do you play at this table?", view=view, ephemeral=True
-        )
-
-
-class MyListSelect(
-    FreesClickedView,
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=rf"cj:mypick:{MID}",
-):
-    """A private select of the player's own decks, from the lobby's Choose deck."""
-
-    def __init__(self, match_id: str, select: discord.ui.Select) -> None:
-        super().__init__(select)
-        self.match_id = match_id
-
-    @classmethod
-    def build(cls, match_id: str, service: MatchService, decks: list[DeckRecord]) -> MyListSelect:
-        options = []
-        for deck in decks[: render.SELECT_OPTIONS]:
-            draft = " (draft: cannot be played)" if service.deck_problems(deck) else ""
-            options.append(
-                discord.SelectOption(label=f"{deck.name}{draft}"[:100], value=MINE + deck.name)
-            )
-        return cls(
-            match_id,
-            discord.ui.Select(
-                custom_id=f"cj:mypick:{match_id}", placeholder="Your decks", options=options
-            ),
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
-    ) -> MyListSelect:
-        return cls(match["mid"], item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._run(interaction))
-
-    async def _run(self, interaction: discord.Interaction) -> None:
-        values = self.item.values  # type: ignore[attr-defined]
-        if not values or not values[0].startswith(MINE):
-            raise UserError("Pick one of your decks.")
-        service = service_of(interaction)
-        deck = await service.deck(interaction.user.id, values[0].removeprefix(MINE))
-        await service.choose(self.match_id, person(interaction), MINE + deck.name)
-        problems = service.deck_problems(deck)
-        text = f"You play **{deck.name}** at this table."
-        if problems:
-            text += (
-                " It is a draft, so the match cannot start with it until it is fixed:\n"
-                + problem_lines(problems)
-            )
-        await interaction.response.edit_message(
-            content=render.clip(text, render.CONTENT), view=None
-        )
 
 
 # --- /deck ------------------------------------------------------------------------------------
@@ -268,7 +129,7 @@ async def import_submitted(interaction: discord.Interaction, values: dict[str, s
             title=render.clip(f"📝 Saved {deck.name} as a draft", render.TITLE),
             description=render.clip(
                 f"{len(deck.cards)} cards. It cannot be played until these are "
-                f"fixed (import it again under the same name):\n{problem_lines(problems)}",
+                f"fixed (import it again under the same name):\n{render.problem_lines(problems)}",
                 render.DESCRIPTION,
             ),
             colour=render.COLOURS["battle"],
@@ -354,7 +215,7 @@ class Decks(commands.Cog):
             status = "📝 Draft: cannot be played yet" if problems else "✅ Ready to play"
             embed.add_field(
                 name=f"{status} · {len(cards)} cards",
-                value=render.clip(problem_lines(problems) or "Legal.", render.FIELD_VALUE),
+                value=render.clip(render.problem_lines(problems) or "Legal.", render.FIELD_VALUE),
             )
             embed.set_footer(text="/card tells what a card does · /deck export to copy it")
             await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -453,5 +314,4 @@ class Decks(commands.Cog):
 
 
 async def setup(bot: CookieJar) -> None:
-    bot.add_dynamic_items(SeatChoiceSelect, MyListSelect)
     await bot.add_cog(Decks(bot))

@@ -11,7 +11,8 @@ from discord.ext import commands
 
 from bot.permissions import IN_CHANNEL, missing
 from cogs import render
-from cogs.components import always_ask_message, guarded
+from cogs.components import guarded
+from cogs.table.buttons import always_ask_message
 from games import GAMES
 
 if TYPE_CHECKING:

@@ -13,10 +13,10 @@ from bot.permissions import FOR_THREADS, IN_CHANNEL
 from bot.service import MatchService
 from bot.store import MatchRecord
 from cogs import render
-from cogs.components import DYNAMIC_ITEMS, guarded, person, tell
+from cogs.components import guarded, person, tell
 from cogs.decks import any_deck
 from cogs.permissions import require_permissions
-from cogs.presenter import Presenter
+from cogs.table import Presenter, presenter_of
 from games import GAMES
 from games.core.protocol import SeatChoosing
 from games.core.words import plural
@@ -37,7 +37,7 @@ class Play(commands.Cog):
 
     @property
     def presenter(self) -> Presenter:
-        return self.bot.presenter  # type: ignore[attr-defined]
+        return presenter_of(self.bot)
 
     @app_commands.command(name="play", description="Open a lobby for a game in this channel.")
     @app_commands.describe(
@@ -275,8 +275,4 @@ class Play(commands.Cog):
 
 
 async def setup(bot: CookieJar) -> None:
-    presenter = Presenter(bot, edit_interval=bot.settings.table_edit_interval)
-    bot.presenter = presenter  # type: ignore[attr-defined]
-    bot.service.listeners.append(presenter.on_change)
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(Play(bot))

@@ -61,6 +61,11 @@ def embed_from_panel(panel: Panel) -> discord.Embed:
 
 
 # --- lobby ---------------------------------------------------------------------------------
+def problem_lines(problems: list[str]) -> str:
+    """What keeps a deck from play, one bullet a line."""
+    return "\n".join(f"• {p}" for p in problems)
+
+
 def pace_line(record: MatchRecord) -> str:
     return MatchSettings.model_validate_json(record.settings or "{}").pace_label
 

@@ -44,11 +44,12 @@ from bot.tournaments.tiebreakers import percent
 from bot.when import parse_moment
 from cogs import render
 from cogs.components import FreesClickedView, components_view, guarded, page_button, person, tell
+from cogs.table import presenter_of
 from games import GAMES
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
-    from cogs.presenter import Presenter
+    from cogs.table import Presenter
 
 log = logging.getLogger(__name__)
 
@@ -469,7 +470,7 @@ class TournamentCog(commands.Cog):
 
     @property
     def presenter(self) -> Presenter:
-        return self.bot.presenter  # type: ignore[attr-defined]
+        return presenter_of(self.bot)
 
     # --- finding the event ------------------------------------------------------------------
     async def event_here(self, interaction: discord.Interaction) -> TournamentRecord:

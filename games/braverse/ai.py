@@ -21,7 +21,6 @@ needs stays Active through the bot's own turn unless spending it faints somethin
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from games.braverse.cards import (
     AddHp,
@@ -34,17 +33,14 @@ from games.braverse.cards import (
     parse_cost,
 )
 from games.braverse.state import WIN_LEVEL
+from games.braverse.view import BraverseRules, BraverseView, CookieLine
 from games.core.protocol import Action, Decision, Option
-
-if TYPE_CHECKING:
-    from games.braverse.engine import Braverse
-    from games.braverse.view import BraverseView, CookieLine
 
 HARMFUL = ("damage", "return_to_hand", "to_discard", "rest")
 REMOVAL = ("return_to_hand", "to_discard")  # a Cookie leaves the Battle Area without a faint
 
 
-def choose(game: Braverse, view: BraverseView, decision: Decision) -> Action:
+def choose(game: BraverseRules, view: BraverseView, decision: Decision) -> Action:
     me = decision.seat
     kinds = {o.action.kind for o in decision.options}
     opts = list(decision.options)
@@ -77,12 +73,12 @@ def choose(game: Braverse, view: BraverseView, decision: Decision) -> Action:
     return decision.default or opts[0].action
 
 
-def good_hand(game: Braverse, view: BraverseView, me: int) -> bool:
+def good_hand(game: BraverseRules, view: BraverseView, me: int) -> bool:
     hand = view.sides[me].hand or []
     return any(game.pool[c].type == "cookie" and (game.pool[c].level or 0) <= 2 for c in hand)
 
 
-def cookie_value(game: Braverse, number: str) -> float:
+def cookie_value(game: BraverseRules, number: str) -> float:
     """Which Cookie to put in the Battle Area: HP it brings, less the levels its faint would
     cost (the Break Area decides the match), plus a little for its attack. Measured against
     random play, this beat "highest level first" by a few points per pairing."""
@@ -91,11 +87,11 @@ def cookie_value(game: Braverse, number: str) -> float:
     return (card.hp or 0) - 2 * (card.level or 0) + 0.5 * damage
 
 
-def level_of(game: Braverse, number: str) -> int:
+def level_of(game: BraverseRules, number: str) -> int:
     return game.pool[number].level or 0
 
 
-def usefulness(game: Braverse, view: BraverseView, me: int, number: str) -> float:
+def usefulness(game: BraverseRules, view: BraverseView, me: int, number: str) -> float:
     """How much a hand card is worth keeping (higher: keep)."""
     side = view.sides[me]
     hand = side.hand or []
@@ -118,7 +114,7 @@ def usefulness(game: Braverse, view: BraverseView, me: int, number: str) -> floa
     return value - 0.3 * (copies - 1)
 
 
-def missing_colours(game: Braverse, view: BraverseView, me: int) -> set[str]:
+def missing_colours(game: BraverseRules, view: BraverseView, me: int) -> set[str]:
     """Colours the Battle Area's attack costs need that the Support Area lacks."""
     side = view.sides[me]
     have = Counter(game.pool[s.card].colour for s in side.support)
@@ -132,13 +128,13 @@ def missing_colours(game: Braverse, view: BraverseView, me: int) -> set[str]:
     return missing
 
 
-def support_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option]) -> Action:
+def support_choice(game: BraverseRules, view: BraverseView, me: int, opts: list[Option]) -> Action:
     cards = [o for o in opts if o.action.kind == "sup"]
     return min(cards, key=lambda o: usefulness(game, view, me, o.action.args[0])).action
 
 
 def trap_colours(
-    game: Braverse, view: BraverseView, me: int, playing: str | None = None
+    game: BraverseRules, view: BraverseView, me: int, playing: str | None = None
 ) -> Counter[str]:
     """The colours the Traps in hand need (but the one being played)."""
     hand = list(view.sides[me].hand or [])
@@ -162,7 +158,7 @@ def paid_of(option: Option) -> str:
     return args[0]
 
 
-def payment_cost(game: Braverse, view: BraverseView, me: int, option: Option) -> float:
+def payment_cost(game: BraverseRules, view: BraverseView, me: int, option: Option) -> float:
     """How much a payment hurts: colours that the Traps in hand need count double."""
     paid = paid_of(option)
     if paid == "free":
@@ -172,7 +168,7 @@ def payment_cost(game: Braverse, view: BraverseView, me: int, option: Option) ->
     return sum(2.0 if need[c] else 1.0 for c in paid)
 
 
-def active_support(game: Braverse, view: BraverseView, me: int) -> Counter[str]:
+def active_support(game: BraverseRules, view: BraverseView, me: int) -> Counter[str]:
     return Counter(game.pool[s.card].colour for s in view.sides[me].support if not s.rested)
 
 
@@ -187,11 +183,11 @@ def payable(active: Counter[str], cost: str) -> bool:
     return sum(left.values()) >= symbols.count("N")
 
 
-def traps_in_hand(game: Braverse, view: BraverseView, me: int) -> list[Card]:
+def traps_in_hand(game: BraverseRules, view: BraverseView, me: int) -> list[Card]:
     return [game.pool[c] for c in view.sides[me].hand or [] if game.pool[c].type == "trap"]
 
 
-def strands_trap(game: Braverse, view: BraverseView, me: int, paid: str) -> bool:
+def strands_trap(game: BraverseRules, view: BraverseView, me: int, paid: str) -> bool:
     """Paying these colours leaves no Trap in hand payable that was payable before."""
     if paid == "free":
         return False
@@ -203,12 +199,12 @@ def strands_trap(game: Braverse, view: BraverseView, me: int, paid: str) -> bool
     return not any(payable(after, t.cost) for t in ready)
 
 
-def cost_hurts(game: Braverse, view: BraverseView, me: int, paid: str) -> bool:
+def cost_hurts(game: BraverseRules, view: BraverseView, me: int, paid: str) -> bool:
     """Paying would leave a Trap in hand unpaid that could be paid now."""
     return strands_trap(game, view, me, paid)
 
 
-def boost_of(game: Braverse, view: BraverseView, me: int, option: Option) -> int:
+def boost_of(game: BraverseRules, view: BraverseView, me: int, option: Option) -> int:
     """The +N to this turn's attacks an Item or a Stage activation gives (0 if none)."""
     if option.action.kind == "item":
         effect = game.pool[option.action.args[0]].item
@@ -221,7 +217,7 @@ def boost_of(game: Braverse, view: BraverseView, me: int, option: Option) -> int
 
 
 def boost_first(
-    game: Braverse, view: BraverseView, me: int, boosts: list[Option], attacks: list[Option]
+    game: BraverseRules, view: BraverseView, me: int, boosts: list[Option], attacks: list[Option]
 ) -> Option | None:
     """A boost worth playing now: it turns one of the attacks on offer into a faint, and
     the Support left can still pay for that attack."""
@@ -247,7 +243,7 @@ def first_op(card: Card, trigger: str) -> str:
     return effect.do[0].op if effect is not None else ""
 
 
-def main_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option]) -> Action:
+def main_choice(game: BraverseRules, view: BraverseView, me: int, opts: list[Option]) -> Action:
     side = view.sides[me]
     hand = side.hand or []
     by_kind: dict[str, list[Option]] = {}
@@ -285,12 +281,14 @@ def main_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option])
     return Action.of("end")
 
 
-def stage_op(game: Braverse, view: BraverseView, me: int) -> str:
+def stage_op(game: BraverseRules, view: BraverseView, me: int) -> str:
     stage = view.sides[me].stage
     return first_op(game.pool[stage], "activate") if stage else ""
 
 
-def removal_targets(game: Braverse, view: BraverseView, me: int, number: str) -> list[CookieLine]:
+def removal_targets(
+    game: BraverseRules, view: BraverseView, me: int, number: str
+) -> list[CookieLine]:
     """The opponent's Cookies an Item that sends a Cookie away (to the hand or the Discard
     Pile, no faint) may take: none if it is not such an Item."""
     effect = game.pool[number].item
@@ -301,7 +299,7 @@ def removal_targets(game: Braverse, view: BraverseView, me: int, number: str) ->
 
 
 def flip_shield(
-    game: Braverse, view: BraverseView, me: int, acts: list[Option], attack: Option
+    game: BraverseRules, view: BraverseView, me: int, acts: list[Option], attack: Option
 ) -> Option | None:
     """A Stage activation that turns the opponent's FLIP off, worth its Support right before
     an attack that flips their HP cards: only when their deck has shown a FLIP card (HP piles
@@ -323,7 +321,9 @@ def flip_shield(
     return None
 
 
-def attack_outcome(game: Braverse, view: BraverseView, me: int, option: Option) -> tuple[int, bool]:
+def attack_outcome(
+    game: BraverseRules, view: BraverseView, me: int, option: Option
+) -> tuple[int, bool]:
     """(damage it deals, whether the target faints) if the defender does not answer."""
     side, foe = view.sides[me], view.sides[1 - me]
     attacker = game.pool[side.battle[int(option.action.args[0])].card]
@@ -333,14 +333,16 @@ def attack_outcome(game: Braverse, view: BraverseView, me: int, option: Option) 
     return min(damage, target.hp_left), damage >= target.hp_left
 
 
-def attack_worth(game: Braverse, view: BraverseView, me: int, option: Option) -> bool:
+def attack_worth(game: BraverseRules, view: BraverseView, me: int, option: Option) -> bool:
     """An attack that faints nothing is not worth leaving a Trap in hand unpaid for the
     opponent's turn: chip damage can wait, a Cookie of ours cannot."""
     _, faints = attack_outcome(game, view, me, option)
     return faints or not strands_trap(game, view, me, paid_of(option))
 
 
-def attack_choice(game: Braverse, view: BraverseView, me: int, attacks: list[Option]) -> Option:
+def attack_choice(
+    game: BraverseRules, view: BraverseView, me: int, attacks: list[Option]
+) -> Option:
     foe = view.sides[1 - me]
 
     def value(o: Option) -> tuple[float, float, float]:
@@ -355,7 +357,7 @@ def attack_choice(game: Braverse, view: BraverseView, me: int, attacks: list[Opt
     return max(attacks, key=value)
 
 
-def item_worth(game: Braverse, view: BraverseView, me: int, option: Option) -> bool:
+def item_worth(game: BraverseRules, view: BraverseView, me: int, option: Option) -> bool:
     card = game.pool[option.action.args[0]]
     assert card.item is not None
     first = card.item.do[0].op
@@ -375,7 +377,9 @@ def cookie_by_uid(view: BraverseView, seat: int, uid: int) -> CookieLine | None:
     return next((c for c in view.sides[seat].battle if c.uid == uid), None)
 
 
-def answer_effect(game: Braverse, view: BraverseView, me: int, option: Option) -> Effect | None:
+def answer_effect(
+    game: BraverseRules, view: BraverseView, me: int, option: Option
+) -> Effect | None:
     if option.action.kind == "trap":
         return game.pool[option.action.args[0]].trap
     cookie = view.sides[me].battle[int(option.action.args[0])]
@@ -383,7 +387,7 @@ def answer_effect(game: Braverse, view: BraverseView, me: int, option: Option) -
 
 
 def after_answer(
-    game: Braverse, view: BraverseView, me: int, option: Option
+    game: BraverseRules, view: BraverseView, me: int, option: Option
 ) -> tuple[int, int, bool]:
     """What an answer does to the attack in progress: (damage that lands, the target's HP
     then, whether the attacker faints). The bot's own picks aim its HP at the target and
@@ -409,7 +413,7 @@ def after_answer(
 
 
 def aims_at(
-    game: Braverse, op: Damage | ReturnToHand | ToDiscard, cookie: CookieLine | None
+    game: BraverseRules, op: Damage | ReturnToHand | ToDiscard, cookie: CookieLine | None
 ) -> bool:
     """Whether an answer's op may aim at this Cookie of the opponent's."""
     target = op.target
@@ -420,7 +424,7 @@ def aims_at(
     )
 
 
-def trap_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option]) -> Action:
+def trap_choice(game: BraverseRules, view: BraverseView, me: int, opts: list[Option]) -> Action:
     answers = [o for o in opts if o.action.kind != "pass"]
     attack = view.attack
     if not answers or attack is None or not attack.target:
@@ -463,7 +467,7 @@ def trap_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option])
     return Action.of("pass")
 
 
-def replace_choice(game: Braverse, view: BraverseView, me: int, opts: list[Option]) -> Action:
+def replace_choice(game: BraverseRules, view: BraverseView, me: int, opts: list[Option]) -> Action:
     places = [o for o in opts if o.action.kind == "place"]
     side = view.sides[me]
     hand = side.hand or []
@@ -475,7 +479,7 @@ def replace_choice(game: Braverse, view: BraverseView, me: int, opts: list[Optio
 
 
 # --- choices inside effects ----------------------------------------------------------------
-def op_in_prompt(game: Braverse, decision: Decision) -> tuple[str, int]:
+def op_in_prompt(game: BraverseRules, decision: Decision) -> tuple[str, int]:
     """The op a target choice is for and its n, read from the prompt
     ("Backdraft: choose a target (damage).")."""
     name, _, rest = decision.prompt.partition(": choose a target (")
@@ -489,7 +493,7 @@ def op_in_prompt(game: Braverse, decision: Decision) -> tuple[str, int]:
     return op_name, 1
 
 
-def pick_choice(game: Braverse, view: BraverseView, me: int, decision: Decision) -> Action:
+def pick_choice(game: BraverseRules, view: BraverseView, me: int, decision: Decision) -> Action:
     op, n = op_in_prompt(game, decision)
     harmful = op in HARMFUL
     picks = [o for o in decision.options if o.action.kind == "pick"]
@@ -535,7 +539,7 @@ def pick_choice(game: Braverse, view: BraverseView, me: int, decision: Decision)
     return max(wanted, key=score).action
 
 
-def take_choice(game: Braverse, view: BraverseView, me: int, decision: Decision) -> Action:
+def take_choice(game: BraverseRules, view: BraverseView, me: int, decision: Decision) -> Action:
     takes = [o for o in decision.options if o.action.kind == "take"]
     prompt = decision.prompt
     if prompt.endswith("discard which card?") and view.sides[me].hand is not None:
@@ -552,7 +556,7 @@ BREAK_LEVEL = 10.0  # each level in one's own Break Area: ten of them lose the m
 EMPTY_BATTLE = 15.0  # nothing in the Battle Area: the next re-placement may lose the match
 
 
-def position_value(game: Braverse, view: BraverseView, me: int) -> float:
+def position_value(game: BraverseRules, view: BraverseView, me: int) -> float:
     """How good the position in ``view`` is for ``me`` (higher: better), from the view only:
     a finished match is worth ``WON`` either way; else what ``side_value`` says of ``me``
     less what it says of the opponent."""
@@ -561,7 +565,7 @@ def position_value(game: Braverse, view: BraverseView, me: int) -> float:
     return side_value(game, view, me) - side_value(game, view, 1 - me)
 
 
-def side_value(game: Braverse, view: BraverseView, seat: int) -> float:
+def side_value(game: BraverseRules, view: BraverseView, seat: int) -> float:
     """One side's assets: the Break Area counts most (it decides the match), then HP left in
     the Battle Area and the damage it can deal, Support (what pays for everything), and hand
     cards (a Cookie in hand is the next re-placement)."""

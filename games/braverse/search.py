@@ -22,20 +22,16 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.braverse import ai
 from games.braverse.payment import FREE
-from games.braverse.view import view_of
-from games.core.protocol import Action, Decision, NotYourTurn
+from games.braverse.state import BraverseState
+from games.braverse.view import BraverseRules, BraverseView, view_of
+from games.core.protocol import Action, Decision, Event, NotYourTurn
 from games.core.rng import rng_for
-
-if TYPE_CHECKING:
-    from games.braverse.engine import Braverse
-    from games.braverse.state import BraverseState
-    from games.braverse.view import BraverseView
 
 # Where a paid action's payment begins among its arguments (see asks.py): options that
 # differ only in the colours paid are one candidate, paid as the heuristic would.
@@ -54,6 +50,26 @@ SETUP_PHASES = frozenset({"order", "mulligan", "redraw", "starting"})
 PLAYOUT_CAP = 400  # actions in one playout: far more than two turns ever take
 
 
+class Searched(BraverseRules, Protocol):
+    """What the search asks of the game besides what its heuristic does: to play it."""
+
+    def decision_for(
+        self, state: BraverseState, seat: int, action: Action | None = None
+    ) -> Decision | None: ...
+
+    def view(self, state: BraverseState, seat: int | None) -> BaseModel: ...
+
+    def choose(self, view: BaseModel, decision: Decision) -> Action: ...
+
+    def play(
+        self, state: BraverseState, seat: int, action: Action, rng: random.Random
+    ) -> list[Event]: ...
+
+    def scramble_hidden(
+        self, state: BraverseState, seat: int | None, rng: random.Random
+    ) -> BraverseState: ...
+
+
 class Budget(BaseModel):
     """How hard the bot thinks at each decision."""
 
@@ -70,7 +86,7 @@ class Budget(BaseModel):
 
 
 def search_action(
-    game: Braverse,
+    game: Searched,
     state: BraverseState,
     seat: int,
     *,
@@ -112,7 +128,7 @@ def search_action(
 
 
 def candidates_of(
-    game: Braverse, view: BraverseView, decision: Decision, heuristic: Action
+    game: Searched, view: BraverseView, decision: Decision, heuristic: Action
 ) -> list[Action]:
     """The answers worth a playout, the heuristic's first: one per distinct move, paid
     the way the heuristic pays (the colours its Traps need last)."""
@@ -151,7 +167,7 @@ def move_key(action: Action) -> tuple[str, ...]:
 
 
 def deal_world(
-    game: Braverse, state: BraverseState, seat: int, rng: random.Random
+    game: Searched, state: BraverseState, seat: int, rng: random.Random
 ) -> BraverseState:
     """A match ``seat`` cannot tell from the real one: hidden cards re-dealt, a new seed
     (the real one would foretell every later shuffle), no log (it holds private lines)."""
@@ -161,7 +177,7 @@ def deal_world(
     return world
 
 
-def playout(game: Braverse, world: BraverseState, seat: int, action: Action, horizon: int) -> float:
+def playout(game: Searched, world: BraverseState, seat: int, action: Action, horizon: int) -> float:
     """``action`` played on a copy of ``world``, then both heuristics to the end of this
     turn and ``horizon`` more (or of the match): the value of the end for ``seat``."""
     sim = type(world).model_validate(world.model_dump())
@@ -179,7 +195,7 @@ def playout(game: Braverse, world: BraverseState, seat: int, action: Action, hor
     return ai.position_value(game, game.view(sim, seat), seat)  # type: ignore[arg-type]
 
 
-def advance(game: Braverse, sim: BraverseState, seat: int, action: Action) -> None:
+def advance(game: Searched, sim: BraverseState, seat: int, action: Action) -> None:
     """``apply`` without its copy and log: the playout's copy is its own. The shuffles
     come from the world's seed and version, as ``apply`` draws them."""
     game.play(sim, seat, action, rng_for(sim.seed, sim.version))

@@ -9,28 +9,45 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from games.braverse.cards import COLOUR_EMOJI
+from games.braverse.cards import COLOUR_EMOJI, CardPool, Target
 from games.braverse.state import (
     WIN_LEVEL,
     AttackFrame,
     BraverseState,
+    Cookie,
     EffectFrame,
     FlipFrame,
     RefreshFrame,
     ReplaceFrame,
     RevealFrame,
+    Side,
     TrapWindow,
 )
 from games.core.panels import Panel, PanelField, Panels
 from games.core.protocol import Decision
 from games.core.views import TableView, to_move
 
-if TYPE_CHECKING:
-    from games.braverse.engine import Braverse
+
+class BraverseRules(Protocol):
+    """What the table and the bots ask of the game. The engine is one; none of them names
+    it, so the engine sits on top of them."""
+
+    pool: CardPool
+
+    def decisions(self, state: BraverseState) -> list[Decision]: ...
+
+    def find(self, state: BraverseState, uid: int) -> tuple[int, Cookie] | None: ...
+
+    def break_level(self, side: Side) -> int: ...
+
+    def current_attack(self, state: BraverseState) -> AttackFrame | None: ...
+
+    def matches(self, target: Target, number: str, rested: bool, hp: int | None) -> bool: ...
+
 
 LOG_SHOWN = 8
 PHASES = {
@@ -105,7 +122,7 @@ class BraverseView(TableView):
 
 
 def view_of(
-    game: Braverse,
+    game: BraverseRules,
     state: BraverseState,
     seat: int | None,
     decisions: Sequence[Decision] | None = None,
@@ -172,7 +189,7 @@ def view_of(
     )
 
 
-def doing_text(game: Braverse, state: BraverseState) -> str:
+def doing_text(game: BraverseRules, state: BraverseState) -> str:
     if not state.stack:
         return ""
     top = state.stack[-1]
@@ -196,13 +213,13 @@ def doing_text(game: Braverse, state: BraverseState) -> str:
 
 
 # --- panels ------------------------------------------------------------------------------
-def panels(game: Braverse, view: BraverseView) -> Panels:
+def panels(game: BraverseRules, view: BraverseView) -> Panels:
     return Panels(
         table=table_panel(game, view), hand=hand_panel(game, view), details=details(game, view)
     )
 
 
-def support_text(game: Braverse, side: SideView) -> str:
+def support_text(game: BraverseRules, side: SideView) -> str:
     total: Counter[str] = Counter()
     active: Counter[str] = Counter()
     for s in side.support:
@@ -212,7 +229,7 @@ def support_text(game: Braverse, side: SideView) -> str:
     return " ".join(f"{COLOUR_EMOJI[c]} {active[c]}/{total[c]}" for c in "RYGB" if total[c])
 
 
-def side_text(game: Braverse, side: SideView, attack: AttackLine | None) -> str:
+def side_text(game: BraverseRules, side: SideView, attack: AttackLine | None) -> str:
     lines = []
     for cookie in side.battle:
         card = game.pool[cookie.card]
@@ -232,7 +249,7 @@ def side_text(game: Braverse, side: SideView, attack: AttackLine | None) -> str:
     return "\n".join(lines)
 
 
-def table_panel(game: Braverse, view: BraverseView) -> Panel:
+def table_panel(game: BraverseRules, view: BraverseView) -> Panel:
     names = [s.name for s in view.sides]
     if view.over:
         description = f"🏁 **Game over.** {view.result}"
@@ -278,7 +295,7 @@ def table_panel(game: Braverse, view: BraverseView) -> Panel:
     )
 
 
-def card_line(game: Braverse, number: str, count: int) -> str:
+def card_line(game: BraverseRules, number: str, count: int) -> str:
     card = game.pool[number]
     times = f"{count}× " if count > 1 else ""
     if card.type == "cookie":
@@ -290,7 +307,7 @@ def card_line(game: Braverse, number: str, count: int) -> str:
     return f"{times}{card.label} — {what}"
 
 
-def hand_panel(game: Braverse, view: BraverseView) -> Panel | None:
+def hand_panel(game: BraverseRules, view: BraverseView) -> Panel | None:
     if view.viewer is None:
         return None
     side = view.sides[view.viewer]
@@ -315,7 +332,7 @@ def hand_panel(game: Braverse, view: BraverseView) -> Panel | None:
     )
 
 
-def pile_text(game: Braverse, cards: list[str]) -> str:
+def pile_text(game: BraverseRules, cards: list[str]) -> str:
     counted = Counter(cards)
     text = ", ".join(
         f"{game.pool[c].name}" + (f" ×{n}" if n > 1 else "") for c, n in sorted(counted.items())
@@ -323,7 +340,7 @@ def pile_text(game: Braverse, cards: list[str]) -> str:
     return text[:1000] or "—"
 
 
-def details(game: Braverse, view: BraverseView) -> Panel:
+def details(game: BraverseRules, view: BraverseView) -> Panel:
     fields = []
     for side in view.sides:
         fields.append(

@@ -4,17 +4,10 @@ poison when it can avoid it, push an opponent onto it, veto what would poison it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from games.chomper.queue import produced
-from games.chomper.state import GOLDEN, POISON, Entry
-from games.chomper.view import view_of
+from games.chomper.state import GOLDEN, POISON, ChomperState, Entry
+from games.chomper.view import ChomperRules, ChomperView, view_of
 from games.core.protocol import Action, Decision, Option
-
-if TYPE_CHECKING:
-    from games.chomper.engine import CookieChomper
-    from games.chomper.state import ChomperState
-    from games.chomper.view import ChomperView
 
 
 def outcome_value(stack: list[str] | None, queue: list[Entry], me: int, active: int) -> float:
@@ -68,7 +61,7 @@ def averaged_over_the_die(
     return sum(values) / len(values)
 
 
-def value_of(game: CookieChomper, view: ChomperView, decision: Decision, opt: Option) -> float:
+def value_of(game: ChomperRules, view: ChomperView, decision: Decision, opt: Option) -> float:
     me, active, action = decision.seat, view.turn, opt.action
     queue = [e.model_copy() for e in view.queue]
     if action.kind == "copy":  # a Copy spent to open the turn: a little dearer than the card
@@ -115,7 +108,7 @@ def value_of(game: CookieChomper, view: ChomperView, decision: Decision, opt: Op
 
 
 def aimed_value(
-    game: CookieChomper,
+    game: ChomperRules,
     view: ChomperView,
     queue: list[Entry],
     index: int,
@@ -150,14 +143,14 @@ def aimed_value(
     return after(picked, me)
 
 
-def choose(game: CookieChomper, view: ChomperView, decision: Decision) -> Action:
+def choose(game: ChomperRules, view: ChomperView, decision: Decision) -> Action:
     if decision.options[0].action.kind == "chain":
         return decision.default or decision.options[0].action
     best = max(decision.options, key=lambda o: value_of(game, view, decision, o))
     return best.action
 
 
-def main_default(game: CookieChomper, state: ChomperState, options: list[Option]) -> Action:
+def main_default(game: ChomperRules, state: ChomperState, options: list[Option]) -> Action:
     """What a timer plays for the Active Player: the bot's choice, from the public view."""
     # Built while the decisions are being made, so it is told who moves (the Active
     # Player) rather than asking the decisions it is part of.

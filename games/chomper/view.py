@@ -3,18 +3,38 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 from pydantic import BaseModel, Field
 
+from games.chomper.cards import ChomperCards
 from games.chomper.queue import produced
 from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperState, Entry
 from games.core.panels import Panel, PanelField, Panels
+from games.core.protocol import Decision, Outcome
 from games.core.views import TableView, to_move
 from games.core.words import plural
 
-if TYPE_CHECKING:
-    from games.chomper.engine import CookieChomper
+
+class ChomperRules(Protocol):
+    """What the table and the bot ask of the game. The engine is one; neither names it,
+    so the engine sits on top of both."""
+
+    cards: ChomperCards
+
+    def outcome(self, state: ChomperState) -> Outcome | None: ...
+
+    def decided(self, state: ChomperState) -> Sequence[Decision]: ...
+
+    def hoard_score(self, pile: list[str]) -> int: ...
+
+    def entry_text(self, entry: Entry) -> str: ...
+
+    def rolls(self, entry: Entry) -> bool: ...
+
+    def number_card_of(self, entry: Entry) -> str | None: ...
+
 
 MODE_TITLES = {
     "standard": "Standard",
@@ -62,7 +82,7 @@ class ChomperView(TableView):
 
 
 def view_of(
-    game: CookieChomper,
+    game: ChomperRules,
     state: ChomperState,
     seat: int | None,
     moving: tuple[int, ...] | None = None,
@@ -121,13 +141,13 @@ def stack_row(view: ChomperView) -> str:
     return f"({len(view.stack)}, top first) {row}"
 
 
-def panels(game: CookieChomper, view: ChomperView) -> Panels:
+def panels(game: ChomperRules, view: ChomperView) -> Panels:
     return Panels(
         table=table_panel(game, view), hand=hand_panel(game, view), details=pile_panel(game, view)
     )
 
 
-def pile_panel(game: CookieChomper, view: ChomperView) -> Panel:
+def pile_panel(game: ChomperRules, view: ChomperView) -> Panel:
     counted = Counter(view.played)
     lines = [
         game.cards.label(card) + (f" ×{n}" if n > 1 else "") for card, n in sorted(counted.items())
@@ -139,7 +159,7 @@ def pile_panel(game: CookieChomper, view: ChomperView) -> Panel:
     )
 
 
-def table_panel(game: CookieChomper, view: ChomperView) -> Panel:
+def table_panel(game: ChomperRules, view: ChomperView) -> Panel:
     names = [p.name for p in view.players]
     chain = view.options.mode == "chain"
     deciding = ", ".join(f"**{names[s]}**" for s in view.to_move)
@@ -204,7 +224,7 @@ def table_panel(game: CookieChomper, view: ChomperView) -> Panel:
     )
 
 
-def hand_panel(game: CookieChomper, view: ChomperView) -> Panel | None:
+def hand_panel(game: ChomperRules, view: ChomperView) -> Panel | None:
     if view.hand is None:
         return None
     lines = [

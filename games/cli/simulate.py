@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table as RichTable
 
+from games import GAMES
 from games.core import contract
 from games.core.protocol import Action, Decision, Game, GameState, Searching
 from games.core.replay import round_of
@@ -115,8 +116,6 @@ def next_decision(decisions: Sequence[Decision]) -> Decision:
 
 
 def play_one(job: Job) -> Result:
-    from games import GAMES
-
     game = GAMES[job.game]
     rng = random.Random(job.seed)
     names = [f"{kind[0].upper()}{seat + 1}" for seat, kind in enumerate(job.kinds)]

@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections import Counter
 
 from games.core.protocol import Action, Decision, Option
-from games.cover.engine import CoverYourAssets
-from games.cover.view import CoverView
+from games.cover.view import CoverRules, CoverView
 
 WORTH_A_WILD = 30_000  # a battle pot at least this rich is worth spending a wild on
 
 
-def choose(game: CoverYourAssets, view: CoverView, decision: Decision) -> Action:
+def choose(game: CoverRules, view: CoverView, decision: Decision) -> Action:
     kinds = {o.action.kind for o in decision.options}
     if "rotate" in kinds:
         return rotate_for_gain(view, decision)
@@ -51,7 +50,7 @@ def rotate_for_gain(view: CoverView, decision: Decision) -> Action:
     return next(o.action for o in decision.options if o.action.args[0] == best)
 
 
-def react_to_draft(game: CoverYourAssets, view: CoverView, decision: Decision) -> Action:
+def react_to_draft(game: CoverRules, view: CoverView, decision: Decision) -> Action:
     """Challenge a drafted set that is rich, or that the drafter cannot hold on count."""
     draft = view.draft
     assert draft is not None and view.hand is not None
@@ -69,17 +68,17 @@ def by_kind(decision: Decision, kind: str) -> list[Option]:
     return [o for o in decision.options if o.action.kind == kind]
 
 
-def card_cost(game: CoverYourAssets, card: str) -> tuple[int, int]:
+def card_cost(game: CoverRules, card: str) -> tuple[int, int]:
     """Cheaper to spend first: assets before wilds, then by value."""
     return (game.is_wild(card), game.cards[card].value)
 
 
-def play_cost(game: CoverYourAssets, cards: tuple[str, ...]) -> tuple[int, int, int]:
+def play_cost(game: CoverRules, cards: tuple[str, ...]) -> tuple[int, int, int]:
     wilds = sum(game.is_wild(c) for c in cards)
     return (wilds, len(cards), sum(game.cards[c].value for c in cards))
 
 
-def answer(game: CoverYourAssets, view: CoverView, decision: Decision) -> Action:
+def answer(game: CoverRules, view: CoverView, decision: Decision) -> Action:
     battle = view.battle
     assert battle is not None
     counters = by_kind(decision, "counter")
@@ -96,7 +95,7 @@ def answer(game: CoverYourAssets, view: CoverView, decision: Decision) -> Action
     return Action.of("concede")
 
 
-def take_turn(game: CoverYourAssets, view: CoverView, decision: Decision) -> Action:
+def take_turn(game: CoverRules, view: CoverView, decision: Decision) -> Action:
     me = view.viewer
     assert me is not None and view.hand is not None
     hand = Counter(view.hand)
@@ -135,7 +134,7 @@ def take_turn(game: CoverYourAssets, view: CoverView, decision: Decision) -> Act
 
 
 def hide_or_grab(
-    game: CoverYourAssets, view: CoverView, decision: Decision, hand: Counter[str]
+    game: CoverRules, view: CoverView, decision: Decision, hand: Counter[str]
 ) -> Action | None:
     """Move a rich exposed top set of ours to the bottom, or Swap for a richer top set."""
     me = view.viewer
@@ -154,7 +153,7 @@ def hide_or_grab(
 
 
 def best_reach(
-    game: CoverYourAssets, view: CoverView, decision: Decision, hand: Counter[str]
+    game: CoverRules, view: CoverView, decision: Decision, hand: Counter[str]
 ) -> Action | None:
     """A second-from-top challenge, when the set is rich and our hand can carry the fight."""
     best: tuple[int, Action] | None = None
@@ -186,20 +185,20 @@ def option_cards(view: CoverView, option: Option) -> list[str]:
     return list(args)
 
 
-def set_score(game: CoverYourAssets, view: CoverView, option: Option) -> int:
+def set_score(game: CoverRules, view: CoverView, option: Option) -> int:
     cards = option_cards(view, option)
     value = sum(game.cards[c].value for c in cards if c)
     # Taking from the discard pile keeps a hand card: slightly better than pairing two.
     return value + (5_000 if option.action.kind == "take" else 0)
 
 
-def discard_cost(game: CoverYourAssets, card: str, hand: Counter[str]) -> tuple[int, int, int]:
+def discard_cost(game: CoverRules, card: str, hand: Counter[str]) -> tuple[int, int, int]:
     """Cheapest to lose: never a wild if anything else will do; keep cards that pair up."""
     return (game.is_wild(card), hand[card] >= 2, game.cards[card].value)
 
 
 def best_challenge(
-    game: CoverYourAssets, view: CoverView, decision: Decision, hand: Counter[str]
+    game: CoverRules, view: CoverView, decision: Decision, hand: Counter[str]
 ) -> Action | None:
     options = by_kind(decision, "challenge")
     best: tuple[int, Action] | None = None

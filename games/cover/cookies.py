@@ -16,11 +16,13 @@ from pydantic import BaseModel
 from games.core.cards import Catalogue, load_catalogue
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, option
 from games.core.words import plural
+from games.cover import cookies_rules
 from games.cover.battle import take_card
 from games.cover.cards import swap_top_sets
 from games.cover.cookies_state import CookiesOptions, CookiesState, PendingMixer
 from games.cover.engine import CoverYourAssets, join_names
 from games.cover.state import CoverSet
+from games.cover.view import view_of
 
 CRUMB_STEPS = 6  # assumed: the Crumb Collector track (FACTS.md)
 CRUMB_DOUGH = 10  # assumed: Dough per step
@@ -497,11 +499,7 @@ class CoverYourCookies(CoverYourAssets):
         return super().why_illegal(state, seat, action)
 
     def view(self, state: CookiesState, seat: int | None) -> BaseModel:
-        from games.cover.view import view_of
-
         return view_of(self, state, seat)
 
     def rules_text(self, options: CookiesOptions | None = None) -> str:
-        from games.cover.cookies_rules import HOW_TO_PLAY_HERE, RULES
-
-        return HOW_TO_PLAY_HERE + RULES
+        return cookies_rules.HOW_TO_PLAY_HERE + cookies_rules.RULES

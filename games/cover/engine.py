@@ -26,10 +26,13 @@ from games.core.protocol import (
     option,
 )
 from games.core.words import plural
+from games.cover import ai
 from games.cover.battle import take_card
 from games.cover.cards import move_set, swap_top_sets
 from games.cover.draft import TWO_PLAYER_REMOVALS, Drafting
+from games.cover.rules_text import HOW_TO_PLAY_HERE, RULES
 from games.cover.state import CoverOptions, CoverSet, CoverState, Player, RoundResult
+from games.cover.view import panels_of, view_of
 
 MILLION = 1_000_000
 
@@ -537,13 +540,9 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
 
     # --- what players see --------------------------------------------------------------
     def view(self, state: CoverState, seat: int | None) -> BaseModel:
-        from games.cover.view import view_of
-
         return view_of(self, state, seat)
 
     def panels(self, view: BaseModel) -> Panels:
-        from games.cover.view import panels_of
-
         return panels_of(self, view)  # type: ignore[arg-type]
 
     def scramble_hidden(
@@ -564,13 +563,9 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         return twin
 
     def choose(self, view: BaseModel, decision: Decision) -> Action:
-        from games.cover.ai import choose
-
-        return choose(self, view, decision)  # type: ignore[arg-type]
+        return ai.choose(self, view, decision)  # type: ignore[arg-type]
 
     def rules_text(self, options: CoverOptions | None = None) -> str:
-        from games.cover.rules_text import HOW_TO_PLAY_HERE, RULES
-
         return HOW_TO_PLAY_HERE + RULES
 
     def why_illegal(self, state: CoverState, seat: int, action: Action) -> str:

@@ -2,20 +2,49 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import ClassVar, Protocol
 
 from pydantic import BaseModel, Field
 
+from games.core.cards import Catalogue
 from games.core.options import summary
 from games.core.panels import Panel, PanelField, Panels
+from games.core.protocol import Decision, Outcome
 from games.core.views import TableView, to_move
 from games.core.words import plural
 from games.cover.cookies_state import CookiesOptions, CookiesState
-from games.cover.state import CoverOptions, CoverState, RoundResult
+from games.cover.state import CoverOptions, CoverSet, CoverState, RoundResult
 
-if TYPE_CHECKING:
-    from games.cover.engine import CoverYourAssets
+
+class CoverRules(Protocol):
+    """What the table and the bot ask of the game. The engine is one; neither names it,
+    so the engine sits on top of both."""
+
+    key: str
+    name: str
+    WORDS: ClassVar[dict[str, str]]
+    cards: Catalogue
+
+    def outcome(self, state: CoverState) -> Outcome | None: ...
+
+    def decided(self, state: CoverState) -> Sequence[Decision]: ...
+
+    def pile_players(self, state: CoverState, pile: int) -> tuple[int, int]: ...
+
+    def count(self, number: int, word: str) -> str: ...
+
+    def short_money(self, amount: int) -> str: ...
+
+    def label(self, card: str) -> str: ...
+
+    def is_wild(self, card: str) -> bool: ...
+
+    def matches(self, card: str, asset: str) -> bool: ...
+
+    def make_set(self, *cards: str) -> CoverSet: ...
+
 
 SETS_SHOWN = 4  # sets listed per stack; the rest are summed up below them
 LOG_SHOWN = 5
@@ -90,7 +119,7 @@ class CoverView(TableView):
     placements: list[tuple[int, int]]  # (seat, place), once the match is over
 
 
-def view_of(game: CoverYourAssets, state: CoverState, seat: int | None) -> CoverView:
+def view_of(game: CoverRules, state: CoverState, seat: int | None) -> CoverView:
     # Built as plain data and validated once: one pass of pydantic-core over the whole tree
     # costs a fraction of constructing each nested model on its own.
     outcome = game.outcome(state)
@@ -155,11 +184,11 @@ def cookies_extras(state: CoverState) -> dict[str, object]:
     }
 
 
-def panels_of(game: CoverYourAssets, view: CoverView) -> Panels:
+def panels_of(game: CoverRules, view: CoverView) -> Panels:
     return Panels(table=table_panel(game, view), hand=hand_panel(game, view))
 
 
-def table_panel(game: CoverYourAssets, view: CoverView) -> Panel:
+def table_panel(game: CoverRules, view: CoverView) -> Panel:
     names = [p.name for p in view.players]
     fields = [player_field(game, view, seat) for seat in range(len(view.players))]
     discard = game.label(view.discard_top) if view.discard_top else "empty"
@@ -182,7 +211,7 @@ def table_panel(game: CoverYourAssets, view: CoverView) -> Panel:
     )
 
 
-def status_line(game: CoverYourAssets, view: CoverView, names: list[str]) -> str:
+def status_line(game: CoverRules, view: CoverView, names: list[str]) -> str:
     if view.end_reason:
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
         lines = [f"**Game over.** {view.end_reason}", ""]
@@ -227,7 +256,7 @@ def status_line(game: CoverYourAssets, view: CoverView, names: list[str]) -> str
     return f"🎯 {who}'s turn."
 
 
-def player_field(game: CoverYourAssets, view: CoverView, seat: int) -> PanelField:
+def player_field(game: CoverRules, view: CoverView, seat: int) -> PanelField:
     p = view.players[seat]
     marker = "▶ " if seat in view.to_move else ""
     name = f"{marker}{p.name} · {p.hand_count} in hand · {game.short_money(p.stack_value)}"
@@ -252,21 +281,21 @@ def player_field(game: CoverYourAssets, view: CoverView, seat: int) -> PanelFiel
 
 
 @lru_cache(maxsize=4096)
-def set_line(game: CoverYourAssets, asset: str, cards: tuple[str, ...], value: int) -> str:
+def set_line(game: CoverRules, asset: str, cards: tuple[str, ...], value: int) -> str:
     """A set as the table lists it: its asset, a card emoji each (top first), its worth.
     Each move redraws every stack while changing a set or two: each is written once."""
     emojis = "".join(game.cards[c].emoji for c in reversed(cards))
     return f"{game.cards[asset].name} {emojis} {game.short_money(value)}"
 
 
-def score_line(game: CoverYourAssets, view: CoverView) -> str:
+def score_line(game: CoverRules, view: CoverView) -> str:
     if not view.rounds:
         return "First round"
     parts = [f"{p.name} {game.short_money(p.total)}" for p in view.players]
     return f"Totals after {plural(len(view.rounds), 'round')}: " + ", ".join(parts)
 
 
-def hand_panel(game: CoverYourAssets, view: CoverView) -> Panel | None:
+def hand_panel(game: CoverRules, view: CoverView) -> Panel | None:
     if view.hand is None:
         return None
     counts: dict[str, int] = {}

@@ -3,18 +3,29 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 from pydantic import BaseModel, Field
 
 from games.core.panels import Panel, PanelField, Panels
+from games.core.protocol import Decision, Outcome
 from games.core.views import TableView, to_move
 from games.core.words import plural
-from games.toss.cards import HALF, MILK, WILD
+from games.toss.cards import HALF, MILK, WILD, TossCards
 from games.toss.state import BlindTake, Roll, TossOptions, TossState
 
-if TYPE_CHECKING:
-    from games.toss.engine import TossYourCookies
+
+class TossRules(Protocol):
+    """What the table asks of the game. The engine is one; the view does not name it, so
+    the engine sits on top of it."""
+
+    cards: TossCards
+
+    def outcome(self, state: TossState) -> Outcome | None: ...
+
+    def decided(self, state: TossState) -> Sequence[Decision]: ...
+
 
 LOG_SHOWN = 6
 FACES = {"swap": "Swap", "left": "Pass Left", "right": "Pass Right", "toss": "Toss"}
@@ -54,7 +65,7 @@ class TossView(TableView):
     log: list[str]
 
 
-def view_of(game: TossYourCookies, state: TossState, seat: int | None) -> TossView:
+def view_of(game: TossRules, state: TossState, seat: int | None) -> TossView:
     scramble = state.scramble
     outcome = game.outcome(state)
     players = []
@@ -102,7 +113,7 @@ def view_of(game: TossYourCookies, state: TossState, seat: int | None) -> TossVi
     )
 
 
-def panels(game: TossYourCookies, view: TossView) -> Panels:
+def panels(game: TossRules, view: TossView) -> Panels:
     return Panels(table=table_panel(game, view), hand=hand_panel(game, view))
 
 
@@ -113,7 +124,7 @@ def roll_text(roll: Roll | None) -> str:
     return f"🎲 **{FACES[roll.action]} · {number}**"
 
 
-def phase_text(game: TossYourCookies, view: TossView) -> str:
+def phase_text(game: TossRules, view: TossView) -> str:
     names = [p.name for p in view.players]
     roller = names[view.turn]
     every = view.roll is not None and view.roll.number == "all"
@@ -145,7 +156,7 @@ def phase_text(game: TossYourCookies, view: TossView) -> str:
     return ""
 
 
-def table_panel(game: TossYourCookies, view: TossView) -> Panel:
+def table_panel(game: TossRules, view: TossView) -> Panel:
     rounds = int(view.options.rounds)
     extra = f": extra, first to {rounds // 2 + 1} wins" if view.round > rounds else ""
     title = "🍪 Toss Your Cookies" + (
@@ -190,7 +201,7 @@ def table_panel(game: TossYourCookies, view: TossView) -> Panel:
     )
 
 
-def hand_panel(game: TossYourCookies, view: TossView) -> Panel | None:
+def hand_panel(game: TossRules, view: TossView) -> Panel | None:
     if view.hand is None:
         return None
     counted = Counter(view.hand)

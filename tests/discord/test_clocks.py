@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.clock import ManualClock
+from cogs.table import presenter_of
 from games import GAMES
 from tests.discord.conftest import make_a_move, make_bot, move_components, table_of
 from tests.discord.harness import FakeDiscord
@@ -176,7 +177,7 @@ async def test_reminders_come_by_dm_for_those_who_ask_and_vacations_show(fake, d
         assert "Enjoy" in fake.last_reply(ana).text()
         await fake.slash(ana, "away", until="next tuesday")
         assert "YYYY-MM-DD" in fake.last_reply(ana).text()
-        bot.presenter.request_refresh(match_id)
+        presenter_of(bot).request_refresh(match_id)
         await fake.settle()
         assert "On vacation" in table_of(fake).text()
         await fake.slash(ana, "away")

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cogs.presenter import HAND_EDITABLE
+from cogs.table import presenter_of
+from cogs.table.hands import HAND_EDITABLE
 from games import GAMES
 from games.core.cards import CardSpec, Catalogue, load_catalogue
 from games.cover import CoverYourAssets
@@ -380,7 +381,7 @@ async def test_a_three_player_match_with_a_bot(fake, db) -> None:
 async def test_bursts_of_moves_are_coalesced_into_few_table_edits(fake, db) -> None:
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db)) as bot:
-        bot.presenter.edit_interval = 1.0  # at most one edit a second per table
+        presenter_of(bot).edit_interval = 1.0  # at most one edit a second per table
         match_id = await open_lobby(fake, ana, bots=3)
         lobby = table_of(fake)
         await fake.click(ana, lobby, lobby.find_button("Start"))

@@ -11,7 +11,7 @@ import pytest
 from bot.service import MatchService, SeatView
 from bot.store import MatchRecord, SeatRecord
 from cogs import render
-from cogs.presenter import Presenter
+from cogs.table.drawing import Drawing
 from games import GAMES
 from games.core import contract
 from games.core.options import random_options
@@ -51,7 +51,7 @@ async def test_tables_and_hands_fit_at_any_table(key: str, size: str) -> None:
     """Every option switched on at random, at the largest and the smallest table."""
     game = GAMES[key]
     service = MatchService(store=None, games=GAMES)  # type: ignore[arg-type]
-    presenter = Presenter(SimpleNamespace(service=service), edit_interval=0)  # type: ignore[arg-type]
+    drawing = Drawing(SimpleNamespace(service=service))  # type: ignore[arg-type]
     rng = random.Random(f"fits:{key}:{size}")
     seats = game.max_players if size == "largest" else game.min_players
     names = tuple(f"{n}-with-a-long-display-name" for n in contract.NAMES[:seats])
@@ -74,7 +74,7 @@ async def test_tables_and_hands_fit_at_any_table(key: str, size: str) -> None:
             # A scramble's grab buttons are in each racer's hand view, checked here too.
             for seat in range(len(names)):
                 seen = SeatView.of(record, game, state, seat)
-                message = presenter.hand_message(seen, note="⏩ a note")
+                message = drawing.hand_message(seen, note="⏩ a note")
                 errors = message_errors(
                     payload(message["embeds"], message["view"], message["content"])
                 )

@@ -9,6 +9,7 @@ from typing import Any
 import aiosqlite
 import pytest
 
+from cogs.table import presenter_of
 from games import GAMES
 from tests.discord.conftest import make_bot, move_components, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord
@@ -72,7 +73,7 @@ async def test_a_table_edit_reads_nothing_from_the_database(
             lambda self, sql, *args: (queries.append(sql), _fetchall(self, sql, *args))[1],
         )
         before = len(table_of(fake).history)
-        await bot.presenter.refresh(match_id)
+        await presenter_of(bot).refresh(match_id)
         assert len(table_of(fake).history) == before + 1  # the table was edited
         assert len(queries) <= 1, queries
         monkeypatch.undo()

@@ -7,7 +7,9 @@ import asyncio
 import pytest
 
 from bot.service import Change
-from cogs.presenter import SWEEP_AFTER, ChannelPace
+from cogs.table import presenter_of
+from cogs.table.posting import ChannelPace
+from cogs.table.sweeps import SWEEP_AFTER
 from tests.discord.conftest import make_bot, move_components, open_game, show_hand
 from tests.discord.harness import FakeDiscord, FakeUser
 
@@ -68,7 +70,7 @@ async def test_a_burst_of_moves_pings_once_for_the_person_who_must_act(fake: Fak
         # moves in a row would): one ping, not twelve.
         for _ in range(12):
             change = Change(kind="action", match=record, state=state, previous=None)
-            await bot.presenter.on_change(change)
+            await presenter_of(bot).on_change(change)
         await fake.settle()
         posts = [r for r in fake.requests[before:] if r.method == "POST" and "/messages" in r.path]
         assert len(posts) == 1
@@ -104,21 +106,23 @@ async def test_old_pings_go_in_one_call_or_one_by_one_without_manage_messages(
     async with fake.running(make_bot(db)) as bot:
         await open_game(fake, "cover_your_assets", ana, ben)
         channel = fake.general.id
-        pings = [await bot.presenter.post(channel, f"ping {i}") for i in range(3)]
+        presenter = presenter_of(bot)
+        sweeps = presenter.sweeps
+        pings = [await presenter.post(channel, f"ping {i}") for i in range(3)]
         for message in pings[:2]:
-            bot.presenter._stale_pings.setdefault(channel, []).append(message.id)
-            bot.presenter._posted[message.id] = asyncio.get_running_loop().time()
-        bot.presenter._sweepers[channel] = bot.spawn(bot.presenter._sweep(channel), "sweep")
+            sweeps._stale_pings.setdefault(channel, []).append(message.id)
+            sweeps._posted[message.id] = asyncio.get_running_loop().time()
+        sweeps._sweepers[channel] = bot.spawn(sweeps._sweep(channel), "sweep")
         await asyncio.sleep(0)  # the sweeper starts its wait
         await fake.advance(SWEEP_AFTER + 1)
         bulk = [r for r in fake.requests if r.path.endswith("/bulk-delete")]
         assert len(bulk) == 1 and all(fake.messages[m.id].deleted for m in pings[:2])
         # Without Manage Messages the bulk call is refused: each goes on its own.
         refused = fake.fail("POST", r"/channels/\d+/messages/bulk-delete", 403, 50013, "no")
-        more = [await bot.presenter.post(channel, f"again {i}") for i in range(2)]
-        bot.presenter._stale_pings[channel] = [m.id for m in more]
-        bot.presenter._posted.update({m.id: asyncio.get_running_loop().time() for m in more})
-        bot.presenter._sweepers[channel] = bot.spawn(bot.presenter._sweep(channel), "sweep")
+        more = [await presenter.post(channel, f"again {i}") for i in range(2)]
+        sweeps._stale_pings[channel] = [m.id for m in more]
+        sweeps._posted.update({m.id: asyncio.get_running_loop().time() for m in more})
+        sweeps._sweepers[channel] = bot.spawn(sweeps._sweep(channel), "sweep")
         await asyncio.sleep(0)  # the sweeper starts its wait
         await fake.advance(SWEEP_AFTER + 1)
         assert refused.struck and all(fake.messages[m.id].deleted for m in more)

@@ -9,8 +9,10 @@ from types import SimpleNamespace
 
 import discord
 
-from cogs.components import FreesClickedView, MoveButton, TableButton, components_view, guarded
-from cogs.presenter import HAND_EDITABLE
+from cogs.components import FreesClickedView, components_view, guarded
+from cogs.table import presenter_of
+from cogs.table.buttons import MoveButton, TableButton
+from cogs.table.hands import HAND_EDITABLE
 from tests.discord.conftest import make_a_move, make_bot, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord
 
@@ -53,7 +55,7 @@ async def test_an_ended_match_lets_go_of_its_players_hand_messages(fake: FakeDis
         await show_hand(fake, ana)
         await show_hand(fake, ben)
         match_id = table_of(fake).find_button("hand").custom_id.split(":")[2]
-        hands = bot.presenter._hands
+        hands = presenter_of(bot).hands._kept
         assert {key for key in hands if key[0] == match_id} == {
             (match_id, ana.id),
             (match_id, ben.id),
@@ -85,7 +87,7 @@ async def test_hands_past_their_fifteen_minutes_are_let_go_of_oldest_first(
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
         await open_game(fake, "cover_your_assets", ana, ben)
-        hands = bot.presenter._hands
+        hands = presenter_of(bot).hands._kept
         await show_hand(fake, ben)  # 0 s
         await fake.advance(60)
         await show_hand(fake, ana)  # 60 s

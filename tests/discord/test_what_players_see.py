@@ -9,7 +9,7 @@ from typing import Any
 from bot.clock import ManualClock
 from bot.store.models import LoggedAction, MatchRecord
 from cogs.components import OOPS
-from cogs.presenter import HAND_EDITABLE
+from cogs.table.hands import HAND_EDITABLE
 from games import GAMES
 from games.core.protocol import Action, Placement
 from games.cover import CoverYourAssets

@@ -1,0 +1,429 @@
+"""The table's buttons and selects: the lobby's, the hand view's, Show hand, Rematch, and a
+player's own "always ask me" switch.
+
+What a click does is asked of ``TableClicks`` (the presenter's click handlers, given by
+``cogs.table`` when it loads): the buttons do not import the presenter that draws them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Protocol
+
+import discord
+
+from bot.errors import AlreadySeated, UserError
+from cogs.components import (
+    MID,
+    FreesClickedView,
+    PerClient,
+    components_view,
+    guarded,
+    person,
+    service_of,
+)
+from cogs.render import MORE, PACE, SWITCHES
+
+
+class TableClicks(Protocol):
+    """What a click on the table asks for, answered by the presenter."""
+
+    async def show_hand(self, interaction: discord.Interaction, match_id: str) -> None: ...
+
+    async def rematch(self, interaction: discord.Interaction, match_id: str) -> None: ...
+
+    async def spectate(self, interaction: discord.Interaction, match_id: str) -> None: ...
+
+    async def im_back(self, interaction: discord.Interaction, match_id: str) -> None: ...
+
+    async def details(self, interaction: discord.Interaction, match_id: str) -> None: ...
+
+    async def move(
+        self, interaction: discord.Interaction, match_id: str, stamp: str, picks: list[int]
+    ) -> None: ...
+
+    async def grab(
+        self, interaction: discord.Interaction, match_id: str, race: str, action: str
+    ) -> None: ...
+
+
+CLICKS: PerClient[TableClicks] = PerClient("the table's click handlers")
+
+
+def clicks_of(interaction: discord.Interaction) -> TableClicks:
+    return CLICKS.of(interaction.client)
+
+
+class LobbyButton(
+    FreesClickedView,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"cj:lobby:{MID}:(?P<verb>join|leave|bot|start|cancel)",
+):
+    LOOK = {
+        "join": ("Join", discord.ButtonStyle.success, "🙋"),
+        "leave": ("Leave", discord.ButtonStyle.secondary, "🚪"),
+        "bot": ("Add bot", discord.ButtonStyle.secondary, "🤖"),
+        "start": ("Start", discord.ButtonStyle.primary, "▶️"),
+        "cancel": ("Cancel", discord.ButtonStyle.danger, "✖️"),
+    }
+
+    def __init__(self, match_id: str, verb: str) -> None:
+        label, style, emoji = self.LOOK[verb]
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, emoji=emoji, custom_id=f"cj:lobby:{match_id}:{verb}"
+            )
+        )
+        self.match_id, self.verb = match_id, verb
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(match["mid"], match["verb"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._run(interaction))
+
+    async def _run(self, interaction: discord.Interaction) -> None:
+        service, who = service_of(interaction), person(interaction)
+        if self.verb == "join":
+            # Joining answers privately with the player's own switch ("always ask me"); a
+            # seated player (the host) presses Join again to reach it.
+            try:
+                await service.join(self.match_id, who)
+                note = "🙋 You have a seat. "
+            except AlreadySeated:
+                note = "🙋 You already have a seat. "
+            mine = await service.user_settings(who.user_id)
+            await interaction.response.send_message(
+                ephemeral=True, **always_ask_message(mine.always_ask, note)
+            )
+            return
+        verb = {
+            "join": service.join,
+            "leave": service.leave,
+            "bot": service.add_bot,
+            "start": service.start,
+            "cancel": service.cancel,
+        }[self.verb]
+        await verb(self.match_id, who)
+        await interaction.response.defer()  # the presenter edits the lobby message
+
+
+class LobbyOption(
+    FreesClickedView,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=rf"cj:lopt:{MID}:(?P<field>_?[a-z_]{{1,40}})",
+):
+    """The host's select for one option of the game (how it ends, variants...)."""
+
+    def __init__(self, match_id: str, field: str, select: discord.ui.Select) -> None:
+        super().__init__(select)
+        self.match_id, self.field = match_id, field
+
+    @classmethod
+    def build(
+        cls, match_id: str, field: str, choices: list[tuple[str, str, bool, str]]
+    ) -> LobbyOption:
+        many = field == SWITCHES  # every on/off rule in one select: pick the ones you want
+        shared = field == MORE  # several fields: the current ones are named in the placeholder
+        placeholder = "Advanced rules: none (pick any)" if many else None
+        if shared:
+            placeholder = " · ".join(label for _, label, current, _ in choices if current)[:150]
+        return cls(
+            match_id,
+            field,
+            discord.ui.Select(
+                custom_id=f"cj:lopt:{match_id}:{field}",
+                placeholder=placeholder,
+                min_values=0 if many else 1,
+                max_values=len(choices) if many else 1,
+                options=[
+                    discord.SelectOption(
+                        label=label[:100],
+                        value=value,
+                        default=current and not shared,
+                        description=description[:100] or None,
+                    )
+                    for value, label, current, description in choices
+                ],
+            ),
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> LobbyOption:
+        return cls(match["mid"], match["field"], item)  # Discord's item carries the values
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._run(interaction))
+
+    async def _run(self, interaction: discord.Interaction) -> None:
+        values = self.item.values  # type: ignore[attr-defined]
+        service, who = service_of(interaction), person(interaction)
+        if self.field == SWITCHES:
+            await service.set_switches(self.match_id, who, set(values))
+        elif self.field == PACE and values:
+            await service.set_pace(self.match_id, who, values[0])
+        elif self.field == MORE and values:
+            name, _, value = values[0].partition("=")
+            await service.set_option(self.match_id, who, name, value)
+        elif values:
+            await service.set_option(self.match_id, who, self.field, values[0])
+        else:
+            raise UserError("Pick one of the choices.")
+        await interaction.response.defer()
+
+
+class TableButton(
+    FreesClickedView,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"cj:(?P<verb>hand|rematch|watch|back|more):{MID}",
+):
+    """A button that needs nothing but the match: Show hand (or Refresh), Rematch,
+    Spectate, I'm back."""
+
+    LOOK = {
+        "hand": ("Show hand", discord.ButtonStyle.primary, "🃏"),
+        "rematch": ("Rematch", discord.ButtonStyle.success, "🔁"),
+        "watch": ("Spectate", discord.ButtonStyle.secondary, "👀"),
+        "back": ("I'm back", discord.ButtonStyle.success, "👋"),
+        "more": ("More", discord.ButtonStyle.secondary, "📚"),
+    }
+
+    def __init__(
+        self,
+        verb: str,
+        match_id: str,
+        label: str | None = None,
+        style: discord.ButtonStyle | None = None,
+    ) -> None:
+        default_label, default_style, emoji = self.LOOK[verb]
+        super().__init__(
+            discord.ui.Button(
+                label=label or default_label,
+                style=style or default_style,
+                emoji=emoji,
+                custom_id=f"cj:{verb}:{match_id}",
+            )
+        )
+        self.verb, self.match_id = verb, match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> TableButton:
+        return cls(match["verb"], match["mid"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        clicks = clicks_of(interaction)
+        handler = {
+            "hand": clicks.show_hand,
+            "rematch": clicks.rematch,
+            "watch": clicks.spectate,
+            "back": clicks.im_back,
+            "more": clicks.details,
+        }[self.verb]
+        await guarded(interaction, handler(interaction, self.match_id))
+
+
+class MoveButton(
+    FreesClickedView,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"cj:do:{MID}:(?P<stamp>[0-9a-z]{{1,8}}):(?P<index>\d{{1,3}})",
+):
+    def __init__(
+        self,
+        match_id: str,
+        stamp: str,
+        index: int,
+        label: str = "Move",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=style,
+                custom_id=f"cj:do:{match_id}:{stamp}:{index}",
+                row=row,
+            )
+        )
+        self.match_id, self.stamp, self.index = match_id, stamp, index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> MoveButton:
+        return cls(match["mid"], match["stamp"], int(match["index"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(
+            interaction,
+            clicks_of(interaction).move(interaction, self.match_id, self.stamp, [self.index]),
+        )
+
+
+class MoveSelect(
+    FreesClickedView,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=rf"cj:pick:{MID}:(?P<stamp>[0-9a-z]{{1,8}}):(?P<row>\d)",
+):
+    """A select of moves (several moves of one kind, or a multi-pick decision)."""
+
+    def __init__(self, match_id: str, stamp: str, row: int, select: discord.ui.Select) -> None:
+        super().__init__(select)
+        self.match_id, self.stamp = match_id, stamp
+
+    @classmethod
+    def build(
+        cls,
+        match_id: str,
+        stamp: str,
+        row: int,
+        placeholder: str,
+        options: list[tuple[str, str, str]],
+        *,
+        picks: tuple[int, int] = (1, 1),
+    ) -> MoveSelect:
+        """A select of a decision's options: ``(value, label, description)`` rows whose
+        value names option numbers ("3", or "3.4" for two identical cards at once)."""
+        bundled = any("." in value for value, _, _ in options)
+        select = discord.ui.Select(
+            custom_id=f"cj:pick:{match_id}:{stamp}:{row}",
+            placeholder=placeholder[:150],
+            # A row may stand for several cards: the service checks the total picked.
+            min_values=min(1 if bundled else picks[0], len(options)),
+            max_values=min(picks[1], len(options)),
+            options=[
+                discord.SelectOption(
+                    label=label[:100], value=value, description=description[:100] or None
+                )
+                for value, label, description in options
+            ],
+            row=row,
+        )
+        return cls(match_id, stamp, row, select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> MoveSelect:
+        return cls(match["mid"], match["stamp"], int(match["row"]), select=item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            try:
+                values = self.item.values  # type: ignore[attr-defined]
+                picks = [int(n) for value in values for n in value.split(".")]
+            except ValueError:
+                raise UserError("That choice could not be read; open your hand again.") from None
+            await clicks_of(interaction).move(interaction, self.match_id, self.stamp, picks)
+
+        await guarded(interaction, run())
+
+
+class RaceButton(
+    FreesClickedView,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"cj:grab:{MID}:(?P<race>[0-9a-z]{{1,8}}):(?P<action>[A-Za-z0-9_.-]{{1,60}})",
+):
+    """A card lying face up on the public table in a race: the first click takes it.
+
+    Its custom_id holds the race's stamp and the grab's action, which names only what
+    everyone can see in the middle; who clicked comes from Discord."""
+
+    def __init__(
+        self,
+        match_id: str,
+        race: str,
+        action: str,
+        label: str = "Grab",
+        *,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.secondary if disabled else discord.ButtonStyle.success,
+                custom_id=f"cj:grab:{match_id}:{race}:{action}",
+                disabled=disabled,
+                row=row,
+            )
+        )
+        self.match_id, self.race_stamp, self.action = match_id, race, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> RaceButton:
+        return cls(match["mid"], match["race"], match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(
+            interaction,
+            clicks_of(interaction).grab(interaction, self.match_id, self.race_stamp, self.action),
+        )
+
+
+def always_ask_message(on: bool, note: str = "") -> dict[str, Any]:
+    """A player's own switch: is a decision with nothing to choose answered for them?"""
+    if on:
+        text = (
+            "**Always ask me: on.** You are asked even when passing is your only move, so "
+            "you can take your time and keep the table guessing."
+        )
+    else:
+        text = (
+            "**Always ask me: off.** When passing is your only move, it is played for you "
+            "after a short random pause, with no ping."
+        )
+    view = components_view()
+    view.add_item(AskButton(not on))
+    return {"content": note + text, "view": view}
+
+
+class AskButton(
+    FreesClickedView,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"cj:ask:(?P<on>[01])",
+):
+    """Turns the clicker's "always ask me" on or off, in every match (a user setting)."""
+
+    def __init__(self, on: bool) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Always ask me" if on else "Pass for me when it is my only move",
+                style=discord.ButtonStyle.secondary,
+                emoji="🙋" if on else "⏩",
+                custom_id=f"cj:ask:{int(on)}",
+            )
+        )
+        self.on = on
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> AskButton:
+        return cls(match["on"] == "1")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            await service_of(interaction).set_always_ask(interaction.user.id, self.on)
+            await interaction.response.edit_message(**always_ask_message(self.on))
+
+        await guarded(interaction, run())
+
+
+DYNAMIC_ITEMS = (
+    LobbyButton,
+    LobbyOption,
+    TableButton,
+    MoveButton,
+    MoveSelect,
+    RaceButton,
+    AskButton,
+)

@@ -1,0 +1,142 @@
+"""Answering clicks on the table: Show hand, a move, a grab in a race, Spectate, More,
+I'm back, Rematch; and a refused click, with the current hand after a stale one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.errors import NotSeated, StaleClick, UserError
+from bot.permissions import IN_CHANNEL
+from bot.service import SeatView
+from bot.store import MatchRecord
+from cogs import render
+from cogs.components import match_id_of, person, tell
+from cogs.permissions import require_permissions
+from cogs.table.base import Part
+from cogs.table.drawing import Drawing
+from cogs.table.hands import Hands
+from games.core.protocol import Action, IllegalAction
+
+if TYPE_CHECKING:
+    from bot.client import CookieJar
+
+
+class Clicks(Part):
+    """The table's ``TableClicks`` (see buttons.py), and the explainer of refused clicks."""
+
+    def __init__(self, bot: CookieJar, drawing: Drawing, hands: Hands) -> None:
+        super().__init__(bot)
+        self.drawing, self.hands = drawing, hands
+
+    async def show_hand(self, interaction: discord.Interaction, match_id: str) -> None:
+        seen = await self.service.seat_view(match_id, interaction.user.id)
+        if seen.seat is None:
+            raise NotSeated()
+        if seen.match.status == "finished":
+            await self.send_last_hand(interaction, seen)
+            return
+        await self.send_hand(interaction, seen)
+
+    async def send_last_hand(self, interaction: discord.Interaction, seen: SeatView) -> None:
+        """My last hand: the cards the player ended with, or, when the end left them
+        empty-handed, the last cards they held (a replay: answered after a defer)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        held = await self.service.last_held(seen)
+        note = "🃏 The last cards you held in this match." if held is not seen else None
+        message = await interaction.followup.send(
+            ephemeral=True, wait=True, **self.drawing.hand_message(held, note)
+        )
+        await self.hands.replace(seen.match.match_id, interaction, message.id)
+
+    async def send_hand(
+        self, interaction: discord.Interaction, seen: SeatView, note: str | None = None
+    ) -> None:
+        """A fresh hand view, which takes the place of the player's previous one."""
+        response = await interaction.response.send_message(
+            ephemeral=True, **self.drawing.hand_message(seen, note)
+        )
+        message = response.resource
+        if isinstance(message, discord.InteractionMessage):
+            await self.hands.replace(seen.match.match_id, interaction, message.id)
+
+    async def move(
+        self, interaction: discord.Interaction, match_id: str, stamp: str, picks: list[int]
+    ) -> None:
+        await self.service.act(match_id, interaction.user.id, stamp=stamp, picks=picks)
+        seen = await self.service.seat_view(match_id, interaction.user.id)
+        await interaction.response.edit_message(**self.drawing.hand_message(seen))
+        self.hands.touched(match_id, interaction)
+
+    async def grab(
+        self, interaction: discord.Interaction, match_id: str, race: str, action: str
+    ) -> None:
+        """A click on a card in a race, in the player's own hand view: the view is redrawn
+        at once with what is left to grab now, so the next click is made on current counts."""
+        private = interaction.message is not None and interaction.message.flags.ephemeral
+        try:
+            change = await self.service.grab(
+                match_id, interaction.user.id, race=race, action=Action.decode(action)
+            )
+        except (UserError, IllegalAction) as exc:
+            if not private:
+                raise
+            note = f"⚠️ {exc}"
+        else:
+            seat = change.match.seat_of(interaction.user.id)
+            said = [e.text for e in change.events if e.visible_for(seat)]
+            note = " ".join(said) or "✋ Got it."  # the lines carry their ✋
+        seen = await self.service.seat_view(match_id, interaction.user.id)
+        if private:
+            await interaction.response.edit_message(**self.drawing.hand_message(seen, note))
+            self.hands.touched(match_id, interaction)
+        else:  # a grab button on an older public table: the answer is a private hand view
+            await self.send_hand(interaction, seen, note)
+
+    async def spectate(self, interaction: discord.Interaction, match_id: str) -> None:
+        """The public table, fresh, just for the asker: nothing hidden is in it."""
+        record = await self.service.get(match_id)
+        embeds, _ = await self.drawing.table_message(record)
+        await interaction.response.send_message(embeds=embeds, ephemeral=True)
+
+    async def details(self, interaction: discord.Interaction, match_id: str) -> None:
+        """The game's longer public panel (a whole discard pile), just for the asker."""
+        seen = await self.service.seat_view(match_id, None)
+        if seen.panels.details is None:
+            raise UserError("There is nothing more to show for this game.")
+        embed = render.embed_from_panel(seen.panels.details)
+        await interaction.response.send_message(embeds=[embed], ephemeral=True)
+
+    async def im_back(self, interaction: discord.Interaction, match_id: str) -> None:
+        await self.service.im_back(match_id, interaction.user.id)
+        seen = await self.service.seat_view(match_id, interaction.user.id)
+        await self.send_hand(interaction, seen, note="👋 Welcome back: your seat is yours.")
+
+    async def rematch(self, interaction: discord.Interaction, match_id: str) -> None:
+        require_permissions(interaction, IN_CHANNEL)
+        record = await self.service.rematch(match_id, person(interaction))
+        embeds, view = await self.drawing.table_message(record)
+        response = await interaction.response.send_message(embeds=embeds, view=view)
+        await self.remember_message(record, response)
+
+    async def remember_message(
+        self, record: MatchRecord, response: discord.InteractionCallbackResponse
+    ) -> None:
+        message = response.resource
+        if isinstance(message, discord.InteractionMessage):
+            await self.service.set_message(record.match_id, message.id)
+
+    async def explain(self, interaction: discord.Interaction, text: str, error: Exception) -> None:
+        """A short ephemeral sentence; after a stale click, the current hand with it."""
+        if isinstance(error, StaleClick) and not interaction.response.is_done():
+            match_id = getattr(error, "match_id", None) or match_id_of(interaction)
+            if match_id:
+                try:
+                    seen = await self.service.seat_view(match_id, interaction.user.id)
+                except UserError:
+                    seen = None
+                if seen is not None and seen.seat is not None:
+                    await self.send_hand(interaction, seen, note=f"⏩ {text}")
+                    return
+        await tell(interaction, text)

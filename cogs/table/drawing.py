@@ -1,0 +1,218 @@
+"""Drawing a match: the lobby, the public table with its buttons, and a player's hand view
+with their moves as components. Everything is drawn from the stored state."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.service import SeatView
+from bot.store import MatchRecord
+from bot.store.models import STANDING_IN
+from cogs import render
+from cogs.components import components_view
+from cogs.table.base import Part
+from cogs.table.buttons import (
+    LobbyButton,
+    LobbyOption,
+    MoveButton,
+    MoveSelect,
+    RaceButton,
+    TableButton,
+)
+from cogs.table.seat_choice import SeatChoiceSelect
+from games.core.panels import PanelField
+from games.core.protocol import Decision, SeatChoosing
+
+if TYPE_CHECKING:
+    from bot.client import CookieJar
+
+
+class Drawing(Part):
+    def __init__(self, bot: CookieJar) -> None:
+        super().__init__(bot)
+        # Per match: the race on the table and its cards in first-seen order, so buttons
+        # keep their places while people click, and taken cards show greyed out.
+        self._race_cards: dict[str, tuple[str, dict[str, str]]] = {}
+
+    def lobby_view(self, record: MatchRecord) -> discord.ui.View:
+        view = components_view()
+        for verb in ("join", "leave", "bot", "start", "cancel"):
+            view.add_item(LobbyButton(record.match_id, verb))
+        game = self.service.game_of(record)
+        rows = render.LOBBY_SELECTS
+        if isinstance(game, SeatChoosing):
+            view.add_item(SeatChoiceSelect.build(record.match_id, game))
+            rows -= 1
+        for name, choices in render.option_select_choices(record, game, rows):
+            view.add_item(LobbyOption.build(record.match_id, name, choices))
+        return view
+
+    async def table_message(
+        self, record: MatchRecord
+    ) -> tuple[list[discord.Embed], discord.ui.View | None]:
+        game = self.service.game_of(record)
+        if record.status == "lobby":
+            return [render.lobby_embed(record, game)], self.lobby_view(record)
+        if record.state is None:
+            return [render.closed_embed(record, game)], None
+        spectator = await self.service.seat_view(record.match_id, None)
+        table = spectator.panels.table
+        if record.status == "active":
+            # The match's own lines go first, inside the same size budget as the game's.
+            extra = await self.match_fields(record)
+            table = table.model_copy(update={"fields": (*extra, *table.fields)})
+        embed = render.embed_from_panel(table)
+        view = components_view()
+        if not spectator.races:
+            self._race_cards.pop(record.match_id, None)
+        if record.status == "active":
+            # In a race the grab buttons are in each player's own hand view, current for
+            # them at every click; the table shows the pile.
+            label = "Grab cards" if spectator.races else None
+            view.add_item(TableButton("hand", record.match_id, label=label))
+            view.add_item(TableButton("watch", record.match_id))
+            if spectator.panels.details is not None:
+                label = render.clip(spectator.panels.details.title, render.LABEL)
+                view.add_item(TableButton("more", record.match_id, label=label))
+        elif record.status == "finished":
+            view.add_item(TableButton("hand", record.match_id, label="My last hand"))
+            view.add_item(TableButton("watch", record.match_id))
+            view.add_item(TableButton("rematch", record.match_id))
+        else:
+            embed.description = "**This match was cancelled.**\n" + (embed.description or "")
+            embed.description = render.clip(embed.description, render.DESCRIPTION)
+            view = None
+        return [embed], view
+
+    def add_race(self, view: discord.ui.View, match_id: str, race: Decision) -> None:
+        """One button per kind of card in the seat's race, above the hand view's last row."""
+        stamp = race.race_stamp
+        known = self._race_cards.get(match_id)
+        cards = dict(known[1]) if known and known[0] == stamp else {}
+        offered: dict[str, str] = {}
+        for option in race.options:
+            offered.setdefault(option.action.encode(), option.label)
+        for action, label in offered.items():
+            cards.setdefault(action, label)
+        self._race_cards[match_id] = (stamp, cards)
+        slots = render.BUTTONS_PER_ROW * (render.ROWS - 1)
+        for index, (action, label) in enumerate(list(cards.items())[:slots]):
+            taken = action not in offered
+            view.add_item(
+                RaceButton(
+                    match_id,
+                    stamp,
+                    action,
+                    f"{label} (taken)" if taken else offered[action],
+                    disabled=taken,
+                    row=index // render.BUTTONS_PER_ROW,
+                )
+            )
+
+    async def match_fields(self, record: MatchRecord) -> list[PanelField]:
+        """Deadlines, bots standing in, vacations: how the match is run, not the game."""
+        fields = []
+        deadlines = await self.service.deadlines(record.match_id)
+        racing = await self.service.racing(record.match_id)
+        if racing and deadlines:
+            closes = min(deadlines[seat] for seat in racing if seat in deadlines)
+            fields.append(PanelField(name="🏃 Grab now!", value=f"Closes <t:{int(closes)}:R>"))
+            deadlines = {s: due for s, due in deadlines.items() if s not in racing}
+        if deadlines:
+            fields.append(
+                PanelField(
+                    name=f"⏰ Time to move · {render.pace_line(record)}",
+                    value=render.deadline_lines(record, deadlines),
+                )
+            )
+        away = [s.name for s in record.seats if s.user_id is not None and s.away]
+        if away:
+            fields.append(PanelField(name="🤖 Bots standing in", value=", ".join(away)))
+        vacations = await self.vacations(record)
+        if vacations:
+            fields.append(PanelField(name="🏖️ On vacation", value=vacations))
+        return fields
+
+    async def vacations(self, record: MatchRecord) -> str:
+        now = self.service.clock.now()
+        lines = []
+        for seat in record.seats:
+            if seat.user_id is None:
+                continue
+            person = await self.service.known_settings(seat.user_id)
+            if person.away_at(now) and person.away_until is not None:
+                lines.append(f"{seat.name} until <t:{int(person.away_until)}:D>")
+        return "\n".join(lines)
+
+    def hand_message(self, seen: SeatView, note: str | None = None) -> dict[str, object]:
+        """The ephemeral hand view: the hand, what to decide, and the moves as components."""
+        embeds = []
+        if seen.panels.hand is not None:
+            embeds.append(render.embed_from_panel(seen.panels.hand))
+        lines = [note] if note else []
+        view = components_view()
+        decision = seen.decision
+        mine = seen.match.seats[seen.seat] if seen.seat is not None else None
+        if mine is not None and mine.away == STANDING_IN:
+            lines.append("🤖 A bot is playing your seat. Press **I'm back** to play again.")
+            view.add_item(TableButton("back", seen.match.match_id))
+        if seen.match.status != "active":
+            lines.append(
+                "This match is over."
+                if seen.match.status == "finished"
+                else "This match was cancelled."
+            )
+        elif decision is None:
+            names = [s.name for s in seen.match.seats if s.seat in seen.waiting_on]
+            lines.append(f"Waiting for **{', '.join(names)}**. You'll be pinged on your turn.")
+        elif decision.window is not None:
+            lines.append(f"**{decision.prompt}**")
+            self.add_race(view, seen.match.match_id, decision)
+        else:
+            lines.append(f"**{decision.prompt}**")
+            for row, (kind, title, options) in enumerate(render.layout(decision)):
+                if kind == "button":
+                    for index, option in options:
+                        view.add_item(
+                            MoveButton(
+                                seen.match.match_id,
+                                decision.stamp,
+                                index,
+                                option.label,
+                                render.button_style(option.style),
+                                row=row,
+                            )
+                        )
+                else:
+                    multi = kind == "multi"
+                    view.add_item(
+                        MoveSelect.build(
+                            seen.match.match_id,
+                            decision.stamp,
+                            row,
+                            title,
+                            render.select_choices(options, decision.max_picks if multi else 1),
+                            picks=(decision.min_picks, decision.max_picks) if multi else (1, 1),
+                        )
+                    )
+        if seen.match.status == "active":
+            for chance in seen.chances:  # a shout: on the last row, beside Refresh
+                for index, option in enumerate(chance.options[: render.BUTTONS_PER_ROW - 2]):
+                    view.add_item(
+                        MoveButton(
+                            seen.match.match_id,
+                            chance.stamp,
+                            index,
+                            option.label,
+                            render.button_style(option.style),
+                            row=render.ROWS - 1,
+                        )
+                    )
+        refresh = TableButton(
+            "hand", seen.match.match_id, label="Refresh", style=discord.ButtonStyle.secondary
+        )
+        refresh.item.row = render.ROWS - 1  # the plan leaves the last row for it
+        view.add_item(refresh)
+        return {"content": "\n".join(lines), "embeds": embeds, "view": view}

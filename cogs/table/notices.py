@@ -1,0 +1,177 @@
+"""What the bot says in a match's channel besides the table and the pings: the end of a
+match, a timeout, a reminder; the thread's name; direct messages for those who asked."""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.service import Change, settings_of
+from bot.service.base import match_outcome
+from bot.store import MatchRecord
+from bot.store.models import GONE, STANDING_IN
+from cogs import render
+from cogs.components import components_view
+from cogs.table.base import Part
+from cogs.table.buttons import TableButton
+from cogs.table.posting import Poster, with_retries
+from games.core.protocol import Game, GameState
+
+if TYPE_CHECKING:
+    from bot.client import CookieJar
+
+log = logging.getLogger(__name__)
+
+
+class Notices(Part):
+    def __init__(self, bot: CookieJar, poster: Poster) -> None:
+        super().__init__(bot)
+        self.poster = poster
+
+    async def say_the_end(self, change: Change) -> None:
+        """The end of a match, posted at the bottom where people look: who won, the
+        ranking, everyone mentioned so it notifies them; or who cancelled, quietly."""
+        if change.kind == "finished" and change.state is not None:
+            game = self.service.game_of(change.match)
+            text, embed = final_message(change.match, game, change.state)
+            mentions = discord.AllowedMentions(users=True, roles=False, everyone=False)
+        elif change.kind == "cancelled" and change.match.state is not None:
+            text, embed = cancelled_message(change, self.service.game_of(change.match)), None
+            mentions = discord.AllowedMentions.none()
+        else:
+            return  # a lobby that never started: its own message says it was cancelled
+        view = components_view()
+        view.add_item(TableButton("rematch", change.match.match_id))
+        link = render.jump_link(change.match)
+        if link:
+            view.add_item(discord.ui.Button(label="Jump to table", url=link, emoji="⬆️"))
+        try:
+            await with_retries(
+                partial(
+                    self.poster.post,
+                    change.match.channel_id,
+                    text,
+                    embeds=[embed] if embed else [],
+                    view=view,
+                    allowed_mentions=mentions,
+                    paced=True,
+                ),
+                f"the end of match {change.match.match_id}",
+            )
+        except (discord.HTTPException, TimeoutError, OSError):
+            log.warning("could not post the end of match %s", change.match.match_id)
+
+    async def say_timed_out(self, change: Change) -> None:
+        if (await self.service.current(change.match.match_id)).status != "active":
+            # Ended meanwhile (a tournament ends a forfeited table at once, and may have
+            # archived its thread): "a bot plays their seat" would no longer be true.
+            return
+        seat = next(s for s in change.match.seats if s.seat == change.timed_out)
+        view = None
+        if seat.away == GONE:
+            text = (
+                f"🏳️ {seat.name} missed {seat.missed} turns in a row and forfeits; a bot "
+                "plays their seat to the end."
+            )
+        elif seat.away == STANDING_IN:
+            text = (
+                f"⏰ {seat.name} ran out of time; a bot plays for them until they press "
+                "**I'm back**."
+            )
+            view = components_view()
+            view.add_item(TableButton("back", change.match.match_id))
+        else:
+            text = f"⏰ {seat.name} ran out of time, so the default move was played for them."
+        try:
+            await self.poster.post(
+                change.match.channel_id,
+                text,
+                view=view,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.warning("could not post a timeout in channel %s", change.match.channel_id)
+
+    async def remind(self, change: Change) -> None:
+        timer = change.timer
+        seat = next((s for s in change.match.seats if timer and s.seat == timer.seat), None)
+        if timer is None or seat is None or seat.user_id is None:
+            return
+        game = self.service.game_of(change.match)
+        lead = {"remind_final": "⌛ Last call", "remind_asked": "👋 Nudge from the table"}.get(
+            timer.kind, "⏳ Reminder"
+        )
+        deadline = await self.service.deadlines(change.match.match_id)
+        due = deadline.get(timer.seat)
+        when = f" Time runs out <t:{int(due)}:R>." if due else ""
+        view = components_view()
+        view.add_item(TableButton("hand", change.match.match_id))
+        try:
+            await self.poster.post(
+                change.match.channel_id,
+                f"{lead}: <@{seat.user_id}>, your move in **{game.name}**.{when}",
+                view=view,
+            )
+        except discord.HTTPException:
+            log.warning("could not remind in channel %s", change.match.channel_id)
+        link = render.jump_link(change.match) or f"<#{change.match.channel_id}>"
+        await self.direct_message(
+            seat.user_id, f"{lead}: your move in **{game.name}** is waiting: {link}.{when}"
+        )
+
+    async def name_thread(self, record: MatchRecord) -> None:
+        """A match's thread is named after the game and its players once it starts."""
+        if not settings_of(record).thread:
+            return
+        game = self.service.game_of(record)
+        name = render.clip(f"🍪 {game.name} · {', '.join(s.name for s in record.seats)}", 100)
+        try:
+            await self.bot.http.edit_channel(record.channel_id, name=name, archived=False)
+        except discord.HTTPException:
+            log.warning("could not rename the thread of match %s", record.match_id)
+
+    async def direct_message(self, user_id: int, text: str) -> None:
+        """A DM for people who asked for them; a closed inbox is not an error."""
+        if not (await self.service.user_settings(user_id)).notify:
+            return
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text)
+        except discord.HTTPException:
+            log.info("could not DM user %s; they keep the channel reminder", user_id)
+
+
+def final_message(record: MatchRecord, game: Game, state: GameState) -> tuple[str, discord.Embed]:
+    """The result at the bottom of the channel: the winners, then every player ranked."""
+    outcome = match_outcome(record, game, state)
+    assert outcome is not None
+    # A match ended by a forfeit has no score to show: the game itself did not finish.
+    scored = game.outcome(state) is not None
+    names = {s.seat: s.name for s in record.seats}
+    winners = " and ".join(f"**{names[s]}**" for s in outcome.winners)
+    verb = "win" if len(outcome.winners) > 1 else "wins"
+    people = " ".join(f"<@{s.user_id}>" for s in record.seats if s.user_id is not None)
+    text = f"🏁 **{game.name}** is over: 🏆 {winners} {verb}! {people}"
+    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+    lines = []
+    for placement in outcome.placements:
+        score = game.score_text(state, placement) if scored else ""
+        lines.append(
+            f"{medals.get(placement.place, f'{placement.place}.')} **{names[placement.seat]}**"
+            + (f" — {score}" if score else "")
+        )
+    embed = discord.Embed(
+        title=render.clip(f"🏁 {game.name} · final result", render.TITLE),
+        description=render.clip(f"{outcome.reason}\n\n" + "\n".join(lines), render.DESCRIPTION),
+        colour=render.COLOURS["done"],
+    )
+    embed.set_footer(text="Rematch opens a new lobby with the same seats.")
+    return render.clip(text, render.CONTENT), embed
+
+
+def cancelled_message(change: Change, game: Game) -> str:
+    who = f"by **{change.by}**" if change.by else "as every player left"
+    return f"✖️ The **{game.name}** match was cancelled {who}."

@@ -1,0 +1,105 @@
+"""Posting in a match's channel or thread: within Discord's message rate, into a thread
+archived for inactivity, and again after Discord's retry-after or a short backoff."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import aiohttp
+import discord
+
+from cogs.table.base import Part
+
+if TYPE_CHECKING:
+    from bot.client import CookieJar
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+THREAD_ARCHIVED = 50083  # Discord's error code for writing to an archived thread
+
+
+class Poster(Part):
+    def __init__(self, bot: CookieJar) -> None:
+        super().__init__(bot)
+        self.pace = ChannelPace()
+
+    async def unarchived(self, channel_id: int, send: Callable[[], Awaitable[T]]) -> T:
+        """Run ``send``; if the match's thread was archived for inactivity, reopen it first."""
+        try:
+            return await send()
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED:
+                raise
+            await self.bot.http.edit_channel(channel_id, archived=False)
+            return await send()
+
+    async def post(
+        self, channel_id: int, content: str | None = None, *, paced: bool = False, **kwargs: Any
+    ) -> discord.Message:
+        """A new message in the channel, within its message rate (``paced``: the caller
+        already waited for its turn)."""
+        if not paced:
+            await self.pace.wait(channel_id)
+        channel = self.bot.get_partial_messageable(channel_id)
+        return await self.unarchived(channel_id, lambda: channel.send(content, **kwargs))
+
+
+async def with_retries(send: Callable[[], Awaitable[T]], what: str, attempts: int = 4) -> T:
+    """``send()``, again after Discord's retry-after (429) or a short backoff (5xx, a
+    timeout, a dropped connection); any other failure, or the last one, is raised."""
+    for attempt in range(attempts):
+        try:
+            return await send()
+        except Exception as exc:
+            wait = retry_delay(exc, attempt)
+            if wait is None or attempt == attempts - 1:
+                raise
+            log.warning("%s failed (%s); trying again in %.1f s", what, exc, wait)
+            await asyncio.sleep(wait)
+    raise AssertionError("unreachable")
+
+
+def retry_delay(error: BaseException, attempt: int) -> float | None:
+    """Seconds to wait before trying again, or None if trying again will not help."""
+    if isinstance(error, discord.RateLimited):
+        return error.retry_after
+    if isinstance(error, discord.HTTPException):
+        if error.status == 429:
+            return float(getattr(error.response, "headers", {}).get("Retry-After", 1.0))
+        return 2.0**attempt if error.status >= 500 else None
+    if isinstance(error, TimeoutError | aiohttp.ClientError | OSError):
+        return 2.0**attempt
+    return None
+
+
+class ChannelPace:
+    """Discord lets a bot post about 5 messages per 5 seconds in a channel; pings keep
+    one of them free for everything else (timeouts, reminders, a rematch)."""
+
+    def __init__(self, most: int = 4, per: float = 5.0) -> None:
+        self.most, self.per = most, per
+        self._sent: dict[int, deque[float]] = {}
+
+    async def wait(self, channel_id: int) -> None:
+        loop = asyncio.get_running_loop()
+        if len(self._sent) > 256:
+            self.forget_idle()
+        sent = self._sent.setdefault(channel_id, deque())
+        while True:
+            now = loop.time()
+            while sent and sent[0] <= now - self.per:
+                sent.popleft()
+            if len(sent) < self.most:
+                sent.append(now)
+                return
+            await asyncio.sleep(sent[0] + self.per - now)
+
+    def forget_idle(self) -> None:
+        now = asyncio.get_running_loop().time()
+        for channel_id in [c for c, s in self._sent.items() if not s or s[-1] <= now - self.per]:
+            del self._sent[channel_id]

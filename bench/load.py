@@ -31,16 +31,14 @@ from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
-from bench.__main__ import service_cost
+from bench.service import service_cost
 from bot.client import CookieJar
 from bot.config import Settings
 from bot.service import Change, MatchService
 from bot.service.base import waiting_on
-from tests.discord import harness
-from tests.discord.harness import FakeDiscord, FakeInteraction, FakeMessage, FakeUser
+from devtools.offline_discord import FakeDiscord, FakeInteraction, FakeMessage, FakeUser
 
 GAME = "cover_your_assets"
 WINDOW = 30.0  # seconds per report line
@@ -138,9 +136,11 @@ class LoadDiscord(FakeDiscord):
         self.tables: dict[int, int] = {}  # channel id -> its table message id
         self._seen: dict[int, float] = {}  # public message id -> when pruning first saw it
         self.interactions = Interactions()
+
+    def _copy(self, value: Any) -> Any:
         # The harness copies each message's JSON before handing it to the bot: the same
         # copy, through the json module's C code (harness cost is not the bot's).
-        harness.copy = SimpleNamespace(deepcopy=json_copy)  # type: ignore[attr-defined]
+        return json_copy(value)
 
     def _message_json(self, msg: FakeMessage) -> dict[str, Any]:
         if msg.interaction_id is None:

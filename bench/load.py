@@ -206,7 +206,9 @@ class LoadDiscord(FakeDiscord):
         if values is None:
             record = await self.click(user, message, custom_id, dispatch_only=True)
         else:
-            record = await self._dispatch_select(user, message, custom_id, values)
+            record = await self.select(
+                user, message, custom_id, values, expect_ack=False, dispatch_only=True
+            )
         self.sent_at[record.id] = started
         self.answers[record.id] = future
         try:
@@ -215,22 +217,6 @@ class LoadDiscord(FakeDiscord):
             return record, None
         finally:
             self.answers.pop(record.id, None)
-
-    async def _dispatch_select(
-        self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str]
-    ) -> FakeInteraction:
-        msg, _ = self._component(user, message, custom_id, {3})
-        data = {"custom_id": custom_id, "component_type": 3, "values": values}
-        return await self._interact(
-            3,
-            user,
-            self.channels[msg.channel_id],
-            data,
-            message=msg,
-            name=custom_id,
-            expect_ack=False,
-            dispatch_only=True,
-        )
 
     def prune(self, keep: float = 60.0, clicks_kept: float = 60.0) -> None:
         """Forget answered interactions (``clicks_kept`` seconds after they were made) and

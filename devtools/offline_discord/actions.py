@@ -99,16 +99,7 @@ class Actions(Settling):
         if component.get("disabled"):
             raise ValueError(f"button {custom_id!r} is disabled; Discord would not send the click")
         data = {"custom_id": custom_id, "component_type": 2}
-        return await self._interact(
-            3,
-            user,
-            self.channels[msg.channel_id],
-            data,
-            message=msg,
-            name=custom_id,
-            expect_ack=expect_ack and not dispatch_only,
-            dispatch_only=dispatch_only,
-        )
+        return await self._use_component(user, msg, data, expect_ack, dispatch_only)
 
     async def click_at_once(
         self, users: Sequence[FakeUser], message: FakeMessage, custom_id: str | ButtonInfo
@@ -128,8 +119,10 @@ class Actions(Settling):
         values: Sequence[str | FakeUser | FakeChannel],
         *,
         expect_ack: bool = True,
+        dispatch_only: bool = False,
     ) -> FakeInteraction:
-        """``user`` picks ``values`` in the select ``custom_id`` of ``message``."""
+        """``user`` picks ``values`` in the select ``custom_id`` of ``message``;
+        ``dispatch_only``: hand the bot the interaction and return without settling."""
         msg, component = self._component(user, message, custom_id, set(_SELECT_TYPES))
         if component.get("disabled"):
             raise ValueError(f"select {custom_id!r} is disabled")
@@ -148,14 +141,26 @@ class Actions(Settling):
             resolved: dict[str, dict[str, Any]] = {}
             data["values"] = [self._resolve_entity(v, resolved) for v in values]
             data["resolved"] = resolved
+        return await self._use_component(user, msg, data, expect_ack, dispatch_only)
+
+    async def _use_component(
+        self,
+        user: FakeUser,
+        msg: FakeMessage,
+        data: dict[str, Any],
+        expect_ack: bool,
+        dispatch_only: bool,
+    ) -> FakeInteraction:
+        """A click or a pick on ``msg``'s component named in ``data``, sent to the bot."""
         return await self._interact(
             3,
             user,
             self.channels[msg.channel_id],
             data,
             message=msg,
-            name=custom_id,
-            expect_ack=expect_ack,
+            name=data["custom_id"],
+            expect_ack=expect_ack and not dispatch_only,
+            dispatch_only=dispatch_only,
         )
 
     async def submit_modal(

@@ -550,41 +550,24 @@ class Routes(World):
             )
         ack: dict[str, Any] = {"id": str(interaction.id), "type": interaction.type}
         resource: dict[str, Any] | None = {"type": kind}
-        if kind == 4:
+        if kind in (4, 5):  # a message, or a deferred "thinking" one filled in later
             ephemeral = bool((data.get("flags") or 0) & EPHEMERAL)
+            loading = kind == 5
             msg = self._create_message(
                 request,
                 channel,
-                data,
+                {} if loading else data,
+                flags=(LOADING | (EPHEMERAL if ephemeral else 0)) if loading else None,
                 visible_to=user.id if ephemeral else None,
                 interaction=interaction,
                 prefix=("data",),
                 message_type=20 if interaction.type == 2 else 0,
+                check=not loading,
             )
             interaction.original_message_id = msg.id
             ack.update(
                 response_message_id=str(msg.id),
-                response_message_loading=False,
-                response_message_ephemeral=ephemeral,
-            )
-            resource = {"type": kind, "message": self._message_json(msg)}
-        elif kind == 5:
-            ephemeral = bool((data.get("flags") or 0) & EPHEMERAL)
-            flags = LOADING | (EPHEMERAL if ephemeral else 0)
-            msg = self._create_message(
-                request,
-                channel,
-                {},
-                flags=flags,
-                visible_to=user.id if ephemeral else None,
-                interaction=interaction,
-                message_type=20 if interaction.type == 2 else 0,
-                check=False,
-            )
-            interaction.original_message_id = msg.id
-            ack.update(
-                response_message_id=str(msg.id),
-                response_message_loading=True,
+                response_message_loading=loading,
                 response_message_ephemeral=ephemeral,
             )
             resource = {"type": kind, "message": self._message_json(msg)}

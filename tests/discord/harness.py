@@ -1,5 +1,5 @@
-"""The offline Discord for the tests: ``devtools.offline_discord`` (see its docstring), and
-the ``no_error_logs`` fixture."""
+"""The offline Discord for the tests: every name of ``devtools.offline_discord`` (see its
+docstring), and the ``no_error_logs`` fixture."""
 
 from __future__ import annotations
 
@@ -7,44 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from devtools.offline_discord import (
-    EPHEMERAL,
-    ButtonInfo,
-    ErrorLogCapture,
-    FakeAttachment,
-    FakeChannel,
-    FakeDiscord,
-    FakeInteraction,
-    FakeMessage,
-    FakeModal,
-    FakeRole,
-    FakeUser,
-    Fault,
-    Rejection,
-    SettleTimeout,
-    capture_error_logs,
-    message_errors,
-)
+from devtools.offline_discord import *  # noqa: F403  (the tests import it from here)
+from devtools.offline_discord import ErrorLogCapture, capture_error_logs
+from devtools.offline_discord import __all__ as _offline_names
 
-__all__ = [
-    "EPHEMERAL",
-    "ButtonInfo",
-    "ErrorLogCapture",
-    "FakeAttachment",
-    "FakeChannel",
-    "FakeDiscord",
-    "FakeInteraction",
-    "FakeMessage",
-    "FakeModal",
-    "FakeRole",
-    "FakeUser",
-    "Fault",
-    "Rejection",
-    "SettleTimeout",
-    "capture_error_logs",
-    "message_errors",
-    "no_error_logs",
-]
+__all__ = [*_offline_names, "no_error_logs"]
 
 
 @pytest.fixture

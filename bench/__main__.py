@@ -24,7 +24,7 @@ import statistics
 import sys
 import time
 
-from bench import braverse, postgres, races, tournaments
+from bench import braverse, load, postgres, races, tournaments
 from bench.service import service_cost
 from bench.timers import report, timers_benchmark
 from games import GAMES
@@ -64,8 +64,6 @@ def engine_speed(key: str, playouts: int) -> tuple[float, float, list[int]]:
 
 def main() -> None:
     if sys.argv[1:2] == ["load"]:
-        from bench import load
-
         load.main(sys.argv[2:])
         return
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)

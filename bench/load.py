@@ -31,7 +31,6 @@ from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from bench.service import service_cost
@@ -39,8 +38,7 @@ from bot.client import CookieJar
 from bot.config import Settings
 from bot.service import Change, MatchService
 from bot.service.base import waiting_on
-from tests.discord import harness
-from tests.discord.harness import FakeDiscord, FakeInteraction, FakeMessage, FakeUser
+from devtools.offline_discord import FakeDiscord, FakeInteraction, FakeMessage, FakeUser
 
 GAME = "cover_your_assets"
 WINDOW = 30.0  # seconds per report line
@@ -138,9 +136,11 @@ class LoadDiscord(FakeDiscord):
         self.tables: dict[int, int] = {}  # channel id -> its table message id
         self._seen: dict[int, float] = {}  # public message id -> when pruning first saw it
         self.interactions = Interactions()
+
+    def _copy(self, value: Any) -> Any:
         # The harness copies each message's JSON before handing it to the bot: the same
         # copy, through the json module's C code (harness cost is not the bot's).
-        harness.copy = SimpleNamespace(deepcopy=json_copy)  # type: ignore[attr-defined]
+        return json_copy(value)
 
     def _message_json(self, msg: FakeMessage) -> dict[str, Any]:
         if msg.interaction_id is None:
@@ -206,7 +206,9 @@ class LoadDiscord(FakeDiscord):
         if values is None:
             record = await self.click(user, message, custom_id, dispatch_only=True)
         else:
-            record = await self._dispatch_select(user, message, custom_id, values)
+            record = await self.select(
+                user, message, custom_id, values, expect_ack=False, dispatch_only=True
+            )
         self.sent_at[record.id] = started
         self.answers[record.id] = future
         try:
@@ -215,22 +217,6 @@ class LoadDiscord(FakeDiscord):
             return record, None
         finally:
             self.answers.pop(record.id, None)
-
-    async def _dispatch_select(
-        self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str]
-    ) -> FakeInteraction:
-        msg, _ = self._component(user, message, custom_id, {3})
-        data = {"custom_id": custom_id, "component_type": 3, "values": values}
-        return await self._interact(
-            3,
-            user,
-            self.channels[msg.channel_id],
-            data,
-            message=msg,
-            name=custom_id,
-            expect_ack=False,
-            dispatch_only=True,
-        )
 
     def prune(self, keep: float = 60.0, clicks_kept: float = 60.0) -> None:
         """Forget answered interactions (``clicks_kept`` seconds after they were made) and

@@ -35,7 +35,7 @@ async def database() -> AsyncIterator[str | None]:
     if url := os.environ.get("BENCH_DATABASE_URL"):
         yield url
         return
-    from tests.postgres_server import HOW_TO_GET_IT, ThrowawayServer, server_programs
+    from devtools.postgres_server import HOW_TO_GET_IT, ThrowawayServer, server_programs
 
     programs = server_programs()
     if programs is None:

@@ -1,5 +1,5 @@
-"""The service's cost per action (lock, load, apply, save, render) against a bare commit of
-the same state row: read by ``python -m bench`` and by the load benchmark."""
+"""The service's cost per action against a bare commit of the same state, measured side by
+side (``python -m bench`` prints it; the load benchmark prints it beside its own figures)."""
 
 from __future__ import annotations
 

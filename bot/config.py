@@ -74,7 +74,7 @@ class Settings(StoreSettings):
     # Collection thresholds for a long-lived bot (``gc.set_threshold``), empty for Python's
     # own (700,10,10). A young generation of 20,000 objects instead of 700: what a click
     # makes dies young instead of being promoted, so full collections, which walk the
-    # whole heap and found nothing to free, all but stop (bench/load.py, README).
+    # whole heap and found nothing to free, all but stop (bench/load.py, docs/benchmarks.md).
     gc_threshold: str = "20000,4,10"
 
     @field_validator("gc_threshold")

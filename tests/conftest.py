@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from games import GAMES
-from tests.postgres_server import (
+from devtools.postgres_server import (
     HOW_TO_GET_IT,
     ThrowawayServer,
     drop_database,
     fresh_database,
     server_programs,
 )
+from games import GAMES
 from tests.replay_check import check_exports, check_replays, postgres_exports
 
 IN_CI = os.environ.get("CI", "").lower() == "true"

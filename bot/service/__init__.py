@@ -3,7 +3,7 @@
 Clicks, bot moves and timeouts all come through here, so a click racing a bot move or a
 timeout applies exactly once: one asyncio lock per match, and the store's version check
 behind it. The service is split by what it holds: ``base`` (values and plumbing),
-``lobbies``, ``decks``, ``play`` and ``clocks``.
+``lobbies``, ``decks``, ``play`` and ``deadlines``.
 """
 
 from bot.service.base import (
@@ -17,12 +17,12 @@ from bot.service.base import (
     pick_options,
     settings_of,
 )
-from bot.service.clocks import Clocks, MyMatch
+from bot.service.deadlines import Deadlines, MyMatch
 from bot.service.decks import Decks
 from bot.service.history import History, HistoryPage, PastMatch, Replay
 
 
-class MatchService(Decks, Clocks, History):
+class MatchService(Decks, Deadlines, History):
     """Everything that changes or reads a match, for every front end."""
 
 

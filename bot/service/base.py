@@ -53,7 +53,6 @@ ENTRY_BYTES = 4096  # the record, its seats and the bookkeeping around them
 PEOPLE_KEPT = 4096  # user settings kept in memory (tables show vacations on every edit)
 REMIND_EVERY = 3600.0  # /remind pings a match's laggards at most once an hour
 LAST_HELD_KEPT = 256  # finished matches' last hands kept replayed in memory
-BOT_NAMES = ("Abe", "Bea", "Cal", "Dot", "Eve", "Fin", "Gil", "Hal")
 _MARKDOWN = re.compile(r"[\\*_~`|>#\[\]()@<:]")
 
 
@@ -353,7 +352,7 @@ class ServiceBase:
     async def timers_after(
         self, record: MatchRecord, before: GameState | None, state: GameState
     ) -> list[Timer]:
-        """The timers a state calls for; saved with every move (see ``Clocks``)."""
+        """The timers a state calls for; saved with every move (see ``Deadlines``)."""
         return []
 
     @staticmethod

@@ -19,7 +19,6 @@ from bot.errors import (
     UserError,
 )
 from bot.service.base import (
-    BOT_NAMES,
     Change,
     Person,
     ServiceBase,
@@ -35,6 +34,7 @@ from bot.timing import (
 )
 from games.core.options import with_choice, with_switches
 from games.core.protocol import Game, IllegalAction
+from games.core.words import BOT_NAMES
 
 
 class Lobbies(ServiceBase):

@@ -75,6 +75,7 @@ from bot.tournaments.swiss import pair_swiss, swiss_rounds
 from bot.tournaments.tiebreakers import percent
 from bot.tournaments.top_cut import cut, default_cut, semi_final_tables
 from games.core.protocol import Game
+from games.core.words import BOT_NAMES
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +125,6 @@ ROUND_DEADLINES: dict[str, float | None] = {
 GRACE: dict[str, float] = {"live": 120.0, "casual": 0.0, "async": 0.0, "correspondence": 0.0}
 # Timeouts in a row before a seat forfeits: the slower the pace, the fewer it takes.
 FORFEIT_AFTER: dict[str, int] = {"live": 3, "casual": 3, "async": 2, "correspondence": 2}
-BOT_NAMES = ("Abe", "Bea", "Cal", "Dot", "Eve", "Fin", "Gil", "Hal", "Ivy", "Jon", "Kit", "Lou")
 HELD = 100 * 365 * DAY  # a paused event's clocks are set this far ahead until it resumes
 PAUSED = "The event is paused by the organiser; play resumes when they press Resume."
 

@@ -28,8 +28,8 @@ from games.core.protocol import (
     Outcome,
 )
 from games.core.replay import ExportedAction, ExportedSeat, MatchExport, move_label
+from games.core.words import BOT_NAMES
 
-BOT_NAMES = ("Abe", "Bea", "Cal", "Dot", "Eve", "Fin", "Gil", "Hal")
 _SPLIT = re.compile(r"[\s,;]+")
 
 

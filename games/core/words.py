@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+# The names bot seats take, first free one first: in lobbies, tournaments and the terminal.
+BOT_NAMES = ("Abe", "Bea", "Cal", "Dot", "Eve", "Fin", "Gil", "Hal", "Ivy", "Jon", "Kit", "Lou")
+
 # Plurals that are not the word plus "s".
 IRREGULAR = {"die": "dice", "Die": "Dice"}
 

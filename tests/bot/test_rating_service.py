@@ -27,10 +27,10 @@ from bot.store.models import GONE
 from bot.store.postgres import PostgresStore
 from bot.store.ratings import RatingConflict
 from bot.timing import MatchSettings
+from devtools.postgres_server import drop_database, fresh_database
 from games import GAMES
 from games.core.protocol import Game, Outcome, Placement
 from tests.bot.conftest import ANA, BEN, MOD
-from tests.postgres_server import drop_database, fresh_database
 
 RIGGED = "rigged"
 

@@ -21,13 +21,8 @@ from bot.client import make_client
 from bot.clock import ManualClock
 from bot.config import Settings
 from bot.service import Change
-from tests.discord.harness import (
-    _DISCORD_EPOCH_MS,
-    _FIRST_ID_MS,
-    FakeChannel,
-    FakeDiscord,
-    FakeUser,
-)
+from devtools.offline_discord.model import _DISCORD_EPOCH_MS, _FIRST_ID_MS
+from tests.discord.harness import FakeChannel, FakeDiscord, FakeUser
 
 GAME = "cover_your_assets"
 

@@ -1,4 +1,4 @@
-"""Clocks and absence: deadlines, reminders, timeouts, stand-ins, vacations, nudges."""
+"""Deadlines and absence: timers, reminders, timeouts, stand-ins, vacations, nudges."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def clock_stamp(decision: Decision) -> str:
     return decision.race_stamp if decision.window is not None else decision.stamp
 
 
-class Clocks(Play):
+class Deadlines(Play):
     # --- clocks ------------------------------------------------------------------------
     async def timers_after(
         self, record: MatchRecord, before: GameState | None, state: GameState

@@ -1,5 +1,5 @@
-"""A throwaway PostgreSQL server for the tests: initdb + pg_ctl on a Unix socket in a
-temporary folder, no TCP port, stopped and deleted at the end.
+"""A throwaway PostgreSQL server for the tests and benchmarks: initdb + pg_ctl on a Unix
+socket in a temporary folder, no TCP port, stopped and deleted at the end.
 
 Each pytest-xdist worker starts its own (a second or two), so workers need no coordination.
 ``TEST_DATABASE_URL`` (an admin URL of a server that may create databases) skips the start.

@@ -3,11 +3,9 @@ extend it), kept as JSON with the event."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
-
-from bot.tournaments.formats import FORMATS, Format, format_class
+from pydantic import BaseModel, ConfigDict, Field
 
 EventPace = Literal["live", "casual", "async", "correspondence"]
 Seeding = Literal["lot", "rating"]
@@ -21,18 +19,12 @@ ROUND_DEADLINES: dict[str, float | None] = {
 }
 
 
-def known_format(key: str) -> str:
-    if key not in FORMATS:
-        raise ValueError(f"no tournament format {key!r}; the formats are {', '.join(FORMATS)}")
-    return key
-
-
 class EventConfig(BaseModel):
     """How an event is run: fixed at creation (the organiser may end, pause or extend)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    format: Annotated[str, AfterValidator(known_format)] = "swiss"  # a key of ``FORMATS``
+    format: str = "swiss"  # a key of ``bot.tournaments.formats.FORMATS``
     rounds: int | None = Field(default=None, ge=1, le=30)  # None: the format's default
     pace: EventPace = "casual"
     max_players: int = Field(default=64, ge=2, le=512)
@@ -63,16 +55,6 @@ class EventConfig(BaseModel):
     seeding: Seeding = "lot"
     # A rating-seeded bracket (``Format.seeded_at_start``): each entrant's rating at the start.
     seed_ratings: dict[int, int] | None = None
-
-    @property
-    def kind(self) -> type[Format]:
-        """The format's class: what it is called and what it accepts, before a game is
-        chosen (``format_of`` gives the format for a game)."""
-        return format_class(self.format)
-
-    @property
-    def two_player(self) -> bool:
-        return self.kind.two_player
 
     @property
     def round_length(self) -> float | None:

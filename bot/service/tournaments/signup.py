@@ -116,7 +116,7 @@ class SignUp(TournamentsBase):
     ) -> EntrantRecord:
         """Join a running Swiss or pod event: a late entry until round ⌈R/2⌉, with a loss
         for each round played, as when the organiser adds someone."""
-        if not config.kind.takes_late_entries() or event.status != "running":
+        if not self.format_of(event, config).takes_late_entries() or event.status != "running":
             raise UserError(
                 "Sign-up is closed: this event has started. Ask the organiser to add you."
             )

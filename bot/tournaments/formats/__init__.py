@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.errors import UserError
 from bot.tournaments.formats.base import Format
 from bot.tournaments.formats.brackets import DoubleElimination, SingleElimination
 from bot.tournaments.formats.multiplayer import MultiplayerElimination
@@ -34,12 +35,15 @@ FORMATS: dict[str, type[Format]] = {
 
 
 def format_class(key: str) -> type[Format]:
+    """The format registered as ``key``: what it is called and what it accepts."""
+    if key not in FORMATS:
+        raise UserError(f"There is no {key!r} format. Pick one of: {', '.join(FORMATS)}.")
     return FORMATS[key]
 
 
 def format_of(config: EventConfig, game: Game) -> Format:
     """The event's format, bound to its choices and game."""
-    return FORMATS[config.format](config, game)
+    return format_class(config.format)(config, game)
 
 
 __all__ = ["FORMATS", "SEMI_FINAL_CUT", "Format", "format_class", "format_of"]

@@ -11,7 +11,8 @@ import pytest
 from bot.errors import UserError
 from bot.service import MatchService
 from bot.service.tournaments import EventChange, EventConfig, EventView, Tournaments
-from cogs.tournaments import rematch_line, signup_buttons, signup_embed
+from cogs.tournaments.buttons import signup_buttons
+from cogs.tournaments.embeds import rematch_line, signup_embed
 from tests.bot.conftest import ANA, BEN, CLEO, MOD
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"])  # no store code changed

@@ -1,0 +1,217 @@
+"""The tournament service's shared part: the store, one lock per event, the listeners,
+and reading an event (its record, its format, the view shown of it). The other parts of
+``Tournaments`` (sign-up, rounds, tables, organiser tools, exports) build on it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import weakref
+from collections.abc import Sequence
+
+from bot.errors import UserError
+from bot.ratings import Rating, win_chances
+from bot.service import MatchService, Person, clean_name
+from bot.service.base import settings_of
+from bot.service.tournaments.models import PAUSED, EventChange, EventListener, EventView, OpenThread
+from bot.store import MatchRecord, Timer
+from bot.store.events import (
+    EVENT_TIMER,
+    AuditRecord,
+    EntrantRecord,
+    EventTable,
+    ResultRecord,
+    TournamentRecord,
+)
+from bot.tournaments.config import EventConfig
+from bot.tournaments.formats import Format, format_of
+from bot.tournaments.formats.base import UNRATED
+from bot.tournaments.formats.swiss import Swiss
+from bot.tournaments.progress import Progress
+
+log = logging.getLogger(__name__)
+
+
+class TournamentsBase:
+    """What every part of the service shares: the store, the locks, the listeners, and
+    reading an event (its record, its format, the view shown of it)."""
+
+    def __init__(self, matches: MatchService) -> None:
+        self.matches = matches
+        self.store = matches.store
+        self.listeners: list[EventListener] = []
+        # The Discord layer opens each table's thread; without one, a table plays in the
+        # event's channel id plus its number (service tests, a terminal front end).
+        self.open_thread: OpenThread | None = None
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._tasks: set[asyncio.Task[None]] = set()
+        matches.listeners.append(self.on_match_change)
+        matches.holds.append(self.hold)
+
+    @property
+    def clock(self):  # type: ignore[no-untyped-def]
+        return self.matches.clock  # tests swap the match service's clock: share it
+
+    def lock(self, tournament_id: str) -> asyncio.Lock:
+        lock = self._locks.get(tournament_id)
+        if lock is None:
+            lock = self._locks[tournament_id] = asyncio.Lock()
+        return lock
+
+    async def hold(self, record: MatchRecord) -> str | None:
+        """Asked before every move: a table of a paused event takes none (a click, a bot,
+        a timer), so nothing happens at it until the organiser resumes."""
+        event_id = settings_of(record).event
+        if event_id is None:
+            return None
+        event = await self.store.get_tournament(event_id)
+        return PAUSED if event is not None and event.status == "paused" else None
+
+    async def notify(self, change: EventChange) -> None:
+        for listener in self.listeners:
+            try:
+                await listener(change)
+            except Exception:
+                log.exception("event listener failed for %s", change.event.tournament_id)
+
+    # --- reading ---------------------------------------------------------------------------
+    async def get(self, tournament_id: str) -> TournamentRecord:
+        record = await self.store.get_tournament(tournament_id)
+        if record is None:
+            raise UserError("That tournament no longer exists. See /tournament standings.")
+        return record
+
+    @staticmethod
+    def config_of(event: TournamentRecord) -> EventConfig:
+        return EventConfig.model_validate_json(event.config)
+
+    def format_of(self, event: TournamentRecord, config: EventConfig | None = None) -> Format:
+        """The event's format, bound to its choices (as stored, unless given) and game."""
+        return format_of(config or self.config_of(event), self.matches.games[event.game])
+
+    def progress(
+        self,
+        event: TournamentRecord,
+        config: EventConfig,
+        entrants: Sequence[EntrantRecord],
+        results: Sequence[ResultRecord],
+        tables: Sequence[EventTable],
+    ) -> Progress:
+        """The event as stored, for its format to read."""
+        game = self.matches.games[event.game]
+        return Progress(
+            config, game, event.seed, event.round, event.status, entrants, results, tables
+        )
+
+    def _cut(
+        self,
+        event: TournamentRecord,
+        config: EventConfig,
+        entrants: Sequence[EntrantRecord],
+        results: Sequence[ResultRecord],
+        players: Sequence[int],
+    ) -> list[int]:
+        """A Swiss event's top cut in seed order (``Swiss.cut_seeds``), from these records
+        alone (the service's tests pick the field by hand)."""
+        progress = self.progress(event, config, entrants, results, [])
+        assert sorted(progress.players) == sorted(players), "the field is the participants"
+        return Swiss(config, self.matches.games[event.game]).cut_seeds(progress)
+
+    async def view(self, tournament_id: str) -> EventView:
+        event = await self.get(tournament_id)
+        config = self.config_of(event)
+        game = self.matches.games[event.game]
+        entrants = await self.store.entrants(tournament_id)
+        results = await self.store.results(tournament_id)
+        tables = await self.store.event_tables(tournament_id)
+        progress = self.progress(event, config, entrants, results, tables)
+        kind = format_of(config, game)
+        standings = kind.standings(progress)
+        rounds = kind.rounds(len(progress.players))
+        return EventView(event, config, game, entrants, results, tables, standings, rounds)
+
+    async def entrant_ratings(
+        self, event: TournamentRecord, entrants: Sequence[EntrantRecord]
+    ) -> dict[int, int]:
+        """Each entrant's rating in the event's game on its server as displayed, read now;
+        bots and players never rated there at a new player's."""
+        users = [e.user_id for e in entrants if e.user_id is not None]
+        found = await self.store.ratings_of(event.guild_id, event.game, users)
+        return {
+            e.entrant: found[e.user_id].display if e.user_id in found else UNRATED for e in entrants
+        }
+
+    async def chances(self, record: MatchRecord) -> list[tuple[str, int]]:
+        """Each seat's name and chance to win the table, in whole percent summing to 100,
+        from its player's rating (a bot's: a new player's); none when the server does not
+        rate matches, as every rating would be the default."""
+        if (await self.matches.guild_settings(record.guild_id)).ratings == "off":
+            return []
+        users = [s.user_id for s in record.seats if s.user_id is not None]
+        found = await self.store.ratings_of(record.guild_id, record.game, users)
+        ratings = [
+            Rating(found[s.user_id].mu, found[s.user_id].sigma) if s.user_id in found else Rating()
+            for s in record.seats
+        ]
+        return [(s.name, c) for s, c in zip(record.seats, win_chances(ratings), strict=True)]
+
+    async def may_organise(self, guild_id: int, actor: Person) -> bool:
+        """Manage Server, or the server's organiser role (``/settings organiser_role:``)."""
+        if actor.can_manage:
+            return True
+        role = (await self.matches.guild_settings(guild_id)).organiser_role
+        return role is not None and role in actor.roles
+
+    async def _organisers(self, guild_id: int) -> str:
+        """Who may organise here, for a refusal: "Manage Server or the @Role role"."""
+        role = (await self.matches.guild_settings(guild_id)).organiser_role
+        return "Manage Server" + (f" or the <@&{role}> role" if role is not None else "")
+
+    async def require_organiser(self, event: TournamentRecord, actor: Person, what: str) -> None:
+        if actor.user_id == event.organiser_id or await self.may_organise(event.guild_id, actor):
+            return
+        who = await self._organisers(event.guild_id)
+        raise UserError(f"Only the organiser or someone with {who} can {what}.")
+
+    async def audit(
+        self, event: TournamentRecord, actor: Person, action: str, before: object, after: object
+    ) -> None:
+        await self.store.add_audit(
+            AuditRecord(
+                tournament_id=event.tournament_id,
+                actor_id=actor.user_id,
+                actor_name=clean_name(actor.name),
+                action=action,
+                before=json.dumps(before, sort_keys=True),
+                after=json.dumps(after, sort_keys=True),
+                at=self.clock.now(),
+            )
+        )
+
+    async def _signup_change(self, tournament_id: str) -> None:
+        await self.notify(EventChange(kind="signup", event=await self.get(tournament_id)))
+
+    def _timer(self, event: TournamentRecord, kind: str, round: int, due: float) -> Timer:
+        return Timer(
+            match_id=EVENT_TIMER + event.tournament_id,
+            kind=kind,
+            seat=0,
+            version=round,
+            due_at=due,
+        )
+
+    # --- organiser tools -------------------------------------------------------------------
+    async def _organise(self, tournament_id: str, actor: Person, what: str) -> TournamentRecord:
+        event = await self.get(tournament_id)
+        await self.require_organiser(event, actor, what)
+        if not event.is_open:
+            raise UserError("This tournament is over.")
+        return event
+
+    def _find_entrant(self, entrants: Sequence[EntrantRecord], name: str) -> EntrantRecord:
+        wanted = name.strip().lstrip("@").casefold()
+        for e in entrants:
+            if e.name.casefold() == wanted or (e.user_id is not None and str(e.user_id) == wanted):
+                return e
+        raise UserError(f"Nobody called {name.strip()!r} is in this tournament.")

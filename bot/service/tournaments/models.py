@@ -1,0 +1,162 @@
+"""What the tournament service hands out and shares: the change told to listeners, the view
+of an event shown to players, and the small rules about places and names."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from bot.errors import UserError
+from bot.store import MatchRecord
+from bot.store.events import EntrantRecord, EventTable, ResultRecord, TournamentRecord
+from bot.tournaments.config import DAY, EventConfig
+from bot.tournaments.entries import late_entry_open
+from bot.tournaments.formats import Format, format_of
+from bot.tournaments.progress import to_table_result
+from bot.tournaments.results import meetings
+from bot.tournaments.standings import Standing
+from games.core.protocol import Game
+
+# Pause between rounds, so players can read the standings (async events go straight on).
+GRACE: dict[str, float] = {"live": 120.0, "casual": 0.0, "async": 0.0, "correspondence": 0.0}
+# Timeouts in a row before a seat forfeits: the slower the pace, the fewer it takes.
+FORFEIT_AFTER: dict[str, int] = {"live": 3, "casual": 3, "async": 2, "correspondence": 2}
+HELD = 100 * 365 * DAY  # a paused event's clocks are set this far ahead until it resumes
+PAUSED = "The event is paused by the organiser; play resumes when they press Resume."
+
+
+@dataclass
+class EventChange:
+    """What changed in an event, for the Discord layer to show."""
+
+    kind: Literal[
+        "signup",
+        "round",
+        "table",
+        "result",
+        "standings",
+        "finished",
+        "cancelled",
+        "forfeit",
+        "reminder",
+        "paused",
+        "resumed",
+        "repaired",
+    ]
+    event: TournamentRecord
+    round: int = 0
+    tables: list[EventTable] = field(default_factory=list)
+    byes: list[int] = field(default_factory=list)
+    # Swiss: the tables of this round whose players met before (no pairing avoided them).
+    rematches: list[tuple[int, ...]] = field(default_factory=list)
+    match: MatchRecord | None = None
+    entrant: EntrantRecord | None = None
+    text: str = ""
+
+
+EventListener = Callable[[EventChange], Awaitable[None]]
+OpenThread = Callable[[TournamentRecord, int, int, list[str]], Awaitable[int]]
+
+
+@dataclass(frozen=True)
+class EventView:
+    """Everything shown about an event: its record, config, entrants and standings."""
+
+    event: TournamentRecord
+    config: EventConfig
+    game: Game
+    entrants: list[EntrantRecord]
+    results: list[ResultRecord]
+    tables: list[EventTable]
+    standings: list[Standing]
+    rounds: int | None  # planned rounds (None: a bracket's, decided as it goes)
+
+    @property
+    def format(self) -> Format:
+        return format_of(self.config, self.game)
+
+    @property
+    def late_entry_open(self) -> bool:
+        """Whether a player may still join the running event (Swiss and pods, until
+        round ⌈R/2⌉, with a loss for each round played)."""
+        if self.event.status != "running" or not self.format.takes_late_entries():
+            return False
+        return self.rounds is not None and late_entry_open(self.event.round + 1, self.rounds)
+
+    def entrant(self, number: int) -> EntrantRecord:
+        return next(e for e in self.entrants if e.entrant == number)
+
+    def name(self, number: int) -> str:
+        return self.entrant(number).name
+
+    def of_user(self, user_id: int) -> EntrantRecord | None:
+        return next((e for e in self.entrants if e.user_id == user_id), None)
+
+    @property
+    def entered(self) -> list[EntrantRecord]:
+        return [e for e in self.entrants if e.state == "entered"]
+
+    @property
+    def waitlist(self) -> list[EntrantRecord]:
+        return [e for e in self.entrants if e.state == "waitlist"]
+
+    def champion(self) -> EntrantRecord | None:
+        if self.event.status != "finished" or not self.standings:
+            return None
+        return self.entrant(self.standings[0].player)
+
+
+def signed_up(entrants: Sequence[EntrantRecord], user_id: int) -> EntrantRecord | None:
+    """The user's entry while it counts: entered or waiting for a place."""
+    return next(
+        (e for e in entrants if e.user_id == user_id and e.state in ("entered", "waitlist")),
+        None,
+    )
+
+
+def rematches_in(
+    earlier: Sequence[ResultRecord], tables: Sequence[EventTable]
+) -> list[tuple[int, ...]]:
+    """The tables whose players met before: Swiss pairs a rematch only when no pairing
+    avoids it (the fewest), and the pairings say so."""
+    met = meetings([to_table_result(r) for r in earlier])
+    return [tuple(t.seats) for t in tables if met.get(frozenset(t.seats))]
+
+
+def places_from_groups(groups: Sequence[Sequence[int]]) -> dict[int, int]:
+    """Competition ranking of finishing groups, best first: ties share the best place."""
+    places: dict[int, int] = {}
+    done = 0
+    for group in groups:
+        for player in group:
+            places[player] = done + 1
+        done += len(group)
+    return places
+
+
+def gone_last(players: Sequence[int], places: Sequence[int], gone: set[int]) -> list[int]:
+    """A seat that forfeited is last, tied with other quitters; the rest keep their order."""
+    staying = sorted({p for player, p in zip(players, places, strict=True) if player not in gone})
+    groups = [
+        [pl for pl, p in zip(players, places, strict=True) if p == place and pl not in gone]
+        for place in staying
+    ]
+    if gone:
+        groups.append([p for p in players if p in gone])
+    ranked = places_from_groups(groups)
+    return [ranked[p] for p in players]
+
+
+class TooFewPlayers(UserError):
+    def __init__(self, needed: int, found: int) -> None:
+        self.needed, self.found = needed, found
+        super().__init__(
+            f"A tournament needs at least {needed} players; there "
+            f"{'is' if found == 1 else 'are'} {found}. Add bots or wait."
+        )
+
+
+def points_text(points: Fraction) -> str:
+    return f"{float(points):g}"

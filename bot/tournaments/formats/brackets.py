@@ -1,0 +1,48 @@
+"""Single and double elimination: two a table, a bracket seeded by lot (or by rating) at
+the start, played until it has a champion."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.tournaments import elimination as elim
+from bot.tournaments.formats.base import Format, bracket_order, bracket_pairing
+from bot.tournaments.progress import Pairing, Progress
+from bot.tournaments.results import Player
+
+
+class SingleElimination(Format):
+    key = "single_elimination"
+    label = "Single elimination"
+    no_late_entry = "An elimination bracket takes no late entries."
+    seeded_at_start = True
+
+    def rounds(self, players: int) -> int | None:
+        return None
+
+    def pair(self, p: Progress, number: int) -> Pairing:
+        _, state = self.bracket(p, p.players)
+        return bracket_pairing(state)
+
+    def decided_top(self, p: Progress) -> list[Player]:
+        if p.status == "signup" or len(p.players) < 2:
+            return []
+        return bracket_order(*self.bracket(p, p.players))
+
+    def is_over(self, p: Progress) -> bool:
+        _, state = self.bracket(p, p.players)
+        return state.finished
+
+
+class DoubleElimination(SingleElimination):
+    key = "double_elimination"
+    label = "Double elimination"
+    options = frozenset({"reset"})
+
+    def new_bracket(self, seeds: Sequence[Player]) -> elim.Bracket:
+        return elim.double_elimination(seeds, reset=self.config.reset)
+
+    def describe(self, signup: bool) -> list[tuple[str, str]]:
+        if self.config.reset:
+            return [("Grand final", "replayed once if the player from the losers' bracket wins it")]
+        return [("Grand final", "one match, no reset")]

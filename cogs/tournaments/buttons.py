@@ -1,0 +1,238 @@
+"""The tournament's buttons: the sign-up's (Join, Leave, Check in, Add bot, Start,
+Cancel), My table, My standing, Stay in, and the pairings message's pages."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import discord
+
+from bot.errors import UserError
+from bot.service import Person
+from bot.service.tournaments import EventView, Tournaments, points_text
+from bot.tournaments.tiebreakers import percent
+from cogs import render
+from cogs.components import FreesClickedView, components_view, guarded, page_button, person, tell
+from cogs.tournaments.embeds import pairings_pages
+
+EID = r"(?P<tid>[0-9a-f]{8})"
+# What a bye is in the format (``Format.bye``), said to the player who has it.
+BYE_LINES = {
+    "win": "☕ You have the bye in round {round}: it counts as a win.",
+    "rest": "☕ You rest in round {round}: everyone rests once in an odd field.",
+    "pass": "☕ You pass round {round} unplayed: you go on to the next round.",
+}
+
+
+def tournaments_of(interaction: discord.Interaction) -> Tournaments:
+    return interaction.client.tournaments  # type: ignore[attr-defined]
+
+
+def with_roles(interaction: discord.Interaction) -> Person:
+    """Who clicked, with their roles: the server's organiser role may run events."""
+    found = person(interaction)
+    roles = getattr(interaction.user, "roles", ())
+    return dataclasses.replace(found, roles=frozenset(role.id for role in roles))
+
+
+class EventButton(
+    FreesClickedView,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"cj:ev:{EID}:(?P<verb>join|leave|checkin|bot|start|cancel|mytable|standing|stay)",
+):
+    """Every button of an event: the sign-up's, My table, My standing, Stay in."""
+
+    LOOK = {
+        "join": ("Join", discord.ButtonStyle.success, "🙋"),
+        "leave": ("Leave", discord.ButtonStyle.secondary, "🚪"),
+        "checkin": ("Check in", discord.ButtonStyle.primary, "✅"),
+        "bot": ("Add bot", discord.ButtonStyle.secondary, "🤖"),
+        "start": ("Start", discord.ButtonStyle.primary, "▶️"),
+        "cancel": ("Cancel", discord.ButtonStyle.danger, "✖️"),
+        "mytable": ("My table", discord.ButtonStyle.primary, "🪑"),
+        "standing": ("My standing", discord.ButtonStyle.secondary, "📊"),
+        "stay": ("Stay in", discord.ButtonStyle.success, "💪"),
+    }
+
+    def __init__(self, tournament_id: str, verb: str) -> None:
+        label, style, emoji = self.LOOK[verb]
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, emoji=emoji, custom_id=f"cj:ev:{tournament_id}:{verb}"
+            )
+        )
+        self.tournament_id, self.verb = tournament_id, verb
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> EventButton:
+        return cls(match["tid"], match["verb"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._run(interaction))
+
+    async def _run(self, interaction: discord.Interaction) -> None:
+        events, who, tid = tournaments_of(interaction), with_roles(interaction), self.tournament_id
+        if self.verb == "join":
+            entrant = await events.join(tid, who)
+            where = "on the waitlist" if entrant.state == "waitlist" else "in"
+            event = await events.get(tid)
+            if event.status != "signup":
+                where = f"in from round {event.round + 1}, with a loss for each round played"
+            await tell(interaction, f"🙋 You are {where}, as **{entrant.name}**.")
+        elif self.verb == "leave":
+            await events.leave(tid, who)
+            await tell(interaction, "🚪 You left the tournament.")
+        elif self.verb == "checkin":
+            await events.check_in(tid, who)
+            await tell(interaction, "✅ You are checked in. The organiser starts the event.")
+        elif self.verb == "bot":
+            entrant = await events.add_bot(tid, who)
+            await tell(interaction, f"🤖 {entrant.name} joins the tournament.")
+        elif self.verb == "start":
+            # Opening the first round's threads and matches takes several calls to Discord.
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await events.start(tid, who)
+            await tell(interaction, "▶️ The tournament is on: round 1 is paired.")
+        elif self.verb == "cancel":
+            await events.cancel(tid, who)
+            await tell(interaction, "✖️ You cancelled the tournament.")
+        elif self.verb == "mytable":
+            await tell(interaction, await my_table(events, tid, interaction.user.id))
+        elif self.verb == "standing":
+            await tell(interaction, await my_standing(events, tid, interaction.user.id))
+        elif self.verb == "stay":
+            await events.stay_in(tid, who)
+            await tell(interaction, "💪 You stay in: you will be paired next round.")
+
+
+async def my_table(events: Tournaments, tournament_id: str, user_id: int) -> str:
+    view = await events.view(tournament_id)
+    mine = view.of_user(user_id)
+    if mine is None:
+        return "You are not playing in this tournament."
+    round_no = view.event.round
+    for table in view.tables:
+        if table.round == round_no and mine.entrant in table.seats:
+            where = f"<#{table.thread_id}>" if table.thread_id else "its thread"
+            others = ", ".join(view.name(p) for p in table.seats if p != mine.entrant)
+            return f"🪑 Round {round_no}, table {table.table_no} with {others}: {where}."
+    if any(
+        r.round == round_no and r.kind == "bye" and mine.entrant in r.players for r in view.results
+    ):
+        return BYE_LINES[view.format.bye].format(round=round_no)
+    return f"You have no table in round {round_no}."
+
+
+async def my_standing(events: Tournaments, tournament_id: str, user_id: int) -> str:
+    view = await events.view(tournament_id)
+    mine = view.of_user(user_id)
+    line = next((s for s in view.standings if mine and s.player == mine.entrant), None)
+    if line is None:
+        return "You are not in this tournament's standings."
+    breakers = " · ".join(f"{name} {percent(value)}" for name, value in line.tiebreakers)
+    return (
+        f"📊 You are **#{line.rank}** of {len(view.standings)} with "
+        f"**{points_text(line.points)}** points" + (f" ({breakers})" if breakers else "") + "."
+    )
+
+
+def signup_buttons(view: EventView) -> discord.ui.View | None:
+    tid = view.event.tournament_id
+    buttons = components_view()
+    if view.event.status == "signup":
+        verbs = ["join", "leave"]
+        if view.config.checkin:
+            verbs.append("checkin")
+        verbs += ["bot", "start", "cancel"]
+    elif view.event.status in ("running", "paused"):
+        verbs = ["mytable", "standing"]
+        if view.late_entry_open:
+            verbs.insert(0, "join")
+    elif view.event.status == "finished":
+        verbs = ["standing"]
+    else:
+        return None
+    for verb in verbs:
+        buttons.add_item(EventButton(tid, verb))
+    return buttons
+
+
+class PairingsPage(
+    FreesClickedView,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"cj:evp:{EID}:(?P<round>\d{{1,4}}):(?P<page>\d{{1,4}}):(?P<slot>[ab])",
+):
+    """The pairings message's ◀ ▶: shows another page of the same message. The custom_id
+    names the event, the round and the page it leads to (slot a: back, b: on)."""
+
+    def __init__(
+        self, tournament_id: str, round_no: int, page: int, slot: str, disabled: bool
+    ) -> None:
+        super().__init__(
+            page_button(
+                slot,
+                ("Previous", "Next"),
+                f"cj:evp:{tournament_id}:{round_no}:{max(page, 0)}:{slot}",
+                disabled=disabled,
+            )
+        )
+        self.tournament_id, self.round_no, self.page = tournament_id, round_no, max(page, 0)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> PairingsPage:
+        return cls(match["tid"], int(match["round"]), int(match["page"]), match["slot"], False)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            events = tournaments_of(interaction)
+            view = await events.view(self.tournament_id)
+            pages = pairings_pages(view, self.round_no)
+            if not pages or self.page >= len(pages):
+                raise UserError(
+                    "That page of the pairings is gone (the round was paired again). "
+                    "My table shows yours."
+                )
+            deadline = await round_deadline(events, self.tournament_id, self.round_no)
+            embed, buttons = pairings_message(view, self.round_no, self.page, deadline)
+            await interaction.response.edit_message(embed=embed, view=buttons)
+
+        await guarded(interaction, run())
+
+
+async def round_deadline(events: Tournaments, tournament_id: str, round_no: int) -> float | None:
+    rounds = await events.store.rounds(tournament_id)
+    return next((r.deadline for r in rounds if r.round == round_no), None)
+
+
+def pairings_message(
+    view: EventView, round_no: int, page: int, deadline: float | None
+) -> tuple[discord.Embed, discord.ui.View]:
+    """One message for a round's pairings: a page of tables, ◀ ▶ and My table."""
+    pages = pairings_pages(view, round_no) or ["No tables."]
+    page = min(page, len(pages) - 1)
+    tables = [t for t in view.tables if t.round == round_no]
+    stage = "Final" if any(t.bracket_id == "final" for t in tables) else "Round"
+    if any((t.bracket_id or "").startswith("semi-") for t in tables):
+        stage = "Semi-final"
+    ends = f"Ends <t:{int(deadline)}:R>; unfinished tables are then drawn.\n\n" if deadline else ""
+    embed = discord.Embed(
+        title=render.clip(f"🏆 {view.game.name} · {stage} {round_no} pairings", render.TITLE),
+        description=render.clip(ends + pages[page], render.DESCRIPTION),
+        colour=render.COLOURS["neutral"],
+    )
+    footer = "Each table plays in its own thread. My table shows yours."
+    if len(pages) > 1:
+        footer = f"Page {page + 1}/{len(pages)} · {footer}"
+    embed.set_footer(text=footer)
+    tid = view.event.tournament_id
+    buttons = components_view()
+    if len(pages) > 1:
+        buttons.add_item(PairingsPage(tid, round_no, page - 1, "a", page == 0))
+        buttons.add_item(PairingsPage(tid, round_no, page + 1, "b", page >= len(pages) - 1))
+    buttons.add_item(EventButton(tid, "mytable"))
+    return embed, buttons

@@ -1,0 +1,306 @@
+"""/tournament's commands: create, standings, drop, export, log, and the organiser's tools
+(result, player, add, repair, extend, pause, resume, end, cancel). Thin: every change is
+one call to ``bot.service.tournaments``, which also decides who may make it."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import UserError
+from bot.service import Person
+from bot.service.tournaments import EventConfig, Tournaments
+from bot.store.events import TournamentRecord
+from bot.timing import PACE_LABELS
+from bot.tournaments.config import ROUND_DEADLINES
+from bot.tournaments.formats import FORMATS, format_class
+from bot.when import parse_moment
+from cogs import render
+from cogs.components import guarded, person, tell
+from cogs.tournaments.buttons import signup_buttons, with_roles
+from cogs.tournaments.embeds import signup_embed, standings_embed
+from games import GAMES
+
+if TYPE_CHECKING:
+    from bot.client import CookieJar
+
+GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
+FORMAT_CHOICES = [app_commands.Choice(name=kind.label, value=key) for key, kind in FORMATS.items()]
+PACE_CHOICES = [app_commands.Choice(name=PACE_LABELS[key], value=key) for key in ROUND_DEADLINES]
+
+
+class TournamentCog(commands.Cog):
+    """/tournament: creating an event, the standings, dropping out, the organiser's tools."""
+
+    group = app_commands.Group(
+        name="tournament", description="Community tournaments the bot runs.", guild_only=True
+    )
+
+    def __init__(self, bot: CookieJar) -> None:
+        self.bot = bot
+
+    @property
+    def events(self) -> Tournaments:
+        return self.bot.tournaments
+
+    # --- finding the event ------------------------------------------------------------------
+    async def event_here(self, interaction: discord.Interaction) -> TournamentRecord:
+        """The event of this channel (or of the table thread the command is used in); else
+        the server's newest open one."""
+        found = await self.events.store.tournaments(interaction.guild_id or 0, open_only=False)
+        if not found:
+            raise UserError(
+                "There is no tournament on this server. Create one with /tournament create."
+            )
+        channel = interaction.channel
+        here = {interaction.channel_id, getattr(channel, "parent_id", None)}
+        for event in found:
+            if event.channel_id in here:
+                return event
+        return next((e for e in found if e.is_open), found[0])
+
+    # --- commands -------------------------------------------------------------------------
+    @group.command(name="create", description="Open sign-up for a tournament in this channel.")
+    @app_commands.describe(
+        game="Which game",
+        format="Swiss, pods (3–8 a table), round robin, or an elimination (2 or 3–8 a table)",
+        rounds="Rounds (default: enough for a clear winner)",
+        pace="How long each move may take",
+        max_players="Most players (default 64, round robin 16); later sign-ups wait",
+        starts="Starts by itself then: in 2h, 18:00 or 2026-12-24 18:00 (UTC); Start is sooner",
+        pod_size="Pods and multiplayer elimination: players a table (default 4)",
+        top_cut="Swiss: bracket of the top 2, 4 or 8. Pods: final table of N, or 16 (four semis)",
+        checkin="Players must check in; the unchecked drop at the start",
+        best_of="Two-player tables: one game, or the first to win two of three",
+        advance="Multiplayer elimination: how many of each table go on (default half)",
+        scores="Pods: place scores per table size, best first, e.g. 4:6/4/2/0, 3:6/3/0",
+        default_cut="Swiss: a bracket of the top 4 from 9 players, top 8 from 17, none below",
+        larger_tables="Pods: fewer, larger tables when the field does not divide (17: 5/4/4/4)",
+        reset="Double elimination: replay the grand final if the unbeaten player loses it",
+        round_hours="Hours a round lasts, then unfinished tables are drawn (default: the pace's)",
+        seeding="lot: a seeded draw; rating: round 1, ties in points and brackets by rating",
+    )
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, pace=PACE_CHOICES)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        format: app_commands.Choice[str],
+        rounds: app_commands.Range[int, 1, 30] | None = None,
+        pace: app_commands.Choice[str] | None = None,
+        max_players: app_commands.Range[int, 2, 512] | None = None,
+        starts: str | None = None,
+        pod_size: app_commands.Range[int, 3, 8] | None = None,
+        top_cut: app_commands.Range[int, 2, 16] | None = None,
+        checkin: bool = False,
+        best_of: Literal[1, 3] = 1,
+        advance: app_commands.Range[int, 1, 7] | None = None,
+        scores: str | None = None,
+        default_cut: bool = False,
+        larger_tables: bool = False,
+        reset: bool = True,
+        round_hours: app_commands.Range[int, 1, 720] | None = None,
+        seeding: Literal["lot", "rating"] = "lot",
+    ) -> None:
+        async def run() -> None:
+            kind = format_class(format.value)
+            most = kind.most_players if max_players is None else max_players
+            config = EventConfig(
+                format=format.value,  # type: ignore[arg-type]
+                rounds=rounds,
+                pace=(pace.value if pace else "casual"),  # type: ignore[arg-type]
+                max_players=most,
+                starts_at=parse_moment(starts, self.events.clock.now()) if starts else None,
+                pod_size=pod_size,
+                top_cut=top_cut or 0,
+                checkin=checkin,
+                best_of=best_of,
+                advance=advance,
+                scores=scores,
+                default_cut=default_cut,
+                larger_tables=larger_tables,
+                reset=reset,
+                round_hours=round_hours,
+                seeding=seeding,
+            )
+            event = await self.events.create(
+                guild_id=interaction.guild_id or 0,
+                channel_id=interaction.channel_id or 0,
+                organiser=with_roles(interaction),
+                game_key=game.value,
+                config=config,
+            )
+            view = await self.events.view(event.tournament_id)
+            response = await interaction.response.send_message(
+                embed=signup_embed(view), view=signup_buttons(view)
+            )
+            message = response.resource
+            if isinstance(message, discord.InteractionMessage):
+                await self.events.set_message(event.tournament_id, message.id)
+
+        await guarded(interaction, run())
+
+    @group.command(name="standings", description="The standings of this channel's tournament.")
+    async def standings(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            event = await self.event_here(interaction)
+            view = await self.events.view(event.tournament_id)
+            await interaction.response.send_message(
+                embed=standings_embed(view, view.event.round, final=event.status == "finished"),
+                ephemeral=True,
+            )
+
+        await guarded(interaction, run())
+
+    @group.command(name="drop", description="Leave the tournament: no more pairings for you.")
+    async def drop(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            event = await self.event_here(interaction)
+            await self.events.drop(event.tournament_id, person(interaction))
+            await tell(
+                interaction,
+                "🚪 You dropped from the tournament; your results so far stay in the standings.",
+            )
+
+        await guarded(interaction, run())
+
+    @group.command(name="export", description="Standings, results and audit log as CSV files.")
+    async def export(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            event = await self.event_here(interaction)
+            await self.events.require_organiser(
+                event, with_roles(interaction), "export the tournament"
+            )
+            files = await self.events.export(event.tournament_id)
+            await interaction.response.send_message(
+                "📄 The tournament's standings, results (a row per seat) and audit log.",
+                files=[
+                    discord.File(io.BytesIO(text.encode("utf-8")), filename=name)
+                    for name, text in files.items()
+                ],
+                ephemeral=True,
+            )
+
+        await guarded(interaction, run())
+
+    @group.command(name="log", description="What the organisers changed, and when.")
+    async def log_(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            event = await self.event_here(interaction)
+            rows = await self.events.store.audit(event.tournament_id)
+            lines = []
+            for row in rows[-20:]:
+                after = json.loads(row.after)
+                detail = ", ".join(f"{k}: {v}" for k, v in after.items()) if after else ""
+                lines.append(
+                    f"<t:{int(row.at)}:f> **{row.actor_name}** {row.action}"
+                    + (f" — {detail}" if detail else "")
+                )
+            embed = discord.Embed(
+                title="📜 Tournament log",
+                description=render.clip("\n".join(lines) or "Nothing yet.", render.DESCRIPTION),
+                colour=render.COLOURS["neutral"],
+            )
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+        await guarded(interaction, run())
+
+    # --- organiser tools ------------------------------------------------------------------
+    async def _organiser_tool(self, interaction: discord.Interaction, work, done: str) -> None:  # type: ignore[no-untyped-def]
+        async def run() -> None:
+            event = await self.event_here(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await work(event.tournament_id, with_roles(interaction))
+            await tell(interaction, done)
+
+        await guarded(interaction, run())
+
+    @group.command(name="result", description="Organiser: set a table's result.")
+    @app_commands.describe(order="Best first, ties with =, e.g. Ana > Ben = Cleo > Dev")
+    async def result(self, interaction: discord.Interaction, order: str) -> None:
+        await self._organiser_tool(
+            interaction,
+            lambda tid, who: self.events.set_result(tid, who, order),
+            f"✍️ Result set: {render.clip(order, 200)}. It is in the log.",
+        )
+
+    @group.command(name="player", description="Organiser: drop, undrop or disqualify a player.")
+    @app_commands.describe(name="The player's name in the event", action="What to do")
+    @app_commands.choices(
+        action=[
+            app_commands.Choice(name="Drop", value="dropped"),
+            app_commands.Choice(name="Undrop", value="entered"),
+            app_commands.Choice(name="Disqualify", value="disqualified"),
+        ]
+    )
+    async def player(
+        self, interaction: discord.Interaction, name: str, action: app_commands.Choice[str]
+    ) -> None:
+        await self._organiser_tool(
+            interaction,
+            lambda tid, who: self.events.set_state(tid, who, name, action.value),  # type: ignore[arg-type]
+            f"✍️ {action.name}: {render.clip(name, 100)}. It is in the log.",
+        )
+
+    @group.command(name="add", description="Organiser: add a player (late entry) or a bot.")
+    @app_commands.describe(member="Who to add; leave out to add a bot")
+    async def add(
+        self, interaction: discord.Interaction, member: discord.Member | None = None
+    ) -> None:
+        async def work(tid: str, who: Person) -> None:
+            if member is None:
+                await self.events.add_bot(tid, who)
+            else:
+                await self.events.add_player(
+                    tid, who, Person(user_id=member.id, name=member.display_name)
+                )
+
+        await self._organiser_tool(interaction, work, "✍️ Added. It is in the log.")
+
+    @group.command(name="repair", description="Organiser: pair this round again (no move made).")
+    async def repair(self, interaction: discord.Interaction) -> None:
+        await self._organiser_tool(
+            interaction, self.events.repair, "✍️ The round is paired again. It is in the log."
+        )
+
+    @group.command(name="extend", description="Organiser: give one table more time.")
+    @app_commands.describe(table="The table's number this round", hours="Hours more")
+    async def extend(
+        self,
+        interaction: discord.Interaction,
+        table: app_commands.Range[int, 1, 512],
+        hours: app_commands.Range[int, 1, 720],
+    ) -> None:
+        await self._organiser_tool(
+            interaction,
+            lambda tid, who: self.events.extend(tid, who, table, hours),
+            f"✍️ Table {table} has {hours} more hours. It is in the log.",
+        )
+
+    @group.command(name="pause", description="Organiser: hold the tournament (clocks stop).")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        await self._organiser_tool(interaction, self.events.pause, "⏸️ The tournament is paused.")
+
+    @group.command(name="resume", description="Organiser: go on after a pause.")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        await self._organiser_tool(interaction, self.events.resume, "▶️ The tournament goes on.")
+
+    @group.command(name="end", description="Organiser: end now; the standings are final.")
+    async def end(self, interaction: discord.Interaction) -> None:
+        await self._organiser_tool(interaction, self.events.end, "🏁 The tournament is over.")
+
+    @group.command(name="cancel", description="Organiser: cancel the tournament.")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await self._organiser_tool(
+            interaction, self.events.cancel, "✖️ The tournament is cancelled."
+        )
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await tell(interaction, "That command could not run. Please try again in a moment.")

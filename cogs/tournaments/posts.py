@@ -1,0 +1,248 @@
+"""What the tournament cog posts as an event goes: the pairings, each table's match in its
+thread, results, standings, the final standings, forfeits, reminders, and the threads
+archived when their round is over."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.service.tournaments import EventChange, EventView, Tournaments
+from bot.store.events import EventTable, TournamentRecord
+from bot.tournaments.config import ROUND_DEADLINES
+from cogs.components import components_view
+from cogs.table import presenter_of
+from cogs.tournaments.buttons import EventButton, pairings_message, round_deadline, signup_buttons
+from cogs.tournaments.embeds import game_score, signup_embed, standings_embed, thread_name
+from games import GAMES
+
+if TYPE_CHECKING:
+    from bot.client import CookieJar
+    from cogs.table import Presenter
+
+log = logging.getLogger(__name__)
+
+
+class EventPosts:
+    """Listens to the tournament service and shows each change in Discord."""
+
+    def __init__(self, bot: CookieJar) -> None:
+        self.bot = bot
+
+    @property
+    def events(self) -> Tournaments:
+        return self.bot.tournaments
+
+    @property
+    def presenter(self) -> Presenter:
+        return presenter_of(self.bot)
+
+    async def open_thread(
+        self, event: TournamentRecord, round_no: int, table_no: int, names: list[str]
+    ) -> int:
+        """A public thread for one table, named after the round, table and players."""
+        data = await self.bot.http.start_thread_without_message(
+            event.channel_id,
+            name=thread_name(round_no, table_no, names),
+            auto_archive_duration=10080 if ROUND_DEADLINES[self._pace(event)] else 1440,
+            type=discord.ChannelType.public_thread.value,
+        )
+        return int(data["id"])
+
+    @staticmethod
+    def _pace(event: TournamentRecord) -> str:
+        return Tournaments.config_of(event).pace
+
+    async def on_event(self, change: EventChange) -> None:
+        handler = {
+            "signup": self.refresh_signup,
+            "round": self.post_pairings,
+            "table": self.post_table,
+            "standings": self.post_standings,
+            "finished": self.post_final,
+            "cancelled": self.post_cancelled,
+            "forfeit": self.post_forfeit,
+            "reminder": self.post_reminder,
+            "result": self.post_result,
+            "paused": self.refresh_signup,
+            "resumed": self.refresh_signup,
+            "repaired": self.archive_repaired,
+        }[change.kind]
+        await handler(change)
+
+    async def refresh_signup(self, change: EventChange) -> None:
+        event = await self.events.get(change.event.tournament_id)
+        if event.message_id is None:
+            return
+        view = await self.events.view(event.tournament_id)
+        channel = self.bot.get_partial_messageable(event.channel_id)
+        try:
+            await channel.get_partial_message(event.message_id).edit(
+                embed=signup_embed(view), view=signup_buttons(view)
+            )
+        except discord.HTTPException:
+            log.warning("could not refresh the sign-up of event %s", event.tournament_id)
+
+    async def post_pairings(self, change: EventChange) -> None:
+        await self.refresh_signup(change)
+        view = await self.events.view(change.event.tournament_id)
+        deadline = await round_deadline(self.events, change.event.tournament_id, change.round)
+        embed, buttons = pairings_message(view, change.round, 0, deadline)
+        await self.presenter.post(change.event.channel_id, embed=embed, view=buttons)
+
+    async def post_table(self, change: EventChange) -> None:
+        """The started match's table in its thread, and its players pinged."""
+        record, table = change.match, change.tables[0]
+        if record is None:
+            return
+        embeds, view = await self.presenter.table_message(record)
+        message = await self.presenter.post(record.channel_id, embeds=embeds, view=view)
+        await self.bot.service.set_message(record.match_id, message.id)
+        people = " ".join(f"<@{s.user_id}>" for s in record.seats if s.user_id is not None)
+        game = GAMES[record.game].name
+        best_of = Tournaments.config_of(change.event).best_of
+        if table.games:
+            view = await self.events.view(change.event.tournament_id)
+            what = f"game {len(table.games) + 1} is on ({game_score(view, table)}). {people}"
+        elif best_of > 1:
+            what = f"your match is on, best of {best_of}: game 1. {people}"
+        else:
+            what = f"your match is on. {people}"
+        chances = await self.events.chances(record)
+        odds = " · ".join(f"{name} {chance}%" for name, chance in chances)
+        await self.presenter.post(
+            record.channel_id,
+            f"🏆 Round {table.round}, table {table.table_no} of the **{game}** tournament: "
+            + what.strip()
+            + (f"\nChances: {odds}" if odds else ""),
+        )
+        self.presenter.request_refresh(record.match_id)
+
+    async def post_result(self, change: EventChange) -> None:
+        table = change.tables[0]
+        if change.text == "cancelled" and table.thread_id:
+            await self.presenter.post(
+                table.thread_id,
+                "✖️ This table's match was cancelled: the organiser sets its result with "
+                "`/tournament result`.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        elif Tournaments.config_of(change.event).best_of > 1 and table.thread_id:
+            await self.post_table_result(table)
+
+    async def post_table_result(self, table: EventTable) -> None:
+        """A best-of-three table is decided: its score in the thread, its games played."""
+        view = await self.events.view(table.tournament_id)
+        result = next(
+            (r for r in view.results if (r.round, r.table_no) == (table.round, table.table_no)),
+            None,
+        )
+        if result is None or result.game_wins is None or table.thread_id is None:
+            return
+        ordered = sorted(zip(result.places, result.players, result.game_wins, strict=True))
+        (_, first, won), (place, second, lost) = ordered
+        games = f"{won}–{lost}" + (f" ({result.game_draws} drawn)" if result.game_draws else "")
+        if result.gone:
+            text = f"🏳️ **{view.name(first)}** wins the table against {view.name(second)}, "
+            text += f"{games} by forfeit."
+        elif place == 1:
+            text = f"🤝 {view.name(first)} and {view.name(second)} draw the table, {games}."
+        else:
+            text = f"🏁 **{view.name(first)}** wins the table against {view.name(second)}, {games}."
+        await self.presenter.post(
+            table.thread_id, text, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    async def post_standings(self, change: EventChange) -> None:
+        view = await self.events.view(change.event.tournament_id)
+        await self.archive_round(view, change.round)
+        buttons = components_view()
+        buttons.add_item(EventButton(change.event.tournament_id, "standing"))
+        await self.presenter.post(
+            change.event.channel_id,
+            embed=standings_embed(view, change.round, final=False),
+            view=buttons,
+        )
+
+    async def post_final(self, change: EventChange) -> None:
+        view = await self.events.view(change.event.tournament_id)
+        await self.archive_round(view, change.round)
+        await self.refresh_signup(change)
+        champion = view.champion()
+        text = f"🏁 The **{view.game.name}** tournament is over!"
+        if champion is not None:
+            who = f"<@{champion.user_id}>" if champion.user_id else f"**{champion.name}**"
+            text += f" 🏆 {who} wins."
+        buttons = components_view()
+        buttons.add_item(EventButton(change.event.tournament_id, "standing"))
+        await self.presenter.post(
+            change.event.channel_id,
+            text,
+            embed=standings_embed(view, change.round, final=True),
+            view=buttons,
+        )
+
+    async def post_cancelled(self, change: EventChange) -> None:
+        await self.refresh_signup(change)
+        if change.round:
+            await self.archive_round(
+                await self.events.view(change.event.tournament_id), change.round
+            )
+        why = f": {change.text}" if change.text else ""
+        await self.presenter.post(
+            change.event.channel_id,
+            f"✖️ The **{GAMES[change.event.game].name}** tournament was cancelled{why}.",
+        )
+
+    async def post_forfeit(self, change: EventChange) -> None:
+        entrant, table = change.entrant, change.tables[0]
+        if entrant is None or entrant.user_id is None or table.thread_id is None:
+            return
+        buttons = components_view()
+        buttons.add_item(EventButton(change.event.tournament_id, "stay"))
+        await self.presenter.post(
+            table.thread_id,
+            f"🏳️ <@{entrant.user_id}> forfeited this table and will be dropped before the "
+            "next round unless they press **Stay in**.",
+            view=buttons,
+        )
+
+    async def post_reminder(self, change: EventChange) -> None:
+        rounds = await self.events.store.rounds(change.event.tournament_id)
+        deadline = next((r.deadline for r in rounds if r.round == change.round), None)
+        when = f" <t:{int(deadline)}:R>" if deadline else ""
+        for table in change.tables:
+            if table.thread_id is None or table.match_id is None:
+                continue
+            record = await self.bot.service.get(table.match_id)
+            people = " ".join(f"<@{s.user_id}>" for s in record.seats if s.user_id is not None)
+            await self.presenter.post(
+                table.thread_id,
+                f"⏳ Round {change.round} ends{when}: an unfinished table is then drawn. {people}",
+            )
+
+    async def archive_round(self, view: EventView, round_no: int) -> None:
+        """A round's threads are archived once it is over (a server holds 1000 active)."""
+        for table in view.tables:
+            if table.round == round_no:
+                await self.archive_table(table)
+
+    async def archive_repaired(self, change: EventChange) -> None:
+        """The threads of a round paired again: their tables are replaced, not played."""
+        for table in change.tables:
+            await self.archive_table(table)
+
+    async def archive_table(self, table: EventTable) -> None:
+        if table.thread_id is None:
+            return
+        # An edit after the archive would reopen the thread (every game of a
+        # best-of-three table posted there).
+        for match_id in {game.match_id for game in table.games} | {table.match_id}:
+            if match_id is not None:
+                await self.presenter.flushed(match_id)
+        try:
+            await self.bot.http.edit_channel(table.thread_id, archived=True)
+        except discord.HTTPException:
+            log.info("could not archive thread %s", table.thread_id)

@@ -65,6 +65,13 @@ def _result(row: Row) -> ResultRecord:
 
 
 class TournamentSQL(Executor):
+    async def _of(self, tournament_id: str, columns_from: str, order: str) -> list[Row]:
+        """``SELECT <columns_from> WHERE tournament_id = ... ORDER BY <order>``."""
+        return await self._fetch(
+            f"SELECT {columns_from} WHERE tournament_id = :id ORDER BY {order}",
+            {"id": tournament_id},
+        )
+
     async def create_tournament(self, record: TournamentRecord) -> None:
         await self._write(
             Step(_INSERT_TOURNAMENT, {**record.model_dump(), "id": record.tournament_id})
@@ -100,10 +107,7 @@ class TournamentSQL(Executor):
         )
 
     async def entrants(self, tournament_id: str) -> list[EntrantRecord]:
-        rows = await self._fetch(
-            f"SELECT {_ENTRANT} FROM entrants WHERE tournament_id = :id ORDER BY entrant",
-            {"id": tournament_id},
-        )
+        rows = await self._of(tournament_id, f"{_ENTRANT} FROM entrants", "entrant")
         return [EntrantRecord(**dict(row)) for row in rows]
 
     async def save_entrant(self, entrant: EntrantRecord) -> None:
@@ -112,20 +116,14 @@ class TournamentSQL(Executor):
         await self._write(Step(_SAVE_ENTRANT, values))
 
     async def rounds(self, tournament_id: str) -> list[RoundRecord]:
-        rows = await self._fetch(
-            f"SELECT {_ROUND} FROM rounds WHERE tournament_id = :id ORDER BY round",
-            {"id": tournament_id},
-        )
+        rows = await self._of(tournament_id, f"{_ROUND} FROM rounds", "round")
         return [RoundRecord(**dict(row)) for row in rows]
 
     async def save_round(self, round: RoundRecord) -> None:
         await self._write(Step(_SAVE_ROUND, round.model_dump()))
 
     async def event_tables(self, tournament_id: str) -> list[EventTable]:
-        rows = await self._fetch(
-            f"SELECT {_TABLE} FROM event_tables WHERE tournament_id = :id ORDER BY round, table_no",
-            {"id": tournament_id},
-        )
+        rows = await self._of(tournament_id, f"{_TABLE} FROM event_tables", "round, table_no")
         return [_table(row) for row in rows]
 
     async def event_table_of(self, match_id: str) -> EventTable | None:
@@ -149,10 +147,7 @@ class TournamentSQL(Executor):
         )
 
     async def results(self, tournament_id: str) -> list[ResultRecord]:
-        rows = await self._fetch(
-            f"SELECT {_RESULT} FROM results WHERE tournament_id = :id ORDER BY round, table_no",
-            {"id": tournament_id},
-        )
+        rows = await self._of(tournament_id, f"{_RESULT} FROM results", "round, table_no")
         return [_result(row) for row in rows]
 
     async def add_result(self, result: ResultRecord, *, replace: bool = False) -> bool:
@@ -175,11 +170,7 @@ class TournamentSQL(Executor):
         await self._write(Step(_INSERT_AUDIT, row.model_dump()))
 
     async def audit(self, tournament_id: str) -> list[AuditRecord]:
-        rows = await self._fetch(
-            f"SELECT id AS seq, {_AUDIT} FROM tournament_audit WHERE tournament_id = :id "
-            "ORDER BY id",
-            {"id": tournament_id},
-        )
+        rows = await self._of(tournament_id, f"id AS seq, {_AUDIT} FROM tournament_audit", "id")
         return [AuditRecord(**dict(row)) for row in rows]
 
     async def replace_event_timers(self, tournament_id: str, timers: Sequence[Timer]) -> None:
@@ -215,11 +206,7 @@ class TournamentSQL(Executor):
         ]
 
     async def event_timers(self, tournament_id: str) -> list[Timer]:
-        rows = await self._fetch(
-            "SELECT kind, round, due_at FROM event_timers WHERE tournament_id = :id "
-            "ORDER BY due_at",
-            {"id": tournament_id},
-        )
+        rows = await self._of(tournament_id, "kind, round, due_at FROM event_timers", "due_at")
         return [
             Timer(
                 match_id=EVENT_TIMER + tournament_id,

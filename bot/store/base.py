@@ -1,4 +1,6 @@
-"""The store interface. SQLite is the embedded default; PostgreSQL can implement the same."""
+"""The store interface. SQLite (``sqlite.py``) is the embedded default, PostgreSQL
+(``postgres.py``) serves several processes; both are ``shared.SQLStore``, which holds the
+reads and writes they share."""
 
 from __future__ import annotations
 

@@ -35,6 +35,7 @@ LEASE = 60.0
 # A move in one statement, so one round trip and one atomic write: the guarded UPDATE of
 # the snapshot, its log row and the match's timers (set anew: rows the move no longer has
 # are deleted, the others upserted; the two touch disjoint rows, as one statement must).
+# PostgreSQL's alone and sent with every move, so written in its own marks.
 _SAVE_ACTION = f"""
 WITH moved AS (
     UPDATE matches SET state = $3, version = $4, status = $5, updated_at = $6,

@@ -291,6 +291,7 @@ class SQLiteStore(SQLStore):
         # (016_timers_in_row.sql). status is only written when the move ends the match:
         # naming an indexed column in SET makes SQLite rewrite its index entries, which
         # costs more than the whole row (next_due's one entry changes with every move).
+        # In SQLite's own marks: the group commit binds the values as they are (``_Bound``).
         sets = (
             "state = ?, version = ?, updated_at = ?, last_seat = ?, last_action = ?, timers = ?, "
             "next_due = ?"

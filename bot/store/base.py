@@ -1,10 +1,13 @@
-"""The store interface. SQLite is the embedded default; PostgreSQL can implement the same."""
+"""The store interface. SQLite (``sqlite.py``) is the embedded default, PostgreSQL
+(``postgres.py``) serves several processes; both are ``shared.SQLStore``, which holds the
+reads and writes they share."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from bot.store.events import (
     AuditRecord,
@@ -14,7 +17,6 @@ from bot.store.events import (
     RoundRecord,
     TournamentRecord,
 )
-from bot.store.history import HistoryReads
 from bot.store.models import (
     DeckRecord,
     LoggedAction,
@@ -25,7 +27,7 @@ from bot.store.models import (
     Timer,
     mark_of,
 )
-from bot.store.ratings import RatingsStore
+from bot.store.ratings import RatingEventRecord, RatingRecord
 
 
 class StoreError(Exception):
@@ -64,7 +66,7 @@ class Shards:
         return self.ids == frozenset(range(self.count))
 
 
-class Store(HistoryReads, RatingsStore, ABC):
+class Store(ABC):
     # Whether other processes may write this database meanwhile (PostgreSQL's shard
     # processes, two of them during a rolling restart). Then what a process remembers of a
     # match or a person is a hint, proven against the database before anything is decided.
@@ -86,10 +88,12 @@ class Store(HistoryReads, RatingsStore, ABC):
     async def on_handover(self, take_over: Callable[[list[str]], None]) -> None:
         """Call ``take_over`` with the matches another process hands over as it stops
         (``hand_over``). A database only one process uses has nobody to hear from."""
+        return
 
     async def hand_over(self, matches: Sequence[tuple[str, int]]) -> None:
         """A stopping process's (match, guild) pairs whose bots or forced answers it left
         pending: a process serving their guilds' shards plays them (``on_handover``)."""
+        return
 
     async def match_mark(self, match_id: str) -> MatchMark | None:
         """The row's ``mark_of``, read fresh: equal to a remembered record's, the memory is
@@ -270,3 +274,78 @@ class Store(HistoryReads, RatingsStore, ABC):
     @abstractmethod
     async def counts(self) -> dict[str, int]:
         """``active_matches`` (of the owned shards) and ``pending_timers``, for metrics."""
+
+    # --- history (/history, /replay, /export): finished matches, newest first ---------------
+    @abstractmethod
+    async def finished_matches(
+        self,
+        guild_id: int,
+        *,
+        game: str | None = None,
+        user_id: int | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[MatchRecord]:
+        """A server's finished matches, newest first (optionally one game, one player's)."""
+
+    @abstractmethod
+    async def count_finished(
+        self, guild_id: int, *, game: str | None = None, user_id: int | None = None
+    ) -> int: ...
+
+    @abstractmethod
+    async def first_moves(self, match_ids: Sequence[str]) -> dict[str, datetime]:
+        """When each match's first move was saved: a match's length runs from there."""
+
+    # --- ratings (012_ratings.sql): one rating per (server, game, user) and its changes ----
+    @abstractmethod
+    async def ratings_of(
+        self, guild_id: int, game: str, user_ids: Sequence[int]
+    ) -> dict[int, RatingRecord]:
+        """The players' current ratings; a player never rated here is missing."""
+
+    @abstractmethod
+    async def save_match_ratings(self, events: Sequence[RatingEventRecord]) -> bool:
+        """One transaction: a rated match's ``rating_events`` rows and its players' new
+        ratings. False, changing nothing, if that match was rated already;
+        ``RatingConflict`` if a player's rating is no longer the one the events start from."""
+
+    @abstractmethod
+    async def match_rated(self, match_id: str) -> bool: ...
+
+    @abstractmethod
+    async def leaderboard(
+        self, guild_id: int, game: str, *, limit: int, offset: int = 0
+    ) -> list[RatingRecord]:
+        """Highest display rating first (ties: lower user id first)."""
+
+    @abstractmethod
+    async def count_rated(self, guild_id: int, game: str) -> int: ...
+
+    @abstractmethod
+    async def rating_events_of(
+        self, guild_id: int, game: str | None, user_id: int
+    ) -> list[RatingEventRecord]:
+        """A player's changes, oldest first (``game`` None: every game)."""
+
+    @abstractmethod
+    async def unrated_since(self, since: float) -> list[str]:
+        """Finished matches that ended after ``since`` and after the last rated match, and
+        have no rating rows, in (finished_at, id) order: what a crash between a match's
+        end and its rating left behind."""
+
+    @abstractmethod
+    async def rated_matches(self) -> list[str]:
+        """Every rated match, in the order ratings replay them: (finished_at, id)."""
+
+    @abstractmethod
+    async def all_ratings(self) -> list[RatingRecord]: ...
+
+    @abstractmethod
+    async def all_rating_events(self) -> list[RatingEventRecord]: ...
+
+    @abstractmethod
+    async def replace_ratings(
+        self, ratings: Sequence[RatingRecord], events: Sequence[RatingEventRecord]
+    ) -> None:
+        """Both tables replaced in one transaction (``ratings rebuild``)."""

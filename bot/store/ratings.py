@@ -1,26 +1,13 @@
-"""Ratings storage (012_ratings.sql): one rating per (server, game, user) and its changes.
-
-Plain SQL that PostgreSQL runs as well (``ON CONFLICT ... DO UPDATE ... WHERE``), so the
-PostgreSQL store ports it line for line.
-"""
+"""Ratings storage (012_ratings.sql): one rating per (server, game, user) and its changes,
+the same SQL on both backends."""
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
-from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Sequence
-from functools import partial
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.store.transactions import immediate
-
-if TYPE_CHECKING:
-    import asyncio
-
-    import aiosqlite
+from bot.store.sql import Executor, Step, insert
 
 
 class RatingRecord(BaseModel):
@@ -71,67 +58,13 @@ class RatingConflict(Exception):
     """A player's rating moved since it was read (another process rated a match of theirs)."""
 
 
-class RatingsStore(ABC):
-    @abstractmethod
-    async def ratings_of(
-        self, guild_id: int, game: str, user_ids: Sequence[int]
-    ) -> dict[int, RatingRecord]:
-        """The players' current ratings; a player never rated here is missing."""
-
-    @abstractmethod
-    async def save_match_ratings(self, events: Sequence[RatingEventRecord]) -> bool:
-        """One transaction: a rated match's ``rating_events`` rows and its players' new
-        ratings. False, changing nothing, if that match was rated already;
-        ``RatingConflict`` if a player's rating is no longer the one the events start from."""
-
-    @abstractmethod
-    async def match_rated(self, match_id: str) -> bool: ...
-
-    @abstractmethod
-    async def leaderboard(
-        self, guild_id: int, game: str, *, limit: int, offset: int = 0
-    ) -> list[RatingRecord]:
-        """Highest display rating first (ties: lower user id first)."""
-
-    @abstractmethod
-    async def count_rated(self, guild_id: int, game: str) -> int: ...
-
-    @abstractmethod
-    async def rating_events_of(
-        self, guild_id: int, game: str | None, user_id: int
-    ) -> list[RatingEventRecord]:
-        """A player's changes, oldest first (``game`` None: every game)."""
-
-    @abstractmethod
-    async def unrated_since(self, since: float) -> list[str]:
-        """Finished matches that ended after ``since`` and after the last rated match, and
-        have no rating rows, in (finished_at, id) order: what a crash between a match's
-        end and its rating left behind."""
-
-    @abstractmethod
-    async def rated_matches(self) -> list[str]:
-        """Every rated match, in the order ratings replay them: (finished_at, id)."""
-
-    @abstractmethod
-    async def all_ratings(self) -> list[RatingRecord]: ...
-
-    @abstractmethod
-    async def all_rating_events(self) -> list[RatingEventRecord]: ...
-
-    @abstractmethod
-    async def replace_ratings(
-        self, ratings: Sequence[RatingRecord], events: Sequence[RatingEventRecord]
-    ) -> None:
-        """Both tables replaced in one transaction (``ratings rebuild``)."""
-
-
-_RATING = "guild_id, game, user_id, mu, sigma, games, display"
-_EVENT = (
+RATING_COLUMNS = "guild_id, game, user_id, mu, sigma, games, display"
+EVENT_COLUMNS = (
     "match_id, user_id, guild_id, game, at, place, players, mu_before, sigma_before, "
     "mu_after, sigma_after, games_after, display_after"
 )
-_INSERT_EVENT = f"INSERT INTO rating_events ({_EVENT}) VALUES ({', '.join('?' * 13)})"
-_INSERT_RATING = f"INSERT INTO ratings ({_RATING}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+_INSERT_EVENT = insert("rating_events", EVENT_COLUMNS)
+_INSERT_RATING = insert("ratings", RATING_COLUMNS)
 # The update only lands on the rating the event started from (one game fewer): two
 # processes rating matches of one player at once cannot both build on the same value.
 _UPSERT_RATING = (
@@ -141,127 +74,107 @@ _UPSERT_RATING = (
 )
 
 
-def _event_row(event: RatingEventRecord) -> tuple[object, ...]:
-    return tuple(getattr(event, name.strip()) for name in _EVENT.split(","))
-
-
-def _rating_row(rating: RatingRecord) -> tuple[object, ...]:
-    return tuple(getattr(rating, name.strip()) for name in _RATING.split(","))
-
-
-def _save_match_ratings(events: Sequence[RatingEventRecord], db: sqlite3.Connection) -> bool:
-    try:
-        with immediate(db):
-            db.executemany(_INSERT_EVENT, [_event_row(e) for e in events])
-            for event in events:
-                if db.execute(_UPSERT_RATING, _rating_row(event.rating())).rowcount != 1:
-                    raise RatingConflict(event.user_id)
-    except sqlite3.IntegrityError:
-        return False  # the match's rows exist: it was rated already
-    return True
-
-
-class SQLiteRatings(RatingsStore):
-    """The SQLite side; mixed into ``SQLiteStore``, whose connection and lock it uses."""
-
-    db: aiosqlite.Connection
-    _lock: asyncio.Lock
-    in_thread: Callable[[Callable[[sqlite3.Connection], bool]], Awaitable[bool]]
-
-    async def _rows(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
-        async with self._lock:
-            return list(await self.db.execute_fetchall(sql, params))
+class RatingSQL(Executor):
+    """Both backends' ratings reads and writes."""
 
     async def ratings_of(
         self, guild_id: int, game: str, user_ids: Sequence[int]
     ) -> dict[int, RatingRecord]:
         if not user_ids:
             return {}
-        marks = ",".join("?" * len(user_ids))
-        rows = await self._rows(
-            f"SELECT {_RATING} FROM ratings WHERE guild_id = ? AND game = ? "
-            f"AND user_id IN ({marks})",
-            (guild_id, game, *user_ids),
+        rows = await self._fetch(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = :guild AND game = :game "
+            "AND user_id IN (:users)",
+            {"guild": guild_id, "game": game, "users": list(user_ids)},
         )
         return {row["user_id"]: RatingRecord(**dict(row)) for row in rows}
 
     async def save_match_ratings(self, events: Sequence[RatingEventRecord]) -> bool:
-        async with self._lock:
-            # One trip to the database's thread: the store's lock is held meanwhile, and
-            # moves' commits wait for it (see ``SQLiteStore.in_thread``).
-            return await self.in_thread(partial(_save_match_ratings, events))
+        try:
+            await self._write(
+                Step(_INSERT_EVENT, rows=[e.model_dump() for e in events]),
+                *(
+                    Step(_UPSERT_RATING, e.rating().model_dump(), refuse=RatingConflict(e.user_id))
+                    for e in events
+                ),
+            )
+        except Exception as exc:
+            if self._unique_violation(exc):
+                return False  # the match's rows exist: it was rated already
+            raise
+        return True
 
     async def match_rated(self, match_id: str) -> bool:
-        rows = await self._rows(
-            "SELECT 1 FROM rating_events WHERE match_id = ? LIMIT 1", (match_id,)
+        rows = await self._fetch(
+            "SELECT 1 FROM rating_events WHERE match_id = :id LIMIT 1", {"id": match_id}
         )
         return bool(rows)
 
     async def leaderboard(
         self, guild_id: int, game: str, *, limit: int, offset: int = 0
     ) -> list[RatingRecord]:
-        rows = await self._rows(
-            f"SELECT {_RATING} FROM ratings WHERE guild_id = ? AND game = ? "
-            "ORDER BY display DESC, user_id LIMIT ? OFFSET ?",
-            (guild_id, game, limit, offset),
+        rows = await self._fetch(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = :guild AND game = :game "
+            "ORDER BY display DESC, user_id LIMIT :limit OFFSET :offset",
+            {"guild": guild_id, "game": game, "limit": limit, "offset": offset},
         )
         return [RatingRecord(**dict(row)) for row in rows]
 
     async def count_rated(self, guild_id: int, game: str) -> int:
-        rows = await self._rows(
-            "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game)
+        return int(
+            await self._value(
+                "SELECT count(*) FROM ratings WHERE guild_id = :guild AND game = :game",
+                {"guild": guild_id, "game": game},
+            )
         )
-        return int(rows[0][0])
 
     async def rating_events_of(
         self, guild_id: int, game: str | None, user_id: int
     ) -> list[RatingEventRecord]:
-        where, params = "guild_id = ? AND user_id = ?", [guild_id, user_id]
-        if game is not None:
-            where += " AND game = ?"
-            params.append(game)
-        rows = await self._rows(
-            f"SELECT {_EVENT} FROM rating_events WHERE {where} ORDER BY at, match_id",
-            tuple(params),
+        where = "guild_id = :guild AND user_id = :user" + (
+            "" if game is None else " AND game = :game"
+        )
+        rows = await self._fetch(
+            f"SELECT {EVENT_COLUMNS} FROM rating_events WHERE {where} ORDER BY at, match_id",
+            {"guild": guild_id, "user": user_id, "game": game},
         )
         return [RatingEventRecord(**dict(row)) for row in rows]
 
     async def unrated_since(self, since: float) -> list[str]:
-        rows = await self._rows(
-            "SELECT id FROM matches WHERE status = 'finished' AND finished_at > max(?, "
-            "coalesce((SELECT max(at) FROM rating_events), ?)) AND id NOT IN "
-            "(SELECT match_id FROM rating_events) ORDER BY finished_at, id",
-            (since, since),
+        # After both ``since`` and the last rated match.
+        rows = await self._fetch(
+            "SELECT id FROM matches WHERE status = 'finished' AND finished_at > :since "
+            "AND finished_at > coalesce((SELECT max(at) FROM rating_events), :since) "
+            "AND id NOT IN (SELECT match_id FROM rating_events) ORDER BY finished_at, id",
+            {"since": since},
         )
         return [row["id"] for row in rows]
 
     async def rated_matches(self) -> list[str]:
-        rows = await self._rows(
+        rows = await self._fetch(
             "SELECT id FROM matches WHERE id IN (SELECT match_id FROM rating_events) "
             "ORDER BY finished_at, id"
         )
         return [row["id"] for row in rows]
 
     async def all_ratings(self) -> list[RatingRecord]:
-        rows = await self._rows(f"SELECT {_RATING} FROM ratings ORDER BY guild_id, game, user_id")
+        rows = await self._fetch(
+            f"SELECT {RATING_COLUMNS} FROM ratings ORDER BY guild_id, game, user_id"
+        )
         return [RatingRecord(**dict(row)) for row in rows]
 
     async def all_rating_events(self) -> list[RatingEventRecord]:
-        rows = await self._rows(f"SELECT {_EVENT} FROM rating_events ORDER BY match_id, user_id")
+        rows = await self._fetch(
+            f"SELECT {EVENT_COLUMNS} FROM rating_events ORDER BY match_id, user_id"
+        )
         return [RatingEventRecord(**dict(row)) for row in rows]
 
     async def replace_ratings(
         self, ratings: Sequence[RatingRecord], events: Sequence[RatingEventRecord]
     ) -> None:
-        async with self._lock:
-            try:
-                await self.db.execute("BEGIN IMMEDIATE")
-                await self.db.execute("DELETE FROM rating_events")
-                await self.db.execute("DELETE FROM ratings")
-                await self.db.executemany(_INSERT_EVENT, [_event_row(e) for e in events])
-                await self.db.executemany(_INSERT_RATING, [_rating_row(r) for r in ratings])
-                await self.db.execute("COMMIT")
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    await self.db.execute("ROLLBACK")
-                raise
+        await self._write(
+            Step("DELETE FROM rating_events"),
+            Step("DELETE FROM ratings"),
+            Step(_INSERT_EVENT, rows=[e.model_dump() for e in events]),
+            Step(_INSERT_RATING, rows=[r.model_dump() for r in ratings]),
+        )

@@ -1,51 +1,31 @@
-"""SQLite store on aiosqlite: WAL, numbered migrations, one transaction per action."""
+"""SQLite store on aiosqlite: WAL, numbered migrations, a group commit of moves, the
+write-ahead log checkpointed beside them, and a match's timers kept in its own row.
+The reads and writes both backends share are in ``shared.py``."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import UTC, datetime
 from functools import partial
-from importlib import resources
 from pathlib import Path
 from typing import TypeVar
 
 import aiosqlite
 from pydantic import TypeAdapter
 
-from bot.store.base import ChannelBusy, Store, StoreBusy, StoreError, VersionConflict
-from bot.store.events import (
-    EVENT_TIMER,
-    AuditRecord,
-    EntrantRecord,
-    EventTable,
-    ResultRecord,
-    RoundRecord,
-    TournamentRecord,
-)
-from bot.store.history import SQLiteHistory
-from bot.store.models import (
-    OPEN_STATUSES,
-    DeckRecord,
-    LoggedAction,
-    MatchRecord,
-    SeatRecord,
-    Status,
-    Timer,
-)
-from bot.store.ratings import SQLiteRatings
+from bot.store.base import StoreBusy, StoreError
+from bot.store.events import EVENT_TIMER
+from bot.store.matches import Move
+from bot.store.models import LoggedAction, Timer
+from bot.store.shared import SQLStore
+from bot.store.sql import EMPTY, SQL, Fetch, Params, Row, Step, render, shipped
 from bot.store.transactions import immediate
 
-_MATCH_COLUMNS = (
-    "id, guild_id, channel_id, message_id, game, status, host_id, options, seed, version, "
-    "state, rematch_of, settings, created_at, updated_at"
-)
-# Read back with the ending time, which only the store itself writes (010_finished_at.sql).
-_READ_COLUMNS = _MATCH_COLUMNS + ", finished_at"
-_OPEN = "('" + "', '".join(OPEN_STATUSES) + "')"
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 # Writes between two checkpoints of the write-ahead log (see ``SQLiteStore._wrote``): a
@@ -62,13 +42,8 @@ def unix_time(stamp: str) -> float:
 
 
 def migrations() -> list[tuple[int, str]]:
-    """``(number, sql)`` for every ``NNN_name.sql`` shipped beside this module, in order."""
-    folder = resources.files("bot.store") / "migrations"
-    found = []
-    for entry in folder.iterdir():
-        if entry.name.endswith(".sql"):
-            found.append((int(entry.name.split("_", 1)[0]), entry.read_text("utf-8")))
-    return sorted(found)
+    """``(number, sql)`` for every ``NNN_name.sql`` in ``migrations``, in order."""
+    return shipped("migrations")
 
 
 _TIMER_LIST = TypeAdapter(list[Timer])
@@ -130,7 +105,7 @@ def busy_or(error: BaseException) -> BaseException:
     return error
 
 
-class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
+class SQLiteStore(SQLStore):
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._db: aiosqlite.Connection | None = None
@@ -255,236 +230,90 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
             # The log only grows meanwhile; the next round of commits tries again.
             log.warning("checkpoint of %s failed", self.path, exc_info=True)
 
-    # --- reads -------------------------------------------------------------------------
-    async def _seats(self, match_ids: Sequence[str]) -> dict[str, list[SeatRecord]]:
-        seats: dict[str, list[SeatRecord]] = {m: [] for m in match_ids}
-        if not match_ids:
-            return seats
-        marks = ",".join("?" * len(match_ids))
-        rows = await self.db.execute_fetchall(
-            "SELECT match_id, seat, user_id, name, away, missed FROM seats "
-            f"WHERE match_id IN ({marks}) ORDER BY match_id, seat",
-            tuple(match_ids),
-        )
-        for row in rows:
-            seats[row["match_id"]].append(
-                SeatRecord(
-                    seat=row["seat"],
-                    user_id=row["user_id"],
-                    name=row["name"],
-                    away=row["away"],
-                    missed=row["missed"],
-                )
-            )
-        return seats
-
-    async def _matches(self, where: str, params: tuple[object, ...]) -> list[MatchRecord]:
+    # --- the executor of the shared reads and writes (``sql.Executor``) -------------------
+    async def _fetch(self, sql: SQL, params: Params = EMPTY) -> list[Row]:
         async with self._lock:
-            rows = list(
-                await self.db.execute_fetchall(
-                    f"SELECT {_READ_COLUMNS} FROM matches WHERE {where}", params
-                )
-            )
-            seats = await self._seats([row["id"] for row in rows])
-        return [
-            MatchRecord(
-                match_id=row["id"],
-                **{k: row[k] for k in row.keys() if k != "id"},  # noqa: SIM118
-                seats=seats[row["id"]],
-            )
-            for row in rows
-        ]
+            return await self._fetch_held(sql, params)
 
-    async def get(self, match_id: str) -> MatchRecord | None:
-        found = await self._matches("id = ?", (match_id,))
-        return found[0] if found else None
+    async def _fetch_held(self, sql: SQL, params: Params = EMPTY) -> list[Row]:
+        text, values = render(sql, "sqlite").bind(params)
+        return list(await self.db.execute_fetchall(text, values))
 
-    async def open_in_channel(self, channel_id: int) -> MatchRecord | None:
-        found = await self._matches(f"channel_id = ? AND status IN {_OPEN}", (channel_id,))
-        return found[0] if found else None
+    @contextlib.asynccontextmanager
+    async def _snapshot(self) -> AsyncIterator[Fetch]:
+        # One connection serves every coroutine: while the lock is held, nobody writes.
+        async with self._lock:
+            yield self._fetch_held
 
-    async def open_for_user(self, guild_id: int, user_id: int) -> list[MatchRecord]:
-        return await self._matches(
-            f"guild_id = ? AND status IN {_OPEN} AND id IN "
-            "(SELECT match_id FROM seats WHERE user_id = ?) ORDER BY updated_at DESC",
-            (guild_id, user_id),
-        )
+    async def _write(self, *steps: Step, serializable: bool = False) -> list[int]:
+        """One IMMEDIATE transaction (serialisable already), in one trip to the database's
+        thread: a transaction is never left half done by a cancelled caller."""
+        bound = [_bind(step) for step in steps]
+        async with self._lock:
+            outcome = await self.in_thread(partial(_run_steps, bound))
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
 
-    async def open_matches(self) -> list[MatchRecord]:
-        return await self._matches(f"status IN {_OPEN} ORDER BY created_at", ())
+    def _unique_violation(self, error: BaseException, constraint: str | None = None) -> bool:
+        # SQLite's message names the columns, not the index: any integrity error counts
+        # (what the caller then reads decides).
+        return isinstance(error, sqlite3.IntegrityError)
 
+    # --- reads -------------------------------------------------------------------------
     async def actions(self, match_id: str) -> list[LoggedAction]:
         # The whole log as one JSON value, built by SQLite in one step: a row at a time, the
         # database's thread gave up and took back the GIL for every row, and under load each
         # taking back waits on the loop's thread. A long match's replay held that thread
         # (and the group commit queued behind it) for 15 ms and up to 120 ms.
-        async with self._lock:
-            rows = await self.db.execute_fetchall(
-                "SELECT json_group_array(json_array(seq, seat, action, at)) FROM actions "
-                "WHERE match_id = ?",
-                (match_id,),
-            )
+        (row,) = await self._fetch(
+            "SELECT json_group_array(json_array(seq, seat, action, at)) FROM actions "
+            "WHERE match_id = :id",
+            {"id": match_id},
+        )
         logged = [
             LoggedAction(seq=seq, seat=seat, action=action, at=at)
-            for seq, seat, action, at in json.loads(rows[0][0])
+            for seq, seat, action, at in json.loads(row[0])
         ]
         logged.sort(key=lambda a: a.seq)  # an aggregate's order is not promised
         return logged
 
     # --- writes ------------------------------------------------------------------------
-    async def _transaction(
-        self, statements: Sequence[tuple[str, tuple[object, ...]]], *, guard_first: bool = False
-    ) -> None:
-        """Run statements in one IMMEDIATE transaction, all or nothing.
+    # A match's timers are the row's own columns (016_timers_in_row.sql).
+    _STARTED = "timers = :timers, next_due = :next_due, "
 
-        ``guard_first``: the first statement is a guarded UPDATE that must change exactly one
-        row (the optimistic version check); otherwise roll back with ``VersionConflict``.
-        """
-        async with self._lock:
-            failed = await self.in_thread(partial(_run_transaction, statements, guard_first))
-        if failed is not None:
-            raise failed
+    def _timer_writes(self, match_id: str, timers: Sequence[Timer]) -> tuple[Params, list[Step]]:
+        return {"timers": timers_json(timers), "next_due": next_due(timers)}, []
 
-    @staticmethod
-    def _seat_rows(match_id: str, seats: Sequence[SeatRecord]) -> list[tuple[str, tuple]]:
-        return [("DELETE FROM seats WHERE match_id = ?", (match_id,))] + [
-            (
-                "INSERT INTO seats (match_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                (match_id, s.seat, s.user_id, s.name),
-            )
-            for s in seats
-        ]
-
-    async def create_match(self, record: MatchRecord) -> None:
-        stamp = now()
-        try:
-            await self._transaction(
-                [
-                    (
-                        f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES "
-                        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (
-                            record.match_id,
-                            record.guild_id,
-                            record.channel_id,
-                            record.message_id,
-                            record.game,
-                            record.status,
-                            record.host_id,
-                            record.options,
-                            record.seed,
-                            record.version,
-                            record.state,
-                            record.rematch_of,
-                            record.settings,
-                            stamp,
-                            stamp,
-                        ),
-                    ),
-                    *self._seat_rows(record.match_id, record.seats),
-                ]
-            )
-        except sqlite3.IntegrityError as exc:
-            existing = await self.open_in_channel(record.channel_id)
-            if existing is None:
-                raise
-            raise ChannelBusy(existing.match_id) from exc
-
-    async def save_lobby(
-        self,
-        match_id: str,
-        seats: Sequence[SeatRecord],
-        options: str,
-        host_id: int,
-        settings: str,
-    ) -> None:
-        await self._transaction(
-            [
-                (
-                    "UPDATE matches SET options = ?, host_id = ?, settings = ?, updated_at = ? "
-                    "WHERE id = ? AND status = 'lobby'",
-                    (options, host_id, settings, now(), match_id),
-                ),
-                *self._seat_rows(match_id, seats),
-            ],
-            guard_first=True,
-        )
-
-    async def start(
-        self,
-        match_id: str,
-        seats: Sequence[SeatRecord],
-        seed: int,
-        state: str,
-        version: int,
-        timers: Sequence[Timer] = (),
-        status: Status = "active",
-    ) -> None:
-        await self._transaction(
-            [
-                (
-                    "UPDATE matches SET status = ?, seed = ?, state = ?, version = ?, "
-                    "timers = ?, next_due = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
-                    (
-                        status,
-                        seed,
-                        state,
-                        version,
-                        timers_json(timers),
-                        next_due(timers),
-                        now(),
-                        match_id,
-                    ),
-                ),
-                *self._seat_rows(match_id, seats),
-            ],
-            guard_first=True,
-        )
-
-    async def save_action(
-        self,
-        match_id: str,
-        *,
-        expected_version: int,
-        state: str,
-        version: int,
-        seat: int,
-        action: str,
-        status: Status,
-        timers: Sequence[Timer] = (),
-        meanwhile: Callable[[], object] | None = None,
-    ) -> None:
-        if version != expected_version + 1:
-            raise StoreError("a move must advance the version by exactly one")
+    async def _save_move(self, move: Move, meanwhile: Callable[[], object] | None) -> int:
         # One statement, so one atomic transaction in autocommit mode: a trigger appends the
         # log row inside it (001_initial.sql), and the timers are the row's own columns
         # (016_timers_in_row.sql). status is only written when the move ends the match:
         # naming an indexed column in SET makes SQLite rewrite its index entries, which
         # costs more than the whole row (next_due's one entry changes with every move).
+        # In SQLite's own marks: the group commit binds the values as they are (``_Bound``).
         sets = (
             "state = ?, version = ?, updated_at = ?, last_seat = ?, last_action = ?, timers = ?, "
             "next_due = ?"
         )
         stamp = now()
         params: list[object] = [
-            state,
-            version,
+            move.state,
+            move.version,
             stamp,
-            seat,
-            action,
-            timers_json(timers),
-            next_due(timers),
+            move.seat,
+            move.action,
+            timers_json(move.timers),
+            next_due(move.timers),
         ]
-        if status != "active":
+        if move.status != "active":
             sets += ", status = ?, finished_at = ?"
-            params += [status, unix_time(stamp)]
-        changed = await self._commit_together(
+            params += [move.status, unix_time(stamp)]
+        return await self._commit_together(
             f"UPDATE matches SET {sets} WHERE id = ? AND version = ? AND status = 'active'",
-            (*params, match_id, expected_version),
+            (*params, move.match_id, move.expected_version),
             meanwhile,
         )
-        if changed != 1:
-            raise VersionConflict(match_id)
 
     async def _commit_together(
         self,
@@ -571,515 +400,112 @@ class SQLiteStore(SQLiteHistory, SQLiteRatings, Store):
         # Each move of the batch grows the log: counted as a write each.
         return await self.in_thread(partial(_run_batch, batch), writes=len(batch))
 
-    async def save_seat(self, match_id: str, seat: SeatRecord) -> None:
-        await self._transaction(
-            [
-                (
-                    "UPDATE seats SET away = ?, missed = ? WHERE match_id = ? AND seat = ?",
-                    (seat.away, seat.missed, match_id, seat.seat),
-                )
-            ]
-        )
-
-    async def user_settings(self, user_id: int) -> str:
-        async with self._lock:
-            rows = list(
-                await self.db.execute_fetchall(
-                    "SELECT settings FROM user_settings WHERE user_id = ?", (user_id,)
-                )
-            )
-        return rows[0]["settings"] if rows else "{}"
-
-    async def save_user_settings(self, user_id: int, settings: str) -> None:
-        await self._transaction(
-            [
-                (
-                    "INSERT INTO user_settings (user_id, settings) VALUES (?, ?) "
-                    "ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings",
-                    (user_id, settings),
-                )
-            ]
-        )
-
-    async def guild_settings(self, guild_id: int) -> str:
-        async with self._lock:
-            rows = list(
-                await self.db.execute_fetchall(
-                    "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
-                )
-            )
-        return rows[0]["settings"] if rows else "{}"
-
-    async def save_guild_settings(self, guild_id: int, settings: str) -> None:
-        await self._transaction(
-            [
-                (
-                    "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?) "
-                    "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
-                    (guild_id, settings),
-                )
-            ]
-        )
-
-    async def claim_reminder(self, match_id: str, now: float, every: float) -> bool:
-        try:
-            await self._transaction(
-                [
-                    (
-                        "INSERT INTO reminders (match_id, reminded_at) VALUES (?, ?) "
-                        "ON CONFLICT (match_id) DO UPDATE SET reminded_at = excluded.reminded_at "
-                        "WHERE reminders.reminded_at <= excluded.reminded_at - ?",
-                        (match_id, now, every),
-                    )
-                ],
-                guard_first=True,  # no row changed: it pinged within the hour
-            )
-        except VersionConflict:
-            return False
-        return True
-
-    async def set_status(self, match_id: str, status: Status) -> None:
-        stamp = now()
-        ended = unix_time(stamp) if status in ("finished", "cancelled") else None
-        await self._transaction(
-            [
-                (
-                    "UPDATE matches SET status = ?, updated_at = ?, "
-                    "finished_at = coalesce(?, finished_at) WHERE id = ?",
-                    (status, stamp, ended, match_id),
-                ),
-            ]
-        )
-
-    async def set_message(self, match_id: str, message_id: int) -> None:
-        await self._transaction(
-            [
-                ("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id)),
-            ]
-        )
-
-    # --- decks ----------------------------------------------------------------------------
-    async def decks(self, user_id: int) -> list[DeckRecord]:
-        async with self._lock:
-            rows = await self.db.execute_fetchall(
-                "SELECT user_id, name, catalogue, cards, created_at, updated_at FROM decks "
-                "WHERE user_id = ? ORDER BY name",
-                (user_id,),
-            )
-        return [DeckRecord(**{**dict(row), "cards": json.loads(row["cards"])}) for row in rows]
-
-    async def save_deck(self, deck: DeckRecord, most: int) -> bool:
-        # A new name only under the limit; the same name is replaced (its created_at kept).
-        try:
-            await self._transaction(
-                [
-                    (
-                        "INSERT INTO decks (user_id, name, catalogue, cards, created_at, "
-                        "updated_at) SELECT ?, ?, ?, ?, ?, ? WHERE "
-                        "(SELECT COUNT(*) FROM decks WHERE user_id = ?) < ? OR EXISTS "
-                        "(SELECT 1 FROM decks WHERE user_id = ? AND name = ?) "
-                        "ON CONFLICT (user_id, name) DO UPDATE SET catalogue = "
-                        "excluded.catalogue, cards = excluded.cards, "
-                        "updated_at = excluded.updated_at",
-                        (
-                            deck.user_id,
-                            deck.name,
-                            deck.catalogue,
-                            json.dumps(deck.cards),
-                            deck.created_at.isoformat(),
-                            deck.updated_at.isoformat(),
-                            deck.user_id,
-                            most,
-                            deck.user_id,
-                            deck.name,
-                        ),
-                    )
-                ],
-                guard_first=True,
-            )
-        except VersionConflict:
-            return False
-        return True
-
-    async def delete_deck(self, user_id: int, name: str) -> bool:
-        try:
-            await self._transaction(
-                [("DELETE FROM decks WHERE user_id = ? AND name = ?", (user_id, name))],
-                guard_first=True,
-            )
-        except VersionConflict:
-            return False
-        return True
-
     # --- timers --------------------------------------------------------------------------
     async def replace_timers(self, match_id: str, timers: Sequence[Timer]) -> None:
-        await self._transaction(
-            [
-                (
-                    "UPDATE matches SET timers = ?, next_due = ? WHERE id = ?",
-                    (timers_json(timers), next_due(timers), match_id),
-                )
-            ]
+        row, _ = self._timer_writes(match_id, timers)
+        await self._write(
+            Step(
+                "UPDATE matches SET timers = :timers, next_due = :next_due WHERE id = :id",
+                {**row, "id": match_id},
+            )
         )
 
     async def next_due(self) -> float | None:
-        async with self._lock:
-            rows = await self.db.execute_fetchall(
-                "SELECT MIN(due) FROM (SELECT MIN(next_due) AS due FROM matches "
-                "WHERE next_due IS NOT NULL UNION ALL SELECT MIN(due_at) FROM event_timers)"
-            )
-        return next(iter(rows))[0]
+        return await self._value(
+            "SELECT MIN(due) FROM (SELECT MIN(next_due) AS due FROM matches "
+            "WHERE next_due IS NOT NULL UNION ALL SELECT MIN(due_at) FROM event_timers)"
+        )
 
     async def due_timers(self, now: float, limit: int = 100) -> list[Timer]:
-        async with self._lock:
-            # The earliest ``limit`` timers are among the ``limit`` matches due first: each
-            # of those has one at least as early as its next_due. A due list taken whole
-            # (every match due, each list read) made a backlog quadratic to fire.
-            due_first = (
-                "(SELECT id, timers FROM matches WHERE next_due <= ? ORDER BY next_due LIMIT ?)"
-            )
-            rows = await self.db.execute_fetchall(
-                f"SELECT * FROM ({timer_rows(due_first)}) WHERE due_at <= ? "
-                "UNION ALL SELECT ? || tournament_id, kind, 0, round, due_at, '' "
-                "FROM event_timers WHERE due_at <= ? "
-                "ORDER BY due_at, match_id, kind, seat LIMIT ?",
-                (now, limit, now, EVENT_TIMER, now, limit),
-            )
+        # The earliest ``limit`` timers are among the ``limit`` matches due first: each of
+        # those has one at least as early as its next_due. A due list taken whole (every
+        # match due, each list read) made a backlog quadratic to fire.
+        due_first = (
+            "(SELECT id, timers FROM matches WHERE next_due <= :now ORDER BY next_due LIMIT :limit)"
+        )
+        rows = await self._fetch(
+            f"SELECT * FROM ({timer_rows(due_first)}) WHERE due_at <= :now "
+            "UNION ALL SELECT :event || tournament_id, kind, 0, round, due_at, '' "
+            "FROM event_timers WHERE due_at <= :now "
+            "ORDER BY due_at, match_id, kind, seat LIMIT :limit",
+            {"now": now, "limit": limit, "event": EVENT_TIMER},
+        )
         return [Timer(**dict(row)) for row in rows]
 
     async def timers_of(self, match_id: str) -> list[Timer]:
-        async with self._lock:
-            rows = await self.db.execute_fetchall(
-                f"{TIMER_ROWS} WHERE m.id = ? ORDER BY due_at, kind, seat", (match_id,)
-            )
+        rows = await self._fetch(
+            f"{TIMER_ROWS} WHERE m.id = :id ORDER BY due_at, kind, seat", {"id": match_id}
+        )
         return [Timer(**dict(row)) for row in rows]
 
     async def delete_timers(self, timers: Sequence[Timer]) -> None:
         """Remove fired timers: exactly those, so one set again while firing stays."""
-        statements: list[tuple[str, tuple[object, ...]]] = []
         fired: dict[str, list[Timer]] = {}
         for t in timers:
-            if t.match_id.startswith(EVENT_TIMER):
-                statements.append(
-                    (
-                        "DELETE FROM event_timers WHERE tournament_id = ? AND kind = ? "
-                        "AND round = ? AND due_at = ?",
-                        (t.match_id.removeprefix(EVENT_TIMER), t.kind, t.version, t.due_at),
-                    )
-                )
-            else:
+            if not t.match_id.startswith(EVENT_TIMER):
                 fired.setdefault(t.match_id, []).append(t)
-        for match_id, gone in fired.items():
-            # The row's list without those timers, and the earliest of the rest. A due_at
-            # compared here was read out of this same JSON (due_timers), so it is equal.
-            keys = ", ".join("(?, ?, ?, ?)" for _ in gone)
-            statements.append(
-                (
-                    "UPDATE matches SET (timers, next_due) = ("
-                    "SELECT coalesce(json_group_array(json(t.value)), '[]'), "
-                    "min(json_extract(t.value, '$.due_at')) FROM json_each(matches.timers) t "
-                    f"WHERE ({_TIMER_KEY}) NOT IN (VALUES {keys})) "
-                    "WHERE id = ? AND next_due IS NOT NULL",
-                    (*(v for t in gone for v in (t.kind, t.seat, t.version, t.due_at)), match_id),
-                )
-            )
-        await self._transaction(statements)
-
-    # --- tournaments -----------------------------------------------------------------------
-    async def create_tournament(self, record: TournamentRecord) -> None:
-        await self._transaction(
-            [
-                (
-                    "INSERT INTO tournaments (id, guild_id, channel_id, message_id, organiser_id, "
-                    "game, config, status, round, seed, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        record.tournament_id,
-                        record.guild_id,
-                        record.channel_id,
-                        record.message_id,
-                        record.organiser_id,
-                        record.game,
-                        record.config,
-                        record.status,
-                        record.round,
-                        record.seed,
-                        record.created_at,
-                    ),
-                )
-            ]
-        )
+        steps = [self._fired(match_id, gone) for match_id, gone in fired.items()]
+        await self._write(*self._event_timer_deletes(timers), *steps)
 
     @staticmethod
-    def _tournament(row: aiosqlite.Row) -> TournamentRecord:
-        data = dict(row)
-        return TournamentRecord(tournament_id=data.pop("id"), **data)
-
-    async def get_tournament(self, tournament_id: str) -> TournamentRecord | None:
-        rows = await self._rows("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
-        return self._tournament(rows[0]) if rows else None
-
-    async def tournaments(self, guild_id: int | None, *, open_only: bool) -> list[TournamentRecord]:
-        where, params = [], []
-        if guild_id is not None:
-            where.append("guild_id = ?")
-            params.append(guild_id)
-        if open_only:
-            where.append("status IN ('signup', 'running', 'paused')")
-        clause = f"WHERE {' AND '.join(where)}" if where else ""
-        rows = await self._rows(
-            f"SELECT * FROM tournaments {clause} ORDER BY created_at DESC, id", tuple(params)
+    def _fired(match_id: str, gone: Sequence[Timer]) -> Step:
+        """The row's list without those timers, and the earliest of the rest. A due_at
+        compared here was read out of this same JSON (due_timers), so it is equal."""
+        keys = ", ".join(f"(:kind{n}, :seat{n}, :version{n}, :due_at{n})" for n in range(len(gone)))
+        values: dict[str, object] = {"id": match_id}
+        for n, t in enumerate(gone):
+            values.update({f"kind{n}": t.kind, f"seat{n}": t.seat, f"version{n}": t.version})
+            values[f"due_at{n}"] = t.due_at
+        return Step(
+            "UPDATE matches SET (timers, next_due) = ("
+            "SELECT coalesce(json_group_array(json(t.value)), '[]'), "
+            "min(json_extract(t.value, '$.due_at')) FROM json_each(matches.timers) t "
+            f"WHERE ({_TIMER_KEY}) NOT IN (VALUES {keys})) "
+            "WHERE id = :id AND next_due IS NOT NULL",
+            values,
         )
-        return [self._tournament(row) for row in rows]
-
-    async def save_tournament(self, record: TournamentRecord) -> None:
-        await self._transaction(
-            [
-                (
-                    "UPDATE tournaments SET message_id = ?, config = ?, status = ?, round = ? "
-                    "WHERE id = ?",
-                    (
-                        record.message_id,
-                        record.config,
-                        record.status,
-                        record.round,
-                        record.tournament_id,
-                    ),
-                )
-            ],
-            guard_first=True,
-        )
-
-    async def entrants(self, tournament_id: str) -> list[EntrantRecord]:
-        rows = await self._rows(
-            "SELECT * FROM entrants WHERE tournament_id = ? ORDER BY entrant", (tournament_id,)
-        )
-        return [EntrantRecord(**dict(row)) for row in rows]
-
-    async def save_entrant(self, entrant: EntrantRecord) -> None:
-        await self._transaction(
-            [
-                (
-                    "INSERT OR REPLACE INTO entrants (tournament_id, entrant, user_id, name, "
-                    "state, checked_in, forfeited, dropped_round, joined_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        entrant.tournament_id,
-                        entrant.entrant,
-                        entrant.user_id,
-                        entrant.name,
-                        entrant.state,
-                        int(entrant.checked_in),
-                        int(entrant.forfeited),
-                        entrant.dropped_round,
-                        entrant.joined_at,
-                    ),
-                )
-            ]
-        )
-
-    async def rounds(self, tournament_id: str) -> list[RoundRecord]:
-        rows = await self._rows(
-            "SELECT * FROM rounds WHERE tournament_id = ? ORDER BY round", (tournament_id,)
-        )
-        return [RoundRecord(**dict(row)) for row in rows]
-
-    async def save_round(self, round: RoundRecord) -> None:
-        await self._transaction(
-            [
-                (
-                    "INSERT OR REPLACE INTO rounds (tournament_id, round, stage, deadline, "
-                    "message_id, started_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        round.tournament_id,
-                        round.round,
-                        round.stage,
-                        round.deadline,
-                        round.message_id,
-                        round.started_at,
-                    ),
-                )
-            ]
-        )
-
-    @staticmethod
-    def _table(row: aiosqlite.Row) -> EventTable:
-        data = dict(row)
-        data["seats"] = json.loads(data["seats"])
-        data["games"] = json.loads(data["games"])
-        return EventTable(**data)
-
-    async def event_tables(self, tournament_id: str) -> list[EventTable]:
-        rows = await self._rows(
-            "SELECT * FROM event_tables WHERE tournament_id = ? ORDER BY round, table_no",
-            (tournament_id,),
-        )
-        return [self._table(row) for row in rows]
-
-    async def event_table_of(self, match_id: str) -> EventTable | None:
-        rows = await self._rows("SELECT * FROM event_tables WHERE match_id = ?", (match_id,))
-        return self._table(rows[0]) if rows else None
-
-    async def save_event_table(self, table: EventTable) -> None:
-        await self._transaction(
-            [
-                (
-                    "INSERT OR REPLACE INTO event_tables (tournament_id, round, table_no, "
-                    "match_id, thread_id, seats, status, bracket_id, games) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        table.tournament_id,
-                        table.round,
-                        table.table_no,
-                        table.match_id,
-                        table.thread_id,
-                        json.dumps(table.seats),
-                        table.status,
-                        table.bracket_id,
-                        json.dumps([game.model_dump() for game in table.games]),
-                    ),
-                )
-            ]
-        )
-
-    async def results(self, tournament_id: str) -> list[ResultRecord]:
-        rows = await self._rows(
-            "SELECT * FROM results WHERE tournament_id = ? ORDER BY round, table_no",
-            (tournament_id,),
-        )
-        found = []
-        for row in rows:
-            data = dict(row)
-            for key in ("players", "places", "gone"):
-                data[key] = json.loads(data[key])
-            data["game_wins"] = json.loads(data["game_wins"] or "null")
-            found.append(ResultRecord(**data))
-        return found
-
-    async def add_result(self, result: ResultRecord, *, replace: bool = False) -> bool:
-        verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
-        async with self._lock:
-            cursor = await self.db.execute(
-                f"{verb} INTO results (tournament_id, round, table_no, players, places, kind, "
-                "gone, source, match_id, game_wins, game_draws) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    result.tournament_id,
-                    result.round,
-                    result.table_no,
-                    json.dumps(result.players),
-                    json.dumps(result.places),
-                    result.kind,
-                    json.dumps(result.gone),
-                    result.source,
-                    result.match_id,
-                    None if result.game_wins is None else json.dumps(result.game_wins),
-                    result.game_draws,
-                ),
-            )
-        return cursor.rowcount == 1
-
-    async def delete_results(self, tournament_id: str, round: int) -> None:
-        await self._transaction(
-            [
-                (
-                    "DELETE FROM results WHERE tournament_id = ? AND round = ?",
-                    (tournament_id, round),
-                ),
-                (
-                    "DELETE FROM event_tables WHERE tournament_id = ? AND round = ?",
-                    (tournament_id, round),
-                ),
-            ]
-        )
-
-    async def add_audit(self, row: AuditRecord) -> None:
-        await self._transaction(
-            [
-                (
-                    "INSERT INTO tournament_audit (tournament_id, actor_id, actor_name, action, "
-                    "before, after, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        row.tournament_id,
-                        row.actor_id,
-                        row.actor_name,
-                        row.action,
-                        row.before,
-                        row.after,
-                        row.at,
-                    ),
-                )
-            ]
-        )
-
-    async def audit(self, tournament_id: str) -> list[AuditRecord]:
-        rows = await self._rows(
-            "SELECT id AS seq, tournament_id, actor_id, actor_name, action, before, after, at "
-            "FROM tournament_audit WHERE tournament_id = ? ORDER BY id",
-            (tournament_id,),
-        )
-        return [AuditRecord(**dict(row)) for row in rows]
-
-    async def replace_event_timers(self, tournament_id: str, timers: Sequence[Timer]) -> None:
-        await self._transaction(
-            [
-                ("DELETE FROM event_timers WHERE tournament_id = ?", (tournament_id,)),
-                *(
-                    (
-                        "INSERT INTO event_timers (tournament_id, kind, round, due_at) "
-                        "VALUES (?, ?, ?, ?)",
-                        (tournament_id, t.kind, t.version, t.due_at),
-                    )
-                    for t in timers
-                ),
-            ]
-        )
-
-    async def event_timers(self, tournament_id: str) -> list[Timer]:
-        rows = await self._rows(
-            "SELECT kind, round, due_at FROM event_timers WHERE tournament_id = ? ORDER BY due_at",
-            (tournament_id,),
-        )
-        return [
-            Timer(
-                match_id=EVENT_TIMER + tournament_id,
-                kind=row["kind"],
-                seat=0,
-                version=row["round"],
-                due_at=row["due_at"],
-            )
-            for row in rows
-        ]
 
     async def counts(self) -> dict[str, int]:
-        async with self._lock:
-            rows = await self.db.execute_fetchall(
-                "SELECT (SELECT count(*) FROM matches WHERE status = 'active'), "
-                "(SELECT coalesce(sum(json_array_length(timers)), 0) FROM matches "
-                "WHERE next_due IS NOT NULL)"
-            )
-        active, timers = next(iter(rows))
+        (row,) = await self._fetch(
+            "SELECT (SELECT count(*) FROM matches WHERE status = 'active'), "
+            "(SELECT coalesce(sum(json_array_length(timers)), 0) FROM matches "
+            "WHERE next_due IS NOT NULL)"
+        )
+        active, timers = row
         return {"active_matches": active, "pending_timers": timers}
 
 
-def _run_transaction(
-    statements: Sequence[tuple[str, tuple[object, ...]]],
-    guard_first: bool,
-    db: sqlite3.Connection,
-) -> BaseException | None:
-    """``SQLiteStore._transaction`` on the database's thread: the error to raise, if any."""
+def _bind(step: Step) -> tuple[Step, str, Sequence[object]]:
+    """The step, its SQLite text and its values (a list of them, one a row, for ``rows``)."""
+    rendered = render(step.sql, "sqlite")
+    if step.rows is None:
+        return step, *rendered.bind(step.params)
+    rows = [rendered.bind(row) for row in step.rows]
+    return step, rows[0][0] if rows else "", [values for _, values in rows]
+
+
+def _run_steps(
+    bound: Sequence[tuple[Step, str, Sequence[object]]], db: sqlite3.Connection
+) -> list[int] | BaseException:
+    """``SQLiteStore._write`` on the database's thread: the row counts, or the error to
+    raise (nothing written)."""
+    counts = []
     try:
         with immediate(db):
-            for index, (sql, params) in enumerate(statements):
-                cursor = db.execute(sql, params)
-                if guard_first and index == 0 and cursor.rowcount != 1:
-                    raise VersionConflict(sql)
+            for step, sql, values in bound:
+                if step.rows is None:
+                    count = db.execute(sql, values).rowcount
+                else:
+                    count = db.executemany(sql, values).rowcount if values else 0
+                if step.refuse is not None and count != 1:
+                    raise step.refuse
+                counts.append(count)
     except Exception as exc:
         busy = busy_or(exc)
         if busy is not exc:
             busy.__cause__ = exc
         return busy
-    return None
+    return counts
 
 
 def _run_batch(

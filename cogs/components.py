@@ -24,6 +24,7 @@ import discord
 
 from bot.errors import UserError
 from bot.service import MatchService, Person
+from cogs.acknowledge import acknowledged_in_time
 from games.core.protocol import IllegalAction
 
 T = TypeVar("T")
@@ -145,7 +146,7 @@ async def guarded(interaction: discord.Interaction, work: Any) -> None:
     outermost = not _GUARDING.get()
     token = _GUARDING.set(True)
     try:
-        await _guarded(interaction, work)
+        await _guarded(interaction, acknowledged_in_time(interaction, work) if outermost else work)
     finally:
         _GUARDING.reset(token)
         if outermost:

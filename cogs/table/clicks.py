@@ -58,7 +58,7 @@ class Clicks(Part):
             ephemeral=True, **self.drawing.hand_message(seen, note)
         )
         message = response.resource
-        if isinstance(message, discord.InteractionMessage):
+        if isinstance(message, discord.Message):  # late answers send WebhookMessages
             await self.hands.replace(seen.match.match_id, interaction, message.id)
 
     async def move(
@@ -124,7 +124,7 @@ class Clicks(Part):
         self, record: MatchRecord, response: discord.InteractionCallbackResponse
     ) -> None:
         message = response.resource
-        if isinstance(message, discord.InteractionMessage):
+        if isinstance(message, discord.Message):  # late answers send WebhookMessages
             await self.service.set_message(record.match_id, message.id)
 
     async def explain(self, interaction: discord.Interaction, text: str, error: Exception) -> None:

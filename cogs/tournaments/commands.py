@@ -140,7 +140,7 @@ class TournamentCog(commands.Cog):
                 embed=signup_embed(view), view=signup_buttons(view)
             )
             message = response.resource
-            if isinstance(message, discord.InteractionMessage):
+            if isinstance(message, discord.Message):  # late answers send WebhookMessages
                 await self.events.set_message(event.tournament_id, message.id)
 
         await guarded(interaction, run())

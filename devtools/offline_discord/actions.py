@@ -416,6 +416,7 @@ class Actions(Settling):
             channel_id=channel.id,
             source_message_id=message.id if message else None,
             name=name,
+            sent_at=asyncio.get_running_loop().time(),
         )
         self.interactions.append(record)
         self._by_token[record.token] = record

@@ -209,6 +209,9 @@ class FakeInteraction:
     """Ids of messages created/edited through this interaction's token, oldest first."""
     autocomplete_choices: list[dict[str, Any]] | None = None
     modal: FakeModal | None = None
+    sent_at: float | None = None
+    """The event loop's (fake) time the interaction was sent at: Discord refuses a first
+    answer more than 3 seconds later."""
 
     @property
     def acknowledged(self) -> bool:

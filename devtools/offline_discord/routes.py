@@ -46,6 +46,10 @@ from devtools.offline_discord.world import World
 
 _log = logging.getLogger(__name__)
 
+# Seconds Discord waits for the first answer to an interaction (then 10062 Unknown
+# interaction), in the event loop's time, which the harness moves on in fake time.
+ANSWER_WITHIN = 3.0
+
 
 class Routes(World):
     """The REST routes the bot calls, as methods registered with ``_route``."""
@@ -533,6 +537,9 @@ class Routes(World):
         )
         if interaction.response_type is not None:
             raise self._reject(request, 400, 40060, "Interaction has already been acknowledged.")
+        sent_at = interaction.sent_at
+        if sent_at is not None and asyncio.get_running_loop().time() - sent_at > ANSWER_WITHIN:
+            raise self._reject(request, 404, 10062, "Unknown interaction")
         body = request.body or {}
         kind = body.get("type")
         data: dict[str, Any] = body.get("data") or {}

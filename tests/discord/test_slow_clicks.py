@@ -1,0 +1,100 @@
+"""A click whose answer takes longer than Discord waits (3 s) is acknowledged in time and
+answered when its turn comes; a quick one is answered at once, as before."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from cogs.acknowledge import ACK_WITHIN
+from tests.discord.conftest import make_bot, move_components, open_game, show_hand
+from tests.discord.harness import FakeDiscord
+
+DEFERRED_UPDATE, UPDATE_MESSAGE = 6, 7
+
+
+def slowed(service, seconds: float) -> None:  # type: ignore[no-untyped-def]
+    """Every move waits ``seconds`` (in the loop's time) for its turn, as under overload."""
+    act = service.act
+
+    async def slow_act(*args, **kwargs):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(seconds)
+        return await act(*args, **kwargs)
+
+    service.act = slow_act
+
+
+async def the_mover(fake: FakeDiscord, *people):  # type: ignore[no-untyped-def]
+    for user in people:
+        if move_components(await show_hand(fake, user))[0]:
+            return user
+    raise AssertionError("nobody has a button move")
+
+
+async def first_move(fake: FakeDiscord, user):  # type: ignore[no-untyped-def]
+    hand = await show_hand(fake, user)
+    buttons, _ = move_components(hand)
+    assert buttons, "the test needs a button move in the first hand"
+    return hand, buttons[0]
+
+
+@pytest.mark.parametrize("delay", [2.5, 20.0])
+async def test_a_slow_move_is_acknowledged_in_time_and_its_hand_follows(
+    fake: FakeDiscord, db, delay: float
+) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        mover = await the_mover(fake, ana, ben)
+        hand, button = await first_move(fake, mover)
+        before = hand.text()
+        version = (await bot.store.open_matches())[0].version
+        slowed(bot.service, delay)
+        click = await fake.click(mover, hand, button)
+        await fake.advance(delay)  # the move's turn comes
+        # Acknowledged by itself (nothing changes on screen), then answered: the clicked
+        # hand is edited to the hand after the move.
+        assert click.response_type == DEFERRED_UPDATE
+        assert (await bot.store.open_matches())[0].version == version + 1
+        answered = fake.messages[hand.id]
+        assert answered.text() != before
+        assert hand.id in click.reply_ids
+    fake.assert_clean()
+
+
+async def test_a_quick_move_is_answered_at_once_without_an_acknowledgement_of_its_own(
+    fake: FakeDiscord, db
+) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        mover = await the_mover(fake, ana, ben)
+        hand, button = await first_move(fake, mover)
+        slowed(bot.service, ACK_WITHIN / 2)
+        click = await fake.click(mover, hand, button)
+        assert click.response_type == UPDATE_MESSAGE
+    fake.assert_clean()
+
+
+async def test_discord_refuses_an_answer_after_three_seconds_and_nothing_breaks(
+    fake: FakeDiscord, db, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Without the acknowledgement (as before), a 4-second move is refused by Discord: the
+    move stands, and the refusal is a warning, not an error (the fake refuses as Discord
+    does, so the test above proves the acknowledgement is what answers in time)."""
+    import cogs.acknowledge
+
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    monkeypatch.setattr(cogs.acknowledge, "ACK_WITHIN", 60.0)
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        mover = await the_mover(fake, ana, ben)
+        hand, button = await first_move(fake, mover)
+        version = (await bot.store.open_matches())[0].version
+        slowed(bot.service, 4.0)
+        click = await fake.click(mover, hand, button, expect_ack=False)
+        assert click.response_type is None  # "This interaction failed"
+        assert (await bot.store.open_matches())[0].version == version + 1
+    # Refused as Discord refuses a late first answer; logged as a warning, no error.
+    assert [r.code for r in fake.rejections] == [10062]

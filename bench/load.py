@@ -5,12 +5,18 @@ the real discord.py code and the real bot (cogs, service, SQLite store), each pe
 clicking as fast as the bot answers: a move in their hand when they have one, otherwise
 they wait until the table shows it is their turn (or look at their hand after a few quiet
 seconds, as people do). A finished match is rematched at once. Per 30-second window it
-prints the latency of every click (dispatch to the bot's answer), failed interactions, RSS
+prints the latency of every click apart: its acknowledgement (dispatch to the bot's first
+answer, which Discord wants within 3 s) and its answer (to the message the person reads
+next: the same moment, unless the bot acknowledged a slow click first and answered when its
+turn came), failed interactions, RSS
 and the longest garbage-collection pause; at the end, REST calls per move and moves/s against the
 service's own bare figure measured in the same run (one match, no Discord).
 
-A click answered more than 3 s after it was made is refused with 10062 "Unknown
+A click first answered more than 3 s after it was made is refused with 10062 "Unknown
 interaction", as Discord does, and counted as failed.
+
+``--database postgres`` runs the bot on a throwaway PostgreSQL (or ``BENCH_DATABASE_URL``)
+instead of SQLite; ``--channels 1000`` is the overload run (1,000 active matches).
 """
 
 from __future__ import annotations
@@ -28,22 +34,28 @@ import sys
 import tempfile
 import time
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import discord
+
+from bench import postgres
 from bench.service import service_cost
 from bot.client import CookieJar
 from bot.config import Settings
 from bot.service import Change, MatchService
 from bot.service.base import waiting_on
+from cogs import components
 from devtools.offline_discord import FakeDiscord, FakeInteraction, FakeMessage, FakeUser
 
 GAME = "cover_your_assets"
 WINDOW = 30.0  # seconds per report line
 ANSWER_LIMIT = 3.0  # Discord refuses an answer later than this
-GIVE_UP = 10.0  # a click still unanswered after this is failed for good
+GIVE_UP = 10.0  # a click still unacknowledged after this is failed for good
+ANSWER_GIVE_UP = 120.0  # an acknowledged click still unanswered after this is failed
+DEFERRED = (5, 6)  # callback types that acknowledge a click and answer it later
 LOOK_AFTER = 5.0  # a person with nothing to do looks at their hand after this long
 PRUNE_EVERY = 5.0  # seconds between two clean-ups of the harness's records
 MENTION = re.compile(r"<@(\d+)>")
@@ -131,7 +143,9 @@ class LoadDiscord(FakeDiscord):
         self.rest_calls = 0
         self.late = 0
         self.sent_at: dict[int, float] = {}
-        self.answers: dict[int, asyncio.Future[float]] = {}
+        self.answers: dict[int, asyncio.Future[float]] = {}  # acknowledgements
+        self.late_answers: dict[int, asyncio.Future[float]] = {}  # answers after deferring
+        self.deferred = 0
         self.pinged: dict[int, asyncio.Event] = {}
         self.tables: dict[int, int] = {}  # channel id -> its table message id
         self._seen: dict[int, float] = {}  # public message id -> when pruning first saw it
@@ -163,8 +177,21 @@ class LoadDiscord(FakeDiscord):
     def _log_public(self, msg: FakeMessage) -> None:
         pass  # the harness keeps all public text for leak checks; a load run does not
 
+    def _answered(self, interaction: FakeInteraction | None) -> None:
+        """A deferred click's answer came (a followup or an edit through its token)."""
+        if interaction is not None:
+            self.handled(interaction.id)
+
+    def handled(self, interaction_id: int) -> None:
+        """The bot is done with a click (``timed_handlers``): its answer, whatever it was
+        (a hand edited, or the lobby the click changed), is out."""
+        future = self.late_answers.pop(interaction_id, None)
+        if future is not None and not future.done():
+            future.set_result(time.perf_counter() - self.sent_at[interaction_id])
+
     def _create_message(self, request: Any, channel: Any, body: Any, **kwargs: Any) -> FakeMessage:
         msg = super()._create_message(request, channel, body, **kwargs)
+        self._answered(kwargs.get("interaction"))
         if msg.visible_to is None:
             if any(c.get("custom_id", "").startswith("cj:lobby:") for c in _flat(msg)):
                 self.tables[msg.channel_id] = msg.id
@@ -176,6 +203,7 @@ class LoadDiscord(FakeDiscord):
     def _edit_message(self, request: Any, msg: FakeMessage, body: Any, **kwargs: Any) -> Any:
         edited = super()._edit_message(request, msg, body, **kwargs)
         edited.history.clear()
+        self._answered(kwargs.get("interaction"))
         return edited
 
     def _callback(self, request: Any) -> Any:
@@ -194,14 +222,20 @@ class LoadDiscord(FakeDiscord):
             future = self.answers.pop(interaction.id, None)
             if future is not None and not future.done():
                 future.set_result(time.perf_counter() - self.sent_at[interaction.id])
+            if interaction.response_type in DEFERRED:
+                self.deferred += 1
+            else:
+                self._answered(interaction)
         return answer
 
     async def ask(
         self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str] | None
-    ) -> tuple[FakeInteraction, float | None]:
-        """A click (or a select) on ``message``; the seconds until it was answered, or
-        None if it never was."""
-        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+    ) -> tuple[FakeInteraction, float | None, float | None]:
+        """A click (or a select) on ``message``: the seconds until it was acknowledged and
+        until it was answered (None: never)."""
+        loop = asyncio.get_running_loop()
+        acknowledged: asyncio.Future[float] = loop.create_future()
+        answered: asyncio.Future[float] = loop.create_future()
         started = time.perf_counter()
         if values is None:
             record = await self.click(user, message, custom_id, dispatch_only=True)
@@ -210,13 +244,20 @@ class LoadDiscord(FakeDiscord):
                 user, message, custom_id, values, expect_ack=False, dispatch_only=True
             )
         self.sent_at[record.id] = started
-        self.answers[record.id] = future
+        self.answers[record.id] = acknowledged
+        self.late_answers[record.id] = answered
         try:
-            return record, await asyncio.wait_for(future, GIVE_UP)
+            ack = await asyncio.wait_for(acknowledged, GIVE_UP)
         except TimeoutError:
-            return record, None
+            return record, None, None
         finally:
             self.answers.pop(record.id, None)
+        try:
+            return record, ack, await asyncio.wait_for(answered, ANSWER_GIVE_UP)
+        except TimeoutError:
+            return record, ack, None
+        finally:
+            self.late_answers.pop(record.id, None)
 
     def prune(self, keep: float = 60.0, clicks_kept: float = 60.0) -> None:
         """Forget answered interactions (``clicks_kept`` seconds after they were made) and
@@ -250,6 +291,7 @@ class LoadDiscord(FakeDiscord):
             if (
                 record.id not in makers
                 and record.id not in self.answers  # still waiting for its answer
+                and record.id not in self.late_answers
                 and now - self.sent_at.get(record.id, now) > clicks_kept  # now: being sent
             ):
                 self._by_token.pop(record.token, None)
@@ -259,7 +301,7 @@ class LoadDiscord(FakeDiscord):
         )
 
     def answers_pending(self) -> list[FakeInteraction]:
-        return [r for r in self.interactions if r.id in self.answers]
+        return [r for r in self.interactions if r.id in self.answers or r.id in self.late_answers]
 
 
 def _flat(msg: FakeMessage) -> list[dict[str, Any]]:
@@ -296,19 +338,19 @@ def button(message: FakeMessage, prefix: str) -> str | None:
 
 
 class Histogram:
-    """Latencies of the whole run in 0.1 ms bins (10 s and over in the last): a fixed
-    400 KB. Kept as arrays of every click, the bench's own record grew by 400 KB a window
-    at 400 moves/s, most of the RSS growth it was there to measure."""
+    """Latencies of the whole run in bins of ``step`` (0.1 ms: 10 s and over in the last):
+    a fixed 400 KB. Kept as arrays of every click, the bench's own record grew by 400 KB a
+    window at 400 moves/s, most of the RSS growth it was there to measure."""
 
-    STEP = 1e-4
     BINS = 100_001
 
-    def __init__(self) -> None:
+    def __init__(self, step: float = 1e-4) -> None:
+        self.step = step
         self.counts = array("I", [0]) * self.BINS
         self.total = 0
 
     def add(self, seconds: float) -> None:
-        self.counts[min(self.BINS - 1, int(seconds / self.STEP))] += 1
+        self.counts[min(self.BINS - 1, int(seconds / self.step))] += 1
         self.total += 1
 
     def percentile(self, share: float) -> float:
@@ -317,7 +359,7 @@ class Histogram:
         for index, count in enumerate(self.counts):
             seen += count
             if seen > wanted:
-                return index * self.STEP
+                return index * self.step
         return 0.0
 
 
@@ -333,6 +375,8 @@ class Window:
     # The same latencies by what was clicked (``do``, ``pick``, ``hand``, ``rematch``...):
     # which clicks make the tail.
     kinds: dict[str, array[float]] = field(default_factory=dict)
+    # From the click to its answer: the acknowledgement's moment, unless the bot deferred.
+    answers: array[float] = field(default_factory=lambda: array("d"))
 
 
 @dataclass
@@ -343,7 +387,9 @@ class Load:
     deadline: float
     window: Window = field(default_factory=Window)
     windows: list[tuple[Window, float, float]] = field(default_factory=list)
-    every_click: Histogram = field(default_factory=Histogram)
+    every_click: Histogram = field(default_factory=Histogram)  # acknowledgements
+    # 1 ms bins (to 100 s): an answer may wait its turn well past Discord's 3 s.
+    every_answer: Histogram = field(default_factory=lambda: Histogram(step=1e-3))
     moves: int = 0
     failed: int = 0
     clicks: int = 0
@@ -386,14 +432,16 @@ class Load:
     async def click(
         self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str] | None
     ) -> FakeMessage | None:
-        record, seconds = await self.fake.ask(user, message, custom_id, values)
+        record, seconds, answered = await self.fake.ask(user, message, custom_id, values)
         self.clicks += 1
-        if seconds is None or not record.acknowledged:
+        if seconds is None or answered is None or not record.acknowledged:
             self.failed += 1
             self.window.failed += 1
             return None
         self.window.latencies.append(seconds)
         self.every_click.add(seconds)
+        self.window.answers.append(answered)
+        self.every_answer.add(answered)
         kind = custom_id.split(":", 2)[1]
         self.window.kinds.setdefault(kind, array("d")).append(seconds)
         if custom_id.startswith(("cj:do:", "cj:pick:")):
@@ -468,6 +516,7 @@ class SpeedMeter:
 async def report_windows(load: Load, gcw: GcWatch, started: float, speed: SpeedMeter) -> None:
     print(
         f"{'window':>8} {'moves/s':>8} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7} "
+        f"{'ans p99':>7} {'ans max':>7} "
         f"{'failed':>6} {'RSS MB':>7} {'GC max':>7} {'GC CPU':>7} {'ref ms':>7} {'fsync':>6}",
         flush=True,
     )
@@ -483,12 +532,14 @@ async def report_windows(load: Load, gcw: GcWatch, started: float, speed: SpeedM
             # The summary compares the first window with the last: the ones between are
             # printed and their clicks forgotten (the histogram has them).
             between = load.windows[-2][0]
-            between.latencies, between.kinds = array("d"), {}
+            between.latencies, between.kinds, between.answers = array("d"), {}, array("d")
         lat = window.latencies
         print(
             f"{int(WINDOW * index):>6}s+ {window.moves / WINDOW:>8.1f} "
             f"{percentile(lat, 0.5) * 1e3:>5.0f}ms {percentile(lat, 0.95) * 1e3:>5.0f}ms "
             f"{percentile(lat, 0.99) * 1e3:>5.0f}ms {max(lat, default=0) * 1e3:>5.0f}ms "
+            f"{percentile(window.answers, 0.99) * 1e3:>5.0f}ms "
+            f"{max(window.answers, default=0) * 1e3:>5.0f}ms "
             f"{window.failed:>6} {rss:>7.1f} {gcw.longest * 1e3:>5.0f}ms "
             f"{gcw.longest_cpu * 1e3:>5.0f}ms {window.reference:>7.2f} {window.fsync:>6.2f}",
             flush=True,
@@ -522,7 +573,14 @@ async def open_tables(fake: LoadDiscord, channels: int) -> tuple[list[int], list
     return ids, people
 
 
-async def run(channels: int, seconds: float, *, freeze: bool, threshold: str | None = None) -> None:
+async def run(
+    channels: int,
+    seconds: float,
+    *,
+    freeze: bool,
+    threshold: str | None = None,
+    database: str = "sqlite",
+) -> None:
     # Discord's own library logs a refused late answer at WARNING, and ours too: quiet
     # them here, they are counted.
     logging.basicConfig(level=logging.ERROR)
@@ -533,16 +591,25 @@ async def run(channels: int, seconds: float, *, freeze: bool, threshold: str | N
         f"({cost.per_action * 1e3:.2f} ms a move; a bare commit {cost.bare * 1e3:.2f} ms)",
         flush=True,
     )
-    with tempfile.TemporaryDirectory() as folder:
+    async with contextlib.AsyncExitStack() as stack:
+        folder = stack.enter_context(tempfile.TemporaryDirectory())
+        url = f"sqlite:///{Path(folder) / 'load.db'}"
+        if database == "postgres":
+            found = await stack.enter_async_context(postgres.database())
+            if found is None:
+                return  # postgres.database said why
+            url = found
+        print(f"database: {database}", flush=True)
         settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
             discord_token="fake-token",
-            database_url=f"sqlite:///{Path(folder) / 'load.db'}",
+            database_url=url,
             bot_delay=0,
             gc_freeze=freeze,
             **({} if threshold is None else {"gc_threshold": threshold}),
         )
         fake = LoadDiscord()
+        stack.enter_context(timed_handlers(fake))
         bot = CookieJar(settings)
         async with fake.running(bot, check_errors=False):
             ids, people = await open_tables(fake, channels)
@@ -575,6 +642,26 @@ async def run(channels: int, seconds: float, *, freeze: bool, threshold: str | N
     print_summary(load, gcw, elapsed, bare, rest, errors, base_rss)
 
 
+@contextlib.contextmanager
+def timed_handlers(fake: LoadDiscord) -> Iterator[None]:
+    """Tell the fake when the bot is done with each click: a click the bot acknowledged
+    for a slow handler is answered then (or by its handler deliberately deferring, the
+    lobby being edited instead)."""
+    original = components.acknowledged_in_time
+
+    async def timed(interaction: discord.Interaction, work: Any) -> None:
+        try:
+            await original(interaction, work)
+        finally:
+            fake.handled(interaction.id)
+
+    components.acknowledged_in_time = timed  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        components.acknowledged_in_time = original  # type: ignore[assignment]
+
+
 def _counter(load: Load, service: MatchService) -> Any:
     async def listen(change: Change) -> None:
         load.count(change, service)
@@ -601,6 +688,14 @@ def print_summary(
         f"\n{len(load.channels)} channels, {elapsed:.0f} s: {load.moves} moves, {rate:.1f} moves/s "
         f"= {rate / bare:.2f}x the bare service ({bare:,.0f} moves/s); {load.clicks} clicks, "
         f"p50 {every.percentile(0.5) * 1e3:.0f} ms, p99 {every.percentile(0.99) * 1e3:.0f} ms"
+    )
+    answer = load.every_answer
+    print(
+        f"acknowledged: max {every.percentile(1.0) * 1e3:.0f} ms (Discord's limit 3,000 ms); "
+        f"answered: p50 {answer.percentile(0.5) * 1e3:.0f} ms, p99 "
+        f"{answer.percentile(0.99) * 1e3:.0f} ms, max {answer.percentile(1.0) * 1e3:.0f} ms; "
+        f"{load.fake.deferred} clicks acknowledged with a deferred update (the handler's own, or "
+        "the bot's for a slow one)"
     )
     print(
         f"failed interactions: {load.failed} (answered late, refused: {load.fake.late}); "
@@ -661,10 +756,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--gc-threshold",
         help="GC_THRESHOLD for the bot, e.g. 700,10,10 (default: the bot's own)",
     )
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     args = parser.parse_args(argv)
     asyncio.run(
         run(
-            args.channels, args.minutes * 60, freeze=not args.no_freeze, threshold=args.gc_threshold
+            args.channels,
+            args.minutes * 60,
+            freeze=not args.no_freeze,
+            threshold=args.gc_threshold,
+            database=args.database,
         )
     )
 

@@ -84,7 +84,7 @@ class PromptResponse(discord.InteractionResponse):  # type: ignore[type-arg]
 def prompt_response(interaction: discord.Interaction) -> PromptResponse | None:
     """Give a click a ``PromptResponse`` (other interactions keep discord.py's own: a slash
     command that may be slow defers itself, choosing whether its answer is private)."""
-    if interaction.type is not discord.InteractionType.component:
+    if getattr(interaction, "type", None) is not discord.InteractionType.component:
         return None
     response = PromptResponse(interaction)
     interaction._cs_response = response  # type: ignore[attr-defined]  # see let_go

@@ -250,6 +250,9 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
+            # Leaving may end the match, and a tournament table's end posts results and
+            # standings before the answer: past Discord's 3 seconds when its channel is busy.
+            await interaction.response.defer(ephemeral=True, thinking=True)
             record = await self.service.store.open_in_channel(interaction.channel_id or 0)
             if record is None:
                 raise UserError("There is no match in this channel.")

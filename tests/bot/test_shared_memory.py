@@ -193,6 +193,7 @@ async def test_ten_deadlines_with_two_processes_on_one_shard_each_fire_exactly_o
     before = {m: (await one.get(m)).version for m in matches}
     due = max([t.due_at for m in matches for t in await one.store.timers_of(m)])
     await clock.advance(due - clock.now() + 1)
+
     async def later(scheduler: Scheduler) -> int:
         await asyncio.sleep(0.05)
         return await scheduler.fire_due()

@@ -107,3 +107,19 @@ async def open_game(
     for _ in range(bots):
         await fake.click(host, lobby, lobby.find_button("Add bot"))
     await fake.click(host, lobby, lobby.find_button("Start"))
+
+
+async def mover_and_hand(fake: FakeDiscord, users: list[FakeUser]):  # type: ignore[no-untyped-def]
+    for user in users:
+        hand = await show_hand(fake, user)
+        buttons, selects = move_components(hand)
+        if buttons or selects:
+            return user, hand, buttons, selects
+    raise AssertionError("nobody can move")
+
+
+async def click_first_move(fake: FakeDiscord, user: FakeUser, hand, buttons, selects, **kw):  # type: ignore[no-untyped-def]
+    if buttons:
+        return await fake.click(user, hand, buttons[0], **kw)
+    values = [selects[0]["options"][0]["value"]]
+    return await fake.select(user, hand, selects[0]["custom_id"], values, **kw)

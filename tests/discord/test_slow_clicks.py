@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from cogs.acknowledge import ACK_WITHIN
-from tests.discord.conftest import make_bot, move_components, open_game, show_hand
+from tests.discord.conftest import click_first_move, make_bot, mover_and_hand, open_game
 from tests.discord.harness import FakeDiscord
 
 DEFERRED_UPDATE, UPDATE_MESSAGE = 6, 7
@@ -25,20 +25,6 @@ def slowed(service, seconds: float) -> None:  # type: ignore[no-untyped-def]
     service.act = slow_act
 
 
-async def the_mover(fake: FakeDiscord, *people):  # type: ignore[no-untyped-def]
-    for user in people:
-        if move_components(await show_hand(fake, user))[0]:
-            return user
-    raise AssertionError("nobody has a button move")
-
-
-async def first_move(fake: FakeDiscord, user):  # type: ignore[no-untyped-def]
-    hand = await show_hand(fake, user)
-    buttons, _ = move_components(hand)
-    assert buttons, "the test needs a button move in the first hand"
-    return hand, buttons[0]
-
-
 @pytest.mark.parametrize("delay", [2.5, 20.0])
 async def test_a_slow_move_is_acknowledged_in_time_and_its_hand_follows(
     fake: FakeDiscord, db, delay: float
@@ -46,12 +32,11 @@ async def test_a_slow_move_is_acknowledged_in_time_and_its_hand_follows(
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
         await open_game(fake, "cover_your_assets", ana, ben)
-        mover = await the_mover(fake, ana, ben)
-        hand, button = await first_move(fake, mover)
+        mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
         before = hand.text()
         version = (await bot.store.open_matches())[0].version
         slowed(bot.service, delay)
-        click = await fake.click(mover, hand, button)
+        click = await click_first_move(fake, mover, hand, buttons, selects)
         await fake.advance(delay)  # the move's turn comes
         # Acknowledged by itself (nothing changes on screen), then answered: the clicked
         # hand is edited to the hand after the move.
@@ -69,10 +54,9 @@ async def test_a_quick_move_is_answered_at_once_without_an_acknowledgement_of_it
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
         await open_game(fake, "cover_your_assets", ana, ben)
-        mover = await the_mover(fake, ana, ben)
-        hand, button = await first_move(fake, mover)
+        mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
         slowed(bot.service, ACK_WITHIN / 2)
-        click = await fake.click(mover, hand, button)
+        click = await click_first_move(fake, mover, hand, buttons, selects)
         assert click.response_type == UPDATE_MESSAGE
     fake.assert_clean()
 
@@ -89,11 +73,10 @@ async def test_discord_refuses_an_answer_after_three_seconds_and_nothing_breaks(
     monkeypatch.setattr(cogs.acknowledge, "ACK_WITHIN", 60.0)
     async with fake.running(make_bot(db)) as bot:
         await open_game(fake, "cover_your_assets", ana, ben)
-        mover = await the_mover(fake, ana, ben)
-        hand, button = await first_move(fake, mover)
+        mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
         version = (await bot.store.open_matches())[0].version
         slowed(bot.service, 4.0)
-        click = await fake.click(mover, hand, button, expect_ack=False)
+        click = await click_first_move(fake, mover, hand, buttons, selects, expect_ack=False)
         assert click.response_type is None  # "This interaction failed"
         assert (await bot.store.open_matches())[0].version == version + 1
     # Refused as Discord refuses a late first answer; logged as a warning, no error.

@@ -247,7 +247,7 @@ async def store_ratings_benchmark(count: int) -> tuple[float, float, bool]:
             assert record is not None
             await ratings.rate(record)
         rated = time.perf_counter() - start
-        stored = (await store.all_ratings(), await store.all_rating_events())
+        stored = (await store.all_ratings(), await store.all_rating_changes())
         start = time.perf_counter()
         done = await rebuild(store, games)
         rebuilt = time.perf_counter() - start
@@ -255,7 +255,7 @@ async def store_ratings_benchmark(count: int) -> tuple[float, float, bool]:
             done.changed == 0
             and (
                 await store.all_ratings(),
-                await store.all_rating_events(),
+                await store.all_rating_changes(),
             )
             == stored
         )

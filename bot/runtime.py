@@ -14,7 +14,7 @@ from bot.service import MatchService
 from bot.service.ratings import Ratings
 from bot.service.tournaments import Tournaments
 from bot.store import Store, Timer
-from bot.store.events import EVENT_TIMER
+from bot.store.tournament_records import TOURNAMENT_TIMER
 from games import GAMES
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ class Runtime:
 
     async def fire(self, timer: Timer) -> None:
         """One scheduler serves matches' and events' timers."""
-        if timer.match_id.startswith(EVENT_TIMER):
+        if timer.match_id.startswith(TOURNAMENT_TIMER):
             await self.tournaments.on_timer(timer)
         else:
             await self.service.on_timer(timer)

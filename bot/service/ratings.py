@@ -22,7 +22,7 @@ from bot.service.base import Change, match_outcome, settings_of
 from bot.service.lobbies import Lobbies
 from bot.store import MatchRecord, Store
 from bot.store.models import GONE
-from bot.store.ratings import RatingConflict, RatingEventRecord, RatingRecord
+from bot.store.ratings import RatingChangeRecord, RatingConflict, RatingRecord
 from games.core.protocol import Game
 
 log = logging.getLogger(__name__)
@@ -52,9 +52,11 @@ def as_rating(record: RatingRecord | None) -> Rating:
     return Rating() if record is None else Rating(record.mu, record.sigma, record.games)
 
 
-def events_of(record: MatchRecord, changes: Sequence[RatingChange]) -> list[RatingEventRecord]:
+def rating_changes_of_match(
+    record: MatchRecord, changes: Sequence[RatingChange]
+) -> list[RatingChangeRecord]:
     return [
-        RatingEventRecord(
+        RatingChangeRecord(
             match_id=record.match_id,
             user_id=change.user_id,
             guild_id=record.guild_id,
@@ -137,7 +139,7 @@ class Ratings:
         while self._rater is not None and not self._rater.done():
             await asyncio.wait({self._rater})
 
-    async def rate(self, record: MatchRecord) -> list[RatingEventRecord]:
+    async def rate(self, record: MatchRecord) -> list[RatingChangeRecord]:
         """Rate a finished match, if the server rates it; the rows written (none when it is
         not rated, or was rated already)."""
         if record.finished_at is None:
@@ -179,11 +181,11 @@ class Ratings:
 
     async def _events(
         self, record: MatchRecord, seats: Sequence[SeatResult]
-    ) -> list[RatingEventRecord]:
+    ) -> list[RatingChangeRecord]:
         users = [s.user_id for s in seats if s.user_id is not None]
         stored = await self.store.ratings_of(record.guild_id, record.game, users)
         before = {user: as_rating(found) for user, found in stored.items()}
-        return events_of(record, rate_match(record.match_id, seats, before))
+        return rating_changes_of_match(record, rate_match(record.match_id, seats, before))
 
     # --- reads -----------------------------------------------------------------------------
     def _game(self, game: str) -> Game:
@@ -214,7 +216,7 @@ class Ratings:
         found = await self.store.ratings_of(guild_id, game, [user_id])
         if user_id not in found:
             return None
-        events = await self.store.rating_events_of(guild_id, game, user_id)
+        events = await self.store.rating_changes_of(guild_id, game, user_id)
         places: dict[int, int] = {}
         for event in events:
             places[event.place] = places.get(event.place, 0) + 1
@@ -229,7 +231,9 @@ class Ratings:
 
     async def rated_games(self, guild_id: int, user_id: int) -> list[RatingRecord]:
         """The player's ratings here, one per game they have a rated match in."""
-        games = sorted({e.game for e in await self.store.rating_events_of(guild_id, None, user_id)})
+        games = sorted(
+            {e.game for e in await self.store.rating_changes_of(guild_id, None, user_id)}
+        )
         found = []
         for game in games:
             found += (await self.store.ratings_of(guild_id, game, [user_id])).values()
@@ -240,7 +244,7 @@ async def rebuild(store: Store, games: Mapping[str, Game]) -> Rebuilt:
     """Replay every rated match in (finished_at, id) order from fresh ratings, and replace
     both tables with the result in one transaction."""
     current: dict[tuple[int, str, int], Rating] = {}
-    events: list[RatingEventRecord] = []
+    events: list[RatingChangeRecord] = []
     order = await store.rated_matches()
     for match_id in order:
         record = await store.get(match_id)
@@ -258,7 +262,7 @@ async def rebuild(store: Store, games: Mapping[str, Game]) -> Rebuilt:
         changes = rate_match(record.match_id, seats, before)
         for change in changes:
             current[(record.guild_id, record.game, change.user_id)] = change.after
-        events += events_of(record, changes)
+        events += rating_changes_of_match(record, changes)
     ratings = [
         RatingRecord(
             guild_id=guild,
@@ -275,7 +279,7 @@ async def rebuild(store: Store, games: Mapping[str, Game]) -> Rebuilt:
         {(r.guild_id, r.game, r.user_id): r for r in await store.all_ratings()},
         {(r.guild_id, r.game, r.user_id): r for r in ratings},
     ) + _differing(
-        {(e.match_id, e.user_id): e for e in await store.all_rating_events()},
+        {(e.match_id, e.user_id): e for e in await store.all_rating_changes()},
         {(e.match_id, e.user_id): e for e in events},
     )
     await store.replace_ratings(ratings, events)

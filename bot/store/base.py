@@ -9,14 +9,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.store.events import (
-    AuditRecord,
-    EntrantRecord,
-    EventTable,
-    ResultRecord,
-    RoundRecord,
-    TournamentRecord,
-)
 from bot.store.models import (
     DeckRecord,
     LoggedAction,
@@ -27,7 +19,15 @@ from bot.store.models import (
     Timer,
     mark_of,
 )
-from bot.store.ratings import RatingEventRecord, RatingRecord
+from bot.store.ratings import RatingChangeRecord, RatingRecord
+from bot.store.tournament_records import (
+    AuditRecord,
+    EntrantRecord,
+    ResultRecord,
+    RoundRecord,
+    TournamentRecord,
+    TournamentTable,
+)
 
 
 class StoreError(Exception):
@@ -211,7 +211,7 @@ class Store(ABC):
 
     # --- tournaments (migration 013) --------------------------------------------------------
     # Event timers come out of ``next_due``/``due_timers`` with the matches' timers, as
-    # ``Timer(match_id=EVENT_TIMER + id, version=round)``, and ``delete_timers`` takes both.
+    # ``Timer(match_id=TOURNAMENT_TIMER + id, version=round)``, and ``delete_timers`` takes both.
     @abstractmethod
     async def create_tournament(self, record: TournamentRecord) -> None: ...
 
@@ -240,13 +240,13 @@ class Store(ABC):
     async def save_round(self, round: RoundRecord) -> None: ...
 
     @abstractmethod
-    async def event_tables(self, tournament_id: str) -> list[EventTable]: ...
+    async def tournament_tables(self, tournament_id: str) -> list[TournamentTable]: ...
 
     @abstractmethod
-    async def event_table_of(self, match_id: str) -> EventTable | None: ...
+    async def tournament_table_of(self, match_id: str) -> TournamentTable | None: ...
 
     @abstractmethod
-    async def save_event_table(self, table: EventTable) -> None: ...
+    async def save_tournament_table(self, table: TournamentTable) -> None: ...
 
     @abstractmethod
     async def results(self, tournament_id: str) -> list[ResultRecord]: ...
@@ -265,11 +265,11 @@ class Store(ABC):
     async def audit(self, tournament_id: str) -> list[AuditRecord]: ...
 
     @abstractmethod
-    async def replace_event_timers(self, tournament_id: str, timers: Sequence[Timer]) -> None:
+    async def replace_tournament_timers(self, tournament_id: str, timers: Sequence[Timer]) -> None:
         """The event's pending timers, all at once (``Timer.kind``, ``version`` = round)."""
 
     @abstractmethod
-    async def event_timers(self, tournament_id: str) -> list[Timer]: ...
+    async def tournament_timers(self, tournament_id: str) -> list[Timer]: ...
 
     @abstractmethod
     async def counts(self) -> dict[str, int]:
@@ -305,7 +305,7 @@ class Store(ABC):
         """The players' current ratings; a player never rated here is missing."""
 
     @abstractmethod
-    async def save_match_ratings(self, events: Sequence[RatingEventRecord]) -> bool:
+    async def save_match_ratings(self, events: Sequence[RatingChangeRecord]) -> bool:
         """One transaction: a rated match's ``rating_events`` rows and its players' new
         ratings. False, changing nothing, if that match was rated already;
         ``RatingConflict`` if a player's rating is no longer the one the events start from."""
@@ -323,9 +323,9 @@ class Store(ABC):
     async def count_rated(self, guild_id: int, game: str) -> int: ...
 
     @abstractmethod
-    async def rating_events_of(
+    async def rating_changes_of(
         self, guild_id: int, game: str | None, user_id: int
-    ) -> list[RatingEventRecord]:
+    ) -> list[RatingChangeRecord]:
         """A player's changes, oldest first (``game`` None: every game)."""
 
     @abstractmethod
@@ -342,10 +342,10 @@ class Store(ABC):
     async def all_ratings(self) -> list[RatingRecord]: ...
 
     @abstractmethod
-    async def all_rating_events(self) -> list[RatingEventRecord]: ...
+    async def all_rating_changes(self) -> list[RatingChangeRecord]: ...
 
     @abstractmethod
     async def replace_ratings(
-        self, ratings: Sequence[RatingRecord], events: Sequence[RatingEventRecord]
+        self, ratings: Sequence[RatingRecord], events: Sequence[RatingChangeRecord]
     ) -> None:
         """Both tables replaced in one transaction (``ratings rebuild``)."""

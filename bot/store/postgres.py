@@ -20,11 +20,11 @@ from typing import Any
 import asyncpg
 
 from bot.store.base import Shards, StoreBusy, StoreError
-from bot.store.events import EVENT_TIMER
 from bot.store.matches import Move, shard_filter
 from bot.store.models import LoggedAction, MatchMark, Timer
 from bot.store.shared import SQLStore
 from bot.store.sql import EMPTY, SQL, Fetch, Params, Row, Step, render, shipped
+from bot.store.tournament_records import TOURNAMENT_TIMER
 
 _TIMER_COLUMNS = "match_id, kind, seat, version, due_at, stamp"
 # Any constant both processes agree on: it serialises migrations across processes.
@@ -348,7 +348,7 @@ class PostgresStore(SQLStore):
             "due_at, '' AS stamp"
             f") SELECT {_TIMER_COLUMNS} FROM claimed_matches "
             f"UNION ALL SELECT {_TIMER_COLUMNS} FROM claimed_events",
-            {"now": now, "limit": limit, "lease": LEASE, "event": EVENT_TIMER},
+            {"now": now, "limit": limit, "lease": LEASE, "event": TOURNAMENT_TIMER},
         )
         timers = [Timer(**dict(row)) for row in rows]
         return sorted(timers, key=lambda t: (t.due_at, t.match_id, t.kind, t.seat))
@@ -364,7 +364,7 @@ class PostgresStore(SQLStore):
         """Remove fired timers: exactly those, so one set again while firing stays."""
         if not timers:
             return
-        fired = [t for t in timers if not t.match_id.startswith(EVENT_TIMER)]
+        fired = [t for t in timers if not t.match_id.startswith(TOURNAMENT_TIMER)]
         await self._write(
             Step(
                 "DELETE FROM timers t USING unnest(:ids::text[], :kinds::text[], :seats::int[], "

@@ -22,7 +22,7 @@ class RatingRecord(BaseModel):
     display: int
 
 
-class RatingEventRecord(BaseModel):
+class RatingChangeRecord(BaseModel):
     """One player's change from one rated match."""
 
     model_config = ConfigDict(frozen=True)
@@ -59,11 +59,11 @@ class RatingConflict(Exception):
 
 
 RATING_COLUMNS = "guild_id, game, user_id, mu, sigma, games, display"
-EVENT_COLUMNS = (
+CHANGE_COLUMNS = (
     "match_id, user_id, guild_id, game, at, place, players, mu_before, sigma_before, "
     "mu_after, sigma_after, games_after, display_after"
 )
-_INSERT_EVENT = insert("rating_events", EVENT_COLUMNS)
+_INSERT_CHANGE = insert("rating_events", CHANGE_COLUMNS)
 _INSERT_RATING = insert("ratings", RATING_COLUMNS)
 # The update only lands on the rating the event started from (one game fewer): two
 # processes rating matches of one player at once cannot both build on the same value.
@@ -89,10 +89,10 @@ class RatingSQL(Executor):
         )
         return {row["user_id"]: RatingRecord(**dict(row)) for row in rows}
 
-    async def save_match_ratings(self, events: Sequence[RatingEventRecord]) -> bool:
+    async def save_match_ratings(self, events: Sequence[RatingChangeRecord]) -> bool:
         try:
             await self._write(
-                Step(_INSERT_EVENT, rows=[e.model_dump() for e in events]),
+                Step(_INSERT_CHANGE, rows=[e.model_dump() for e in events]),
                 *(
                     Step(_UPSERT_RATING, e.rating().model_dump(), refuse=RatingConflict(e.user_id))
                     for e in events
@@ -128,17 +128,17 @@ class RatingSQL(Executor):
             )
         )
 
-    async def rating_events_of(
+    async def rating_changes_of(
         self, guild_id: int, game: str | None, user_id: int
-    ) -> list[RatingEventRecord]:
+    ) -> list[RatingChangeRecord]:
         where = "guild_id = :guild AND user_id = :user" + (
             "" if game is None else " AND game = :game"
         )
         rows = await self._fetch(
-            f"SELECT {EVENT_COLUMNS} FROM rating_events WHERE {where} ORDER BY at, match_id",
+            f"SELECT {CHANGE_COLUMNS} FROM rating_events WHERE {where} ORDER BY at, match_id",
             {"guild": guild_id, "user": user_id, "game": game},
         )
-        return [RatingEventRecord(**dict(row)) for row in rows]
+        return [RatingChangeRecord(**dict(row)) for row in rows]
 
     async def unrated_since(self, since: float) -> list[str]:
         # After both ``since`` and the last rated match.
@@ -163,18 +163,18 @@ class RatingSQL(Executor):
         )
         return [RatingRecord(**dict(row)) for row in rows]
 
-    async def all_rating_events(self) -> list[RatingEventRecord]:
+    async def all_rating_changes(self) -> list[RatingChangeRecord]:
         rows = await self._fetch(
-            f"SELECT {EVENT_COLUMNS} FROM rating_events ORDER BY match_id, user_id"
+            f"SELECT {CHANGE_COLUMNS} FROM rating_events ORDER BY match_id, user_id"
         )
-        return [RatingEventRecord(**dict(row)) for row in rows]
+        return [RatingChangeRecord(**dict(row)) for row in rows]
 
     async def replace_ratings(
-        self, ratings: Sequence[RatingRecord], events: Sequence[RatingEventRecord]
+        self, ratings: Sequence[RatingRecord], events: Sequence[RatingChangeRecord]
     ) -> None:
         await self._write(
             Step("DELETE FROM rating_events"),
             Step("DELETE FROM ratings"),
-            Step(_INSERT_EVENT, rows=[e.model_dump() for e in events]),
+            Step(_INSERT_CHANGE, rows=[e.model_dump() for e in events]),
             Step(_INSERT_RATING, rows=[r.model_dump() for r in ratings]),
         )

@@ -19,11 +19,11 @@ import aiosqlite
 from pydantic import TypeAdapter
 
 from bot.store.base import StoreBusy, StoreError
-from bot.store.events import EVENT_TIMER
 from bot.store.matches import Move
 from bot.store.models import LoggedAction, Timer
 from bot.store.shared import SQLStore
 from bot.store.sql import EMPTY, SQL, Fetch, Params, Row, Step, render, shipped
+from bot.store.tournament_records import TOURNAMENT_TIMER
 from bot.store.transactions import immediate
 
 log = logging.getLogger(__name__)
@@ -428,7 +428,7 @@ class SQLiteStore(SQLStore):
             "UNION ALL SELECT :event || tournament_id, kind, 0, round, due_at, '' "
             "FROM event_timers WHERE due_at <= :now "
             "ORDER BY due_at, match_id, kind, seat LIMIT :limit",
-            {"now": now, "limit": limit, "event": EVENT_TIMER},
+            {"now": now, "limit": limit, "event": TOURNAMENT_TIMER},
         )
         return [Timer(**dict(row)) for row in rows]
 
@@ -442,7 +442,7 @@ class SQLiteStore(SQLStore):
         """Remove fired timers: exactly those, so one set again while firing stays."""
         fired: dict[str, list[Timer]] = {}
         for t in timers:
-            if not t.match_id.startswith(EVENT_TIMER):
+            if not t.match_id.startswith(TOURNAMENT_TIMER):
                 fired.setdefault(t.match_id, []).append(t)
         steps = [self._fired(match_id, gone) for match_id, gone in fired.items()]
         await self._write(*self._event_timer_deletes(timers), *steps)

@@ -7,17 +7,17 @@ import json
 from collections.abc import Sequence
 
 from bot.store.base import VersionConflict
-from bot.store.events import (
-    EVENT_TIMER,
+from bot.store.models import Timer
+from bot.store.sql import Executor, Row, Step, insert
+from bot.store.tournament_records import (
+    TOURNAMENT_TIMER,
     AuditRecord,
     EntrantRecord,
-    EventTable,
     ResultRecord,
     RoundRecord,
     TournamentRecord,
+    TournamentTable,
 )
-from bot.store.models import Timer
-from bot.store.sql import Executor, Row, Step, insert
 
 _TOURNAMENT = (
     "id, guild_id, channel_id, message_id, organiser_id, game, config, status, round, seed, "
@@ -50,8 +50,8 @@ def _tournament(row: Row) -> TournamentRecord:
     return TournamentRecord(tournament_id=data.pop("id"), **data)
 
 
-def _table(row: Row) -> EventTable:
-    return EventTable(
+def _table(row: Row) -> TournamentTable:
+    return TournamentTable(
         **{**dict(row), "seats": json.loads(row["seats"]), "games": json.loads(row["games"])}
     )
 
@@ -122,17 +122,17 @@ class TournamentSQL(Executor):
     async def save_round(self, round: RoundRecord) -> None:
         await self._write(Step(_SAVE_ROUND, round.model_dump()))
 
-    async def event_tables(self, tournament_id: str) -> list[EventTable]:
+    async def tournament_tables(self, tournament_id: str) -> list[TournamentTable]:
         rows = await self._of(tournament_id, f"{_TABLE} FROM event_tables", "round, table_no")
         return [_table(row) for row in rows]
 
-    async def event_table_of(self, match_id: str) -> EventTable | None:
+    async def tournament_table_of(self, match_id: str) -> TournamentTable | None:
         rows = await self._fetch(
             f"SELECT {_TABLE} FROM event_tables WHERE match_id = :id", {"id": match_id}
         )
         return _table(rows[0]) if rows else None
 
-    async def save_event_table(self, table: EventTable) -> None:
+    async def save_tournament_table(self, table: TournamentTable) -> None:
         values = table.model_dump()
         values.update(seats=json.dumps(table.seats), games=json.dumps(values["games"]))
         await self._write(
@@ -173,7 +173,7 @@ class TournamentSQL(Executor):
         rows = await self._of(tournament_id, f"id AS seq, {_AUDIT} FROM tournament_audit", "id")
         return [AuditRecord(**dict(row)) for row in rows]
 
-    async def replace_event_timers(self, tournament_id: str, timers: Sequence[Timer]) -> None:
+    async def replace_tournament_timers(self, tournament_id: str, timers: Sequence[Timer]) -> None:
         rows = [
             {"id": tournament_id, "kind": t.kind, "round": t.version, "due_at": t.due_at}
             for t in timers
@@ -192,10 +192,10 @@ class TournamentSQL(Executor):
         """Fired timers of events (among ``timers``) deleted: exactly those, so one set again
         while firing stays."""
         rows = [
-            {"id": t.match_id.removeprefix(EVENT_TIMER), "kind": t.kind, "round": t.version}
+            {"id": t.match_id.removeprefix(TOURNAMENT_TIMER), "kind": t.kind, "round": t.version}
             | {"due_at": t.due_at}
             for t in timers
-            if t.match_id.startswith(EVENT_TIMER)
+            if t.match_id.startswith(TOURNAMENT_TIMER)
         ]
         return [
             Step(
@@ -205,11 +205,11 @@ class TournamentSQL(Executor):
             )
         ]
 
-    async def event_timers(self, tournament_id: str) -> list[Timer]:
+    async def tournament_timers(self, tournament_id: str) -> list[Timer]:
         rows = await self._of(tournament_id, "kind, round, due_at FROM event_timers", "due_at")
         return [
             Timer(
-                match_id=EVENT_TIMER + tournament_id,
+                match_id=TOURNAMENT_TIMER + tournament_id,
                 kind=row["kind"],
                 seat=0,
                 version=row["round"],

@@ -2,7 +2,7 @@
 store. The service records results and asks the event's format for standings and pairings.
 
 - ``formats``: one class per format behind one protocol, and their registry ``FORMATS``;
-- ``config``: the organiser's choices (``EventConfig``); ``progress``: what a format reads
+- ``config``: the organiser's choices (``TournamentConfig``); ``progress``: what a format reads
   of an event, and the pairing it answers with;
 - ``results``: a table's result, byes, missed rounds, who met whom;
 - ``scoring``: 3/1/0 and pod place scores; ``tiebreakers`` and ``standings``;

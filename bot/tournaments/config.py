@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-EventPace = Literal["live", "casual", "async", "correspondence"]
+TournamentPace = Literal["live", "casual", "async", "correspondence"]
 Seeding = Literal["lot", "rating"]
 DAY = 86_400.0
 # How long a round may last before its unfinished tables are drawn (live: no deadline).
@@ -19,14 +19,14 @@ ROUND_DEADLINES: dict[str, float | None] = {
 }
 
 
-class EventConfig(BaseModel):
+class TournamentConfig(BaseModel):
     """How an event is run: fixed at creation (the organiser may end, pause or extend)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     format: str = "swiss"  # a key of ``bot.tournaments.formats.FORMATS``
     rounds: int | None = Field(default=None, ge=1, le=30)  # None: the format's default
-    pace: EventPace = "casual"
+    pace: TournamentPace = "casual"
     max_players: int = Field(default=64, ge=2, le=512)
     # The event starts by itself then (as if the organiser pressed Start, which they may
     # do sooner); shown on the sign-up embed.

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from bot.tournaments.results import Player, TableResult
 
 if TYPE_CHECKING:
-    from bot.store.events import EntrantRecord, EventTable, ResultRecord
-    from bot.tournaments.config import EventConfig
+    from bot.store.tournament_records import EntrantRecord, ResultRecord, TournamentTable
+    from bot.tournaments.config import TournamentConfig
     from games.core.protocol import Game
 
 
@@ -50,14 +50,14 @@ class Progress:
     """An event as stored, for its format to read: standings, pairings and whether it is
     over are all worked out from this alone."""
 
-    config: EventConfig
+    config: TournamentConfig
     game: Game
     seed: int
     round: int  # the round being played (0: none yet)
     status: str
     entrants: Sequence[EntrantRecord]
     results: Sequence[ResultRecord]
-    tables: Sequence[EventTable]
+    tables: Sequence[TournamentTable]
     # A round paired by rating (``Format.pairs_by_rating``): the entrants' ratings then.
     ratings: Mapping[Player, int] | None = None
 

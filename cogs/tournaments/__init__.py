@@ -13,17 +13,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogs.tournaments.buttons import EventButton, PairingsPage
+from cogs.tournaments.buttons import PairingsPage, TournamentButton
 from cogs.tournaments.commands import TournamentCog
-from cogs.tournaments.posts import EventPosts
+from cogs.tournaments.posts import TournamentPosts
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
 
 
 async def setup(bot: CookieJar) -> None:
-    posts = EventPosts(bot)
+    posts = TournamentPosts(bot)
     bot.tournaments.open_thread = posts.open_thread
-    bot.tournaments.listeners.append(posts.on_event)
-    bot.add_dynamic_items(EventButton, PairingsPage)
+    bot.tournaments.listeners.append(posts.on_tournament_change)
+    bot.add_dynamic_items(TournamentButton, PairingsPage)
     await bot.add_cog(TournamentCog(bot))

@@ -10,7 +10,7 @@ import discord
 
 from bot.errors import UserError
 from bot.service import Person
-from bot.service.tournaments import EventView, Tournaments, points_text
+from bot.service.tournaments import Tournaments, TournamentView, points_text
 from bot.tournaments.tiebreakers import percent
 from cogs import render
 from cogs.components import FreesClickedView, components_view, guarded, page_button, person, tell
@@ -36,7 +36,7 @@ def with_roles(interaction: discord.Interaction) -> Person:
     return dataclasses.replace(found, roles=frozenset(role.id for role in roles))
 
 
-class EventButton(
+class TournamentButton(
     FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:ev:{EID}:(?P<verb>join|leave|checkin|bot|start|cancel|mytable|standing|stay)",
@@ -67,7 +67,7 @@ class EventButton(
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> EventButton:
+    ) -> TournamentButton:
         return cls(match["tid"], match["verb"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -139,7 +139,7 @@ async def my_standing(events: Tournaments, tournament_id: str, user_id: int) -> 
     )
 
 
-def signup_buttons(view: EventView) -> discord.ui.View | None:
+def signup_buttons(view: TournamentView) -> discord.ui.View | None:
     tid = view.event.tournament_id
     buttons = components_view()
     if view.event.status == "signup":
@@ -156,7 +156,7 @@ def signup_buttons(view: EventView) -> discord.ui.View | None:
     else:
         return None
     for verb in verbs:
-        buttons.add_item(EventButton(tid, verb))
+        buttons.add_item(TournamentButton(tid, verb))
     return buttons
 
 
@@ -210,7 +210,7 @@ async def round_deadline(events: Tournaments, tournament_id: str, round_no: int)
 
 
 def pairings_message(
-    view: EventView, round_no: int, page: int, deadline: float | None
+    view: TournamentView, round_no: int, page: int, deadline: float | None
 ) -> tuple[discord.Embed, discord.ui.View]:
     """One message for a round's pairings: a page of tables, ◀ ▶ and My table."""
     pages = pairings_pages(view, round_no) or ["No tables."]
@@ -234,5 +234,5 @@ def pairings_message(
     if len(pages) > 1:
         buttons.add_item(PairingsPage(tid, round_no, page - 1, "a", page == 0))
         buttons.add_item(PairingsPage(tid, round_no, page + 1, "b", page >= len(pages) - 1))
-    buttons.add_item(EventButton(tid, "mytable"))
+    buttons.add_item(TournamentButton(tid, "mytable"))
     return embed, buttons

@@ -14,8 +14,8 @@ from discord.ext import commands
 
 from bot.errors import UserError
 from bot.service import Person
-from bot.service.tournaments import EventConfig, Tournaments
-from bot.store.events import TournamentRecord
+from bot.service.tournaments import TournamentConfig, Tournaments
+from bot.store.tournament_records import TournamentRecord
 from bot.timing import PACE_LABELS
 from bot.tournaments.config import ROUND_DEADLINES
 from bot.tournaments.formats import FORMATS, format_class
@@ -49,7 +49,7 @@ class TournamentCog(commands.Cog):
         return self.bot.tournaments
 
     # --- finding the event ------------------------------------------------------------------
-    async def event_here(self, interaction: discord.Interaction) -> TournamentRecord:
+    async def tournament_here(self, interaction: discord.Interaction) -> TournamentRecord:
         """The event of this channel (or of the table thread the command is used in); else
         the server's newest open one."""
         found = await self.events.store.tournaments(interaction.guild_id or 0, open_only=False)
@@ -110,7 +110,7 @@ class TournamentCog(commands.Cog):
         async def run() -> None:
             kind = format_class(format.value)
             most = kind.most_players if max_players is None else max_players
-            config = EventConfig(
+            config = TournamentConfig(
                 format=format.value,  # type: ignore[arg-type]
                 rounds=rounds,
                 pace=(pace.value if pace else "casual"),  # type: ignore[arg-type]
@@ -148,7 +148,7 @@ class TournamentCog(commands.Cog):
     @group.command(name="standings", description="The standings of this channel's tournament.")
     async def standings(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            event = await self.event_here(interaction)
+            event = await self.tournament_here(interaction)
             view = await self.events.view(event.tournament_id)
             await interaction.response.send_message(
                 embed=standings_embed(view, view.event.round, final=event.status == "finished"),
@@ -160,7 +160,7 @@ class TournamentCog(commands.Cog):
     @group.command(name="drop", description="Leave the tournament: no more pairings for you.")
     async def drop(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            event = await self.event_here(interaction)
+            event = await self.tournament_here(interaction)
             await self.events.drop(event.tournament_id, person(interaction))
             await tell(
                 interaction,
@@ -172,7 +172,7 @@ class TournamentCog(commands.Cog):
     @group.command(name="export", description="Standings, results and audit log as CSV files.")
     async def export(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            event = await self.event_here(interaction)
+            event = await self.tournament_here(interaction)
             await self.events.require_organiser(
                 event, with_roles(interaction), "export the tournament"
             )
@@ -191,7 +191,7 @@ class TournamentCog(commands.Cog):
     @group.command(name="log", description="What the organisers changed, and when.")
     async def log_(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            event = await self.event_here(interaction)
+            event = await self.tournament_here(interaction)
             rows = await self.events.store.audit(event.tournament_id)
             lines = []
             for row in rows[-20:]:
@@ -213,7 +213,7 @@ class TournamentCog(commands.Cog):
     # --- organiser tools ------------------------------------------------------------------
     async def _organiser_tool(self, interaction: discord.Interaction, work, done: str) -> None:  # type: ignore[no-untyped-def]
         async def run() -> None:
-            event = await self.event_here(interaction)
+            event = await self.tournament_here(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             await work(event.tournament_id, with_roles(interaction))
             await tell(interaction, done)

@@ -7,8 +7,8 @@ import math
 
 import discord
 
-from bot.service.tournaments import EventView, points_text, rematches_in
-from bot.store.events import EventTable
+from bot.service.tournaments import TournamentView, points_text, rematches_in
+from bot.store.tournament_records import TournamentTable
 from bot.timing import PACE_LABELS, duration
 from bot.tournaments import best_of as bo
 from bot.tournaments.standings import Standing
@@ -19,7 +19,7 @@ STANDINGS_SHOWN = 25
 PAIRINGS_A_PAGE = 20  # lines (tables, byes) a page of the pairings message
 
 
-def standing_lines(view: EventView, standings: list[Standing]) -> list[str]:
+def standing_lines(view: TournamentView, standings: list[Standing]) -> list[str]:
     lines = []
     shown = 3 if view.config.best_of > 1 else 2  # OMW%, and GW% and OGW% for best of three
     for s in standings[:STANDINGS_SHOWN]:
@@ -32,7 +32,7 @@ def standing_lines(view: EventView, standings: list[Standing]) -> list[str]:
     return lines
 
 
-def signup_embed(view: EventView) -> discord.Embed:
+def signup_embed(view: TournamentView) -> discord.Embed:
     event, config, game = view.event, view.config, view.game
     title = f"🏆 {game.name} tournament"
     state = {
@@ -100,13 +100,13 @@ def signup_embed(view: EventView) -> discord.Embed:
     return embed
 
 
-def format_lines(view: EventView) -> list[str]:
+def format_lines(view: TournamentView) -> list[str]:
     """What the format means for a player: table sizes, who goes on, what places score."""
     signup = view.event.status == "signup"
     return [f"**{heading}:** {text}" for heading, text in view.format.describe(signup)]
 
 
-def rematch_line(view: EventView, tables: list[tuple[int, ...]]) -> str:
+def rematch_line(view: TournamentView, tables: list[tuple[int, ...]]) -> str:
     """Swiss rematches no pairing could avoid, said with the pairings."""
     pairs = ", ".join(" – ".join(view.name(p) for p in seats) for seats in tables)
     many = len(tables) != 1
@@ -115,7 +115,7 @@ def rematch_line(view: EventView, tables: list[tuple[int, ...]]) -> str:
     )
 
 
-def pairings_pages(view: EventView, round_no: int) -> list[str]:
+def pairings_pages(view: TournamentView, round_no: int) -> list[str]:
     """A round's tables and byes, a page at most PAIRINGS_A_PAGE lines and within an
     embed's description; rebuilt from the store on every page click."""
     lines = []
@@ -152,7 +152,7 @@ def thread_name(round_no: int, table_no: int, names: list[str]) -> str:
     return render.clip(f"R{round_no} · T{table_no} · {', '.join(names)}", 100)
 
 
-def game_score(view: EventView, table: EventTable) -> str:
+def game_score(view: TournamentView, table: TournamentTable) -> str:
     """A best-of-three table's games so far: ``Ana 1–0 Ben`` (drawn games after)."""
     score = bo.score(table.seats, [game.winner for game in table.games])
     a, b = table.seats
@@ -160,7 +160,7 @@ def game_score(view: EventView, table: EventTable) -> str:
     return text + (f", {score.draws} drawn" if score.draws else "")
 
 
-def standings_embed(view: EventView, round_no: int, *, final: bool) -> discord.Embed:
+def standings_embed(view: TournamentView, round_no: int, *, final: bool) -> discord.Embed:
     title = f"🏆 {view.game.name} · " + (
         "final standings" if final else f"standings after round {round_no}"
     )

@@ -9,12 +9,17 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.service.tournaments import EventChange, EventView, Tournaments
-from bot.store.events import EventTable, TournamentRecord
+from bot.service.tournaments import TournamentChange, Tournaments, TournamentView
+from bot.store.tournament_records import TournamentRecord, TournamentTable
 from bot.tournaments.config import ROUND_DEADLINES
 from cogs.components import components_view
 from cogs.table import presenter_of
-from cogs.tournaments.buttons import EventButton, pairings_message, round_deadline, signup_buttons
+from cogs.tournaments.buttons import (
+    TournamentButton,
+    pairings_message,
+    round_deadline,
+    signup_buttons,
+)
 from cogs.tournaments.embeds import game_score, signup_embed, standings_embed, thread_name
 from games import GAMES
 
@@ -25,7 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class EventPosts:
+class TournamentPosts:
     """Listens to the tournament service and shows each change in Discord."""
 
     def __init__(self, bot: CookieJar) -> None:
@@ -55,7 +60,7 @@ class EventPosts:
     def _pace(event: TournamentRecord) -> str:
         return Tournaments.config_of(event).pace
 
-    async def on_event(self, change: EventChange) -> None:
+    async def on_tournament_change(self, change: TournamentChange) -> None:
         handler = {
             "signup": self.refresh_signup,
             "round": self.post_pairings,
@@ -72,7 +77,7 @@ class EventPosts:
         }[change.kind]
         await handler(change)
 
-    async def refresh_signup(self, change: EventChange) -> None:
+    async def refresh_signup(self, change: TournamentChange) -> None:
         event = await self.events.get(change.event.tournament_id)
         if event.message_id is None:
             return
@@ -85,14 +90,14 @@ class EventPosts:
         except discord.HTTPException:
             log.warning("could not refresh the sign-up of event %s", event.tournament_id)
 
-    async def post_pairings(self, change: EventChange) -> None:
+    async def post_pairings(self, change: TournamentChange) -> None:
         await self.refresh_signup(change)
         view = await self.events.view(change.event.tournament_id)
         deadline = await round_deadline(self.events, change.event.tournament_id, change.round)
         embed, buttons = pairings_message(view, change.round, 0, deadline)
         await self.presenter.post(change.event.channel_id, embed=embed, view=buttons)
 
-    async def post_table(self, change: EventChange) -> None:
+    async def post_table(self, change: TournamentChange) -> None:
         """The started match's table in its thread, and its players pinged."""
         record, table = change.match, change.tables[0]
         if record is None:
@@ -120,7 +125,7 @@ class EventPosts:
         )
         self.presenter.request_refresh(record.match_id)
 
-    async def post_result(self, change: EventChange) -> None:
+    async def post_result(self, change: TournamentChange) -> None:
         table = change.tables[0]
         if change.text == "cancelled" and table.thread_id:
             await self.presenter.post(
@@ -132,7 +137,7 @@ class EventPosts:
         elif Tournaments.config_of(change.event).best_of > 1 and table.thread_id:
             await self.post_table_result(table)
 
-    async def post_table_result(self, table: EventTable) -> None:
+    async def post_table_result(self, table: TournamentTable) -> None:
         """A best-of-three table is decided: its score in the thread, its games played."""
         view = await self.events.view(table.tournament_id)
         result = next(
@@ -155,18 +160,18 @@ class EventPosts:
             table.thread_id, text, allowed_mentions=discord.AllowedMentions.none()
         )
 
-    async def post_standings(self, change: EventChange) -> None:
+    async def post_standings(self, change: TournamentChange) -> None:
         view = await self.events.view(change.event.tournament_id)
         await self.archive_round(view, change.round)
         buttons = components_view()
-        buttons.add_item(EventButton(change.event.tournament_id, "standing"))
+        buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
         await self.presenter.post(
             change.event.channel_id,
             embed=standings_embed(view, change.round, final=False),
             view=buttons,
         )
 
-    async def post_final(self, change: EventChange) -> None:
+    async def post_final(self, change: TournamentChange) -> None:
         view = await self.events.view(change.event.tournament_id)
         await self.archive_round(view, change.round)
         await self.refresh_signup(change)
@@ -176,7 +181,7 @@ class EventPosts:
             who = f"<@{champion.user_id}>" if champion.user_id else f"**{champion.name}**"
             text += f" 🏆 {who} wins."
         buttons = components_view()
-        buttons.add_item(EventButton(change.event.tournament_id, "standing"))
+        buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
         await self.presenter.post(
             change.event.channel_id,
             text,
@@ -184,7 +189,7 @@ class EventPosts:
             view=buttons,
         )
 
-    async def post_cancelled(self, change: EventChange) -> None:
+    async def post_cancelled(self, change: TournamentChange) -> None:
         await self.refresh_signup(change)
         if change.round:
             await self.archive_round(
@@ -196,12 +201,12 @@ class EventPosts:
             f"✖️ The **{GAMES[change.event.game].name}** tournament was cancelled{why}.",
         )
 
-    async def post_forfeit(self, change: EventChange) -> None:
+    async def post_forfeit(self, change: TournamentChange) -> None:
         entrant, table = change.entrant, change.tables[0]
         if entrant is None or entrant.user_id is None or table.thread_id is None:
             return
         buttons = components_view()
-        buttons.add_item(EventButton(change.event.tournament_id, "stay"))
+        buttons.add_item(TournamentButton(change.event.tournament_id, "stay"))
         await self.presenter.post(
             table.thread_id,
             f"🏳️ <@{entrant.user_id}> forfeited this table and will be dropped before the "
@@ -209,7 +214,7 @@ class EventPosts:
             view=buttons,
         )
 
-    async def post_reminder(self, change: EventChange) -> None:
+    async def post_reminder(self, change: TournamentChange) -> None:
         rounds = await self.events.store.rounds(change.event.tournament_id)
         deadline = next((r.deadline for r in rounds if r.round == change.round), None)
         when = f" <t:{int(deadline)}:R>" if deadline else ""
@@ -223,18 +228,18 @@ class EventPosts:
                 f"⏳ Round {change.round} ends{when}: an unfinished table is then drawn. {people}",
             )
 
-    async def archive_round(self, view: EventView, round_no: int) -> None:
+    async def archive_round(self, view: TournamentView, round_no: int) -> None:
         """A round's threads are archived once it is over (a server holds 1000 active)."""
         for table in view.tables:
             if table.round == round_no:
                 await self.archive_table(table)
 
-    async def archive_repaired(self, change: EventChange) -> None:
+    async def archive_repaired(self, change: TournamentChange) -> None:
         """The threads of a round paired again: their tables are replaced, not played."""
         for table in change.tables:
             await self.archive_table(table)
 
-    async def archive_table(self, table: EventTable) -> None:
+    async def archive_table(self, table: TournamentTable) -> None:
         if table.thread_id is None:
             return
         # An edit after the archive would reopen the thread (every game of a

@@ -20,9 +20,9 @@ from pydantic import BaseModel
 from bot.errors import UserError
 from bot.service import Change, MatchService, Person
 from bot.service.ratings import Ratings
-from bot.service.tournaments import EventConfig, Tournaments
-from bot.store.events import EVENT_TIMER, EventTable
+from bot.service.tournaments import TournamentConfig, Tournaments
 from bot.store.models import Timer
+from bot.store.tournament_records import TOURNAMENT_TIMER, TournamentTable
 from games import GAMES
 from games.core.engine import Engine
 from games.core.protocol import Action, Decision, Event, GameState, Outcome, option
@@ -86,7 +86,7 @@ async def best_of_three(events: Tournaments, players: Sequence[Person], **option
         channel_id=5,
         organiser=MOD,
         game_key=DUEL,
-        config=EventConfig.model_validate(
+        config=TournamentConfig.model_validate(
             {"format": "swiss", "pace": "async", "best_of": 3, **options}
         ),
     )
@@ -96,7 +96,7 @@ async def best_of_three(events: Tournaments, players: Sequence[Person], **option
     return event.tournament_id
 
 
-async def table_of(events: Tournaments, tid: str, person: Person) -> EventTable:
+async def table_of(events: Tournaments, tid: str, person: Person) -> TournamentTable:
     view = await events.view(tid)
     mine = view.of_user(person.user_id)
     assert mine is not None
@@ -124,7 +124,7 @@ async def test_who_may_ask_for_best_of_three(events: Tournaments) -> None:
             channel_id=5,
             organiser=MOD,
             game_key="toss_your_cookies",
-            config=EventConfig(format="pods", best_of=3),
+            config=TournamentConfig(format="pods", best_of=3),
         )
 
 
@@ -234,7 +234,9 @@ async def test_the_deadline_draws_an_unfinished_table_keeping_the_games_won(
     tid = await best_of_three(events, [ANA, BEN], pace="casual")
     await play_game(events, tid, ANA, ANA)
     table = await table_of(events, tid, ANA)
-    deadline = Timer(match_id=EVENT_TIMER + tid, kind="deadline", seat=0, version=1, due_at=0.0)
+    deadline = Timer(
+        match_id=TOURNAMENT_TIMER + tid, kind="deadline", seat=0, version=1, due_at=0.0
+    )
     await events.on_timer(deadline)
     await events.idle()
     view = await events.view(tid)
@@ -274,7 +276,7 @@ async def test_a_restart_between_two_games_opens_the_next_game_once(events: Tour
     game_1 = await play_game(events, tid, ANA, ANA)
     opened = await table_of(events, tid, ANA)
     # As if the process stopped after game 1 was kept but before game 2 was opened.
-    await events.store.save_event_table(opened.model_copy(update={"match_id": game_1}))
+    await events.store.save_tournament_table(opened.model_copy(update={"match_id": game_1}))
     await events.matches.cancel(opened.match_id, MOD)  # type: ignore[arg-type]
     await events.idle()
     assert await events.sweep() == 1

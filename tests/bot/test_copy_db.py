@@ -15,9 +15,14 @@ from bot.clock import ManualClock
 from bot.service import MatchService
 from bot.store import SQLiteStore, open_store
 from bot.store.copy import CopyRefused, copy_database, replays_to_snapshot
-from bot.store.events import EVENT_TIMER, AuditRecord, EntrantRecord, TournamentRecord
 from bot.store.models import Timer
 from bot.store.ratings import RatingRecord
+from bot.store.tournament_records import (
+    TOURNAMENT_TIMER,
+    AuditRecord,
+    EntrantRecord,
+    TournamentRecord,
+)
 from games import GAMES
 from tests.replay_check import check_exports, postgres_exports
 
@@ -197,8 +202,10 @@ async def test_tournaments_and_ratings_move_and_the_next_audit_row_follows_them(
     )
     await source.add_audit(audit)
     await source.add_audit(audit.model_copy(update={"action": "pause"}))
-    deadline = Timer(match_id=EVENT_TIMER + "t1", kind="deadline", seat=0, version=1, due_at=9.0)
-    await source.replace_event_timers("t1", [deadline])
+    deadline = Timer(
+        match_id=TOURNAMENT_TIMER + "t1", kind="deadline", seat=0, version=1, due_at=9.0
+    )
+    await source.replace_tournament_timers("t1", [deadline])
     ratings = await source.all_ratings()  # the bots' match rated nobody: a row by hand
     rating = RatingRecord(guild_id=1, game="x", user_id=7, mu=25.1, sigma=8.2, games=1, display=1)
     await source.replace_ratings([*ratings, rating], [])
@@ -212,7 +219,7 @@ async def test_tournaments_and_ratings_move_and_the_next_audit_row_follows_them(
     try:
         assert await target.get_tournament("t1") == event
         assert [e.checked_in for e in await target.entrants("t1")] == [True]
-        assert await target.event_timers("t1") == [deadline]
+        assert await target.tournament_timers("t1") == [deadline]
         assert rating in await target.all_ratings()
         await target.add_audit(audit.model_copy(update={"action": "resume"}))
         rows = await target.audit("t1")

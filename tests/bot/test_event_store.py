@@ -4,15 +4,15 @@ matches' timers by one scheduler query."""
 from __future__ import annotations
 
 from bot.store import SQLiteStore
-from bot.store.events import (
-    EVENT_TIMER,
+from bot.store.models import Timer
+from bot.store.tournament_records import (
+    TOURNAMENT_TIMER,
     EntrantRecord,
-    EventTable,
     ResultRecord,
     TableGame,
     TournamentRecord,
+    TournamentTable,
 )
-from bot.store.models import Timer
 
 
 def event(tournament_id: str = "t1") -> TournamentRecord:
@@ -59,21 +59,23 @@ async def test_entrants_keep_their_state_and_one_entry_per_user(store: SQLiteSto
 
 async def test_event_timers_come_due_with_match_timers_and_are_deleted(store: SQLiteStore) -> None:
     await store.create_tournament(event())
-    deadline = Timer(match_id=EVENT_TIMER + "t1", kind="deadline", seat=0, version=3, due_at=50.0)
-    await store.replace_event_timers("t1", [deadline])
+    deadline = Timer(
+        match_id=TOURNAMENT_TIMER + "t1", kind="deadline", seat=0, version=3, due_at=50.0
+    )
+    await store.replace_tournament_timers("t1", [deadline])
     assert await store.next_due() == 50.0
     assert await store.due_timers(49.0) == []
     due = await store.due_timers(60.0)
     assert due == [deadline]
     await store.delete_timers(due)
     assert await store.next_due() is None
-    assert await store.event_timers("t1") == []
+    assert await store.tournament_timers("t1") == []
 
 
 async def test_a_best_of_three_tables_games_and_game_points_are_kept(store: SQLiteStore) -> None:
     """Migration 015: the finished games of a table and the games won with its result."""
     await store.create_tournament(event())
-    table = EventTable(
+    table = TournamentTable(
         tournament_id="t1",
         round=1,
         table_no=1,
@@ -81,10 +83,10 @@ async def test_a_best_of_three_tables_games_and_game_points_are_kept(store: SQLi
         seats=[1, 2],
         games=[TableGame(match_id="m1", winner=2), TableGame(match_id="m2", winner=None)],
     )
-    await store.save_event_table(table)
-    assert await store.event_table_of("m3") == table
-    assert await store.event_table_of("m1") is None  # a finished game is not the table's match
-    assert (await store.event_tables("t1")) == [table]
+    await store.save_tournament_table(table)
+    assert await store.tournament_table_of("m3") == table
+    assert await store.tournament_table_of("m1") is None  # a finished game is not the table's match
+    assert (await store.tournament_tables("t1")) == [table]
     two_one = ResultRecord(
         tournament_id="t1",
         round=1,

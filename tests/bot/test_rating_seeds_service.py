@@ -9,7 +9,7 @@ import pytest
 from bot.errors import UserError
 from bot.ratings import Rating
 from bot.service import MatchService, Person
-from bot.service.tournaments import EventConfig, Tournaments
+from bot.service.tournaments import TournamentConfig, Tournaments
 from bot.store.ratings import RatingRecord
 from tests.bot.conftest import ANA, BEN, CLEO, DEV, MOD
 
@@ -41,7 +41,7 @@ async def rate(
     )
 
 
-async def started(events: Tournaments, config: EventConfig, game: str = GAME) -> str:
+async def started(events: Tournaments, config: TournamentConfig, game: str = GAME) -> str:
     event = await events.create(
         guild_id=1, channel_id=5, organiser=MOD, game_key=game, config=config
     )
@@ -71,7 +71,7 @@ async def test_a_rating_seeded_swiss_pairs_round_one_by_the_stored_ratings(
     tables: set[tuple[str, str]],
 ) -> None:
     await rate(events, ratings)
-    tournament_id = await started(events, EventConfig(format="swiss", seeding="rating"))
+    tournament_id = await started(events, TournamentConfig(format="swiss", seeding="rating"))
     assert await first_round(events, tournament_id) == {frozenset(t) for t in tables}
 
 
@@ -79,7 +79,7 @@ async def test_a_rating_seeded_bracket_keeps_the_ratings_read_at_its_start(
     events: Tournaments,
 ) -> None:
     await rate(events, {BEN: (30, 5), DEV: (28, 4), ANA: (20, 6)})
-    config = EventConfig(format="single_elimination", seeding="rating")
+    config = TournamentConfig(format="single_elimination", seeding="rating")
     tournament_id = await started(events, config)
     # Seeds Dev, Ben, Ana, Cleo: 1 meets 4, 2 meets 3.
     assert await first_round(events, tournament_id) == {
@@ -109,7 +109,7 @@ async def test_a_rating_seeded_multiplayer_elimination_seats_its_seeds_by_rating
     events: Tournaments,
 ) -> None:
     await rate(events, {BEN: (30, 5), DEV: (28, 4), ANA: (20, 6)}, "toss_your_cookies")
-    config = EventConfig(format="multiplayer_elimination", seeding="rating")
+    config = TournamentConfig(format="multiplayer_elimination", seeding="rating")
     tournament_id = await started(events, config, "toss_your_cookies")
     view = await events.view(tournament_id)
     # Four fit at one final table, seed 1 in seat 0: Dev, Ben, Ana, Cleo.
@@ -125,5 +125,5 @@ async def test_seeding_by_rating_is_refused_for_a_round_robin(events: Tournament
             channel_id=5,
             organiser=MOD,
             game_key=GAME,
-            config=EventConfig(format="round_robin", seeding="rating"),
+            config=TournamentConfig(format="round_robin", seeding="rating"),
         )

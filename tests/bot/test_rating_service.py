@@ -150,7 +150,7 @@ async def rigged_match(
 
 
 async def table(store: Store) -> tuple[list[object], list[object]]:
-    return list(await store.all_ratings()), list(await store.all_rating_events())
+    return list(await store.all_ratings()), list(await store.all_rating_changes())
 
 
 async def test_bots_leave_the_order_and_quitters_tie_last(
@@ -184,7 +184,7 @@ async def test_a_match_rated_twice_changes_nothing(
     before = await table(rigged_store)
     assert await ratings.rate(record) == []
     # Even past the service's check: the store refuses a match's rows a second time.
-    events = await rigged_store.rating_events_of(1, RIGGED, 101)
+    events = await rigged_store.rating_changes_of(1, RIGGED, 101)
     assert await rigged_store.save_match_ratings(events) is False
     assert await table(rigged_store) == before
 
@@ -329,7 +329,7 @@ async def test_a_real_match_is_rated_as_it_finishes_and_rebuilt_from_the_command
     await ratings.idle()
     # The move that ended the match was answered without waiting for its rating.
     assert rated_when_told == [False]
-    rows = await store.rating_events_of(1, "cookie_chomper", ANA.user_id)
+    rows = await store.rating_changes_of(1, "cookie_chomper", ANA.user_id)
     assert len(rows) == 1 and rows[0].players == 2
     stored = await table(store)
     assert {r.user_id for r in stored[0]} == {ANA.user_id, BEN.user_id}  # type: ignore[attr-defined]

@@ -15,7 +15,7 @@ from bot.clock import ManualClock
 from bot.errors import Held, UserError
 from bot.scheduler import Scheduler
 from bot.service import MatchService
-from bot.service.tournaments import EventConfig, Tournaments
+from bot.service.tournaments import TournamentConfig, Tournaments
 from bot.store import Store, Timer, open_store
 from bot.timing import DAY
 from games import GAMES
@@ -161,7 +161,7 @@ async def test_a_paused_tournament_holds_its_tables_in_the_other_process(two: Pa
         channel_id=5,
         organiser=MOD,
         game_key="cover_your_assets",
-        config=EventConfig(format="swiss", pace="casual"),
+        config=TournamentConfig(format="swiss", pace="casual"),
     )
     for who in (ANA, BEN):
         await events.join(event.tournament_id, who)

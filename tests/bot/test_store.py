@@ -27,7 +27,7 @@ from bot.store import (
 )
 from bot.store import postgres as pg
 from bot.store import sqlite as lite
-from bot.store.events import EVENT_TIMER, TournamentRecord
+from bot.store.tournament_records import TOURNAMENT_TIMER, TournamentRecord
 
 
 def lobby(match_id: str, channel_id: int = 7) -> MatchRecord:
@@ -648,7 +648,9 @@ def tournament(tournament_id: str, guild_id: int) -> TournamentRecord:
 
 
 def event_timer(tournament_id: str, kind: str, due_at: float) -> Timer:
-    return Timer(match_id=EVENT_TIMER + tournament_id, kind=kind, seat=0, version=1, due_at=due_at)
+    return Timer(
+        match_id=TOURNAMENT_TIMER + tournament_id, kind=kind, seat=0, version=1, due_at=due_at
+    )
 
 
 async def test_event_timers_are_claimed_with_match_timers_by_the_shard_of_their_guild(
@@ -663,8 +665,8 @@ async def test_event_timers_are_claimed_with_match_timers_by_the_shard_of_their_
     for tournament_id, guild in (("mine", even), ("theirs", odd)):
         await setup.create_tournament(tournament(tournament_id, guild))
     mine = [event_timer("mine", "next_round", 1.0), event_timer("mine", "deadline", 3.0)]
-    await setup.replace_event_timers("mine", mine)
-    await setup.replace_event_timers("theirs", [event_timer("theirs", "deadline", 0.5)])
+    await setup.replace_tournament_timers("mine", mine)
+    await setup.replace_tournament_timers("theirs", [event_timer("theirs", "deadline", 0.5)])
     await setup.close()
     zero = open_store(postgres_url, Shards(2, frozenset({0})))
     other = open_store(postgres_url, Shards(2, frozenset({0})))
@@ -678,7 +680,7 @@ async def test_event_timers_are_claimed_with_match_timers_by_the_shard_of_their_
         assert await other.due_timers(10.0) == [mine[1]]  # the claimed ones are leased
         assert await zero.due_timers(10.0) == []
         await zero.delete_timers([*first, mine[1]])
-        assert await zero.event_timers("mine") == []
+        assert await zero.tournament_timers("mine") == []
         assert await zero.timers_of("even000000") == []
         assert await zero.next_due() is None
         assert await setup_free_timers(postgres_url) == [event_timer("theirs", "deadline", 0.5)]

@@ -14,9 +14,9 @@ from bot.scheduler import Scheduler
 from bot.service import Change, MatchService, Person
 from bot.service.base import match_outcome
 from bot.service.ratings import Ratings, rebuild
-from bot.service.tournaments import PAUSED, EventChange, EventConfig, Tournaments
+from bot.service.tournaments import PAUSED, TournamentChange, TournamentConfig, Tournaments
 from bot.store import Store, Timer
-from bot.store.events import EVENT_TIMER
+from bot.store.tournament_records import TOURNAMENT_TIMER
 from games import GAMES
 from games.core.replay import final_state, outcome_of
 from tests.bot.conftest import ANA, BEN, CLEO, MOD, stamp_of
@@ -34,7 +34,7 @@ def build(store: Store, clock: ManualClock) -> tuple[MatchService, Tournaments, 
     events = Tournaments(service)
 
     async def fire(timer: Timer) -> None:
-        if timer.match_id.startswith(EVENT_TIMER):
+        if timer.match_id.startswith(TOURNAMENT_TIMER):
             await events.on_timer(timer)
         else:
             await service.on_timer(timer)
@@ -61,7 +61,7 @@ async def two_player_event(
         channel_id=channel_id,
         organiser=MOD,
         game_key=OPEN,
-        config=EventConfig(format="swiss", pace="casual", **config),  # type: ignore[arg-type]
+        config=TournamentConfig(format="swiss", pace="casual", **config),  # type: ignore[arg-type]
     )
     for who in people:
         if who is None:
@@ -78,7 +78,7 @@ async def test_the_organiser_role_may_create_and_run_events_and_others_are_told_
     service, events, _ = wired
     ana = Person(ANA.user_id, ANA.name, roles=frozenset({ROLE}))
     ben = Person(BEN.user_id, BEN.name, roles=frozenset({ROLE}))
-    config = EventConfig(format="swiss")
+    config = TournamentConfig(format="swiss")
     with pytest.raises(UserError, match="Only someone with Manage Server can run"):
         await events.create(
             guild_id=GUILD, channel_id=5, organiser=ana, game_key=OPEN, config=config
@@ -138,7 +138,7 @@ async def test_an_event_starts_by_itself_at_its_start_time_even_after_a_restart(
     tid = await two_player_event(events, [ANA, BEN, CLEO], starts_at=starts, checkin=True)
     await events.check_in(tid, ANA)
     await events.check_in(tid, BEN)
-    timers = await store.event_timers(tid)
+    timers = await store.tournament_timers(tid)
     assert [(t.kind, t.due_at) for t in timers] == [("start", starts)]
 
     # The process restarts; at the start time the new one starts the event.
@@ -161,9 +161,9 @@ async def test_too_few_players_at_the_start_time_cancel_the_event_saying_why(
     store: Store, clock: ManualClock, wired: tuple[MatchService, Tournaments, Scheduler]
 ) -> None:
     _, events, scheduler = wired
-    seen: list[EventChange] = []
+    seen: list[TournamentChange] = []
 
-    async def listen(change: EventChange) -> None:
+    async def listen(change: TournamentChange) -> None:
         seen.append(change)
 
     events.listeners.append(listen)
@@ -175,8 +175,8 @@ async def test_too_few_players_at_the_start_time_cancel_the_event_saying_why(
     assert [c.text for c in cancelled] == [
         "it needed at least 2 players at its start time and had 1"
     ]
-    assert await store.event_timers(tid) == []
-    assert await store.event_tables(tid) == []
+    assert await store.tournament_timers(tid) == []
+    assert await store.tournament_tables(tid) == []
 
 
 async def test_pressing_start_sooner_leaves_the_start_time_nothing_to_do(
@@ -186,7 +186,7 @@ async def test_pressing_start_sooner_leaves_the_start_time_nothing_to_do(
     with pytest.raises(UserError, match="has passed"):
         await two_player_event(events, [], starts_at=clock.now())
     tid = await two_player_event(events, [ANA, BEN], starts_at=clock.now() + 600)
-    start = next(t for t in await store.event_timers(tid) if t.kind == "start")
+    start = next(t for t in await store.tournament_timers(tid) if t.kind == "start")
     await events.start(tid, MOD)
     before = await events.view(tid)
     # Even if it fires (stored before the start replaced the event's timers): nothing.
@@ -296,7 +296,7 @@ async def test_a_forfeited_two_player_table_finishes_and_is_rated_with_the_forfe
     assert outcome is not None and outcome.reason == "Ben forfeited."
     by_user = {record.seats[p.seat].user_id: p.place for p in outcome.placements}
     assert by_user == {ANA.user_id: 1, BEN.user_id: 2}
-    rows = {e.user_id: e for e in await store.all_rating_events()}
+    rows = {e.user_id: e for e in await store.all_rating_changes()}
     assert rows[BEN.user_id].mu_after < rows[BEN.user_id].mu_before
     assert rows[ANA.user_id].mu_after > rows[ANA.user_id].mu_before
     assert rows[BEN.user_id].place == 2 and rows[ANA.user_id].place == 1

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from bot.errors import UserError
-from bot.store.events import EntrantRecord, EventTable, ResultRecord
-from bot.tournaments.config import EventConfig
+from bot.store.tournament_records import EntrantRecord, ResultRecord, TournamentTable
+from bot.tournaments.config import TournamentConfig
 from bot.tournaments.formats import FORMATS, Format, format_of
 from bot.tournaments.progress import Progress
 from bot.tournaments.standings import Standing
@@ -46,9 +46,9 @@ SAMPLES: dict[str, tuple[object, ...]] = {
 class Played:
     """An event played out: everything recorded, and how it ended."""
 
-    config: EventConfig
+    config: TournamentConfig
     entrants: list[EntrantRecord]
-    tables: list[EventTable] = field(default_factory=list)
+    tables: list[TournamentTable] = field(default_factory=list)
     results: list[ResultRecord] = field(default_factory=list)
     rounds: int = 0
     standings: list[Standing] = field(default_factory=list)
@@ -80,7 +80,7 @@ def random_places(size: int, rng: random.Random) -> list[int]:
     return places
 
 
-def start(kind: Format, players: int, seed: int, ratings: dict[int, int]) -> EventConfig:
+def start(kind: Format, players: int, seed: int, ratings: dict[int, int]) -> TournamentConfig:
     """The choices fixed at the start, as the service fixes them."""
     config = kind.config
     fixed: dict[str, object] = {"rounds": kind.rounds(players)}
@@ -128,7 +128,7 @@ def play(kind: Format, players: int, seed: int, *, drops: bool) -> Played:
             )
         state = {e.entrant: e.state for e in played.entrants}
         for index, seats in enumerate(paired.tables, start=1):
-            table = EventTable(
+            table = TournamentTable(
                 tournament_id="t",
                 round=number,
                 table_no=index,
@@ -204,14 +204,14 @@ def check_standings(done: Progress, played: Played) -> None:
     assert rest == sorted(rest, reverse=True), "below the decided top, by points"
 
 
-def configs(kind: type[Format], game: Game) -> list[EventConfig]:
+def configs(kind: type[Format], game: Game) -> list[TournamentConfig]:
     """The format with no options, with each option it takes, and seeded by rating: each
     that it accepts for this game."""
     tries: list[dict[str, object]] = [{}, {"seeding": "rating"}]
     tries += [{name: value} for name in sorted(kind.options) for value in SAMPLES[name]]
     kept = []
     for extra in tries:
-        config = EventConfig(format=kind.key, max_players=kind.most_players, **extra)
+        config = TournamentConfig(format=kind.key, max_players=kind.most_players, **extra)
         chosen = kind(config, game)
         try:
             chosen.check_game()
@@ -239,7 +239,7 @@ def test_every_format_is_registered_under_its_own_key_and_seats_some_game() -> N
 
 @pytest.mark.parametrize(("config", "game_key"), CASES)
 def test_a_format_plays_every_field_to_an_end_with_a_place_for_everyone(
-    config: EventConfig, game_key: str
+    config: TournamentConfig, game_key: str
 ) -> None:
     game = GAMES[game_key]
     for players in SIZES:

@@ -15,9 +15,9 @@ from bot.bots import BotDriver
 from bot.errors import UserError
 from bot.service import MatchService, Person
 from bot.service.tournaments import (
-    EventConfig,
-    EventView,
+    TournamentConfig,
     Tournaments,
+    TournamentView,
     points_text,
     to_table_result,
 )
@@ -39,12 +39,12 @@ def events(service: MatchService) -> Tournaments:
 
 async def create(events: Tournaments, game: str, **options: object) -> str:
     event = await events.create(
-        guild_id=1, channel_id=5, organiser=MOD, game_key=game, config=EventConfig(**options)
+        guild_id=1, channel_id=5, organiser=MOD, game_key=game, config=TournamentConfig(**options)
     )
     return event.tournament_id
 
 
-async def play_out(events: Tournaments, tid: str) -> EventView:
+async def play_out(events: Tournaments, tid: str) -> TournamentView:
     """Let the bots play until the event is over."""
     for _ in range(60_000):
         await asyncio.sleep(0)

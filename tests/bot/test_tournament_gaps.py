@@ -12,13 +12,13 @@ from bot.service import MatchService
 from bot.service.tournaments import (
     DAY,
     FORFEIT_AFTER,
-    EventChange,
-    EventConfig,
+    TournamentChange,
+    TournamentConfig,
     Tournaments,
 )
 from bot.store import Store
-from bot.store.events import EntrantRecord, ResultRecord, TournamentRecord
 from bot.store.models import GONE
+from bot.store.tournament_records import EntrantRecord, ResultRecord, TournamentRecord
 from tests.bot.conftest import ANA, BEN, MOD
 from tests.bot.test_tournament_admin import build
 
@@ -42,7 +42,7 @@ async def async_event(events: Tournaments) -> str:
         channel_id=5,
         organiser=MOD,
         game_key="cover_your_assets",
-        config=EventConfig(format="swiss", pace="async"),
+        config=TournamentConfig(format="swiss", pace="async"),
     )
     for who in (ANA, BEN):
         await events.join(event.tournament_id, who)
@@ -62,9 +62,9 @@ async def test_away_players_keep_their_clocks_the_reminders_come_and_the_deadlin
     store: Store, clock: ManualClock, wired: tuple[MatchService, Tournaments, Scheduler]
 ) -> None:
     service, events, scheduler = wired
-    seen: list[EventChange] = []
+    seen: list[TournamentChange] = []
 
-    async def listen(change: EventChange) -> None:
+    async def listen(change: TournamentChange) -> None:
         seen.append(change)
 
     events.listeners.append(listen)
@@ -173,7 +173,7 @@ EVENT = TournamentRecord(
     seed=7,
     created_at=0.0,
 )
-CUT_OF_4 = EventConfig(format="swiss", rounds=1, top_cut=4)
+CUT_OF_4 = TournamentConfig(format="swiss", rounds=1, top_cut=4)
 
 
 def test_a_bot_atop_the_swiss_is_passed_over_for_people_in_the_cut(

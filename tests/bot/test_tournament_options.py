@@ -10,7 +10,7 @@ import pytest
 
 from bot.errors import UserError
 from bot.service import MatchService
-from bot.service.tournaments import EventChange, EventConfig, EventView, Tournaments
+from bot.service.tournaments import TournamentChange, TournamentConfig, Tournaments, TournamentView
 from cogs.tournaments.buttons import signup_buttons
 from cogs.tournaments.embeds import rematch_line, signup_embed
 from tests.bot.conftest import ANA, BEN, CLEO, MOD
@@ -32,18 +32,18 @@ async def bots_event(events: Tournaments, game: str, bots: int, **options: objec
         channel_id=next(CHANNELS),
         organiser=MOD,
         game_key=game,
-        config=EventConfig(pace="async", **options),  # type: ignore[arg-type]
+        config=TournamentConfig(pace="async", **options),  # type: ignore[arg-type]
     )
     for _ in range(bots):
         await events.add_bot(event.tournament_id, MOD)
     return event.tournament_id
 
 
-def embed_text(view: EventView) -> str:
+def embed_text(view: TournamentView) -> str:
     return signup_embed(view).description or ""
 
 
-def verbs(view: EventView) -> list[str]:
+def verbs(view: TournamentView) -> list[str]:
     """The sign-up message's buttons, by what they do."""
     buttons = signup_buttons(view)
     assert buttons is not None
@@ -62,9 +62,9 @@ async def finish_round(events: Tournaments, tid: str) -> None:
 async def test_swiss_rematches_no_pairing_avoids_are_announced_with_the_pairings(
     events: Tournaments,
 ) -> None:
-    rounds: list[EventChange] = []
+    rounds: list[TournamentChange] = []
 
-    async def listen(change: EventChange) -> None:
+    async def listen(change: TournamentChange) -> None:
         if change.kind == "round":
             rounds.append(change)
 
@@ -143,7 +143,7 @@ async def test_the_organisers_round_length_sets_the_deadline_instead_of_the_pace
     await events.start(tid, MOD)
     (first,) = await events.store.rounds(tid)
     assert first.deadline == first.started_at + 6 * 3600  # async pace alone: 14 days
-    timers = {t.kind: t.due_at for t in await events.store.event_timers(tid)}
+    timers = {t.kind: t.due_at for t in await events.store.tournament_timers(tid)}
     assert timers == {"deadline": first.deadline, "remind_half": first.started_at + 3 * 3600}
 
 
@@ -164,7 +164,7 @@ async def test_a_drop_during_sign_up_lets_the_first_waiting_in(events: Tournamen
         channel_id=5,
         organiser=MOD,
         game_key="cover_your_assets",
-        config=EventConfig(format="swiss", max_players=2),
+        config=TournamentConfig(format="swiss", max_players=2),
     )
     tid = event.tournament_id
     for who in (ANA, BEN, CLEO):

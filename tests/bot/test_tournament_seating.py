@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.service import MatchService
-from bot.service.tournaments import EventConfig, Tournaments
+from bot.service.tournaments import TournamentConfig, Tournaments
 from tests.bot.conftest import ANA, BEN, CLEO, DEV, MOD
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"])
@@ -21,7 +21,7 @@ async def test_who_sat_second_in_round_one_sits_first_in_round_two(
         channel_id=5,
         organiser=MOD,
         game_key="cover_your_assets",
-        config=EventConfig(format="swiss", pace="casual"),
+        config=TournamentConfig(format="swiss", pace="casual"),
     )
     tid = event.tournament_id
     for who in (ANA, BEN, CLEO, DEV):

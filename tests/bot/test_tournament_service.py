@@ -11,13 +11,13 @@ from bot.bots import BotDriver
 from bot.errors import UserError
 from bot.service import Change, MatchService
 from bot.service.tournaments import (
-    EventConfig,
+    TournamentConfig,
     Tournaments,
     gone_last,
     participants,
     places_from_groups,
 )
-from bot.store.events import EntrantRecord
+from bot.store.tournament_records import EntrantRecord
 from tests.bot.conftest import ANA, MOD
 
 
@@ -61,7 +61,7 @@ def events(service: MatchService) -> Tournaments:
 
 
 async def test_who_may_create_which_format(events: Tournaments) -> None:
-    swiss = EventConfig(format="swiss")
+    swiss = TournamentConfig(format="swiss")
     with pytest.raises(UserError, match="Manage Server"):
         await events.create(
             guild_id=1, channel_id=5, organiser=ANA, game_key="cover_your_assets", config=swiss
@@ -76,7 +76,7 @@ async def test_who_may_create_which_format(events: Tournaments) -> None:
             channel_id=5,
             organiser=MOD,
             game_key="braverse",
-            config=EventConfig(format="pods"),
+            config=TournamentConfig(format="pods"),
         )
     with pytest.raises(UserError, match="final table"):
         await events.create(
@@ -84,7 +84,7 @@ async def test_who_may_create_which_format(events: Tournaments) -> None:
             channel_id=5,
             organiser=MOD,
             game_key="toss_your_cookies",
-            config=EventConfig(format="pods", top_cut=9),
+            config=TournamentConfig(format="pods", top_cut=9),
         )
     assert await events.store.tournaments(1, open_only=False) == []
 
@@ -93,13 +93,13 @@ async def test_the_end_of_a_match_outside_any_event_asks_nothing_of_the_event_ta
     service: MatchService, events: Tournaments
 ) -> None:
     asked: list[str] = []
-    table_of = events.store.event_table_of
+    table_of = events.store.tournament_table_of
 
     async def counted(match_id: str):  # type: ignore[no-untyped-def]
         asked.append(match_id)
         return await table_of(match_id)
 
-    events.store.event_table_of = counted  # type: ignore[method-assign]
+    events.store.tournament_table_of = counted  # type: ignore[method-assign]
     record = await service.open_lobby(guild_id=1, channel_id=9, host=ANA, game_key="cookie_chomper")
     await service.add_bot(record.match_id, ANA)
     await service.start(record.match_id, ANA)
@@ -118,7 +118,7 @@ async def test_an_event_of_bots_plays_itself_and_a_second_finish_changes_nothing
         channel_id=5,
         organiser=MOD,
         game_key="cover_your_assets",
-        config=EventConfig(format="swiss", pace="async"),
+        config=TournamentConfig(format="swiss", pace="async"),
     )
     for _ in range(4):
         await events.add_bot(event.tournament_id, MOD)

@@ -43,7 +43,7 @@ async def test_a_finished_match_of_two_people_moves_the_leaderboard_and_stats(fa
         match_id = await play_out(fake, bot, [ana, ben])
         record = await bot.service.get(match_id)
         assert record.status == "finished"
-        first = next(r for r in await bot.store.all_rating_events() if r.place == 1)
+        first = next(r for r in await bot.store.all_rating_changes() if r.place == 1)
         winner, loser = (ana, ben) if first.user_id == ana.id else (ben, ana)
 
         await fake.slash(ben, "leaderboard", game="cookie_chomper")

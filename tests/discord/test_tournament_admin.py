@@ -11,7 +11,7 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.service.tournaments import PAUSED
-from bot.store.events import TournamentRecord
+from bot.store.tournament_records import TournamentRecord
 from tests.discord.conftest import make_bot, move_components
 from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
 
@@ -35,7 +35,7 @@ async def settle_all(fake: FakeDiscord, bot) -> None:  # type: ignore[no-untyped
             return
 
 
-async def events_of(bot) -> list[TournamentRecord]:  # type: ignore[no-untyped-def]
+async def rating_changes_of_match(bot) -> list[TournamentRecord]:  # type: ignore[no-untyped-def]
     return await bot.tournaments.store.tournaments(None, open_only=False)
 
 
@@ -46,7 +46,7 @@ async def two_people_started(fake: FakeDiscord, bot, mod: FakeUser, *people: Fak
         await fake.click(user, signup, signup.find_button("Join"))
     await fake.click(mod, signup, signup.find_button("Start"))
     await settle_all(fake, bot)
-    [event] = await events_of(bot)
+    [event] = await rating_changes_of_match(bot)
     return event.tournament_id
 
 
@@ -79,7 +79,7 @@ async def test_the_organiser_role_set_in_settings_runs_events_and_others_are_tol
         assert refused.text() == (
             f"Only someone with Manage Server or the {role.mention} role can run a tournament here."
         )
-        assert len(fake.public_messages()) == posted and await events_of(bot) == []
+        assert len(fake.public_messages()) == posted and await rating_changes_of_match(bot) == []
 
         # Ana, of the role, runs one; Ben's organiser clicks are refused, Cleo's go.
         await fake.slash(ana, "tournament create", game="cover_your_assets", format="swiss")
@@ -92,13 +92,13 @@ async def test_the_organiser_role_set_in_settings_runs_events_and_others_are_tol
         await fake.click(cleo, signup, signup.find_button("Add bot"))
         await fake.click(cleo, signup, signup.find_button("Start"))
         await settle_all(fake, bot)
-        [event] = await events_of(bot)
+        [event] = await rating_changes_of_match(bot)
         assert event.status == "running" and event.round == 1
         await fake.slash(ben, "tournament pause")
         assert "role can pause the tournament" in fake.last_reply(ben).text()
         await fake.slash(cleo, "tournament pause")
         assert "paused" in fake.last_reply(cleo).text()
-        assert (await events_of(bot))[0].status == "paused"
+        assert (await rating_changes_of_match(bot))[0].status == "paused"
         await fake.slash(cleo, "tournament export")
         assert [a.filename for a in fake.last_reply(cleo).attachments] == [
             "standings.csv",
@@ -125,7 +125,7 @@ async def test_an_event_starts_by_itself_at_its_start_time_after_a_restart(fake,
             mod, "tournament create", game="cover_your_assets", format="swiss", starts="soonish"
         )
         assert "Write the start as `in 2h`" in fake.last_reply(mod).text()
-        assert await events_of(bot) == []
+        assert await rating_changes_of_match(bot) == []
         await fake.slash(
             mod,
             "tournament create",
@@ -135,7 +135,7 @@ async def test_an_event_starts_by_itself_at_its_start_time_after_a_restart(fake,
             checkin=True,
         )
         signup = fake.public_messages()[-1]
-        [event] = await events_of(bot)
+        [event] = await rating_changes_of_match(bot)
         starts = bot.tournaments.config_of(event).starts_at
         assert abs(starts - (time.time() + 7200)) < 600
         assert f"**Starts:** <t:{int(starts)}:F>" in signup.text()
@@ -160,7 +160,7 @@ async def test_an_event_starts_by_itself_at_its_start_time_after_a_restart(fake,
         bot.service.clock = bot.scheduler.clock = clock
         await fake.settle_with(bot.scheduler.fire_due())
         await settle_all(fake, bot)
-        found = {e.channel_id: e for e in await events_of(bot)}
+        found = {e.channel_id: e for e in await rating_changes_of_match(bot)}
         started, called_off = found[fake.general.id], found[side.id]
         assert started.status == "running" and started.round == 1
         assert any("Round 1 pairings" in m.text() for m in fake.public_messages())

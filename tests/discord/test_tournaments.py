@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.clock import ManualClock
-from bot.store.events import TournamentRecord
+from bot.store.tournament_records import TournamentRecord
 from tests.discord.conftest import make_bot
 from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
 
@@ -84,7 +84,7 @@ async def until_round(fake: FakeDiscord, bot, clock: ManualClock, target: int) -
                     [view.entrant(p).name for p in t.seats],
                 )
             )
-    timers = await bot.tournaments.store.event_timers(event.tournament_id)
+    timers = await bot.tournaments.store.tournament_timers(event.tournament_id)
     raise AssertionError(f"round {target} never started: {event.round} {lines} {timers}")
 
 

@@ -18,9 +18,9 @@ from bot.service.tournaments.exports import Exports
 from bot.service.tournaments.models import (
     FORFEIT_AFTER,
     PAUSED,
-    EventChange,
-    EventView,
     TooFewPlayers,
+    TournamentChange,
+    TournamentView,
     gone_last,
     places_from_groups,
     points_text,
@@ -31,7 +31,7 @@ from bot.service.tournaments.organiser import Organiser
 from bot.service.tournaments.rounds import Rounds
 from bot.service.tournaments.signup import SignUp
 from bot.service.tournaments.tables import Tables
-from bot.tournaments.config import DAY, ROUND_DEADLINES, EventConfig
+from bot.tournaments.config import DAY, ROUND_DEADLINES, TournamentConfig
 from bot.tournaments.progress import participants, to_table_result
 
 
@@ -44,10 +44,10 @@ __all__ = [
     "FORFEIT_AFTER",
     "PAUSED",
     "ROUND_DEADLINES",
-    "EventChange",
-    "EventConfig",
-    "EventView",
     "TooFewPlayers",
+    "TournamentChange",
+    "TournamentConfig",
+    "TournamentView",
     "Tournaments",
     "gone_last",
     "participants",

@@ -14,17 +14,23 @@ from bot.errors import UserError
 from bot.ratings import Rating, win_chances
 from bot.service import MatchService, Person, clean_name
 from bot.service.base import settings_of
-from bot.service.tournaments.models import PAUSED, EventChange, EventListener, EventView, OpenThread
+from bot.service.tournaments.models import (
+    PAUSED,
+    OpenThread,
+    TournamentChange,
+    TournamentListener,
+    TournamentView,
+)
 from bot.store import MatchRecord, Timer
-from bot.store.events import (
-    EVENT_TIMER,
+from bot.store.tournament_records import (
+    TOURNAMENT_TIMER,
     AuditRecord,
     EntrantRecord,
-    EventTable,
     ResultRecord,
     TournamentRecord,
+    TournamentTable,
 )
-from bot.tournaments.config import EventConfig
+from bot.tournaments.config import TournamentConfig
 from bot.tournaments.formats import Format, format_of
 from bot.tournaments.formats.base import UNRATED
 from bot.tournaments.formats.swiss import Swiss
@@ -40,7 +46,7 @@ class TournamentsBase:
     def __init__(self, matches: MatchService) -> None:
         self.matches = matches
         self.store = matches.store
-        self.listeners: list[EventListener] = []
+        self.listeners: list[TournamentListener] = []
         # The Discord layer opens each table's thread; without one, a table plays in the
         # event's channel id plus its number (service tests, a terminal front end).
         self.open_thread: OpenThread | None = None
@@ -68,7 +74,7 @@ class TournamentsBase:
         event = await self.store.get_tournament(event_id)
         return PAUSED if event is not None and event.status == "paused" else None
 
-    async def notify(self, change: EventChange) -> None:
+    async def notify(self, change: TournamentChange) -> None:
         for listener in self.listeners:
             try:
                 await listener(change)
@@ -83,20 +89,20 @@ class TournamentsBase:
         return record
 
     @staticmethod
-    def config_of(event: TournamentRecord) -> EventConfig:
-        return EventConfig.model_validate_json(event.config)
+    def config_of(event: TournamentRecord) -> TournamentConfig:
+        return TournamentConfig.model_validate_json(event.config)
 
-    def format_of(self, event: TournamentRecord, config: EventConfig | None = None) -> Format:
+    def format_of(self, event: TournamentRecord, config: TournamentConfig | None = None) -> Format:
         """The event's format, bound to its choices (as stored, unless given) and game."""
         return format_of(config or self.config_of(event), self.matches.games[event.game])
 
     def progress(
         self,
         event: TournamentRecord,
-        config: EventConfig,
+        config: TournamentConfig,
         entrants: Sequence[EntrantRecord],
         results: Sequence[ResultRecord],
-        tables: Sequence[EventTable],
+        tables: Sequence[TournamentTable],
     ) -> Progress:
         """The event as stored, for its format to read."""
         game = self.matches.games[event.game]
@@ -107,7 +113,7 @@ class TournamentsBase:
     def _cut(
         self,
         event: TournamentRecord,
-        config: EventConfig,
+        config: TournamentConfig,
         entrants: Sequence[EntrantRecord],
         results: Sequence[ResultRecord],
         players: Sequence[int],
@@ -118,18 +124,18 @@ class TournamentsBase:
         assert sorted(progress.players) == sorted(players), "the field is the participants"
         return Swiss(config, self.matches.games[event.game]).cut_seeds(progress)
 
-    async def view(self, tournament_id: str) -> EventView:
+    async def view(self, tournament_id: str) -> TournamentView:
         event = await self.get(tournament_id)
         config = self.config_of(event)
         game = self.matches.games[event.game]
         entrants = await self.store.entrants(tournament_id)
         results = await self.store.results(tournament_id)
-        tables = await self.store.event_tables(tournament_id)
+        tables = await self.store.tournament_tables(tournament_id)
         progress = self.progress(event, config, entrants, results, tables)
         kind = format_of(config, game)
         standings = kind.standings(progress)
         rounds = kind.rounds(len(progress.players))
-        return EventView(event, config, game, entrants, results, tables, standings, rounds)
+        return TournamentView(event, config, game, entrants, results, tables, standings, rounds)
 
     async def entrant_ratings(
         self, event: TournamentRecord, entrants: Sequence[EntrantRecord]
@@ -190,11 +196,11 @@ class TournamentsBase:
         )
 
     async def _signup_change(self, tournament_id: str) -> None:
-        await self.notify(EventChange(kind="signup", event=await self.get(tournament_id)))
+        await self.notify(TournamentChange(kind="signup", event=await self.get(tournament_id)))
 
     def _timer(self, event: TournamentRecord, kind: str, round: int, due: float) -> Timer:
         return Timer(
-            match_id=EVENT_TIMER + event.tournament_id,
+            match_id=TOURNAMENT_TIMER + event.tournament_id,
             kind=kind,
             seat=0,
             version=round,

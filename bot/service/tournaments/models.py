@@ -10,8 +10,13 @@ from typing import Literal
 
 from bot.errors import UserError
 from bot.store import MatchRecord
-from bot.store.events import EntrantRecord, EventTable, ResultRecord, TournamentRecord
-from bot.tournaments.config import DAY, EventConfig
+from bot.store.tournament_records import (
+    EntrantRecord,
+    ResultRecord,
+    TournamentRecord,
+    TournamentTable,
+)
+from bot.tournaments.config import DAY, TournamentConfig
 from bot.tournaments.entries import late_entry_open
 from bot.tournaments.formats import Format, format_of
 from bot.tournaments.progress import to_table_result
@@ -28,7 +33,7 @@ PAUSED = "The event is paused by the organiser; play resumes when they press Res
 
 
 @dataclass
-class EventChange:
+class TournamentChange:
     """What changed in an event, for the Discord layer to show."""
 
     kind: Literal[
@@ -47,7 +52,7 @@ class EventChange:
     ]
     event: TournamentRecord
     round: int = 0
-    tables: list[EventTable] = field(default_factory=list)
+    tables: list[TournamentTable] = field(default_factory=list)
     byes: list[int] = field(default_factory=list)
     # Swiss: the tables of this round whose players met before (no pairing avoided them).
     rematches: list[tuple[int, ...]] = field(default_factory=list)
@@ -56,20 +61,20 @@ class EventChange:
     text: str = ""
 
 
-EventListener = Callable[[EventChange], Awaitable[None]]
+TournamentListener = Callable[[TournamentChange], Awaitable[None]]
 OpenThread = Callable[[TournamentRecord, int, int, list[str]], Awaitable[int]]
 
 
 @dataclass(frozen=True)
-class EventView:
+class TournamentView:
     """Everything shown about an event: its record, config, entrants and standings."""
 
     event: TournamentRecord
-    config: EventConfig
+    config: TournamentConfig
     game: Game
     entrants: list[EntrantRecord]
     results: list[ResultRecord]
-    tables: list[EventTable]
+    tables: list[TournamentTable]
     standings: list[Standing]
     rounds: int | None  # planned rounds (None: a bracket's, decided as it goes)
 
@@ -117,7 +122,7 @@ def signed_up(entrants: Sequence[EntrantRecord], user_id: int) -> EntrantRecord 
 
 
 def rematches_in(
-    earlier: Sequence[ResultRecord], tables: Sequence[EventTable]
+    earlier: Sequence[ResultRecord], tables: Sequence[TournamentTable]
 ) -> list[tuple[int, ...]]:
     """The tables whose players met before: Swiss pairs a rematch only when no pairing
     avoids it (the fewest), and the pairings say so."""

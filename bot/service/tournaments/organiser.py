@@ -10,9 +10,9 @@ from typing import Literal
 from bot.errors import UserError
 from bot.service import Person
 from bot.service.tournaments.base import TournamentsBase
-from bot.service.tournaments.models import HELD, EventChange, places_from_groups
+from bot.service.tournaments.models import HELD, TournamentChange, places_from_groups
 from bot.store import Timer
-from bot.store.events import EntrantRecord, ResultRecord, TournamentRecord
+from bot.store.tournament_records import EntrantRecord, ResultRecord, TournamentRecord
 
 
 class Organiser(TournamentsBase):
@@ -33,7 +33,7 @@ class Organiser(TournamentsBase):
             table = next(
                 (
                     t
-                    for t in await self.store.event_tables(tournament_id)
+                    for t in await self.store.tournament_tables(tournament_id)
                     if t.round == event.round and set(t.seats) == set(named)
                 ),
                 None,
@@ -53,7 +53,7 @@ class Organiser(TournamentsBase):
             )
             ranked = places_from_groups(groups)
             places = [ranked[p] for p in table.seats]
-            await self.store.save_event_table(table.model_copy(update={"status": "done"}))
+            await self.store.save_tournament_table(table.model_copy(update={"status": "done"}))
             if table.match_id is not None:
                 record = await self.matches.get(table.match_id)
                 if record.is_open:
@@ -124,7 +124,9 @@ class Organiser(TournamentsBase):
             if event.status != "running" or event.round == 0:
                 raise UserError("There is no round to re-pair.")
             tables = [
-                t for t in await self.store.event_tables(tournament_id) if t.round == event.round
+                t
+                for t in await self.store.tournament_tables(tournament_id)
+                if t.round == event.round
             ]
             records = [await self.matches.get(t.match_id) for t in tables if t.match_id]
             for record in records:
@@ -133,7 +135,7 @@ class Organiser(TournamentsBase):
                         "A table of this round has already moved: it cannot be re-paired."
                     )
             for table in tables:
-                await self.store.save_event_table(table.model_copy(update={"status": "done"}))
+                await self.store.save_tournament_table(table.model_copy(update={"status": "done"}))
             for record in records:
                 await self.matches.cancel(record.match_id, actor)
             await self.store.delete_results(tournament_id, event.round)
@@ -147,7 +149,7 @@ class Organiser(TournamentsBase):
             # The new pairing overwrites these tables' rows: their threads are closed now
             # or never (a server holds 1000 active threads).
             await self.notify(
-                EventChange(kind="repaired", event=event, round=event.round, tables=tables)
+                TournamentChange(kind="repaired", event=event, round=event.round, tables=tables)
             )
             await self._start_round(event, event.round)
 
@@ -158,7 +160,7 @@ class Organiser(TournamentsBase):
             table = next(
                 (
                     t
-                    for t in await self.store.event_tables(tournament_id)
+                    for t in await self.store.tournament_tables(tournament_id)
                     if t.round == event.round and t.table_no == table_no
                 ),
                 None,
@@ -169,13 +171,13 @@ class Organiser(TournamentsBase):
                 raise UserError("Give the table a positive number of hours.")
             rounds = {r.round: r for r in await self.store.rounds(tournament_id)}
             start = max(rounds[event.round].deadline or self.clock.now(), self.clock.now())
-            timers = await self.store.event_timers(tournament_id)
+            timers = await self.store.tournament_timers(tournament_id)
             kind = f"table:{table_no}"
             old = next((t for t in timers if t.kind == kind), None)
             due = (old.due_at if old else start) + hours * 3600
             timers = [t for t in timers if t.kind != kind]
             timers.append(self._timer(event, kind, event.round, due))
-            await self.store.replace_event_timers(tournament_id, timers)
+            await self.store.replace_tournament_timers(tournament_id, timers)
             self.matches.timers_changed()
             await self.audit(
                 event,
@@ -199,7 +201,7 @@ class Organiser(TournamentsBase):
             await self.store.save_tournament(event)
             await self._shift_clocks(event, HELD, lambda t: True)
             await self.audit(event, actor, "pause", {"status": "running"}, {"status": "paused"})
-        await self.notify(EventChange(kind="paused", event=event, round=event.round))
+        await self.notify(TournamentChange(kind="paused", event=event, round=event.round))
 
     async def resume(self, tournament_id: str, actor: Person) -> None:
         """Go on: every clock of the event (deadline, tables' move clocks) is moved on by
@@ -227,10 +229,10 @@ class Organiser(TournamentsBase):
             await self.store.save_tournament(event)
             self.matches.timers_changed()
             await self.audit(event, actor, "resume", {"status": "paused"}, {"status": "running"})
-            await self.notify(EventChange(kind="resumed", event=event, round=event.round))
+            await self.notify(TournamentChange(kind="resumed", event=event, round=event.round))
             playing = [
                 t.match_id
-                for t in await self.store.event_tables(tournament_id)
+                for t in await self.store.tournament_tables(tournament_id)
                 if t.status == "playing" and t.match_id
             ]
             await self._maybe_complete(event)
@@ -244,12 +246,12 @@ class Organiser(TournamentsBase):
         """Move the event's timers and its playing tables' move clocks by ``by`` seconds.
         A pause sets them aside (far in the future) and the resume brings them back,
         later by the time the event was held."""
-        timers = await self.store.event_timers(event.tournament_id)
-        await self.store.replace_event_timers(
+        timers = await self.store.tournament_timers(event.tournament_id)
+        await self.store.replace_tournament_timers(
             event.tournament_id,
             [t.model_copy(update={"due_at": t.due_at + by}) if which(t) else t for t in timers],
         )
-        for table in await self.store.event_tables(event.tournament_id):
+        for table in await self.store.tournament_tables(event.tournament_id):
             if table.status == "playing" and table.match_id:
                 moved = [
                     t.model_copy(update={"due_at": t.due_at + by}) if which(t) else t
@@ -267,7 +269,7 @@ class Organiser(TournamentsBase):
             # Finished first, so the tables drawn below start no further round.
             event = event.model_copy(update={"status": "finished"})
             await self.store.save_tournament(event)
-            for table in await self.store.event_tables(tournament_id):
+            for table in await self.store.tournament_tables(tournament_id):
                 if table.status == "playing" and table.round == event.round:
                     await self._adjudicate(event, table.table_no)
             await self.audit(event, actor, "end", {"round": event.round}, {"status": "finished"})
@@ -279,13 +281,15 @@ class Organiser(TournamentsBase):
             before = event.status
             event = event.model_copy(update={"status": "cancelled"})
             await self.store.save_tournament(event)
-            await self.store.replace_event_timers(tournament_id, [])
-            for table in await self.store.event_tables(tournament_id):
+            await self.store.replace_tournament_timers(tournament_id, [])
+            for table in await self.store.tournament_tables(tournament_id):
                 if table.status == "playing":
-                    await self.store.save_event_table(table.model_copy(update={"status": "done"}))
+                    await self.store.save_tournament_table(
+                        table.model_copy(update={"status": "done"})
+                    )
                     if table.match_id:
                         record = await self.matches.get(table.match_id)
                         if record.is_open:
                             await self.matches.cancel(table.match_id, actor)
             await self.audit(event, actor, "cancel", {"status": before}, {"status": "cancelled"})
-        await self.notify(EventChange(kind="cancelled", event=event, round=event.round))
+        await self.notify(TournamentChange(kind="cancelled", event=event, round=event.round))

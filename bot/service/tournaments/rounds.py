@@ -12,22 +12,22 @@ from bot.service.tournaments.base import TournamentsBase
 from bot.service.tournaments.models import (
     FORFEIT_AFTER,
     GRACE,
-    EventChange,
+    TournamentChange,
     gone_last,
     rematches_in,
 )
 from bot.store import SeatRecord, Timer
-from bot.store.events import (
-    EVENT_TIMER,
+from bot.store.models import GONE
+from bot.store.tournament_records import (
+    TOURNAMENT_TIMER,
     EntrantRecord,
-    EventTable,
     ResultRecord,
     RoundRecord,
     TournamentRecord,
+    TournamentTable,
 )
-from bot.store.models import GONE
 from bot.timing import MatchSettings
-from bot.tournaments.config import DAY, EventConfig
+from bot.tournaments.config import DAY, TournamentConfig
 from bot.tournaments.progress import Pairing
 
 
@@ -46,7 +46,7 @@ class Rounds(TournamentsBase):
                 )
         entrants = await self.store.entrants(event.tournament_id)
         results = await self.store.results(event.tournament_id)
-        tables = await self.store.event_tables(event.tournament_id)
+        tables = await self.store.tournament_tables(event.tournament_id)
         paired = await self._pair(event, config, number, entrants, results, tables)
         event = event.model_copy(update={"round": number})
         await self.store.save_tournament(event)
@@ -68,7 +68,7 @@ class Rounds(TournamentsBase):
             timers.append(self._timer(event, "remind_half", number, now + deadline_after / 2))
             if deadline_after > 2 * DAY:
                 timers.append(self._timer(event, "remind_day", number, deadline - DAY))
-        await self.store.replace_event_timers(event.tournament_id, timers)
+        await self.store.replace_tournament_timers(event.tournament_id, timers)
         self.matches.timers_changed()
         for index, player in enumerate(paired.byes):
             await self.store.add_result(
@@ -85,7 +85,7 @@ class Rounds(TournamentsBase):
         opened = []
         names = {e.entrant: e for e in entrants}
         for index, seats in enumerate(paired.tables, start=1):
-            table = EventTable(
+            table = TournamentTable(
                 tournament_id=event.tournament_id,
                 round=number,
                 table_no=index,
@@ -95,7 +95,7 @@ class Rounds(TournamentsBase):
             opened.append(await self._open_table(event, config, table, names))
         rematches = rematches_in(results, opened) if paired.stage == "swiss" else []
         await self.notify(
-            EventChange(
+            TournamentChange(
                 kind="round",
                 event=event,
                 round=number,
@@ -107,7 +107,7 @@ class Rounds(TournamentsBase):
         for table in opened:
             if table.match_id is not None:
                 await self.notify(
-                    EventChange(
+                    TournamentChange(
                         kind="table",
                         event=event,
                         round=number,
@@ -120,11 +120,11 @@ class Rounds(TournamentsBase):
     async def _pair(
         self,
         event: TournamentRecord,
-        config: EventConfig,
+        config: TournamentConfig,
         number: int,
         entrants: list[EntrantRecord],
         results: list[ResultRecord],
-        tables: list[EventTable],
+        tables: list[TournamentTable],
     ) -> Pairing:
         """Round ``number`` as the event's format pairs it (on a thread: pairing a large
         field takes a while)."""
@@ -142,10 +142,10 @@ class Rounds(TournamentsBase):
     async def _open_table(
         self,
         event: TournamentRecord,
-        config: EventConfig,
-        table: EventTable,
+        config: TournamentConfig,
+        table: TournamentTable,
         entrants: dict[int, EntrantRecord],
-    ) -> EventTable:
+    ) -> TournamentTable:
         """One match per table, through the lobby path, started at once. A table whose
         players have left decides itself (the one still in wins)."""
         dropped = [p for p in table.seats if entrants[p].state != "entered"]
@@ -153,7 +153,7 @@ class Rounds(TournamentsBase):
             staying = [p for p in table.seats if p not in dropped]
             places = [1 if p in staying else 2 for p in table.seats]
             table = table.model_copy(update={"status": "done"})
-            await self.store.save_event_table(table)
+            await self.store.save_tournament_table(table)
             await self.store.add_result(
                 ResultRecord(
                     tournament_id=event.tournament_id,
@@ -195,7 +195,7 @@ class Rounds(TournamentsBase):
             settings=settings.model_dump_json(),
         )
         table = table.model_copy(update={"match_id": record.match_id, "thread_id": channel_id})
-        await self.store.save_event_table(table)
+        await self.store.save_tournament_table(table)
         await self.matches.start(record.match_id, organiser)
         return table
 
@@ -204,7 +204,9 @@ class Rounds(TournamentsBase):
         if event.status != "running":
             return
         tables = [
-            t for t in await self.store.event_tables(event.tournament_id) if t.round == event.round
+            t
+            for t in await self.store.tournament_tables(event.tournament_id)
+            if t.round == event.round
         ]
         decided = {
             (r.round, r.table_no)
@@ -213,17 +215,17 @@ class Rounds(TournamentsBase):
         }
         if any((t.round, t.table_no) not in decided for t in tables):
             return
-        await self.store.replace_event_timers(event.tournament_id, [])
+        await self.store.replace_tournament_timers(event.tournament_id, [])
         view = await self.view(event.tournament_id)
         progress = self.progress(view.event, view.config, view.entrants, view.results, view.tables)
         if view.format.is_over(progress):
             await self._finish(event)
             return
-        await self.notify(EventChange(kind="standings", event=event, round=event.round))
+        await self.notify(TournamentChange(kind="standings", event=event, round=event.round))
         grace = GRACE[view.config.pace]
         if grace:
             timer = self._timer(event, "next_round", event.round, self.clock.now() + grace)
-            await self.store.replace_event_timers(event.tournament_id, [timer])
+            await self.store.replace_tournament_timers(event.tournament_id, [timer])
             self.matches.timers_changed()
         else:
             await self._start_round(event, event.round + 1)
@@ -231,12 +233,12 @@ class Rounds(TournamentsBase):
     async def _finish(self, event: TournamentRecord) -> None:
         event = event.model_copy(update={"status": "finished"})
         await self.store.save_tournament(event)
-        await self.store.replace_event_timers(event.tournament_id, [])
-        await self.notify(EventChange(kind="finished", event=event, round=event.round))
+        await self.store.replace_tournament_timers(event.tournament_id, [])
+        await self.notify(TournamentChange(kind="finished", event=event, round=event.round))
 
     async def on_timer(self, timer: Timer) -> None:
         """An event's timer: the next round after the grace, a deadline, a reminder."""
-        tournament_id = timer.match_id.removeprefix(EVENT_TIMER)
+        tournament_id = timer.match_id.removeprefix(TOURNAMENT_TIMER)
         if timer.kind == "start":
             await self._start_on_time(tournament_id)  # takes the event's lock itself
             return
@@ -254,11 +256,11 @@ class Rounds(TournamentsBase):
             elif timer.kind in ("remind_half", "remind_day"):
                 tables = [
                     t
-                    for t in await self.store.event_tables(tournament_id)
+                    for t in await self.store.tournament_tables(tournament_id)
                     if t.round == event.round and t.status == "playing"
                 ]
                 await self.notify(
-                    EventChange(
+                    TournamentChange(
                         kind="reminder",
                         event=event,
                         round=event.round,
@@ -271,10 +273,10 @@ class Rounds(TournamentsBase):
         """The round's time is up: unfinished tables (not extended) are drawn."""
         extended = {
             int(t.kind.removeprefix("table:"))
-            for t in await self.store.event_timers(event.tournament_id)
+            for t in await self.store.tournament_timers(event.tournament_id)
             if t.kind.startswith("table:")
         }
-        for table in await self.store.event_tables(event.tournament_id):
+        for table in await self.store.tournament_tables(event.tournament_id):
             playing = table.round == event.round and table.status == "playing"
             if playing and table.table_no not in extended:
                 await self._adjudicate(event, table.table_no)
@@ -284,7 +286,7 @@ class Rounds(TournamentsBase):
         table = next(
             (
                 t
-                for t in await self.store.event_tables(event.tournament_id)
+                for t in await self.store.tournament_tables(event.tournament_id)
                 if t.round == event.round and t.table_no == table_no
             ),
             None,
@@ -298,7 +300,7 @@ class Rounds(TournamentsBase):
         places = gone_last(table.seats, [1] * len(table.seats), gone)
         # The table is marked decided before its match is closed, so the closing is not
         # taken for a cancellation waiting on the organiser.
-        await self.store.save_event_table(table.model_copy(update={"status": "done"}))
+        await self.store.save_tournament_table(table.model_copy(update={"status": "done"}))
         if table.match_id is not None:
             record = await self.matches.get(table.match_id)
             if record.is_open:

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from bot.errors import UserError
 from bot.service import Person, clean_name
 from bot.service.tournaments.base import TournamentsBase
-from bot.service.tournaments.models import EventChange, TooFewPlayers, signed_up
-from bot.store.events import EntrantRecord, ResultRecord, TournamentRecord
-from bot.tournaments.config import EventConfig
+from bot.service.tournaments.models import TooFewPlayers, TournamentChange, signed_up
+from bot.store.tournament_records import EntrantRecord, ResultRecord, TournamentRecord
+from bot.tournaments.config import TournamentConfig
 from bot.tournaments.entries import late_entry, late_entry_open
 from bot.tournaments.formats import format_of
 from bot.tournaments.top_cut import default_cut
@@ -29,7 +29,7 @@ class SignUp(TournamentsBase):
         channel_id: int,
         organiser: Person,
         game_key: str,
-        config: EventConfig,
+        config: TournamentConfig,
     ) -> TournamentRecord:
         if not await self.may_organise(guild_id, organiser):
             who = await self._organisers(guild_id)
@@ -60,7 +60,7 @@ class SignUp(TournamentsBase):
         if config.starts_at is not None:
             # Stored like every event timer, so a restart before then loses nothing.
             timer = self._timer(record, "start", 0, config.starts_at)
-            await self.store.replace_event_timers(record.tournament_id, [timer])
+            await self.store.replace_tournament_timers(record.tournament_id, [timer])
             self.matches.timers_changed()
         return record
 
@@ -86,7 +86,7 @@ class SignUp(TournamentsBase):
     async def _join_signup(
         self,
         tournament_id: str,
-        config: EventConfig,
+        config: TournamentConfig,
         person: Person,
         entrants: list[EntrantRecord],
         mine: EntrantRecord | None,
@@ -110,7 +110,7 @@ class SignUp(TournamentsBase):
     async def _join_late(
         self,
         event: TournamentRecord,
-        config: EventConfig,
+        config: TournamentConfig,
         person: Person,
         entrants: list[EntrantRecord],
         mine: EntrantRecord | None,
@@ -333,10 +333,10 @@ class SignUp(TournamentsBase):
                 return
             event = event.model_copy(update={"status": "cancelled"})
             await self.store.save_tournament(event)
-            await self.store.replace_event_timers(tournament_id, [])
+            await self.store.replace_tournament_timers(tournament_id, [])
             await self.audit(event, clock, "cancel", {"status": "signup"}, {"status": "cancelled"})
         await self.notify(
-            EventChange(kind="cancelled", event=event, round=event.round, text=reason)
+            TournamentChange(kind="cancelled", event=event, round=event.round, text=reason)
         )
 
     # --- players ---------------------------------------------------------------------------

@@ -14,11 +14,11 @@ from bot.errors import NotRunning
 from bot.service import Change
 from bot.service.base import match_outcome, settings_of
 from bot.service.tournaments.base import TournamentsBase
-from bot.service.tournaments.models import EventChange, gone_last
-from bot.store.events import EventTable, ResultRecord, TableGame, TournamentRecord
+from bot.service.tournaments.models import TournamentChange, gone_last
 from bot.store.models import GONE
+from bot.store.tournament_records import ResultRecord, TableGame, TournamentRecord, TournamentTable
 from bot.tournaments import best_of as bo
-from bot.tournaments.config import EventConfig
+from bot.tournaments.config import TournamentConfig
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ class Tables(TournamentsBase):
             return
         if settings_of(change.match).event is None:
             return  # every event's table is opened with its event (``_open_table``)
-        table = await self.store.event_table_of(change.match.match_id)
+        table = await self.store.tournament_table_of(change.match.match_id)
         if table is None or table.status != "playing":
             return  # not an event's table, or the event decided it already
         if forfeit:
@@ -77,7 +77,7 @@ class Tables(TournamentsBase):
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def _table_changed(self, tournament_id: str, match_id: str) -> None:
-        table = await self.store.event_table_of(match_id)
+        table = await self.store.tournament_table_of(match_id)
         if table is None or table.status != "playing":
             return
         event = await self.get(tournament_id)
@@ -91,7 +91,7 @@ class Tables(TournamentsBase):
                 entrant = entrant.model_copy(update={"forfeited": True})
                 await self.store.save_entrant(entrant)
                 await self.notify(
-                    EventChange(
+                    TournamentChange(
                         kind="forfeit", event=event, tables=[table], match=record, entrant=entrant
                     )
                 )
@@ -109,9 +109,9 @@ class Tables(TournamentsBase):
             await self._decide(event, table, places, sorted(gone), "match")
         elif record.status == "cancelled":
             table = table.model_copy(update={"status": "cancelled"})
-            await self.store.save_event_table(table)
+            await self.store.save_tournament_table(table)
             await self.notify(
-                EventChange(
+                TournamentChange(
                     kind="result",
                     event=event,
                     round=table.round,
@@ -132,7 +132,7 @@ class Tables(TournamentsBase):
     async def _decide(
         self,
         event: TournamentRecord,
-        table: EventTable,
+        table: TournamentTable,
         places: list[int],
         gone: list[int],
         source: Literal["match", "adjudicated", "organiser"],
@@ -156,9 +156,9 @@ class Tables(TournamentsBase):
         if not added:
             return False
         table = table.model_copy(update={"status": "done"})
-        await self.store.save_event_table(table)
+        await self.store.save_tournament_table(table)
         await self.notify(
-            EventChange(kind="result", event=event, round=table.round, tables=[table])
+            TournamentChange(kind="result", event=event, round=table.round, tables=[table])
         )
         if complete:
             await self._maybe_complete(await self.get(event.tournament_id))
@@ -166,7 +166,7 @@ class Tables(TournamentsBase):
 
     # --- best of three ---------------------------------------------------------------------
     @staticmethod
-    def seated(table: EventTable) -> tuple[int, ...]:
+    def seated(table: TournamentTable) -> tuple[int, ...]:
         """The table's entrants in the seat order of its match: the games of a best-of-three
         table alternate who sits first (``best_of.game_seats``)."""
         played = [game.match_id for game in table.games]
@@ -175,7 +175,7 @@ class Tables(TournamentsBase):
 
     @staticmethod
     def _game_points(
-        config: EventConfig, table: EventTable, gone: Sequence[int]
+        config: TournamentConfig, table: TournamentTable, gone: Sequence[int]
     ) -> dict[str, list[int] | int]:
         """What a best-of-three table's result keeps for GW%: 0–2 for a forfeit, else the
         games finished so far (a deadline's or an organiser's result included)."""
@@ -188,8 +188,8 @@ class Tables(TournamentsBase):
         return {"game_wins": list(score.wins), "game_draws": score.draws}
 
     async def _game_finished(
-        self, event: TournamentRecord, table: EventTable, places: list[int]
-    ) -> tuple[EventTable, list[int]] | None:
+        self, event: TournamentRecord, table: TournamentTable, places: list[int]
+    ) -> tuple[TournamentTable, list[int]] | None:
         """A game of a best-of-three table ended with ``places`` (in table seat order). It
         is kept with the table; if that decides the table, (table, places by game points)
         for the result. Otherwise the next game starts in the same thread, or a player who
@@ -199,7 +199,7 @@ class Tables(TournamentsBase):
             # Kept before the next game opens: a restart in between opens it, and no more.
             game = TableGame(match_id=table.match_id, winner=bo.game_winner(table.seats, places))
             table = table.model_copy(update={"games": [*table.games, game]})
-            await self.store.save_event_table(table)
+            await self.store.save_tournament_table(table)
         score = bo.score(table.seats, [game.winner for game in table.games])
         if bo.decided(score, config.best_of):
             return table, list(score.places())
@@ -214,7 +214,7 @@ class Tables(TournamentsBase):
         )
         assert table.match_id is not None
         await self.notify(
-            EventChange(
+            TournamentChange(
                 kind="table",
                 event=event,
                 round=table.round,
@@ -231,7 +231,7 @@ class Tables(TournamentsBase):
         for event in await self.store.tournaments(None, open_only=True):
             if event.status == "signup":
                 continue
-            for table in await self.store.event_tables(event.tournament_id):
+            for table in await self.store.tournament_tables(event.tournament_id):
                 if table.status != "playing" or table.match_id is None:
                     continue
                 record = await self.matches.store.get(table.match_id)

@@ -16,7 +16,7 @@ from bot.tournaments.formats.round_robin import DoubleRoundRobin, RoundRobin
 from bot.tournaments.formats.swiss import Swiss
 
 if TYPE_CHECKING:
-    from bot.tournaments.config import EventConfig
+    from bot.tournaments.config import TournamentConfig
     from games.core.protocol import Game
 
 # In the order the organiser is offered them.
@@ -41,7 +41,7 @@ def format_class(key: str) -> type[Format]:
     return FORMATS[key]
 
 
-def format_of(config: EventConfig, game: Game) -> Format:
+def format_of(config: TournamentConfig, game: Game) -> Format:
     """The event's format, bound to its choices and game."""
     return format_class(config.format)(config, game)
 

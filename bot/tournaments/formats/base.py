@@ -31,7 +31,7 @@ from bot.tournaments.standings import Standing, pairing_order, pod_standings, sw
 from bot.tournaments.top_cut import cut
 
 if TYPE_CHECKING:
-    from bot.tournaments.config import EventConfig
+    from bot.tournaments.config import TournamentConfig
     from games.core.protocol import Game
 
 UNRATED = Rating().display  # a bot, or a player never rated in the game here
@@ -42,7 +42,7 @@ Option = Literal["top_cut", "advance", "default_cut", "larger_tables", "reset", 
 class Format(ABC):
     """An event's format, bound to its choices and game."""
 
-    key: ClassVar[str]  # stored in ``EventConfig.format``
+    key: ClassVar[str]  # stored in ``TournamentConfig.format``
     label: ClassVar[str]  # shown when the organiser picks one
     two_player: ClassVar[bool] = True  # two seats a table, else 3–8
     options: ClassVar[frozenset[Option]] = frozenset()
@@ -57,7 +57,7 @@ class Format(ABC):
     bye: ClassVar[Literal["win", "rest", "pass"]] = "win"
     shows_rematches: ClassVar[bool] = False  # the pairings say which tables met before
 
-    def __init__(self, config: EventConfig, game: Game) -> None:
+    def __init__(self, config: TournamentConfig, game: Game) -> None:
         self.config, self.game = config, game
 
     # --- what it accepts -------------------------------------------------------------------
@@ -76,7 +76,7 @@ class Format(ABC):
         """The format's own refusals of the options it takes (none by default)."""
         return None
 
-    def checked(self) -> EventConfig:
+    def checked(self) -> TournamentConfig:
         """The choices as kept: what the format cannot run is refused, and the place
         scores are kept in their canonical text."""
         config, game = self.config, self.game

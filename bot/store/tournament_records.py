@@ -7,11 +7,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-EventStatus = Literal["signup", "running", "paused", "finished", "cancelled"]
+TournamentStatus = Literal["signup", "running", "paused", "finished", "cancelled"]
 EntrantState = Literal["entered", "waitlist", "dropped", "disqualified"]
 TableStatus = Literal["playing", "done", "cancelled"]
 ResultSource = Literal["match", "adjudicated", "organiser", "bye"]
-EVENT_TIMER = "event:"  # prefix of an event timer's ``Timer.match_id``
+TOURNAMENT_TIMER = "event:"  # prefix of an event timer's ``Timer.match_id``
 
 
 class TournamentRecord(BaseModel):
@@ -21,8 +21,8 @@ class TournamentRecord(BaseModel):
     message_id: int | None = None
     organiser_id: int
     game: str
-    config: str  # JSON of EventConfig
-    status: EventStatus
+    config: str  # JSON of TournamentConfig
+    status: TournamentStatus
     round: int = 0
     seed: int
     created_at: float
@@ -74,7 +74,7 @@ class TableGame(BaseModel):
     winner: int | None
 
 
-class EventTable(BaseModel):
+class TournamentTable(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     tournament_id: str

@@ -22,6 +22,10 @@ from bot.errors import UserError
 # Seconds a click's handler may take before the click is acknowledged for it: Discord's 3
 # less a margin for a busy event loop and the acknowledgement's own trip.
 ACK_WITHIN = 1.5
+# Moves under way from which a click is acknowledged at once: behind that many its answer
+# will be slow, and under overload a timer set for later fires late (a loaded event loop,
+# a long garbage collection), so the acknowledgement must not wait for one.
+BUSY_FROM = 8
 
 
 @dataclass(frozen=True)
@@ -97,11 +101,18 @@ async def acknowledged_in_time(interaction: discord.Interaction, work: Any) -> N
     if response is None:
         await work
         return
+    if _busy(interaction):
+        _acknowledge(response)
     watchdog = asyncio.get_running_loop().call_later(ACK_WITHIN, _acknowledge, response)
     try:
         await work
     finally:
         watchdog.cancel()
+
+
+def _busy(interaction: discord.Interaction) -> bool:
+    service = getattr(interaction.client, "service", None)
+    return getattr(service, "moves_under_way", 0) >= BUSY_FROM
 
 
 _ACKNOWLEDGING: set[asyncio.Task[None]] = set()  # kept until done (the loop holds weak refs)

@@ -248,6 +248,11 @@ class ServiceBase:
             if self._moves_under_way == 0:
                 self._no_moves.set()
 
+    @property
+    def moves_under_way(self) -> int:
+        """Moves begun and not yet ended: how many a new click would wait behind."""
+        return self._moves_under_way
+
     async def moves_done(self, timeout: float) -> bool:
         """Wait until no move is under way (False: some still were after ``timeout``)."""
         try:

@@ -81,3 +81,23 @@ async def test_discord_refuses_an_answer_after_three_seconds_and_nothing_breaks(
         assert (await bot.store.open_matches())[0].version == version + 1
     # Refused as Discord refuses a late first answer; logged as a warning, no error.
     assert [r.code for r in fake.rejections] == [10062]
+
+
+async def test_behind_many_moves_a_click_is_acknowledged_at_once_and_answered_after(
+    fake: FakeDiscord, db, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Under overload a timer set for later fires late: a click that will wait behind many
+    moves is acknowledged before its handler runs, however quick it turns out to be."""
+    import cogs.acknowledge
+
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
+        shown = hand.text()
+        monkeypatch.setattr(cogs.acknowledge, "BUSY_FROM", 0)  # every click is behind enough
+        click = await click_first_move(fake, mover, hand, buttons, selects)
+        assert click.response_type == DEFERRED_UPDATE
+        assert fake.messages[hand.id].text() != shown  # and the hand is redrawn after it
+        assert bot.service.moves_under_way == 0
+    fake.assert_clean()

@@ -11,11 +11,12 @@ COPY pyproject.toml README.md ./
 COPY games ./games
 COPY bot ./bot
 COPY cogs ./cogs
-COPY bench ./bench
 COPY data ./data
 # Editable: the code runs from /app, where games/ finds its card data in data/.
 RUN pip install --no-cache-dir -e .
 
 USER cookie
 VOLUME ["/data"]
+# SIGTERM (docker stop) drains the bot: give it the time that takes (docker stop -t 30).
+STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

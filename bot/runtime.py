@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from bot.bots import BotDriver
 from bot.clock import Clock
@@ -41,6 +43,33 @@ class Runtime:
         self.service.timers_changed = self.scheduler.wake
         self.draining = False
         self._taking_over: set[asyncio.Task[None]] = set()
+        # Clicks and commands being answered (``answering``): a drain waits for them too,
+        # since a click may await a while before its move begins.
+        self._answering = 0
+        self._none_answering = asyncio.Event()
+        self._none_answering.set()
+
+    @contextmanager
+    def answering(self) -> Iterator[None]:
+        """Counts an interaction as being answered (the front end wraps each handler)."""
+        self._answering += 1
+        self._none_answering.clear()
+        try:
+            yield
+        finally:
+            self._answering -= 1
+            if self._answering == 0:
+                self._none_answering.set()
+
+    async def quiet(self, timeout: float) -> bool:
+        """Wait until no interaction is being answered and no move is under way."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        try:
+            await asyncio.wait_for(self._none_answering.wait(), timeout)
+        except TimeoutError:
+            return False
+        return await self.service.moves_done(max(0.0, deadline - loop.time()))
 
     async def fire(self, timer: Timer) -> None:
         """One scheduler serves matches' and events' timers."""
@@ -65,15 +94,15 @@ class Runtime:
         task.add_done_callback(self._taking_over.discard)
 
     async def drain(self, moves_wait: float = DRAIN_WAIT) -> None:
-        """Stop without dropping anything: claim no more timers, let the moves under way
-        end, and name the matches whose bots were still to move for a process that goes
-        on (``Store.hand_over``). What is left is in the database for whoever serves these
-        shards next."""
+        """Stop without dropping anything: claim no more timers, let the clicks being
+        answered and the moves under way end, and name the matches whose bots were still
+        to move for a process that goes on (``Store.hand_over``). What is left is in the
+        database for whoever serves these shards next."""
         self.draining = True
         await self.scheduler.stop()
         pending = self.bots.pending()
         await self.bots.close()
-        if not await self.service.moves_done(moves_wait):
-            log.warning("draining: moves still under way after %.0f s", moves_wait)
+        if not await self.quiet(moves_wait):
+            log.warning("draining: clicks or moves still under way after %.0f s", moves_wait)
         records = [await self.store.get(match_id) for match_id in sorted(pending)]
         await self.store.hand_over([(r.match_id, r.guild_id) for r in records if r is not None])

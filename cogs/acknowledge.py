@@ -111,7 +111,7 @@ async def acknowledged_in_time(interaction: discord.Interaction, work: Any) -> N
 
 
 def _busy(interaction: discord.Interaction) -> bool:
-    service = getattr(interaction.client, "service", None)
+    service = getattr(getattr(interaction, "client", None), "service", None)
     return getattr(service, "moves_under_way", 0) >= BUSY_FROM
 
 

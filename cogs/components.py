@@ -145,8 +145,13 @@ async def guarded(interaction: discord.Interaction, work: Any) -> None:
     The outermost one lets go of the interaction once it is handled (``let_go``)."""
     outermost = not _GUARDING.get()
     token = _GUARDING.set(True)
+    client = getattr(interaction, "client", None)
+    runtime = getattr(client, "runtime", None) if outermost else None
     try:
-        await _guarded(interaction, acknowledged_in_time(interaction, work) if outermost else work)
+        with runtime.answering() if runtime is not None else contextlib.nullcontext():
+            await _guarded(
+                interaction, acknowledged_in_time(interaction, work) if outermost else work
+            )
     finally:
         _GUARDING.reset(token)
         if outermost:

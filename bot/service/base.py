@@ -301,9 +301,14 @@ class ServiceBase:
         return game.decided(state)
 
     async def current(self, match_id: str) -> MatchRecord:
-        """The match as the service holds it: no query for a running match in memory."""
-        hit = self._cache.get(match_id)
-        return hit[0] if hit is not None else await self.get(match_id)
+        """The match as the service holds it: no query for a running match in memory,
+        but for its proof on a shared database (another process may have reposted its
+        table, or ended it)."""
+        if match_id not in self._cache:
+            return await self.get(match_id)
+        if self.store.shared:
+            return (await self._running(match_id))[0]
+        return self._cache[match_id][0]
 
     async def _running(self, match_id: str) -> tuple[MatchRecord, GameState]:
         """The running match, parsed: from memory when the memory is current. On a shared

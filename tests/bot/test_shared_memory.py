@@ -274,3 +274,13 @@ async def test_a_failing_timer_stays_is_retried_later_and_is_logged_once(
     assert len(errors) == 1 and match_id in errors[0].getMessage()
     assert (await service.get(match_id)).version == 1
     assert deadline not in await store.timers_of(match_id)
+
+
+async def test_a_table_another_process_reposted_is_edited_where_it_now_is(two: Pair) -> None:
+    one, other = two
+    match_id = await ana_and_ben(one, 10, "casual")
+    await one.set_message(match_id, 111)
+    await other.seat_view(match_id, None)  # the other process remembers the match
+    assert (await other.current(match_id)).message_id == 111
+    await one.set_message(match_id, 222)  # the table was deleted and posted again
+    assert (await other.current(match_id)).message_id == 222

@@ -4,7 +4,7 @@ a channel whose tables live in threads, and /leave that asks first."""
 
 from __future__ import annotations
 
-from tests.discord.conftest import make_bot, show_hand, table_of
+from tests.discord.conftest import make_bot, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord, FakeMessage
 
 COMMANDS = (
@@ -152,11 +152,7 @@ async def test_cancel_in_the_parent_channel_ends_the_match_in_its_thread(
 async def test_leave_asks_first_then_the_seat_is_the_bots_for_good(fake, db) -> None:
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
-        await fake.slash(ana, "play", game="cover_your_assets")
-        lobby = table_of(fake)
-        await fake.click(ben, lobby, lobby.find_button("Join"))
-        await fake.click(ana, lobby, lobby.find_button("Add bot"))
-        await fake.click(ana, lobby, lobby.find_button("Start"))
+        await open_game(fake, "cover_your_assets", ana, ben, bots=1, always_ask=False)
         await fake.slash(ben, "leave")
         question = fake.last_reply(ben)
         assert question.ephemeral

@@ -20,27 +20,56 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-COMMANDS = (
+# Every command, grouped by what a player wants to do: nothing the bot can do stays hidden.
+COMMAND_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     (
-        "/play game: [bots:N] [thread:]",
-        "open a table here; with bots:N and nobody else, it starts at once",
+        "🎲 Play",
+        (
+            ("/play game: [bots:N]", "open a table here; bots take seats, friends can still join"),
+            ("/rules game:", "how a game is played, and our rulings"),
+            ("/games · /remind", "your matches here · nudge whoever holds them up"),
+            ("/leave · /cancel", "give your seat to a bot · end the match (its host)"),
+        ),
     ),
-    ("/rules game:", "how to play here, the rulebook in brief, and our rulings"),
-    ("/games", "your matches on this server, the ones waiting on you first"),
-    ("/remind", "nudge whoever holds up your matches"),
-    ("/leave · /cancel", "hand your seat to a bot · end the match in this channel"),
-    ("/away until:", "a vacation: your slow clocks stop"),
-    ("/notify on:", "reminders by direct message too"),
-    ("/always_ask on:", "be asked even when passing is your only move"),
-    ("/settings", "a server's defaults: pace, timeouts, threads (Manage Server)"),
+    (
+        "🏆 Compete",
+        (
+            ("/tournament create", "a Swiss, round-robin or knockout event"),
+            ("/leaderboard game:", "this server's best players of a game"),
+            ("/stats", "a player's rated games, places and rating"),
+        ),
+    ),
+    (
+        "📜 Look back",
+        (
+            ("/history", "this server's finished matches"),
+            ("/replay", "watch a finished match move by move"),
+            ("/export", "a finished match as a file"),
+        ),
+    ),
+    (
+        "🃏 Decks",
+        (
+            ("/deck list · show · import · copy", "your Braverse decks"),
+            ("/card name:", "what a card says and does"),
+        ),
+    ),
+    (
+        "⚙️ You and your server",
+        (
+            ("/away · /notify", "stop your slow clocks · reminders by DM"),
+            ("/always_ask on:", "be asked even when passing is your only move"),
+            ("/settings", "the server's pace, timeouts, threads (Manage Server)"),
+        ),
+    ),
 )
+
+# The shortest game at its defaults (Toss, one round): a first evening's first table.
+QUICK_START = "Quick start: /play game: Toss Your Cookies bots:2, then Start"
 
 
 def help_embed() -> discord.Embed:
-    games = "\n".join(
-        f"• **{game.name}** · {game.min_players}–{game.max_players} players"
-        for game in GAMES.values()
-    )
+    games = "\n".join(f"• **{game.name}** · {render.player_count(game)}" for game in GAMES.values())
     embed = discord.Embed(
         title="🍪 Cookie Jar",
         description=(
@@ -61,12 +90,13 @@ def help_embed() -> discord.Embed:
         ),
         inline=False,
     )
-    embed.add_field(
-        name="Commands",
-        value="\n".join(f"`{name}` — {what}" for name, what in COMMANDS),
-        inline=False,
-    )
-    embed.set_footer(text="Start with /play game: Cover Your Assets bots:3")
+    for group, commands_ in COMMAND_GROUPS:
+        embed.add_field(
+            name=group,
+            value="\n".join(f"`{name}` — {what}" for name, what in commands_),
+            inline=False,
+        )
+    embed.set_footer(text=QUICK_START)
     return embed
 
 

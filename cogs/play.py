@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -10,13 +11,14 @@ from discord.ext import commands
 
 from bot.errors import ChannelTaken, UserError
 from bot.permissions import FOR_THREADS, IN_CHANNEL
-from bot.service import MatchService
+from bot.service import MatchService, Person
 from bot.store import MatchRecord
 from cogs import render
-from cogs.components import guarded, person, tell
+from cogs.components import components_view, guarded, person, tell
 from cogs.decks import any_deck
 from cogs.permissions import require_permissions
 from cogs.table import Presenter, presenter_of
+from cogs.table.buttons import LeaveButton
 from games import GAMES
 from games.core.protocol import SeatChoosing
 from games.core.words import plural
@@ -42,7 +44,7 @@ class Play(commands.Cog):
     @app_commands.command(name="play", description="Open a lobby for a game in this channel.")
     @app_commands.describe(
         game="Which game to play",
-        bots="Seats filled with bots; with nobody else joining, the game starts at once",
+        bots="Seats for bots; friends can still join until you press Start",
         thread="Play in a thread of its own (default: the server's choice)",
         deck="Braverse: the deck you play (a ready deck or one of yours; default: a ready one)",
     )
@@ -61,7 +63,7 @@ class Play(commands.Cog):
             chosen = GAMES[game.value]
             if bots > chosen.max_players - 1:
                 raise UserError(
-                    f"{chosen.name} seats {chosen.min_players}–{chosen.max_players} players: "
+                    f"{chosen.name} seats {render.player_count(chosen)}: "
                     f"pick bots: {chosen.max_players - 1} at most."
                 )
             # The deck is checked before any lobby opens, so a typo opens nothing.
@@ -82,9 +84,10 @@ class Play(commands.Cog):
                 embeds, view = await self.presenter.table_message(record)
                 response = await interaction.response.send_message(embeds=embeds, view=view)
                 await self.presenter.remember_message(record, response)
-            if bots and len(record.seats) >= chosen.min_players:
-                # The host alone with bots: nobody to wait for. The presenter turns the
-                # lobby message into the table, as after pressing Start.
+            if bots and len(record.seats) >= chosen.max_players:
+                # Bots took every seat: nobody could join, so nothing to wait for. With a
+                # seat free the lobby stays open for friends until the host presses Start.
+                # The presenter turns the lobby message into the table.
                 await self.service.start(record.match_id, person(interaction))
 
         await guarded(interaction, run())
@@ -115,9 +118,7 @@ class Play(commands.Cog):
             )
         except ChannelTaken as taken:
             existing = await self.service.get(taken.match_id)
-            link = render.jump_link(existing)
-            where = f" Here it is: {link}" if link else ""
-            raise UserError(f"{taken}{where}") from None
+            raise UserError(channel_taken(existing, person(interaction))) from None
         if pick is not None:
             record = await self.service.choose(record.match_id, person(interaction), pick)
         return record
@@ -237,12 +238,13 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def cancel(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            record = await self.service.store.open_in_channel(interaction.channel_id or 0)
-            if record is None:
-                raise UserError("There is no match in this channel to cancel.")
-            await self.service.cancel(record.match_id, person(interaction))
+            who = person(interaction)
+            record = await self.match_here(interaction, lambda r: can_cancel(r, who), "cancel")
+            await self.service.cancel(record.match_id, who)
             # The channel hears it from the table's own closing message.
-            await tell(interaction, f"✖️ You cancelled the {GAMES[record.game].name} match.")
+            here = record.channel_id == interaction.channel_id
+            where = "" if here else f" in <#{record.channel_id}>"
+            await tell(interaction, f"✖️ You cancelled the {GAMES[record.game].name} match{where}.")
 
         await guarded(interaction, run())
 
@@ -250,31 +252,81 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            # Leaving may end the match, and a tournament table's end posts results and
-            # standings before the answer: past Discord's 3 seconds when its channel is busy.
             await interaction.response.defer(ephemeral=True, thinking=True)
-            record = await self.service.store.open_in_channel(interaction.channel_id or 0)
-            if record is None:
-                raise UserError("There is no match in this channel.")
+            user_id = interaction.user.id
+            record = await self.match_here(
+                interaction, lambda r: r.seat_of(user_id) is not None, "leave"
+            )
             if record.status == "lobby":
                 await self.service.leave(record.match_id, person(interaction))
                 await tell(interaction, "You left the lobby.")
                 return
-            record = await self.service.leave_match(record.match_id, interaction.user.id)
-            if record.status == "cancelled":
-                text = "You left; nobody is left to play, so the match has ended."
-            elif record.status == "finished":
-                text = "You left, so the match has ended: you are last, as a forfeit."
-            else:
-                text = "You left the match; a bot plays your seat to the end."
-            await tell(interaction, text)
+            # Leaving a running match is for good: asked first, done by the button.
+            await tell(interaction, **leave_question(record.match_id))
 
         await guarded(interaction, run())
+
+    async def match_here(
+        self,
+        interaction: discord.Interaction,
+        mine: Callable[[MatchRecord], bool],
+        verb: str,
+    ) -> MatchRecord:
+        """The match in this channel, or, from a channel whose tables live in threads
+        (``threads:true``), the one match of its threads that ``mine`` picks."""
+        store = self.service.store
+        record = await store.open_in_channel(interaction.channel_id or 0)
+        if record is not None:
+            return record
+        channel = interaction.channel
+        threads = channel.threads if isinstance(channel, discord.TextChannel) else []
+        found = [r for t in threads[:THREADS_LOOKED_AT] if (r := await store.open_in_channel(t.id))]
+        ours = [r for r in found if mine(r)]
+        if len(ours) == 1:
+            return ours[0]
+        if len(ours) > 1:
+            links = ", ".join(f"<#{r.channel_id}>" for r in ours)
+            raise UserError(f"You have several matches in threads here ({links}): /{verb} in one.")
+        raise UserError(f"There is no match in this channel to {verb}.")
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         await tell(interaction, "That command could not run. Please try again in a moment.")
+
+
+def channel_taken(existing: MatchRecord, who: Person) -> str:
+    """Why /play opened nothing here, offering only what this person can do about it."""
+    game = GAMES[existing.game]
+    link = render.jump_link(existing)
+    name = f"[{game.name}]({link})" if link else game.name
+    if existing.status == "lobby" and existing.seat_of(who.user_id) is not None:
+        text = f"You're already in the {name} lobby here."
+    elif existing.status == "lobby" and len(existing.seats) < game.max_players:
+        text = f"A {name} lobby is open here: press **Join** on it to play."
+    else:
+        text = f"A {name} match is under way here."
+    if existing.status != "lobby" or existing.seat_of(who.user_id) is None:
+        text += " For a table of your own, use another channel"
+        text += " (or /cancel this one)." if can_cancel(existing, who) else "."
+    return text
+
+
+THREADS_LOOKED_AT = 50  # a channel's active threads searched for a match of the person
+
+
+def leave_question(match_id: str) -> dict[str, Any]:
+    """/leave in a running match asks first: a bot takes the seat for good."""
+    view = components_view()
+    view.add_item(LeaveButton(match_id))
+    return {
+        "text": "Leave this match? A bot takes your seat for good; you can't come back.",
+        "view": view,
+    }
+
+
+def can_cancel(record: MatchRecord, who: Person) -> bool:
+    return who.user_id == record.host_id or who.can_manage
 
 
 async def setup(bot: CookieJar) -> None:

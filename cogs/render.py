@@ -91,9 +91,7 @@ def lobby_embed(record: MatchRecord, game: Game) -> discord.Embed:
         title=f"🍪 {game.name} · lobby",
         description=(
             f"Hosted by <@{record.host_id}>. Press **Join** to take a seat. The host can add "
-            f"bots, pick the options and **Start** with {game.min_players}–{game.max_players} "
-            "players.\nA move with nothing to choose (a lone Pass) is played for you after a "
-            "moment; **Join** (again, once seated) holds your own switch: *Always ask me*."
+            f"bots, pick the options and **Start** with {player_count(game)}."
         ),
         colour=COLOURS["neutral"],
     )
@@ -102,12 +100,25 @@ def lobby_embed(record: MatchRecord, game: Game) -> discord.Embed:
             f"{line} · {seat_pick(record, game, seat)}"
             for line, seat in zip(seats.splitlines(), record.seats, strict=True)
         )
-        seats += f"\n*Pick yours with **{game.seat_choice.title}**.*"
+        if any(unpicked(record, seat) for seat in record.seats):
+            seats += f"\n*Pick yours with **{game.seat_choice.title}**.*"
     embed.add_field(name=f"Seats ({len(record.seats)}/{game.max_players})", value=seats)
     embed.add_field(name="Options", value=summary(options) or "standard rules", inline=False)
     embed.add_field(name="Pace", value=pace_line(record), inline=False)
     embed.set_footer(text="/rules explains the game · Only the host or Manage Server can start.")
     return embed
+
+
+def player_count(game: Game) -> str:
+    """ "2 players" for a game of two, "2–6 players" for a range: never "2–2"."""
+    low, high = game.min_players, game.max_players
+    return f"{low} players" if low == high else f"{low}–{high} players"
+
+
+def unpicked(record: MatchRecord, seat: SeatRecord) -> bool:
+    """A person's seat still playing the ready choice it was given, not one they picked."""
+    picks = MatchSettings.model_validate_json(record.settings or "{}").picks
+    return seat.user_id is not None and seat.user_id not in picks
 
 
 def seat_pick(record: MatchRecord, game: SeatChoosing, seat: SeatRecord) -> str:
@@ -140,8 +151,10 @@ LOBBY_SELECTS = ROWS - 1  # the lobby's buttons take one row
 
 
 def titled(title: str, label: str) -> str:
-    """ "Stack: Stack of 39" says its title twice: a label that names it stands alone."""
-    return label if label.lower().startswith(title.lower()) else f"{title}: {label}"
+    """ "Stack: Stack of 39" says its title twice: a label that names it stands alone. A
+    title's aside in brackets ("Modifier round (live)") is not needed for the match."""
+    named = title.split(" (")[0].lower()
+    return label if label.lower().startswith(named) else f"{title}: {label}"
 
 
 def option_select_choices(

@@ -13,6 +13,8 @@ from typing import Any, Protocol
 import discord
 
 from bot.errors import AlreadySeated, UserError
+from bot.service import MatchService, Person
+from bot.store import MatchRecord
 from cogs.components import (
     MID,
     FreesClickedView,
@@ -45,6 +47,8 @@ class TableClicks(Protocol):
     async def grab(
         self, interaction: discord.Interaction, match_id: str, race: str, action: str
     ) -> None: ...
+
+    async def redraw_lobby(self, interaction: discord.Interaction, record: MatchRecord) -> None: ...
 
 
 CLICKS: PerClient[TableClicks] = PerClient("the table's click handlers")
@@ -88,20 +92,16 @@ class LobbyButton(
     async def _run(self, interaction: discord.Interaction) -> None:
         service, who = service_of(interaction), person(interaction)
         if self.verb == "join":
-            # Joining answers privately with the player's own switch ("always ask me"); a
-            # seated player (the host) presses Join again to reach it.
-            try:
-                await service.join(self.match_id, who)
-                note = "🙋 You have a seat. "
-            except AlreadySeated:
-                note = "🙋 You already have a seat. "
+            # The seat first; then, in its own control, the player's switch for lone passes
+            # (said here once, privately, not in every public lobby). Pressing Join again
+            # only shows it.
+            note = await joined(service, self.match_id, who)
             mine = await service.user_settings(who.user_id)
             await interaction.response.send_message(
-                ephemeral=True, **always_ask_message(mine.always_ask, note)
+                ephemeral=True, **always_ask_message(mine.always_ask, note + "\n")
             )
             return
         verb = {
-            "join": service.join,
             "leave": service.leave,
             "bot": service.add_bot,
             "start": service.start,
@@ -109,6 +109,16 @@ class LobbyButton(
         }[self.verb]
         await verb(self.match_id, who)
         await interaction.response.defer()  # the presenter edits the lobby message
+
+
+async def joined(service: MatchService, match_id: str, who: Person) -> str:
+    """Join's answer: the seat taken, or the one already held (nothing else changes)."""
+    try:
+        record = await service.join(match_id, who)
+        return f"🙋 You're in (seat {(record.seat_of(who.user_id) or 0) + 1})."
+    except AlreadySeated:
+        record = await service.get(match_id)
+        return f"🙋 You're already in (seat {(record.seat_of(who.user_id) or 0) + 1})."
 
 
 class LobbyOption(
@@ -164,17 +174,19 @@ class LobbyOption(
         values = self.item.values  # type: ignore[attr-defined]
         service, who = service_of(interaction), person(interaction)
         if self.field == SWITCHES:
-            await service.set_switches(self.match_id, who, set(values))
+            record = await service.set_switches(self.match_id, who, set(values))
         elif self.field == PACE and values:
-            await service.set_pace(self.match_id, who, values[0])
+            record = await service.set_pace(self.match_id, who, values[0])
         elif self.field == MORE and values:
             name, _, value = values[0].partition("=")
-            await service.set_option(self.match_id, who, name, value)
+            record = await service.set_option(self.match_id, who, name, value)
         elif values:
-            await service.set_option(self.match_id, who, self.field, values[0])
+            record = await service.set_option(self.match_id, who, self.field, values[0])
         else:
             raise UserError("Pick one of the choices.")
-        await interaction.response.defer()
+        # The answer to the pick shows it (the coalesced table edit comes a moment later,
+        # and a Start pressed in between would look as if the pick were ignored).
+        await clicks_of(interaction).redraw_lobby(interaction, record)
 
 
 class TableButton(
@@ -372,15 +384,9 @@ class RaceButton(
 def always_ask_message(on: bool, note: str = "") -> dict[str, Any]:
     """A player's own switch: is a decision with nothing to choose answered for them?"""
     if on:
-        text = (
-            "**Always ask me: on.** You are asked even when passing is your only move, so "
-            "you can take your time and keep the table guessing."
-        )
+        text = "**Always ask me: on.** You're asked even when passing is your only move."
     else:
-        text = (
-            "**Always ask me: off.** When passing is your only move, it is played for you "
-            "after a short random pause, with no ping."
-        )
+        text = "**Always ask me: off.** A lone Pass is played for you after a moment."
     view = components_view()
     view.add_item(AskButton(not on))
     return {"content": note + text, "view": view}
@@ -398,7 +404,7 @@ class AskButton(
             discord.ui.Button(
                 label="Always ask me" if on else "Pass for me when it is my only move",
                 style=discord.ButtonStyle.secondary,
-                emoji="🙋" if on else "⏩",
+                emoji="🔔" if on else "⏩",  # not Join's 🙋: a different control
                 custom_id=f"cj:ask:{int(on)}",
             )
         )
@@ -418,7 +424,49 @@ class AskButton(
         await guarded(interaction, run())
 
 
+class LeaveButton(
+    FreesClickedView,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"cj:quit:{MID}",
+):
+    """/leave's confirmation: the seat goes to a bot for good."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Leave for good",
+                style=discord.ButtonStyle.danger,
+                emoji="🚪",
+                custom_id=f"cj:quit:{match_id}",
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> LeaveButton:
+        return cls(match["mid"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            # Leaving may end the match, and a tournament table's end posts results and
+            # standings before the answer: past Discord's 3 seconds when its channel is busy.
+            await interaction.response.defer()
+            record = await service_of(interaction).leave_match(self.match_id, interaction.user.id)
+            if record.status == "cancelled":
+                text = "You left; nobody is left to play, so the match has ended."
+            elif record.status == "finished":
+                text = "You left, so the match has ended: you are last, as a forfeit."
+            else:
+                text = "You left the match. A bot plays your seat to the end, for good."
+            await interaction.edit_original_response(content=text, view=None)
+
+        await guarded(interaction, run())
+
+
 DYNAMIC_ITEMS = (
+    LeaveButton,
     LobbyButton,
     LobbyOption,
     TableButton,

@@ -39,6 +39,11 @@ class Clicks(Part):
             return
         await self.send_hand(interaction, seen)
 
+    async def redraw_lobby(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+        """Answer a lobby click by drawing the lobby as it now is, in the same message."""
+        embeds, view = await self.drawing.table_message(record)
+        await interaction.response.edit_message(embeds=embeds, view=view)
+
     async def send_last_hand(self, interaction: discord.Interaction, seen: SeatView) -> None:
         """My last hand: the cards the player ended with, or, when the end left them
         empty-handed, the last cards they held (a replay: answered after a defer)."""

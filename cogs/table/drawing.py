@@ -9,7 +9,7 @@ import discord
 
 from bot.service import SeatView
 from bot.store import MatchRecord
-from bot.store.models import STANDING_IN
+from bot.store.models import GONE, STANDING_IN
 from cogs import render
 from cogs.components import components_view
 from cogs.table.base import Part
@@ -155,6 +155,9 @@ class Drawing(Part):
         view = components_view()
         decision = seen.decision
         mine = seen.match.seats[seen.seat] if seen.seat is not None else None
+        gone = mine is not None and mine.away == GONE
+        if gone:
+            lines.append("🚪 You left this match: a bot plays your seat to the end.")
         if mine is not None and mine.away == STANDING_IN:
             lines.append("🤖 A bot is playing your seat. Press **I'm back** to play again.")
             view.add_item(TableButton("back", seen.match.match_id))
@@ -164,6 +167,8 @@ class Drawing(Part):
                 if seen.match.status == "finished"
                 else "This match was cancelled."
             )
+        elif gone:
+            pass  # nothing more to wait for: no ping comes to a seat its player left
         elif decision is None:
             names = [s.name for s in seen.match.seats if s.seat in seen.waiting_on]
             lines.append(f"Waiting for **{', '.join(names)}**. You'll be pinged on your turn.")

@@ -20,6 +20,7 @@ from cogs.components import (
     person,
     service_of,
 )
+from cogs.table.buttons import clicks_of
 from games.core.protocol import SeatChoosing
 
 MY_LISTS = "mine"  # the Choose deck entry that opens the player's own decks
@@ -69,8 +70,9 @@ class SeatChoiceSelect(
             raise UserError("Pick one of the decks.")
         service = service_of(interaction)
         if values[0] != MY_LISTS:
-            await service.choose(self.match_id, person(interaction), values[0])
-            await interaction.response.defer()  # the presenter edits the lobby message
+            record = await service.choose(self.match_id, person(interaction), values[0])
+            # The answer shows the pick at once (the table's coalesced edit comes later).
+            await clicks_of(interaction).redraw_lobby(interaction, record)
             return
         record = await service.get(self.match_id)
         game = service.game_of(record)

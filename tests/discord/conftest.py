@@ -123,3 +123,12 @@ async def click_first_move(fake: FakeDiscord, user: FakeUser, hand, buttons, sel
         return await fake.click(user, hand, buttons[0], **kw)
     values = [selects[0]["options"][0]["value"]]
     return await fake.select(user, hand, selects[0]["custom_id"], values, **kw)
+
+
+async def leave_for_good(fake: FakeDiscord, user: FakeUser, **where: object) -> FakeMessage:
+    """/leave in a running match, and yes on its question: the seat is a bot's for good."""
+    await fake.slash(user, "leave", **where)
+    question = fake.last_reply(user)
+    assert "for good" in question.text()
+    await fake.click(user, question, question.find_button("Leave for good"))
+    return fake.last_reply(user)

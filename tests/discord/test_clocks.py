@@ -7,7 +7,13 @@ import pytest
 from bot.clock import ManualClock
 from cogs.table import presenter_of
 from games import GAMES
-from tests.discord.conftest import make_a_move, make_bot, move_components, table_of
+from tests.discord.conftest import (
+    leave_for_good,
+    make_a_move,
+    make_bot,
+    move_components,
+    table_of,
+)
 from tests.discord.harness import FakeDiscord
 
 
@@ -109,8 +115,7 @@ async def test_settings_are_for_managers_and_spectators_get_a_private_table(fake
         await fake.click(eve, table, table.find_button("Spectate"))
         private = fake.last_reply(eve)
         assert private.ephemeral and "Cover Your Assets" in private.text()
-        await fake.slash(ana, "leave")
-        assert "nobody is left to play" in fake.last_reply(ana).text()
+        assert "nobody is left to play" in (await leave_for_good(fake, ana)).text()
         assert (await bot.service.get(match_id)).status == "cancelled"  # only bots were left
     fake.assert_clean()
 

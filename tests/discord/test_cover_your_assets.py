@@ -172,7 +172,8 @@ async def test_wrong_clicks_get_a_sentence_and_change_nothing(fake, db) -> None:
         await fake.click(fay, lobby, lobby.find_button("Leave"))
         await fake.click(ana, lobby, lobby.find_button("Start"))
         await fake.slash(fay, "play", game="cover_your_assets")
-        assert "already has a game" in fake.last_reply(fay).text()
+        assert "match is under way here" in fake.last_reply(fay).text()
+        assert "/cancel" not in fake.last_reply(fay).text()  # not hers to cancel
         assert "discord.com/channels" in fake.last_reply(fay).text()
 
         before = await bot.service.get(match_id)

@@ -52,14 +52,14 @@ async def test_always_ask_me_in_the_lobby_keeps_the_lone_pass_for_the_player(fak
         bot.bots.forced_pause = PAUSE
         await fake.slash(ana, "play", game="cookie_chomper")
         lobby = table_of(fake)
-        assert "Always ask me" in lobby.text()  # the lobby says where the switch is
+        assert "lone Pass" not in lobby.text()  # said once, privately, to who joins
         await fake.click(ben, lobby, lobby.find_button("Join"))
         answer = fake.last_reply(ben)
         assert answer.ephemeral and "Always ask me: off" in answer.text()
         await fake.click(ben, answer, answer.find_button("Always ask me"))
         assert "Always ask me: on" in fake.last_reply(ben).text()
         await fake.click(ana, lobby, lobby.find_button("Join"))  # the seated host reaches it too
-        assert "already have a seat" in fake.last_reply(ana).text()
+        assert "already in (seat 1)" in fake.last_reply(ana).text()
         assert "Always ask me: off" in fake.last_reply(ana).text()
         await fake.click(ana, lobby, lobby.find_button("Start"))
         match_id = table_of(fake).find_button("hand").custom_id.split(":")[2]

@@ -61,16 +61,29 @@ async def test_help_is_posted_in_the_system_channel_when_the_bot_joins(fake, db)
     fake.assert_clean()
 
 
-async def test_play_with_bots_fills_the_seats_and_starts_at_once(fake, db) -> None:
-    ana = fake.add_user("ana")
+async def test_play_with_bots_seats_them_and_still_lets_a_friend_join(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
         await fake.slash(ana, "play", game="cookie_chomper", bots=3)
-        table = table_of(fake)
-        assert "· lobby" not in table.text()
-        assert table.find_button("Show hand")
+        lobby = table_of(fake)
+        assert "· lobby" in lobby.text() and "Seats (4/6)" in lobby.text()
+        await fake.click(ben, lobby, lobby.find_button("Join"))
+        assert "You're in (seat 5)" in fake.last_reply(ben).text()
+        await fake.click(ana, lobby, lobby.find_button("Start"))
+        assert table_of(fake).find_button("Show hand")
         record = await bot.service.store.open_in_channel(fake.general.id)
         assert record is not None and record.status == "active"
-        assert [s.user_id is None for s in record.seats] == [False, True, True, True]
+        assert [s.user_id is None for s in record.seats] == [False, True, True, True, False]
+    fake.assert_clean()
+
+
+async def test_play_with_bots_in_every_seat_starts_at_once(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(ana, "play", game="cookie_chomper", bots=5)  # nobody could join
+        assert table_of(fake).find_button("Show hand")
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        assert record is not None and record.status == "active"
     fake.assert_clean()
 
 

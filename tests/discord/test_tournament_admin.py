@@ -12,7 +12,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.service.tournaments import PAUSED
 from bot.store.tournament_records import TournamentRecord
-from tests.discord.conftest import make_bot, move_components
+from tests.discord.conftest import leave_for_good, make_bot, move_components
 from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
 
 
@@ -218,8 +218,8 @@ async def test_leaving_a_two_player_table_finishes_it_and_rates_the_leaver_last(
         tid = await two_people_started(fake, bot, mod, ana, ben)
         [table] = (await bot.tournaments.view(tid)).tables
         thread = fake.channels[table.thread_id]
-        await fake.slash(ana, "leave", channel=thread)
-        assert "you are last, as a forfeit" in fake.last_reply(ana).text()
+        left = await leave_for_good(fake, ana, channel=thread)
+        assert "you are last, as a forfeit" in left.text()
         await settle_all(fake, bot)
         assert (await bot.service.get(table.match_id)).status == "finished"
         end = next(m for m in fake.public_messages(thread) if "final result" in m.text())

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 
 MID = r"(?P<mid>[0-9a-f]{10})"
 GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
-MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 CONTENT = 2000
 
 
@@ -48,8 +47,9 @@ def duration(seconds: float) -> str:
 
 
 def standings_line(past: PastMatch) -> str:
+    places = [place for place, _, _ in past.standings]
     return " · ".join(
-        f"{MEDALS.get(place, f'{place}.')} {name} {score:,}"
+        f"{render.place_mark(place, places)} {name} {score:,}"
         for place, name, score in past.standings
     )
 

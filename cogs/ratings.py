@@ -20,12 +20,12 @@ from bot.store.ratings import RatingRecord
 from cogs import render
 from cogs.components import FreesClickedView, components_view, guarded, page_button
 from games import GAMES
+from games.core.words import plural
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
 
 GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
-MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 BLOCKS = "▁▂▃▄▅▆▇█"
 SPARK_POINTS = 40  # the latest ratings drawn in the sparkline
 PROVISIONAL = "ᴾ"
@@ -60,8 +60,8 @@ def leaderboard_message(found: LeaderboardPage) -> tuple[discord.Embed, discord.
     name = GAMES[found.game].name
     if found.entries:
         lines = [
-            f"{MEDALS.get(rank, f'`{rank:>3}.`')} <@{rating.user_id}> · **{shown(rating)}** · "
-            f"{rating.games} game{'s' if rating.games != 1 else ''}"
+            f"{render.MEDALS.get(rank, f'`{rank:>3}.`')} <@{rating.user_id}> · "
+            f"**{shown(rating)}** · {plural(rating.games, 'game')}"
             for rank, rating in found.entries
         ]
         text = "\n".join(lines)
@@ -127,7 +127,8 @@ class LeaderboardButton(
 def stats_embed(found: PlayerStats) -> discord.Embed:
     rating = found.rating
     places = " · ".join(
-        f"{MEDALS.get(place, '')}{ordinal(place)} ×{times}" for place, times in found.places.items()
+        f"{render.MEDALS.get(place, '')}{ordinal(place)} ×{times}"
+        for place, times in found.places.items()
     )
     provisional = (
         f" (provisional: {PROVISIONAL_GAMES - rating.games} more game"

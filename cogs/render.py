@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from bot.service.decks import MINE
@@ -34,6 +36,17 @@ CONTENT = 2000  # a message's text
 
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
+def place_mark(place: int, places: Sequence[int]) -> str:
+    """A result's place as shown: a medal for the first three, its number below them.
+    Ties share a place; a last place several share (everyone the game did not tell apart:
+    the losers of a one-round Toss) takes no medal, since nobody came second."""
+    shared_last = place > 1 and place == max(places) and list(places).count(place) > 1
+    return f"{place}." if shared_last or place not in MEDALS else MEDALS[place]
 
 
 def jump_link(record: MatchRecord) -> str | None:

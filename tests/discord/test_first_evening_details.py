@@ -1,0 +1,29 @@
+"""Issue 27's smaller findings, each as the first evening met it: Toss results that give
+every loser silver, Chomper's Stack as a line of 40 emoji, /stats and /leaderboard, the
+/export answer, /card by part of a name, /remind with nothing to remind, the README."""
+
+from __future__ import annotations
+
+from games import GAMES
+from tests.bot.test_setup_outcome import DealtAWin
+from tests.discord.conftest import make_bot, table_of
+from tests.discord.harness import FakeDiscord
+from tests.discord.test_toss_your_cookies import open_toss_lobby
+
+
+async def test_toss_results_rank_the_winner_and_let_the_losers_share_a_place(
+    fake: FakeDiscord, db, monkeypatch
+) -> None:
+    """One round, Ben wins at the deal: Ana and Cleo are not second, they tie below him."""
+    monkeypatch.setitem(GAMES, "toss_your_cookies", DealtAWin())
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo")]
+    async with fake.running(make_bot(db)):
+        await open_toss_lobby(fake, *people)
+        final = fake.public_messages(fake.general)[-1]
+        ranking = final.embeds[0]["description"].split("\n\n")[1]
+        assert ranking.splitlines() == ["🥇 **Ben**", "2. **Ana**, **Cleo**"]
+        await fake.slash(people[0], "history")
+        listed = fake.last_reply(people[0]).text()
+        assert "🥇 Ben 1 · 2. Ana 0 · 2. Cleo 0" in listed and "🥈" not in listed
+        assert table_of(fake).id != final.id
+    fake.assert_clean()

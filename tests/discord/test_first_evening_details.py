@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from games import GAMES
 from tests.bot.test_setup_outcome import DealtAWin
-from tests.discord.conftest import make_bot, table_of
+from tests.discord.conftest import make_bot, open_game, table_of
 from tests.discord.harness import FakeDiscord
 from tests.discord.test_toss_your_cookies import open_toss_lobby
 
@@ -26,4 +26,16 @@ async def test_toss_results_rank_the_winner_and_let_the_losers_share_a_place(
         listed = fake.last_reply(people[0]).text()
         assert "🥇 Ben 1 · 2. Ana 0 · 2. Cleo 0" in listed and "🥈" not in listed
         assert table_of(fake).id != final.id
+    fake.assert_clean()
+
+
+async def test_chomper_draws_its_stack_as_runs_with_the_top_first(fake: FakeDiscord, db) -> None:
+    """The Stack was 40 emoji in a row; now its runs: the top token and where the poison
+    lies, in a line a phone shows whole."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)):
+        await open_game(fake, "cookie_chomper", ana, ben, choices={"mode": ["middle"]})
+        stack = next(f for f in table_of(fake).embeds[0]["fields"] if f["name"] == "Stack")
+        assert stack["value"] == "40 tokens, top first: 🍪×19 ☠️ 🍪×20"
+        assert "🍪🍪" not in table_of(fake).text()
     fake.assert_clean()

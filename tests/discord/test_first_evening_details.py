@@ -8,6 +8,7 @@ from games import GAMES
 from tests.bot.test_setup_outcome import DealtAWin
 from tests.discord.conftest import make_bot, open_game, table_of
 from tests.discord.harness import FakeDiscord
+from tests.discord.test_ratings import play_out
 from tests.discord.test_toss_your_cookies import open_toss_lobby
 
 
@@ -38,4 +39,26 @@ async def test_chomper_draws_its_stack_as_runs_with_the_top_first(fake: FakeDisc
         stack = next(f for f in table_of(fake).embeds[0]["fields"] if f["name"] == "Stack")
         assert stack["value"] == "40 tokens, top first: 🍪×19 ☠️ 🍪×20"
         assert "🍪🍪" not in table_of(fake).text()
+    fake.assert_clean()
+
+
+async def test_stats_offers_a_menu_of_the_rated_games_and_answers_privately_like_the_board(
+    fake: FakeDiscord, db
+) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cookie_chomper", ana, ben)
+        await play_out(fake, bot, [ana, ben])
+        await fake.slash(ben, "stats", options={"user": ana})
+        summary = fake.last_reply(ben)
+        assert summary.ephemeral
+        assert "· 1 game\n" in summary.text() and "1 games" not in summary.text()
+        (menu,) = [s for s in summary.selects() if s["custom_id"] == f"cj:stats:{ana.id}"]
+        assert [o["value"] for o in menu["options"]] == ["cookie_chomper"]
+        await fake.select(ben, summary, menu["custom_id"], ["cookie_chomper"])
+        detail = fake.messages[summary.id]  # the same private message, now the game's page
+        assert "📈 Cookie Chomper" in detail.text() and "**Games:** 1" in detail.text()
+        assert detail.selects()[0]["options"][0].get("default")
+        await fake.slash(ben, "leaderboard", game="cookie_chomper")
+        assert fake.last_reply(ben).ephemeral  # one rule: a look-up answers the asker
     fake.assert_clean()

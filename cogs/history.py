@@ -389,8 +389,8 @@ class History(commands.Cog):
             data = exported.model_dump_json(indent=1).encode()
             await interaction.response.send_message(
                 f"📦 {GAMES[exported.game].name} · `{exported.match_id}` · "
-                f"{len(exported.actions)} moves. In a terminal, `python -m games replay {name}` "
-                "steps through it.",
+                f"{len(exported.actions)} moves, as a file. To step through it here: "
+                f"`/replay match:{exported.match_id}`.",
                 file=discord.File(io.BytesIO(data), filename=name),
                 ephemeral=True,
             )

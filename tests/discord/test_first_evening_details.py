@@ -7,17 +7,23 @@ from __future__ import annotations
 from games import GAMES
 from tests.bot.test_setup_outcome import DealtAWin
 from tests.discord.conftest import make_bot, open_game, table_of
-from tests.discord.harness import FakeDiscord
+from tests.discord.harness import FakeDiscord, FakeUser
 from tests.discord.test_ratings import play_out
 from tests.discord.test_toss_your_cookies import open_toss_lobby
+
+
+def toss_won_at_the_deal(fake: FakeDiscord, monkeypatch) -> list[FakeUser]:  # type: ignore[no-untyped-def]
+    """Three people at a one-round Toss that Ben wins as it is dealt: a finished match at
+    once."""
+    monkeypatch.setitem(GAMES, "toss_your_cookies", DealtAWin())
+    return [fake.add_user(n) for n in ("ana", "ben", "cleo")]
 
 
 async def test_toss_results_rank_the_winner_and_let_the_losers_share_a_place(
     fake: FakeDiscord, db, monkeypatch
 ) -> None:
     """One round, Ben wins at the deal: Ana and Cleo are not second, they tie below him."""
-    monkeypatch.setitem(GAMES, "toss_your_cookies", DealtAWin())
-    people = [fake.add_user(n) for n in ("ana", "ben", "cleo")]
+    people = toss_won_at_the_deal(fake, monkeypatch)
     async with fake.running(make_bot(db)):
         await open_toss_lobby(fake, *people)
         final = fake.public_messages(fake.general)[-1]
@@ -61,4 +67,20 @@ async def test_stats_offers_a_menu_of_the_rated_games_and_answers_privately_like
         assert detail.selects()[0]["options"][0].get("default")
         await fake.slash(ben, "leaderboard", game="cookie_chomper")
         assert fake.last_reply(ben).ephemeral  # one rule: a look-up answers the asker
+    fake.assert_clean()
+
+
+async def test_export_points_a_discord_user_to_replay_not_to_a_terminal(
+    fake: FakeDiscord, db, monkeypatch
+) -> None:
+    people = toss_won_at_the_deal(fake, monkeypatch)
+    async with fake.running(make_bot(db)) as bot:
+        await open_toss_lobby(fake, *people)
+        (finished,) = (await bot.service.history(fake.guild_id)).entries
+        match_id = finished.record.match_id
+        await fake.slash(people[0], "export", match=match_id)
+        answer = fake.last_reply(people[0])
+        assert answer.ephemeral and answer.attachments
+        assert f"`/replay match:{match_id}`" in answer.text()
+        assert "python" not in answer.text()
     fake.assert_clean()

@@ -25,6 +25,7 @@ from games import GAMES
 from games.core.panels import Panel
 from games.core.protocol import Game
 from games.core.replay import jump, round_starts
+from games.core.words import plural
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -76,7 +77,7 @@ def history_message(
     )
     for past in found.entries:
         record = past.record
-        length = f"{past.moves} moves"
+        length = plural(past.moves, "move")
         if past.started_at is not None and past.finished_at is not None:
             length += f" in {duration(past.finished_at - past.started_at)}"
         ended = f"<t:{int(past.finished_at)}:d>" if past.finished_at is not None else "?"
@@ -389,7 +390,7 @@ class History(commands.Cog):
             data = exported.model_dump_json(indent=1).encode()
             await interaction.response.send_message(
                 f"📦 {GAMES[exported.game].name} · `{exported.match_id}` · "
-                f"{len(exported.actions)} moves, as a file. To step through it here: "
+                f"{plural(len(exported.actions), 'move')}, as a file. To step through it here: "
                 f"`/replay match:{exported.match_id}`.",
                 file=discord.File(io.BytesIO(data), filename=name),
                 ephemeral=True,

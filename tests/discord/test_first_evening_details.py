@@ -84,3 +84,23 @@ async def test_export_points_a_discord_user_to_replay_not_to_a_terminal(
         assert f"`/replay match:{match_id}`" in answer.text()
         assert "python" not in answer.text()
     fake.assert_clean()
+
+
+async def test_card_finds_a_card_by_a_word_of_its_name_and_names_the_cards_a_word_fits(
+    fake: FakeDiscord, db
+) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        for typed in ("flare", "JUGGLER", "flare jug"):
+            await fake.slash(ana, "card", name=typed)
+            answer = fake.last_reply(ana)
+            assert answer.ephemeral and answer.embeds, typed
+            assert "Flare Juggler" in answer.embeds[0]["title"], typed
+        await fake.slash(ana, "card", name="ember")  # Ember Knight and Ember Pup
+        answer = fake.last_reply(ana)
+        assert answer.ephemeral and not answer.embeds
+        assert "'ember' fits 2 cards:" in answer.text()
+        assert "Ember Knight" in answer.text() and "Ember Pup" in answer.text()
+        await fake.slash(ana, "card", name="uggler")  # inside a word: no card starts so
+        assert "No card called 'uggler'" in fake.last_reply(ana).text()
+    fake.assert_clean()

@@ -104,3 +104,22 @@ async def test_card_finds_a_card_by_a_word_of_its_name_and_names_the_cards_a_wor
         await fake.slash(ana, "card", name="uggler")  # inside a word: no card starts so
         assert "No card called 'uggler'" in fake.last_reply(ana).text()
     fake.assert_clean()
+
+
+async def test_remind_says_why_nobody_was_reminded(fake: FakeDiscord, db) -> None:
+    ana, ben, cleo = fake.add_user("ana"), fake.add_user("ben"), fake.add_user("cleo")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(cleo, "remind")  # no match at all: nothing waits on anybody
+        assert fake.last_reply(cleo).text() == (
+            "Nothing to remind: you are in no match here. /play starts one."
+        )
+        await open_game(fake, "cookie_chomper", ana, ben)
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        mover, other = (ana, ben) if bot.service.load_state(record).turn == 0 else (ben, ana)
+        await fake.slash(mover, "remind")
+        assert "Nobody to remind: it is your move." in fake.last_reply(mover).text()
+        await fake.slash(other, "remind")
+        assert fake.last_reply(other).text() == "Reminded 1 player in 1 match."
+        await fake.slash(other, "remind")
+        assert "reminded less than an hour ago" in fake.last_reply(other).text()
+    fake.assert_clean()

@@ -4,6 +4,10 @@ every loser silver, Chomper's Stack as a line of 40 emoji, /stats and /leaderboa
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+from bot.permissions import INVITE_PERMISSIONS
 from games import GAMES
 from tests.bot.test_setup_outcome import DealtAWin
 from tests.discord.conftest import make_bot, open_game, table_of
@@ -122,4 +126,40 @@ async def test_remind_says_why_nobody_was_reminded(fake: FakeDiscord, db) -> Non
         assert fake.last_reply(other).text() == "Reminded 1 player in 1 match."
         await fake.slash(other, "remind")
         assert "reminded less than an hour ago" in fake.last_reply(other).text()
+    fake.assert_clean()
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def quick_start() -> str:
+    text = README.read_text(encoding="utf-8")
+    start = text.index("## Quick start")
+    return text[start : text.index("\n## ", start + 1)]
+
+
+def test_the_readme_opens_with_a_five_step_quick_start_that_finds_the_server_id() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 300
+    assert "DISCORD_TOKEN=... make run" in text and "make test" in text
+    assert text[: text.index("## Quick start")].count("\n") < 30  # at the top, not line 197
+    steps = re.findall(r"^(\d)\. \*\*", quick_start(), flags=re.MULTILINE)
+    assert steps == ["1", "2", "3", "4", "5"]
+    for needed in ("DEV_GUILD_ID", "Developer Mode", "Copy Server ID", "DISCORD_TOKEN"):
+        assert needed in quick_start(), needed
+    # The invite link asks for what the bot needs: the permissions it logs itself.
+    (asked,) = re.findall(r"permissions=(\d+)", quick_start())
+    assert int(asked) == INVITE_PERMISSIONS.value
+
+
+async def test_the_readme_quick_starts_play_command_opens_a_game(fake: FakeDiscord, db) -> None:
+    """The /play of the last step, typed as written: it opens that game in the channel."""
+    (typed,) = re.findall(r"`/play ([^`]+)`", quick_start())
+    given = dict(re.findall(r"(\w+):(.+?)(?=\s+\w+:|$)", typed))
+    name = given.pop("game")
+    key = next(k for k, g in GAMES.items() if g.name == name)
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        await fake.slash(ana, "play", game=key, **{k: int(v) for k, v in given.items()})
+        assert GAMES[key].name in table_of(fake).text()  # a lobby or a table: no refusal
     fake.assert_clean()

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.errors import ChannelTaken, UserError
 from bot.permissions import FOR_THREADS, IN_CHANNEL
-from bot.service import MatchService, MyMatch
+from bot.service import MatchService
 from bot.store import MatchRecord
 from cogs import render
 from cogs.components import guarded, person, tell
@@ -23,8 +23,21 @@ from games.core.words import plural
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
+    from bot.service import MyMatch
 
 GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
+
+
+def nobody_to_remind(mine: list[MyMatch]) -> str:
+    """Why /remind pinged nobody, from the asker's open matches here."""
+    if not mine:
+        return "Nothing to remind: you are in no match here. /play starts one."
+    if any(m.my_turn for m in mine):
+        return "Nobody to remind: it is your move. /games shows where."
+    return (
+        "Nobody to remind: your matches wait on bots or have not started, or their players "
+        "were reminded less than an hour ago."
+    )
 
 
 class Play(commands.Cog):
@@ -273,18 +286,6 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         await tell(interaction, "That command could not run. Please try again in a moment.")
-
-
-def nobody_to_remind(mine: list[MyMatch]) -> str:
-    """Why /remind pinged nobody, from the asker's open matches here."""
-    if not mine:
-        return "Nothing to remind: you are in no match here. /play starts one."
-    if any(m.my_turn for m in mine):
-        return "Nobody to remind: it is your move. /games shows where."
-    return (
-        "Nobody to remind: your matches wait on bots or have not started, or their players "
-        "were reminded less than an hour ago."
-    )
 
 
 async def setup(bot: CookieJar) -> None:

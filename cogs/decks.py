@@ -32,6 +32,7 @@ LOOKUP_CHOICES = [
     for key, game in GAMES.items()
     if isinstance(game, CardLookup)
 ]
+MATCHES_SHOWN = 8  # the cards named when what /card was given fits several
 
 
 def deck_game() -> SeatChoosing:
@@ -305,12 +306,25 @@ class Decks(commands.Cog):
                     embed.set_footer(text=GAMES[key].name)
                     await interaction.response.send_message(embed=embed, ephemeral=True)
                     return
-            raise UserError(
-                f"No card called '{render.clip(name, 40)}'. Type a number like S1-007 or part "
-                "of a name, and pick from the list."
-            )
+            raise UserError(not_one_card(name, keys))
 
         await guarded(interaction, run())
+
+
+def not_one_card(name: str, keys: list[str]) -> str:
+    """Why /card showed no card: none fits what was typed, or several do (named, so the
+    next try can be exact)."""
+    fits = [
+        label
+        for key in keys
+        if isinstance(looker := GAMES[key], CardLookup)
+        for label, _ in looker.lookup_names(name)
+    ]
+    typed = render.clip(name.strip(), 40)
+    if len(fits) > 1:
+        shown = ", ".join(fits[:MATCHES_SHOWN]) + (" …" if len(fits) > MATCHES_SHOWN else "")
+        return f"'{typed}' fits {len(fits)} cards: {shown}. Type more of the name or a number."
+    return f"No card called '{typed}'. Type a number like S1-007 or a word of a name."
 
 
 async def setup(bot: CookieJar) -> None:

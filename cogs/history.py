@@ -25,13 +25,13 @@ from games import GAMES
 from games.core.panels import Panel
 from games.core.protocol import Game
 from games.core.replay import jump, round_starts
+from games.core.words import plural
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
 
 MID = r"(?P<mid>[0-9a-f]{10})"
 GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
-MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 CONTENT = 2000
 
 
@@ -48,8 +48,9 @@ def duration(seconds: float) -> str:
 
 
 def standings_line(past: PastMatch) -> str:
+    places = [place for place, _, _ in past.standings]
     return " · ".join(
-        f"{MEDALS.get(place, f'{place}.')} {name} {score:,}"
+        f"{render.place_mark(place, places)} {name} {score:,}"
         for place, name, score in past.standings
     )
 
@@ -76,7 +77,7 @@ def history_message(
     )
     for past in found.entries:
         record = past.record
-        length = f"{past.moves} moves"
+        length = plural(past.moves, "move")
         if past.started_at is not None and past.finished_at is not None:
             length += f" in {duration(past.finished_at - past.started_at)}"
         ended = f"<t:{int(past.finished_at)}:d>" if past.finished_at is not None else "?"
@@ -389,8 +390,8 @@ class History(commands.Cog):
             data = exported.model_dump_json(indent=1).encode()
             await interaction.response.send_message(
                 f"📦 {GAMES[exported.game].name} · `{exported.match_id}` · "
-                f"{len(exported.actions)} moves. In a terminal, `python -m games replay {name}` "
-                "steps through it.",
+                f"{plural(len(exported.actions), 'move')}, as a file. To step through it here: "
+                f"`/replay match:{exported.match_id}`.",
                 file=discord.File(io.BytesIO(data), filename=name),
                 ephemeral=True,
             )

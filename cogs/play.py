@@ -25,8 +25,21 @@ from games.core.words import plural
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
+    from bot.service import MyMatch
 
 GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
+
+
+def nobody_to_remind(mine: list[MyMatch]) -> str:
+    """Why /remind pinged nobody, from the asker's open matches here."""
+    if not mine:
+        return "Nothing to remind: you are in no match here. /play starts one."
+    if any(m.my_turn for m in mine):
+        return "Nobody to remind: it is your move. /games shows where."
+    return (
+        "Nobody to remind: your matches wait on bots or have not started, or their players "
+        "were reminded less than an hour ago."
+    )
 
 
 class Play(commands.Cog):
@@ -221,15 +234,13 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def remind(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            sent = await self.service.remind(interaction.guild_id or 0, interaction.user.id)
+            guild, user = interaction.guild_id or 0, interaction.user.id
+            sent = await self.service.remind(guild, user)
             if sent:
                 matches = len({c.match.match_id for c in sent})
                 text = f"Reminded {plural(len(sent), 'player')} in {plural(matches, 'match')}."
             else:
-                text = (
-                    "Nobody to remind: your matches are waiting on you, on bots, or were "
-                    "reminded less than an hour ago."
-                )
+                text = nobody_to_remind(await self.service.open_for_user(guild, user))
             await tell(interaction, text)
 
         await guarded(interaction, run())

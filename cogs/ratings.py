@@ -20,15 +20,19 @@ from bot.store.ratings import RatingRecord
 from cogs import render
 from cogs.components import FreesClickedView, components_view, guarded, page_button
 from games import GAMES
+from games.core.words import plural
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
 
 GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
-MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 BLOCKS = "▁▂▃▄▅▆▇█"
 SPARK_POINTS = 40  # the latest ratings drawn in the sparkline
 PROVISIONAL = "ᴾ"
+# One rule for /leaderboard and /stats: a look-up answers only the one who asked, like
+# /history, /card and /rules. The channel is for tables, pairings and results; ratings are
+# no secret, but a look-up posted there would bury the table people are playing at.
+PRIVATE_LOOK_UPS = True
 
 
 def ratings_of(interaction: discord.Interaction) -> Ratings:
@@ -60,8 +64,8 @@ def leaderboard_message(found: LeaderboardPage) -> tuple[discord.Embed, discord.
     name = GAMES[found.game].name
     if found.entries:
         lines = [
-            f"{MEDALS.get(rank, f'`{rank:>3}.`')} <@{rating.user_id}> · **{shown(rating)}** · "
-            f"{rating.games} game{'s' if rating.games != 1 else ''}"
+            f"{render.MEDALS.get(rank, f'`{rank:>3}.`')} <@{rating.user_id}> · "
+            f"**{shown(rating)}** · {plural(rating.games, 'game')}"
             for rank, rating in found.entries
         ]
         text = "\n".join(lines)
@@ -127,7 +131,8 @@ class LeaderboardButton(
 def stats_embed(found: PlayerStats) -> discord.Embed:
     rating = found.rating
     places = " · ".join(
-        f"{MEDALS.get(place, '')}{ordinal(place)} ×{times}" for place, times in found.places.items()
+        f"{render.MEDALS.get(place, '')}{ordinal(place)} ×{times}"
+        for place, times in found.places.items()
     )
     provisional = (
         f" (provisional: {PROVISIONAL_GAMES - rating.games} more game"
@@ -152,17 +157,81 @@ def stats_embed(found: PlayerStats) -> discord.Embed:
 
 def summary_embed(user_id: int, ratings: list[RatingRecord]) -> discord.Embed:
     lines = [
-        f"**{GAMES[r.game].name if r.game in GAMES else r.game}** · {shown(r)} · {r.games} games"
+        f"**{GAMES[r.game].name if r.game in GAMES else r.game}** · {shown(r)} · "
+        f"{plural(r.games, 'game')}"
         for r in ratings
     ]
     return discord.Embed(
         title="📈 Ratings",
         description=render.clip(
-            f"<@{user_id}>\n" + "\n".join(lines) + "\nPick a game for places and the curve.",
+            f"<@{user_id}>\n" + "\n".join(lines) + "\nPick a game below for places and the curve.",
             render.DESCRIPTION,
         ),
         colour=render.COLOURS["done"],
     )
+
+
+def games_menu(user_id: int, ratings: list[RatingRecord], current: str | None) -> discord.ui.View:
+    """The player's rated games as a select: what /stats offers to look at in detail."""
+    view = components_view()
+    view.add_item(StatsGame.build(user_id, [r for r in ratings if r.game in GAMES], current))
+    return view
+
+
+class StatsGame(
+    FreesClickedView,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"cj:stats:(?P<user>\d{1,20})",
+):
+    """/stats's menu of one player's rated games. The custom_id names whose record it
+    shows (ratings are no secret: the leaderboard lists them); the clicker comes from
+    Discord, and every answer is theirs alone."""
+
+    def __init__(self, user_id: int, select: discord.ui.Select) -> None:
+        super().__init__(select)
+        self.user_id = user_id
+
+    @classmethod
+    def build(cls, user_id: int, ratings: list[RatingRecord], current: str | None) -> StatsGame:
+        select = discord.ui.Select(
+            custom_id=f"cj:stats:{user_id}",
+            placeholder="Pick a game for places and the curve",
+            options=[
+                discord.SelectOption(
+                    label=f"{GAMES[r.game].name} · {shown(r)}",
+                    value=r.game,
+                    default=r.game == current,
+                )
+                for r in ratings[: render.SELECT_OPTIONS]
+            ],
+        )
+        return cls(user_id, select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> StatsGame:
+        return cls(int(match["user"]), item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            values = self.item.values  # type: ignore[attr-defined]
+            game = values[0] if values else ""
+            if game not in GAMES:
+                raise UserError("Pick a game from the list.")
+            ratings = ratings_of(interaction)
+            guild = interaction.guild_id or 0
+            found = await ratings.stats(guild, self.user_id, game)
+            if found is None:
+                raise UserError(f"No rated match of {GAMES[game].name} here yet.")
+            rated = await ratings.rated_games(guild, self.user_id)
+            await interaction.response.edit_message(
+                embed=stats_embed(found),
+                view=games_menu(self.user_id, rated, game),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+        await guarded(interaction, run())
 
 
 class RatingsCog(commands.Cog, name="Ratings"):
@@ -179,7 +248,12 @@ class RatingsCog(commands.Cog, name="Ratings"):
         async def run() -> None:
             found = await self.bot.ratings.leaderboard(interaction.guild_id or 0, game.value)
             embed, view = leaderboard_message(found)
-            await interaction.response.send_message(embed=embed, view=view)
+            await interaction.response.send_message(
+                embed=embed,
+                view=view,
+                ephemeral=PRIVATE_LOOK_UPS,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
 
         await guarded(interaction, run())
 
@@ -213,13 +287,17 @@ class RatingsCog(commands.Cog, name="Ratings"):
                         "a game to see every game rated."
                     )
                 embed = stats_embed(stats)
+                found = await self.bot.ratings.rated_games(guild, who.id)
             await interaction.response.send_message(
-                embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+                embed=embed,
+                view=games_menu(who.id, found, game.value if game else None),
+                ephemeral=PRIVATE_LOOK_UPS,
+                allowed_mentions=discord.AllowedMentions.none(),
             )
 
         await guarded(interaction, run())
 
 
 async def setup(bot: CookieJar) -> None:
-    bot.add_dynamic_items(LeaderboardButton)
+    bot.add_dynamic_items(LeaderboardButton, StatsGame)
     await bot.add_cog(RatingsCog(bot))

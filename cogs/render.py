@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from bot.service.decks import MINE
@@ -34,6 +36,17 @@ CONTENT = 2000  # a message's text
 
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
+def place_mark(place: int, places: Sequence[int]) -> str:
+    """A result's place as shown: a medal for the first three, its number below them.
+    Ties share a place; a last place several share (everyone the game did not tell apart:
+    the losers of a one-round Toss) takes no medal, since nobody came second."""
+    shared_last = place > 1 and place == max(places) and list(places).count(place) > 1
+    return f"{place}." if shared_last or place not in MEDALS else MEDALS[place]
 
 
 def jump_link(record: MatchRecord) -> str | None:
@@ -254,9 +267,11 @@ def layout(
 
 
 def select_choices(options: list[tuple[int, Option]], picks: int) -> list[tuple[str, str, str]]:
-    """A select's ``(value, label, description)`` rows: identical cards (the same action)
-    are one row with a count, "⚫ Chocolate Sandwich ×2", whose value names that many of
-    the decision's options ("3.4"); up to ``picks`` of them, and at most 25 rows."""
+    """A select's ``(value, label, description)`` rows, at most 25, each naming one of the
+    decision's options by its number. Identical cards (the same action) say how many are
+    held; in a pick of one they are one row ("⚫ Chocolate Sandwich ×2"), in a pick of
+    several one row a card, up to ``picks`` of them: a row is one card, so the select
+    itself asks for exactly the number of cards due (Discord counts rows, not cards)."""
     same: dict[str, list[tuple[int, Option]]] = {}
     for index, option in options:
         same.setdefault(option.action.encode(), []).append((index, option))
@@ -266,10 +281,16 @@ def select_choices(options: list[tuple[int, Option]], picks: int) -> list[tuple[
         held = len(copies)
         note = f"You hold {held}." if held > 1 else ""
         description = " ".join(t for t in (first.description, note) if t)
-        label = first.label if picks > 1 or held == 1 else f"{first.label} ×{held}"
-        for count in range(1, min(held, picks) + 1):
-            value = ".".join(str(index) for index, _ in copies[:count])
-            rows.append((value, label + (f" ×{count}" if count > 1 else ""), description))
+        if picks == 1:
+            rows.append(
+                (str(copies[0][0]), first.label + (f" ×{held}" if held > 1 else ""), description)
+            )
+            continue
+        for number, (index, option) in enumerate(copies[:picks], start=1):
+            label = option.label
+            if number > 1 and label == first.label:  # the game did not tell copies apart
+                label = f"{label} ({number})"
+            rows.append((str(index), label, description))
     return rows[:SELECT_OPTIONS]
 
 

@@ -301,13 +301,11 @@ class MoveSelect(
         picks: tuple[int, int] = (1, 1),
     ) -> MoveSelect:
         """A select of a decision's options: ``(value, label, description)`` rows whose
-        value names option numbers ("3", or "3.4" for two identical cards at once)."""
-        bundled = any("." in value for value, _, _ in options)
+        value names an option number; Discord asks for ``picks`` rows."""
         select = discord.ui.Select(
             custom_id=f"cj:pick:{match_id}:{stamp}:{row}",
             placeholder=placeholder[:150],
-            # A row may stand for several cards: the service checks the total picked.
-            min_values=min(1 if bundled else picks[0], len(options)),
+            min_values=min(picks[0], len(options)),
             max_values=min(picks[1], len(options)),
             options=[
                 discord.SelectOption(
@@ -329,6 +327,8 @@ class MoveSelect(
         async def run() -> None:
             try:
                 values = self.item.values  # type: ignore[attr-defined]
+                # "3.4": a row for two identical cards, in selects sent before a row was
+                # one card; they stay good while their decision stands.
                 picks = [int(n) for value in values for n in value.split(".")]
             except ValueError:
                 raise UserError("That choice could not be read; open your hand again.") from None

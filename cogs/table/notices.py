@@ -155,14 +155,12 @@ def final_message(record: MatchRecord, game: Game, state: GameState) -> tuple[st
     verb = "win" if len(outcome.winners) > 1 else "wins"
     people = " ".join(f"<@{s.user_id}>" for s in record.seats if s.user_id is not None)
     text = f"🏁 **{game.name}** is over: 🏆 {winners} {verb}! {people}"
-    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-    lines = []
-    for placement in outcome.placements:
-        score = game.score_text(state, placement) if scored else ""
-        lines.append(
-            f"{medals.get(placement.place, f'{placement.place}.')} **{names[placement.seat]}**"
-            + (f" — {score}" if score else "")
-        )
+    lines = ranking_lines(
+        [
+            (p.place, f"**{names[p.seat]}**", game.score_text(state, p) if scored else "")
+            for p in outcome.placements
+        ]
+    )
     embed = discord.Embed(
         title=render.clip(f"🏁 {game.name} · final result", render.TITLE),
         description=render.clip(f"{outcome.reason}\n\n" + "\n".join(lines), render.DESCRIPTION),
@@ -170,6 +168,22 @@ def final_message(record: MatchRecord, game: Game, state: GameState) -> tuple[st
     )
     embed.set_footer(text="Rematch opens a new lobby with the same seats.")
     return render.clip(text, render.CONTENT), embed
+
+
+def ranking_lines(entries: list[tuple[int, str, str]]) -> list[str]:
+    """``(place, name, score)`` best first as lines: players tied on a place and a score
+    share one line ("2. Ana, Ben"), so eight Toss players are two lines, not eight."""
+    places = [place for place, _, _ in entries]
+    groups: list[tuple[int, list[str], str]] = []
+    for place, name, score in entries:
+        if groups and groups[-1][0] == place and groups[-1][2] == score:
+            groups[-1][1].append(name)
+        else:
+            groups.append((place, [name], score))
+    return [
+        f"{render.place_mark(place, places)} {', '.join(names)}" + (f" — {score}" if score else "")
+        for place, names, score in groups
+    ]
 
 
 def cancelled_message(change: Change, game: Game) -> str:

@@ -355,6 +355,20 @@ class CardPool(BaseModel):
         """By number or by name, case-insensitive."""
         return self.by_number.get(name.strip().upper()) or self.by_name.get(name.strip().casefold())
 
+    def matching(self, text: str) -> list[Card]:
+        """The cards whose number or name, or a word of the name, starts with ``text``
+        (case-insensitive): "flare" and "juggler" both find Flare Juggler."""
+        typed = " ".join(text.casefold().split())
+        if not typed:
+            return []
+        return [
+            c
+            for c in self.cards
+            if c.number.casefold().startswith(typed)
+            or c.name.casefold().startswith(typed)
+            or any(word.startswith(typed) for word in c.name.casefold().split())
+        ]
+
 
 class CardListError(ValueError):
     """A card list that cannot be loaded; the message names file, card and path."""

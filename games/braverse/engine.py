@@ -490,17 +490,16 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
         )
 
     def lookup(self, name: str) -> str | None:
-        """A card's text by number or name, for a generic ``/card`` command."""
+        """A card's text by number or name, for a generic ``/card`` command: the whole
+        name, or a start of it or of one of its words that fits one card only."""
         card = self.pool.lookup(name)
+        if card is None and len(found := self.pool.matching(name)) == 1:
+            card = found[0]
         return card.text if card is not None else None
 
     def lookup_names(self, text: str) -> list[tuple[str, str]]:
-        typed = text.strip().casefold()
-        return [
-            (f"{c.number} {c.name}", c.number)
-            for c in self.pool.cards
-            if typed in c.number.casefold() or typed in c.name.casefold()
-        ]
+        found = self.pool.matching(text) if text.strip() else self.pool.cards
+        return [(f"{c.number} {c.name}", c.number) for c in found]
 
     def scramble_hidden(
         self, state: BraverseState, seat: int | None, rng: random.Random

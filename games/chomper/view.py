@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import groupby
 from typing import Protocol
 
 from pydantic import BaseModel, Field
@@ -137,8 +138,13 @@ def stack_row(view: ChomperView) -> str:
             + (f" · ☠️ {left[POISON]}" if left.get(POISON) else "")
             + (f" · 🌟 {left[GOLDEN]}" if left.get(GOLDEN) else "")
         )
-    row = "".join(TOKENS.get(t, "🍪") for t in view.stack)
-    return f"({len(view.stack)}, top first) {row}"
+    if not view.stack:
+        return "empty"
+    # Runs, not a token each: 40 emoji filled a phone's screen. "🍪×39 ☠️" still says
+    # the top token and where the poison (or the golden cookie) lies.
+    runs = groupby(TOKENS.get(t, "🍪") for t in view.stack)
+    row = " ".join(f"{token}×{n}" if (n := len(list(same))) > 1 else token for token, same in runs)
+    return f"{plural(len(view.stack), 'token')}, top first: {row}"
 
 
 def panels(game: ChomperRules, view: ChomperView) -> Panels:

@@ -21,7 +21,7 @@ async def test_four_players_play_a_full_standard_match_to_the_final_embed(fake, 
         await open_chomper_lobby(fake, ana, ben, bots=2)
         table = table_of(fake)
         assert "🍪 Cookie Chomper · Standard" in table.text()
-        assert "🍪" * 39 + "☠️" in table.text()  # the Stack, poison at the bottom
+        assert "40 tokens, top first: 🍪×39 ☠️" in table.text()  # the Stack, poison at the bottom
         # The public pile has a button of its own.
         await fake.click(ana, table, table.find_button("Played Cards Pile"))
         assert "Played Cards Pile (0)" in fake.last_reply(ana).text()

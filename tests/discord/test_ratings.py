@@ -48,7 +48,7 @@ async def test_a_finished_match_of_two_people_moves_the_leaderboard_and_stats(fa
 
         await fake.slash(ben, "leaderboard", game="cookie_chomper")
         board = fake.last_reply(ben)
-        assert not board.ephemeral  # a leaderboard is for the whole server
+        assert board.ephemeral  # a look-up, like /stats: for the one who asked
         text = board.text()
         assert text.index(winner.mention) < text.index(loser.mention)
         assert "🥇" in text and "🥈" in text and "2 rated" in text

@@ -77,11 +77,12 @@ async def test_the_end_of_a_match_is_posted_at_the_bottom_for_everyone(fake, db)
         assert ana.mention in final.content and ben.mention in final.content
         assert "is over" in final.content and "wins!" in final.content
         assert "users" in sent_allowed_mentions(fake, "is over")["parse"]
-        # The ranking names all three seats, the winner first with a gold medal.
+        # The ranking names all three seats, the winner first with a gold medal, the two
+        # others (one round: not told apart) sharing the next line and place.
         embed = final.embeds[0]
         assert "final result" in embed["title"]
         ranking = embed["description"].split("\n\n")[1].splitlines()
-        assert len(ranking) == 3 and ranking[0].startswith("🥇")
+        assert len(ranking) == 2 and ranking[0].startswith("🥇") and ranking[1].startswith("2. ")
         assert {"Ana", "Ben", "Abe"} == {
             name for line in ranking for name in ("Ana", "Ben", "Abe") if name in line
         }

@@ -56,6 +56,20 @@ class TournamentPosts:
         )
         return int(data["id"])
 
+    async def drop_thread_notice(self, message: discord.Message) -> None:
+        """Discord announces each public thread the bot starts with a bare line in the
+        channel ("R1 · T1 · 🤖 Bea, 🤖 Abe"): the pairings (and a lobby's own line) already
+        link every thread, so the notice is clutter and goes. It is the bot's own message."""
+        me = self.bot.user
+        if message.type is not discord.MessageType.thread_created or me is None:
+            return
+        if message.author.id != me.id:
+            return
+        try:
+            await message.delete()
+        except discord.HTTPException:
+            log.info("could not delete the thread notice %s", message.id)
+
     @staticmethod
     def _pace(event: TournamentRecord) -> str:
         return Tournaments.config_of(event).pace
@@ -164,10 +178,14 @@ class TournamentPosts:
         view = await self.events.view(change.event.tournament_id)
         await self.archive_round(view, change.round)
         buttons = components_view()
+        if change.next_round_at is not None:
+            buttons.add_item(TournamentButton(change.event.tournament_id, "next"))
         buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
         await self.presenter.post(
             change.event.channel_id,
-            embed=standings_embed(view, change.round, final=False),
+            embed=standings_embed(
+                view, change.round, final=False, next_round_at=change.next_round_at
+            ),
             view=buttons,
         )
 

@@ -14,7 +14,7 @@ from bot.service.tournaments import Tournaments, TournamentView, points_text
 from bot.tournaments.tiebreakers import percent
 from cogs import render
 from cogs.components import FreesClickedView, components_view, guarded, page_button, person, tell
-from cogs.tournaments.embeds import pairings_pages, standings_embed, tiebreak_words
+from cogs.tournaments.embeds import pairings_pages, tiebreak_words
 
 EID = r"(?P<tid>[0-9a-f]{8})"
 # What a bye is in the format (``Format.bye``), said to the player who has it.
@@ -108,11 +108,6 @@ class TournamentButton(
             await interaction.response.defer(ephemeral=True, thinking=True)
             number = await events.start_now(tid, who)
             await tell(interaction, f"⏭️ Round {number} is paired: the pairings are below.")
-            if interaction.message is not None:  # the countdown and Start now are done with
-                standing = components_view()
-                standing.add_item(TournamentButton(tid, "standing"))
-                embed = standings_embed(await events.view(tid), number - 1, final=False)
-                await interaction.message.edit(embed=embed, view=standing)
         elif self.verb == "stay":
             await events.stay_in(tid, who)
             await tell(interaction, "💪 You stay in: you will be paired next round.")

@@ -5,7 +5,6 @@ tiebreaks are explained where they are shown; the organiser's views speak plain 
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -15,8 +14,11 @@ from tests.discord.test_tournaments import (
     PatientDiscord,
     bots_only_event,
     create_event,
+    move_on,
     settle_all,
     the_event,
+    until_standings,
+    use_manual_clock,
 )
 
 
@@ -38,13 +40,14 @@ async def test_the_standings_say_when_the_next_round_starts_and_the_organiser_st
     mod = fake.add_user("mod", manage_guild=True)
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db)) as bot:
+        clock = use_manual_clock(bot)
         # Live: two minutes between rounds, so round 1 ends and round 2 waits.
         await bots_only_event(fake, bot, mod, 4, format="swiss", pace="live", rounds=3)
         assert (await the_event(bot)).round == 1
         standings = standings_after(fake, 1)
         found = re.search(r"Round 2 starts <t:(\d+):R>", standings.text())
         assert found is not None, standings.text()
-        assert 100 <= int(found[1]) - time.time() <= 121  # the two minutes' pause
+        assert 119 <= int(found[1]) - clock.now() <= 120  # the two minutes' pause
         # The tiebreaks shown are explained where they are shown.
         footer = standings.embeds[0]["footer"]["text"]
         assert "OMW% (opponents' average match-win rate)" in footer
@@ -71,6 +74,15 @@ async def test_the_standings_say_when_the_next_round_starts_and_the_organiser_st
         notices = [m.text() for m in fake.public_messages() if m.type == 18]
         assert notices == []
         assert any(m.type == 18 and m.deleted for m in fake.messages.values())
+
+        # Left alone, the next round starts on time and the countdown goes as well.
+        await until_standings(fake, bot, clock, 2)
+        standings = standings_after(fake, 2)
+        assert "Start now" in [b.label for b in standings.buttons()]
+        await move_on(fake, bot, clock, 121)
+        assert (await the_event(bot)).round == 3
+        assert [b.label for b in standings.buttons()] == ["My standing"]
+        assert "starts <t:" not in standings.text()
     fake.assert_clean()
 
 

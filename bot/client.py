@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS = (
     "cogs.table.extension",
     "cogs.play",
+    "cogs.rules",
     "cogs.settings",
     "cogs.history",
     "cogs.onboarding",

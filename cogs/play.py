@@ -1,4 +1,4 @@
-"""Slash commands: /play, /rules, /games, /cancel. Thin: each is one service call."""
+"""Slash commands: /play, /games, /cancel (/rules: cogs/rules.py). Thin: one service call each."""
 
 from __future__ import annotations
 
@@ -179,20 +179,6 @@ class Play(commands.Cog):
         )
         await interaction.followup.send(f"Your lobby is open in {thread.mention}.", ephemeral=True)
         return record
-
-    @app_commands.command(name="rules", description="How a game is played, and our rulings.")
-    @app_commands.describe(game="Which game")
-    @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        chosen = GAMES[game.value]
-        messages = render.paged(
-            chosen.rules_text(),
-            title=f"📖 {chosen.name} · rules",
-            footer=f"{chosen.min_players}–{chosen.max_players} players · /play to start",
-        )
-        await interaction.response.send_message(embeds=messages[0], ephemeral=True)
-        for embeds in messages[1:]:
-            await interaction.followup.send(embeds=embeds, ephemeral=True)
 
     @app_commands.command(name="games", description="Your matches on this server.")
     @app_commands.guild_only()

@@ -25,5 +25,6 @@ async def setup(bot: CookieJar) -> None:
     posts = TournamentPosts(bot)
     bot.tournaments.open_thread = posts.open_thread
     bot.tournaments.listeners.append(posts.on_tournament_change)
+    bot.add_listener(posts.drop_thread_notice, "on_message")
     bot.add_dynamic_items(TournamentButton, PairingsPage)
     await bot.add_cog(TournamentCog(bot))

@@ -14,7 +14,7 @@ from bot.service.tournaments import Tournaments, TournamentView, points_text
 from bot.tournaments.tiebreakers import percent
 from cogs import render
 from cogs.components import FreesClickedView, components_view, guarded, page_button, person, tell
-from cogs.tournaments.embeds import pairings_pages
+from cogs.tournaments.embeds import pairings_pages, tiebreak_words
 
 EID = r"(?P<tid>[0-9a-f]{8})"
 # What a bye is in the format (``Format.bye``), said to the player who has it.
@@ -39,7 +39,7 @@ def with_roles(interaction: discord.Interaction) -> Person:
 class TournamentButton(
     FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"cj:ev:{EID}:(?P<verb>join|leave|checkin|bot|start|cancel|mytable|standing|stay)",
+    template=rf"cj:ev:{EID}:(?P<verb>join|leave|checkin|bot|start|cancel|mytable|standing|stay|next)",
 ):
     """Every button of an event: the sign-up's, My table, My standing, Stay in."""
 
@@ -53,6 +53,7 @@ class TournamentButton(
         "mytable": ("My table", discord.ButtonStyle.primary, "🪑"),
         "standing": ("My standing", discord.ButtonStyle.secondary, "📊"),
         "stay": ("Stay in", discord.ButtonStyle.success, "💪"),
+        "next": ("Start now", discord.ButtonStyle.primary, "⏭️"),
     }
 
     def __init__(self, tournament_id: str, verb: str) -> None:
@@ -90,7 +91,7 @@ class TournamentButton(
             await tell(interaction, "✅ You are checked in. The organiser starts the event.")
         elif self.verb == "bot":
             entrant = await events.add_bot(tid, who)
-            await tell(interaction, f"🤖 {entrant.name} joins the tournament.")
+            await tell(interaction, f"{entrant.name} joins the tournament.")  # "🤖 Abe"
         elif self.verb == "start":
             # Opening the first round's threads and matches takes several calls to Discord.
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -103,6 +104,10 @@ class TournamentButton(
             await tell(interaction, await my_table(events, tid, interaction.user.id))
         elif self.verb == "standing":
             await tell(interaction, await my_standing(events, tid, interaction.user.id))
+        elif self.verb == "next":
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            number = await events.start_now(tid, who)
+            await tell(interaction, f"⏭️ Round {number} is paired: the pairings are below.")
         elif self.verb == "stay":
             await events.stay_in(tid, who)
             await tell(interaction, "💪 You stay in: you will be paired next round.")
@@ -133,9 +138,13 @@ async def my_standing(events: Tournaments, tournament_id: str, user_id: int) -> 
     if line is None:
         return "You are not in this tournament's standings."
     breakers = " · ".join(f"{name} {percent(value)}" for name, value in line.tiebreakers)
+    words = tiebreak_words([name for name, _ in line.tiebreakers])
     return (
         f"📊 You are **#{line.rank}** of {len(view.standings)} with "
-        f"**{points_text(line.points)}** points" + (f" ({breakers})" if breakers else "") + "."
+        f"**{points_text(line.points)}** points"
+        + (f" ({breakers})" if breakers else "")
+        + "."
+        + (f"\n-# {words}" if words else "")
     )
 
 

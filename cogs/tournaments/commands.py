@@ -5,7 +5,6 @@ one call to ``bot.service.tournaments``, which also decides who may make it."""
 from __future__ import annotations
 
 import io
-import json
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -23,7 +22,7 @@ from bot.when import parse_moment
 from cogs import render
 from cogs.components import guarded, person, tell
 from cogs.tournaments.buttons import signup_buttons, with_roles
-from cogs.tournaments.embeds import signup_embed, standings_embed
+from cogs.tournaments.embeds import log_line, signup_embed, standings_embed
 from games import GAMES
 
 if TYPE_CHECKING:
@@ -193,14 +192,7 @@ class TournamentCog(commands.Cog):
         async def run() -> None:
             event = await self.tournament_here(interaction)
             rows = await self.events.store.audit(event.tournament_id)
-            lines = []
-            for row in rows[-20:]:
-                after = json.loads(row.after)
-                detail = ", ".join(f"{k}: {v}" for k, v in after.items()) if after else ""
-                lines.append(
-                    f"<t:{int(row.at)}:f> **{row.actor_name}** {row.action}"
-                    + (f" — {detail}" if detail else "")
-                )
+            lines = [log_line(row) for row in rows[-20:]]
             embed = discord.Embed(
                 title="📜 Tournament log",
                 description=render.clip("\n".join(lines) or "Nothing yet.", render.DESCRIPTION),

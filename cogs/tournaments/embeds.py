@@ -3,25 +3,54 @@ standings, a round's pairings pages, thread names. Plain functions, no buttons."
 
 from __future__ import annotations
 
+import json
 import math
+from typing import Any
 
 import discord
 
 from bot.service.tournaments import TournamentView, points_text, rematches_in
-from bot.store.tournament_records import TournamentTable
+from bot.store.tournament_records import AuditRecord, TournamentTable
 from bot.timing import PACE_LABELS, duration
 from bot.tournaments import best_of as bo
+from bot.tournaments.config import TournamentConfig
+from bot.tournaments.formats import format_class
 from bot.tournaments.standings import Standing
 from bot.tournaments.tiebreakers import percent
 from cogs import render
+from games.core.words import plural
 
 STANDINGS_SHOWN = 25
 PAIRINGS_A_PAGE = 20  # lines (tables, byes) a page of the pairings message
 
 
+# Each tiebreak in words, said where it is shown: "OMW% 0.33" alone means nothing to most.
+TIEBREAKS = {
+    "OMW%": "opponents' average match-win rate",
+    "GW%": "games won",
+    "OGW%": "opponents' GW%",
+    "OOMW%": "their opponents' OMW%",
+    "OPP%": "opponents' average share of points",
+    "Firsts": "first places",
+    "OOPP%": "their opponents' OPP%",
+    "H2H": "points against those tied with you",
+    "SB": "points of those you beat, half of those you drew",
+}
+
+
+def shown_breakers(view: TournamentView) -> int:
+    return 3 if view.config.best_of > 1 else 2  # OMW%, and GW% and OGW% for best of three
+
+
+def tiebreak_words(names: list[str]) -> str:
+    """ "Ties go by OMW% (opponents' average match-win rate), then …": the names shown."""
+    said = [f"{name} ({TIEBREAKS[name]})" for name in names if name in TIEBREAKS]
+    return "Ties go by " + ", then ".join(said) + "." if said else ""
+
+
 def standing_lines(view: TournamentView, standings: list[Standing]) -> list[str]:
     lines = []
-    shown = 3 if view.config.best_of > 1 else 2  # OMW%, and GW% and OGW% for best of three
+    shown = shown_breakers(view)
     for s in standings[:STANDINGS_SHOWN]:
         breakers = " · ".join(f"{name} {percent(value)}" for name, value in s.tiebreakers[:shown])
         dropped = " *(dropped)*" if s.dropped else ""
@@ -160,7 +189,10 @@ def game_score(view: TournamentView, table: TournamentTable) -> str:
     return text + (f", {score.draws} drawn" if score.draws else "")
 
 
-def standings_embed(view: TournamentView, round_no: int, *, final: bool) -> discord.Embed:
+def standings_embed(
+    view: TournamentView, round_no: int, *, final: bool, next_round_at: float | None = None
+) -> discord.Embed:
+    """The standings; between rounds, when the next one starts (``next_round_at``)."""
     title = f"🏆 {view.game.name} · " + (
         "final standings" if final else f"standings after round {round_no}"
     )
@@ -169,9 +201,80 @@ def standings_embed(view: TournamentView, round_no: int, *, final: bool) -> disc
         lines.append(
             f"… and {len(view.standings) - STANDINGS_SHOWN} more: My standing shows yours."
         )
+    description = "\n".join(lines) or "No results yet."
+    if next_round_at is not None:
+        description = (
+            f"⏭️ **Round {round_no + 1} starts <t:{int(next_round_at)}:R>**; the organiser "
+            "can press **Start now**.\n\n" + description
+        )
     embed = discord.Embed(
         title=render.clip(title, render.TITLE),
-        description=render.clip("\n".join(lines) or "No results yet.", render.DESCRIPTION),
+        description=render.clip(description, render.DESCRIPTION),
         colour=render.COLOURS["done" if final else "neutral"],
     )
+    names = [name for name, _ in view.standings[0].tiebreakers] if view.standings else []
+    if words := tiebreak_words(names[: shown_breakers(view)]):
+        embed.set_footer(text=words)
     return embed
+
+
+# --- /tournament log ---------------------------------------------------------------------------
+def log_line(row: AuditRecord) -> str:
+    """One line of /tournament log: when, who, and what they did, in words."""
+    return (
+        f"<t:{int(row.at)}:f> **{row.actor_name}** {log_words(row.action, json.loads(row.after))}"
+    )
+
+
+def log_words(action: str, after: dict[str, Any]) -> str:
+    """What the organiser (or the clock) did, from the action and its stored after-state."""
+    name = after.get("name", "")
+    fixed = {
+        "pause": "paused the tournament",
+        "resume": "let the tournament go on",
+        "end": "ended the tournament",
+        "cancel": "cancelled the tournament",
+        "drop": f"dropped {name}",
+        "undrop": f"took {name} back in",
+        "disqualify": f"disqualified {name}",
+        "add bot": f"added {name}",
+        "add player": f"added {name}",
+    }
+    if action in fixed:
+        return fixed[action]
+    if action == "create":
+        return "created the tournament: " + config_words(after)
+    if action == "start":
+        return f"started the tournament with {plural(after.get('players', 0), 'player')}"
+    if action == "start now":
+        return f"started round {after.get('round')} early"
+    if action == "set result":
+        where = f"round {after.get('round')}, table {after.get('table')}"
+        return f"set the result of {where}: {after.get('result')}"
+    if action == "re-pair":
+        return f"paired round {after.get('round')} again"
+    if action == "extend":
+        return f"gave table {after.get('table')} until <t:{int(after.get('until') or 0)}:f>"
+    said = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in after.items() if v is not None)
+    return action + (f": {said}" if said else "")
+
+
+def config_words(after: dict[str, Any]) -> str:
+    """An event's settings as the organiser chose them, in words: only what is set."""
+    try:
+        config = TournamentConfig.model_validate(after)
+    except ValueError:
+        return "settings of an older version"
+    parts = [format_class(config.format).label]
+    if config.rounds:
+        parts.append(plural(config.rounds, "round"))
+    parts.append(PACE_LABELS[config.pace].split(":")[0].lower() + " pace")
+    if config.best_of > 1:
+        parts.append(f"tables best of {config.best_of}")
+    if config.top_cut:
+        parts.append(f"top {config.top_cut} play on")
+    if config.checkin:
+        parts.append("check-in")
+    if config.seeding == "rating":
+        parts.append("seeded by rating")
+    return ", ".join(parts)

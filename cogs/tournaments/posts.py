@@ -35,6 +35,10 @@ class TournamentPosts:
 
     def __init__(self, bot: CookieJar) -> None:
         self.bot = bot
+        # Standings showing a countdown to the next round, by event: once the round starts
+        # (or the event stops) they lose the countdown and Start now. In memory: after a
+        # restart a stale Start now only answers that the round is under way.
+        self.counting_down: dict[str, tuple[discord.Message, int]] = {}
 
     @property
     def events(self) -> Tournaments:
@@ -56,6 +60,20 @@ class TournamentPosts:
         )
         return int(data["id"])
 
+    async def drop_thread_notice(self, message: discord.Message) -> None:
+        """Discord announces each public thread the bot starts with a bare line in the
+        channel ("R1 · T1 · 🤖 Bea, 🤖 Abe"): the pairings (and a lobby's own line) already
+        link every thread, so the notice is clutter and goes. It is the bot's own message."""
+        me = self.bot.user
+        if message.type is not discord.MessageType.thread_created or me is None:
+            return
+        if message.author.id != me.id:
+            return
+        try:
+            await message.delete()
+        except discord.HTTPException:
+            log.info("could not delete the thread notice %s", message.id)
+
     @staticmethod
     def _pace(event: TournamentRecord) -> str:
         return Tournaments.config_of(event).pace
@@ -71,7 +89,7 @@ class TournamentPosts:
             "forfeit": self.post_forfeit,
             "reminder": self.post_reminder,
             "result": self.post_result,
-            "paused": self.refresh_signup,
+            "paused": self.post_paused,
             "resumed": self.refresh_signup,
             "repaired": self.archive_repaired,
         }[change.kind]
@@ -90,7 +108,27 @@ class TournamentPosts:
         except discord.HTTPException:
             log.warning("could not refresh the sign-up of event %s", event.tournament_id)
 
+    async def end_countdown(self, change: TournamentChange) -> None:
+        """The standings before this round keep their table and My standing, no more."""
+        found = self.counting_down.pop(change.event.tournament_id, None)
+        if found is None:
+            return
+        message, round_no = found
+        view = await self.events.view(change.event.tournament_id)
+        buttons = components_view()
+        buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
+        try:
+            embed = standings_embed(view, round_no, final=False)
+            await message.edit(embed=embed, view=buttons)
+        except discord.HTTPException:
+            log.info("could not end the countdown of event %s", change.event.tournament_id)
+
+    async def post_paused(self, change: TournamentChange) -> None:
+        await self.end_countdown(change)  # Resume shows the standings again, with a new one
+        await self.refresh_signup(change)
+
     async def post_pairings(self, change: TournamentChange) -> None:
+        await self.end_countdown(change)
         await self.refresh_signup(change)
         view = await self.events.view(change.event.tournament_id)
         deadline = await round_deadline(self.events, change.event.tournament_id, change.round)
@@ -164,14 +202,21 @@ class TournamentPosts:
         view = await self.events.view(change.event.tournament_id)
         await self.archive_round(view, change.round)
         buttons = components_view()
+        if change.next_round_at is not None:
+            buttons.add_item(TournamentButton(change.event.tournament_id, "next"))
         buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
-        await self.presenter.post(
+        message = await self.presenter.post(
             change.event.channel_id,
-            embed=standings_embed(view, change.round, final=False),
+            embed=standings_embed(
+                view, change.round, final=False, next_round_at=change.next_round_at
+            ),
             view=buttons,
         )
+        if change.next_round_at is not None:
+            self.counting_down[change.event.tournament_id] = (message, change.round)
 
     async def post_final(self, change: TournamentChange) -> None:
+        await self.end_countdown(change)
         view = await self.events.view(change.event.tournament_id)
         await self.archive_round(view, change.round)
         await self.refresh_signup(change)
@@ -190,6 +235,7 @@ class TournamentPosts:
         )
 
     async def post_cancelled(self, change: TournamentChange) -> None:
+        await self.end_countdown(change)
         await self.refresh_signup(change)
         if change.round:
             await self.archive_round(

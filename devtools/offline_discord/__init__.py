@@ -29,7 +29,8 @@ How it works
 
    * ``discord.http.HTTPClient.request`` carries every bot REST call: ``GET /users/@me`` (login),
      ``GET /oauth2/applications/@me`` (application info, also done by ``login``), sending,
-     editing, fetching and deleting channel messages, creating threads, DMs, syncing app
+     editing, fetching and deleting channel messages, creating threads (a public one started
+     without a message announces itself in its parent, type 18), DMs, syncing app
      commands (``PUT /applications/{app}/commands`` and the guild variant), ...
    * ``discord.webhook.async_.AsyncWebhookAdapter.request`` carries every interaction reply:
      the callback ``POST /interactions/{id}/{token}/callback`` and followups / edits of the

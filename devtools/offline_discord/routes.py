@@ -486,8 +486,28 @@ class Routes(World):
     @_route("POST", rf"/channels/{_ID}/threads")
     def _post_thread(self, request: _Request) -> Any:
         parent = self._channel_or_404(request, request.args[0])
-        return self._new_thread(
+        data = self._new_thread(
             request, parent, self._new_id(), int((request.body or {}).get("type", 11))
+        )
+        if data["type"] == 11:
+            self._thread_notice(parent, data["name"])
+        return data
+
+    def _thread_notice(self, parent: FakeChannel, name: str) -> None:
+        """Discord announces a public thread started without a message in its parent: a
+        system message (type 18, THREAD_CREATED) by the thread's creator, whose content is
+        the thread's name ("Bot started a thread: R1 · T1 · Ana, Ben")."""
+        notice = FakeMessage(
+            id=self._new_id(),
+            channel_id=parent.id,
+            author_id=self.bot_user.id,
+            content=name,
+            type=18,
+        )
+        self.messages[notice.id] = notice
+        self._log_public(notice)
+        self._parse(
+            "MESSAGE_CREATE", {**self._message_json(notice), "guild_id": str(self.guild_id)}
         )
 
     @_route("POST", rf"/channels/{_ID}/messages/{_ID}/threads")

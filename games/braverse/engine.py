@@ -26,7 +26,7 @@ from games.braverse.decks import (
     ready_decks,
 )
 from games.braverse.payment import Payment, pay
-from games.braverse.rules_text import rules_text
+from games.braverse.rules_text import QUICK_START, rules_text
 from games.braverse.state import (
     DECK_LABELS,
     READY_BY_SEAT,
@@ -67,6 +67,7 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
     name: ClassVar[str] = "CookieRun: Braverse"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    quick_start: ClassVar[str] = QUICK_START
     options_model = BraverseOptions
     state_model = BraverseState
 
@@ -453,7 +454,7 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
         budget = search.Budget(seconds=seconds, worlds=worlds)
         return search.search_action(self, state, seat, decision=decision, budget=budget, seed=seed)
 
-    def rules_text(self, options: BraverseOptions | None = None) -> str:
+    def rulebook(self, options: BraverseOptions | None = None) -> str:
         return rules_text(self.pool)
 
     # --- decks chosen in the lobby (games.core.protocol.SeatChoosing) ---------------------

@@ -6,6 +6,23 @@ from games.braverse.cards import CardPool
 from games.braverse.state import WIN_LEVEL
 from games.core.words import how_to_play_here
 
+# What /rules opens with: the goal, a turn, how it ends. The rest is a button away.
+QUICK_START = f"""\
+**Goal.** Make the other player's Cookies faint. Fainted Cookies go to their owner's Break \
+Area; when those add up to **LV {WIN_LEVEL}**, their owner loses. 2 players, a 60-card deck \
+each (pick yours in the lobby with **Choose deck**, or play a ready one).
+
+**Your turn.** Everything of yours stands up; draw 2. Put one card into your **Support** \
+Area: Support cards pay costs, one colour symbol each. Then, in any order: place Cookies \
+(two at most in battle), use Items and Stages, and **attack**: rest a Cookie and pay its \
+cost. Each point of damage flips one of the target's HP cards; with none left it faints.
+
+**The end.** LV {WIN_LEVEL} in a Break Area, or a player with no Cookie to put in battle, \
+ends the game.
+
+Press **Show hand** on the table to play; you are pinged when it is your move.
+"""
+
 # Opens /rules, before the rulebook in brief: how a turn is played in Discord.
 HOW_TO_PLAY_HERE = how_to_play_here(
     "Pick your moves there: support, Cookies, items, attacks (with how you pay), then End; "

@@ -19,7 +19,7 @@ from games.chomper import ai
 from games.chomper.cards import MAIN_ACTIONS, WITH_NUMBER, ChomperCards, chomper_cards
 from games.chomper.chain import NumberChain
 from games.chomper.queue import is_main, produced
-from games.chomper.rules_text import HOW_TO_PLAY_HERE, rules_text
+from games.chomper.rules_text import HOW_TO_PLAY_HERE, QUICK_START, rules_text
 from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperState, Entry, Redo
 from games.chomper.view import panels, view_of
 from games.core.engine import Engine
@@ -48,6 +48,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
     name: ClassVar[str] = "Cookie Chomper"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
+    quick_start: ClassVar[str] = QUICK_START
     options_model = ChomperOptions
     state_model = ChomperState
 
@@ -778,7 +779,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         return ai.choose(self, view, decision)  # type: ignore[arg-type]
 
-    def rules_text(self, options: ChomperOptions | None = None) -> str:
+    def rulebook(self, options: ChomperOptions | None = None) -> str:
         return HOW_TO_PLAY_HERE + rules_text(self.cards)
 
     def scramble_hidden(

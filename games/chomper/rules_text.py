@@ -6,6 +6,22 @@ from __future__ import annotations
 from games.chomper.cards import ChomperCards
 from games.core.words import how_to_play_here
 
+# What /rules opens with: the goal, a turn, how it ends. The rest is a button away.
+QUICK_START = """\
+**Goal.** Take cookies from the Stack, but never the poison cookie at its bottom. The last \
+player standing wins.
+
+**A turn.** The Active Player plays a number card (picking one of its numbers) or an \
+action card. Then, round the table, everyone may add modifiers (Add 3, Multiply 5…) or \
+pass. The cards settle in the order played, and the Active Player takes that many \
+cookies from the top of the Stack.
+
+**The end.** Whoever takes the poison cookie is out and the Stack is rebuilt; the last \
+player left wins. Other modes, picked in the lobby, change the goal (the full rules list them).
+
+Press **Show hand** on the table to play; you are pinged when it is your move.
+"""
+
 # Opens /rules, before the rulebook in brief: how a turn is played in Discord.
 HOW_TO_PLAY_HERE = how_to_play_here(
     "On your turn play a main card there; in the modifier round play a modifier or "

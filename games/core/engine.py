@@ -27,6 +27,7 @@ from games.core.protocol import (
     Placement,
 )
 from games.core.rng import rng_for
+from games.core.words import split_rulings
 
 StateT = TypeVar("StateT", bound=GameState)
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
@@ -62,8 +63,20 @@ class Engine(Generic[StateT, OptionsT]):
     def panels(self, view: BaseModel) -> Panels:
         raise NotImplementedError
 
-    def rules_text(self, options: OptionsT | None = None) -> str:
+    # What /rules opens with: the goal, a turn, how it ends (at most QUICK_START_LIMIT).
+    quick_start: ClassVar[str]
+
+    def rulebook(self, options: OptionsT | None = None) -> str:
+        """The rulebook in brief followed by our rulings, under one of RULINGS_HEADINGS."""
         raise NotImplementedError
+
+    def rules_text(self, options: OptionsT | None = None) -> str:
+        """How the game is played, without our rulings."""
+        return split_rulings(self.rulebook(options))[0]
+
+    def rulings_text(self, options: OptionsT | None = None) -> str:
+        """Our rulings alone: what we decided where the rulebook is silent."""
+        return split_rulings(self.rulebook(options))[1]
 
     def scramble_hidden(self, state: StateT, seat: int | None, rng: random.Random) -> StateT:
         """A state that ``seat`` cannot tell apart from ``state``: its secrets re-dealt.

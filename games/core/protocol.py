@@ -310,6 +310,7 @@ class Game(Protocol):
     name: str
     min_players: int
     max_players: int
+    quick_start: str  # what /rules opens with: the goal, a turn, how it ends
     options_model: type[BaseModel]
     state_model: type[GameState]
 
@@ -334,6 +335,8 @@ class Game(Protocol):
     def public_table(self, state: GameState) -> tuple[BaseModel, Panels]: ...
 
     def rules_text(self, options: BaseModel | None = None) -> str: ...
+
+    def rulings_text(self, options: BaseModel | None = None) -> str: ...
 
 
 class SeatChoice(BaseModel):

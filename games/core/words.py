@@ -52,3 +52,20 @@ def brief(text: str, limit: int = 100) -> str:
         return plain
     cut = max(plain.rfind(", ", 0, limit - 1), plain.rfind("; ", 0, limit - 1))
     return (plain[:cut] if cut > 0 else plain[: limit - 1].rstrip()) + "…"
+
+
+# The headings that open a rulebook's rulings: what we decided where the rulebook is silent.
+RULINGS_HEADINGS = ("**Our rulings.**", "**Rulings where the rulebook is silent**")
+
+# /rules opens with a quick start no longer than this: a phone screen or two.
+QUICK_START_LIMIT = 1500
+
+
+def split_rulings(rulebook: str) -> tuple[str, str]:
+    """A game's rulebook text as (how to play, our rulings): /rules shows them apart, so a
+    newcomer reads the game first and our decisions only when they ask."""
+    for heading in RULINGS_HEADINGS:
+        at = rulebook.find(heading)
+        if at >= 0:
+            return rulebook[:at].rstrip() + "\n", rulebook[at:]
+    return rulebook, ""

@@ -35,6 +35,7 @@ class CoverYourCookies(CoverYourAssets):
     name = "Cover Your Cookies"
     min_players = 3
     max_players = 6
+    quick_start = cookies_rules.QUICK_START
     options_model = CookiesOptions
     state_model = CookiesState
     WORDS = {
@@ -501,5 +502,5 @@ class CoverYourCookies(CoverYourAssets):
     def view(self, state: CookiesState, seat: int | None) -> BaseModel:
         return view_of(self, state, seat)
 
-    def rules_text(self, options: CookiesOptions | None = None) -> str:
+    def rulebook(self, options: CookiesOptions | None = None) -> str:
         return cookies_rules.HOW_TO_PLAY_HERE + cookies_rules.RULES

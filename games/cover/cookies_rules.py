@@ -2,6 +2,27 @@
 
 from games.core.words import how_to_play_here
 
+# What /rules opens with: the goal, a turn, how it ends. The rest is a button away.
+QUICK_START = """\
+**Goal.** Bake Batches of Cookies; the most Dough wins.
+
+**Your turn.** Press **Show hand** on the table and do one thing:
+• **Start a Batch**: two alike Cookies, or a Cookie and a Milk (🥛 Fresh, 🍫 Chocolate), \
+from your hand or with the discard pile's top Cookie.
+• **Swipe** another player's top Batch with a matching Cookie or a Milk. You take turns \
+answering; the last to play keeps the Batch and every card played. Everyone's first \
+Batch is safe.
+• **Discard** a Cookie.
+Then draw back up to a full hand. A **Mixer** drawn shakes up the table at once (the \
+full rules say how).
+
+**The end.** When the deck and every hand are empty, each stack's Dough is counted, plus \
+crumbs for Batches you lost. The lobby sets how long a game runs: one round up to the \
+first to 750 Dough.
+
+You are pinged when it is your move.
+"""
+
 # Opens /rules, before the rulebook in brief: how a turn is played in Discord.
 HOW_TO_PLAY_HERE = how_to_play_here(
     "On your turn pick a move there (form a Batch, discard, Swipe); when a Batch of "

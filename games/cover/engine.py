@@ -30,7 +30,7 @@ from games.cover import ai
 from games.cover.battle import take_card
 from games.cover.cards import move_set, swap_top_sets
 from games.cover.draft import TWO_PLAYER_REMOVALS, Drafting
-from games.cover.rules_text import HOW_TO_PLAY_HERE, RULES
+from games.cover.rules_text import HOW_TO_PLAY_HERE, QUICK_START, RULES
 from games.cover.state import CoverOptions, CoverSet, CoverState, Player, RoundResult
 from games.cover.view import panels_of, view_of
 
@@ -45,6 +45,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
     name = "Cover Your Assets"
     min_players = 2
     max_players = 6
+    quick_start = QUICK_START
     options_model = CoverOptions
     state_model = CoverState
 
@@ -565,7 +566,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         return ai.choose(self, view, decision)  # type: ignore[arg-type]
 
-    def rules_text(self, options: CoverOptions | None = None) -> str:
+    def rulebook(self, options: CoverOptions | None = None) -> str:
         return HOW_TO_PLAY_HERE + RULES
 
     def why_illegal(self, state: CoverState, seat: int, action: Action) -> str:

@@ -2,6 +2,24 @@
 
 from games.core.words import how_to_play_here
 
+# What /rules opens with: the goal, a turn, how it ends. The rest is a button away.
+QUICK_START = """\
+**Goal.** Collect sets of assets; the richest stack wins.
+
+**Your turn.** Press **Show hand** on the table and do one thing:
+• **Form a set**: two alike from your hand, or one asset and a wild (🥈 Silver, 🥇 Gold), \
+or one card with the discard pile's top card.
+• **Challenge** another player's top set with a matching card. You take turns answering; \
+whoever cannot answer loses the set and every card played. Everyone's bottom set is safe.
+• **Discard** a card.
+Then draw back up to a full hand. With 2 or 3 players you may also draft sets from face-up piles.
+
+**The end.** When the deck and every hand are empty, each stack is counted. The lobby \
+sets how long a game runs: one round (Quick) up to the first past $1,000,000.
+
+You are pinged when it is your move.
+"""
+
 # Opens /rules, before the rulebook in brief: how a turn is played in Discord.
 HOW_TO_PLAY_HERE = how_to_play_here(
     "On your turn pick a move there (form a set, discard, challenge); when your set is "

@@ -32,7 +32,7 @@ from games.core.rng import rng_for
 from games.core.words import plural
 from games.toss import ai
 from games.toss.cards import HALF, MILK, WILD, TossCards, toss_cards
-from games.toss.rules_text import HOW_TO_PLAY_HERE, rules_text
+from games.toss.rules_text import HOW_TO_PLAY_HERE, QUICK_START, rules_text
 from games.toss.scramble import Scrambling
 from games.toss.state import BlindTake, Roll, TossOptions, TossState
 from games.toss.view import panels, view_of
@@ -53,6 +53,7 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
     name: ClassVar[str] = "Toss Your Cookies"
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 8
+    quick_start: ClassVar[str] = QUICK_START
     options_model = TossOptions
     state_model = TossState
     # Random hands almost never hold five of a kind: the contract's random playouts let
@@ -558,7 +559,7 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
             return "You have grabbed all the cards you may."
         return "That move is not allowed right now."
 
-    def rules_text(self, options: TossOptions | None = None) -> str:
+    def rulebook(self, options: TossOptions | None = None) -> str:
         return HOW_TO_PLAY_HERE + rules_text(self.cards)
 
     def scramble_hidden(self, state: TossState, seat: int | None, rng: random.Random) -> TossState:

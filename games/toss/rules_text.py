@@ -5,6 +5,23 @@ from __future__ import annotations
 from games.core.words import how_to_play_here
 from games.toss.cards import HALF, MILK, WILD, TossCards
 
+# What /rules opens with: the goal, a turn, how it ends. The rest is a button away.
+QUICK_START = """\
+**Goal.** Be the first to hold **five of one cookie and the milk** (wilds count as any cookie).
+
+**A turn.** The dice are rolled for you and everyone may have to act:
+• **Swap**: give a player cards of yours and take as many of theirs, unseen.
+• **Pass Left / Right**: everyone picks cards to pass at once, in their hand view.
+• **Toss**: everyone tosses cards into the middle, then grabs cards back from the table's \
+buttons: first click wins.
+The milk face moves the milk instead.
+
+**The end.** The moment a hand holds five of one cookie and the milk, its holder wins the \
+round, even on someone else's turn. A match is 1, 3 or 5 rounds: a majority wins.
+
+Press **Show hand** on the table to see your cards; you are pinged when you must act.
+"""
+
 # Opens /rules, before the rulebook in brief: how a turn is played in Discord.
 HOW_TO_PLAY_HERE = how_to_play_here(
     "Your dice are rolled for you at your turn; when everyone picks cards, pick yours "

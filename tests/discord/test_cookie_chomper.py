@@ -88,6 +88,9 @@ async def test_the_chomper_rules_explain_every_card_and_mode(fake, db) -> None:
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db)):
         await fake.slash(ana, "rules", game="cookie_chomper")
+        quick = fake.last_reply(ana)
+        for part in ("Full rules", "Our rulings"):
+            await fake.click(ana, quick, quick.find_button(part))
         text = "\n".join(page.text() for page in fake.ephemerals(ana))
         for words in (
             "Add",

@@ -281,12 +281,8 @@ async def test_info_commands_answer_ephemerally(fake, db, command) -> None:
     async with fake.running(make_bot(db)):
         if command == "rules":
             await fake.slash(ana, "rules", game="cover_your_assets")
-            pages = fake.ephemerals(ana)
-            assert len(pages) == 2  # longer than one message's 6,000 characters of embeds
-            text = "\n".join(page.text() for page in pages)
-            assert "Form a set" in text and "first (bottom) set is safe" in text
-            assert "Draft a set" in text and "Penny Jars" in text
-            assert "Rulings where the rulebook is silent" in text and "$50,000" in text
+            quick = fake.last_reply(ana)  # a quick start; the rest: tests/discord/test_rules.py
+            assert "Form a set" in quick.text() and "first (bottom) set is safe" not in quick.text()
         else:
             await fake.slash(ana, "games")
             assert "not in any match" in fake.last_reply(ana).text()

@@ -55,6 +55,8 @@ async def test_the_cookies_rules_name_the_assumed_figures(fake, db) -> None:
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db)):
         await fake.slash(ana, "rules", game="cover_your_cookies")
+        quick = fake.last_reply(ana)
+        await fake.click(ana, quick, quick.find_button("Full rules"))
         text = "\n".join(page.text() for page in fake.ephemerals(ana))
         assert "Card figures are assumed" in text and "data/" not in text
         assert "Rotate" in text and "Crumb Collector" in text and "Extra Strength" in text

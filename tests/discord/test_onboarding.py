@@ -161,14 +161,17 @@ def test_log_level_is_read_in_any_case(level: str) -> None:
     assert settings.log_level == level.upper()
 
 
-async def test_every_rules_page_opens_with_three_lines_of_how_to_play_here(fake, db) -> None:
+async def test_every_full_rules_page_opens_with_three_lines_of_how_to_play_here(fake, db) -> None:
     from games import GAMES
 
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db)):
         for key in GAMES:
-            before = len(fake.ephemerals(ana))
             await fake.slash(ana, "rules", game=key)
+            quick = fake.last_reply(ana)
+            assert "Show hand" in quick.text()  # the quick start says where your moves are
+            before = len(fake.ephemerals(ana))
+            await fake.click(ana, quick, quick.find_button("Full rules"))
             pages = fake.ephemerals(ana)[before:]
             lines = pages[0].text().split("\n")
             opening = lines[lines.index("**How to play here**") + 1 :][:3]

@@ -255,6 +255,8 @@ async def test_the_toss_rules_explain_dice_passing_scramble_milk_and_the_win(fak
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db)):
         await fake.slash(ana, "rules", game="toss_your_cookies")
+        quick = fake.last_reply(ana)
+        await fake.click(ana, quick, quick.find_button("Full rules"))
         text = "\n".join(page.text() for page in fake.ephemerals(ana))
         for words in ("Roll", "Pass Left", "scramble", "Toss + milk", "five of one cookie"):
             assert words in text, words

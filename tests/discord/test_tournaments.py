@@ -188,7 +188,7 @@ async def test_an_eight_player_swiss_of_cover_your_assets_runs_to_its_winner(fak
 
         # The organiser's overrides are in the log, and the export has every seat.
         await fake.slash(mod, "tournament log")
-        assert "set result" in fake.last_reply(mod).text()
+        assert "set the result of round" in fake.last_reply(mod).text()
         await fake.slash(ana, "tournament export")
         assert "Only the organiser" in fake.last_reply(ana).text()
         await fake.slash(mod, "tournament export")
@@ -581,7 +581,7 @@ async def test_organiser_tools_each_leave_an_audit_row_and_bad_input_changes_not
             "end",
         ]
         await fake.slash(ben, "tournament log")
-        assert "disqualify" in fake.last_reply(ben).text()
+        assert "disqualified" in fake.last_reply(ben).text()
     fake.assert_clean()
 
 

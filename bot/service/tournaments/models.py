@@ -59,6 +59,9 @@ class TournamentChange:
     match: MatchRecord | None = None
     entrant: EntrantRecord | None = None
     text: str = ""
+    # Standings between rounds: when the next round starts by itself (the organiser may
+    # start it sooner); None when it starts at once or the event is over.
+    next_round_at: float | None = None
 
 
 TournamentListener = Callable[[TournamentChange], Awaitable[None]]

@@ -188,6 +188,21 @@ class Organiser(TournamentsBase):
             )
             return due
 
+    async def start_now(self, tournament_id: str, actor: Person) -> int:
+        """Start now: the next round at once, not after the pause between rounds that lets
+        players read the standings. The round's number."""
+        async with self.lock(tournament_id):
+            event = await self._organise(tournament_id, actor, "start the next round")
+            if event.status == "paused":
+                raise UserError("The tournament is paused: /tournament resume first.")
+            timers = await self.store.tournament_timers(tournament_id)
+            if not any(t.kind == "next_round" and t.version == event.round for t in timers):
+                raise UserError(f"Round {event.round} is under way already.")
+            number = event.round + 1
+            await self.audit(event, actor, "start now", {"round": event.round}, {"round": number})
+            await self._start_round(event, number)
+        return number
+
     async def pause(self, tournament_id: str, actor: Person) -> None:
         """Hold the event: no next round, no deadline; the tables' clocks stop too."""
         async with self.lock(tournament_id):

@@ -221,13 +221,19 @@ class Rounds(TournamentsBase):
         if view.format.is_over(progress):
             await self._finish(event)
             return
-        await self.notify(TournamentChange(kind="standings", event=event, round=event.round))
         grace = GRACE[view.config.pace]
-        if grace:
-            timer = self._timer(event, "next_round", event.round, self.clock.now() + grace)
+        starts_at = self.clock.now() + grace if grace else None
+        if starts_at is not None:
+            # The timer is set before the standings are shown, so Start now finds it.
+            timer = self._timer(event, "next_round", event.round, starts_at)
             await self.store.replace_tournament_timers(event.tournament_id, [timer])
             self.matches.timers_changed()
-        else:
+        await self.notify(
+            TournamentChange(
+                kind="standings", event=event, round=event.round, next_round_at=starts_at
+            )
+        )
+        if starts_at is None:
             await self._start_round(event, event.round + 1)
 
     async def _finish(self, event: TournamentRecord) -> None:

@@ -646,7 +646,7 @@ def test_hp_piles_are_hidden_from_everyone_and_hands_from_the_opponent() -> None
 
 # --- /rules ----------------------------------------------------------------------------------
 def test_the_rules_text_says_unofficial_and_lists_the_rulings() -> None:
-    text = GAME.rules_text()
+    text = GAME.rules_text() + GAME.rulings_text()
     for ruling in (
         "unofficial fan implementation",
         "One Support card pays one cost symbol.",

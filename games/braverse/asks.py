@@ -274,6 +274,7 @@ class Asks(Effects):
                 default=Action.of("pass"),
                 reaction=True,
                 lenient=True,
+                hides_choice=True,  # a defender with nothing to answer is pinged all the same
             )
         if isinstance(frame, FlipFrame):
             card = self.pool[frame.card]

@@ -75,9 +75,8 @@ which Cookie from your Discard Pile goes to the Break Area, the rest is shuffled
 new deck; if it is still empty you refresh again; with no Cookie to send, you lose.
 • End-of-turn effects: the Stage first, then Cookies left to right.
 • The opponent's draw after a forced redraw is automatic, each time.
-• The trap window opens only when the defender could answer (a payable Trap or "when \
-attacked" effect), unless the lobby switch "Always open the trap window" is on, for \
-players who bluff.
+• The trap window opens after every attack, so waiting tells nothing of the defender's \
+hand; a defender with nothing to answer passes on their own after a short pause.
 • "When attacked" is the Cookie's own effect: only the Cookie the attack targets may use \
 it, not its neighbour.
 • "+N HP" has no cap: it puts the top card of the deck on the HP pile. Moving HP cards \

@@ -42,9 +42,10 @@ first turn) · Support: one card from hand to the Support Area · Main: place Co
 (at most 2 in the Battle Area), use Items, set a Stage, activate it, attack, in any order \
 · End: end-of-turn effects.
 
-**Costs.** Each symbol rests one Active Support card: a coloured symbol needs that \
-colour, N any colour. You choose which colours pay (the first option is the automatic \
-choice). "discard" also discards a card from your hand; "rest this" rests the card itself.
+**Costs.** A cost reads "2 Red + 1 any colour": each rests one Active Support card, \
+of that colour or, for "any colour", of any. You choose which colours pay (the first \
+option is the automatic choice). "discard" also discards a card from your hand; "rest \
+this" rests the card itself. Support cards stand up again at the start of your turn.
 
 **Attacks.** Rest an Active Cookie and pay its attack cost; any opposing Cookie may be \
 the target, Active or Rested. The first player cannot attack on their first turn. The \

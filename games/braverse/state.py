@@ -17,6 +17,7 @@ DeckKey = Literal["rush", "tempo", "fort"]
 DECK_LABELS = {"rush": "R+Y Rush", "tempo": "B+G Tempo", "fort": "Y+G Fort"}
 READY_BY_SEAT: tuple[DeckKey, DeckKey] = ("rush", "tempo")
 WIN_LEVEL = 10
+POSITIONS = ("left", "right")  # the Battle Area's two places, as the table lists them
 
 
 class BraverseOptions(BaseModel):

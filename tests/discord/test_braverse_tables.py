@@ -89,7 +89,10 @@ async def test_a_trap_is_answered_on_the_opponents_turn_after_a_ping(fake, db, m
         assert "▶️ Ben" in table and "▶️ Ana" not in table  # the table waits on Ben now
         assert "🪤 Ben may answer the attack." in table
         hand = await show_hand(fake, ben)
-        assert sorted(move_labels(hand)) == ["No response", "Trap: Smoke Screen (pay RG)"]
+        assert sorted(move_labels(hand)) == [
+            "No response",
+            "Trap: Smoke Screen (pay 1 Red + 1 Green)",
+        ]
         await choose(fake, ben, hand, "Trap: Smoke Screen")
         table = table_of(fake).text()
         # Smoke Screen takes 2 off the 3 damage: one HP card flipped of four.
@@ -156,7 +159,14 @@ async def test_a_full_board_and_a_long_hand_fit_discord(fake, db, monkeypatch) -
         await start(fake, monkeypatch, rigged, ana, ben)
         table = table_of(fake)
         text = table.text()
-        assert "Break Area LV 9/10" in text and "Support: 🟥 3/3 🟨 3/3 🟩 3/3 🟦 3/3" in text
+        assert (
+            "Break Area LV 9/10" in text
+            and (
+                "Support (pays costs): 🟥 Red 3 of 3 active · 🟨 Yellow 3 of 3 active · "
+                "🟩 Green 3 of 3 active · 🟦 Blue 3 of 3 active"
+            )
+            in text
+        )
         assert "Stage: Forge Arena" in text
         await fake.click(ana, table, table.find_button("Discard Piles and Break Areas"))
         details = fake.last_reply(ana).text()
@@ -197,18 +207,23 @@ async def test_a_hand_shows_its_moves_in_the_games_groups(fake, db, monkeypatch)
                 "Place Oakheart Warden (LV2, HP 4)",
             ],
             ["Items"],
-            ["Stage Forge Arena (pay R)", "Ember Knight → Oakheart Warden: 3 dmg (pay RRY)"],
+            [
+                "Stage Forge Arena (pay 1 Red)",
+                "Ember Knight → Oakheart Warden (HP 4): 3 dmg (pay 2 Red + 1 Yellow)",
+            ],
             ["End turn"],
             ["Refresh"],
         ]
         items = shown.selects()[0]["options"]
         # One per card it may discard (named, never by number), not one per copy.
         assert len(items) == 6
-        assert items[0]["label"] == "Use Kindling Toss (pay R, discard Cinder Scout)"
+        assert items[0]["label"] == "Use Kindling Toss (pay 1 Red, discard Cinder Scout)"
     fake.assert_clean()
 
 
-async def test_re_placement_on_the_opponents_turn_is_asked_of_its_player(fake, db, monkeypatch) -> None:
+async def test_re_placement_on_the_opponents_turn_is_asked_of_its_player(
+    fake, db, monkeypatch
+) -> None:
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     # One HP card left: Oakheart Warden faints and Ben's Battle Area is empty.
     rigged = ember_knight_attacks(side(battle=[("S1-035", [FILLER])], hand=["S1-031"]))

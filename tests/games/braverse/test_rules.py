@@ -130,7 +130,8 @@ def test_turn_phases_active_draw_support_main_end_then_the_opponent() -> None:
     assert not ben.support[0].rested and not ben.battle[0].rested  # Active Phase
     assert sorted(ben.hand) == ["S1-047", "S1-048"]  # Draw Phase: 2
     assert t.state.phase == "support" and t.deciding() == "Ben" and t.state.turn == 1
-    assert t.options("Ben") == ["skip", "sup.S1-047", "sup.S1-048"]
+    assert t.options("Ben") == ["sup.S1-047", "sup.S1-048", "skip"]  # Skip last
+    assert t.decision().default == Action.of("skip")
     t.play("Ben", "sup", "S1-048")
     assert t.state.phase == "main" and [s.card for s in ben.support] == ["S1-046"]
     assert [s.card for s in t.side("Ben").support] == ["S1-046", "S1-048"]

@@ -24,7 +24,7 @@ from cogs.table.buttons import TableButton
 from cogs.table.notices import Notices
 from cogs.table.posting import Poster, with_retries
 from cogs.table.sweeps import Sweeps
-from games.core.protocol import Decision, Game
+from games.core.protocol import Decision, Game, GameState
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -56,14 +56,14 @@ class Pings(Part):
         earlier = decide(game, change.previous) if change.previous else ()
         before = set(waiting_on(earlier))
         if change.previous is not None:  # a seat whose move was played for it was not pinged
-            before -= set(await self.service.forced_for(change.match, change.previous))
+            before -= await self.unpinged(change.match, change.previous)
         races = {d.race_stamp for d in earlier if d.window is not None}
         deciding = decide(game, change.state)
-        forced = await self.service.forced_for(change.match, change.state)  # no ping: auto
+        forced = await self.unpinged(change.match, change.state)
         # A race that opens is news even to a seat that was already deciding (the last
         # toss ends the choosing and starts the scramble).
         racing = {d.seat for d in deciding if d.window is not None and d.race_stamp not in races}
-        new = {s for s in waiting_on(deciding) if (s not in before or s in racing)} - set(forced)
+        new = {s for s in waiting_on(deciding) if (s not in before or s in racing)} - forced
         humans = {s.seat for s in change.match.seats if s.seat in new and s.user_id}
         match_id = change.match.match_id
         said = [e.text for e in change.events if e.visible_to is None]
@@ -75,6 +75,12 @@ class Pings(Part):
         task = self._pingers.get(match_id)
         if task is None or task.done():
             self._pingers[match_id] = self.bot.spawn(self._send_pings(match_id), f"ping:{match_id}")
+
+    async def unpinged(self, record: MatchRecord, state: GameState) -> set[int]:
+        """Seats whose decision is played for them (a lone Pass): no ping, unless whether
+        they had a choice is a secret the missing ping would tell (``hides_choice``)."""
+        forced = await self.service.forced_for(record, state)
+        return {seat for seat, decision in forced.items() if not decision.hides_choice}
 
     async def _send_pings(self, match_id: str) -> None:
         """Post the match's pending ping, then sweep the previous one away.

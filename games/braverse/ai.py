@@ -31,6 +31,7 @@ from games.braverse.cards import (
     ReturnToHand,
     ToDiscard,
     parse_cost,
+    target_verb,
 )
 from games.braverse.state import WIN_LEVEL
 from games.braverse.view import BraverseRules, BraverseView, CookieLine
@@ -480,17 +481,18 @@ def replace_choice(game: BraverseRules, view: BraverseView, me: int, opts: list[
 
 # --- choices inside effects ----------------------------------------------------------------
 def op_in_prompt(game: BraverseRules, decision: Decision) -> tuple[str, int]:
-    """The op a target choice is for and its n, read from the prompt
-    ("Backdraft: choose a target (damage).")."""
-    name, _, rest = decision.prompt.partition(": choose a target (")
-    op_name = rest.rstrip(").")
-    card = game.pool.lookup(name)
-    if card is not None:
+    """The op a target choice is for and its n, read from the prompt, which names the
+    card and what the op does ("Backdraft's FLIP deals 1 damage: pick a target.")."""
+    prompt = decision.prompt
+    for card in sorted(game.pool.cards, key=lambda c: -len(c.name)):
+        if card.name not in prompt:
+            continue
         for _, ops in card.effects():
             for op in ops:
-                if op.op == op_name:
-                    return op_name, getattr(op, "n", 1)
-    return op_name, 1
+                verb = target_verb(op)
+                if verb and f"{verb}: pick" in prompt:
+                    return op.op, getattr(op, "n", 1)
+    return "", 1
 
 
 def pick_choice(game: BraverseRules, view: BraverseView, me: int, decision: Decision) -> Action:

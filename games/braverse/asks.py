@@ -6,10 +6,11 @@ multiset, the automatic payment first."""
 from __future__ import annotations
 
 from games.braverse.battle import other
-from games.braverse.cards import TRIGGER_NAMES, op_text
+from games.braverse.cards import COLOURS, TRIGGER_NAMES, op_text
 from games.braverse.effects import Effects
 from games.braverse.payment import Payment, payments
 from games.braverse.state import (
+    POSITIONS,
     BraverseState,
     EffectFrame,
     FlipFrame,
@@ -20,6 +21,8 @@ from games.braverse.state import (
 )
 from games.core.protocol import Action, Decision, Option, option
 from games.core.words import brief
+
+BUTTON_LABEL = 80  # Discord's longest button label; a select's option label takes 100
 
 
 class Asks(Effects):
@@ -107,17 +110,23 @@ class Asks(Effects):
 
     def support_decision(self, state: BraverseState, key: str) -> Decision:
         side = state.sides[state.turn]
-        opts = [option(Action.of("skip"), "Skip", group="Skip")]
-        opts += [
-            option(Action.of("sup", c), f"{self.pool[c].label}", group="Support")
+        opts = [
+            option(
+                Action.of("sup", c),
+                f"{self.pool[c].label} (pays {COLOURS[self.pool[c].colour]})",
+                group="Support",
+            )
             for c in sorted(set(side.hand))
         ]
+        opts.append(option(Action.of("skip"), "Skip", group="Skip"))
         return Decision(
             key=key,
             seat=state.turn,
-            prompt="Support Phase: put one card from your hand into the Support Area.",
+            prompt="Support Phase: put one card from your hand into your Support Area. "
+            "Each Support card pays one symbol of its colour, every turn, for attacks, "
+            "Items, Traps and Stages.",
             options=tuple(opts),
-            default=opts[0].action,
+            default=Action.of("skip"),
         )
 
     def main_decision(self, state: BraverseState, key: str) -> Decision:
@@ -131,7 +140,7 @@ class Asks(Effects):
 
     def main_options(self, state: BraverseState) -> list[Option]:
         seat = state.turn
-        side, foe = state.sides[seat], state.sides[other(seat)]
+        side = state.sides[seat]
         opts: list[Option] = []
         hand = sorted(set(side.hand))
         if len(side.battle) < 2:
@@ -187,23 +196,49 @@ class Asks(Effects):
                     )
                 )
         if state.round > 1 or seat != state.first:
-            for i, cookie in enumerate(side.battle):
-                card = self.pool[cookie.card]
-                if cookie.rested or card.attack is None:
-                    continue
-                damage = max(0, card.attack.damage + side.attack_bonus)
-                for j, target in enumerate(foe.battle):
-                    for p in payments(side, self.pool, card.attack.cost):
-                        opts.append(
-                            option(
-                                Action.of("atk", i, j, *p.args),
-                                f"{card.name} → {self.pool[target.card].name}: "
-                                f"{damage} dmg ({self.paid_text(p)})",
-                                group="Attacks",
-                            )
-                        )
+            opts += self.attack_options(state)
         opts.append(option(Action.of("end"), "End turn", group="End", style="danger"))
         return opts
+
+    def attack_options(self, state: BraverseState) -> list[Option]:
+        """Each attacker on each target, paid each way. A label names the places and HP
+        left, so no two read alike; when one is too long for a button (80 characters),
+        every attack carries what it does and they share a select (100)."""
+        seat = state.turn
+        side, foe = state.sides[seat], state.sides[other(seat)]
+        opts: list[Option] = []
+        for i, cookie in enumerate(side.battle):
+            card = self.pool[cookie.card]
+            if cookie.rested or card.attack is None:
+                continue
+            damage = max(0, card.attack.damage + side.attack_bonus)
+            attacker = self.pool[cookie.card].name
+            if [self.pool[c.card].name for c in side.battle].count(attacker) > 1:
+                attacker += f" ({POSITIONS[i]})"
+            for j in range(len(foe.battle)):
+                for p in payments(side, self.pool, card.attack.cost):
+                    opts.append(
+                        option(
+                            Action.of("atk", i, j, *p.args),
+                            f"{attacker} → {self.battle_name(foe.battle, j)}: "
+                            f"{damage} dmg ({self.paid_text(p)})",
+                            group="Attacks",
+                        )
+                    )
+        if all(len(o.label) <= BUTTON_LABEL for o in opts):
+            return opts
+        return [
+            option(o.action, o.label, group=o.group, description=self.attack_brief(state, o.action))
+            for o in opts
+        ]
+
+    def attack_brief(self, state: BraverseState, action: Action) -> str:
+        """What an attack does, for its option's description."""
+        number = state.sides[state.turn].battle[int(action.args[0])].card
+        attack = self.pool[number].attack
+        assert attack is not None
+        then = " ".join(op_text(op) for op in attack.then)
+        return brief(f"Attack: {attack.damage} damage." + (f" Then: {then}" if then else ""))
 
     def paid_text(self, payment: Payment) -> str:
         """A payment as its payer reads it: colours, and the hand card it discards by name."""
@@ -274,6 +309,7 @@ class Asks(Effects):
                 default=Action.of("pass"),
                 reaction=True,
                 lenient=True,
+                hides_choice=True,  # a defender with nothing to answer is pinged all the same
             )
         if isinstance(frame, FlipFrame):
             card = self.pool[frame.card]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from games.braverse.cards import CardPool, Condition, parse_cost
 from games.braverse.payment import Payment, pay, payments
 from games.braverse.state import (
+    POSITIONS,
     WIN_LEVEL,
     AttackFrame,
     BraverseState,
@@ -57,6 +58,13 @@ class Battle:
 
     def cookie_name(self, state: BraverseState, seat: int, card: str) -> str:
         return f"{state.names[seat]}'s {self.pool[card].name}"
+
+    def battle_name(self, battle: list[Cookie], index: int) -> str:
+        """A Cookie as an option names it: its HP left, and its place when there are two,
+        so that two Cookies of one name never read alike."""
+        cookie = battle[index]
+        where = f"{POSITIONS[index]}, " if len(battle) > 1 else ""
+        return f"{self.pool[cookie.card].name} ({where}HP {len(cookie.hp)})"
 
     @staticmethod
     def current_attack(state: BraverseState) -> AttackFrame | None:

@@ -476,9 +476,16 @@ def card_schema_text() -> str:
 
 
 # --- card text ----------------------------------------------------------------------------
+def symbols_text(symbols: str) -> str:
+    """Cost symbols in words, so that no colour is told by its hue alone:
+    "RRN" is "2 Red + 1 any colour"."""
+    counts = [(symbols.count(c), COLOURS.get(c, "any colour")) for c in "RYGBN"]
+    return " + ".join(f"{n} {word}" for n, word in counts if n)
+
+
 def cost_text(cost: str) -> str:
     parts = parse_cost(cost)
-    words = [parts.symbols] if parts.symbols else []
+    words = [symbols_text(parts.symbols)] if parts.symbols else []
     if parts.discard:
         words.append("discard a card")
     if parts.rest_self:
@@ -582,6 +589,26 @@ def op_text(op: Op) -> str:
             whose = "Your" if side == "own" else "Your opponent's"
             return f"{whose} FLIP effects do not activate this turn."
     raise AssertionError(op)
+
+
+def target_verb(op: Op) -> str:
+    """What a targeted op does, as the prompt for its target says it: "deals 1 damage"."""
+    match op:
+        case Damage(n=n):
+            return f"deals {n} damage"
+        case AddHp(n=n):
+            return f"gives +{n} HP"
+        case ReturnToHand():
+            return "returns a Cookie to its owner's hand"
+        case Rest():
+            return "rests a card"
+        case Activate():
+            return "makes a card Active"
+        case SupportToHand():
+            return "returns a Support card to its owner's hand"
+        case ToDiscard():
+            return "puts a Cookie into the Discard Pile"
+    return ""
 
 
 def condition_text(condition: Condition | None) -> str:

@@ -152,7 +152,7 @@ def ready_decks() -> dict[str, ReadyDeck]:
     return playable_ready_decks(braverse_pool(), pool_path().name)
 
 
-def ready_options(first: str, second: str, *, always_ask: bool = False) -> BraverseOptions:
+def ready_options(first: str, second: str, *, always_ask: bool = True) -> BraverseOptions:
     """Options dealing two ready decks (by key), as a lobby would write them at Start."""
     ready = ready_decks()
     return BraverseOptions(decks=(ready[first].cards, ready[second].cards), always_ask=always_ask)

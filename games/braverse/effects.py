@@ -30,6 +30,7 @@ from games.braverse.cards import (
     SupportToHand,
     Target,
     ToDiscard,
+    target_verb,
 )
 from games.braverse.state import (
     AttackFrame,
@@ -140,15 +141,37 @@ class Effects(Battle):
         )
 
     def ref_label(self, state: BraverseState, ref: str) -> str:
+        """A target as its option names it; no two targets read alike (HP left and place
+        for Cookies, the place in the Support Area for two alike Support cards)."""
         if ref.startswith("c"):
             found = self.find(state, int(ref[1:]))
             assert found is not None
             seat, cookie = found
-            return f"{self.cookie_name(state, seat, cookie.card)} (HP {len(cookie.hp)})"
+            battle = state.sides[seat].battle
+            return f"{state.names[seat]}'s {self.battle_name(battle, battle.index(cookie))}"
         seat, index = (int(x) for x in ref[1:].split("-"))
-        support = state.sides[seat].support[index]
-        mode = "Rest" if support.rested else "Active"
-        return f"{state.names[seat]}'s Support {self.pool[support.card].name} ({mode})"
+        support = state.sides[seat].support
+        card, mode = support[index].card, "Rest" if support[index].rested else "Active"
+        alike = sum(s.card == card and s.rested == support[index].rested for s in support)
+        place = f", #{index + 1}" if alike > 1 else ""
+        return f"{state.names[seat]}'s Support {self.pool[card].name} ({mode}{place})"
+
+    def target_prompt(self, frame: EffectFrame, op: Op, target: Target) -> str:
+        """Says which effect asks and what it does: "Blaze Fencer's attack also deals 1
+        damage: pick a target." """
+        name = self.pool[frame.card].name
+        whose = {
+            "attack.then": f"{name}'s attack also",
+            "flip": f"{name}'s FLIP",
+            "on_reveal": f"{name}'s On Reveal",
+            "when_attacked": f"{name}'s answer",
+            "end_of_turn": f"At the end of the turn, {name}",
+        }.get(frame.trigger, name)
+        if target.up_to:
+            pick = f"pick up to {target.count}, then Done"
+        else:
+            pick = "pick a target" if target.count == 1 else f"pick {target.count} targets"
+        return f"{whose} {target_verb(op)}: {pick}."
 
     # --- what an op asks ----------------------------------------------------------------
     def effect_choice(self, state: BraverseState, frame: EffectFrame) -> Choice | None:
@@ -175,7 +198,7 @@ class Effects(Battle):
             ]
             if target.up_to:
                 opts.append(option(Action.of("done"), "Done", group="Done"))
-            return Choice(frame.seat, f"{name}: choose a target ({op.op}).", opts)
+            return Choice(frame.seat, self.target_prompt(frame, op, target), opts)
         if isinstance(op, Search) and frame.opened:
             if frame.done >= op.take:
                 return None

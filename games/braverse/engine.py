@@ -485,10 +485,11 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
         self, options: BaseModel, lists: Sequence[Sequence[str]]
     ) -> BraverseOptions:
         # The card list's digest pins what the numbers meant, so a replay on a host with
-        # other cards is refused instead of replaying another game.
-        return options.model_copy(  # type: ignore[return-value]
-            update={"decks": tuple(tuple(d) for d in lists), "cards": self.pool.digest}
-        )
+        # other cards is refused instead of replaying another game. A lobby or tournament
+        # stored before the trap window opened after every attack may still hold the old
+        # rule (``always_ask`` False): a match started now plays today's.
+        update = {"decks": tuple(tuple(d) for d in lists), "cards": self.pool.digest}
+        return options.model_copy(update={**update, "always_ask": True})  # type: ignore[return-value]
 
     def lookup(self, name: str) -> str | None:
         """A card's text by number or name, for a generic ``/card`` command: the whole

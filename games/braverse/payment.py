@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from games.braverse.cards import CardPool, parse_cost
+from games.braverse.cards import CardPool, parse_cost, symbols_text
 from games.braverse.state import Side
 
 ORDER = "RYGB"
@@ -35,7 +35,7 @@ class Payment:
 
     @property
     def label(self) -> str:
-        text = "free" if self.paid == FREE else f"pay {self.paid}"
+        text = "free" if self.paid == FREE else f"pay {symbols_text(self.paid)}"
         return text + (f", discard {self.discard}" if self.discard else "")
 
 

@@ -59,9 +59,10 @@ first turn) · Support: one card from hand to the Support Area · Main: place Co
 (at most 2 in the Battle Area), use Items, set a Stage, activate it, attack, in any order \
 · End: end-of-turn effects.
 
-**Costs.** Each symbol rests one Active Support card: a coloured symbol needs that \
-colour, N any colour. You choose which colours pay (the first option is the automatic \
-choice). "discard" also discards a card from your hand; "rest this" rests the card itself.
+**Costs.** A cost reads "2 Red + 1 any colour": each rests one Active Support card, \
+of that colour or, for "any colour", of any. You choose which colours pay (the first \
+option is the automatic choice). "discard" also discards a card from your hand; "rest \
+this" rests the card itself. Support cards stand up again at the start of your turn.
 
 **Attacks.** Rest an Active Cookie and pay its attack cost; any opposing Cookie may be \
 the target, Active or Rested. The first player cannot attack on their first turn. The \
@@ -92,9 +93,8 @@ which Cookie from your Discard Pile goes to the Break Area, the rest is shuffled
 new deck; if it is still empty you refresh again; with no Cookie to send, you lose.
 • End-of-turn effects: the Stage first, then Cookies left to right.
 • The opponent's draw after a forced redraw is automatic, each time.
-• The trap window opens only when the defender could answer (a payable Trap or "when \
-attacked" effect), unless the lobby switch "Always open the trap window" is on, for \
-players who bluff.
+• The trap window opens after every attack, so waiting tells nothing of the defender's \
+hand; a defender with nothing to answer passes on their own after a short pause.
 • "When attacked" is the Cookie's own effect: only the Cookie the attack targets may use \
 it, not its neighbour.
 • "+N HP" has no cap: it puts the top card of the deck on the HP pile. Moving HP cards \

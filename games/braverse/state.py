@@ -17,6 +17,7 @@ DeckKey = Literal["rush", "tempo", "fort"]
 DECK_LABELS = {"rush": "R+Y Rush", "tempo": "B+G Tempo", "fort": "Y+G Fort"}
 READY_BY_SEAT: tuple[DeckKey, DeckKey] = ("rush", "tempo")
 WIN_LEVEL = 10
+POSITIONS = ("left", "right")  # the Battle Area's two places, as the table lists them
 
 
 class BraverseOptions(BaseModel):
@@ -27,10 +28,16 @@ class BraverseOptions(BaseModel):
     # ready decks ``READY_BY_SEAT`` (the contract, the simulator and bots need no choice).
     decks: tuple[tuple[str, ...], ...] | None = None
     cards: str = ""  # the card list's digest; empty: whatever this host loaded
+    # The trap window opens after every attack: if it opened only when the defender could
+    # answer, the wait (or none) would tell the attacker whether they hold a payable Trap
+    # or a "when attacked" Cookie. A defender with nothing to answer passes after the
+    # pause of any forced decision. Matches stored before this rule hold False (the window
+    # opened only when the defender could answer) and replay so from their logs; no lobby
+    # offers the old rule, and Start writes True into every new match's options.
     always_ask: bool = Field(
-        default=False,
+        default=True,
         title="Always open the trap window",
-        description="ask the defender even when they cannot answer, so a pass tells nothing",
+        json_schema_extra={"offered": False},
     )
 
 

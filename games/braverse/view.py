@@ -13,8 +13,9 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from games.braverse.cards import COLOUR_EMOJI, CardPool, Target
+from games.braverse.cards import COLOUR_EMOJI, COLOURS, CardPool, Target, cost_text
 from games.braverse.state import (
+    POSITIONS,
     WIN_LEVEL,
     AttackFrame,
     BraverseState,
@@ -226,19 +227,27 @@ def support_text(game: BraverseRules, side: SideView) -> str:
         colour = game.pool[s.card].colour
         total[colour] += 1
         active[colour] += not s.rested
-    return " ".join(f"{COLOUR_EMOJI[c]} {active[c]}/{total[c]}" for c in "RYGB" if total[c])
+    return " · ".join(
+        f"{COLOUR_EMOJI[c]} {COLOURS[c]} {active[c]} of {total[c]} active"
+        for c in "RYGB"
+        if total[c]
+    )
 
 
 def side_text(game: BraverseRules, side: SideView, attack: AttackLine | None) -> str:
     lines = []
-    for cookie in side.battle:
+    for index, cookie in enumerate(side.battle):
         card = game.pool[cookie.card]
         mode = "💤 Rest" if cookie.rested else "✅ Active"
         aimed = " 🎯" if attack is not None and attack.target_uid == cookie.uid else ""
-        lines.append(f"{card.label} LV{card.level} — HP {cookie.hp_left}/{card.hp} · {mode}{aimed}")
+        # the place, as moves name it, when there are two
+        where = f"{POSITIONS[index].capitalize()}: " if len(side.battle) > 1 else ""
+        lines.append(
+            f"{where}{card.label} LV{card.level} — HP {cookie.hp_left}/{card.hp} · {mode}{aimed}"
+        )
     if not side.battle:
         lines.append("*no Cookie in the Battle Area*")
-    lines.append(f"Support: {support_text(game, side) or '—'}")
+    lines.append(f"Support (pays costs): {support_text(game, side) or '—'}")
     if side.stage:
         rested = " (rested)" if side.stage_rested else ""
         lines.append(f"Stage: {game.pool[side.stage].name}{rested}")
@@ -298,12 +307,16 @@ def table_panel(game: BraverseRules, view: BraverseView) -> Panel:
 def card_line(game: BraverseRules, number: str, count: int) -> str:
     card = game.pool[number]
     times = f"{count}× " if count > 1 else ""
+    colour = COLOURS[card.colour]
     if card.type == "cookie":
         assert card.attack is not None
-        flip = " · FLIP" if card.is_flip else ""
-        what = f"LV{card.level} HP {card.hp} · atk {card.attack.cost} {card.attack.damage}{flip}"
+        flip = " · FLIP card" if card.is_flip else ""
+        what = (
+            f"{colour} Cookie LV{card.level}, HP {card.hp} · attack: {card.attack.damage} "
+            f"damage for {cost_text(card.attack.cost)}{flip}"
+        )
     else:
-        what = f"{card.type} · {card.cost or 'free'}"
+        what = f"{colour} {card.type.capitalize()} · costs {cost_text(card.cost)}"
     return f"{times}{card.label} — {what}"
 
 

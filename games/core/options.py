@@ -2,7 +2,8 @@
 
 Options are pydantic models whose defaults are the standard rules. A field whose type is a
 ``Literal`` or ``bool`` becomes a choice; labels come from ``json_schema_extra={"labels":
-{...}}`` on the field.
+{...}}`` on the field. A field with ``json_schema_extra={"offered": False}`` is no choice
+(a rule old matches keep so that they replay, which no new match may pick).
 """
 
 from __future__ import annotations
@@ -57,9 +58,9 @@ def describe(model: type[BaseModel]) -> tuple[OptionField, ...]:
     fields: list[OptionField] = []
     for name, info in model.model_fields.items():
         values = _values(hints[name])
-        if not values:
-            continue
         extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        if not values or extra.get("offered") is False:
+            continue
         labels: dict[str, str] = extra.get("labels", {})  # type: ignore[assignment]
         choices = tuple(
             Choice(value=as_text(v), label=labels.get(str(v), BOOL_LABELS.get(v, str(v))))

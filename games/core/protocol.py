@@ -155,6 +155,11 @@ class Decision(BaseModel):
     # In live play, this decision's clock in seconds instead of the pace's (a game option
     # chose it, e.g. a shorter modifier round); other paces keep their own clocks.
     live_seconds: float | None = None
+    # Whether this seat has anything to choose is itself a secret (a trap window: does the
+    # defender hold an answer?). When it is forced, the lone answer is still played for the
+    # person after the pause, but they are pinged as for any decision, so the channel looks
+    # the same either way.
+    hides_choice: bool = False
 
     @cached_property
     def stamp(self) -> str:

@@ -3,13 +3,16 @@ opponent's turn (a Trap, a FLIP) and a full board inside Discord's limits."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 from games import GAMES
 from games.braverse import Braverse
 from games.braverse.state import BraverseOptions, BraverseState
 from tests.discord.conftest import make_bot, open_game, show_hand, table_of
+from tests.discord.harness import FakeDiscord
 from tests.games.braverse.conftest import FILLER, Table, side
 
 
@@ -58,9 +61,13 @@ def ember_knight_attacks(ben: dict[str, Any]) -> RiggedBraverse:
     return RiggedBraverse(ana, ben)
 
 
-async def attack(fake, ana) -> None:  # type: ignore[no-untyped-def]
+async def attack(fake, ana, ben=None) -> None:  # type: ignore[no-untyped-def]
+    """Ana attacks; ``ben``, asked always, then lets the trap window go himself."""
     hand = await show_hand(fake, ana)
     await fake.click(ana, hand, hand.find_button("Ember Knight → Oakheart Warden"))
+    if ben is not None:
+        hand = await show_hand(fake, ben)
+        await fake.click(ben, hand, hand.find_button("No response"))
 
 
 def last_ping(fake, user) -> str:  # type: ignore[no-untyped-def]
@@ -82,7 +89,10 @@ async def test_a_trap_is_answered_on_the_opponents_turn_after_a_ping(fake, db, m
         assert "▶️ Ben" in table and "▶️ Ana" not in table  # the table waits on Ben now
         assert "🪤 Ben may answer the attack." in table
         hand = await show_hand(fake, ben)
-        assert sorted(move_labels(hand)) == ["No response", "Trap: Smoke Screen (pay RG)"]
+        assert sorted(move_labels(hand)) == [
+            "No response",
+            "Trap: Smoke Screen (pay 1 Red + 1 Green)",
+        ]
         await choose(fake, ben, hand, "Trap: Smoke Screen")
         table = table_of(fake).text()
         # Smoke Screen takes 2 off the 3 damage: one HP card flipped of four.
@@ -99,10 +109,11 @@ async def test_a_flip_is_used_on_the_opponents_turn_between_two_flips(
     rigged = ember_knight_attacks(side(battle=[("S1-035", ["S1-003"] + [FILLER] * 3)]))
     async with fake.running(make_bot(db)):
         await start(fake, monkeypatch, rigged, ana, ben)
-        await attack(fake, ana)
-        assert "FLIP: Spark Tumbler" in last_ping(fake, ben)
+        await attack(fake, ana, ben)
+        assert "You are attacked (3 damage)" in last_ping(fake, ben)  # still his to answer
         assert "Oakheart Warden LV2 — HP 3/4" in table_of(fake).text()  # one flip so far
         hand = await show_hand(fake, ben)
+        assert "FLIP: Spark Tumbler" in hand.text()
         await choose(fake, ben, hand, "Use FLIP")
         table = table_of(fake).text()
         assert "Ember Knight LV2 — HP 2/3" in table  # the FLIP hit Ana's Knight
@@ -116,7 +127,7 @@ async def test_a_declined_flip_leaves_the_attacker_alone(fake, db, monkeypatch) 
     rigged = ember_knight_attacks(side(battle=[("S1-035", ["S1-003"] + [FILLER] * 3)]))
     async with fake.running(make_bot(db)):
         await start(fake, monkeypatch, rigged, ana, ben)
-        await attack(fake, ana)
+        await attack(fake, ana, ben)
         hand = await show_hand(fake, ben)
         await choose(fake, ben, hand, "Decline")
         table = table_of(fake).text()
@@ -148,7 +159,14 @@ async def test_a_full_board_and_a_long_hand_fit_discord(fake, db, monkeypatch) -
         await start(fake, monkeypatch, rigged, ana, ben)
         table = table_of(fake)
         text = table.text()
-        assert "Break Area LV 9/10" in text and "Support: 🟥 3/3 🟨 3/3 🟩 3/3 🟦 3/3" in text
+        assert (
+            "Break Area LV 9/10" in text
+            and (
+                "Support (pays costs): 🟥 Red 3 of 3 active · 🟨 Yellow 3 of 3 active · "
+                "🟩 Green 3 of 3 active · 🟦 Blue 3 of 3 active"
+            )
+            in text
+        )
         assert "Stage: Forge Arena" in text
         await fake.click(ana, table, table.find_button("Discard Piles and Break Areas"))
         details = fake.last_reply(ana).text()
@@ -189,28 +207,107 @@ async def test_a_hand_shows_its_moves_in_the_games_groups(fake, db, monkeypatch)
                 "Place Oakheart Warden (LV2, HP 4)",
             ],
             ["Items"],
-            ["Stage Forge Arena (pay R)", "Ember Knight → Oakheart Warden: 3 dmg (pay RRY)"],
+            [
+                "Stage Forge Arena (pay 1 Red)",
+                "Ember Knight → Oakheart Warden (HP 4): 3 dmg (pay 2 Red + 1 Yellow)",
+            ],
             ["End turn"],
             ["Refresh"],
         ]
         items = shown.selects()[0]["options"]
         # One per card it may discard (named, never by number), not one per copy.
         assert len(items) == 6
-        assert items[0]["label"] == "Use Kindling Toss (pay R, discard Cinder Scout)"
+        assert items[0]["label"] == "Use Kindling Toss (pay 1 Red, discard Cinder Scout)"
     fake.assert_clean()
 
 
-async def test_re_placement_on_the_opponents_turn_pings_its_player(fake, db, monkeypatch) -> None:
+async def test_re_placement_on_the_opponents_turn_is_asked_of_its_player(
+    fake, db, monkeypatch
+) -> None:
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     # One HP card left: Oakheart Warden faints and Ben's Battle Area is empty.
     rigged = ember_knight_attacks(side(battle=[("S1-035", [FILLER])], hand=["S1-031"]))
     async with fake.running(make_bot(db)):
         await start(fake, monkeypatch, rigged, ana, ben)
-        await attack(fake, ana)
-        assert "Your Battle Area is empty: place a Cookie." in last_ping(fake, ben)
+        await attack(fake, ana, ben)
         assert "▶️ Ben" in table_of(fake).text()
         hand = await show_hand(fake, ben)
+        assert "Your Battle Area is empty: place a Cookie." in hand.text()
         await choose(fake, ben, hand, "Sprout Tender")
         table = table_of(fake).text()
         assert "Sprout Tender LV1 — HP 2/2" in table and "▶️ Ana" in table
     fake.assert_clean()
+
+
+# --- the trap window opens after every attack ------------------------------------------------
+PAUSE = (30.0, 40.0)  # the forced pass's pause, longer than the harness fast-forwards
+SMOKE_SCREEN, TAX_COLLECTOR = "S1-014", FILLER  # a Trap Ben can pay (R G), an Item
+
+
+def defender_holding(card: str) -> RiggedBraverse:
+    """Ben holds one card and a Support that pays a Smoke Screen, in either case."""
+    return ember_knight_attacks(
+        side(battle=[("S1-035", [FILLER] * 4)], hand=[card], support=["S1-001", "S1-032"])
+    )
+
+
+def public_words(fake) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every public message as the attacker reads it, minus who is who and the clock."""
+    texts = [m.text() for m in fake.public_messages(fake.general)]
+    return [re.sub(r"<(@|t:)\d+(:R)?>", "<…>", t) for t in texts]
+
+
+@asynccontextmanager
+async def attacked(fake, db, monkeypatch, card: str):  # type: ignore[no-untyped-def]
+    """Ana has attacked Ben, who holds ``card``; neither asked to be asked always."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        bot.bots.forced_pause = PAUSE
+        monkeypatch.setitem(GAMES, "braverse", defender_holding(card))
+        await open_game(fake, "braverse", ana, ben, always_ask=False)
+        await attack(fake, ana)
+        yield bot, ana, ben
+
+
+async def what_ana_sees_after_her_attack(fake, db, monkeypatch, card: str):  # type: ignore[no-untyped-def]
+    async with attacked(fake, db, monkeypatch, card) as (_, ana, _):
+        hand = await show_hand(fake, ana)
+        return public_words(fake), hand.text()
+
+
+async def test_the_trap_window_opens_and_passes_for_a_defender_with_no_answer(
+    fake, db, monkeypatch
+) -> None:
+    """Ben holds no Trap: the game waits on him as if he did, pings him, and after the
+    forced decision's pause passes for him: no click, no missed turn."""
+    async with attacked(fake, db, monkeypatch, TAX_COLLECTOR) as (bot, _, ben):
+        table = table_of(fake).text()
+        assert "▶️ Ben" in table and "🪤 Ben may answer the attack." in table
+        assert "You are attacked (3 damage): answer with a Trap or not?" in last_ping(fake, ben)
+        match_id = table_of(fake).find_button("hand").custom_id.split(":")[2]
+        before = await bot.service.store.actions(match_id)
+        await fake.advance(PAUSE[1])
+        actions = await bot.service.store.actions(match_id)
+        assert [(a.seat, a.action) for a in actions[len(before) :]] == [(1, "pass")]
+        table = table_of(fake).text()
+        assert "Oakheart Warden LV2 — HP 1/4" in table and "▶️ Ana" in table
+        assert "Ben does not respond." in table
+        seat = (await bot.service.get(match_id)).seats[1]
+        assert (seat.away, seat.missed) == (0, 0)
+    fake.assert_clean()
+
+
+async def test_the_attacker_sees_the_same_whether_the_defender_can_answer_or_not(
+    fake, db, monkeypatch, tmp_path
+) -> None:
+    """The table, the pings and the attacker's own hand read alike whether Ben holds a
+    Trap he can pay or nothing that answers."""
+    nothing = await what_ana_sees_after_her_attack(fake, db, monkeypatch, TAX_COLLECTOR)
+    fake.assert_clean()
+    other = FakeDiscord()
+    trap = await what_ana_sees_after_her_attack(
+        other, tmp_path / "other.db", monkeypatch, SMOKE_SCREEN
+    )
+    other.assert_clean()
+    assert any("🪤 Ben may answer the attack." in t for t in trap[0])
+    assert nothing == trap

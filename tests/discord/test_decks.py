@@ -223,9 +223,9 @@ async def test_card_looks_a_card_up_by_number_or_name(fake, db) -> None:
         shown = fake.last_reply(ana)
         assert shown.ephemeral
         assert "S1-052 Ripple Sage — Cookie · Blue · LV2 · HP 3" in shown.text()
-        assert "When attacked (B, rest this): The attack deals 1 less damage." in shown.text()
+        assert "When attacked (1 Blue, rest this): The attack deals 1 less damage." in shown.text()
         await fake.slash(ana, "card", name="flare juggler")
-        assert "FLIP (R): Deal 2 damage to an opponent's Cookie." in fake.last_reply(ana).text()
+        assert "FLIP (1 Red): Deal 2 damage to an opponent's Cookie." in fake.last_reply(ana).text()
         await fake.slash(ana, "card", name="Dragon")
         assert fake.last_reply(ana).text().startswith("No card called 'Dragon'.")
         offered = await fake.autocomplete(ana, "card", "name", "ripple")

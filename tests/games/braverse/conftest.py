@@ -6,7 +6,14 @@ from typing import Any
 
 from games.braverse import Braverse
 from games.braverse.cards import Card, CardPool
-from games.braverse.state import BraverseOptions, BraverseState, Cookie, Side, SupportCard
+from games.braverse.state import (
+    BraverseOptions,
+    BraverseState,
+    Cookie,
+    Side,
+    SupportCard,
+    TrapWindow,
+)
 from games.core.protocol import Action, Decision, Event
 
 GAME = Braverse()
@@ -55,9 +62,11 @@ class Table:
         round: int = 3,
         phase: str = "main",
         game: Braverse = GAME,
+        forced_passes: bool = True,
         **options: Any,
     ) -> None:
         self.game = game
+        self.forced_passes = forced_passes
         uid = 1
         sides = []
         for spec in (ana, ben):
@@ -86,6 +95,21 @@ class Table:
 
     def play(self, name: str, kind: str, *args: object) -> list[Event]:
         self.state, events = self.game.apply(self.state, self.seat(name), Action.of(kind, *args))
+        self.events += events
+        if self.forced_passes:
+            events += self.pass_for_defender()
+        return events
+
+    def pass_for_defender(self) -> list[Event]:
+        """A trap window opens after every attack; a defender with nothing to answer
+        passes, as the bot driver passes for them in Discord (``forced_passes`` False:
+        the test answers it)."""
+        found = self.game.decisions(self.state)
+        window = bool(self.state.stack) and isinstance(self.state.stack[-1], TrapWindow)
+        forced = found[0].forced if window and len(found) == 1 else None
+        if forced is None:
+            return []
+        self.state, events = self.game.apply(self.state, found[0].seat, forced)
         self.events += events
         return events
 

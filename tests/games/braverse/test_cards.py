@@ -91,11 +91,11 @@ def test_card_text_is_generated_from_the_data_snapshot() -> None:
 def test_card_text_says_what_the_card_does() -> None:
     assert POOL["S1-052"].text == (
         "S1-052 Ripple Sage — Cookie · Blue · LV2 · HP 3\n"
-        "Attack (BN): 2 damage.\n"
-        "When attacked (B, rest this): The attack deals 1 less damage."
+        "Attack (1 Blue + 1 any colour): 2 damage.\n"
+        "When attacked (1 Blue, rest this): The attack deals 1 less damage."
     )
     assert POOL["S1-012"].text.splitlines()[0] == (
-        "S1-012 Kindling Toss — Item · Red · cost R, discard a card"
+        "S1-012 Kindling Toss — Item · Red · cost 1 Red, discard a card"
     )
 
 

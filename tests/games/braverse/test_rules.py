@@ -6,12 +6,17 @@ Refresh, Victory Condition, Stage, and the rulings listed in /rules.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from games.braverse.state import AttackFrame, BraverseOptions, DamageFrame, TrapWindow
+from games.core.options import describe
 from games.core.protocol import Action, IllegalAction
+from games.core.replay import MatchExport, ReplayError, states
 
 from .conftest import FILLER, GAME, PLAIN, Table, game_with, side
 
@@ -125,7 +130,8 @@ def test_turn_phases_active_draw_support_main_end_then_the_opponent() -> None:
     assert not ben.support[0].rested and not ben.battle[0].rested  # Active Phase
     assert sorted(ben.hand) == ["S1-047", "S1-048"]  # Draw Phase: 2
     assert t.state.phase == "support" and t.deciding() == "Ben" and t.state.turn == 1
-    assert t.options("Ben") == ["skip", "sup.S1-047", "sup.S1-048"]
+    assert t.options("Ben") == ["sup.S1-047", "sup.S1-048", "skip"]  # Skip last
+    assert t.decision().default == Action.of("skip")
     t.play("Ben", "sup", "S1-048")
     assert t.state.phase == "main" and [s.card for s in ben.support] == ["S1-046"]
     assert [s.card for s in t.side("Ben").support] == ["S1-046", "S1-048"]
@@ -319,14 +325,47 @@ def test_battle_the_defender_answers_once_with_one_trap() -> None:
     assert t.deciding() == "Ana"  # no second response to the same attack
 
 
-def test_battle_no_trap_window_when_the_defender_cannot_answer_unless_always_ask() -> None:
+def test_battle_the_trap_window_opens_after_every_attack_even_with_nothing_to_answer() -> None:
+    """Opened only when the defender could answer, the window (or its absence) told the
+    attacker whether they held a payable Trap: it opens after every attack, and the lone
+    Pass is a forced decision (the bot driver plays it after its pause)."""
     t = attack_table(["S1-046", "S1-047", "S1-050", "S1-053"], hand=["S1-014"])
+    t.forced_passes = False
     t.play("Ana", "atk", 0, 0, "RRY")  # Smoke Screen in hand but no Support to pay for it
+    assert isinstance(t.state.stack[-1], TrapWindow) and t.deciding() == "Ben"
+    decision = t.decision()
+    assert t.options("Ben") == ["pass"] and decision.forced == Action.of("pass")
+    assert decision.hides_choice and decision.prompt == (
+        "You are attacked (3 damage): answer with a Trap or not?"
+    )
+    t.play("Ben", "pass")
     assert t.hp("Ben") == ["S1-053"] and t.deciding() == "Ana"
-    t = attack_table(["S1-046", "S1-047", "S1-050", "S1-053"], hand=["S1-014"])
-    t.state.options = BraverseOptions(always_ask=True)
-    t.play("Ana", "atk", 0, 0, "RRY")
-    assert t.options("Ben") == ["pass"]
+
+
+def test_battle_a_match_stored_with_the_old_trap_window_replays_from_its_log() -> None:
+    """A match played before the window opened after every attack (bot against bot, its
+    options as the bot stored them: ``always_ask`` false; 30 attacks, 20 of them without
+    a window) replays from seed, options and log to its final state, byte for byte."""
+    data = json.loads((Path(__file__).parent / "legacy_match.json").read_text())
+    digest = data.pop("final_state_sha256")
+    export = MatchExport.model_validate(data)
+    assert export.options["always_ask"] is False
+    *_, final = states(GAME, export)
+    assert hashlib.sha256(final.model_dump_json().encode()).hexdigest() == digest
+    # the same seed, decks and moves under today's rule: the first attack on a defender
+    # with no answer finds a window the old log never answered
+    export.options["always_ask"] = True
+    with pytest.raises(ReplayError, match="does not replay"):
+        for _ in states(GAME, export):
+            pass
+
+
+def test_battle_a_new_match_opens_the_window_whatever_its_lobby_stored() -> None:
+    """A lobby or tournament saved under the old rule starts today's (Start writes it)."""
+    lists = [GAME.ready_list("rush"), GAME.ready_list("tempo")]
+    started = GAME.with_seat_lists(BraverseOptions(always_ask=False), lists)  # type: ignore[arg-type]
+    assert started.always_ask and BraverseOptions().always_ask
+    assert "always_ask" not in {f.name for f in describe(BraverseOptions)}  # not offered
 
 
 def test_battle_a_when_attacked_effect_is_the_one_response_and_rests_its_cookie() -> None:
@@ -348,13 +387,11 @@ def test_battle_when_attacked_answers_an_attack_on_its_own_cookie_only() -> None
         "battle": [("S1-035", [FILLER] * 4), ("S1-052", [FILLER] * 3)],
         "support": ["S1-046"],
     }
-    t = Table(side(**ana), side(**ben))  # type: ignore[arg-type]
+    t = Table(side(**ana), side(**ben), forced_passes=False)  # type: ignore[arg-type]
     t.play("Ana", "atk", 0, 0, "RRY")  # at Oakheart Warden: Ripple Sage cannot answer
-    assert t.state.stack == [] and t.deciding() == "Ana"  # no trap window opened
-    assert t.hp("Ben", 0) == [FILLER] and not t.cookie("Ben", 1).rested
-    t = Table(side(**ana), side(**ben), always_ask=True)  # type: ignore[arg-type]
-    t.play("Ana", "atk", 0, 0, "RRY")
     assert t.options("Ben") == ["pass"]
+    t.play("Ben", "pass")
+    assert t.hp("Ben", 0) == [FILLER] and not t.cookie("Ben", 1).rested
     t = Table(side(**ana), side(**ben))  # type: ignore[arg-type]
     t.play("Ana", "atk", 0, 1, "RRY")  # at Ripple Sage itself
     assert t.options("Ben") == ["pass", "react.1.B"]
@@ -661,7 +698,7 @@ def test_the_rules_text_says_unofficial_and_lists_the_rulings() -> None:
         "refresh again",
         "the Stage first, then Cookies left to right",
         "draw after a forced redraw is automatic",
-        "Always open the trap window",
+        "The trap window opens after every attack",
         '"When attacked" is the Cookie\'s own effect: only the Cookie the attack targets',
         "**Choose deck**",
         "`/deck import` reads a pasted list",

@@ -21,7 +21,7 @@ from .conftest import ANA, BEN, MOD, stamp_of
 HOUR = 3600.0
 
 
-async def eventually(check, seconds: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+async def eventually(check, seconds: float = 30.0) -> None:  # type: ignore[no-untyped-def]
     """Yield to the scheduler task until ``check()`` holds (real time only bounds the wait)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
@@ -318,6 +318,7 @@ async def test_timers_saved_while_the_scheduler_reads_are_kept_without_reading_a
 
     store.next_due = reading  # type: ignore[method-assign]
     task = asyncio.create_task(scheduler.run())
+    await eventually(lambda: reads == 1)
     await asyncio.sleep(0.05)
     assert reads == 1 and fired == []  # asleep until the noted timer, not reading again
     await clock.advance(10)

@@ -166,7 +166,7 @@ class Drawing(Part):
             )
         elif decision is None:
             names = [s.name for s in seen.match.seats if s.seat in seen.waiting_on]
-            lines.append(f"Waiting for **{', '.join(names)}**. You'll be pinged on your turn.")
+            lines.append(f"Waiting for **{', '.join(names)}**. Your moves show here on your turn.")
         elif decision.window is not None:
             lines.append(f"**{decision.prompt}**")
             self.add_race(view, seen.match.match_id, decision)

@@ -82,6 +82,7 @@ class Pings(Part):
             self.sweeps.retire(ping.channel_id, ping.message_id)
         for key in [k for k in self._answered if k[0] == match_id]:
             del self._answered[key]
+        self.drawing.forget(match_id)
 
     def answered(self, match_id: str, seats: set[int]) -> None:
         """Seats no longer asked: their ping has done its work and is swept (never before
@@ -122,6 +123,8 @@ class Pings(Part):
         # A racer whose race ended (the milk was caught) sees who got what in their hand.
         raced_out = {d.seat for d in earlier if d.window is not None} - now
         said = [e.text for e in change.events if e.visible_to is None]
+        for stamp in races:  # who grabbed what, for a grab that came too late
+            self.drawing.race_said(match_id, stamp, said)
         if said:  # what happened, for the ping that tells of it (the latest lines win)
             self._ping_news[match_id] = (self._ping_news.get(match_id, []) + said)[-3:]
         humans, follow = new & people, (new | raced_out) & people

@@ -13,6 +13,7 @@ from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
 from tests.discord.test_cover_your_assets import play_to_the_end
 from tests.discord.test_toss_your_cookies import rigged_table
 
+HAND_SEED = 1
 SEED = 2  # a bot rolls first: the toss of the milk is its own
 
 
@@ -29,7 +30,8 @@ async def test_a_three_seat_cookies_game_mentions_each_person_rarely_and_readabl
     fake: FakeDiscord, db
 ) -> None:  # type: ignore[no-untyped-def]
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
-    async with fake.running(make_bot(db)):
+    async with fake.running(make_bot(db)) as bot:
+        bot.service.new_seed = lambda: HAND_SEED
         await open_game(fake, "cover_your_cookies", ana, ben, bots=1)
         await play_to_the_end(fake, [ana, ben])
         pings = every_ping(fake)
@@ -100,6 +102,7 @@ async def test_a_person_can_win_the_milk_from_the_ping_and_a_loser_hears_who_got
 async def test_the_open_hand_follows_the_turn_with_no_new_ping(fake: FakeDiscord, db) -> None:  # type: ignore[no-untyped-def]
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db)) as bot:
+        bot.service.new_seed = lambda: HAND_SEED  # a deal where Ana's first move ends her turn
         await open_game(fake, "cover_your_assets", ana, bots=1)
         await fake.settle()
         hand = await show_hand(fake, ana)
@@ -123,8 +126,19 @@ async def test_the_open_hand_follows_the_turn_with_no_new_ping(fake: FakeDiscord
         assert not followed.deleted and "Waiting for" not in followed.text()
         assert any(move_components(followed))
         assert every_ping(fake) == [ping] and ping.deleted  # answered, so swept
-        # Nothing of the bot's hand reaches Ana's view: only her own cards are listed.
         assert "Your hand" in followed.text()
+        # Away from the game a while, she is mentioned again: the bot now thinks 40 s.
+        bot.bots.delay = 40.0
+        buttons, selects = move_components(followed)
+        if buttons:
+            await fake.click(ana, followed, buttons[0])
+        else:
+            values = [selects[0]["options"][0]["value"]]
+            await fake.select(ana, followed, selects[0]["custom_id"], values)
+        assert len(every_ping(fake)) == 1
+        await fake.advance(41)
+        later = every_ping(fake)[1:]
+        assert len(later) == 1 and ana.mention in later[0].content and not later[0].deleted
     fake.assert_clean()
 
 

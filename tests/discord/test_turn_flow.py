@@ -8,7 +8,14 @@ import re
 
 from cogs.table.pings import turn_ping
 from games.toss.state import Roll
-from tests.discord.conftest import make_bot, move_components, open_game, show_hand, table_of
+from tests.discord.conftest import (
+    click_first_move,
+    make_bot,
+    move_components,
+    open_game,
+    show_hand,
+    table_of,
+)
 from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
 from tests.discord.test_cover_your_assets import play_to_the_end
 from tests.discord.test_toss_your_cookies import rigged_table
@@ -112,12 +119,7 @@ async def test_the_open_hand_follows_the_turn_with_no_new_ping(fake: FakeDiscord
         assert ana.mention in ping.content
         record = await bot.service.store.open_in_channel(fake.general.id)
         before = len(await bot.service.store.actions(record.match_id))
-        if buttons:
-            await fake.click(ana, hand, buttons[0])
-        else:
-            await fake.select(
-                ana, hand, selects[0]["custom_id"], [selects[0]["options"][0]["value"]]
-            )
+        await click_first_move(fake, ana, hand, buttons, selects)
         await fake.settle()
         moves = await bot.service.store.actions(record.match_id)
         assert {m.seat for m in moves[before + 1 :]} == {1}  # the bot answered: Ana's turn again
@@ -129,12 +131,7 @@ async def test_the_open_hand_follows_the_turn_with_no_new_ping(fake: FakeDiscord
         assert "Your hand" in followed.text()
         # Away from the game a while, she is mentioned again: the bot now thinks 40 s.
         bot.bots.delay = 40.0
-        buttons, selects = move_components(followed)
-        if buttons:
-            await fake.click(ana, followed, buttons[0])
-        else:
-            values = [selects[0]["options"][0]["value"]]
-            await fake.select(ana, followed, selects[0]["custom_id"], values)
+        await click_first_move(fake, ana, followed, *move_components(followed))
         assert len(every_ping(fake)) == 1
         await fake.advance(41)
         later = every_ping(fake)[1:]

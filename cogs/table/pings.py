@@ -178,8 +178,8 @@ class Pings(Part):
         now = asyncio.get_running_loop().time()
         for seat in sorted(follow):
             user_id = record.seats[seat].user_id
-            if user_id is None:
-                continue
+            if user_id is None or not self.hands.is_open(match_id, user_id):
+                continue  # (a view drawn and never sent would be left to the collector)
             seen = await self.service.seat_view(match_id, user_id)
             message = self.drawing.hand_message(seen, note)
             if not await self.hands.follow(match_id, user_id, message):

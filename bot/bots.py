@@ -30,6 +30,9 @@ class BotDriver:
     """
 
     FORCED_PAUSE = (1.0, 4.0)
+    # Seconds: no bot grabs faster than a quick person can see the pile and tap (the
+    # pause is this or the configured delay, whichever is longer, times 1 to 3).
+    QUICK_GRAB = 1.2
 
     def __init__(
         self,
@@ -45,6 +48,7 @@ class BotDriver:
         self.forced_pause = forced_pause
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._grabbers: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._racing: dict[tuple[str, int], str | None] = {}  # the race each grabber waits in
         self._forced: dict[tuple[str, int, str], asyncio.Task[None]] = {}
         service.listeners.append(self.on_change)
 
@@ -57,8 +61,9 @@ class BotDriver:
         decisions = [d for d in self.service.decisions(game, change.state) if d.seat in bots]
         if any(d.window is None for d in decisions):
             self.poke(change.match.match_id)
-        for seat in {d.seat for d in decisions if d.window is not None}:
-            self.race(change.match.match_id, seat)
+        for decision in decisions:
+            if decision.window is not None:
+                self.race(change.match.match_id, decision.seat, decision.race_stamp)
 
     def poke(self, match_id: str) -> None:
         task = self._tasks.get(match_id)
@@ -66,11 +71,17 @@ class BotDriver:
             return
         self._tasks[match_id] = asyncio.create_task(self._play(match_id), name=f"bots:{match_id}")
 
-    def race(self, match_id: str, seat: int) -> None:
-        task = self._grabbers.get((match_id, seat))
+    def race(self, match_id: str, seat: int, stamp: str | None = None) -> None:
+        """A bot seat grabs after its own pause, counted from when this race opened: a
+        pause begun in an earlier race would grab the moment a new one opens."""
+        key = (match_id, seat)
+        task = self._grabbers.get(key)
         if task is not None and not task.done():
-            return
-        self._grabbers[(match_id, seat)] = asyncio.create_task(
+            if self._racing.get(key) == stamp or stamp is None:
+                return
+            task.cancel()
+        self._racing[key] = stamp
+        self._grabbers[key] = asyncio.create_task(
             self._grab(match_id, seat), name=f"grab:{match_id}:{seat}"
         )
 
@@ -112,11 +123,17 @@ class BotDriver:
 
     async def _grab(self, match_id: str, seat: int) -> None:
         try:
-            await asyncio.sleep(self.delay * self.rng.uniform(1.0, 3.0))
+            await asyncio.sleep(self.grab_pause())
             self._grabbers.pop((match_id, seat), None)
             await asyncio.shield(self.service.play_bot(match_id, seat=seat, race=True))
         except Exception:
             log.exception("bot grab failed in match %s", match_id)
+
+    def grab_pause(self) -> float:
+        """Human speed, with spread; none when bots are set to move at once (tests)."""
+        if not self.delay:
+            return 0.0
+        return max(self.delay, self.QUICK_GRAB) * self.rng.uniform(1.0, 3.0)
 
     async def resume(self) -> None:
         """After a restart: give every running match a poke."""
@@ -156,4 +173,5 @@ class BotDriver:
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
         self._grabbers.clear()
+        self._racing.clear()
         self._forced.clear()

@@ -85,9 +85,10 @@ class Clicks(Part):
                 match_id, interaction.user.id, race=race, action=Action.decode(action)
             )
         except (UserError, IllegalAction) as exc:
+            lost = f"{exc} {self.drawing.who_got_it(match_id, race)}".strip()
             if not private:
-                raise
-            note = f"⚠️ {exc}"
+                raise UserError(lost) from exc
+            note = f"⚠️ {lost}"
         else:
             seat = change.match.seat_of(interaction.user.id)
             said = [e.text for e in change.events if e.visible_for(seat)]

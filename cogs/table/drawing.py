@@ -35,6 +35,24 @@ class Drawing(Part):
         # Per match: the race on the table and its cards in first-seen order, so buttons
         # keep their places while people click, and taken cards show greyed out.
         self._race_cards: dict[str, tuple[str, dict[str, str]]] = {}
+        # Per match: the public lines of its latest race (who grabbed what), so a grab
+        # that lost says who got the card.
+        self._race_said: dict[str, tuple[str, list[str]]] = {}
+
+    def race_said(self, match_id: str, stamp: str, lines: list[str]) -> None:
+        """Public lines a change in the race ``stamp`` told (the latest few are kept)."""
+        known = self._race_said.get(match_id)
+        before = known[1] if known and known[0] == stamp else []
+        self._race_said[match_id] = (stamp, (before + lines)[-2:])
+
+    def who_got_it(self, match_id: str, stamp: str) -> str:
+        """The race's latest public lines ("✋ Abe grabs the milk!"), or nothing."""
+        known = self._race_said.get(match_id)
+        return " ".join(known[1]) if known and known[0] == stamp else ""
+
+    def forget(self, match_id: str) -> None:
+        self._race_cards.pop(match_id, None)
+        self._race_said.pop(match_id, None)
 
     def lobby_view(self, record: MatchRecord) -> discord.ui.View:
         view = components_view()
@@ -171,7 +189,7 @@ class Drawing(Part):
             pass  # nothing more to wait for: no ping comes to a seat its player left
         elif decision is None:
             names = [s.name for s in seen.match.seats if s.seat in seen.waiting_on]
-            lines.append(f"Waiting for **{', '.join(names)}**. You'll be pinged on your turn.")
+            lines.append(f"Waiting for **{', '.join(names)}**. Your moves show here on your turn.")
         elif decision.window is not None:
             lines.append(f"**{decision.prompt}**")
             self.add_race(view, seen.match.match_id, decision)

@@ -59,6 +59,26 @@ class Hands(Part):
             with contextlib.suppress(discord.HTTPException):
                 await webhook.delete_message(old_message)
 
+    def is_open(self, match_id: str, user_id: int) -> bool:
+        """The player has a hand message Discord still lets us edit."""
+        hand = self._kept.get((match_id, user_id))
+        return hand is not None and time.monotonic() - hand[_AT] < HAND_EDITABLE
+
+    async def follow(self, match_id: str, user_id: int, message: dict[str, object]) -> bool:
+        """Redraw the player's open hand message with ``message`` (their own view: the
+        moves when their decision arrives), so a turn needs no new Show hand. False when
+        there is none Discord still lets us edit, or the edit failed."""
+        hand = self._kept.get((match_id, user_id))
+        if hand is None or not self.is_open(match_id, user_id):
+            return False
+        application_id, token, message_id, _ = hand
+        webhook = discord.Webhook.partial(application_id, token, client=self.bot)
+        try:
+            await webhook.edit_message(message_id, **message)  # type: ignore[arg-type]
+        except discord.HTTPException:
+            return False  # dismissed or gone: a ping tells them instead
+        return True
+
     def forget(self, match_id: str) -> None:
         """An ended match's hands are not replaced by moves any more."""
         for key in [k for k in self._kept if k[0] == match_id]:

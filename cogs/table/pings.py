@@ -1,12 +1,15 @@
 """Turn pings: a new message with a real mention for each seat that newly must decide,
-sent off the click's path (a burst of moves pings once), and a direct message in slow
-games for those who asked."""
+sent off the click's path (a burst of moves pings once), kept until its player answers,
+and a direct message in slow games for those who asked. A player who answered moments ago
+gets no new mention: their open hand view follows the turn instead."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -21,6 +24,8 @@ from cogs import render
 from cogs.components import components_view
 from cogs.table.base import Part
 from cogs.table.buttons import TableButton
+from cogs.table.drawing import Drawing
+from cogs.table.hands import Hands
 from cogs.table.notices import Notices
 from cogs.table.posting import Poster, with_retries
 from cogs.table.sweeps import Sweeps
@@ -32,23 +37,70 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+# Seconds: a player who answered this recently is looking at the game. Their open hand
+# view shows the next move (``Hands.follow``); a new mention would only buzz their phone.
+RECENT = 30.0
+
+
+@dataclass
+class LivePing:
+    """A ping still calling on some of its seats: kept (and edited) until they answer."""
+
+    channel_id: int
+    message_id: int
+    seats: set[int] = field(default_factory=set)
+
+
 class Pings(Part):
-    def __init__(self, bot: CookieJar, poster: Poster, sweeps: Sweeps, notices: Notices) -> None:
+    def __init__(
+        self,
+        bot: CookieJar,
+        poster: Poster,
+        sweeps: Sweeps,
+        notices: Notices,
+        drawing: Drawing,
+        hands: Hands,
+    ) -> None:
         super().__init__(bot)
         self.poster, self.sweeps, self.notices = poster, sweeps, notices
+        self.drawing, self.hands = drawing, hands
         # Seats that newly must decide gather here until the match's ping task sends.
         self._ping_seats: dict[str, set[int]] = {}
+        # Seats whose open hand view is redrawn: new deciders, and racers whose race ended.
+        self._follow: dict[str, set[int]] = {}
         self._ping_news: dict[str, list[str]] = {}  # the public lines the next ping tells of
         self._pingers: dict[str, asyncio.Task[object]] = {}
+        self._live: dict[str, dict[int, LivePing]] = {}  # per match: each seat's live ping
+        self._answered: dict[tuple[str, int], float] = {}  # (match, seat) -> loop time
 
     def forget(self, match_id: str) -> None:
-        """An ended match pings nobody any more."""
+        """An ended match pings nobody any more: its pings go."""
         self._ping_seats.pop(match_id, None)
+        self._follow.pop(match_id, None)
         self._ping_news.pop(match_id, None)
+        for ping in {id(p): p for p in self._live.pop(match_id, {}).values()}.values():
+            self.sweeps.retire(ping.channel_id, ping.message_id)
+        for key in [k for k in self._answered if k[0] == match_id]:
+            del self._answered[key]
+        self.drawing.forget(match_id)
+
+    def answered(self, match_id: str, seats: set[int]) -> None:
+        """Seats no longer asked: their ping has done its work and is swept (never before
+        its player answered, so a tapped notification finds its message)."""
+        now = asyncio.get_running_loop().time()
+        live = self._live.get(match_id, {})
+        for seat in seats:
+            self._answered[(match_id, seat)] = now
+            ping = live.pop(seat, None)
+            if ping is not None:
+                ping.seats.discard(seat)
+                if not ping.seats:
+                    self.sweeps.retire(ping.channel_id, ping.message_id)
 
     async def ping_new_deciders(self, change: Change) -> None:
-        """Seats that must now decide and did not before get a ping, sent after the click
-        is answered (see ``_send_pings``)."""
+        """Seats that must now decide and did not before get their open hand redrawn and,
+        unless they answered moments ago, a ping, sent after the click is answered (see
+        ``_send_pings``)."""
         if change.state is None:
             return
         game = self.service.game_of(change.match)
@@ -63,15 +115,23 @@ class Pings(Part):
         # A race that opens is news even to a seat that was already deciding (the last
         # toss ends the choosing and starts the scramble).
         racing = {d.seat for d in deciding if d.window is not None and d.race_stamp not in races}
-        new = {s for s in waiting_on(deciding) if (s not in before or s in racing)} - forced
-        humans = {s.seat for s in change.match.seats if s.seat in new and s.user_id}
+        now = waiting_on(deciding)
+        new = {s for s in now if (s not in before or s in racing)} - forced
+        people = {s.seat for s in change.match.seats if s.user_id}
         match_id = change.match.match_id
+        self.answered(match_id, (before - now) & people)
+        # A racer whose race ended (the milk was caught) sees who got what in their hand.
+        raced_out = {d.seat for d in earlier if d.window is not None} - now
         said = [e.text for e in change.events if e.visible_to is None]
+        for stamp in races:  # who grabbed what, for a grab that came too late
+            self.drawing.race_said(match_id, stamp, said)
         if said:  # what happened, for the ping that tells of it (the latest lines win)
             self._ping_news[match_id] = (self._ping_news.get(match_id, []) + said)[-3:]
-        if not humans:
+        humans, follow = new & people, (new | raced_out) & people
+        if not follow:
             return
         self._ping_seats.setdefault(match_id, set()).update(humans)
+        self._follow.setdefault(match_id, set()).update(follow)
         task = self._pingers.get(match_id)
         if task is None or task.done():
             self._pingers[match_id] = self.bot.spawn(self._send_pings(match_id), f"ping:{match_id}")
@@ -83,41 +143,101 @@ class Pings(Part):
         return {seat for seat, decision in forced.items() if not decision.hides_choice}
 
     async def _send_pings(self, match_id: str) -> None:
-        """Post the match's pending ping, then sweep the previous one away.
+        """Redraw the open hands of those the turn came to, then ping the rest.
 
         A new message with a real mention (an edited mention does not notify), within the
         channel's message rate; whoever answered meanwhile is left out of it."""
         try:
-            while seats := self._ping_seats.pop(match_id, None):
+            while match_id in self._ping_seats or match_id in self._follow:
                 record, _ = await self.service.deciding_now(match_id)
                 if record.status != "active":
                     return
+                seats = await self._to_ping(record)
+                if not seats:
+                    continue
                 await self.poster.pace.wait(record.channel_id)
-                seats |= self._ping_seats.pop(match_id, set())  # gathered while waiting
+                seats |= await self._to_ping(record)  # gathered while waiting
                 record, deciding = await self.service.deciding_now(match_id)
                 pinged = sorted(seats & waiting_on(deciding))
                 if not pinged or record.status != "active":
                     continue
-                if not any(record.seats[s].user_id for s in pinged):
-                    continue
                 game = self.service.game_of(record)
                 deadlines = await self.service.deadlines(match_id)
                 said = self._ping_news.pop(match_id, [])
-                text, view = turn_ping(record, game, deciding, pinged, deadlines, said)
-                try:
-                    message = await with_retries(
-                        partial(self.poster.post, record.channel_id, text, view=view, paced=True),
-                        f"the ping in match {match_id}",
-                    )
-                except (discord.HTTPException, TimeoutError, OSError):
-                    log.warning("could not ping in channel %s", record.channel_id)
-                    continue
-                self.sweeps.replace(match_id, message)
-                await self.dm_turns(record, game, pinged, deadlines)
+                grabs = self.grab_buttons(record, deciding, pinged)
+                text, view = turn_ping(record, game, deciding, pinged, deadlines, said, grabs)
+                if await self._post_or_edit(record, pinged, text, view):
+                    await self.dm_turns(record, game, pinged, deadlines)
         except UserError:
             return  # the match is gone
         finally:
             self._pingers.pop(match_id, None)
+
+    async def _to_ping(self, record: MatchRecord) -> set[int]:
+        """Follow the gathered seats' open hands; the seats that still need a ping: all
+        but those who answered moments ago and whose open hand now shows their move."""
+        match_id = record.match_id
+        seats = self._ping_seats.pop(match_id, set())
+        follow = self._follow.pop(match_id, set())
+        news = self._ping_news.get(match_id, [])
+        note = " ".join(news[-2:]) or None  # public lines only
+        now = asyncio.get_running_loop().time()
+        for seat in sorted(follow):
+            user_id = record.seats[seat].user_id
+            if user_id is None or not self.hands.is_open(match_id, user_id):
+                continue  # (a view drawn and never sent would be left to the collector)
+            seen = await self.service.seat_view(match_id, user_id)
+            message = self.drawing.hand_message(seen, note)
+            if not await self.hands.follow(match_id, user_id, message):
+                continue
+            if now - self._answered.get((match_id, seat), -RECENT) < RECENT:
+                seats.discard(seat)  # looking at the game: the hand shows the move
+        return seats
+
+    def grab_buttons(
+        self, record: MatchRecord, deciding: Sequence[Decision], pinged: list[int]
+    ) -> discord.ui.View:
+        """A scramble's ping carries the grab buttons: one click grabs (the pile is public;
+        the answer is the grabber's own hand view)."""
+        view = components_view()
+        race = next((d for d in deciding if d.window is not None and d.seat in pinged), None)
+        if race is not None:
+            self.drawing.add_race(view, record.match_id, race)
+        return view
+
+    async def _post_or_edit(
+        self, record: MatchRecord, pinged: list[int], text: str, view: discord.ui.View
+    ) -> bool:
+        """One ping per player: one still calling on exactly these seats is edited (a
+        scramble opening while they choose); otherwise a new one, which notifies. True
+        when a new ping was posted."""
+        match_id = record.match_id
+        live = self._live.setdefault(match_id, {})
+        held = {id(live[s]): live[s] for s in pinged if s in live}
+        if len(held) == 1 and all(s in live for s in pinged):
+            (ping,) = held.values()
+            message = self.bot.get_partial_messageable(ping.channel_id)
+            with contextlib.suppress(discord.HTTPException):
+                await message.get_partial_message(ping.message_id).edit(content=text, view=view)
+                return False
+        try:
+            posted = await with_retries(
+                partial(self.poster.post, record.channel_id, text, view=view, paced=True),
+                f"the ping in match {match_id}",
+            )
+        except (discord.HTTPException, TimeoutError, OSError):
+            log.warning("could not ping in channel %s", record.channel_id)
+            return False
+        self.sweeps.posted(posted)
+        ping = LivePing(record.channel_id, posted.id, set(pinged))
+        for seat in pinged:
+            old = live.get(seat)
+            live[seat] = ping
+            if old is not None and old is not ping:
+                old.seats.discard(seat)  # the new ping calls on them now
+                if not old.seats:
+                    self.sweeps.retire(old.channel_id, old.message_id)
+        return True
 
     async def dm_turns(
         self, record: MatchRecord, game: Game, seats: list[int], deadlines: dict[int, float]
@@ -144,6 +264,7 @@ def turn_ping(
     seats: list[int],
     deadlines: dict[int, float],
     said: Sequence[str] = (),
+    view: discord.ui.View | None = None,
 ) -> tuple[str, discord.ui.View]:
     """What a ping says: the situation and the deadline, with Show hand and a jump link.
 
@@ -167,14 +288,14 @@ def turn_ping(
     if races:
         closes = when(races)
         lines.append(
-            f"🏃 {mention(races)}, the scramble is on: press **Grab cards** for your buttons"
+            f"🏃 {mention(races)}, the scramble is on: grab below"
             + (f" — it closes {closes}" if closes else "")
             + "."
         )
     for decision in reactions:
         due = when([decision])
         lines.append(
-            f"⚔️ {mention([decision])} {decision.prompt}" + (f" — answer {due}" if due else "")
+            f"⚔️ {mention([decision])}: {decision.prompt}" + (f" — answer {due}" if due else "")
         )
     if turns:
         due = when(turns)
@@ -184,8 +305,8 @@ def turn_ping(
             + "."
             + (f"\n> {' '.join(said[-3:])}" if said else "")
         )
-    view = components_view()
-    view.add_item(TableButton("hand", record.match_id, label="Grab cards" if races else None))
+    view = view or components_view()  # a scramble's grab buttons come first
+    view.add_item(TableButton("hand", record.match_id, label="My hand" if races else None))
     link = render.jump_link(record)
     if link:
         view.add_item(discord.ui.Button(label="Jump to table", url=link, emoji="⬆️"))

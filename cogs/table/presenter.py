@@ -51,7 +51,7 @@ class Presenter(Part):
         self.clicks = Clicks(bot, self.drawing, self.hands)
         self.sweeps = Sweeps(bot)
         self.notices = Notices(bot, self.poster)
-        self.pings = Pings(bot, self.poster, self.sweeps, self.notices)
+        self.pings = Pings(bot, self.poster, self.sweeps, self.notices, self.drawing, self.hands)
         self._dirty: set[str] = set()
         self._flushers: dict[str, asyncio.Task[object]] = {}
         self._enders: dict[str, asyncio.Task[object]] = {}  # a match's closing message
@@ -99,7 +99,6 @@ class Presenter(Part):
         elif change.kind in ("finished", "cancelled"):
             self.pings.forget(change.match.match_id)
             self.hands.forget(change.match.match_id)
-            self.sweeps.clear(change.match.match_id)
             # Off the click's path; ``flushed`` waits for it (a thread is not archived first).
             match_id = change.match.match_id
             ender = self._enders[match_id] = self.bot.spawn(

@@ -1,5 +1,5 @@
-"""Old turn pings are deleted a few seconds after a newer one, together with the other
-old pings of their channel: one bulk delete rather than one call each."""
+"""Turn pings that no longer apply are deleted a few seconds later, together with the
+other old pings of their channel: one bulk delete rather than one call each."""
 
 from __future__ import annotations
 
@@ -24,25 +24,19 @@ BULK_AGE = (14 * 24 - 1) * 3600.0  # seconds: bulk delete refuses older messages
 class Sweeps(Part):
     def __init__(self, bot: CookieJar) -> None:
         super().__init__(bot)
-        self._last_ping: dict[str, discord.Message] = {}
         # Old pings wait here to be deleted together, a few seconds later.
         self._stale_pings: dict[int, list[int]] = {}
         self._posted: dict[int, float] = {}  # ping message id -> loop time it was posted
         self._sweepers: dict[int, asyncio.Task[object]] = {}
 
-    def replace(self, match_id: str, message: discord.Message) -> None:
-        """The match's newest ping: the one before it is swept."""
-        self.clear(match_id)
-        self._last_ping[match_id] = message
+    def posted(self, message: discord.Message) -> None:
+        """A ping just posted: its age decides how it can be deleted later."""
         self._posted[message.id] = asyncio.get_running_loop().time()
 
-    def clear(self, match_id: str) -> None:
-        """The match's last ping is deleted a little later, with others of its channel."""
-        message = self._last_ping.pop(match_id, None)
-        if message is None:
-            return
-        channel_id = message.channel.id
-        self._stale_pings.setdefault(channel_id, []).append(message.id)
+    def retire(self, channel_id: int, message_id: int) -> None:
+        """A ping that no longer applies (its players answered, or the match ended) is
+        deleted a little later, with the other old pings of its channel."""
+        self._stale_pings.setdefault(channel_id, []).append(message_id)
         task = self._sweepers.get(channel_id)
         if task is None or task.done():
             self._sweepers[channel_id] = self.bot.spawn(

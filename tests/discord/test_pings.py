@@ -67,13 +67,16 @@ async def test_a_burst_of_moves_pings_once_for_the_person_who_must_act(fake: Fak
         record, state = await bot.service._running(record.match_id)
         before = len(fake.requests)
         # Twelve changes in one burst, each making the same player newly wait (as bots'
-        # moves in a row would): one ping, not twelve.
+        # moves in a row would): the ping of the start, not yet answered, is kept and
+        # edited; not twelve new ones.
         for _ in range(12):
             change = Change(kind="action", match=record, state=state, previous=None)
             await presenter_of(bot).on_change(change)
         await fake.settle()
         posts = [r for r in fake.requests[before:] if r.method == "POST" and "/messages" in r.path]
-        assert len(posts) == 1
+        assert not posts
+        pings = [m for m in fake.public_messages() if "your move" in m.content]
+        assert len(pings) == 1 and not pings[0].deleted
     fake.assert_clean()
 
 

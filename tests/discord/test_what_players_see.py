@@ -136,7 +136,7 @@ async def test_a_challenge_ping_names_the_challenge_and_its_deadline_and_a_miss_
         (ping,) = [m for m in fake.public_messages() if "⚔️" in m.content]
         due = int(clock.now() + 600)  # casual pace: ten minutes to answer
         assert ping.content == (
-            f"⚔️ {ben.mention} Ana challenges your Piano set with 🎹 Piano. "
+            f"⚔️ {ben.mention}: Ana challenges your Piano set with 🎹 Piano. "
             f"Defend it, or let it go? — answer <t:{due}:R>"
         )
         assert "Your hand" not in ping.text() and "Gold" not in ping.text()  # nothing hidden

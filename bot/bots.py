@@ -30,9 +30,10 @@ class BotDriver:
     """
 
     FORCED_PAUSE = (1.0, 4.0)
-    # Seconds: no bot grabs faster than a quick person can see the pile and tap (the
-    # pause is this or the configured delay, whichever is longer, times 1 to 3).
-    QUICK_GRAB = 1.2
+    # Seconds: no bot grabs faster than a quick person who sees the ping and taps, about
+    # two seconds (the pause is this or the configured delay, whichever is longer, times
+    # 1 to 3, counted from the race opening).
+    QUICK_GRAB = 2.0
 
     def __init__(
         self,

@@ -166,7 +166,9 @@ class Pings(Part):
                 said = self._ping_news.pop(match_id, [])
                 grabs = self.grab_buttons(record, deciding, pinged)
                 text, view = turn_ping(record, game, deciding, pinged, deadlines, said, grabs)
-                if await self._post_or_edit(record, pinged, text, view):
+                # A race is timed: its ping must notify, and an edit does not.
+                racing = any(d.window is not None and d.seat in pinged for d in deciding)
+                if await self._post_or_edit(record, pinged, text, view, notify=racing):
                     await self.dm_turns(record, game, pinged, deadlines)
         except UserError:
             return  # the match is gone
@@ -206,15 +208,22 @@ class Pings(Part):
         return view
 
     async def _post_or_edit(
-        self, record: MatchRecord, pinged: list[int], text: str, view: discord.ui.View
+        self,
+        record: MatchRecord,
+        pinged: list[int],
+        text: str,
+        view: discord.ui.View,
+        *,
+        notify: bool = False,
     ) -> bool:
-        """One ping per player: one still calling on exactly these seats is edited (a
-        scramble opening while they choose); otherwise a new one, which notifies. True
-        when a new ping was posted."""
+        """One ping per player: one still calling on exactly these seats is edited;
+        otherwise, or when it must ``notify`` (an edited mention does not: a scramble is
+        timed), a new one, which takes the old one's place. True when a new ping was
+        posted."""
         match_id = record.match_id
         live = self._live.setdefault(match_id, {})
         held = {id(live[s]): live[s] for s in pinged if s in live}
-        if len(held) == 1 and all(s in live for s in pinged):
+        if not notify and len(held) == 1 and all(s in live for s in pinged):
             (ping,) = held.values()
             message = self.bot.get_partial_messageable(ping.channel_id)
             with contextlib.suppress(discord.HTTPException):

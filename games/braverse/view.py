@@ -310,7 +310,7 @@ def card_line(game: BraverseRules, number: str, count: int) -> str:
     colour = COLOURS[card.colour]
     if card.type == "cookie":
         assert card.attack is not None
-        flip = " · FLIP card" if card.is_flip else ""
+        flip = " · FLIP: fires when flipped from HP" if card.is_flip else ""
         what = (
             f"{colour} Cookie LV{card.level}, HP {card.hp} · attack: {card.attack.damage} "
             f"damage for {cost_text(card.attack.cost)}{flip}"

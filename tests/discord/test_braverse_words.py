@@ -32,7 +32,7 @@ async def test_costs_read_as_colours_and_two_alike_targets_read_apart(
         hand = await show_hand(fake, ana)
         assert (
             "🟥 Flare Juggler — Red Cookie LV2, HP 2 · attack: 2 damage for 1 Red + 1 any "
-            "colour · FLIP card"
+            "colour · FLIP: fires when flipped from HP"
         ) in hand.text()
         labels = move_labels(hand)
         assert len(labels) == len(set(labels))  # no two moves read alike

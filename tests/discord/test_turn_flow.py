@@ -93,6 +93,9 @@ async def test_a_person_can_win_the_milk_from_the_ping_and_a_loser_hears_who_got
         # The ping carries the grab button: one tap, and the milk is Ana's.
         (ping,) = [m for m in fake.public_messages() if "scramble is on" in m.content]
         assert ana.mention in ping.content and ben.mention in ping.content
+        # Posted as a new message, not edited into an earlier ping: only a new mention
+        # makes a phone buzz, and the scramble is timed.
+        assert ping.history == []
         milk = next(b.custom_id for b in ping.buttons() if b.label and "Milk" in b.label)
         await quick(fake, ana, ping, milk)
         name = record.seats[0].name
@@ -160,3 +163,25 @@ async def test_a_reaction_ping_puts_a_colon_between_the_mention_and_the_news(
         text, _ = turn_ping(record, game, [challenge], [seat], {})
         assert text == f"⚔️ {ben.mention}: 🤖 Abe drafted a Jewels set. Challenge it?"
     fake.assert_clean()
+
+
+async def test_a_ping_that_must_notify_is_posted_anew_where_another_would_be_edited(
+    fake: FakeDiscord, db
+) -> None:  # type: ignore[no-untyped-def]
+    """One ping per player is kept and edited while it applies, but an edited mention does
+    not notify: a timed scramble for the same players gets a new ping, the old one goes."""
+    from cogs.components import components_view
+    from cogs.table import presenter_of
+
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        pings = presenter_of(bot).pings
+        first = await pings._post_or_edit(record, [0, 1], "turn", components_view())
+        edited = await pings._post_or_edit(record, [0, 1], "still", components_view())
+        anew = await pings._post_or_edit(record, [0, 1], "scramble", components_view(), notify=True)
+        await fake.settle()
+        assert (first, edited, anew) == (True, False, True)
+        (scramble,) = [m for m in fake.public_messages() if m.content == "scramble"]
+        assert scramble.history == []  # a message of its own: its mention notifies

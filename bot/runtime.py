@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 
 from bot.bots import BotDriver
 from bot.clock import Clock
@@ -17,6 +16,7 @@ from bot.service.ratings import Ratings
 from bot.service.tournaments import Tournaments
 from bot.store import Store, Timer
 from bot.store.tournament_records import TOURNAMENT_TIMER
+from bot.under_way import UnderWay
 from games import GAMES
 
 log = logging.getLogger(__name__)
@@ -45,29 +45,17 @@ class Runtime:
         self._taking_over: set[asyncio.Task[None]] = set()
         # Clicks and commands being answered (``answering``): a drain waits for them too,
         # since a click may await a while before its move begins.
-        self._answering = 0
-        self._none_answering = asyncio.Event()
-        self._none_answering.set()
+        self._answering = UnderWay()
 
-    @contextmanager
-    def answering(self) -> Iterator[None]:
+    def answering(self) -> AbstractContextManager[None]:
         """Counts an interaction as being answered (the front end wraps each handler)."""
-        self._answering += 1
-        self._none_answering.clear()
-        try:
-            yield
-        finally:
-            self._answering -= 1
-            if self._answering == 0:
-                self._none_answering.set()
+        return self._answering.one()
 
     async def quiet(self, timeout: float) -> bool:
         """Wait until no interaction is being answered and no move is under way."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        try:
-            await asyncio.wait_for(self._none_answering.wait(), timeout)
-        except TimeoutError:
+        if not await self._answering.none(timeout):
             return False
         return await self.service.moves_done(max(0.0, deadline - loop.time()))
 

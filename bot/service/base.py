@@ -8,8 +8,8 @@ import re
 import secrets
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -30,6 +30,7 @@ from bot.timing import (
     MatchSettings,
     UserSettings,
 )
+from bot.under_way import UnderWay
 from games.core.panels import Panels
 from games.core.protocol import (
     Action,
@@ -231,35 +232,21 @@ class ServiceBase:
         self._timers: dict[str, list[Timer]] = {}
         self._people: OrderedDict[int, UserSettings] = OrderedDict()
         # Moves under way (``moving``): a process that drains waits for them to end.
-        self._moves_under_way = 0
-        self._no_moves = asyncio.Event()
-        self._no_moves.set()
+        self._moves = UnderWay()
 
     # --- plumbing ----------------------------------------------------------------------
-    @contextmanager
-    def moving(self) -> Iterator[None]:
+    def moving(self) -> AbstractContextManager[None]:
         """Counts a move (from its lock to its listeners) as under way."""
-        self._moves_under_way += 1
-        self._no_moves.clear()
-        try:
-            yield
-        finally:
-            self._moves_under_way -= 1
-            if self._moves_under_way == 0:
-                self._no_moves.set()
+        return self._moves.one()
 
     @property
     def moves_under_way(self) -> int:
         """Moves begun and not yet ended: how many a new click would wait behind."""
-        return self._moves_under_way
+        return self._moves.count
 
     async def moves_done(self, timeout: float) -> bool:
         """Wait until no move is under way (False: some still were after ``timeout``)."""
-        try:
-            await asyncio.wait_for(self._no_moves.wait(), timeout)
-        except TimeoutError:
-            return False
-        return True
+        return await self._moves.none(timeout)
 
     def lock(self, match_id: str) -> asyncio.Lock:
         lock = self._locks.get(match_id)

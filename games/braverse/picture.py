@@ -123,15 +123,12 @@ def side_band(
     outline = PALETTE.accent if moving or won else None
     canvas.panel((PAD, y, WIDTH - PAD, y + BAND), PALETTE.band, outline=outline, width=3)
     x = PAD + 14
-    name = ("▶ " if moving else "") + side.name + ("  (winner)" if won else "")
-    canvas.text(
-        (x, y + 10),
-        name,
-        20,
-        PALETTE.accent if moving or won else PALETTE.text,
-        bold=True,
-        width=330,
-    )
+    name = ("▶ " if moving else "") + side.name
+    hue = PALETTE.accent if moving or won else PALETTE.text
+    canvas.text((x, y + 10), name, 20, hue, bold=True, width=250 if won else 330)
+    if won:  # a badge after the (cut) name, so a long name never hides who won
+        shown = canvas.measure(canvas.fit(name, 20, 250, bold=True), 20, bold=True)
+        ribbon(canvas, (x + shown + 80, y + 13), "WINNER", PALETTE.good)
     counts = f"Deck {side.deck} · Hand {side.hand_count} · Discard {len(side.discard)}"
     if side.attack_bonus:
         counts = f"+{side.attack_bonus} attack this turn · " + counts
@@ -180,8 +177,8 @@ def cookie_card(
     canvas.pips((x0 + 10, y1 - 18), cookie.hp_left, card.hp, size=9, gap=3)
     if cookie.rested:
         ribbon(canvas, (x1 - 8, y1 - 38), "REST", (70, 70, 80))
-    if tag:
-        ribbon(canvas, (x1 - 8, y1 - 60 if cookie.rested else y1 - 38), tag, outline)
+    if tag:  # on the card's top edge, where no line of the card is
+        ribbon(canvas, (x1 - 12, box[1] - 9), tag, outline)
 
 
 def ribbon(canvas: Canvas, right_top: tuple[int, int], text: str, hue) -> None:  # type: ignore[no-untyped-def]

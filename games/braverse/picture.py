@@ -71,6 +71,18 @@ def ability_text(card: Card) -> str:
     return " ".join(lines)
 
 
+def effect_lines(canvas: Canvas, card: Card, box: tuple[int, int, int, int]) -> None:
+    """The card's effect in small type, as many lines as fit in ``box`` (at most three);
+    the full text is in the hand's and the table's text panels and /card."""
+    x0, y0, x1, y1 = box
+    effect = ability_text(card)
+    room = min(3, (y1 - y0 - 6) // 14)  # 13 px a line, and room for the last descent
+    if effect and room > 0:
+        canvas.paragraph(
+            (x0 + 10, y0 + 2), effect, 11, PALETTE.card_muted, width=x1 - x0 - 20, lines=room
+        )
+
+
 # --- the table ---------------------------------------------------------------------------
 def table_picture(pool: CardPool, view: BraverseView) -> bytes:
     height = HEADER + len(view.sides) * (BAND + GAP) + PAD - GAP
@@ -167,10 +179,11 @@ def cookie_card(
         outline, tag = PALETTE.danger, "TARGET"
     elif attack is not None and attack.attacker_uid == cookie.uid:
         outline, tag = PALETTE.accent, "ATTACKING"
-    canvas.card(
+    below = canvas.card(
         box, title=card.name, corner=f"LV{card.level}", dimmed=cookie.rested, outline=outline
     )
     x0, _, x1, y1 = box
+    effect_lines(canvas, card, (x0, below, x1, y1 - 64))
     attack_row(canvas, (x0 + 10, y1 - 62), card.attack.damage, card.attack.cost)
     symbol(canvas, (x0 + 19, y1 - 31), 18, card.colour)
     canvas.text((x0 + 32, y1 - 38), f"HP {cookie.hp_left}/{card.hp}", 13, PALETTE.card_text)
@@ -305,23 +318,8 @@ def hand_card(
     else:
         below = canvas.card(box, title=card.name, lines=(card.type.capitalize(),))
         label_row(canvas, (x0 + 10, y1 - 48), "Cost", card.cost)
-    effect = ability_text(card)
-    room = (y1 - 52 - below) // 14  # lines of effect text above the cost row
-    if effect and room > 0:
-        canvas.paragraph(
-            (x0 + 10, below + 2),
-            effect,
-            11,
-            PALETTE.card_muted,
-            width=x1 - x0 - 20,
-            lines=min(3, room),
-        )
+    effect_lines(canvas, card, (x0, below, x1, y1 - 50))
     symbol(canvas, (x0 + 19, y1 - 17), 18, card.colour)
     canvas.text((x0 + 34, y1 - 25), COLOURS[card.colour], 12, PALETTE.card_muted)
-    if count > 1:
-        ribbon(
-            canvas,
-            (x1 - 8, y1 - 26 if card.type != "cookie" else y1 - 48 - 22),
-            f"×{count}",
-            (40, 40, 48),
-        )
+    if count > 1:  # copies: on the top edge, clear of the card's lines
+        ribbon(canvas, (x1 - 12, box[1] - 9), f"×{count}", (40, 40, 48))

@@ -164,7 +164,8 @@ class Canvas:
     def pips(
         self, xy: tuple[int, int], filled: int, total: int, *, size: int = 10, gap: int = 3
     ) -> int:
-        """A row of ``total`` pips, the first ``filled`` full; returns the x after them.
+        """A row of ``total`` pips, the first ``filled`` full (dark: no hue, so no colour is
+        implied); returns the x after them.
         More than ``total`` filled (HP added by an effect) draws the extra ones too."""
         x, y = xy
         for index in range(max(filled, total)):
@@ -172,7 +173,7 @@ class Canvas:
             box = (x, y, x + size, y + size)
             self.draw.ellipse(
                 box,
-                fill=PALETTE.danger if full else PALETTE.card,
+                fill=PALETTE.card_text if full else PALETTE.card,
                 outline=PALETTE.card_text if full else PALETTE.card_muted,
                 width=1,
             )

@@ -13,7 +13,7 @@ import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Literal
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
@@ -91,16 +91,11 @@ class Canvas:
 
     # --- text --------------------------------------------------------------------------
     def measure(self, text: str, size: int, *, bold: bool = False) -> int:
-        return int(font(size, bold=bold).getlength(text))
+        return text_width(text, size, bold)
 
     def fit(self, text: str, size: int, width: int, *, bold: bool = False) -> str:
         """The text, cut with an ellipsis if it is wider than ``width``."""
-        text = plain(text)
-        if self.measure(text, size, bold=bold) <= width:
-            return text
-        while text and self.measure(text + "…", size, bold=bold) > width:
-            text = text[:-1]
-        return text.rstrip() + "…"
+        return fitted(text, size, width, bold)
 
     def text(
         self,
@@ -120,19 +115,7 @@ class Canvas:
         self, text: str, size: int, width: int, lines: int, *, bold: bool = False
     ) -> list[str]:
         """Word-wrapped to ``lines`` lines at most; the last one ends in … if cut."""
-        words, out, line = plain(text).split(), [], ""
-        for word in words:
-            trial = f"{line} {word}".strip()
-            if self.measure(trial, size, bold=bold) <= width or not line:
-                line = trial
-                continue
-            out.append(line)
-            line = word
-        if line:
-            out.append(line)
-        if len(out) > lines:
-            out = [*out[: lines - 1], " ".join(out[lines - 1 :])]
-        return [self.fit(each, size, width, bold=bold) for each in out]
+        return list(wrapped(text, size, width, lines, bold))
 
     def paragraph(
         self,
@@ -280,3 +263,37 @@ def difference(one: bytes, other: bytes) -> float:
     if a.size != b.size:
         return 255.0
     return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+# Names and card texts come back in every picture: measuring, cutting and wrapping them once
+# keeps a board's drawing to its pixels (these caches are bounded, and hold only strings).
+@lru_cache(maxsize=8192)
+def text_width(text: str, size: int, bold: bool) -> int:
+    return int(font(size, bold=bold).getlength(text))
+
+
+@lru_cache(maxsize=4096)
+def fitted(text: str, size: int, width: int, bold: bool) -> str:
+    text = plain(text)
+    if text_width(text, size, bold) <= width:
+        return text
+    while text and text_width(text + "…", size, bold) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+@lru_cache(maxsize=4096)
+def wrapped(text: str, size: int, width: int, lines: int, bold: bool) -> tuple[str, ...]:
+    words, out, line = plain(text).split(), [], ""
+    for word in words:
+        trial = f"{line} {word}".strip()
+        if text_width(trial, size, bold) <= width or not line:
+            line = trial
+            continue
+        out.append(line)
+        line = word
+    if line:
+        out.append(line)
+    if len(out) > lines:
+        out = [*out[: lines - 1], " ".join(out[lines - 1 :])]
+    return tuple(fitted(each, size, width, bold) for each in out)

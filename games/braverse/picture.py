@@ -150,12 +150,22 @@ def side_band(
         box = (x + slot * (CARD_W + 10), top, x + slot * (CARD_W + 10) + CARD_W, top + CARD_H)
         if slot < len(side.battle):
             cookie_card(canvas, pool, view, side.battle[slot], box)
+        elif slot == 0 and view.phase == "starting" and side.chosen:
+            card_back(canvas, box, "Chosen, face down")
         else:
             empty_slot(canvas, box, "Battle Area")
     stage_x = x + 2 * (CARD_W + 10) + 6
     stage_card(canvas, pool, side, (stage_x, top, stage_x + STAGE_W, top + CARD_H))
     support_column(canvas, pool, side, stage_x + STAGE_W + 18, top)
     break_row(canvas, side, x, top + CARD_H + 12)
+
+
+def card_back(canvas: Canvas, box: tuple[int, int, int, int], label: str) -> None:
+    """A face-down card: everyone sees that it is there, nobody what it is."""
+    canvas.draw.rounded_rectangle(box, 10, fill=(96, 62, 44), outline=(60, 40, 30), width=2)
+    x0, y0, x1, y1 = box
+    canvas.draw.rounded_rectangle((x0 + 8, y0 + 8, x1 - 8, y1 - 8), 6, outline=(200, 160, 110))
+    canvas.text(((x0 + x1) // 2, (y0 + y1) // 2), label, 13, (250, 236, 214), anchor="mm")
 
 
 def empty_slot(canvas: Canvas, box: tuple[int, int, int, int], label: str) -> None:

@@ -75,6 +75,16 @@ def opening() -> BraverseView:
     )
 
 
+def choosing() -> BraverseView:
+    """Set-up: Ana has chosen her starting Cookie (face down), Ben has not."""
+    return view(
+        [side("Ana", chosen=True, hand_count=5), side("Ben", chosen=False, hand_count=6)],
+        phase="starting",
+        round=0,
+        to_move=(1,),
+    )
+
+
 def full_board() -> BraverseView:
     """Both Battle Areas full, a rested Cookie, every colour in Support, Stages, an attack
     on its way and a Break Area one level from losing, with long names."""
@@ -132,6 +142,7 @@ def a_hand() -> BraverseView:
 
 SNAPSHOTS = {
     "opening": lambda: GAME.table_picture(opening()),
+    "choosing": lambda: GAME.table_picture(choosing()),
     "full_board": lambda: GAME.table_picture(full_board()),
     "game_over": lambda: GAME.table_picture(game_over()),
     "hand": lambda: GAME.hand_picture(a_hand()),

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from games.braverse import ai, search
+from games.braverse import ai, picture, search
 from games.braverse.asks import Asks
 from games.braverse.battle import other
 from games.braverse.cards import CardPool, braverse_pool
@@ -436,6 +436,12 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
 
     def panels(self, view: BaseModel) -> Panels:
         return panels(self, view)  # type: ignore[arg-type]
+
+    def table_picture(self, view: BaseModel) -> bytes:
+        return picture.table_picture(self.pool, view)  # type: ignore[arg-type]
+
+    def hand_picture(self, view: BaseModel) -> bytes | None:
+        return picture.hand_picture(self.pool, view)  # type: ignore[arg-type]
 
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         return ai.choose(self, view, decision)  # type: ignore[arg-type]

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 from rich.console import Console
 
 from games import GAMES
+from games.cli.pictures import write_pictures
 from games.cli.play import Quit, Table, seat_names
 from games.cli.replayer import KEYS, step_through
 from games.cli.simulate import (
@@ -32,7 +33,7 @@ from games.cli.simulate import (
     write_csv,
 )
 from games.core.options import describe, with_choice
-from games.core.protocol import Game, Searching
+from games.core.protocol import Game, GameState, Picturing, Searching
 from games.core.replay import ReplayError, load_export, replay
 
 
@@ -97,6 +98,16 @@ def searcher(game: Game, kinds: Sequence[str]) -> None:
         raise UsageError(f"{game.name} has no search bot; use heuristic or random.")
 
 
+def picture_folder(game: Game, directory: Path | None) -> Path | None:
+    """--pictures asks for pictures: the game must draw them."""
+    if directory is not None and not isinstance(game, Picturing):
+        raise UsageError(f"{game.name} has no pictures yet.")
+    return directory
+
+
+PICTURES_HELP = "write each state's table picture (and hands) as PNG files to this folder"
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="python -m games",
@@ -134,10 +145,14 @@ def parser() -> argparse.ArgumentParser:
         "--think", type=float, default=1.0, help="seconds a search bot thinks per decision"
     )
     play.add_argument("--save", type=Path, help="write the match to this JSON file at the end")
+    play.add_argument("--pictures", type=Path, metavar="DIR", help=PICTURES_HELP + " (your seat's)")
 
     again = sub("replay", "Step through an exported match (/export in Discord, or --save).")
     again.add_argument("file", type=Path)
     again.add_argument("--step", type=int, default=0, help="start at this move")
+    again.add_argument(
+        "--pictures", type=Path, metavar="DIR", help=PICTURES_HELP + " (every seat's)"
+    )
 
     sim = sub("simulate", "Bots against bots: win shares, game lengths, speed, determinism.")
     sim.add_argument("game", help="the game's key (listed below)")
@@ -178,6 +193,13 @@ def run_play(args: argparse.Namespace, console: Console, ask: Callable[[str], st
         raise UsageError("--think takes a number of seconds above 0.")
     seed = args.seed if args.seed is not None else secrets.randbits(63)
     names = seat_names(players, sorted(human_seats))
+    folder = picture_folder(game, args.pictures)
+    on_state = None
+    if folder is not None:
+        # Only the people's hands: the bots' hands are secrets at this terminal too.
+        def on_state(state: GameState) -> None:
+            write_pictures(game, state, folder, sorted(human_seats))
+
     table = Table(
         game=game,
         state=game.setup(options, names, seed),
@@ -185,6 +207,7 @@ def run_play(args: argparse.Namespace, console: Console, ask: Callable[[str], st
         console=console,
         ask=ask,
         pause=args.pause,
+        on_state=on_state,
         bot=lambda state, decision: bot_move(
             game,
             args.bot_kind,
@@ -218,6 +241,12 @@ def run_replay(args: argparse.Namespace, console: Console, ask: Callable[[str], 
         frames = replay(game, export)
     except ReplayError as exc:
         raise UsageError(str(exc)) from None
+    folder = picture_folder(game, args.pictures)
+    if folder is not None:
+        # A finished match is open to all, as the replayer's h key shows every hand.
+        for frame in frames:
+            write_pictures(game, frame.state, folder, range(len(frame.state.names)))
+        console.print(f"Wrote the pictures of {len(frames)} states to {folder}.")
     console.print(f"{game.name}: {len(frames) - 1} moves. {KEYS}")
     step_through(console, game, frames, ask, start=args.step)
     return 0

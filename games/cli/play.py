@@ -91,6 +91,8 @@ class Table:
     # A bot's answer (state, decision -> action); None: the game's built-in heuristic.
     bot: Callable[[GameState, Decision], Action] | None = None
     moves: list[ExportedAction] = field(default_factory=list)
+    # Called with each state the table reaches (--pictures writes its pictures).
+    on_state: Callable[[GameState], None] | None = None
     _declined: set[tuple[int, str]] = field(default_factory=set)
     _passed: set[tuple[int, str]] = field(default_factory=set)
     _shown: int | None = None  # the human whose hand may be on screen now
@@ -106,6 +108,8 @@ class Table:
 
     # --- the loop ------------------------------------------------------------------------
     def run(self) -> Outcome:
+        if self.on_state is not None:
+            self.on_state(self.state)
         while (outcome := self.game.outcome(self.state)) is None:
             self.step()
         self.show_end(outcome)
@@ -157,6 +161,8 @@ class Table:
     ) -> None:
         before = self.state.version
         self.state, events = self.game.apply(self.state, seat, action)
+        if self.on_state is not None:
+            self.on_state(self.state)
         self.moves.append(
             ExportedAction(seq=before, seat=seat, action=action.encode(), at=time.time())
         )

@@ -4,7 +4,8 @@ Modelled on OpenSpiel's generic random-simulation test: random legal playouts fr
 seeds and options must end; the same seed and actions must give the same bytes; state JSON
 must round-trip; illegal and out-of-turn actions must raise and change nothing; no view may
 let a seat tell apart states that differ only in what it may not see; every encoded action
-must fit in a Discord custom_id.
+must fit in a Discord custom_id. Games that draw pictures (``Picturing``) draw every state
+within Discord's attachment limit, and their pictures keep the same secrets as their views.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pydantic import BaseModel
 from games.core.copies import fresh_copy
 from games.core.engine import Engine
 from games.core.options import random_options
+from games.core.pictures import DISCORD_LIMIT
 from games.core.protocol import (
     MAX_ACTION_CHARS,
     Action,
@@ -25,6 +27,7 @@ from games.core.protocol import (
     GameState,
     IllegalAction,
     NotYourTurn,
+    Picturing,
 )
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana")
@@ -195,3 +198,33 @@ def check_views_hide_secrets(game: Engine, state: GameState, rng: random.Random)
             who = "a spectator" if seat is None else f"seat {seat}"
             raise ContractBroken(f"{game.key}: {who} can see something hidden")
         game.panels(game.view(state, seat))
+
+
+def check_pictures(game: Engine, state: GameState, rng: random.Random, *, scramble: bool) -> int:
+    """Every seat's pictures draw, fit an attachment and show nothing hidden: the table
+    picture is the same bytes for every seat and for spectators, and (with ``scramble``)
+    scrambling what a seat may not see leaves its table and hand pictures byte-identical.
+    Returns the size of the table picture."""
+    if not isinstance(game, Picturing):
+        return 0
+    table = game.table_picture(game.view(state, None))
+    if game.hand_picture(game.view(state, None)) is not None:
+        raise ContractBroken(f"{game.key}: a spectator got a hand picture")
+    for seat in range(len(state.names)):
+        view = game.view(state, seat)
+        if game.table_picture(view) != table:
+            raise ContractBroken(f"{game.key}: seat {seat}'s table picture differs from everyone's")
+        hand = game.hand_picture(view)
+        if hand is None or len(hand) > DISCORD_LIMIT:
+            raise ContractBroken(f"{game.key}: seat {seat}'s hand picture is missing or too big")
+        if scramble:
+            twin_view = game.view(game.scramble_hidden(state, seat, rng), seat)
+            if game.hand_picture(twin_view) != hand or game.table_picture(twin_view) != table:
+                raise ContractBroken(f"{game.key}: seat {seat}'s pictures show something hidden")
+    if scramble:
+        twin = game.scramble_hidden(state, None, rng)
+        if game.table_picture(game.view(twin, None)) != table:
+            raise ContractBroken(f"{game.key}: the table picture shows something hidden")
+    if len(table) > DISCORD_LIMIT:
+        raise ContractBroken(f"{game.key}: the table picture is over Discord's limit")
+    return len(table)

@@ -418,3 +418,17 @@ class Searching(Protocol):
         """The seat's move after about ``seconds`` of thought, or after ``worlds`` sampled
         worlds (the same ``worlds`` and ``seed`` give the same move: tests, benchmarks)."""
         ...
+
+
+@runtime_checkable
+class Picturing(Protocol):
+    """Optional, beside ``Game``: pictures drawn from a view (never the state), as PNG bytes.
+    The table picture uses only what everyone sees, so it is the same for every seat."""
+
+    def table_picture(self, view: BaseModel) -> bytes:
+        """The table as everyone sees it, from any seat's view or a spectator's."""
+        ...
+
+    def hand_picture(self, view: BaseModel) -> bytes | None:
+        """The viewing seat's hand; None for a spectator's view."""
+        ...

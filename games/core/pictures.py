@@ -1,0 +1,299 @@
+"""The shared drawing kit for table and hand pictures: Pillow only, no Discord.
+
+A picture is drawn at Discord's embed width on an opaque rounded panel, so it reads the
+same on the dark (#313338) and the light (#ffffff) theme: only the four corners outside
+the panel are transparent. Fonts come from ``data/fonts`` (DejaVu Sans, licence beside
+it), never from the system, so every machine draws the same bytes. Colour symbols differ
+by SHAPE as well as hue, for colour-blind players. Cards are drawn, never copied.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Literal
+
+from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
+
+from games.core.cards import DATA_DIR
+
+WIDTH = 800  # Discord shows an embed image at up to ~400-520 px: 800 halves to phone size
+PAD = 16
+RADIUS = 18
+FONTS = DATA_DIR / "fonts"
+DISCORD_LIMIT = 10 * 1024 * 1024  # the smallest attachment limit (an unboosted server)
+
+RGB = tuple[int, int, int]
+Box = tuple[int, int, int, int]
+Shape = Literal["circle", "triangle", "square", "diamond", "star", "hexagon"]
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Colours chosen to read on a dark panel whatever the theme around it."""
+
+    panel: RGB = (30, 33, 44)
+    border: RGB = (92, 99, 122)  # keeps the panel's edge visible on the dark theme
+    band: RGB = (42, 46, 60)  # a side's area, a shade off the panel
+    card: RGB = (236, 230, 216)  # cards are light, like paper
+    card_text: RGB = (34, 30, 28)
+    card_muted: RGB = (110, 104, 96)
+    text: RGB = (236, 238, 244)
+    muted: RGB = (160, 166, 184)
+    accent: RGB = (250, 196, 70)  # whose turn, the attacker
+    danger: RGB = (236, 84, 84)  # the attack's target, lost HP, Break Area
+    good: RGB = (96, 200, 120)
+    empty: RGB = (70, 75, 92)  # an empty slot, a spent pip
+
+
+PALETTE = Palette()
+
+# Hues for symbols: strong enough on the light card and on the dark panel alike.
+HUES: dict[str, RGB] = {
+    "red": (222, 56, 56),
+    "yellow": (238, 190, 30),
+    "green": (48, 160, 72),
+    "blue": (52, 110, 230),
+    "purple": (150, 80, 200),
+    "grey": (140, 140, 150),
+}
+
+
+@cache
+def font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(FONTS / name), size)
+
+
+# Emoji and variation selectors have no glyph in DejaVu Sans: a box would show instead.
+def plain(text: str) -> str:
+    kept = (c for c in text if ord(c) < 0x1F000 and c not in "\ufe0f\u200d\u2728")
+    return " ".join("".join(kept).split())
+
+
+class Canvas:
+    """An image of WIDTH and a fixed height with the panel drawn, and drawing helpers."""
+
+    def __init__(self, height: int, width: int = WIDTH, palette: Palette = PALETTE) -> None:
+        self.width, self.height, self.palette = width, height, palette
+        self.image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+        self.draw = ImageDraw.Draw(self.image)
+        self.draw.rounded_rectangle(
+            (0, 0, width - 1, height - 1),
+            RADIUS,
+            fill=palette.panel,
+            outline=palette.border,
+            width=2,
+        )
+
+    # --- text --------------------------------------------------------------------------
+    def measure(self, text: str, size: int, *, bold: bool = False) -> int:
+        return text_width(text, size, bold)
+
+    def fit(self, text: str, size: int, width: int, *, bold: bool = False) -> str:
+        """The text, cut with an ellipsis if it is wider than ``width``."""
+        return fitted(text, size, width, bold)
+
+    def text(
+        self,
+        xy: tuple[int, int],
+        text: str,
+        size: int,
+        fill: RGB,
+        *,
+        bold: bool = False,
+        width: int | None = None,
+        anchor: str = "la",
+    ) -> None:
+        shown = self.fit(text, size, width, bold=bold) if width else plain(text)
+        self.draw.text(xy, shown, font=font(size, bold=bold), fill=fill, anchor=anchor)
+
+    def wrap(
+        self, text: str, size: int, width: int, lines: int, *, bold: bool = False
+    ) -> list[str]:
+        """Word-wrapped to ``lines`` lines at most; the last one ends in … if cut."""
+        return list(wrapped(text, size, width, lines, bold))
+
+    def paragraph(
+        self,
+        xy: tuple[int, int],
+        text: str,
+        size: int,
+        fill: RGB,
+        *,
+        width: int,
+        lines: int,
+        bold: bool = False,
+    ) -> int:
+        """Draws wrapped text; returns the y under it."""
+        x, y = xy
+        for line in self.wrap(text, size, width, lines, bold=bold):
+            self.draw.text((x, y), line, font=font(size, bold=bold), fill=fill)
+            y += int(size * 1.25)
+        return y
+
+    # --- shapes ------------------------------------------------------------------------
+    def panel(self, box: Box, fill: RGB, *, outline: RGB | None = None, width: int = 2) -> None:
+        self.draw.rounded_rectangle(box, 10, fill=fill, outline=outline, width=width)
+
+    def symbol(self, centre: tuple[int, int], size: int, shape: Shape, hue: RGB) -> None:
+        """A colour symbol, told apart by its outline as well as its hue."""
+        outline = (20, 20, 24)
+        self.draw.polygon(shape_points(centre, size, shape), fill=hue, outline=outline, width=2)
+
+    def pips(
+        self, xy: tuple[int, int], filled: int, total: int, *, size: int = 10, gap: int = 3
+    ) -> int:
+        """A row of ``total`` pips, the first ``filled`` full (dark: no hue, so no colour is
+        implied); returns the x after them.
+        More than ``total`` filled (HP added by an effect) draws the extra ones too."""
+        x, y = xy
+        for index in range(max(filled, total)):
+            full = index < filled
+            box = (x, y, x + size, y + size)
+            self.draw.ellipse(
+                box,
+                fill=PALETTE.card_text if full else PALETTE.card,
+                outline=PALETTE.card_text if full else PALETTE.card_muted,
+                width=1,
+            )
+            x += size + gap
+        return x
+
+    def meter(self, box: Box, value: int, total: int, hue: RGB) -> None:
+        """``total`` segments, ``value`` of them lit: the Break Area against its limit."""
+        x0, y0, x1, y1 = box
+        step = (x1 - x0) / total
+        for index in range(total):
+            left = int(x0 + index * step) + 1
+            right = int(x0 + (index + 1) * step) - 2
+            fill = hue if index < value else PALETTE.empty
+            self.draw.rectangle((left, y0, right, y1), fill=fill)
+
+    def card(
+        self,
+        box: Box,
+        *,
+        title: str,
+        lines: Sequence[str] = (),
+        corner: str = "",
+        dimmed: bool = False,
+        outline: RGB | None = None,
+    ) -> int:
+        """A card: a light rounded rectangle, a bold title that wraps to two lines, smaller
+        lines under it, and a value in the top right corner. A dimmed card (rested) is
+        greyed so a glance tells it from an active one. Returns the y under the lines."""
+        x0, y0, x1, y1 = box
+        paper = (150, 146, 138) if dimmed else PALETTE.card
+        self.draw.rounded_rectangle(
+            box, 10, fill=paper, outline=outline or (60, 56, 52), width=4 if outline else 2
+        )
+        inner = x1 - x0 - 20
+        corner_width = self.measure(corner, 15, bold=True) + 8 if corner else 0
+        if corner:
+            self.text((x1 - 8, y0 + 8), corner, 15, PALETTE.card_text, bold=True, anchor="ra")
+        y = self.paragraph(
+            (x0 + 10, y0 + 8),
+            title,
+            15,
+            PALETTE.card_text,
+            width=inner - corner_width,
+            lines=2,
+            bold=True,
+        )
+        for line in lines:
+            if y > y1 - 18:
+                break
+            self.text((x0 + 10, y), line, 13, PALETTE.card_muted, width=inner)
+            y += 17
+        return y
+
+    # --- output ------------------------------------------------------------------------
+    def png(self) -> bytes:
+        return encode_png(self.image)
+
+
+def shape_points(centre: tuple[int, int], size: int, shape: Shape) -> list[tuple[float, float]]:
+    """The outline of a symbol ``size`` pixels across, centred."""
+    cx, cy = centre
+    r = size / 2
+    if shape == "square":
+        s = r * 0.85
+        return [(cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s)]
+    corners = {"triangle": 3, "diamond": 4, "hexagon": 6, "star": 10, "circle": 24}[shape]
+    points = []
+    for index in range(corners):
+        angle = -math.pi / 2 + 2 * math.pi * index / corners
+        reach = r * (0.45 if shape == "star" and index % 2 else 1.0)
+        if shape == "triangle":
+            reach = r * 1.1
+            cy_shift = r * 0.15  # a triangle's weight sits low; lift it to look centred
+        else:
+            cy_shift = 0.0
+        points.append((cx + reach * math.cos(angle), cy + cy_shift + reach * math.sin(angle)))
+    return points
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """A small PNG: the picture's few colours fit a palette (anti-aliased text included, to
+    the eye), which cuts the file to a third of true colour."""
+    quantized = image.quantize(
+        colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    out = io.BytesIO()
+    quantized.save(out, format="PNG", optimize=False, compress_level=6)
+    return out.getvalue()
+
+
+def on_background(png: bytes, hue: RGB) -> Image.Image:
+    """The picture as Discord would show it on a theme's background (for looking at it and
+    for tests of the transparent corners)."""
+    picture = Image.open(io.BytesIO(png)).convert("RGBA")
+    ground = Image.new("RGBA", picture.size, (*hue, 255))
+    return Image.alpha_composite(ground, picture).convert("RGB")
+
+
+def difference(one: bytes, other: bytes) -> float:
+    """Mean absolute difference per channel (0-255) between two pictures of one size, on a
+    dark background; a different size counts as totally different."""
+    a, b = on_background(one, (49, 51, 56)), on_background(other, (49, 51, 56))
+    if a.size != b.size:
+        return 255.0
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+# Names and card texts come back in every picture: measuring, cutting and wrapping them once
+# keeps a board's drawing to its pixels (these caches are bounded, and hold only strings).
+@lru_cache(maxsize=8192)
+def text_width(text: str, size: int, bold: bool) -> int:
+    return int(font(size, bold=bold).getlength(text))
+
+
+@lru_cache(maxsize=4096)
+def fitted(text: str, size: int, width: int, bold: bool) -> str:
+    text = plain(text)
+    if text_width(text, size, bold) <= width:
+        return text
+    while text and text_width(text + "…", size, bold) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+@lru_cache(maxsize=4096)
+def wrapped(text: str, size: int, width: int, lines: int, bold: bool) -> tuple[str, ...]:
+    words, out, line = plain(text).split(), [], ""
+    for word in words:
+        trial = f"{line} {word}".strip()
+        if text_width(trial, size, bold) <= width or not line:
+            line = trial
+            continue
+        out.append(line)
+        line = word
+    if line:
+        out.append(line)
+    if len(out) > lines:
+        out = [*out[: lines - 1], " ".join(out[lines - 1 :])]
+    return tuple(fitted(each, size, width, bold) for each in out)

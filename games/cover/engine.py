@@ -555,6 +555,9 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         buried = [pile[:-1] for pile in twin.drafts]  # face down below each face-up top
         pool = twin.deck + [card for p in others for card in p.hand]
         pool += [card for cards in buried for card in cards]
+        # sorted first: a world must not carry the real order of the hidden cards (the
+        # search deals its worlds with this, and the real order is a secret)
+        pool.sort()
         rng.shuffle(pool)
         twin.deck, pool = pool[: len(twin.deck)], pool[len(twin.deck) :]
         for pile, cards in zip(twin.drafts, buried, strict=True):

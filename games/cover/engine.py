@@ -31,6 +31,7 @@ from games.cover.battle import take_card
 from games.cover.cards import move_set, swap_top_sets
 from games.cover.draft import TWO_PLAYER_REMOVALS, Drafting
 from games.cover.rules_text import HOW_TO_PLAY_HERE, QUICK_START, RULES
+from games.cover.search import AssetsSearch
 from games.cover.state import CoverOptions, CoverSet, CoverState, Player, RoundResult
 from games.cover.view import panels_of, view_of
 
@@ -48,6 +49,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
     quick_start = QUICK_START
     options_model = CoverOptions
     state_model = CoverState
+    search_kind = AssetsSearch
 
     def __init__(self, catalogue: Catalogue | None = None) -> None:
         super().__init__(catalogue or load_catalogue(self.key))

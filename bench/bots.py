@@ -4,7 +4,9 @@ For every game, seat-balanced matches (the challenger's seat turns with each gam
 seat's advantage counts for it) of one challenger against a full table of opponents:
 - normal (the heuristic) against random (random legal moves; games whose random play
   hardly ends let the heuristic make a share of them, as the contract tests do);
-- hard (the generic search on a wall-clock budget) against normal.
+- hard (the generic search on a wall-clock budget) against normal;
+- on request (``--matchups hard-random``), hard against random: the ceiling luck leaves
+  where normal cannot reach twice the chance share.
 
 Printed per match-up: the challenger's share of first places (shared wins count
 fractionally) and its share of the pairwise duels (it placed above one opponent: 1, tied:
@@ -26,6 +28,7 @@ from games.core import contract
 from games.core.protocol import Action, Decision, GameState
 
 MAX_MOVES = 20_000
+MATCHUPS = ("normal-random", "hard-normal", "hard-random")
 TABLE = 4  # players at the table, where the game allows it (Braverse: two)
 
 
@@ -136,9 +139,17 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--think", type=float, default=0.1, help="hard's seconds per decision")
     parser.add_argument("--workers", type=int, default=2, help="processes playing at once")
     parser.add_argument("--only", nargs="*", default=sorted(GAMES), help="game keys")
+    parser.add_argument(
+        "--matchups",
+        nargs="*",
+        default=list(MATCHUPS[:2]),
+        choices=MATCHUPS,
+        help="challenger-opponents pairs to play (a heuristic change needs normal-random only)",
+    )
     args = parser.parse_args(argv)
     for key in args.only:
-        for challenger, opponents in (("normal", "random"), ("hard", "normal")):
+        for matchup in args.matchups:
+            challenger, opponents = matchup.split("-")
             duels = [Duel(key, challenger, opponents, s, args.think) for s in range(args.games)]
             start = time.perf_counter()
             results = run(duels, args.workers)

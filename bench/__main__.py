@@ -12,7 +12,8 @@ Prints figures and a baseline measured in the same run, never asserts on time:
 - tournaments: Swiss and pod pairing of 512 over 9 rounds (against the full graph and the
   plain top-down fill), and 10,000 mixed matches rated in memory.
 
-``python -m bench load`` is the sustained-load benchmark through Discord (bench/load.py).
+``python -m bench load`` is the sustained-load benchmark through Discord (bench/load.py);
+``python -m bench bots`` measures the bot levels in every game (bench/bots.py).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import statistics
 import sys
 import time
 
-from bench import braverse, load, postgres, races, tournaments
+from bench import bots, braverse, load, postgres, races, tournaments
 from bench.service import service_cost
 from bench.timers import report, timers_benchmark
 from games import GAMES
@@ -65,6 +66,9 @@ def engine_speed(key: str, playouts: int) -> tuple[float, float, list[int]]:
 def main() -> None:
     if sys.argv[1:2] == ["load"]:
         load.main(sys.argv[2:])
+        return
+    if sys.argv[1:2] == ["bots"]:
+        bots.main(sys.argv[2:])
         return
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--smoke", action="store_true", help="a small, quick run")

@@ -70,6 +70,7 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
     quick_start: ClassVar[str] = QUICK_START
     options_model = BraverseOptions
     state_model = BraverseState
+    search_kind = search.BraverseSearch
 
     def __init__(self, pool: CardPool | None = None) -> None:
         self.pool = pool or braverse_pool()
@@ -445,20 +446,6 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
 
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         return ai.choose(self, view, decision)  # type: ignore[arg-type]
-
-    def search_action(
-        self,
-        state: BraverseState,
-        seat: int,
-        *,
-        decision: Decision | None = None,
-        seconds: float = 1.0,
-        worlds: int | None = None,
-        seed: int = 0,
-    ) -> Action:
-        """The determinized search bot (games.core.protocol.Searching; see search.py)."""
-        budget = search.Budget(seconds=seconds, worlds=worlds)
-        return search.search_action(self, state, seat, decision=decision, budget=budget, seed=seed)
 
     def rulebook(self, options: BraverseOptions | None = None) -> str:
         return rules_text(self.pool)

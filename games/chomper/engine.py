@@ -789,12 +789,15 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         order is secret too."""
         twin = self.state_model.model_validate(state.model_dump())
         others = [s for s in range(len(state.names)) if s != seat]
-        hidden = list(twin.deck) + [c for s in others for c in twin.hands[s]]
+        # sorted first: the real order and holders must not shape the re-deal (the search
+        # deals its worlds with this)
+        hidden = sorted([*twin.deck, *(c for s in others for c in twin.hands[s])])
         rng.shuffle(hidden)
         twin.deck, hidden = hidden[: len(twin.deck)], hidden[len(twin.deck) :]
         for s in others:
             size = len(twin.hands[s])
             twin.hands[s], hidden = hidden[:size], hidden[size:]
         if state.options.hoarder:
+            twin.stack.sort()
             rng.shuffle(twin.stack)
         return twin

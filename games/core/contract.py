@@ -228,3 +228,45 @@ def check_pictures(game: Engine, state: GameState, rng: random.Random, *, scramb
     if len(table) > DISCORD_LIMIT:
         raise ContractBroken(f"{game.key}: the table picture is over Discord's limit")
     return len(table)
+
+
+def check_search_is_blind(game: Engine, rng: random.Random, checks: int = 4) -> int:
+    """The search bot's move depends on nothing its seat cannot see: at decisions with a
+    choice, a twin whose secrets (and seed) are re-dealt by ``scramble_hidden`` gets the
+    same move from the search seeded alike. Returns how many decisions were checked
+    (only those where the twin really differs from the real state count)."""
+    players = NAMES[: rng.randint(game.min_players, game.max_players)]
+    state = game.setup(game.options_model(), players, rng.getrandbits(63))
+    checked = 0
+    for _ in range(20_000):
+        if checked >= checks or game.outcome(state) is not None:
+            break
+        decision = rng.choice(game.decisions(state))
+        if len(decision.options) > 1 and rng.random() < 0.25:
+            checked += _check_search_twin(game, state, decision, rng)
+        state, _ = game.apply(state, decision.seat, next_move(game, state, decision, rng))
+    return checked
+
+
+def _check_search_twin(
+    game: Engine, state: GameState, decision: Decision, rng: random.Random
+) -> int:
+    """1 if the twin differed from the real state and the search answered it alike."""
+    seat = decision.seat
+    twin = game.scramble_hidden(state, seat, rng)
+    twin.seed = rng.getrandbits(63)  # the seed foretells every later shuffle: a secret too
+    if twin.model_dump_json(exclude={"seed"}) == state.model_dump_json(exclude={"seed"}):
+        return 0  # nothing hidden from this seat right now: nothing to tell
+    if game.view(twin, seat) != game.view(state, seat):
+        raise ContractBroken(f"{game.key}: a scrambled twin shows seat {seat} another view")
+    twin_decision = next(
+        d for d in game.decisions(twin) if d.seat == seat and d.key == decision.key
+    )
+    real = game.search_action(state, seat, decision=decision, worlds=2, seed=5)
+    other = game.search_action(twin, seat, decision=twin_decision, worlds=2, seed=5)
+    if real != other:
+        raise ContractBroken(
+            f"{game.key}: the search played {real.encode()} but {other.encode()} when only "
+            f"what seat {seat} cannot see differed"
+        )
+    return 1

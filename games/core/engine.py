@@ -27,6 +27,7 @@ from games.core.protocol import (
     Placement,
 )
 from games.core.rng import rng_for
+from games.core.search import Budget, Search
 from games.core.words import split_rulings
 
 StateT = TypeVar("StateT", bound=GameState)
@@ -42,6 +43,8 @@ class Engine(Generic[StateT, OptionsT]):
     state_model: type[StateT]
     # The share of moves the contract's random playouts leave to the bot (see contract.py).
     contract_guide: ClassVar[float] = 0.0
+    # The search bot's class: ``Search`` itself, or the game's own with its hints.
+    search_kind: ClassVar[type[Search]] = Search  # type: ignore[type-arg]
 
     # --- to write per game -------------------------------------------------------------
     def setup(self, options: OptionsT, players: Sequence[str], seed: int) -> StateT:
@@ -168,6 +171,28 @@ class Engine(Generic[StateT, OptionsT]):
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         """Override with a heuristic; the fallback picks the first option(s)."""
         return decision.pick(decision.options[: max(1, decision.min_picks)])
+
+    def search_action(
+        self,
+        state: StateT,
+        seat: int,
+        *,
+        decision: Decision | None = None,
+        seconds: float = 1.0,
+        worlds: int | None = None,
+        seed: int = 0,
+    ) -> Action:
+        """The search bot's move (games.core.protocol.Searching; see games/core/search.py):
+        about ``seconds`` of thought, or ``worlds`` worlds (reproducible)."""
+        budget = Budget(seconds=seconds, worlds=worlds)
+        return self.searcher().action(state, seat, decision=decision, budget=budget, seed=seed)
+
+    def searcher(self) -> Search[StateT]:
+        """The game's search, made once (it holds no state between decisions)."""
+        made = self.__dict__.get("_searcher")
+        if made is None:
+            made = self.__dict__["_searcher"] = self.search_kind(self)
+        return made  # type: ignore[no-any-return]
 
     def score_text(self, state: StateT, placement: Placement) -> str:
         """A placement's score as players count it ("$1.2M", "3 pts"); empty where the

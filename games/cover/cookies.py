@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from games.core.cards import Catalogue, load_catalogue
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, option
+from games.core.search import Search
 from games.core.words import plural
 from games.cover import cookies_rules
 from games.cover.battle import take_card
@@ -38,6 +39,9 @@ class CoverYourCookies(CoverYourAssets):
     quick_start = cookies_rules.QUICK_START
     options_model = CookiesOptions
     state_model = CookiesState
+    # Its matches are short enough for playouts to the end (they beat the heuristic
+    # 75 % of the pairwise duels at 0.1 s), unlike Cover Your Assets' (see search.py)
+    search_kind = Search
     WORDS = {
         "set": "Batch",
         "Set": "Batch",

@@ -31,6 +31,7 @@ from games.cover.battle import take_card
 from games.cover.cards import move_set, swap_top_sets
 from games.cover.draft import TWO_PLAYER_REMOVALS, Drafting
 from games.cover.rules_text import HOW_TO_PLAY_HERE, QUICK_START, RULES
+from games.cover.search import AssetsSearch
 from games.cover.state import CoverOptions, CoverSet, CoverState, Player, RoundResult
 from games.cover.view import panels_of, view_of
 
@@ -48,6 +49,7 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
     quick_start = QUICK_START
     options_model = CoverOptions
     state_model = CoverState
+    search_kind = AssetsSearch
 
     def __init__(self, catalogue: Catalogue | None = None) -> None:
         super().__init__(catalogue or load_catalogue(self.key))
@@ -555,6 +557,9 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
         buried = [pile[:-1] for pile in twin.drafts]  # face down below each face-up top
         pool = twin.deck + [card for p in others for card in p.hand]
         pool += [card for cards in buried for card in cards]
+        # sorted first: a world must not carry the real order of the hidden cards (the
+        # search deals its worlds with this, and the real order is a secret)
+        pool.sort()
         rng.shuffle(pool)
         twin.deck, pool = pool[: len(twin.deck)], pool[len(twin.deck) :]
         for pile, cards in zip(twin.drafts, buried, strict=True):

@@ -569,6 +569,9 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
         hidden = [c for s in others for c in twin.hands[s]]
         picks = [s for s in others if twin.chosen and twin.chosen[s] is not None]
         hidden += [c for s in picks for c in twin.chosen[s] or []]
+        # sorted first: who really holds which card must not shape the re-deal (the search
+        # deals its worlds with this)
+        hidden.sort()
         rng.shuffle(hidden)
         for s in others:
             size = len(twin.hands[s])

@@ -182,7 +182,7 @@ def test_the_terminal_front_end_stays_out_of_discord_and_the_database() -> None:
     assert done.stdout.strip() == "[]"
 
 
-def test_bots_may_search_where_the_game_has_a_search_bot(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_bots_may_search_in_every_game(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from games.braverse import Braverse
 
     thought: list[float] = []
@@ -197,6 +197,7 @@ def test_bots_may_search_where_the_game_has_a_search_bot(monkeypatch) -> None:  
     code, screen, _ = dry_run([*args, "--pause", "0"])
     assert code == 0 and "Game over." in screen
     assert len(thought) > 20 and set(thought) == {0.01}
-    out = io.StringIO()
-    assert main(["play", "cookie_chomper", "--bot-kind", "search"], console=Console(file=out)) == 2
-    assert "has no search bot; use heuristic or random." in out.getvalue()
+    # every game has the generic search since issue 30: Chomper's bots search too
+    args = ["play", "cookie_chomper", "--seed", "4", "--bot-kind", "search", "--think", "0.01"]
+    code, screen, _ = dry_run([*args, "--pause", "0"])
+    assert code == 0 and "Game over." in screen

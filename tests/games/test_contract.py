@@ -62,6 +62,15 @@ def test_every_step_round_trips_copies_refuses_bad_moves_and_hides_secrets(key: 
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
+def test_the_search_move_is_the_same_whatever_the_hidden_cards_really_are(key: str) -> None:
+    """The no-leak test of every game's search bot (contract.check_search_is_blind)."""
+    game = GAMES[key]
+    rng = random.Random(f"blind:{key}")
+    checked = sum(contract.check_search_is_blind(game, rng, checks=2) for _ in range(3))
+    assert checked >= 5  # enough decisions with something hidden were really compared
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
 def test_the_registry_describes_each_game(key: str) -> None:
     game = GAMES[key]
     assert game.key == key

@@ -1,0 +1,95 @@
+"""The generic search bot (games/core/search.py) over every registered game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import GAMES
+from games.core import contract
+from games.core.protocol import Action, Decision, GameState
+from games.core.search import Budget, Search
+
+GAME_KEYS = sorted(GAMES)
+
+
+def a_choice(key: str) -> tuple[GameState, Decision]:
+    """A state a few heuristic moves in where some seat has more than one answer."""
+    game = GAMES[key]
+    players = contract.NAMES[: max(game.min_players, min(4, game.max_players))]
+    state = game.setup(game.options_model(), players, 11)
+    for _ in range(500):
+        decision = game.decisions(state)[0]
+        if len(decision.options) > 1 and decision.max_picks == 1 and state.version > 3:
+            return state, decision
+        state, _ = game.apply(state, decision.seat, game.bot_action(state, decision.seat))
+    raise AssertionError(f"{key}: no choice in 500 moves")
+
+
+class Blind(Search[GameState]):
+    """Playouts that stop at once and value every end alike: only the tie rule decides."""
+
+    horizon = 0
+
+    def estimate(self, sim: GameState, seat: int) -> float:
+        return 0.0
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_equal_candidates_leave_the_heuristic_its_move(key: str) -> None:
+    game = GAMES[key]
+    state, decision = a_choice(key)
+    searched = Blind(game).action(state, decision.seat, decision=decision, budget=Budget(worlds=2))
+    assert searched == game.bot_action(state, decision.seat, decision=decision)
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_the_clock_ends_the_search_after_the_first_world_that_passes_it(key: str) -> None:
+    game = GAMES[key]
+    state, decision = a_choice(key)
+    ticks = iter(range(100))
+    seen: list[int] = []
+
+    def clock() -> float:
+        seen.append(next(ticks))
+        return float(seen[-1])
+
+    searcher = Blind(game)
+    searcher.action(
+        state, decision.seat, decision=decision, budget=Budget(seconds=2.0), clock=clock
+    )
+    assert seen == [0, 1, 2]  # the deadline read, then one reading per world until 2 s
+
+
+class Counting(Blind):
+    """Counts the playouts and the candidates they were given."""
+
+    def __init__(self, game) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(game)
+        self.tried: list[Action] = []
+
+    def playout(self, world: GameState, seat: int, action: Action, horizon: int | None) -> float:
+        self.tried.append(action)
+        return super().playout(world, seat, action, horizon)
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_every_candidate_meets_every_world(key: str) -> None:
+    game = GAMES[key]
+    state, decision = a_choice(key)
+    searcher = Counting(game)
+    view = game.view(state, decision.seat)
+    candidates = searcher.candidates(view, decision, game.choose(view, decision))
+    searcher.action(state, decision.seat, decision=decision, budget=Budget(worlds=3))
+    assert len(candidates) > 1 and searcher.tried == candidates * 3
+
+
+def test_a_world_has_a_new_seed_and_no_log() -> None:
+    game = GAMES["toss_your_cookies"]
+    state, decision = a_choice("toss_your_cookies")
+    world = Search(game).deal_world(state, decision.seat, random.Random(2))
+    assert world.seed != state.seed and world.log == ()
+    # the seat's own hand is kept (the log, which holds private lines, is not)
+    mine, real = game.view(world, decision.seat), game.view(state, decision.seat)
+    assert mine.hand == real.hand and mine.log == [] and real.log  # type: ignore[attr-defined]

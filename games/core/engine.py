@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from games.core.copies import fresh_copy
 from games.core.decided import PerState
+from games.core.levels import Level
 from games.core.panels import Panels
 from games.core.protocol import (
     Action,
@@ -167,6 +168,36 @@ class Engine(Generic[StateT, OptionsT]):
         if decision is None:
             raise NotYourTurn("It is not this seat's turn.")
         return self.choose(self.view(state, seat), decision)
+
+    # easy's share of moves answered at random: a beginner's slips, tuned per game so that
+    # easy loses clearly to normal (python -m bench bots).
+    easy_mistakes: float = 0.35
+
+    def level_action(
+        self,
+        state: StateT,
+        seat: int,
+        level: Level,
+        *,
+        decision: Decision | None = None,
+        seconds: float = 0.25,
+        rng: random.Random | None = None,
+    ) -> Action:
+        """The move of a bot of ``level`` for ``seat``: easy slips now and then, normal is the
+        heuristic, hard searches for about ``seconds``. Every level sees only what the seat
+        may know."""
+        decision = decision or self.decision_for(state, seat)
+        if decision is None:
+            raise NotYourTurn("It is not this seat's turn.")
+        rng = rng or random.Random()
+        if level == "hard":
+            return self.search_action(
+                state, seat, decision=decision, seconds=seconds, seed=rng.getrandbits(32)
+            )
+        if level == "easy" and rng.random() < self.easy_mistakes:
+            count = rng.randint(decision.min_picks, decision.max_picks)
+            return decision.pick(rng.sample(decision.options, count))
+        return self.bot_action(state, seat, decision=decision)
 
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         """Override with a heuristic; the fallback picks the first option(s)."""

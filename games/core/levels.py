@@ -1,0 +1,21 @@
+"""How hard a bot plays: the three levels people pick for the seats bots fill.
+
+easy plays like a beginner (the game's heuristic, with mistakes), normal is the heuristic,
+hard thinks ahead with the game's search on a time budget. The level is part of a bot's
+seat, so the table can say it and ratings can keep each level apart from people.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Level = Literal["easy", "normal", "hard"]
+LEVELS: tuple[Level, ...] = ("easy", "normal", "hard")
+DEFAULT_LEVEL: Level = "normal"
+
+LEVEL_NAMES: dict[Level, str] = {"easy": "Easy", "normal": "Normal", "hard": "Hard"}
+LEVEL_HINTS: dict[Level, str] = {
+    "easy": "plays like a beginner and makes mistakes",
+    "normal": "plays sensibly, without thinking ahead",
+    "hard": "thinks ahead a few moves; a real test",
+}

@@ -20,7 +20,7 @@ from bot.store.ratings import RatingRecord
 from cogs import render
 from cogs.components import FreesClickedView, components_view, guarded, page_button
 from games import GAMES
-from games.core.words import plural
+from games.core.words import ordinal, plural
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -52,11 +52,6 @@ def sparkline(values: list[int]) -> str:
         return BLOCKS[3] * len(values)
     steps = len(BLOCKS) - 1
     return "".join(BLOCKS[round((v - low) * steps / (high - low))] for v in values)
-
-
-def ordinal(place: int) -> str:
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
 
 
 # --- /leaderboard ------------------------------------------------------------------------------

@@ -166,7 +166,8 @@ class TournamentPosts:
             await self.events.store.save_round(found.model_copy(update={"message_id": message_id}))
 
     async def redraw_bracket(self, change: TournamentChange) -> None:
-        """A result came in: the round's pairings message gets the bracket drawn anew."""
+        """A result came in (or the event ended): the round's pairings message gets the
+        bracket drawn anew."""
         tid = change.event.tournament_id
         async with self.drawing.setdefault(tid, asyncio.Lock()):
             rounds = await self.events.store.rounds(tid)
@@ -284,6 +285,7 @@ class TournamentPosts:
         await self.presenter.post(
             change.event.channel_id, text, embed=embed, view=buttons, **with_files(files)
         )
+        await self.redraw_bracket(change)  # the last pairings' bracket names the winner
         self.drawing.pop(change.event.tournament_id, None)
 
     async def standings_files(

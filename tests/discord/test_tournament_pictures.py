@@ -29,6 +29,7 @@ from tests.discord.test_tournaments import (
 
 @pytest.fixture
 def fake() -> FakeDiscord:
+    """Events of bots play out inside one click: patient on a busy machine."""
     return PatientDiscord()
 
 

@@ -20,6 +20,7 @@ from bot.tournaments.pictures import bracket_picture, standings_picture
 from bot.tournaments.pictures.pods import round_boxes
 from bot.tournaments.pictures.standings import value_text
 from bot.tournaments.pictures.tree import (
+    BOX_HEIGHT,
     MOST_COLUMNS,
     bands,
     draw_tree,
@@ -75,13 +76,24 @@ def test_a_winner_goes_on_to_the_next_box_and_the_match_being_played_is_marked()
     assert [(r.name, r.state) for r in first.rows] == [("Ana", "won"), ("Dev", "lost")]  # type: ignore[attr-defined]
 
 
-def test_byes_are_drawn_and_the_seed_goes_through() -> None:
+def test_a_bye_is_one_quiet_row_and_the_seed_goes_through() -> None:
     tree = rigs.single(5, 0)  # a bracket of eight: seeds 1-3 have byes
     boxes = match_boxes(tree, rigs.names(5))
-    byes = [b for b in boxes if any(r.state == "bye" for r in b.rows)]
-    assert len(byes) == 3
-    assert all(r.state == "won" for b in byes for r in b.rows if r.state != "bye")
+    walkovers = [b for b in boxes if b.walkover]
+    assert [(b.rows[0].lead, b.rows[0].state, b.rows[0].tail) for b in walkovers] == [
+        ("1", "won", "bye"),
+        ("3", "won", "bye"),
+        ("2", "won", "bye"),
+    ]
+    assert all(b.height < BOX_HEIGHT * 2 // 3 for b in walkovers)  # a short box
     assert sum(b.current for b in boxes) == 2  # 4-5 and 2-3 are on at once
+
+
+def test_many_byes_keep_the_picture_short() -> None:
+    names = rigs.names(33)
+    byes = size_of(bracket_picture(rigs.single(33, 0), names, "T", "S"))[1]
+    full = size_of(bracket_picture(rigs.single(64, 0), rigs.names(64), "T", "S"))[1]
+    assert byes < full * 3 // 4
 
 
 def test_a_best_of_three_shows_the_games_won() -> None:

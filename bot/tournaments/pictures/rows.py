@@ -20,6 +20,7 @@ HEADER = PAD + TITLE_SIZE + 8 + SUBTITLE_SIZE + PAD  # the title band's height
 BOX_FILL = PALETTE.band
 BOX_EDGE = PALETTE.empty
 CURRENT_EDGE = PALETTE.accent  # the round being played
+BYE = "bye"
 
 
 @dataclass(frozen=True)
@@ -70,10 +71,12 @@ def row(canvas: Canvas, area: Box, line: Row, size: int, lead: str = "00") -> No
         canvas.text(
             (x0 + 10 + lead_width - 6, middle), line.lead, size - 3, PALETTE.muted, anchor="rm"
         )
-    tail_width = canvas.measure(line.tail, size - 1, bold=won) + 8 if line.tail else 0
+    # A winner's score or arrow stands out; a bye is how they went through, said quietly.
+    loud = won and line.tail != BYE
+    tail_width = canvas.measure(line.tail, size - 1, bold=loud) + 8 if line.tail else 0
     if line.tail:
-        tail_colour = PALETTE.good if won else PALETTE.muted
-        canvas.text((x1 - 8, middle), line.tail, size - 1, tail_colour, bold=won, anchor="rm")
+        tail_colour = PALETTE.good if loud else PALETTE.muted
+        canvas.text((x1 - 8, middle), line.tail, size - 1, tail_colour, bold=loud, anchor="rm")
     name_x = x0 + 10 + lead_width
     room = max(x1 - 8 - tail_width - name_x, 8)
     canvas.text((name_x, middle), line.name, size, colour, bold=won, width=room, anchor="lm")

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.tournaments.elimination import Bracket, BracketMatch, Source, Tree
-from bot.tournaments.pictures.rows import HEADER, Row, RowState, box, header, row
+from bot.tournaments.pictures.rows import BYE, HEADER, Row, RowState, box, header, row
 from bot.tournaments.results import Player, TableResult
 from games.core.pictures import PAD, PALETTE, WIDTH, Canvas
 
 MOST_COLUMNS = 4
 ROW_HEIGHT = 30
 BOX_HEIGHT = 2 * ROW_HEIGHT + 2
-SLOT = BOX_HEIGHT + 12  # a first column's boxes, top to top
+SPACE = 12  # between boxes of a column
 GAP = 30  # between columns, where the joining lines run
 TITLE_ROW = 30  # the round names above a band's columns
 BAND_GAP = 22
@@ -31,12 +31,22 @@ STAGE_TITLES = {"winners": "Winners' bracket", "losers": "Losers' bracket", "fin
 
 @dataclass(frozen=True)
 class MatchBox:
-    """One match as drawn: its two rows, whether it is being played, its number."""
+    """One match as drawn: its rows, whether it is being played, its number. A walkover
+    (a bye) is one row: the player going through, "bye" beside them, so a field with many
+    byes stays short."""
 
     match: BracketMatch
     number: int
-    rows: tuple[Row, Row]
+    rows: tuple[Row, ...]
     current: bool
+
+    @property
+    def walkover(self) -> bool:
+        return len(self.rows) == 1
+
+    @property
+    def height(self) -> int:
+        return len(self.rows) * ROW_HEIGHT + 2
 
 
 @dataclass(frozen=True)
@@ -84,7 +94,7 @@ def match_boxes(tree: Tree, names: Mapping[Player, str]) -> list[MatchBox]:
                 rows.append(Row(text, "waiting"))
                 continue
             if player is None:
-                rows.append(Row("bye", "bye"))
+                rows.append(Row(BYE, "bye"))
                 continue
             assert isinstance(player, int)
             rows.append(
@@ -95,7 +105,11 @@ def match_boxes(tree: Tree, names: Mapping[Player, str]) -> list[MatchBox]:
                     tail=_tail(player, result),
                 )
             )
-        boxes.append(MatchBox(match, numbers[match.id], (rows[0], rows[1]), match.id in ready))
+        byes = [line for line in rows if line.state == "bye"]
+        if byes:  # one row: whoever goes through unplayed (or a bye meeting a bye)
+            through = [line for line in rows if line.state != "bye"] or byes[:1]
+            rows = [replace(through[0], tail=BYE) if through[0] is not byes[0] else byes[0]]
+        boxes.append(MatchBox(match, numbers[match.id], tuple(rows), match.id in ready))
     return boxes
 
 
@@ -172,26 +186,31 @@ def bands(boxes: list[MatchBox]) -> list[Band]:
     return out
 
 
-def _band_layout(band: Band) -> tuple[dict[str, tuple[int, int]], int]:
-    """Each box's (column, top y) within a band, and the band's height. A first column's
-    boxes are stacked evenly; a later box sits level with the middle of the boxes feeding
-    it from the column before (the next box down when none does)."""
-    placed: dict[str, tuple[int, int]] = {}
+Placed = dict[str, tuple[int, int, int]]  # a match's column, top y and height in its band
+
+
+def _band_layout(band: Band) -> tuple[Placed, int]:
+    """Where each box sits within a band, and the band's height. A first column's boxes
+    are stacked one under the other; a later box is centred on the boxes feeding it from
+    the column before (or goes under the box above when none does)."""
+    placed: Placed = {}
     bottom = 0
     for index, column in enumerate(band.columns):
         previous = {b.match.id for b in band.columns[index - 1].boxes} if index else set()
         below = 0
         for each in column.boxes:
-            feeders = [
-                placed[str(s.ref)][1]
+            centres = [
+                placed[str(s.ref)][1] + placed[str(s.ref)][2] // 2
                 for s in each.match.sides
                 if s.kind == "winner" and s.ref in previous
             ]
-            top = max(sum(feeders) // len(feeders), below) if feeders else below
-            placed[each.match.id] = (index, top)
-            below = top + SLOT
+            top = below
+            if centres:
+                top = max(sum(centres) // len(centres) - each.height // 2, below)
+            placed[each.match.id] = (index, top, each.height)
+            below = top + each.height + SPACE
         bottom = max(bottom, below)
-    return placed, bottom - (SLOT - BOX_HEIGHT)
+    return placed, bottom - SPACE
 
 
 def draw_tree(tree: Tree, names: Mapping[Player, str], title: str, subtitle: str) -> Canvas:
@@ -212,9 +231,7 @@ def draw_tree(tree: Tree, names: Mapping[Player, str], title: str, subtitle: str
     return canvas
 
 
-def _draw_band(
-    canvas: Canvas, band: Band, placed: dict[str, tuple[int, int]], top: int, numbered: bool
-) -> None:
+def _draw_band(canvas: Canvas, band: Band, placed: Placed, top: int, numbered: bool) -> None:
     count = len(band.columns)
     width = min((WIDTH - 2 * PAD - (count - 1) * GAP) // count, 340)
     size = 18 if width >= 220 else 16
@@ -225,11 +242,11 @@ def _draw_band(
         canvas.text((lefts[index], top + 4), column.title, 15, colour, bold=True, width=width)
     top += TITLE_ROW
     for each in (b for column in band.columns for b in column.boxes):
-        column_no, y = placed[each.match.id]
+        column_no, y, _ = placed[each.match.id]
         x0 = lefts[column_no]
         _join(canvas, each, placed, lefts, width, top)
-        area = (x0, top + y, x0 + width, top + y + BOX_HEIGHT)
-        box(canvas, area, current=each.current, quiet=any(r.state == "bye" for r in each.rows))
+        area = (x0, top + y, x0 + width, top + y + each.height)
+        box(canvas, area, current=each.current, quiet=each.walkover)
         if numbered:
             canvas.text(
                 (x0 + width - 4, top + y - 1), str(each.number), 11, PALETTE.muted, anchor="rb"
@@ -237,29 +254,30 @@ def _draw_band(
         for side, line in enumerate(each.rows):
             y0 = top + y + 1 + side * ROW_HEIGHT
             row(canvas, (x0 + 1, y0, x0 + width - 1, y0 + ROW_HEIGHT), line, size)
-        middle = top + y + 1 + ROW_HEIGHT
-        canvas.draw.line((x0 + 6, middle, x0 + width - 6, middle), fill=PALETTE.empty, width=1)
+        if not each.walkover:
+            middle = top + y + 1 + ROW_HEIGHT
+            canvas.draw.line((x0 + 6, middle, x0 + width - 6, middle), fill=PALETTE.empty)
 
 
 def _join(
     canvas: Canvas,
     each: MatchBox,
-    placed: dict[str, tuple[int, int]],
+    placed: Placed,
     lefts: list[int],
     width: int,
     top: int,
 ) -> None:
     """Lines from the boxes feeding this one (in the column before) to the row each
     winner takes here."""
-    column_no, y = placed[each.match.id]
+    column_no, y, _ = placed[each.match.id]
     for side, source in enumerate(each.match.sides):
         feeder = placed.get(str(source.ref)) if source.kind == "winner" else None
         if feeder is None or feeder[0] != column_no - 1:
             continue
         start_x = lefts[column_no - 1] + width
-        start_y = top + feeder[1] + BOX_HEIGHT // 2
+        start_y = top + feeder[1] + feeder[2] // 2
         end_x = lefts[column_no]
-        end_y = top + y + 1 + side * ROW_HEIGHT + ROW_HEIGHT // 2
+        end_y = top + y + 1 + min(side, len(each.rows) - 1) * ROW_HEIGHT + ROW_HEIGHT // 2
         bend = start_x + GAP // 2
         points = [(start_x, start_y), (bend, start_y), (bend, end_y), (end_x, end_y)]
         canvas.draw.line(points, fill=PALETTE.border, width=2, joint="curve")

@@ -17,7 +17,7 @@ from PIL import Image
 
 from bot.tournaments import elimination as elim
 from bot.tournaments.pictures import bracket_picture, standings_picture
-from bot.tournaments.pictures.pods import round_boxes
+from bot.tournaments.pictures.pods import band_title, round_boxes
 from bot.tournaments.pictures.standings import value_text
 from bot.tournaments.pictures.tree import (
     BOX_HEIGHT,
@@ -131,6 +131,12 @@ def test_the_reset_shows_until_the_grand_final_is_won_by_the_unbeaten() -> None:
 def test_a_multiplayer_pod_bracket_matches_its_reference() -> None:
     pods = rigs.pods(16)
     snapshot("pods-16", bracket_picture(pods, rigs.names(16), "Toss Your Cookies", "Round 2"))
+
+
+def test_a_round_says_how_many_of_each_table_go_on() -> None:
+    first = rigs.pods(16).rounds[0]
+    assert band_title(first, 1, 2) == "Round 1 · 4 tables, the top 2 of each go on"
+    assert band_title(first, 1, 1) == "Round 1 · 4 tables, the winner of each goes on"
 
 
 def test_a_pod_lists_its_seats_by_place_and_marks_who_goes_on() -> None:

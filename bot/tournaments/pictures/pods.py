@@ -69,10 +69,8 @@ def band_title(played: PlayedRound, number: int, advance: int) -> str:
     if played.final:
         return "Final"
     tables = len(played.tables)
-    return (
-        f"Round {number} · {tables} table{'s' if tables != 1 else ''}, "
-        f"the top {advance} of each go on"
-    )
+    going = "the winner of each goes on" if advance == 1 else f"the top {advance} of each go on"
+    return f"Round {number} · {tables} table{'s' if tables != 1 else ''}, {going}"
 
 
 def draw_pods(pods: PodRounds, names: Mapping[Player, str], title: str, subtitle: str) -> Canvas:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import discord
 import pytest
 
 from bot.rating_curve import rating_curve
@@ -13,6 +14,7 @@ from bot.service import Person
 from bot.store.ratings import RatingChangeRecord
 from bot.timing import GuildSettings
 from bot.tournaments.pictures.tree import match_boxes
+from cogs.pictures import keep
 from cogs.tournaments.pictures import bracket_png, names_of
 from games.core.pictures import difference
 from tests.discord.conftest import make_bot
@@ -194,3 +196,13 @@ async def test_pictures_off_sends_none(fake, db, monkeypatch) -> None:
         await fake.slash(mod, "tournament standings")
         picture(fake.last_reply(mod), "standings.png")
     fake.assert_clean()
+
+
+def test_an_edit_without_new_files_keeps_the_picture_it_has() -> None:
+    """A pairings page click edits the embed only: it points at the bracket it carries."""
+    carrying = SimpleNamespace(attachments=[SimpleNamespace(filename="bracket.png")])
+    bare = SimpleNamespace(attachments=[])
+    kept, plain = discord.Embed(title="Round 1"), discord.Embed(title="Round 1")
+    keep(kept, carrying, "bracket.png")  # type: ignore[arg-type]
+    keep(plain, bare, "bracket.png")  # type: ignore[arg-type]
+    assert kept.image.url == "attachment://bracket.png" and plain.image.url is None

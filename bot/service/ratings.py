@@ -14,7 +14,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.errors import UserError
 from bot.ratings import Rating, RatingChange, SeatResult, rate_match
@@ -92,6 +92,7 @@ class PlayerStats:
     wins: int
     places: dict[int, int]  # place -> how many times
     history: list[int]  # display ratings: 1500 before the first game, then after each
+    times: list[float] = field(default_factory=list)  # when each of ``history`` was reached
 
 
 @dataclass(frozen=True)
@@ -227,6 +228,7 @@ class Ratings:
             wins=places.get(1, 0),
             places=dict(sorted(places.items())),
             history=[Rating().display, *(e.display_after for e in events)],
+            times=[events[0].at, *(e.at for e in events)] if events else [],
         )
 
     async def rated_games(self, guild_id: int, user_id: int) -> list[RatingRecord]:

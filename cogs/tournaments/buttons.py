@@ -14,7 +14,9 @@ from bot.service.tournaments import Tournaments, TournamentView, points_text
 from bot.tournaments.tiebreakers import percent
 from cogs import render
 from cogs.components import FreesClickedView, components_view, guarded, page_button, person, tell
+from cogs.pictures import keep
 from cogs.tournaments.embeds import pairings_pages, tiebreak_words
+from cogs.tournaments.pictures import BRACKET
 
 EID = r"(?P<tid>[0-9a-f]{8})"
 # What a bye is in the format (``Format.bye``), said to the player who has it.
@@ -208,6 +210,7 @@ class PairingsPage(
                 )
             deadline = await round_deadline(events, self.tournament_id, self.round_no)
             embed, buttons = pairings_message(view, self.round_no, self.page, deadline)
+            keep(embed, interaction.message, BRACKET)
             await interaction.response.edit_message(embed=embed, view=buttons)
 
         await guarded(interaction, run())

@@ -186,6 +186,23 @@ class Lobbies(ServiceBase):
 
         return await self._edit_lobby(match_id, edit)
 
+    async def set_bot_level(
+        self, match_id: str, actor: Person, name: str, level: Level
+    ) -> MatchRecord:
+        """How hard the lobby's bot called ``name`` plays (the host's pick after Add bot)."""
+
+        def edit(record: MatchRecord) -> dict[str, object]:
+            self.require_host(record, actor, "pick the bots' levels")
+            if not any(s.is_bot and s.name == name for s in record.seats):
+                raise UserError(f"{name} is no longer in this lobby.")
+            seats = [
+                s.model_copy(update={"level": level}) if s.is_bot and s.name == name else s
+                for s in record.seats
+            ]
+            return {"seats": seats}
+
+        return await self._edit_lobby(match_id, edit)
+
     async def set_option(self, match_id: str, actor: Person, name: str, value: str) -> MatchRecord:
         def edit(record: MatchRecord) -> dict[str, object]:
             self.require_host(record, actor, "change the options")

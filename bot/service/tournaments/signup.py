@@ -179,6 +179,24 @@ class SignUp(TournamentsBase):
         await self._signup_change(tournament_id)
         return mine
 
+    async def set_bot_level(
+        self, tournament_id: str, actor: Person, number: int, level: Level
+    ) -> EntrantRecord:
+        """How hard bot entrant ``number`` plays the tables it is seated at from now on."""
+        async with self.lock(tournament_id):
+            event = await self.get(tournament_id)
+            await self.require_organiser(event, actor, "pick the bots' levels")
+            if not event.is_open:
+                raise UserError("This tournament is over.")
+            entrants = await self.store.entrants(tournament_id)
+            entrant = next((e for e in entrants if e.entrant == number and e.is_bot), None)
+            if entrant is None:
+                raise UserError("That bot is not in this tournament.")
+            entrant = entrant.model_copy(update={"level": level})
+            await self.store.save_entrant(entrant)
+        await self._signup_change(tournament_id)
+        return entrant
+
     async def add_bot(
         self, tournament_id: str, actor: Person, level: Level | None = None
     ) -> EntrantRecord:

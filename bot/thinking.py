@@ -116,6 +116,8 @@ class Thinker:
         self._late: list[tuple[float, concurrent.futures.Future[str | None]]] = []
         self._broken_said = False
         self._closed = False
+        self._warming: list[concurrent.futures.Future[None]] = []
+        self.thinking = 0  # thoughts the loop waits for now
         self.answered = 0  # thoughts that came back in time
         self.fell_back = 0  # thoughts that did not (late, failed, no pool)
 
@@ -138,10 +140,17 @@ class Thinker:
         if pool is None:
             return
         try:
-            for _ in range(self.workers):
-                pool.submit(warm)
+            self._warming = [pool.submit(warm) for _ in range(self.workers)]
         except RuntimeError:  # the pool broke or shut down meanwhile
             self._replace()
+
+    async def ready(self) -> bool:
+        """Start the workers if need be and wait until they have imported the games: True
+        when hard bots will think (tests; a start-up that wants the first move thought)."""
+        self.warm()
+        warming = [asyncio.wrap_future(future) for future in self._warming]
+        await asyncio.gather(*warming, return_exceptions=True)
+        return self._pool is not None
 
     async def move(self, thought: Thought) -> Action | None:
         """The worker's move for ``thought`` within its deadline, or None: the caller plays
@@ -160,6 +169,7 @@ class Thinker:
             self.fell_back += 1
             log.warning("thinking workers unavailable: a normal move instead")
             return None
+        self.thinking += 1
         try:
             # ``asyncio.timeout``, not ``wait_for``: the task awaits the worker's future
             # itself, which is how the offline Discord knows the loop waits on a worker.
@@ -186,6 +196,8 @@ class Thinker:
             self.fell_back += 1
             log.warning("a hard bot's thought failed in %s: a normal move instead", thought.game)
             return None
+        finally:
+            self.thinking -= 1
         if text is None:
             self.fell_back += 1
             return None

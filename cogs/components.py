@@ -141,6 +141,30 @@ def level_picker(custom_id: Callable[[Level], str], current: Level, said: str) -
     return {"content": f"{said} How hard should it play?\n{hints}", "view": view}
 
 
+class PicksLevel:
+    """Mixed into the level buttons of Add bot's answers (a lobby's, a tournament's): the
+    pick is made, and the answer says so and keeps the buttons for another pick."""
+
+    level: Level
+
+    def ids(self) -> Callable[[Level], str]:
+        raise NotImplementedError
+
+    async def pick(self, interaction: discord.Interaction) -> str:
+        """Make the pick; what it did, in a sentence."""
+        raise NotImplementedError
+
+    def button(self) -> discord.ui.Button:  # type: ignore[type-arg]
+        return discord.ui.Button(label=LEVEL_NAMES[self.level], custom_id=self.ids()(self.level))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            said = await self.pick(interaction)
+            await interaction.response.edit_message(**level_picker(self.ids(), self.level, said))
+
+        await guarded(interaction, run())
+
+
 def level_of(choice: app_commands.Choice[str] | None) -> Level | None:
     """A command's ``level:`` as a level; None when it was left out (the server's default)."""
     if choice is None:

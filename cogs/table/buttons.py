@@ -21,6 +21,7 @@ from cogs.components import (
     MID,
     FreesClickedView,
     PerClient,
+    PicksLevel,
     components_view,
     guarded,
     level_picker,
@@ -128,6 +129,7 @@ def bot_level_ids(match_id: str, name: str) -> Callable[[Level], str]:
 
 
 class BotLevelButton(
+    PicksLevel,
     FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:botlevel:{MID}:(?P<bot>[A-Za-z]{{1,12}}):{LEVEL}",
@@ -135,9 +137,11 @@ class BotLevelButton(
     """A level in Add bot's private answer: the lobby's bot plays at it."""
 
     def __init__(self, match_id: str, bot: str, level: Level) -> None:
-        custom_id = bot_level_ids(match_id, bot)(level)
-        super().__init__(discord.ui.Button(label=LEVEL_NAMES[level], custom_id=custom_id))
         self.match_id, self.bot, self.level = match_id, f"🤖 {bot}", level
+        super().__init__(self.button())
+
+    def ids(self) -> Callable[[Level], str]:
+        return bot_level_ids(self.match_id, self.bot)
 
     @classmethod
     async def from_custom_id(
@@ -145,15 +149,10 @@ class BotLevelButton(
     ) -> BotLevelButton:
         return cls(match["mid"], match["bot"], match["level"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            service = service_of(interaction)
-            await service.set_bot_level(self.match_id, person(interaction), self.bot, self.level)
-            said = f"{self.bot} plays at {LEVEL_NAMES[self.level]}."
-            picker = level_picker(bot_level_ids(self.match_id, self.bot), self.level, said)
-            await interaction.response.edit_message(**picker)
-
-        await guarded(interaction, run())
+    async def pick(self, interaction: discord.Interaction) -> str:
+        service = service_of(interaction)
+        await service.set_bot_level(self.match_id, person(interaction), self.bot, self.level)
+        return f"{self.bot} plays at {LEVEL_NAMES[self.level]}."
 
 
 async def joined(service: MatchService, match_id: str, who: Person) -> str:

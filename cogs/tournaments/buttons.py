@@ -17,6 +17,7 @@ from cogs import render
 from cogs.components import (
     LEVEL,
     FreesClickedView,
+    PicksLevel,
     components_view,
     guarded,
     level_picker,
@@ -133,6 +134,7 @@ def event_bot_ids(tournament_id: str, entrant: int) -> Callable[[Level], str]:
 
 
 class EventBotButton(
+    PicksLevel,
     FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:evbot:{EID}:(?P<entrant>\d{{1,4}}):{LEVEL}",
@@ -140,9 +142,11 @@ class EventBotButton(
     """A level in the event's Add bot answer: the bot entrant plays its tables at it."""
 
     def __init__(self, tournament_id: str, entrant: int, level: Level) -> None:
-        custom_id = event_bot_ids(tournament_id, entrant)(level)
-        super().__init__(discord.ui.Button(label=LEVEL_NAMES[level], custom_id=custom_id))
         self.tournament_id, self.entrant, self.level = tournament_id, entrant, level
+        super().__init__(self.button())
+
+    def ids(self) -> Callable[[Level], str]:
+        return event_bot_ids(self.tournament_id, self.entrant)
 
     @classmethod
     async def from_custom_id(
@@ -150,17 +154,12 @@ class EventBotButton(
     ) -> EventBotButton:
         return cls(match["tid"], int(match["entrant"]), match["level"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            events, tid = tournaments_of(interaction), self.tournament_id
-            entrant = await events.set_bot_level(
-                tid, with_roles(interaction), self.entrant, self.level
-            )
-            said = f"{entrant.name} plays its tables at {LEVEL_NAMES[self.level]}."
-            picker = level_picker(event_bot_ids(tid, self.entrant), self.level, said)
-            await interaction.response.edit_message(**picker)
-
-        await guarded(interaction, run())
+    async def pick(self, interaction: discord.Interaction) -> str:
+        events = tournaments_of(interaction)
+        entrant = await events.set_bot_level(
+            self.tournament_id, with_roles(interaction), self.entrant, self.level
+        )
+        return f"{entrant.name} plays its tables at {LEVEL_NAMES[self.level]}."
 
 
 async def my_table(events: Tournaments, tournament_id: str, user_id: int) -> str:

@@ -25,6 +25,7 @@ import os
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from bot.timing import MatchSettings
@@ -190,11 +191,15 @@ class Thinker:
                 thought.seconds + GRACE,
             )
             return None
-        except Exception:
-            if isinstance(future.exception(), concurrent.futures.process.BrokenProcessPool):
-                self._replace()
+        except Exception as exc:
+            if isinstance(exc, BrokenProcessPool):
+                self._replace()  # a worker died: the next thought gets a new pool
             self.fell_back += 1
-            log.warning("a hard bot's thought failed in %s: a normal move instead", thought.game)
+            log.warning(
+                "a hard bot's thought failed in %s: a normal move instead",
+                thought.game,
+                exc_info=True,
+            )
             return None
         finally:
             self.thinking -= 1

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import time
 
+from bot.service import MatchService
+from bot.store import MatchRecord, SeatRecord
+from bot.store.models import STANDING_IN
 from bot.thinking import GRACE, Thinker, Thought, think, think_seconds
 from bot.timing import MatchSettings
 from games import GAMES
-from games.core.protocol import Action
+from games.core.protocol import Action, Decision
+from tests.bot.conftest import ANA, BEN
 
 
 def a_thought(seconds: float = 0.05, not_after: float | None = None) -> tuple[Thought, list[str]]:
@@ -57,3 +61,45 @@ async def test_no_workers_means_a_normal_move_not_a_lost_one() -> None:
     thought, _ = a_thought()
     assert await thinker.move(thought) is None
     assert thinker.fell_back == 1 and not await thinker.ready()
+
+
+async def test_a_hard_seat_plays_its_thought_and_a_stand_in_plays_normal(
+    service: MatchService,
+) -> None:
+    record = await service.open_lobby(
+        guild_id=1, channel_id=10, host=ANA, game_key="toss_your_cookies"
+    )
+    await service.join(record.match_id, BEN)
+    await service.add_bot(record.match_id, ANA, "hard")
+    await service.start(record.match_id, ANA)
+    asked: list[int] = []
+
+    async def think(found: MatchRecord, decision: Decision) -> Action | None:
+        asked.append(decision.seat)
+        return decision.options[-1].action if decision.max_picks == 1 else None
+
+    game = GAMES["toss_your_cookies"]
+    for _ in range(50):
+        before = (await service.get(record.match_id)).version
+        state = game.load_state((await service.get(record.match_id)).state or "")
+        mine = next((d for d in game.decisions(state) if d.seat == 2 and d.max_picks == 1), None)
+        if mine is not None:
+            change = await service.play_bot(record.match_id, seat=2, think=think)
+            assert change is not None and change.match.version == before + 1
+            assert (await service.store.actions(record.match_id))[-1].action == (
+                mine.options[-1].action.encode()
+            )  # the thought's move, not the heuristic's
+            break
+        if await service.play_bot(record.match_id, seat=2, think=think) is None:
+            seen = await service.seat_view(record.match_id, ANA.user_id)
+            person = ANA if seen.decision else BEN
+            seen = await service.seat_view(record.match_id, person.user_id)
+            assert seen.decision is not None
+            picks = list(range(seen.decision.min_picks))
+            await service.act(
+                record.match_id, person.user_id, stamp=seen.decision.stamp, picks=picks
+            )
+    assert asked and set(asked) == {2}
+    # A bot standing in for someone away plays at normal: it never thinks.
+    stand_in = SeatRecord(seat=0, user_id=ANA.user_id, name="Ana", away=STANDING_IN, level="hard")
+    assert stand_in.played_by_bot and stand_in.bot_level == "normal"

@@ -224,6 +224,8 @@ class ServiceBase:
         self._last_held: OrderedDict[tuple[str, int], str | None] = OrderedDict()
         # Match -> the replay of its last hands under way (see ``History.last_held``).
         self._last_hands_replaying: dict[str, asyncio.Future[None]] = {}
+        # (match, decision stamp) a hard bot is thinking about (see ``Play.play_bot``).
+        self._thinking: set[tuple[str, str]] = set()
         self._cache_sizes: dict[str, int] = {}
         self._cache_budget = int(cache_mb * 2**20)
         self._cache_bytes = 0

@@ -105,10 +105,13 @@ class Play(ServiceBase):
         that replaced it asks the bots again). No thought, or none in time: the normal
         move. A race is a grab for speed: every level grabs as the heuristic does."""
         with self.moving():
-            thought = await self._hard_thought(match_id, seat, think) if not race else None
+            try:
+                thought = await self._hard_thought(match_id, seat, think) if not race else None
+            except _NothingToDo:
+                return None
 
             def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
-                decision = _bot_decision(record, game, self.decisions(game, state), seat, race)
+                decision = _bot_decision(record, self.decisions(game, state), seat, race)
                 if decision is None:
                     raise _NothingToDo()
                 level = record.seats[decision.seat].bot_level
@@ -137,7 +140,9 @@ class Play(ServiceBase):
         self, match_id: str, seat: int | None, think: Think | None
     ) -> tuple[str, Action] | None:
         """(the decision's stamp, the move) a hard seat thought out, or None: no hard seat
-        decides, or the thought came to nothing (the seat plays the normal move)."""
+        decides, or the thought came to nothing (the seat plays the normal move). Raises
+        ``_NothingToDo`` when that decision is being thought about already (another bot
+        task, poked by a change meanwhile): that thought plays it."""
         if think is None:
             return None
         try:
@@ -147,10 +152,17 @@ class Play(ServiceBase):
         if record.status != "active":
             return None
         game = self.game_of(record)
-        decision = _bot_decision(record, game, self.decisions(game, state), seat, False)
+        decision = _bot_decision(record, self.decisions(game, state), seat, False)
         if decision is None or record.seats[decision.seat].bot_level != "hard":
             return None
-        action = await think(record, decision)
+        key = (match_id, decision.stamp)
+        if key in self._thinking:
+            raise _NothingToDo()
+        self._thinking.add(key)
+        try:
+            action = await think(record, decision)
+        finally:
+            self._thinking.discard(key)
         return None if action is None else (decision.stamp, action)
 
     async def bot_seats_deciding(self, match_id: str, *, race: bool) -> list[int]:
@@ -255,7 +267,7 @@ class Play(ServiceBase):
 
 
 def _bot_decision(
-    record: MatchRecord, game: Game, decisions: Sequence[Decision], seat: int | None, race: bool
+    record: MatchRecord, decisions: Sequence[Decision], seat: int | None, race: bool
 ) -> Decision | None:
     """The decision of a bot seat (``seat``, or the first) to play now: a grab in a race, or
     an ordinary one."""

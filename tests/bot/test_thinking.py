@@ -4,6 +4,7 @@ tests/discord/test_bot_levels.py."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from bot.service import MatchService
@@ -63,6 +64,19 @@ async def test_no_workers_means_a_normal_move_not_a_lost_one() -> None:
     assert thinker.fell_back == 1 and not await thinker.ready()
 
 
+async def until_a_bot_decides(service: MatchService, match_id: str) -> int:
+    """Ana takes her first option(s) until a bot seat has a decision; that seat."""
+    for _ in range(50):
+        bots = await service.bot_seats_deciding(match_id, race=False)
+        if bots:
+            return bots[0]
+        seen = await service.seat_view(match_id, ANA.user_id)
+        assert seen.decision is not None
+        picks = list(range(seen.decision.min_picks))
+        await service.act(match_id, ANA.user_id, stamp=seen.decision.stamp, picks=picks)
+    raise AssertionError("no bot came to decide")
+
+
 async def test_a_hard_seat_plays_its_thought_and_a_stand_in_plays_normal(
     service: MatchService,
 ) -> None:
@@ -103,3 +117,34 @@ async def test_a_hard_seat_plays_its_thought_and_a_stand_in_plays_normal(
     # A bot standing in for someone away plays at normal: it never thinks.
     stand_in = SeatRecord(seat=0, user_id=ANA.user_id, name="Ana", away=STANDING_IN, level="hard")
     assert stand_in.played_by_bot and stand_in.bot_level == "normal"
+
+
+async def test_a_decision_is_thought_about_once_however_often_the_bots_are_poked(
+    service: MatchService,
+) -> None:
+    record = await service.open_lobby(
+        guild_id=1, channel_id=10, host=ANA, game_key="toss_your_cookies"
+    )
+    await service.add_bot(record.match_id, ANA, "hard")
+    await service.add_bot(record.match_id, ANA, "hard")
+    await service.start(record.match_id, ANA)
+    seat = await until_a_bot_decides(service, record.match_id)
+    release, asked = asyncio.Event(), []
+
+    async def think(found: MatchRecord, decision: Decision) -> Action | None:
+        asked.append(decision.stamp)
+        await release.wait()
+        return None  # no thought in time: the normal move
+
+    first = asyncio.create_task(service.play_bot(record.match_id, seat=seat, think=think))
+    while not asked:
+        await asyncio.sleep(0)
+    # A second poke while the first thinks leaves the decision to it: no second thought.
+    second = asyncio.create_task(service.play_bot(record.match_id, seat=seat, think=think))
+    for _ in range(100):
+        await asyncio.sleep(0)
+    before = (await service.get(record.match_id)).version
+    release.set()
+    assert second.done() and second.result() is None and len(asked) == 1
+    change = await first
+    assert change is not None and change.match.version == before + 1

@@ -23,6 +23,7 @@ from cogs import render
 from cogs.components import FreesClickedView, components_view, guarded, page_button
 from cogs.pictures import attach, pictures_on
 from games import GAMES
+from games.core.levels import LEVEL_NAMES, LEVELS
 from games.core.words import ordinal, plural
 
 if TYPE_CHECKING:
@@ -73,6 +74,13 @@ def leaderboard_message(found: LeaderboardPage) -> tuple[discord.Embed, discord.
             f"Nobody is rated in {name} here yet. A finished match with two or more people "
             "rates its players: start one with /play!"
         )
+    if found.bots:
+        levels = " · ".join(
+            f"{LEVEL_NAMES[level]} {shown(rating)}"
+            for level in LEVELS
+            if (rating := found.bots.get(level)) is not None
+        )
+        text += f"\n\n🤖 **Bots** (a reference, not ranked): {levels}"
     embed = discord.Embed(
         title=render.clip(f"🏆 {name} leaderboard", render.TITLE),
         description=render.clip(text, render.DESCRIPTION),

@@ -104,7 +104,10 @@ def signup_embed(view: TournamentView) -> discord.Embed:
     )
     entered = view.entered if event.status == "signup" else []
     if event.status == "signup":
-        names = [f"{e.name}{' ✅' if config.checkin and e.checked_in else ''}" for e in entered]
+        names = [
+            f"{render.seat_name(e)}{' ✅' if config.checkin and e.checked_in else ''}"
+            for e in entered
+        ]
         embed.add_field(
             name=f"Entrants ({len(entered)}/{config.max_players})",
             value=render.clip(", ".join(names) or "Nobody yet.", render.FIELD_VALUE),

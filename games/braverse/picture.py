@@ -13,7 +13,17 @@ from collections import Counter
 from games.braverse.cards import COLOURS, Card, CardPool, parse_cost
 from games.braverse.state import WIN_LEVEL
 from games.braverse.view import PHASES, BraverseView, CookieLine, SideView
-from games.core.pictures import HUES, PAD, PALETTE, WIDTH, Canvas, Shape
+from games.core.pictures import (
+    HUES,
+    PAD,
+    PALETTE,
+    WIDTH,
+    Canvas,
+    Shape,
+    card_back,
+    empty_slot,
+    ribbon,
+)
 
 SYMBOLS: dict[str, tuple[Shape, str]] = {
     "R": ("circle", "red"),
@@ -160,20 +170,6 @@ def side_band(
     break_row(canvas, side, x, top + CARD_H + 12)
 
 
-def card_back(canvas: Canvas, box: tuple[int, int, int, int], label: str) -> None:
-    """A face-down card: everyone sees that it is there, nobody what it is."""
-    canvas.draw.rounded_rectangle(box, 10, fill=(96, 62, 44), outline=(60, 40, 30), width=2)
-    x0, y0, x1, y1 = box
-    canvas.draw.rounded_rectangle((x0 + 8, y0 + 8, x1 - 8, y1 - 8), 6, outline=(200, 160, 110))
-    canvas.text(((x0 + x1) // 2, (y0 + y1) // 2), label, 13, (250, 236, 214), anchor="mm")
-
-
-def empty_slot(canvas: Canvas, box: tuple[int, int, int, int], label: str) -> None:
-    canvas.draw.rounded_rectangle(box, 10, outline=PALETTE.empty, width=2)
-    cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
-    canvas.text((cx, cy), label, 13, PALETTE.muted, anchor="mm")
-
-
 def cookie_card(
     canvas: Canvas,
     pool: CardPool,
@@ -202,14 +198,6 @@ def cookie_card(
         ribbon(canvas, (x1 - 8, y1 - 38), "REST", (70, 70, 80))
     if tag:  # on the card's top edge, where no line of the card is
         ribbon(canvas, (x1 - 12, box[1] - 9), tag, outline)
-
-
-def ribbon(canvas: Canvas, right_top: tuple[int, int], text: str, hue) -> None:  # type: ignore[no-untyped-def]
-    """A small label on a card, right-aligned, white on ``hue``."""
-    x1, y0 = right_top
-    width = canvas.measure(text, 11, bold=True) + 10
-    canvas.draw.rounded_rectangle((x1 - width, y0, x1, y0 + 18), 5, fill=hue)
-    canvas.text((x1 - width // 2, y0 + 9), text, 11, (255, 255, 255), bold=True, anchor="mm")
 
 
 def stage_card(

@@ -197,11 +197,12 @@ class Canvas:
         outline: RGB | None = None,
         look: CardLook | None = None,
         size: int = 15,
+        title_lines: int = 2,
     ) -> int:
         """A card: a light rounded rectangle, a bold title that wraps to two lines, smaller
         lines under it, and a value in the top right corner. A dimmed card (rested) is
         greyed so a glance tells it from an active one. A ``look`` gives a kind of card its
-        own paper, ink and a coloured band under the title (``size`` is the title's).
+        own paper, ink and a coloured band above the title (``size`` is the title's).
         Returns the y under the lines."""
         x0, y0, x1, y1 = box
         look = look or PAPER
@@ -222,7 +223,7 @@ class Canvas:
             size,
             look.ink,
             width=inner - corner_width,
-            lines=2,
+            lines=title_lines,
             bold=True,
         )
         small = size - 2

@@ -1,0 +1,479 @@
+"""Pictures of the Cover family (Cover Your Assets, Cover Your Cookies), drawn from a view.
+
+One module for both games: what differs (the name, the words, the money, the Crumb
+Collector, Mixers, the discard row) comes from the game and its view. ``table_picture``
+reads only what everyone sees (every seat's view gives the same bytes as a spectator's);
+``hand_picture`` adds the viewer's own hand. A card's kind has its own look: an asset (a
+Cookie) is light paper with a band whose hue tells its value tier and its name written on
+it, a wild (a Milk) is tinted like what it is, an action (a Mixer) is dark.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from functools import cache
+
+from games.core.pictures import (
+    HUES,
+    PAD,
+    PALETTE,
+    WIDTH,
+    Box,
+    Canvas,
+    CardLook,
+    card_back,
+    empty_slot,
+    ribbon,
+    text_width,
+)
+from games.core.words import plural
+from games.cover.cookies_state import CRUMB_STEPS
+from games.cover.view import CoverRules, CoverView, PlayerView, SetView
+
+GAP = 12
+HEADER = 102
+MIDDLE = 168  # the draw pile, the discard and the draft piles
+EVENT = 196  # a challenge, a drafted set or a Mixer: the cards in play
+BAND_W = (WIDTH - 2 * PAD - GAP) // 2  # two players a row: six fit in three rows
+BAND_H = 206
+FACE_W, FACE_H = 124, 150  # a top set
+PILE_H = 104  # the discard's and a draft pile's top card
+SMALL_W, SMALL_H = 118, 124  # a card played in a challenge
+HAND_COLUMNS = 3
+HAND_H = 96
+CHIP_H = 34  # a kind of card in the discard row
+ROW_W = WIDTH - 2 * PAD - FACE_W - 30  # the discard row's width, right of the deck
+
+TIERS = ("green", "blue", "purple", "red")  # an asset's band, by its value among assets
+WILD_LOOKS = {
+    "silver": CardLook(paper=(208, 212, 220), band=(120, 126, 140)),
+    "gold": CardLook(paper=(240, 208, 112), band=(176, 128, 16)),
+    "penny_jar": CardLook(paper=(218, 160, 112), band=(140, 80, 40)),
+    "fresh_milk": CardLook(paper=(236, 243, 250), band=(110, 160, 220)),
+    "chocolate_milk": CardLook(
+        paper=(128, 84, 56), ink=(255, 246, 236), muted=(236, 214, 196), band=(250, 214, 170)
+    ),
+}
+ACTION_LOOK = CardLook(
+    paper=(72, 52, 110), ink=(252, 248, 255), muted=(214, 204, 236), band=PALETTE.accent
+)
+WILD_LOOK = CardLook(paper=(214, 214, 226), band=(120, 120, 140))
+ACTION_WORDS = {"cover_your_cookies": "Mixer"}  # what the game calls its action cards
+
+
+# --- cards ---------------------------------------------------------------------------------
+@cache
+def looks(game: CoverRules) -> dict[str, CardLook]:
+    """Every card's look; assets share a band hue with the others of their value."""
+    specs = game.cards.cards
+    values = sorted({c.value for c in specs if c.kind == "asset"})
+    out = {}
+    for spec in specs:
+        if spec.kind == "asset":
+            tier = TIERS[values.index(spec.value) % len(TIERS)]
+            out[spec.key] = CardLook(band=HUES[tier])
+        elif spec.kind == "wild":
+            out[spec.key] = WILD_LOOKS.get(spec.key, WILD_LOOK)
+        else:
+            out[spec.key] = ACTION_LOOK
+    return out
+
+
+def kind_word(game: CoverRules, card: str) -> str:
+    kind = game.cards[card].kind
+    if kind == "asset":
+        return game.WORDS["an asset"].split()[-1].capitalize()
+    if kind == "wild":
+        return "Wild"
+    return ACTION_WORDS.get(game.key, "Action")
+
+
+def about(game: CoverRules, card: str) -> tuple[str, ...]:
+    """What a card says under its name: its worth (an action's is none) and its kind."""
+    value = game.cards[card].value
+    return (game.short_money(value),) * bool(value) + (kind_word(game, card),)
+
+
+def title_size(name: str, width: int, largest: int = 16) -> int:
+    """The largest size up to ``largest`` (down to 12) at which each word of a card's name
+    fits its width: "Snickerdoodle" is one word, and cut it would not read."""
+    longest = max(name.split(), key=len)
+    size = largest
+    while size > 12 and text_width(longest, size, True) > width:
+        size -= 1
+    return size
+
+
+def face(
+    canvas: Canvas,
+    game: CoverRules,
+    card: str,
+    box: Box,
+    *,
+    lines: Sequence[str] = (),
+    outline: tuple[int, int, int] | None = None,
+) -> int:
+    """A card's face: its name (up to three lines) and, under it, its value and kind (or
+    the ``lines`` given). Returns the y under the text."""
+    spec = game.cards[card]
+    return canvas.card(
+        box,
+        title=spec.name,
+        lines=lines or about(game, card),
+        look=looks(game)[card],
+        size=title_size(spec.name, box[2] - box[0] - 20),
+        title_lines=3,
+        outline=outline,
+    )
+
+
+def pile_label(canvas: Canvas, xy: tuple[int, int], text: str, width: int) -> None:
+    canvas.text(xy, text, 15, PALETTE.muted, bold=True, width=width)
+
+
+# --- the table -----------------------------------------------------------------------------
+def table_picture(game: CoverRules, view: CoverView) -> bytes:
+    rows = -(-len(view.players) // 2)
+    event = has_event(view)
+    mid = middle_height(game, view)
+    height = HEADER + mid + (EVENT if event else 0) + rows * (BAND_H + GAP) + PAD - GAP
+    canvas = Canvas(height)
+    header(canvas, game, view)
+    y = HEADER
+    middle(canvas, game, view, y, mid)
+    y += mid
+    if event:
+        event_strip(canvas, game, view, y)
+        y += EVENT
+    for seat in range(len(view.players)):
+        row, column = divmod(seat, 2)
+        x = PAD + column * (BAND_W + GAP)
+        player_band(canvas, game, view, seat, (x, y + row * (BAND_H + GAP)))
+    return canvas.png()
+
+
+def has_event(view: CoverView) -> bool:
+    return not view.end_reason and bool(view.battle or view.draft or view.mixer)
+
+
+def status_text(game: CoverRules, view: CoverView) -> str:
+    names = [p.name for p in view.players]
+    if view.end_reason:
+        return f"Game over. {view.end_reason}"
+    if not view.to_move:
+        return ""
+    if view.battle:
+        b = view.battle
+        where = " (second from top)" if b.depth else " (just drafted)" if b.drafted else ""
+        due = " (two cards, or a Penny Jar)" if b.need == 2 else ""
+        return (
+            f"{names[b.challenger]} is {game.WORDS['challenging']} {names[b.defender]}'s "
+            f"{game.cards[b.asset].name} {game.WORDS['set']}{where}. "
+            f"Waiting for {names[b.to_answer]}{due}."
+        )
+    if view.mixer:
+        seat, card = view.mixer
+        return f"{names[seat]} drew {game.cards[card].name} and is choosing how it acts."
+    if view.deciding:
+        who = ", ".join(names[s] for s in view.deciding)
+        return f"A Move card turned up on a draft pile. Waiting for {who} to decide."
+    if view.draft:
+        d = view.draft
+        return f"{names[d.drafter]} drafted a {game.WORDS['set']}. Waiting for {names[d.opponent]}."
+    return f"{', '.join(names[s] for s in view.to_move)}'s turn."
+
+
+def header(canvas: Canvas, game: CoverRules, view: CoverView) -> None:
+    canvas.text((PAD + 4, PAD), game.name, 24, PALETTE.text, bold=True, width=470)
+    where = f"Round {view.round}"
+    canvas.text((WIDTH - PAD - 4, PAD + 4), where, 18, PALETTE.muted, anchor="ra", width=260)
+    hue = PALETTE.danger if view.battle and not view.end_reason else PALETTE.accent
+    text = status_text(game, view)
+    canvas.paragraph((PAD + 4, PAD + 38), text, 18, hue, width=WIDTH - 2 * PAD - 8, lines=2)
+
+
+def middle(canvas: Canvas, game: CoverRules, view: CoverView, y: int, height: int) -> None:
+    """The middle of the table: the draw pile, the discard (a pile, or a row with three
+    players of Cover Your Cookies) and the draft piles (two and three players)."""
+    canvas.panel((PAD, y, WIDTH - PAD, y + height - GAP), PALETTE.band)
+    top, x = y + 36, PAD + 12
+    pile_label(canvas, (x, y + 10), "Deck", FACE_W)
+    deck_box = (x, top, x + FACE_W - 16, top + PILE_H)
+    if view.deck_count:
+        card_back(canvas, deck_box, str(view.deck_count), 22)
+    else:
+        empty_slot(canvas, deck_box, "empty", 15)
+    x += FACE_W + 2
+    if view.discard_row:
+        discard_row(canvas, game, view.discard_row, (x, y + 10), ROW_W)
+        return
+    pile_label(canvas, (x, y + 10), f"Discard ({view.discard_count})", FACE_W + 30)
+    small = (x, top, x + FACE_W, top + PILE_H)
+    if view.discard_top:
+        face(canvas, game, view.discard_top, small)
+    else:
+        empty_slot(canvas, small, "empty", 15)
+    x += FACE_W + 34
+    names = [p.name for p in view.players]
+    for number, pile in enumerate(view.drafts):
+        label = f"Draft {number + 1} ({pile.size})"
+        pile_label(canvas, (x, y + 10), label, FACE_W + 10)
+        box = (x, top, x + FACE_W, top + PILE_H)
+        if pile.top:
+            face(canvas, game, pile.top, box)
+        else:
+            empty_slot(canvas, box, "empty", 15)
+        if len(names) == 3:  # only the two players beside a pile may draft from it
+            beside = f"{names[pile.between[0]]}–{names[pile.between[1]]}"
+            canvas.text(
+                (x + FACE_W // 2, top + PILE_H + 4),
+                beside,
+                13,
+                PALETTE.muted,
+                anchor="ma",
+                width=FACE_W + 10,
+            )
+        x += FACE_W + 14
+
+
+def discard_row(
+    canvas: Canvas, game: CoverRules, row: list[str], xy: tuple[int, int], width: int
+) -> None:
+    """Every card of the discard row may be taken: each kind once, as a chip in its look
+    with how many, flowing onto as many lines as it needs (``row_lines`` counts them)."""
+    x, y = xy
+    pile_label(canvas, (x, y), f"Discard row ({len(row)})", width)
+    for (left, top, right), card, count in chip_places(game, row, x, width):
+        look = looks(game)[card]
+        box = (left, y + 26 + top, right, y + 26 + top + CHIP_H)
+        canvas.draw.rounded_rectangle(box, 8, fill=look.paper, outline=(60, 56, 52), width=2)
+        canvas.draw.rounded_rectangle(
+            (left + 5, box[1] + 6, left + 11, box[3] - 6), 3, fill=look.band or look.ink
+        )
+        text = game.cards[card].name + (f" ×{count}" if count > 1 else "")
+        canvas.text(
+            (left + 18, box[1] + CHIP_H // 2),
+            text,
+            16,
+            look.ink,
+            bold=True,
+            anchor="lm",
+            width=right - left - 24,
+        )
+
+
+def chip_places(
+    game: CoverRules, row: list[str], x: int, width: int
+) -> list[tuple[tuple[int, int, int], str, int]]:
+    """Where each chip of the discard row goes: (left, top, right), left to right."""
+    counts = Counter(row)
+    places, left, top = [], x, 0
+    for card in game.cards.sort(counts):
+        text = game.cards[card].name + (f" ×{counts[card]}" if counts[card] > 1 else "")
+        chip = min(width, text_width(text, 16, True) + 28)
+        if left + chip > x + width and left > x:
+            left, top = x, top + CHIP_H + 6
+        places.append(((left, top, left + chip), card, counts[card]))
+        left += chip + 8
+    return places
+
+
+def middle_height(game: CoverRules, view: CoverView) -> int:
+    if not view.discard_row:
+        return MIDDLE
+    places = chip_places(game, view.discard_row, 0, ROW_W)
+    lines = places[-1][0][1] // (CHIP_H + 6) + 1 if places else 1
+    return max(MIDDLE, 36 + lines * (CHIP_H + 6) + 20)
+
+
+def event_strip(canvas: Canvas, game: CoverRules, view: CoverView, y: int) -> None:
+    """The cards in play: a challenge's cards in the order played (with who played each),
+    a set just drafted, or the Mixer just drawn."""
+    names = [p.name for p in view.players]
+    canvas.panel((PAD, y, WIDTH - PAD, y + EVENT - GAP), PALETTE.band, outline=PALETTE.danger)
+    if view.battle:
+        b = view.battle
+        what = f"{game.cards[b.asset].name} {game.WORDS['set']}"
+        title = f"{names[b.challenger]} vs {names[b.defender]} for the {what}"
+        played: list[tuple[str, str]] = [(c, names[s]) for s, c in b.played]
+        if b.drafted:
+            played = [(c, "drafted") for c in reversed(b.drafted)] + played
+    elif view.draft:
+        d = view.draft
+        title = f"{names[d.drafter]} drafted a {game.WORDS['set']}"
+        played = [(c, names[d.drafter]) for c in reversed(d.cards)]
+    else:
+        assert view.mixer is not None
+        seat, card = view.mixer
+        title = f"{names[seat]} drew a Mixer"
+        played = [(card, names[seat])]
+    canvas.text((PAD + 12, y + 10), title, 18, PALETTE.text, bold=True, width=WIDTH - 2 * PAD - 24)
+    room = (WIDTH - 2 * PAD - 24) // (SMALL_W + 10)
+    hidden = max(0, len(played) - room)
+    x, top = PAD + 12, y + 40
+    if hidden:  # the earliest cards give way: the latest decide what happens next
+        canvas.text(
+            (x, top + SMALL_H // 2), f"+{hidden}", 18, PALETTE.muted, bold=True, anchor="lm"
+        )
+        x += 44
+        played = played[hidden + 1 :]
+    for card, who in played:
+        face(canvas, game, card, (x, top, x + SMALL_W, top + SMALL_H))
+        canvas.text(
+            (x + SMALL_W // 2, top + SMALL_H + 6),
+            who,
+            14,
+            PALETTE.text,
+            anchor="ma",
+            width=SMALL_W + 6,
+        )
+        x += SMALL_W + 10
+
+
+def player_band(
+    canvas: Canvas, game: CoverRules, view: CoverView, seat: int, xy: tuple[int, int]
+) -> None:
+    x, y = xy
+    player = view.players[seat]
+    moving = seat in view.to_move and not view.end_reason
+    tag, hue = band_tag(game, view, seat)
+    outline = hue if tag else (PALETTE.accent if moving else None)
+    canvas.panel((x, y, x + BAND_W, y + BAND_H), PALETTE.band, outline=outline, width=3)
+    name = ("▶ " if moving else "") + player.name
+    canvas.text(
+        (x + 12, y + 10),
+        name,
+        20,
+        PALETTE.accent if moving else PALETTE.text,
+        bold=True,
+        width=BAND_W - 120,
+    )
+    canvas.text(
+        (x + BAND_W - 12, y + 13), f"Hand {player.hand_count}", 16, PALETTE.muted, anchor="ra"
+    )
+    if tag:
+        ribbon(canvas, (x + BAND_W - 12, y - 10), tag, hue, 13)
+    stack_picture(canvas, game, player.stack, (x + 12, y + 44))
+    stack_lines(canvas, game, view, seat, (x + FACE_W + 48, y + 46))
+
+
+def band_tag(game: CoverRules, view: CoverView, seat: int) -> tuple[str, tuple[int, int, int]]:
+    """A ribbon on a player's band: their place once the game is over, their part in a
+    challenge while one is on."""
+    if view.end_reason:
+        place = dict(view.placements).get(seat)
+        if place == 1:
+            return "WINNER", PALETTE.good
+        return (f"#{place}", (70, 74, 92)) if place else ("", PALETTE.muted)
+    b = view.battle
+    if b and seat == b.challenger:
+        return game.WORDS["challenging"].upper(), (196, 140, 20)
+    if b and seat == b.defender:
+        return "DEFENDING", PALETTE.danger
+    return "", PALETTE.muted
+
+
+def stack_picture(
+    canvas: Canvas, game: CoverRules, stack: list[SetView], xy: tuple[int, int]
+) -> None:
+    """The stack as on a table: the top set face up, the set under it lying across (as the
+    rules stack them), and how many more lie below."""
+    x, y = xy
+    box = (x + 14, y, x + 14 + FACE_W, y + FACE_H)
+    if not stack:
+        empty_slot(canvas, box, f"no {game.WORDS['sets']}", 15)
+        return
+    if len(stack) > 1:
+        under = stack[-2]
+        look = looks(game)[under.asset]
+        across = (x, y + 34, x + FACE_W + 28, y + FACE_H - 34)
+        canvas.draw.rounded_rectangle(
+            across, 10, fill=look.paper, outline=look.band or (60, 56, 52), width=5
+        )
+    top = stack[-1]
+    spec = game.cards[top.asset]
+    size = title_size(spec.name, FACE_W - 20)
+    below = canvas.card(box, title=spec.name, look=looks(game)[top.asset], size=size, title_lines=3)
+    set_pips(canvas, game, top.cards, (box[0] + 10, max(below + 2, box[3] - 50)))
+    worth = game.short_money(top.value)
+    look = looks(game)[top.asset]
+    canvas.text((box[0] + 10, box[3] - 26), worth, 17, look.ink, bold=True, width=FACE_W - 20)
+    if len(stack) == 1:  # the bottom set may never be taken
+        ribbon(canvas, (box[2] - 6, box[1] - 9), "SAFE", PALETTE.good, 12)
+
+
+def set_pips(canvas: Canvas, game: CoverRules, cards: Sequence[str], xy: tuple[int, int]) -> None:
+    """A small card for each card in the set, top first, in its look: wilds show apart."""
+    x, y = xy
+    room = (FACE_W - 20) // 14
+    shown = list(reversed(cards))
+    extra = len(shown) - room
+    if extra > 0:
+        shown = shown[: room - 2]
+    for card in shown:
+        look = looks(game)[card]
+        canvas.draw.rounded_rectangle(
+            (x, y, x + 11, y + 16), 3, fill=look.band or look.paper, outline=(40, 36, 34)
+        )
+        x += 14
+    if extra > 0:
+        canvas.text((x + 1, y), f"+{extra + 2}", 13, PALETTE.card_muted, bold=True)
+
+
+def stack_lines(
+    canvas: Canvas, game: CoverRules, view: CoverView, seat: int, xy: tuple[int, int]
+) -> None:
+    x, y = xy
+    player = view.players[seat]
+    width = BAND_W - FACE_W - 58  # from the column's left to the band's edge
+    lines: list[tuple[str, int, tuple[int, int, int], bool]] = []
+    under = len(player.stack) - 1
+    if under > 0:
+        lines.append((f"{game.count(under, 'set')} under it", 15, PALETTE.text, False))
+        below = game.cards[player.stack[-2].asset].name
+        lines.append((f"next: {below}", 15, PALETTE.muted, False))
+    elif under == 0:
+        lines.append((f"its first {game.WORDS['set']}: safe", 15, PALETTE.muted, False))
+    lines.append((f"Stack {game.short_money(player.stack_value)}", 19, PALETTE.text, True))
+    if view.crumbs:
+        lines.append((f"Crumbs {view.crumbs[seat]}/{CRUMB_STEPS}", 15, PALETTE.text, False))
+    if view.enhance_waiting and view.enhance_waiting[seat]:
+        waiting = f"Enhance ×{view.enhance_waiting[seat]} waiting"
+        lines.append((waiting, 15, PALETTE.accent, False))
+    if view.rounds:
+        lines.append((f"Total {game.short_money(player.total)}", 15, PALETTE.accent, True))
+        if player.round_wins:
+            won = f"{plural(player.round_wins, 'round')} won"
+            lines.append((won, 15, PALETTE.accent, False))
+    for text, size, hue, bold in lines:
+        canvas.text((x, y), text, size, hue, bold=bold, width=width)
+        y += size + 9
+
+
+# --- a hand --------------------------------------------------------------------------------
+def hand_picture(game: CoverRules, view: CoverView) -> bytes | None:
+    if view.viewer is None or view.hand is None:
+        return None
+    counts = Counter(view.hand)
+    cards = game.cards.sort(counts)
+    rows = max(1, -(-len(cards) // HAND_COLUMNS))
+    canvas = Canvas(PAD + 40 + rows * (HAND_H + GAP) + PAD - GAP)
+    me: PlayerView = view.players[view.viewer]
+    canvas.text((PAD + 4, PAD), f"Your hand ({len(view.hand)})", 22, PALETTE.text, bold=True)
+    mine = f"Your stack {game.short_money(me.stack_value)} · {game.count(len(me.stack), 'set')}"
+    canvas.text((WIDTH - PAD - 4, PAD + 4), mine, 17, PALETTE.muted, anchor="ra", width=440)
+    width = (WIDTH - 2 * PAD - (HAND_COLUMNS - 1) * GAP) // HAND_COLUMNS
+    top = PAD + 40
+    if not cards:
+        canvas.text((PAD + 4, top + 8), "No cards.", 18, PALETTE.muted)
+    for index, card in enumerate(cards):
+        row, column = divmod(index, HAND_COLUMNS)
+        x0, y0 = PAD + column * (width + GAP), top + row * (HAND_H + GAP)
+        box = (x0, y0, x0 + width, y0 + HAND_H)
+        spec = game.cards[card]
+        lines = (" · ".join(reversed(about(game, card))),)
+        canvas.card(box, title=spec.name, lines=lines, look=looks(game)[card], size=20)
+        if counts[card] > 1:  # copies: on the top edge, clear of the card's lines
+            ribbon(canvas, (x0 + width - 10, y0 - 9), f"×{counts[card]}", (40, 40, 48), 14)
+    return canvas.png()

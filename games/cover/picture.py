@@ -40,6 +40,7 @@ BAND_H = 206
 FACE_W, FACE_H = 124, 150  # a top set
 PILE_H = 104  # the discard's and a draft pile's top card
 SMALL_W, SMALL_H = 118, 124  # a card played in a challenge
+INFO = 17  # a line beside a stack: legible at half size, on a phone
 HAND_COLUMNS = 3
 HAND_H = 96
 CHIP_H = 34  # a kind of card in the discard row
@@ -350,7 +351,7 @@ def player_band(
         width=BAND_W - 120,
     )
     canvas.text(
-        (x + BAND_W - 12, y + 13), f"Hand {player.hand_count}", 16, PALETTE.muted, anchor="ra"
+        (x + BAND_W - 12, y + 13), f"Hand {player.hand_count}", 18, PALETTE.muted, anchor="ra"
     )
     if tag:
         ribbon(canvas, (x + BAND_W - 12, y - 10), tag, hue, 13)
@@ -430,25 +431,25 @@ def stack_lines(
     lines: list[tuple[str, int, tuple[int, int, int], bool]] = []
     under = len(player.stack) - 1
     if under > 0:
-        lines.append((f"{game.count(under, 'set')} under it", 15, PALETTE.text, False))
+        lines.append((f"{game.count(under, 'set')} under it", INFO, PALETTE.text, False))
         below = game.cards[player.stack[-2].asset].name
-        lines.append((f"next: {below}", 15, PALETTE.muted, False))
+        lines.append((f"next: {below}", INFO, PALETTE.muted, False))
     elif under == 0:
-        lines.append((f"its first {game.WORDS['set']}: safe", 15, PALETTE.muted, False))
-    lines.append((f"Stack {game.short_money(player.stack_value)}", 19, PALETTE.text, True))
+        lines.append((f"its first {game.WORDS['set']}: safe", INFO, PALETTE.muted, False))
+    lines.append((f"Stack {game.short_money(player.stack_value)}", 22, PALETTE.text, True))
     if view.crumbs:
-        lines.append((f"Crumbs {view.crumbs[seat]}/{CRUMB_STEPS}", 15, PALETTE.text, False))
+        lines.append((f"Crumbs {view.crumbs[seat]}/{CRUMB_STEPS}", INFO, PALETTE.text, False))
     if view.enhance_waiting and view.enhance_waiting[seat]:
         waiting = f"Enhance ×{view.enhance_waiting[seat]} waiting"
-        lines.append((waiting, 15, PALETTE.accent, False))
+        lines.append((waiting, INFO, PALETTE.accent, False))
     if view.rounds:
-        lines.append((f"Total {game.short_money(player.total)}", 15, PALETTE.accent, True))
+        lines.append((f"Total {game.short_money(player.total)}", INFO, PALETTE.accent, True))
         if player.round_wins:
             won = f"{plural(player.round_wins, 'round')} won"
-            lines.append((won, 15, PALETTE.accent, False))
+            lines.append((won, INFO, PALETTE.accent, False))
     for text, size, hue, bold in lines:
         canvas.text((x, y), text, size, hue, bold=bold, width=width)
-        y += size + 9
+        y += size + 7
 
 
 # --- a hand --------------------------------------------------------------------------------

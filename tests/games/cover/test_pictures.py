@@ -139,6 +139,17 @@ def cookies_row() -> CoverState:
     )
 
 
+def cookies_over() -> CoverState:
+    """The game is over: the winner and each place on the bands, the Mixer gone."""
+    state = cookies_row()
+    state.mixer = None
+    state.end_reason = "Cleo has the most Dough."
+    state.totals = [30, 0, 65]
+    state.rounds = [RoundResult(number=1, scores=state.totals, winners=[2])]
+    state.round_wins = [0, 0, 1]
+    return state
+
+
 def table(game, state: Callable[[], CoverState]) -> Callable[[], bytes]:  # type: ignore[no-untyped-def]
     return lambda: game.table_picture(game.view(state(), None))
 
@@ -154,6 +165,7 @@ SNAPSHOTS: dict[str, Callable[[], bytes | None]] = {
     "assets_hand": hand(ASSETS, assets_challenge, 1),
     "cookies_swipe": table(COOKIES, cookies_swipe),
     "cookies_row": table(COOKIES, cookies_row),
+    "cookies_over": table(COOKIES, cookies_over),
     "cookies_hand": hand(COOKIES, cookies_swipe, 0),
 }
 

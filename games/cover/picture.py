@@ -96,14 +96,18 @@ def about(game: CoverRules, card: str) -> tuple[str, ...]:
     return (game.short_money(value),) * bool(value) + (kind_word(game, card),)
 
 
-def title_size(name: str, width: int, largest: int = 16) -> int:
-    """The largest size up to ``largest`` (down to 12) at which each word of a card's name
-    fits its width: "Snickerdoodle" is one word, and cut it would not read."""
-    longest = max(name.split(), key=len)
+def fitting_size(text: str, width: int, largest: int, smallest: int = 12) -> int:
+    """The largest bold size from ``largest`` down to ``smallest`` at which ``text`` fits."""
     size = largest
-    while size > 12 and text_width(longest, size, True) > width:
+    while size > smallest and text_width(text, size, True) > width:
         size -= 1
     return size
+
+
+def title_size(name: str, width: int) -> int:
+    """The size at which each word of a card's name fits its width: "Snickerdoodle" is one
+    word, and cut it would not read."""
+    return fitting_size(max(name.split(), key=len), width, 16)
 
 
 def face(
@@ -436,7 +440,8 @@ def stack_lines(
         lines.append((f"next: {below}", INFO, PALETTE.muted, False))
     elif under == 0:
         lines.append((f"its first {game.WORDS['set']}: safe", INFO, PALETTE.muted, False))
-    lines.append((f"Stack {game.short_money(player.stack_value)}", 22, PALETTE.text, True))
+    stack = f"Stack {game.short_money(player.stack_value)}"
+    lines.append((stack, fitting_size(stack, width, 22, INFO), PALETTE.text, True))
     if view.crumbs:
         lines.append((f"Crumbs {view.crumbs[seat]}/{CRUMB_STEPS}", INFO, PALETTE.text, False))
     if view.enhance_waiting and view.enhance_waiting[seat]:

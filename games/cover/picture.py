@@ -29,7 +29,7 @@ from games.core.pictures import (
 )
 from games.core.words import plural
 from games.cover.cookies_state import CRUMB_STEPS
-from games.cover.view import CoverRules, CoverView, PlayerView, SetView
+from games.cover.view import CoverRules, CoverView, PlayerView, SetView, situation
 
 GAP = 12
 HEADER = 102
@@ -133,6 +133,12 @@ def face(
     )
 
 
+def under_card(canvas: Canvas, box: Box, text: str, size: int, hue: tuple[int, int, int]) -> None:
+    """A word centred under a card: who played it, who may draft from it."""
+    x0, _, x1, y1 = box
+    canvas.text(((x0 + x1) // 2, y1 + 5), text, size, hue, anchor="ma", width=x1 - x0 + 8)
+
+
 def pile_label(canvas: Canvas, xy: tuple[int, int], text: str, width: int) -> None:
     canvas.text(xy, text, 15, PALETTE.muted, bold=True, width=width)
 
@@ -163,30 +169,12 @@ def has_event(view: CoverView) -> bool:
 
 
 def status_text(game: CoverRules, view: CoverView) -> str:
-    names = [p.name for p in view.players]
     if view.end_reason:
         return f"Game over. {view.end_reason}"
     if not view.to_move:
         return ""
-    if view.battle:
-        b = view.battle
-        where = " (second from top)" if b.depth else " (just drafted)" if b.drafted else ""
-        due = " (two cards, or a Penny Jar)" if b.need == 2 else ""
-        return (
-            f"{names[b.challenger]} is {game.WORDS['challenging']} {names[b.defender]}'s "
-            f"{game.cards[b.asset].name} {game.WORDS['set']}{where}. "
-            f"Waiting for {names[b.to_answer]}{due}."
-        )
-    if view.mixer:
-        seat, card = view.mixer
-        return f"{names[seat]} drew {game.cards[card].name} and is choosing how it acts."
-    if view.deciding:
-        who = ", ".join(names[s] for s in view.deciding)
-        return f"A Move card turned up on a draft pile. Waiting for {who} to decide."
-    if view.draft:
-        d = view.draft
-        return f"{names[d.drafter]} drafted a {game.WORDS['set']}. Waiting for {names[d.opponent]}."
-    return f"{', '.join(names[s] for s in view.to_move)}'s turn."
+    now = situation(game, view, [p.name for p in view.players], strong=str)
+    return f"{now.headline} {now.waiting}".strip()
 
 
 def header(canvas: Canvas, game: CoverRules, view: CoverView) -> None:
@@ -231,14 +219,7 @@ def middle(canvas: Canvas, game: CoverRules, view: CoverView, y: int, height: in
             empty_slot(canvas, box, "empty", 15)
         if len(names) == 3:  # only the two players beside a pile may draft from it
             beside = f"{names[pile.between[0]]}–{names[pile.between[1]]}"
-            canvas.text(
-                (x + FACE_W // 2, top + PILE_H + 4),
-                beside,
-                13,
-                PALETTE.muted,
-                anchor="ma",
-                width=FACE_W + 10,
-            )
+            under_card(canvas, box, beside, 13, PALETTE.muted)
         x += FACE_W + 14
 
 
@@ -324,15 +305,9 @@ def event_strip(canvas: Canvas, game: CoverRules, view: CoverView, y: int) -> No
         x += 44
         played = played[hidden + 1 :]
     for card, who in played:
-        face(canvas, game, card, (x, top, x + SMALL_W, top + SMALL_H))
-        canvas.text(
-            (x + SMALL_W // 2, top + SMALL_H + 6),
-            who,
-            14,
-            PALETTE.text,
-            anchor="ma",
-            width=SMALL_W + 6,
-        )
+        box = (x, top, x + SMALL_W, top + SMALL_H)
+        face(canvas, game, card, box)
+        under_card(canvas, box, who, 14, PALETTE.text)
         x += SMALL_W + 10
 
 

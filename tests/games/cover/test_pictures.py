@@ -8,7 +8,6 @@ then LOOK at every image in tests/games/cover/pictures/ before committing them.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,9 +17,9 @@ from games import GAMES
 from games.core.pictures import difference
 from games.cover.cookies_state import PendingMixer
 from games.cover.state import Battle, CoverState, RoundResult
+from tests.games.snapshots import TOLERANCE, difference_from_reference
 
 REFERENCES = Path(__file__).parent / "pictures"
-TOLERANCE = 1.0  # mean per-channel difference (0-255); a moved card is far above it
 ASSETS, COOKIES = GAMES["cover_your_assets"], GAMES["cover_your_cookies"]
 SIX = ("Anastasia the Unbreakable", "Ben", "Cleo", "Dev", "Eli", "Fay")
 
@@ -173,11 +172,7 @@ SNAPSHOTS: dict[str, Callable[[], bytes | None]] = {
 @pytest.mark.parametrize("name", sorted(SNAPSHOTS))
 def test_pictures_match_their_references(name: str) -> None:
     drawn = SNAPSHOTS[name]()
-    assert drawn is not None
-    reference = REFERENCES / f"{name}.png"
-    if os.environ.get("UPDATE_PICTURES"):
-        reference.write_bytes(drawn)
-    assert difference(drawn, reference.read_bytes()) < TOLERANCE
+    assert difference_from_reference(drawn, REFERENCES / f"{name}.png") < TOLERANCE
 
 
 def test_the_tolerance_sees_a_challenge_answered() -> None:

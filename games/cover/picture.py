@@ -295,15 +295,17 @@ def event_strip(canvas: Canvas, game: CoverRules, view: CoverView, y: int) -> No
         title = f"{names[seat]} drew a Mixer"
         played = [(card, names[seat])]
     canvas.text((PAD + 12, y + 10), title, 18, PALETTE.text, bold=True, width=WIDTH - 2 * PAD - 24)
-    room = (WIDTH - 2 * PAD - 24) // (SMALL_W + 10)
-    hidden = max(0, len(played) - room)
+    space, step = WIDTH - 2 * PAD - 24, SMALL_W + 10
+    if len(played) * step > space:  # the count of the earlier cards takes 44 px
+        space -= 44
+    hidden = max(0, len(played) - space // step)
     x, top = PAD + 12, y + 40
     if hidden:  # the earliest cards give way: the latest decide what happens next
         canvas.text(
             (x, top + SMALL_H // 2), f"+{hidden}", 18, PALETTE.muted, bold=True, anchor="lm"
         )
         x += 44
-        played = played[hidden + 1 :]
+        played = played[hidden:]
     for card, who in played:
         box = (x, top, x + SMALL_W, top + SMALL_H)
         face(canvas, game, card, box)
@@ -334,7 +336,7 @@ def player_band(
     )
     if tag:
         ribbon(canvas, (x + BAND_W - 12, y - 10), tag, hue, 13)
-    stack_picture(canvas, game, player.stack, (x + 12, y + 44))
+    stack_picture(canvas, game, player.stack, (x + 12, y + 44), challenged(view, seat))
     stack_lines(canvas, game, view, seat, (x + FACE_W + 48, y + 46))
 
 
@@ -354,11 +356,25 @@ def band_tag(game: CoverRules, view: CoverView, seat: int) -> tuple[str, tuple[i
     return "", PALETTE.muted
 
 
+def challenged(view: CoverView, seat: int) -> int | None:
+    """How deep in ``seat``'s stack the challenge on is (None: not on this stack; a
+    freshly drafted set is in no stack yet)."""
+    b = view.battle
+    if b is None or b.defender != seat or b.drafted or view.end_reason:
+        return None
+    return b.depth
+
+
 def stack_picture(
-    canvas: Canvas, game: CoverRules, stack: list[SetView], xy: tuple[int, int]
+    canvas: Canvas,
+    game: CoverRules,
+    stack: list[SetView],
+    xy: tuple[int, int],
+    target: int | None = None,
 ) -> None:
     """The stack as on a table: the top set face up, the set under it lying across (as the
-    rules stack them), and how many more lie below."""
+    rules stack them), and how many more lie below. The set a challenge is on (``target``:
+    0 the top, 1 the one under it) is outlined in red."""
     x, y = xy
     box = (x + 14, y, x + 14 + FACE_W, y + FACE_H)
     if not stack:
@@ -368,13 +384,15 @@ def stack_picture(
         under = stack[-2]
         look = looks(game)[under.asset]
         across = (x, y + 34, x + FACE_W + 28, y + FACE_H - 34)
-        canvas.draw.rounded_rectangle(
-            across, 10, fill=look.paper, outline=look.band or (60, 56, 52), width=5
-        )
+        edge = PALETTE.danger if target == 1 else look.band or (60, 56, 52)
+        canvas.draw.rounded_rectangle(across, 10, fill=look.paper, outline=edge, width=5)
     top = stack[-1]
     spec = game.cards[top.asset]
     size = title_size(spec.name, FACE_W - 20)
-    below = canvas.card(box, title=spec.name, look=looks(game)[top.asset], size=size, title_lines=3)
+    outline = PALETTE.danger if target == 0 else None
+    below = canvas.card(
+        box, title=spec.name, look=looks(game)[top.asset], size=size, title_lines=3, outline=outline
+    )
     set_pips(canvas, game, top.cards, (box[0] + 10, max(below + 2, box[3] - 50)))
     worth = game.short_money(top.value)
     look = looks(game)[top.asset]
@@ -412,7 +430,8 @@ def stack_lines(
     if under > 0:
         lines.append((f"{game.count(under, 'set')} under it", INFO, PALETTE.text, False))
         below = game.cards[player.stack[-2].asset].name
-        lines.append((f"next: {below}", INFO, PALETTE.muted, False))
+        target = challenged(view, seat) == 1
+        lines.append((f"next: {below}", INFO, PALETTE.danger if target else PALETTE.muted, target))
     elif under == 0:
         lines.append((f"its first {game.WORDS['set']}: safe", INFO, PALETTE.muted, False))
     stack = f"Stack {game.short_money(player.stack_value)}"

@@ -65,7 +65,8 @@ def assets_challenge() -> CoverState:
 
 def assets_six() -> CoverState:
     """The largest table: six stacks, a long name, a deep stack and a big set, after a round
-    (totals and a round won), the deck empty."""
+    (totals and a round won), the deck empty; a long challenge of a second-from-top set
+    (more cards than the strip holds: the earliest are counted) answered by a Penny Jar."""
     big = ("classic_auto", "classic_auto", "classic_auto", "gold", "silver", "silver", "gold")
     return rigged(
         ASSETS,
@@ -82,6 +83,23 @@ def assets_six() -> CoverState:
         discard=["comic_books"],
         turn=2,
         round=2,
+        battle=Battle(
+            challenger=2,
+            defender=0,
+            asset="cash",
+            depth=1,
+            played=[
+                (2, "cash"),
+                (2, "silver"),
+                (0, "cash"),
+                (2, "gold"),
+                (0, "silver"),
+                (2, "cash"),
+                (0, "penny_jar"),
+            ],
+            to_answer=2,
+            need=2,
+        ),
         totals=[620_000, 180_000, 250_000, 90_000, 410_000, 300_000],
         round_wins=[1, 0, 0, 0, 0, 0],
         rounds=[RoundResult(number=1, scores=[620_000, 180_000], winners=[0])],

@@ -42,7 +42,7 @@ PILE_H = 104  # the discard's and a draft pile's top card
 SMALL_W, SMALL_H = 118, 124  # a card played in a challenge
 INFO = 17  # a line beside a stack: legible at half size, on a phone
 HAND_COLUMNS = 3
-HAND_H = 96
+HAND_H = 104
 CHIP_H = 34  # a kind of card in the discard row
 ROW_W = WIDTH - 2 * PAD - FACE_W - 30  # the discard row's width, right of the deck
 
@@ -473,7 +473,7 @@ def hand_picture(game: CoverRules, view: CoverView) -> bytes | None:
         box = (x0, y0, x0 + width, y0 + HAND_H)
         spec = game.cards[card]
         lines = (" · ".join(reversed(about(game, card))),)
-        canvas.card(box, title=spec.name, lines=lines, look=looks(game)[card], size=20)
+        canvas.card(box, title=spec.name, lines=lines, look=looks(game)[card], size=23)
         if counts[card] > 1:  # copies: on the top edge, clear of the card's lines
             ribbon(canvas, (x0 + width - 10, y0 - 9), f"×{counts[card]}", (40, 40, 48), 14)
     return canvas.png()

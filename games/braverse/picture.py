@@ -22,6 +22,9 @@ from games.core.pictures import (
     Shape,
     card_back,
     empty_slot,
+    grid,
+    grid_height,
+    player_band,
     ribbon,
 )
 
@@ -142,19 +145,19 @@ def side_band(
 ) -> None:
     moving = seat in view.to_move and not view.over
     won = view.over and view.winner == seat
-    outline = PALETTE.accent if moving or won else None
-    canvas.panel((PAD, y, WIDTH - PAD, y + BAND), PALETTE.band, outline=outline, width=3)
-    x = PAD + 14
-    name = ("▶ " if moving else "") + side.name
-    hue = PALETTE.accent if moving or won else PALETTE.text
-    canvas.text((x, y + 10), name, 20, hue, bold=True, width=250 if won else 330)
-    if won:  # a badge after the (cut) name, so a long name never hides who won
-        shown = canvas.measure(canvas.fit(name, 20, 250, bold=True), 20, bold=True)
-        ribbon(canvas, (x + shown + 80, y + 13), "WINNER", PALETTE.good)
     counts = f"Deck {side.deck} · Hand {side.hand_count} · Discard {len(side.discard)}"
     if side.attack_bonus:
         counts = f"+{side.attack_bonus} attack this turn · " + counts
-    canvas.text((WIDTH - PAD - 14, y + 14), counts, 15, PALETTE.muted, anchor="ra", width=400)
+    band = (PAD, y, WIDTH - PAD, y + BAND)
+    outline = PALETTE.accent if won else None
+    width = 250 if won else 330
+    player_band(
+        canvas, band, side.name, counts, moving=moving, lit=won, outline=outline, name_width=width
+    )
+    x = PAD + 14
+    if won:  # a badge after the (cut) name, so a long name never hides who won
+        shown = canvas.measure(canvas.fit(side.name, 20, 250, bold=True), 20, bold=True)
+        ribbon(canvas, (x + shown + 80, y + 13), "WINNER", PALETTE.good)
     top = y + 42
     for slot in range(2):
         box = (x + slot * (CARD_W + 10), top, x + slot * (CARD_W + 10) + CARD_W, top + CARD_H)
@@ -280,8 +283,7 @@ def hand_picture(pool: CardPool, view: BraverseView) -> bytes | None:
 
 
 def section_height(cards: list[tuple[str, int]]) -> int:
-    rows = max(1, -(-len(cards) // HAND_COLUMNS))
-    return 34 + rows * (CARD_H + GAP)
+    return 34 + grid_height(len(cards), HAND_COLUMNS, CARD_H, GAP)
 
 
 def hand_section(
@@ -289,14 +291,12 @@ def hand_section(
 ) -> int:
     canvas.text((PAD + 4, y), title, 20, PALETTE.text, bold=True)
     y += 34
-    width = (WIDTH - 2 * PAD - (HAND_COLUMNS - 1) * GAP) // HAND_COLUMNS
     if not cards:
         canvas.text((PAD + 4, y + 4), "No cards.", 15, PALETTE.muted)
-    for index, (number, count) in enumerate(cards):
-        row, column = divmod(index, HAND_COLUMNS)
-        x0 = PAD + column * (width + GAP)
-        top = y + row * (CARD_H + GAP)
-        hand_card(canvas, pool, number, count, (x0, top, x0 + width, top + CARD_H))
+    for (number, count), box in zip(
+        cards, grid(len(cards), HAND_COLUMNS, y, CARD_H, GAP), strict=True
+    ):
+        hand_card(canvas, pool, number, count, box)
     return y + section_height(cards) - 34
 
 

@@ -315,6 +315,48 @@ def empty_slot(canvas: Canvas, box: Box, label: str, size: int = 13) -> None:
     canvas.text((cx, cy), label, size, PALETTE.muted, anchor="mm")
 
 
+def grid(count: int, columns: int, top: int, height: int, gap: int = 12) -> list[Box]:
+    """Boxes for ``count`` things in rows of ``columns`` across the picture (cards of a
+    hand, players' bands), left to right, then down."""
+    width = (WIDTH - 2 * PAD - (columns - 1) * gap) // columns
+    boxes = []
+    for index in range(count):
+        row, column = divmod(index, columns)
+        x0, y0 = PAD + column * (width + gap), top + row * (height + gap)
+        boxes.append((x0, y0, x0 + width, y0 + height))
+    return boxes
+
+
+def grid_height(count: int, columns: int, height: int, gap: int = 12) -> int:
+    """The height ``grid`` fills, a gap under each row (an empty grid keeps one row)."""
+    return max(1, -(-count // columns)) * (height + gap)
+
+
+def player_band(
+    canvas: Canvas,
+    box: Box,
+    name: str,
+    counts: str,
+    *,
+    moving: bool,
+    lit: bool = False,
+    outline: RGB | None = None,
+    name_width: int,
+    counts_size: int = 15,
+) -> None:
+    """A player's area: a panel outlined in ``outline`` (the accent on their move), their
+    name (after ▶ on their move; in the accent then or when ``lit``) and their counts at
+    the right."""
+    x0, y0, x1, _ = box
+    canvas.panel(
+        box, PALETTE.band, outline=outline or (PALETTE.accent if moving else None), width=3
+    )
+    shown = ("▶ " if moving else "") + name
+    hue = PALETTE.accent if moving or lit else PALETTE.text
+    canvas.text((x0 + 14, y0 + 10), shown, 20, hue, bold=True, width=name_width)
+    canvas.text((x1 - 14, y0 + 14), counts, counts_size, PALETTE.muted, anchor="ra", width=400)
+
+
 # Names and card texts come back in every picture: measuring, cutting and wrapping them once
 # keeps a board's drawing to its pixels (these caches are bounded, and hold only strings).
 @lru_cache(maxsize=8192)

@@ -24,6 +24,9 @@ from games.core.pictures import (
     CardLook,
     card_back,
     empty_slot,
+    grid,
+    grid_height,
+    player_band,
     ribbon,
     text_width,
 )
@@ -145,10 +148,10 @@ def pile_label(canvas: Canvas, xy: tuple[int, int], text: str, width: int) -> No
 
 # --- the table -----------------------------------------------------------------------------
 def table_picture(game: CoverRules, view: CoverView) -> bytes:
-    rows = -(-len(view.players) // 2)
     event = has_event(view)
     mid = middle_height(game, view)
-    height = HEADER + mid + (EVENT if event else 0) + rows * (BAND_H + GAP) + PAD - GAP
+    bands = grid_height(len(view.players), 2, BAND_H, GAP)
+    height = HEADER + mid + (EVENT if event else 0) + bands + PAD - GAP
     canvas = Canvas(height)
     header(canvas, game, view)
     y = HEADER
@@ -157,10 +160,8 @@ def table_picture(game: CoverRules, view: CoverView) -> bytes:
     if event:
         event_strip(canvas, game, view, y)
         y += EVENT
-    for seat in range(len(view.players)):
-        row, column = divmod(seat, 2)
-        x = PAD + column * (BAND_W + GAP)
-        player_band(canvas, game, view, seat, (x, y + row * (BAND_H + GAP)))
+    for seat, box in enumerate(grid(len(view.players), 2, y, BAND_H, GAP)):
+        seat_band(canvas, game, view, seat, box)
     return canvas.png()
 
 
@@ -313,29 +314,25 @@ def event_strip(canvas: Canvas, game: CoverRules, view: CoverView, y: int) -> No
         x += SMALL_W + 10
 
 
-def player_band(
-    canvas: Canvas, game: CoverRules, view: CoverView, seat: int, xy: tuple[int, int]
-) -> None:
-    x, y = xy
+def seat_band(canvas: Canvas, game: CoverRules, view: CoverView, seat: int, box: Box) -> None:
+    x, y, x1, _ = box
     player = view.players[seat]
     moving = seat in view.to_move and not view.end_reason
     tag, hue = band_tag(game, view, seat)
-    outline = hue if tag else (PALETTE.accent if moving else None)
-    canvas.panel((x, y, x + BAND_W, y + BAND_H), PALETTE.band, outline=outline, width=3)
-    name = ("▶ " if moving else "") + player.name
-    canvas.text(
-        (x + 12, y + 10),
-        name,
-        20,
-        PALETTE.accent if moving else PALETTE.text,
-        bold=True,
-        width=BAND_W - 120,
-    )
-    canvas.text(
-        (x + BAND_W - 12, y + 13), f"Hand {player.hand_count}", 18, PALETTE.muted, anchor="ra"
+    counts = f"Hand {player.hand_count}"
+    outline = hue if tag else None
+    player_band(
+        canvas,
+        box,
+        player.name,
+        counts,
+        moving=moving,
+        outline=outline,
+        name_width=x1 - x - 120,
+        counts_size=18,
     )
     if tag:
-        ribbon(canvas, (x + BAND_W - 12, y - 10), tag, hue, 13)
+        ribbon(canvas, (x1 - 12, y - 10), tag, hue, 13)
     stack_picture(canvas, game, player.stack, (x + 12, y + 44), challenged(view, seat))
     stack_lines(canvas, game, view, seat, (x + FACE_W + 48, y + 46))
 
@@ -457,23 +454,19 @@ def hand_picture(game: CoverRules, view: CoverView) -> bytes | None:
         return None
     counts = Counter(view.hand)
     cards = game.cards.sort(counts)
-    rows = max(1, -(-len(cards) // HAND_COLUMNS))
-    canvas = Canvas(PAD + 40 + rows * (HAND_H + GAP) + PAD - GAP)
+    canvas = Canvas(PAD + 40 + grid_height(len(cards), HAND_COLUMNS, HAND_H, GAP) + PAD - GAP)
     me: PlayerView = view.players[view.viewer]
     canvas.text((PAD + 4, PAD), f"Your hand ({len(view.hand)})", 22, PALETTE.text, bold=True)
     mine = f"Your stack {game.short_money(me.stack_value)} · {game.count(len(me.stack), 'set')}"
     canvas.text((WIDTH - PAD - 4, PAD + 4), mine, 17, PALETTE.muted, anchor="ra", width=440)
-    width = (WIDTH - 2 * PAD - (HAND_COLUMNS - 1) * GAP) // HAND_COLUMNS
     top = PAD + 40
     if not cards:
         canvas.text((PAD + 4, top + 8), "No cards.", 18, PALETTE.muted)
-    for index, card in enumerate(cards):
-        row, column = divmod(index, HAND_COLUMNS)
-        x0, y0 = PAD + column * (width + GAP), top + row * (HAND_H + GAP)
-        box = (x0, y0, x0 + width, y0 + HAND_H)
+    for card, box in zip(cards, grid(len(cards), HAND_COLUMNS, top, HAND_H, GAP), strict=True):
+        _, y0, x1, _ = box
         spec = game.cards[card]
         lines = (" · ".join(reversed(about(game, card))),)
         canvas.card(box, title=spec.name, lines=lines, look=looks(game)[card], size=23)
         if counts[card] > 1:  # copies: on the top edge, clear of the card's lines
-            ribbon(canvas, (x0 + width - 10, y0 - 9), f"×{counts[card]}", (40, 40, 48), 14)
+            ribbon(canvas, (x1 - 10, y0 - 9), f"×{counts[card]}", (40, 40, 48), 14)
     return canvas.png()

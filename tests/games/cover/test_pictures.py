@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from games import GAMES
-from games.core.pictures import difference
+from games.core.pictures import difference, text_width
+from games.cover import picture
 from games.cover.cookies_state import PendingMixer
 from games.cover.state import Battle, CoverState, RoundResult
 from tests.games.snapshots import TOLERANCE, difference_from_reference
@@ -206,3 +207,21 @@ def test_the_tolerance_sees_a_challenge_answered() -> None:
 def test_a_spectator_has_no_hand_picture() -> None:
     assert ASSETS.hand_picture(ASSETS.view(assets_challenge(), None)) is None
     assert COOKIES.hand_picture(COOKIES.view(cookies_swipe(), None)) is None
+
+
+def test_each_kind_of_card_has_its_own_look() -> None:
+    """Assets of one value share a band (their tier); wilds and actions look like neither
+    assets nor each other, in both games."""
+    assets, cookies = picture.looks(ASSETS), picture.looks(COOKIES)
+    assert assets["piano"] == assets["comic_books"] != assets["cabin"]
+    papers = {assets["piano"].paper, assets["silver"].paper, assets["gold"].paper}
+    assert len(papers | {assets["swap"].paper}) == 4
+    assert assets["swap"] == assets["move"]
+    assert cookies["fresh_milk"].paper != cookies["chocolate_milk"].paper
+    assert cookies["rotate"].paper not in {cookies["churro"].paper, cookies["fresh_milk"].paper}
+
+
+def test_a_long_word_in_a_name_shrinks_instead_of_being_cut() -> None:
+    size = picture.title_size("Snickerdoodle", picture.FACE_W - 20)
+    assert size < 16 and text_width("Snickerdoodle", size, True) <= picture.FACE_W - 20
+    assert picture.title_size("Cash under the Mattress", picture.FACE_W - 20) == 16

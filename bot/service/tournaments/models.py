@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Literal
 
 from bot.errors import UserError
-from bot.store import MatchRecord
+from bot.store import MatchRecord, Store
 from bot.store.tournament_records import (
     EntrantRecord,
     ResultRecord,
@@ -19,7 +19,7 @@ from bot.store.tournament_records import (
 from bot.tournaments.config import DAY, TournamentConfig
 from bot.tournaments.entries import late_entry_open
 from bot.tournaments.formats import Format, format_of
-from bot.tournaments.progress import to_table_result
+from bot.tournaments.progress import Progress, to_table_result
 from bot.tournaments.results import meetings
 from bot.tournaments.standings import Standing
 from games.core.protocol import Game
@@ -114,6 +114,32 @@ class TournamentView:
         if self.event.status != "finished" or not self.standings:
             return None
         return self.entrant(self.standings[0].player)
+
+
+def progress_of(
+    event: TournamentRecord,
+    config: TournamentConfig,
+    game: Game,
+    entrants: Sequence[EntrantRecord],
+    results: Sequence[ResultRecord],
+    tables: Sequence[TournamentTable],
+) -> Progress:
+    """The event as stored, for its format to read."""
+    return Progress(config, game, event.seed, event.round, event.status, entrants, results, tables)
+
+
+async def read_view(store: Store, game: Game, event: TournamentRecord) -> TournamentView:
+    """The view of an event, read from the store alone: the tournament service shows it,
+    and the read-only web page (which holds none of the service's writing parts) too."""
+    config = TournamentConfig.model_validate_json(event.config)
+    entrants = await store.entrants(event.tournament_id)
+    results = await store.results(event.tournament_id)
+    tables = await store.tournament_tables(event.tournament_id)
+    progress = progress_of(event, config, game, entrants, results, tables)
+    kind = format_of(config, game)
+    standings = kind.standings(progress)
+    rounds = kind.rounds(len(progress.players))
+    return TournamentView(event, config, game, entrants, results, tables, standings, rounds)
 
 
 def signed_up(entrants: Sequence[EntrantRecord], user_id: int) -> EntrantRecord | None:

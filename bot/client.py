@@ -20,6 +20,7 @@ from bot.service import MatchService
 from bot.service.ratings import Ratings
 from bot.service.tournaments import Tournaments
 from bot.store import Store, Timer, open_store
+from bot.web.paths import WebLinks
 from games.core.words import plural
 
 log = logging.getLogger(__name__)
@@ -84,6 +85,7 @@ class CookieJar(commands.Bot):
         self.ratings = self.runtime.ratings
         self.tournaments = self.runtime.tournaments
         self.scheduler = self.runtime.scheduler
+        self.web_links = WebLinks(self.settings.site_url, self.service.guild_settings)
         if self.metrics is not None and self.settings.metrics_port:
             self.metrics.watch_service(self.service)
             self._metrics_server = await serve(

@@ -13,7 +13,16 @@ from bot.service import Person
 from bot.service.tournaments import Tournaments, TournamentView, points_text
 from bot.tournaments.tiebreakers import percent
 from cogs import render
-from cogs.components import FreesClickedView, components_view, guarded, page_button, person, tell
+from cogs.components import (
+    FreesClickedView,
+    add_web_link,
+    components_view,
+    guarded,
+    links_of,
+    page_button,
+    person,
+    tell,
+)
 from cogs.tournaments.embeds import pairings_pages, tiebreak_words
 
 EID = r"(?P<tid>[0-9a-f]{8})"
@@ -208,6 +217,8 @@ class PairingsPage(
                 )
             deadline = await round_deadline(events, self.tournament_id, self.round_no)
             embed, buttons = pairings_message(view, self.round_no, self.page, deadline)
+            links = links_of(interaction)
+            await add_web_link(buttons, links, view.event.guild_id, "event", self.tournament_id)
             await interaction.response.edit_message(embed=embed, view=buttons)
 
         await guarded(interaction, run())

@@ -12,7 +12,7 @@ import discord
 from bot.service.tournaments import TournamentChange, Tournaments, TournamentView
 from bot.store.tournament_records import TournamentRecord, TournamentTable
 from bot.tournaments.config import ROUND_DEADLINES
-from cogs.components import components_view
+from cogs.components import add_web_link, components_view
 from cogs.table import presenter_of
 from cogs.tournaments.buttons import (
     TournamentButton,
@@ -123,6 +123,11 @@ class TournamentPosts:
         except discord.HTTPException:
             log.info("could not end the countdown of event %s", change.event.tournament_id)
 
+    async def web_link(self, buttons: discord.ui.View, event: TournamentRecord) -> None:
+        await add_web_link(
+            buttons, self.bot.web_links, event.guild_id, "event", event.tournament_id
+        )
+
     async def post_paused(self, change: TournamentChange) -> None:
         await self.end_countdown(change)  # Resume shows the standings again, with a new one
         await self.refresh_signup(change)
@@ -133,6 +138,7 @@ class TournamentPosts:
         view = await self.events.view(change.event.tournament_id)
         deadline = await round_deadline(self.events, change.event.tournament_id, change.round)
         embed, buttons = pairings_message(view, change.round, 0, deadline)
+        await self.web_link(buttons, change.event)
         await self.presenter.post(change.event.channel_id, embed=embed, view=buttons)
 
     async def post_table(self, change: TournamentChange) -> None:
@@ -205,6 +211,7 @@ class TournamentPosts:
         if change.next_round_at is not None:
             buttons.add_item(TournamentButton(change.event.tournament_id, "next"))
         buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
+        await self.web_link(buttons, change.event)
         message = await self.presenter.post(
             change.event.channel_id,
             embed=standings_embed(
@@ -227,6 +234,7 @@ class TournamentPosts:
             text += f" 🏆 {who} wins."
         buttons = components_view()
         buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
+        await self.web_link(buttons, change.event)
         await self.presenter.post(
             change.event.channel_id,
             text,

@@ -58,16 +58,15 @@ def guarded(buckets: Buckets) -> Callable[[web.Request, Handler], Awaitable[web.
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         wait = buckets.take(request.remote or "?")
         if wait > 0:
-            response: web.StreamResponse = web.Response(
-                status=429,
+            raise web.HTTPTooManyRequests(
                 text="Too many requests: slow down a little.\n",
-                headers={"Retry-After": str(math.ceil(wait))},
+                headers={**HEADERS, "Retry-After": str(math.ceil(wait))},
             )
-        else:
-            try:
-                response = await handler(request)
-            except web.HTTPException as exc:
-                response = exc
+        try:
+            response = await handler(request)
+        except web.HTTPException as exc:  # a 404, a 405: said with the same headers
+            exc.headers.update(HEADERS)
+            raise
         if not response.prepared:  # a stream sent its headers already
             response.headers.update(HEADERS)
         return response

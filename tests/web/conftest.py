@@ -1,0 +1,140 @@
+"""The web pages on a SQLite store, through aiohttp's test client: a service to move the
+matches, the app fed by its changes as in the bot's process."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.service import MatchService, Person
+from bot.store import SeatRecord, Store, open_store
+from bot.web.app import LIVE, make_app
+from bot.web.paths import site_root
+from bot.web.reader import Reader
+from bot.web.security import Buckets
+from games import GAMES
+from tests.bot.conftest import ANA, BEN, MOD
+
+GUILD = 1
+XSS = "<img src=x onerror=alert(1)>"  # a name people wrote, as the store may hold it
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    store = open_store(f"sqlite:///{tmp_path / 'cookie.db'}")
+    await store.connect()
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+def service(store: Store) -> MatchService:
+    seeds = iter(range(5000, 100_000))
+    return MatchService(store, GAMES, new_seed=lambda: next(seeds))
+
+
+async def serve(service: MatchService, buckets: Buckets | None = None) -> TestClient:
+    """A client of a fresh app (its live tables empty), fed by the service's changes."""
+    app = make_app(Reader(service.store, GAMES, service), buckets=buckets)
+    service.listeners.append(app[LIVE].on_change)
+    client = TestClient(TestServer(app))
+    await client.start_server()
+    return client
+
+
+@pytest.fixture
+async def web(service: MatchService) -> AsyncIterator[TestClient]:
+    client = await serve(service)
+    yield client
+    await client.close()
+
+
+async def opt_in(service: MatchService, guild: int = GUILD) -> str:
+    """Turn the server's page on; its root path."""
+    settings = await service.set_guild_defaults(guild, MOD, {"web": True})
+    return site_root(guild, settings.web_token)
+
+
+async def name_ben_with_markup(service: MatchService, match_id: str) -> None:
+    """The service cleans the names it is given; the store may still hold raw ones (older
+    rows, another front end), and the pages must escape them."""
+    lobby = await service.get(match_id)
+    seats = [
+        s if s.user_id != BEN.user_id else SeatRecord(seat=s.seat, user_id=s.user_id, name=XSS)
+        for s in lobby.seats
+    ]
+    await service.store.save_lobby(match_id, seats, lobby.options, lobby.host_id, lobby.settings)
+
+
+async def running_match(
+    service: MatchService, channel_id: int = 10, game: str = "cover_your_assets"
+) -> str:
+    """Ana, a player who named themselves with markup, and bots up to four seats, started."""
+    record = await service.open_lobby(
+        guild_id=GUILD, channel_id=channel_id, host=ANA, game_key=game
+    )
+    await service.join(record.match_id, BEN)
+    for _ in range(min(4, GAMES[game].max_players) - 2):
+        await service.add_bot(record.match_id, ANA)
+    await name_ben_with_markup(service, record.match_id)
+    await service.start(record.match_id, ANA)
+    return record.match_id
+
+
+async def finished_match(service: MatchService, channel_id: int = 20) -> str:
+    """Ana, the markup-named player and a bot play Cookie Chomper to the end."""
+    record = await service.open_lobby(
+        guild_id=GUILD, channel_id=channel_id, host=ANA, game_key="cookie_chomper"
+    )
+    await service.join(record.match_id, BEN)
+    await service.add_bot(record.match_id, ANA)
+    await name_ben_with_markup(service, record.match_id)
+    await service.start(record.match_id, ANA)
+    await play_out(service, record.match_id)
+    return record.match_id
+
+
+async def play_out(service: MatchService, match_id: str, moves: int = 5000) -> None:
+    """Bots move, and the people take their first option, until the match ends."""
+    for _ in range(moves):
+        if (await service.get(match_id)).status == "finished":
+            return
+        if await one_move(service, match_id) is None:
+            raise AssertionError("nobody could move")
+    raise AssertionError("the match did not end")
+
+
+async def one_move(service: MatchService, match_id: str) -> object:
+    """One move of whoever may move: a bot, else Ana or Ben taking their first option."""
+    change = await service.play_bot(match_id)
+    if change is not None:
+        return change
+    for person in (ANA, BEN):
+        seen = await service.seat_view(match_id, person.user_id)
+        decision = seen.decision or (seen.chances[0] if seen.chances else None)
+        if decision is not None:
+            picks = list(range(max(1, decision.min_picks)))
+            return await service.act(match_id, person.user_id, stamp=decision.stamp, picks=picks)
+    return None
+
+
+LINK = re.compile(r'(?:href|src|data-src|data-live|data-picture)="([^"]+)"')
+
+
+def links(page: str, root: str) -> set[str]:
+    """The server's own links on a page (the static files and the broadcast one too)."""
+    found = set()
+    for link in LINK.findall(page):
+        link = link.replace("&amp;", "&")
+        if link.startswith("?"):
+            continue  # ?broadcast=1, of the page it is on: crawled with it
+        if link.startswith(("/", root)):
+            found.add(link)
+    return found
+
+
+__all__ = ["ANA", "BEN", "MOD", "Person"]

@@ -25,6 +25,7 @@ from cogs.components import (
     add_web_link,
     components_view,
     guarded,
+    links_of,
     page_button,
     service_of,
 )
@@ -247,6 +248,8 @@ async def show_replay(
     await interaction.response.defer()  # a replay not in memory takes a moment to compute
     found = await service.replay(interaction.guild_id or 0, match_id)
     content, embeds, view = replay_message(service.game_of(found.record), found, step, hands)
+    links = links_of(interaction)
+    await add_web_link(view, links, interaction.guild_id, "replay", found.record.match_id)
     await interaction.edit_original_response(content=content, embeds=embeds, view=view)
 
 

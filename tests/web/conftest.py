@@ -5,36 +5,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.service import MatchService, Person
-from bot.store import SeatRecord, Store, open_store
+from bot.store import SeatRecord
 from bot.web.app import LIVE, make_app
 from bot.web.paths import site_root
 from bot.web.reader import Reader
 from bot.web.security import Buckets
 from games import GAMES
-from tests.bot.conftest import ANA, BEN, MOD
+from tests.bot.conftest import ANA, BEN, MOD, service, store
 
 GUILD = 1
 XSS = "<img src=x onerror=alert(1)>"  # a name people wrote, as the store may hold it
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = open_store(f"sqlite:///{tmp_path / 'cookie.db'}")
-    await store.connect()
-    yield store
-    await store.close()
-
-
-@pytest.fixture
-def service(store: Store) -> MatchService:
-    seeds = iter(range(5000, 100_000))
-    return MatchService(store, GAMES, new_seed=lambda: next(seeds))
+def backend() -> str:
+    """The pages read through the store interface both backends share: SQLite suffices
+    (and the crawl rewrites a row with sqlite3)."""
+    return "sqlite"
 
 
 async def serve(service: MatchService, buckets: Buckets | None = None) -> TestClient:
@@ -137,4 +129,4 @@ def links(page: str, root: str) -> set[str]:
     return found
 
 
-__all__ = ["ANA", "BEN", "MOD", "Person"]
+__all__ = ["ANA", "BEN", "MOD", "Person", "service", "store"]

@@ -100,41 +100,28 @@ async def an_event(service: MatchService) -> str:
     return event.tournament_id
 
 
+def rated(match_id: str, user_id: int, place: int, after: int) -> RatingChangeRecord:
+    return RatingChangeRecord(
+        match_id=match_id,
+        user_id=user_id,
+        guild_id=GUILD,
+        game="cookie_chomper",
+        at=1_700_000_000.0,
+        place=place,
+        players=2,
+        mu_before=25,
+        sigma_before=8,
+        mu_after=25 + (after - 1000) / 60,
+        sigma_after=7,
+        games_after=1,
+        display_after=after,
+    )
+
+
 async def rate(service: MatchService, match_id: str) -> None:
-    """Two rating changes of the markup-named player, for the curve on their page."""
+    """The match rated, for the leaderboard and the curve on the players' pages."""
     await service.store.save_match_ratings(
-        [
-            RatingChangeRecord(
-                match_id=match_id,
-                user_id=BEN.user_id,
-                guild_id=GUILD,
-                game="cookie_chomper",
-                at=1_700_000_000.0,
-                place=1,
-                players=2,
-                mu_before=25,
-                sigma_before=8,
-                mu_after=27,
-                sigma_after=7,
-                games_after=1,
-                display_after=1120,
-            ),
-            RatingChangeRecord(
-                match_id=match_id,
-                user_id=ANA.user_id,
-                guild_id=GUILD,
-                game="cookie_chomper",
-                at=1_700_000_000.0,
-                place=2,
-                players=2,
-                mu_before=25,
-                sigma_before=8,
-                mu_after=23,
-                sigma_after=7,
-                games_after=1,
-                display_after=880,
-            ),
-        ]
+        [rated(match_id, BEN.user_id, 1, 1120), rated(match_id, ANA.user_id, 2, 880)]
     )
 
 
@@ -309,7 +296,7 @@ def scramble_running(db: str, match_id: str) -> None:
 
 
 async def test_a_crawl_from_the_front_page_finds_no_secret_of_a_running_match(
-    service: MatchService, web: TestClient, tmp_path
+    service: MatchService, web: TestClient, database_url: str
 ) -> None:
     root = await opt_in(service)
     running = await running_match(service)
@@ -327,7 +314,7 @@ async def test_a_crawl_from_the_front_page_finds_no_secret_of_a_running_match(
     for match_id in (running, pictured):
         seed = str((await service.get(match_id)).seed)
         assert all(seed.encode() not in body for body in before.values())
-        scramble_running(str(tmp_path / "cookie.db"), match_id)
+        scramble_running(database_url.removeprefix("sqlite:///"), match_id)
         service._forget(match_id)  # the service reads the scrambled row like any other
     fresh = await serve(service)  # nothing kept rendered from before
     try:

@@ -22,6 +22,7 @@ from bot.web.live import LiveTables
 from bot.web.reader import Reader, Site
 from bot.web.security import Buckets, guarded, with_headers
 from games.core.protocol import Game
+from games.core.words import plural
 
 log = logging.getLogger(__name__)
 
@@ -159,6 +160,8 @@ def templates() -> jinja2.Environment:
     )
     env.filters["discord"] = pages.discord_text
     env.filters["when"] = pages.when
+    env.filters["day"] = pages.day
+    env.filters["plural"] = plural
     return env
 
 

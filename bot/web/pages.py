@@ -34,6 +34,15 @@ def discord_text(text: str) -> Markup:
     return Markup(safe)
 
 
+DOTS = 60  # points marked on a rating curve (the latest)
+
+
+def day(stamp: float | None) -> str:
+    if stamp is None:
+        return ""
+    return datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%d")
+
+
 def when(stamp: float | None) -> str:
     if stamp is None:
         return ""
@@ -133,6 +142,7 @@ def event_page(view: TournamentView) -> EventPage:
 class CurveSvg:
     game: str
     points: str  # the polyline's "x,y x,y"
+    dots: list[tuple[str, str]]  # each match's point (the last ones, when there are many)
     low: int
     high: int
     last: int
@@ -148,8 +158,11 @@ def curve_svg(curve: Curve) -> CurveSvg:
     span = max(1, high - low)
     width, height, pad = 600, 160, 10
     step = (width - 2 * pad) / max(1, len(values) - 1)
-    xy = [
-        f"{pad + i * step:.1f},{height - pad - (v - low) * (height - 2 * pad) / span:.1f}"
-        for i, v in enumerate(values)
-    ]
-    return CurveSvg(curve.game, " ".join(xy), low, high, values[-1], len(values))
+    def y(value: int) -> float:
+        if high == low:
+            return height / 2  # one rating so far: a level line through the middle
+        return height - pad - (value - low) * (height - 2 * pad) / span
+
+    xy = [f"{pad + i * step:.1f},{y(v):.1f}" for i, v in enumerate(values)]
+    dots = [(x, y) for x, y in (point.split(",") for point in xy[-DOTS:])]
+    return CurveSvg(curve.game, " ".join(xy), dots, low, high, values[-1], len(values))

@@ -11,6 +11,13 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.service import MatchService, Person
 from bot.store import SeatRecord
+from bot.store.tournament_records import (
+    EntrantRecord,
+    ResultRecord,
+    TournamentRecord,
+    TournamentTable,
+)
+from bot.tournaments.config import TournamentConfig
 from bot.web.app import LIVE, make_app
 from bot.web.paths import site_root
 from bot.web.reader import Reader
@@ -112,6 +119,57 @@ async def one_move(service: MatchService, match_id: str) -> object:
             picks = list(range(max(1, decision.min_picks)))
             return await service.act(match_id, person.user_id, stamp=decision.stamp, picks=picks)
     return None
+
+
+async def an_event(service: MatchService) -> str:
+    """A Swiss event of four (the markup-named player among them) with its first round
+    played: two tables, their results stored."""
+    store = service.store
+    event = TournamentRecord(
+        tournament_id="abcd1234",
+        guild_id=GUILD,
+        channel_id=30,
+        organiser_id=MOD.user_id,
+        game="cover_your_assets",
+        config=TournamentConfig().model_dump_json(),
+        status="running",
+        round=1,
+        seed=7,
+        created_at=1_700_000_000.0,
+    )
+    await store.create_tournament(event)
+    people = [(ANA.user_id, "Ana"), (BEN.user_id, XSS), (None, "Basil"), (None, "Ginger")]
+    for number, (user, name) in enumerate(people, start=1):
+        joined = 1_700_000_000.0 + number
+        await store.save_entrant(
+            EntrantRecord(
+                tournament_id=event.tournament_id,
+                entrant=number,
+                user_id=user,
+                name=name,
+                joined_at=joined,
+            )
+        )
+    for table_no, seats in ((1, [1, 2]), (2, [3, 4])):
+        await store.save_tournament_table(
+            TournamentTable(
+                tournament_id=event.tournament_id,
+                round=1,
+                table_no=table_no,
+                seats=seats,
+                status="done",
+            )
+        )
+        await store.add_result(
+            ResultRecord(
+                tournament_id=event.tournament_id,
+                round=1,
+                table_no=table_no,
+                players=seats,
+                places=[2, 1],
+            )
+        )
+    return event.tournament_id
 
 
 LINK = re.compile(r'(?:href|src|data-src|data-live|data-picture)="([^"]+)"')

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import re
 
+import aiohttp
+from aiohttp.test_utils import unused_port
+
 from tests.discord.conftest import make_a_move, make_bot, table_of
 from tests.discord.test_cover_your_assets import open_lobby, play_to_the_end
 from tests.discord.test_tournaments import bots_only_event, the_event
@@ -74,4 +77,23 @@ async def test_pairings_and_standings_link_the_event_page(fake, db) -> None:
         assert pairings and final
         for message in pairings + final:
             assert message.links() == [page], message.text()
+    fake.assert_clean()
+
+
+async def test_the_bot_serves_its_pages_on_web_port_and_its_table_link_opens(fake, db) -> None:
+    """WEB_PORT: the bot's own process serves the pages (fed by its service's changes),
+    and the table's link button opens the table's page."""
+    ana = fake.add_user("ana")
+    mod = fake.add_user("mod", manage_guild=True)
+    port = unused_port()
+    async with fake.running(make_bot(db, web_port=port)):
+        await fake.slash(mod, "settings", web=True)
+        await open_lobby(fake, ana, bots=3)
+        await fake.click(ana, table_of(fake), table_of(fake).find_button("Start"))
+        await make_a_move(fake, ana)
+        [link] = table_of(fake).links()
+        assert link.startswith(f"http://localhost:{port}/s/")
+        async with aiohttp.ClientSession() as session:
+            page = await session.get(link.replace("localhost", "127.0.0.1"))
+            assert page.status == 200 and "Cover Your Assets" in await page.text()
     fake.assert_clean()

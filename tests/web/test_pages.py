@@ -295,3 +295,36 @@ async def test_a_crawl_from_the_front_page_finds_no_secret_of_a_running_match(
     assert after.keys() == before.keys()
     for path, body in before.items():
         assert after[path] == body, path
+
+
+async def test_run_alone_the_pages_follow_moves_by_polling_the_database(
+    service: MatchService, database_url: str
+) -> None:
+    """``python -m bot web``: another process's moves reach the live table by the poll of
+    the watched matches' versions (here the service stands for the bot's process)."""
+    import aiohttp
+    from aiohttp.test_utils import unused_port
+
+    from bot.web.app import serve_alone
+
+    root = await opt_in(service)
+    match_id = await running_match(service)
+    port, stop = unused_port(), asyncio.Event()
+    alone = asyncio.create_task(serve_alone(database_url, port, stop))
+    try:
+        async with aiohttp.ClientSession() as session:
+            for _ in range(600):  # until it listens (a guard, not a timing)
+                try:
+                    front = await session.get(f"http://127.0.0.1:{port}{root}/")
+                    break
+                except aiohttp.ClientConnectionError:
+                    await asyncio.sleep(0.05)
+            assert front.status == 200 and match_id in await front.text()
+            stream = await session.get(f"http://127.0.0.1:{port}{root}/table/{match_id}/live")
+            version = (await next_event(stream))["version"]
+            assert await one_move(service, match_id) is not None
+            assert (await next_event(stream))["version"] == version + 1  # type: ignore[operator]
+            stream.close()
+    finally:
+        stop.set()
+        await alone

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from importlib import resources
 from pathlib import Path
@@ -16,9 +17,10 @@ from markupsafe import Markup
 from bot.errors import UserError
 from bot.service.base import Listener
 from bot.service.history import History
+from bot.service.tournaments.models import view_of
 from bot.store import Store, open_store
 from bot.web import pages
-from bot.web.live import LiveTables
+from bot.web.live import LiveTables, Watched
 from bot.web.reader import Reader, Site
 from bot.web.security import Buckets, guarded, with_headers
 from games.core.protocol import Game
@@ -31,6 +33,11 @@ LIVE = web.AppKey("live", LiveTables)
 TEMPLATES = web.AppKey("templates", jinja2.Environment)
 SERVER = "/s/{guild:[0-9]{1,20}}/{token:[A-Za-z0-9_-]{8,64}}"
 PNG_HEADERS = {"Cache-Control": "no-store"}
+EVENT_KEPT = 5.0  # seconds an event's rendered page is served again (results may come)
+EVENTS_KEPT = 64
+# Event -> ((event, path token, status, round), when rendered, the page): the page's links
+# carry the token, so a renewed path is rendered anew.
+EVENTS = web.AppKey("events", dict)
 
 Page = Callable[[web.Request, Site], Awaitable[web.StreamResponse]]
 
@@ -84,21 +91,28 @@ async def table(request: web.Request, site: Site) -> web.StreamResponse:
     )
 
 
-async def table_picture(request: web.Request, site: Site) -> web.StreamResponse:
-    record = await request.app[READER].match(site, request.match_info["match"])
-    watched = None if record is None else request.app[LIVE].get(record)
+async def watched_table(request: web.Request, site: Site) -> Watched:
+    """The match kept rendered: from memory when it is (every viewer's picture and stream
+    would otherwise read the whole match), else read once."""
+    match_id = request.match_info["match"]
+    watched = request.app[LIVE].known(match_id, site.guild_id)
+    if watched is None:
+        record = await request.app[READER].match(site, match_id)
+        watched = None if record is None else request.app[LIVE].get(record)
     if watched is None:
         raise not_found()
+    return watched
+
+
+async def table_picture(request: web.Request, site: Site) -> web.StreamResponse:
+    watched = await watched_table(request, site)
     return png(await watched.picture())
 
 
 async def live(request: web.Request, site: Site) -> web.StreamResponse:
     """Server-Sent Events: the table's fragment now, then after every change."""
     tables = request.app[LIVE]
-    record = await request.app[READER].match(site, request.match_info["match"])
-    watched = None if record is None else tables.get(record)
-    if watched is None:
-        raise not_found()
+    watched = await watched_table(request, site)
     watched.token = site.token
     response = with_headers(web.StreamResponse())
     response.content_type = "text/event-stream"
@@ -138,10 +152,31 @@ async def replay_picture(request: web.Request, site: Site) -> web.StreamResponse
 
 
 async def tournament(request: web.Request, site: Site) -> web.StreamResponse:
-    view = await request.app[READER].tournament(site, request.match_info["event"])
-    if view is None:
+    """An event's page, kept rendered for EVENT_KEPT seconds while its status and round
+    stand: a 512-player Swiss's standings take far longer to compute than to send, and
+    its viewers refresh together as results come in."""
+    reader = request.app[READER]
+    event = await reader.event(site, request.match_info["event"])
+    if event is None:
         raise not_found()
-    return html(request, "event.html", site=site, event=pages.event_page(view))
+    kept = request.app[EVENTS]
+    key = (event.tournament_id, site.token, event.status, event.round)
+    now = time.monotonic()
+    found = kept.get(event.tournament_id)
+    if found is None or found[0] != key or now - found[1] > EVENT_KEPT:
+        records = await reader.event_records(event)
+        env, game = request.app[TEMPLATES], reader.games[event.game]
+
+        def render() -> str:
+            page = pages.event_page(view_of(game, event, records))
+            return env.get_template("event.html").render(site=site, event=page)
+
+        # Off the event loop: the bot's clicks go on while a large event is computed.
+        text = await asyncio.to_thread(render)
+        found = kept[event.tournament_id] = (key, now, text)
+        while len(kept) > EVENTS_KEPT:
+            kept.pop(next(iter(kept)))
+    return web.Response(text=found[2], content_type="text/html", charset="utf-8")
 
 
 async def player(request: web.Request, site: Site) -> web.StreamResponse:
@@ -174,6 +209,7 @@ def make_app(reader: Reader, *, buckets: Buckets | None = None) -> web.Applicati
     app = web.Application(middlewares=[guarded(buckets or Buckets())])
     env = templates()
     app[READER] = reader
+    app[EVENTS] = {}
     app[TEMPLATES] = env
     app[LIVE] = LiveTables(reader, lambda now: pages.table_text(env, now))
     app.add_routes(

@@ -57,6 +57,10 @@ class Watched:
         }
         self.event = f"data: {json.dumps(body)}\n\n".encode()
         self._picture = None
+        self.wake()
+
+    def wake(self) -> None:
+        """Every stream writes the current rendering (or sees the page closing)."""
         woken, self._woken = self._woken, asyncio.Event()
         woken.set()
 
@@ -87,6 +91,14 @@ class LiveTables:
         self.fragment = fragment
         self._watched: OrderedDict[str, Watched] = OrderedDict()
         self.closed = asyncio.Event()
+
+    def known(self, match_id: str, guild_id: int) -> Watched | None:
+        """The match as kept rendered, if it is, without a read: kept current by the
+        service's changes, or by the poll while anyone watches (streams and pictures)."""
+        watched = self._watched.get(match_id)
+        if watched is None or watched.now.record.guild_id != guild_id:
+            return None
+        return watched
 
     def get(self, record: MatchRecord) -> Watched | None:
         """The match kept rendered, brought up to ``record`` (a page load read it)."""
@@ -155,4 +167,4 @@ class LiveTables:
         """Streams end: the process is stopping."""
         self.closed.set()
         for watched in self._watched.values():
-            watched.show(watched.now, self.fragment)
+            watched.wake()

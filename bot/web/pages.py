@@ -100,10 +100,11 @@ class EventPage:
 
 
 def event_page(view: TournamentView) -> EventPage:
+    names = {e.entrant: e.name for e in view.entrants}  # view.name scans: 512 × 2,304 lines
     standings = [
         StandingRow(
             s.rank,
-            view.name(s.player),
+            names[s.player],
             points_text(s.points),
             [percent(value) for _, value in s.tiebreakers],
             s.dropped,
@@ -112,21 +113,19 @@ def event_page(view: TournamentView) -> EventPage:
     ]
     breakers = [name for name, _ in view.standings[0].tiebreakers] if view.standings else []
     rounds = []
+    results = {(r.round, r.table_no): r for r in view.results}
     for number in sorted({t.round for t in view.tables} | {r.round for r in view.results}):
-        results = {(r.round, r.table_no): r for r in view.results}
         tables = []
         for t in sorted((t for t in view.tables if t.round == number), key=lambda t: t.table_no):
             result = results.get((number, t.table_no))
             said = ""
             if result is not None and result.kind == "table":
                 order = sorted(zip(result.places, result.players, strict=True))
-                said = ", ".join(f"{place}. {view.name(p)}" for place, p in order)
+                said = ", ".join(f"{place}. {names[p]}" for place, p in order)
             elif t.status == "playing":
                 said = "playing"
-            tables.append((t.table_no, [view.name(p) for p in t.seats], said))
-        byes = [
-            view.name(r.players[0]) for r in view.results if r.round == number and r.kind == "bye"
-        ]
+            tables.append((t.table_no, [names[p] for p in t.seats], said))
+        byes = [names[r.players[0]] for r in view.results if r.round == number and r.kind == "bye"]
         rounds.append(RoundRows(number, tables, byes))
     return EventPage(
         view,
@@ -158,6 +157,7 @@ def curve_svg(curve: Curve) -> CurveSvg:
     span = max(1, high - low)
     width, height, pad = 600, 160, 10
     step = (width - 2 * pad) / max(1, len(values) - 1)
+
     def y(value: int) -> float:
         if high == low:
             return height / 2  # one rating so far: a level line through the middle

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from bot.service.base import SeatView, match_outcome
 from bot.service.history import History, Replay
-from bot.service.tournaments.models import TournamentView, read_view
+from bot.service.tournaments.models import EventRecords, event_records
 from bot.store import MatchRecord, Store
 from bot.store.tournament_records import TournamentRecord
 from bot.timing import GuildSettings
@@ -179,11 +179,14 @@ class Reader:
         view = game.view(found.frames[step].state, None)
         return await asyncio.to_thread(picture, game, view)
 
-    async def tournament(self, site: Site, tournament_id: str) -> TournamentView | None:
+    async def event(self, site: Site, tournament_id: str) -> TournamentRecord | None:
         event = await self.store.get_tournament(tournament_id)
         if event is None or event.guild_id != site.guild_id or event.game not in self.games:
             return None
-        return await read_view(self.store, self.games[event.game], event)
+        return event
+
+    async def event_records(self, event: TournamentRecord) -> EventRecords:
+        return await event_records(self.store, event)
 
     async def player(self, site: Site, user_id: int) -> PlayerPage | None:
         names = await self.store.player_names(site.guild_id, [user_id])

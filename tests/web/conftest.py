@@ -22,6 +22,7 @@ from bot.web.app import LIVE, make_app
 from bot.web.paths import site_root
 from bot.web.reader import Reader
 from bot.web.security import Buckets
+from devtools.moves import any_move
 from games import GAMES
 from tests.bot.conftest import ANA, BEN, MOD, service, store
 
@@ -109,16 +110,7 @@ async def play_out(service: MatchService, match_id: str, moves: int = 5000) -> N
 
 async def one_move(service: MatchService, match_id: str) -> object:
     """One move of whoever may move: a bot, else Ana or Ben taking their first option."""
-    change = await service.play_bot(match_id)
-    if change is not None:
-        return change
-    for person in (ANA, BEN):
-        seen = await service.seat_view(match_id, person.user_id)
-        decision = seen.decision or (seen.chances[0] if seen.chances else None)
-        if decision is not None:
-            picks = list(range(max(1, decision.min_picks)))
-            return await service.act(match_id, person.user_id, stamp=decision.stamp, picks=picks)
-    return None
+    return await any_move(service, match_id, [ANA.user_id, BEN.user_id])
 
 
 async def an_event(service: MatchService) -> str:

@@ -128,18 +128,33 @@ def progress_of(
     return Progress(config, game, event.seed, event.round, event.status, entrants, results, tables)
 
 
-async def read_view(store: Store, game: Game, event: TournamentRecord) -> TournamentView:
-    """The view of an event, read from the store alone: the tournament service shows it,
-    and the read-only web page (which holds none of the service's writing parts) too."""
-    config = TournamentConfig.model_validate_json(event.config)
+EventRecords = tuple[list[EntrantRecord], list[ResultRecord], list[TournamentTable]]
+
+
+async def event_records(store: Store, event: TournamentRecord) -> EventRecords:
+    """What an event's view is computed from: its entrants, results and tables."""
     entrants = await store.entrants(event.tournament_id)
     results = await store.results(event.tournament_id)
     tables = await store.tournament_tables(event.tournament_id)
+    return entrants, results, tables
+
+
+def view_of(game: Game, event: TournamentRecord, records: EventRecords) -> TournamentView:
+    """The view of an event from its records: pure, so a caller may compute a large
+    event's standings off the event loop (the web page does)."""
+    entrants, results, tables = records
+    config = TournamentConfig.model_validate_json(event.config)
     progress = progress_of(event, config, game, entrants, results, tables)
     kind = format_of(config, game)
     standings = kind.standings(progress)
     rounds = kind.rounds(len(progress.players))
     return TournamentView(event, config, game, entrants, results, tables, standings, rounds)
+
+
+async def read_view(store: Store, game: Game, event: TournamentRecord) -> TournamentView:
+    """The view of an event, read from the store alone: the tournament service shows it,
+    and the read-only web page (which holds none of the service's writing parts) too."""
+    return view_of(game, event, await event_records(store, event))
 
 
 def signed_up(entrants: Sequence[EntrantRecord], user_id: int) -> EntrantRecord | None:

@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 from bot.service.history import Replay
 from bot.service.tournaments.models import TournamentView, points_text
 from bot.tournaments.tiebreakers import TIEBREAKS, percent
-from bot.web.reader import Curve, TableNow, table_now
+from bot.web.reader import Curve, TableNow, step_now
 from games.core.protocol import Game
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -69,7 +69,7 @@ def replay_steps(found: Replay, game: Game) -> list[Step]:
     for frame in found.frames:
         who = names.get(frame.seat, "") if frame.seat is not None else ""
         label = f"{who}: {frame.label}" if who and frame.label else frame.label
-        steps.append(Step(frame.step, label, table_now(record, game, frame.state)))
+        steps.append(Step(frame.step, label, step_now(record, game, frame.state)))
     return steps
 
 

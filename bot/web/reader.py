@@ -14,14 +14,14 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from bot.service.base import SeatView, match_outcome
+from bot.service.base import SeatView, match_outcome, waiting_on
 from bot.service.history import History, Replay
 from bot.service.tournaments.models import EventRecords, event_records
 from bot.store import MatchRecord, Store
 from bot.store.tournament_records import TournamentRecord
 from bot.timing import GuildSettings
 from bot.web.paths import site_root
-from games.core.panels import Panel
+from games.core.panels import Panel, Panels
 from games.core.protocol import Game, GameState, Picturing
 
 LEADERS_SHOWN = 10
@@ -106,12 +106,31 @@ def picture(game: Game, view: BaseModel) -> bytes | None:
 
 
 def table_now(record: MatchRecord, game: Game, state: GameState) -> TableNow:
+    """The match now, as a spectator sees it (a table that ended has nobody to move)."""
     deciding = game.decided(state) if record.status == "active" else []
     seen = SeatView.of(record, game, state, None, deciding)
+    # The panels the move built once (``Engine.public_table``) while it ran: not again.
+    return _shown(record, game, state, seen.view, seen.panels, seen.waiting_on)
+
+
+def step_now(record: MatchRecord, game: Game, state: GameState) -> TableNow:
+    """A step of a finished match's replay, as a spectator saw it then: whose turn it was."""
+    view = game.view(state, None)
+    return _shown(record, game, state, view, game.panels(view), waiting_on(game.decisions(state)))
+
+
+def _shown(
+    record: MatchRecord,
+    game: Game,
+    state: GameState,
+    view: BaseModel,
+    panels: Panels,
+    waiting: frozenset[int],
+) -> TableNow:
     names = {s.seat: s.name for s in record.seats}
-    panels = tuple(p for p in (seen.panels.table, seen.panels.details) if p is not None)
-    waiting = tuple(names.get(seat, "?") for seat in sorted(seen.waiting_on))
-    return TableNow(record, game, state.version, seen.view, panels, waiting)
+    shown = tuple(p for p in (panels.table, panels.details) if p is not None)
+    who = tuple(names.get(seat, "?") for seat in sorted(waiting))
+    return TableNow(record, game, state.version, view, shown, who)
 
 
 class Reader:

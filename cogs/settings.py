@@ -20,7 +20,8 @@ from bot.timing import (
 )
 from bot.web.paths import page_link
 from cogs import render
-from cogs.components import guarded, person, tell
+from cogs.components import LEVEL_CHOICES, guarded, level_of, person, tell
+from games.core.levels import LEVEL_NAMES
 from games.core.words import plural
 
 if TYPE_CHECKING:
@@ -66,6 +67,8 @@ def set_lines(changes: dict[str, object], current: GuildSettings) -> str:
         lines.append(f"✅ Rated: {RATINGS_LABELS[current.ratings]}.")
     if "organiser_role" in changes:
         lines.append(f"✅ Tournament organisers: {organisers_line(current)}.")
+    if "bot_level" in changes:
+        lines.append(f"✅ New bots play at {LEVEL_NAMES[current.bot_level]} unless picked.")
     if "web" in changes:
         lines.append(f"✅ Web page: {'on' if current.web else 'off'}.")
     if "web_renew" in changes:
@@ -95,6 +98,7 @@ class Settings(commands.Cog):
         ratings="Which finished matches move players' ratings",
         organiser_role="Members of this role may create and run tournaments, as Manage Server can",
         clear_organiser_role="True: only Manage Server runs tournaments again",
+        bot_level="How hard bots play when /play or Add bot names no level",
         web="On: a read-only web page of this server's tables, events and ratings",
         web_renew="True: give the web page a new secret address (the old one stops working)",
     )
@@ -102,6 +106,7 @@ class Settings(commands.Cog):
         pace=choices(PACE_LABELS),
         on_timeout=choices(POLICY_LABELS),
         ratings=choices(RATINGS_LABELS),
+        bot_level=LEVEL_CHOICES,
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -116,6 +121,7 @@ class Settings(commands.Cog):
         ratings: app_commands.Choice[str] | None = None,
         organiser_role: discord.Role | None = None,
         clear_organiser_role: bool = False,
+        bot_level: app_commands.Choice[str] | None = None,
         web: bool | None = None,
         web_renew: bool = False,
     ) -> None:
@@ -139,6 +145,8 @@ class Settings(commands.Cog):
                 changes["organiser_role"] = organiser_role.id
             elif clear_organiser_role:
                 changes["organiser_role"] = None
+            if bot_level is not None:
+                changes["bot_level"] = level_of(bot_level)
             if web is not None:
                 changes["web"] = web
             if web_renew:
@@ -161,6 +169,7 @@ class Settings(commands.Cog):
                     f"**Each match in its own thread:** {'yes' if current.threads else 'no'}\n"
                     f"**Rated:** {RATINGS_LABELS[current.ratings]}\n"
                     f"**Tournament organisers:** {organisers_line(current)}\n"
+                    f"**Bots play at:** {LEVEL_NAMES[current.bot_level]}\n"
                     f"**Web page:** {web_line(self.bot.settings.site_url, guild, current)}"
                 ),
                 colour=render.COLOURS["neutral"],

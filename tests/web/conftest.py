@@ -11,6 +11,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.service import MatchService, Person
 from bot.store import SeatRecord
+from bot.store.ratings import RatingChangeRecord
 from bot.store.tournament_records import (
     EntrantRecord,
     ResultRecord,
@@ -162,6 +163,52 @@ async def an_event(service: MatchService) -> str:
             )
         )
     return event.tournament_id
+
+
+def rated(match_id: str, user_id: int, place: int, after: int) -> RatingChangeRecord:
+    return RatingChangeRecord(
+        match_id=match_id,
+        user_id=user_id,
+        guild_id=GUILD,
+        game="cookie_chomper",
+        at=1_700_000_000.0,
+        place=place,
+        players=2,
+        mu_before=25,
+        sigma_before=8,
+        mu_after=25 + (after - 1000) / 60,
+        sigma_after=7,
+        games_after=1,
+        display_after=after,
+    )
+
+
+async def rate(service: MatchService, match_id: str) -> None:
+    """The match rated, for the leaderboard and the curve on the players' pages."""
+    await service.store.save_match_ratings(
+        [rated(match_id, BEN.user_id, 1, 1120), rated(match_id, ANA.user_id, 2, 880)]
+    )
+
+
+async def every_page_kind(service: MatchService) -> dict[str, str]:
+    """A server with one of everything (a running Cover Your Assets table, a running
+    Braverse one, a finished and rated match, an event), and the path of each page kind."""
+    root = await opt_in(service)
+    cover = await running_match(service)
+    braverse = await running_match(service, channel_id=11, game="braverse")
+    done = await finished_match(service)
+    tid = await an_event(service)
+    await rate(service, done)
+    return {
+        "front": f"{root}/",
+        "table": f"{root}/table/{cover}",
+        "table-picture": f"{root}/table/{braverse}",
+        "broadcast": f"{root}/table/{braverse}?broadcast=1",
+        "finished-table": f"{root}/table/{done}",
+        "replay": f"{root}/replay/{done}",
+        "event": f"{root}/event/{tid}",
+        "player": f"{root}/player/{BEN.user_id}",
+    }
 
 
 LINK = re.compile(r'(?:href|src|data-src|data-live|data-picture)="([^"]+)"')

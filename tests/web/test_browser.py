@@ -23,15 +23,14 @@ from devtools.browser import HOW_TO_GET_IT, Page, browser, chromium_path
 from games import GAMES
 from tests.conftest import IN_CI
 from tests.web.conftest import (
-    BEN,
     XSS,
     an_event,
+    every_page_kind,
     finished_match,
     one_move,
     opt_in,
     running_match,
 )
-from tests.web.test_pages import rate
 
 WIDTHS = {"phone": 390, "desktop": 1280}
 
@@ -58,21 +57,7 @@ def shots() -> Path | None:
 async def test_every_page_kind_opens_cleanly_at_a_phone_and_a_desktop_width(
     service: MatchService, web: TestClient, page: Page
 ) -> None:
-    root = await opt_in(service)
-    cover = await running_match(service)
-    braverse = await running_match(service, channel_id=11, game="braverse")
-    done = await finished_match(service)
-    tid = await an_event(service)
-    await rate(service, done)
-    pages = {
-        "front": f"{root}/",
-        "table": f"{root}/table/{cover}",
-        "table-picture": f"{root}/table/{braverse}",
-        "broadcast": f"{root}/table/{braverse}?broadcast=1",
-        "replay": f"{root}/replay/{done}",
-        "event": f"{root}/event/{tid}",
-        "player": f"{root}/player/{BEN.user_id}",
-    }
+    pages = await every_page_kind(service)
     folder = shots()
     for width_name, width in WIDTHS.items():
         await page.resize(width, mobile=width_name == "phone")

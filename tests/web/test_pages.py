@@ -11,21 +11,21 @@ import sqlite3
 from aiohttp.test_utils import TestClient
 
 from bot.service import MatchService
-from bot.store.ratings import RatingChangeRecord
 from bot.web.paths import site_root
 from bot.web.security import CSP, Buckets
 from games import GAMES
 from tests.web.conftest import (
-    ANA,
     BEN,
     GUILD,
     MOD,
     XSS,
     an_event,
+    every_page_kind,
     finished_match,
     links,
     one_move,
     opt_in,
+    rate,
     running_match,
     serve,
 )
@@ -71,48 +71,14 @@ async def test_renewing_the_path_closes_the_old_one_at_once(
     assert again.web_token == renewed.web_token
 
 
-def rated(match_id: str, user_id: int, place: int, after: int) -> RatingChangeRecord:
-    return RatingChangeRecord(
-        match_id=match_id,
-        user_id=user_id,
-        guild_id=GUILD,
-        game="cookie_chomper",
-        at=1_700_000_000.0,
-        place=place,
-        players=2,
-        mu_before=25,
-        sigma_before=8,
-        mu_after=25 + (after - 1000) / 60,
-        sigma_after=7,
-        games_after=1,
-        display_after=after,
-    )
-
-
-async def rate(service: MatchService, match_id: str) -> None:
-    """The match rated, for the leaderboard and the curve on the players' pages."""
-    await service.store.save_match_ratings(
-        [rated(match_id, BEN.user_id, 1, 1120), rated(match_id, ANA.user_id, 2, 880)]
-    )
-
-
 async def test_every_page_kind_renders_and_every_name_shows_escaped(
     service: MatchService, web: TestClient
 ) -> None:
-    root = await opt_in(service)
-    running = await running_match(service)
-    done = await finished_match(service)
-    tid = await an_event(service)
-    await rate(service, done)
-    pages = {
-        "front": f"{root}/",
-        "table": f"{root}/table/{running}",
-        "broadcast": f"{root}/table/{running}?broadcast=1",
-        "finished table": f"{root}/table/{done}",
-        "replay": f"{root}/replay/{done}",
-        "event": f"{root}/event/{tid}",
-        "player": f"{root}/player/{BEN.user_id}",
-    }
+    pages = await every_page_kind(service)
+    root = pages["front"].removesuffix("/")
+    running = pages["table"].rsplit("/", 1)[1]
+    done = pages["replay"].rsplit("/", 1)[1]
+    tid = pages["event"].rsplit("/", 1)[1]
     shown = {kind: await get_text(web, path) for kind, path in pages.items()}
     for kind, page in shown.items():
         assert XSS not in page and "<img src=x" not in page, kind
@@ -120,11 +86,11 @@ async def test_every_page_kind_renders_and_every_name_shows_escaped(
     assert f"/table/{running}" in shown["front"] and f"/event/{tid}" in shown["front"]
     assert f"/player/{BEN.user_id}" in shown["front"]  # the leaderboard links the player
     assert "Waiting on" in shown["table"]
-    assert 'class="top"' in shown["table"] and 'class="top"' not in shown["broadcast"]
+    assert 'class="top"' in shown["table-picture"] and 'class="top"' not in shown["broadcast"]
     assert 'class="step"' in shown["replay"] and 'id="step"' in shown["replay"]
     assert "OMW%" in shown["event"] and "Round 1" in shown["event"]
     assert "<polyline" in shown["player"] and "1120" in shown["player"]
-    assert "replay" in shown["finished table"]
+    assert "replay" in shown["finished-table"]
     # A match of another server, a lobby, an unknown step: not found.
     assert (await web.get(f"{root}/replay/{running}")).status == 404
     assert (await web.get(f"{root}/replay/{done}/99999.png")).status == 404

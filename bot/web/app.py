@@ -17,6 +17,7 @@ from markupsafe import Markup
 from bot.errors import UserError
 from bot.service.base import Listener
 from bot.service.history import History
+from bot.service.tournaments.drawn import bracket_drawn
 from bot.service.tournaments.models import view_of
 from bot.store import Store, open_store
 from bot.web import pages
@@ -35,8 +36,8 @@ SERVER = "/s/{guild:[0-9]{1,20}}/{token:[A-Za-z0-9_-]{8,64}}"
 PNG_HEADERS = {"Cache-Control": "no-store"}
 EVENT_KEPT = 5.0  # seconds an event's rendered page is served again (results may come)
 EVENTS_KEPT = 64
-# Event -> ((event, path token, status, round), when rendered, the page): the page's links
-# carry the token, so a renewed path is rendered anew.
+# Event -> ((event, path token, status, round), when rendered, the page, its bracket): the
+# page's links carry the token, so a renewed path is rendered anew.
 EVENTS = web.AppKey("events", dict)
 
 Page = Callable[[web.Request, Site], Awaitable[web.StreamResponse]]
@@ -151,10 +152,10 @@ async def replay_picture(request: web.Request, site: Site) -> web.StreamResponse
     return png(data)
 
 
-async def tournament(request: web.Request, site: Site) -> web.StreamResponse:
-    """An event's page, kept rendered for EVENT_KEPT seconds while its status and round
-    stand: a 512-player Swiss's standings take far longer to compute than to send, and
-    its viewers refresh together as results come in."""
+async def event_drawn(request: web.Request, site: Site) -> tuple[str, bytes | None]:
+    """An event's page and bracket picture, kept for EVENT_KEPT seconds while its status
+    and round stand: a 512-player Swiss's standings take far longer to compute than to
+    send, and its viewers refresh together as results come in."""
     reader = request.app[READER]
     event = await reader.event(site, request.match_info["event"])
     if event is None:
@@ -167,16 +168,31 @@ async def tournament(request: web.Request, site: Site) -> web.StreamResponse:
         records = await reader.event_records(event)
         env, game = request.app[TEMPLATES], reader.games[event.game]
 
-        def render() -> str:
-            page = pages.event_page(view_of(game, event, records))
-            return env.get_template("event.html").render(site=site, event=page)
+        def render() -> tuple[str, bytes | None]:
+            view = view_of(game, event, records)
+            bracket = bracket_drawn(view)
+            page = pages.event_page(view)
+            text = env.get_template("event.html").render(
+                site=site, event=page, bracket=bracket is not None
+            )
+            return text, bracket
 
         # Off the event loop: the bot's clicks go on while a large event is computed.
-        text = await asyncio.to_thread(render)
-        found = kept[event.tournament_id] = (key, now, text)
+        text, bracket = await asyncio.to_thread(render)
+        found = kept[event.tournament_id] = (key, now, text, bracket)
         while len(kept) > EVENTS_KEPT:
             kept.pop(next(iter(kept)))
-    return web.Response(text=found[2], content_type="text/html", charset="utf-8")
+    return found[2], found[3]
+
+
+async def tournament(request: web.Request, site: Site) -> web.StreamResponse:
+    text, _ = await event_drawn(request, site)
+    return web.Response(text=text, content_type="text/html", charset="utf-8")
+
+
+async def bracket(request: web.Request, site: Site) -> web.StreamResponse:
+    _, picture = await event_drawn(request, site)
+    return png(picture)
 
 
 async def player(request: web.Request, site: Site) -> web.StreamResponse:
@@ -224,6 +240,7 @@ def make_app(reader: Reader, *, buckets: Buckets | None = None) -> web.Applicati
                 on_site(replay_picture),
             ),
             web.get(SERVER + "/event/{event:[0-9a-f]{1,20}}", on_site(tournament)),
+            web.get(SERVER + "/event/{event:[0-9a-f]{1,20}}/bracket.png", on_site(bracket)),
             web.get(SERVER + "/player/{user:[0-9]{1,20}}", on_site(player)),
             web.static("/static", static_folder()),
         ]

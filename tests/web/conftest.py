@@ -3,6 +3,7 @@ matches, the app fed by its changes as in the bot's process."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 
@@ -190,6 +191,33 @@ async def rate(service: MatchService, match_id: str) -> None:
     )
 
 
+async def elimination_event(service: MatchService) -> str:
+    """A single elimination of four bots, played out; one entrant's name, as the store
+    holds it, written with markup."""
+    from bot.bots import BotDriver
+    from bot.service.tournaments import Tournaments
+
+    events = Tournaments(service)
+    driver = BotDriver(service, delay=0)
+    config = TournamentConfig(format="single_elimination", pace="async")
+    event = await events.create(
+        guild_id=GUILD, channel_id=5, organiser=MOD, game_key="cookie_chomper", config=config
+    )
+    tid = event.tournament_id
+    for _ in range(4):
+        await events.add_bot(tid, MOD)
+    await events.start(tid, MOD)
+    for _ in range(60_000):  # the bots play it out (a guard on the loop, not a timing)
+        await asyncio.sleep(0)
+        if (await events.get(tid)).status == "finished":
+            break
+    await events.idle()
+    await driver.close()
+    entrant = (await service.store.entrants(tid))[1]
+    await service.store.save_entrant(entrant.model_copy(update={"name": XSS}))
+    return tid
+
+
 async def every_page_kind(service: MatchService) -> dict[str, str]:
     """A server with one of everything (a running Cover Your Assets table, a running
     Braverse one, a finished and rated match, an event), and the path of each page kind."""
@@ -198,6 +226,7 @@ async def every_page_kind(service: MatchService) -> dict[str, str]:
     braverse = await running_match(service, channel_id=11, game="braverse")
     done = await finished_match(service)
     tid = await an_event(service)
+    bracket = await elimination_event(service)
     await rate(service, done)
     return {
         "front": f"{root}/",
@@ -207,6 +236,7 @@ async def every_page_kind(service: MatchService) -> dict[str, str]:
         "finished-table": f"{root}/table/{done}",
         "replay": f"{root}/replay/{done}",
         "event": f"{root}/event/{tid}",
+        "bracket": f"{root}/event/{bracket}",
         "player": f"{root}/player/{BEN.user_id}",
     }
 

@@ -20,6 +20,7 @@ from tests.web.conftest import (
     MOD,
     XSS,
     an_event,
+    elimination_event,
     every_page_kind,
     finished_match,
     links,
@@ -299,33 +300,16 @@ async def test_run_alone_the_pages_follow_moves_by_polling_the_database(
 async def test_an_elimination_event_shows_its_bracket_drawn(
     service: MatchService, web: TestClient
 ) -> None:
-    from bot.bots import BotDriver
-    from bot.service.tournaments import Tournaments
     from bot.service.tournaments.drawn import bracket_drawn
     from bot.service.tournaments.models import read_view
-    from bot.tournaments.config import TournamentConfig
 
     root = await opt_in(service)
-    events = Tournaments(service)
-    driver = BotDriver(service, delay=0)
-    config = TournamentConfig(format="single_elimination", pace="async")
-    event = await events.create(
-        guild_id=GUILD, channel_id=5, organiser=MOD, game_key="cookie_chomper", config=config
-    )
-    for _ in range(4):
-        await events.add_bot(event.tournament_id, MOD)
-    await events.start(event.tournament_id, MOD)
-    for _ in range(60_000):  # the bots play it out (a guard on the loop, not a timing)
-        await asyncio.sleep(0)
-        if (await events.get(event.tournament_id)).status == "finished":
-            break
-    await events.idle()
-    await driver.close()
-    page = await get_text(web, f"{root}/event/{event.tournament_id}")
-    assert "Bracket" in page and "/bracket.png" in page
-    picture = await web.get(f"{root}/event/{event.tournament_id}/bracket.png")
+    tid = await elimination_event(service)
+    page = await get_text(web, f"{root}/event/{tid}")
+    assert "Bracket" in page and "/bracket.png" in page and ESCAPED in page
+    picture = await web.get(f"{root}/event/{tid}/bracket.png")
     assert picture.status == 200 and picture.content_type == "image/png"
-    finished = await service.store.get_tournament(event.tournament_id)
+    finished = await service.store.get_tournament(tid)
     assert finished is not None and finished.status == "finished"
     view = await read_view(service.store, GAMES[finished.game], finished)
     assert await picture.read() == bracket_drawn(view)  # the bracket as the store has it

@@ -27,7 +27,34 @@ class StoreSettings(BaseSettings):
     database_url: str = "sqlite:///cookie_jar.db"
 
 
-class Settings(StoreSettings):
+class WebSettings(StoreSettings):
+    """The web page's (bot/web): what ``python -m bot web`` needs, and the bot as well."""
+
+    # Serve the servers' read-only web pages on this port (beside the bot, or alone).
+    web_port: int | None = Field(default=None, ge=1, le=65535)
+    # The address links to those pages start with (https://cookies.example.org); with
+    # WEB_PORT and no PUBLIC_URL, http://localhost:WEB_PORT.
+    public_url: str | None = None
+
+    @field_validator("public_url")
+    @classmethod
+    def _an_address(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("PUBLIC_URL must start with http:// or https://")
+        return value
+
+    @property
+    def site_url(self) -> str | None:
+        """Where links to the web pages point; None: no page is served anywhere."""
+        if self.public_url is not None:
+            return self.public_url
+        return f"http://localhost:{self.web_port}" if self.web_port else None
+
+
+class Settings(WebSettings):
     # SecretStr: the token prints as '**********' in logs, reprs and tracebacks.
     discord_token: SecretStr = Field(min_length=1)
     dev_guild_id: int | None = None

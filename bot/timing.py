@@ -107,6 +107,11 @@ class GuildSettings(BaseModel):
     # Members of this role may create and run tournaments here, besides Manage Server.
     organiser_role: int | None = None
     bot_level: Level = DEFAULT_LEVEL  # how hard bots play when /play or Add bot names none
+    # The server's read-only web page (bot/web): off unless an admin turns it on. Its pages
+    # live under an unguessable path made of this token (``secrets.token_urlsafe``); a new
+    # token (``/settings web_renew``) makes the old path answer 404 at once.
+    web: bool = False
+    web_token: str = ""
 
 
 TimerKind = Literal["timeout", "remind_half", "remind_final"]

@@ -25,6 +25,7 @@ from discord import app_commands
 
 from bot.errors import UserError
 from bot.service import MatchService, Person
+from bot.web.paths import WebLinks
 from cogs.acknowledge import acknowledged_in_time
 from games.core.levels import LEVEL_HINTS, LEVEL_NAMES, LEVELS, Level
 from games.core.protocol import IllegalAction
@@ -102,6 +103,26 @@ def components_view() -> discord.ui.View:
     view = _SentOnce(timeout=None)
     view.stop()
     return view
+
+
+def links_of(interaction: discord.Interaction) -> WebLinks:
+    return interaction.client.web_links  # type: ignore[attr-defined, no-any-return]
+
+
+async def add_web_link(
+    view: discord.ui.View, links: WebLinks, guild_id: int | None, *parts: str
+) -> None:
+    """A link button to the server's web page of this table, replay or event, when the
+    server turned its page on (``/settings web:on``); nothing otherwise."""
+    url = await links.link(guild_id, *parts)
+    if url is None:
+        return
+    button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+        style=discord.ButtonStyle.link, url=url, label="Web page", emoji="🌐"
+    )
+    # A full message keeps its buttons: the link is a convenience.
+    with contextlib.suppress(ValueError):
+        view.add_item(button)
 
 
 class FreesClickedView:

@@ -20,7 +20,15 @@ from bot.errors import UserError
 from bot.service import HistoryPage, MatchService, PastMatch, Replay
 from bot.service.base import match_outcome
 from cogs import render
-from cogs.components import FreesClickedView, components_view, guarded, page_button, service_of
+from cogs.components import (
+    FreesClickedView,
+    add_web_link,
+    components_view,
+    guarded,
+    links_of,
+    page_button,
+    service_of,
+)
 from games import GAMES
 from games.core.panels import Panel
 from games.core.protocol import Game
@@ -240,6 +248,8 @@ async def show_replay(
     await interaction.response.defer()  # a replay not in memory takes a moment to compute
     found = await service.replay(interaction.guild_id or 0, match_id)
     content, embeds, view = replay_message(service.game_of(found.record), found, step, hands)
+    links = links_of(interaction)
+    await add_web_link(view, links, interaction.guild_id, "replay", found.record.match_id)
     await interaction.edit_original_response(content=content, embeds=embeds, view=view)
 
 
@@ -376,6 +386,7 @@ class History(commands.Cog):
             content, embeds, view = replay_message(
                 self.service.game_of(found.record), found, 0, False
             )
+            await add_web_link(view, self.bot.web_links, guild, "replay", found.record.match_id)
             await interaction.followup.send(content=content, embeds=embeds, view=view)
 
         await guarded(interaction, run())

@@ -18,6 +18,7 @@ from bot.timing import (
     GuildSettings,
     duration,
 )
+from bot.web.paths import page_link
 from cogs import render
 from cogs.components import LEVEL_CHOICES, guarded, level_of, person, tell
 from games.core.levels import LEVEL_NAMES
@@ -68,7 +69,19 @@ def set_lines(changes: dict[str, object], current: GuildSettings) -> str:
         lines.append(f"✅ Tournament organisers: {organisers_line(current)}.")
     if "bot_level" in changes:
         lines.append(f"✅ New bots play at {LEVEL_NAMES[current.bot_level]} unless picked.")
+    if "web" in changes:
+        lines.append(f"✅ Web page: {'on' if current.web else 'off'}.")
+    if "web_renew" in changes:
+        lines.append("✅ Web page: a new address; the old one no longer opens.")
     return "\n".join(lines) + "\n\n" if lines else ""
+
+
+def web_line(site_url: str | None, guild_id: int, current: GuildSettings) -> str:
+    if not current.web:
+        return "off (turn it on with web)"
+    link = page_link(site_url, guild_id, current)
+    # The address is the key to the page: said only to admins, in this ephemeral answer.
+    return f"on, at {link}" if link else "on, but this bot serves no web page (no PUBLIC_URL)"
 
 
 class Settings(commands.Cog):
@@ -86,6 +99,8 @@ class Settings(commands.Cog):
         organiser_role="Members of this role may create and run tournaments, as Manage Server can",
         clear_organiser_role="True: only Manage Server runs tournaments again",
         bot_level="How hard bots play when /play or Add bot names no level",
+        web="On: a read-only web page of this server's tables, events and ratings",
+        web_renew="True: give the web page a new secret address (the old one stops working)",
     )
     @app_commands.choices(
         pace=choices(PACE_LABELS),
@@ -107,6 +122,8 @@ class Settings(commands.Cog):
         organiser_role: discord.Role | None = None,
         clear_organiser_role: bool = False,
         bot_level: app_commands.Choice[str] | None = None,
+        web: bool | None = None,
+        web_renew: bool = False,
     ) -> None:
         async def run() -> None:
             changes: dict[str, object] = {}
@@ -130,9 +147,14 @@ class Settings(commands.Cog):
                 changes["organiser_role"] = None
             if bot_level is not None:
                 changes["bot_level"] = level_of(bot_level)
+            if web is not None:
+                changes["web"] = web
+            if web_renew:
+                changes["web_renew"] = True
             service, guild = self.bot.service, interaction.guild_id or 0
             if changes:
                 current = await service.set_guild_defaults(guild, person(interaction), changes)
+                self.bot.web_links.forget(guild)  # the tables' next links say the change
             else:
                 current = await service.guild_settings(guild)
             match = current.match
@@ -147,7 +169,8 @@ class Settings(commands.Cog):
                     f"**Each match in its own thread:** {'yes' if current.threads else 'no'}\n"
                     f"**Rated:** {RATINGS_LABELS[current.ratings]}\n"
                     f"**Tournament organisers:** {organisers_line(current)}\n"
-                    f"**Bots play at:** {LEVEL_NAMES[current.bot_level]}"
+                    f"**Bots play at:** {LEVEL_NAMES[current.bot_level]}\n"
+                    f"**Web page:** {web_line(self.bot.settings.site_url, guild, current)}"
                 ),
                 colour=render.COLOURS["neutral"],
             )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
@@ -37,6 +38,8 @@ from games.core.levels import Level
 from games.core.options import with_choice, with_switches
 from games.core.protocol import Game, IllegalAction
 
+WEB_TOKEN_BYTES = 18  # 144 random bits in the web page's path: nobody guesses it
+
 
 class Lobbies(ServiceBase):
     # --- server defaults ---------------------------------------------------------------
@@ -54,6 +57,10 @@ class Lobbies(ServiceBase):
         threads = changes.pop("threads", current.threads)
         ratings = changes.pop("ratings", current.ratings)
         organiser_role = changes.pop("organiser_role", current.organiser_role)
+        web = bool(changes.pop("web", current.web))
+        token = current.web_token
+        if changes.pop("web_renew", False) or (web and not token):
+            token = secrets.token_urlsafe(WEB_TOKEN_BYTES)
         bot_level = changes.pop("bot_level", current.bot_level)
         try:
             match = current.match.model_validate({**current.match.model_dump(), **changes})
@@ -68,6 +75,8 @@ class Lobbies(ServiceBase):
                 "threads": bool(threads),
                 "ratings": ratings,
                 "organiser_role": organiser_role,
+                "web": web,
+                "web_token": token,
                 "bot_level": bot_level,
             }
         )

@@ -119,6 +119,23 @@ class MatchSQL(Executor):
         owned = "" if self.shards is None else f" AND {shard_filter(self.shards, 'guild_id')}"
         return await self._matches(f"{READ_MATCHES}status IN {OPEN}{owned} ORDER BY created_at", {})
 
+    async def running_in_guild(self, guild_id: int) -> list[MatchRecord]:
+        return await self._matches(
+            f"{READ_MATCHES}guild_id = :guild AND status = 'active' ORDER BY created_at",
+            {"guild": guild_id},
+        )
+
+    async def player_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        if not user_ids:
+            return {}
+        # The name each person last sat down with on this server (seats keep it per match).
+        rows = await self._fetch(
+            "SELECT s.user_id, s.name FROM seats s JOIN matches m ON m.id = s.match_id "
+            "WHERE m.guild_id = :guild AND s.user_id IN (:ids) ORDER BY m.created_at",
+            {"guild": guild_id, "ids": list(user_ids)},
+        )
+        return {int(row[0]): str(row[1]) for row in rows}
+
     # --- writes ------------------------------------------------------------------------
     @staticmethod
     def _seat_steps(match_id: str, seats: Sequence[SeatRecord]) -> list[Step]:

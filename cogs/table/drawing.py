@@ -11,7 +11,7 @@ from bot.service import SeatView
 from bot.store import MatchRecord
 from bot.store.models import GONE, STANDING_IN
 from cogs import render
-from cogs.components import components_view
+from cogs.components import add_web_link, components_view
 from cogs.table.base import Part
 from cogs.table.buttons import (
     LobbyButton,
@@ -103,7 +103,8 @@ class Drawing(Part):
         else:
             embed.description = "**This match was cancelled.**\n" + (embed.description or "")
             embed.description = render.clip(embed.description, render.DESCRIPTION)
-            view = None
+            return [embed], None
+        await add_web_link(view, self.bot.web_links, record.guild_id, "table", record.match_id)
         return [embed], view
 
     def add_race(self, view: discord.ui.View, match_id: str, race: Decision) -> None:

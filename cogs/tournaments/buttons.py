@@ -18,9 +18,11 @@ from cogs.components import (
     LEVEL,
     FreesClickedView,
     PicksLevel,
+    add_web_link,
     components_view,
     guarded,
     level_picker,
+    links_of,
     page_button,
     person,
     tell,
@@ -260,6 +262,8 @@ class PairingsPage(
             deadline = await round_deadline(events, self.tournament_id, self.round_no)
             embed, buttons = pairings_message(view, self.round_no, self.page, deadline)
             keep(embed, interaction.message, BRACKET)
+            links = links_of(interaction)
+            await add_web_link(buttons, links, view.event.guild_id, "event", self.tournament_id)
             await interaction.response.edit_message(embed=embed, view=buttons)
 
         await guarded(interaction, run())

@@ -13,7 +13,7 @@ import discord
 from bot.service.tournaments import TournamentChange, Tournaments, TournamentView
 from bot.store.tournament_records import TournamentRecord, TournamentTable
 from bot.tournaments.config import ROUND_DEADLINES
-from cogs.components import components_view
+from cogs.components import add_web_link, components_view
 from cogs.pictures import attach, keep, pictures_on, with_files
 from cogs.table import presenter_of
 from cogs.tournaments.buttons import (
@@ -129,12 +129,18 @@ class TournamentPosts:
         view = await self.events.view(change.event.tournament_id)
         buttons = components_view()
         buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
+        await self.web_link(buttons, change.event)
         try:
             embed = standings_embed(view, round_no, final=False)
             keep(embed, message, STANDINGS)
             await message.edit(embed=embed, view=buttons)
         except discord.HTTPException:
             log.info("could not end the countdown of event %s", change.event.tournament_id)
+
+    async def web_link(self, buttons: discord.ui.View, event: TournamentRecord) -> None:
+        await add_web_link(
+            buttons, self.bot.web_links, event.guild_id, "event", event.tournament_id
+        )
 
     async def post_paused(self, change: TournamentChange) -> None:
         await self.end_countdown(change)  # Resume shows the standings again, with a new one
@@ -146,6 +152,7 @@ class TournamentPosts:
         view = await self.events.view(change.event.tournament_id)
         deadline = await round_deadline(self.events, change.event.tournament_id, change.round)
         embed, buttons = pairings_message(view, change.round, 0, deadline)
+        await self.web_link(buttons, change.event)
         picture = await bracket_png(view) if await self.pictures(change) else None
         files = attach(embed, picture, BRACKET)
         message = await self.presenter.post(
@@ -179,6 +186,7 @@ class TournamentPosts:
             if picture is None:
                 return
             embed, buttons = pairings_message(view, change.round, 0, found.deadline)
+            await self.web_link(buttons, change.event)
             channel = self.bot.get_partial_messageable(change.event.channel_id)
             try:
                 await channel.get_partial_message(found.message_id).edit(
@@ -260,6 +268,7 @@ class TournamentPosts:
         if change.next_round_at is not None:
             buttons.add_item(TournamentButton(change.event.tournament_id, "next"))
         buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
+        await self.web_link(buttons, change.event)
         embed = standings_embed(view, change.round, final=False, next_round_at=change.next_round_at)
         files = await self.standings_files(change, view, embed, final=False)
         message = await self.presenter.post(
@@ -280,6 +289,7 @@ class TournamentPosts:
             text += f" 🏆 {who} wins."
         buttons = components_view()
         buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
+        await self.web_link(buttons, change.event)
         embed = standings_embed(view, change.round, final=True)
         files = await self.standings_files(change, view, embed, final=True)
         await self.presenter.post(

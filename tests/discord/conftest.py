@@ -14,9 +14,9 @@ from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
 from tests.replay_check import check_replays
 
 
-def make_bot(db: Path | str) -> CookieJar:
+def make_bot(db: Path | str, **values: object) -> CookieJar:
     """A bot on ``db``: a SQLite file, or a database URL (``database_url`` runs a test on
-    both backends)."""
+    both backends); ``values``: other settings (``public_url``...)."""
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         discord_token="fake-token",
@@ -26,6 +26,7 @@ def make_bot(db: Path | str) -> CookieJar:
         table_edit_interval=0,
         gc_freeze=False,  # a test process starts many bots; frozen objects never go
         gc_threshold="",  # the collector is the test process's, not one bot's
+        **values,  # type: ignore[arg-type]
     )
     return CookieJar(settings)
 

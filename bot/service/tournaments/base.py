@@ -20,6 +20,8 @@ from bot.service.tournaments.models import (
     TournamentChange,
     TournamentListener,
     TournamentView,
+    progress_of,
+    read_view,
 )
 from bot.store import MatchRecord, Timer
 from bot.store.tournament_records import (
@@ -106,9 +108,7 @@ class TournamentsBase:
     ) -> Progress:
         """The event as stored, for its format to read."""
         game = self.matches.games[event.game]
-        return Progress(
-            config, game, event.seed, event.round, event.status, entrants, results, tables
-        )
+        return progress_of(event, config, game, entrants, results, tables)
 
     def _cut(
         self,
@@ -126,16 +126,7 @@ class TournamentsBase:
 
     async def view(self, tournament_id: str) -> TournamentView:
         event = await self.get(tournament_id)
-        config = self.config_of(event)
-        game = self.matches.games[event.game]
-        entrants = await self.store.entrants(tournament_id)
-        results = await self.store.results(tournament_id)
-        tables = await self.store.tournament_tables(tournament_id)
-        progress = self.progress(event, config, entrants, results, tables)
-        kind = format_of(config, game)
-        standings = kind.standings(progress)
-        rounds = kind.rounds(len(progress.players))
-        return TournamentView(event, config, game, entrants, results, tables, standings, rounds)
+        return await read_view(self.store, self.matches.games[event.game], event)
 
     async def entrant_ratings(
         self, event: TournamentRecord, entrants: Sequence[EntrantRecord]

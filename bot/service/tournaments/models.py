@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Literal
 
 from bot.errors import UserError
-from bot.store import MatchRecord
+from bot.store import MatchRecord, Store
 from bot.store.tournament_records import (
     EntrantRecord,
     ResultRecord,
@@ -128,6 +128,47 @@ class TournamentView:
         if self.event.status != "finished" or not self.standings:
             return None
         return self.entrant(self.standings[0].player)
+
+
+def progress_of(
+    event: TournamentRecord,
+    config: TournamentConfig,
+    game: Game,
+    entrants: Sequence[EntrantRecord],
+    results: Sequence[ResultRecord],
+    tables: Sequence[TournamentTable],
+) -> Progress:
+    """The event as stored, for its format to read."""
+    return Progress(config, game, event.seed, event.round, event.status, entrants, results, tables)
+
+
+EventRecords = tuple[list[EntrantRecord], list[ResultRecord], list[TournamentTable]]
+
+
+async def event_records(store: Store, event: TournamentRecord) -> EventRecords:
+    """What an event's view is computed from: its entrants, results and tables."""
+    entrants = await store.entrants(event.tournament_id)
+    results = await store.results(event.tournament_id)
+    tables = await store.tournament_tables(event.tournament_id)
+    return entrants, results, tables
+
+
+def view_of(game: Game, event: TournamentRecord, records: EventRecords) -> TournamentView:
+    """The view of an event from its records: pure, so a caller may compute a large
+    event's standings off the event loop (the web page does)."""
+    entrants, results, tables = records
+    config = TournamentConfig.model_validate_json(event.config)
+    progress = progress_of(event, config, game, entrants, results, tables)
+    kind = format_of(config, game)
+    standings = kind.standings(progress)
+    rounds = kind.rounds(len(progress.players))
+    return TournamentView(event, config, game, entrants, results, tables, standings, rounds)
+
+
+async def read_view(store: Store, game: Game, event: TournamentRecord) -> TournamentView:
+    """The view of an event, read from the store alone: the tournament service shows it,
+    and the read-only web page (which holds none of the service's writing parts) too."""
+    return view_of(game, event, await event_records(store, event))
 
 
 def signed_up(entrants: Sequence[EntrantRecord], user_id: int) -> EntrantRecord | None:

@@ -13,7 +13,7 @@ from collections import Counter
 from games.braverse.cards import COLOURS, Card, CardPool, parse_cost
 from games.braverse.state import WIN_LEVEL
 from games.braverse.view import PHASES, BraverseView, CookieLine, SideView
-from games.core.pictures import HUES, PAD, PALETTE, WIDTH, Canvas, Shape
+from games.core.pictures import HUES, PAD, PALETTE, WIDTH, Box, Canvas, Shape, section_height
 
 SYMBOLS: dict[str, tuple[Shape, str]] = {
     "R": ("circle", "red"),
@@ -119,12 +119,9 @@ def status_text(pool: CardPool, view: BraverseView) -> str:
 
 
 def header(canvas: Canvas, pool: CardPool, view: BraverseView) -> None:
-    canvas.text((PAD + 4, PAD), "CookieRun: Braverse", 22, PALETTE.text, bold=True)
     where = PHASES[view.phase] + (f" · turn {view.round}" if view.round else "")
-    canvas.text((WIDTH - PAD - 4, PAD + 4), where, 16, PALETTE.muted, anchor="ra", width=420)
-    status = status_text(pool, view)
     hue = PALETTE.danger if view.attack is not None else PALETTE.accent
-    canvas.paragraph((PAD + 4, PAD + 34), status, 16, hue, width=WIDTH - 2 * PAD - 8, lines=2)
+    canvas.header("CookieRun: Braverse", where, status_text(pool, view), hue)
 
 
 def side_band(
@@ -132,15 +129,8 @@ def side_band(
 ) -> None:
     moving = seat in view.to_move and not view.over
     won = view.over and view.winner == seat
-    outline = PALETTE.accent if moving or won else None
-    canvas.panel((PAD, y, WIDTH - PAD, y + BAND), PALETTE.band, outline=outline, width=3)
+    canvas.band((PAD, y, WIDTH - PAD, y + BAND), side.name, moving=moving, won=won)
     x = PAD + 14
-    name = ("▶ " if moving else "") + side.name
-    hue = PALETTE.accent if moving or won else PALETTE.text
-    canvas.text((x, y + 10), name, 20, hue, bold=True, width=250 if won else 330)
-    if won:  # a badge after the (cut) name, so a long name never hides who won
-        shown = canvas.measure(canvas.fit(name, 20, 250, bold=True), 20, bold=True)
-        ribbon(canvas, (x + shown + 80, y + 13), "WINNER", PALETTE.good)
     counts = f"Deck {side.deck} · Hand {side.hand_count} · Discard {len(side.discard)}"
     if side.attack_bonus:
         counts = f"+{side.attack_bonus} attack this turn · " + counts
@@ -151,27 +141,13 @@ def side_band(
         if slot < len(side.battle):
             cookie_card(canvas, pool, view, side.battle[slot], box)
         elif slot == 0 and view.phase == "starting" and side.chosen:
-            card_back(canvas, box, "Chosen, face down")
+            canvas.card_back(box, "Chosen, face down")
         else:
-            empty_slot(canvas, box, "Battle Area")
+            canvas.empty_slot(box, "Battle Area")
     stage_x = x + 2 * (CARD_W + 10) + 6
     stage_card(canvas, pool, side, (stage_x, top, stage_x + STAGE_W, top + CARD_H))
     support_column(canvas, pool, side, stage_x + STAGE_W + 18, top)
     break_row(canvas, side, x, top + CARD_H + 12)
-
-
-def card_back(canvas: Canvas, box: tuple[int, int, int, int], label: str) -> None:
-    """A face-down card: everyone sees that it is there, nobody what it is."""
-    canvas.draw.rounded_rectangle(box, 10, fill=(96, 62, 44), outline=(60, 40, 30), width=2)
-    x0, y0, x1, y1 = box
-    canvas.draw.rounded_rectangle((x0 + 8, y0 + 8, x1 - 8, y1 - 8), 6, outline=(200, 160, 110))
-    canvas.text(((x0 + x1) // 2, (y0 + y1) // 2), label, 13, (250, 236, 214), anchor="mm")
-
-
-def empty_slot(canvas: Canvas, box: tuple[int, int, int, int], label: str) -> None:
-    canvas.draw.rounded_rectangle(box, 10, outline=PALETTE.empty, width=2)
-    cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
-    canvas.text((cx, cy), label, 13, PALETTE.muted, anchor="mm")
 
 
 def cookie_card(
@@ -199,31 +175,23 @@ def cookie_card(
     canvas.text((x0 + 32, y1 - 38), f"HP {cookie.hp_left}/{card.hp}", 13, PALETTE.card_text)
     canvas.pips((x0 + 10, y1 - 18), cookie.hp_left, card.hp, size=9, gap=3)
     if cookie.rested:
-        ribbon(canvas, (x1 - 8, y1 - 38), "REST", (70, 70, 80))
+        canvas.ribbon((x1 - 8, y1 - 38), "REST", (70, 70, 80))
     if tag:  # on the card's top edge, where no line of the card is
-        ribbon(canvas, (x1 - 12, box[1] - 9), tag, outline)
-
-
-def ribbon(canvas: Canvas, right_top: tuple[int, int], text: str, hue) -> None:  # type: ignore[no-untyped-def]
-    """A small label on a card, right-aligned, white on ``hue``."""
-    x1, y0 = right_top
-    width = canvas.measure(text, 11, bold=True) + 10
-    canvas.draw.rounded_rectangle((x1 - width, y0, x1, y0 + 18), 5, fill=hue)
-    canvas.text((x1 - width // 2, y0 + 9), text, 11, (255, 255, 255), bold=True, anchor="mm")
+        canvas.ribbon((x1 - 12, box[1] - 9), tag, outline)
 
 
 def stage_card(
     canvas: Canvas, pool: CardPool, side: SideView, box: tuple[int, int, int, int]
 ) -> None:
     if side.stage is None:
-        empty_slot(canvas, box, "No Stage")
+        canvas.empty_slot(box, "No Stage")
         return
     card = pool[side.stage]
     canvas.card(box, title=card.name, lines=("Stage",), dimmed=side.stage_rested)
     x0, _, x1, y1 = box
     symbol(canvas, (x0 + 19, y1 - 19), 18, card.colour)
     if side.stage_rested:
-        ribbon(canvas, (x1 - 8, y1 - 28), "REST", (70, 70, 80))
+        canvas.ribbon((x1 - 8, y1 - 28), "REST", (70, 70, 80))
 
 
 def support_column(canvas: Canvas, pool: CardPool, side: SideView, x: int, y: int) -> None:
@@ -283,33 +251,16 @@ def hand_picture(pool: CardPool, view: BraverseView) -> bytes | None:
         sections.append(("Your starting Cookie", [(view.my_start, 1)]))
     if view.looked:
         sections.append(("You are looking at", sorted(Counter(view.looked).items())))
-    height = PAD + sum(section_height(cards) for _, cards in sections)
+    height = PAD + sum(section_height(len(cards), HAND_COLUMNS, CARD_H) for _, cards in sections)
     canvas = Canvas(height)
     y = PAD
     for title, cards in sections:
-        y = hand_section(canvas, pool, title, cards, y)
+
+        def draw(item: tuple[str, int], box: Box) -> None:
+            hand_card(canvas, pool, *item, box)
+
+        y = canvas.cards_section(y, title, cards, HAND_COLUMNS, CARD_H, draw)
     return canvas.png()
-
-
-def section_height(cards: list[tuple[str, int]]) -> int:
-    rows = max(1, -(-len(cards) // HAND_COLUMNS))
-    return 34 + rows * (CARD_H + GAP)
-
-
-def hand_section(
-    canvas: Canvas, pool: CardPool, title: str, cards: list[tuple[str, int]], y: int
-) -> int:
-    canvas.text((PAD + 4, y), title, 20, PALETTE.text, bold=True)
-    y += 34
-    width = (WIDTH - 2 * PAD - (HAND_COLUMNS - 1) * GAP) // HAND_COLUMNS
-    if not cards:
-        canvas.text((PAD + 4, y + 4), "No cards.", 15, PALETTE.muted)
-    for index, (number, count) in enumerate(cards):
-        row, column = divmod(index, HAND_COLUMNS)
-        x0 = PAD + column * (width + GAP)
-        top = y + row * (CARD_H + GAP)
-        hand_card(canvas, pool, number, count, (x0, top, x0 + width, top + CARD_H))
-    return y + section_height(cards) - 34
 
 
 def hand_card(
@@ -324,7 +275,7 @@ def hand_card(
         )
         attack_row(canvas, (x0 + 10, y1 - 48), card.attack.damage, card.attack.cost)
         if card.is_flip:
-            ribbon(canvas, (x1 - 8, y1 - 26), "FLIP", (120, 70, 170))
+            canvas.ribbon((x1 - 8, y1 - 26), "FLIP", (120, 70, 170))
     else:
         below = canvas.card(box, title=card.name, lines=(card.type.capitalize(),))
         label_row(canvas, (x0 + 10, y1 - 48), "Cost", card.cost)
@@ -332,4 +283,4 @@ def hand_card(
     symbol(canvas, (x0 + 19, y1 - 17), 18, card.colour)
     canvas.text((x0 + 34, y1 - 25), COLOURS[card.colour], 12, PALETTE.card_muted)
     if count > 1:  # copies: on the top edge, clear of the card's lines
-        ribbon(canvas, (x1 - 12, box[1] - 9), f"×{count}", (40, 40, 48))
+        canvas.ribbon((x1 - 12, box[1] - 9), f"×{count}", (40, 40, 48))

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Literal
+from typing import Literal, TypeVar
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
 
@@ -23,11 +23,13 @@ from games.core.cards import DATA_DIR
 WIDTH = 800  # Discord shows an embed image at up to ~400-520 px: 800 halves to phone size
 PAD = 16
 RADIUS = 18
+TITLE = 34  # a section title's line
 FONTS = DATA_DIR / "fonts"
 DISCORD_LIMIT = 10 * 1024 * 1024  # the smallest attachment limit (an unboosted server)
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
+T = TypeVar("T")
 Shape = Literal["circle", "triangle", "square", "diamond", "star", "hexagon"]
 
 
@@ -211,9 +213,127 @@ class Canvas:
             y += 17
         return y
 
+    # --- pieces every game's table draws -------------------------------------------------
+    def header(self, title: str, right: str, status: str, hue: RGB) -> None:
+        """The game's name, what stage it is at (right), and what is happening now in up to
+        two lines: the first thing a player reads, so the status is large and coloured."""
+        self.text((PAD + 4, PAD), title, 22, self.palette.text, bold=True)
+        self.text(
+            (self.width - PAD - 4, PAD + 4),
+            right,
+            16,
+            self.palette.muted,
+            anchor="ra",
+            width=self.width // 2 + 20,
+        )
+        self.paragraph(
+            (PAD + 4, PAD + 34), status, 16, hue, width=self.width - 2 * PAD - 8, lines=2
+        )
+
+    def band(
+        self, box: Box, name: str, *, moving: bool, won: bool, size: int = 20, name_width: int = 330
+    ) -> None:
+        """A player's area: outlined while they must act (or once they have won), their
+        name with a ▶ while they must act, and a WINNER badge after a winner's name."""
+        x0, y0, _, _ = box
+        outline = self.palette.accent if moving or won else None
+        self.panel(box, self.palette.band, outline=outline, width=3)
+        name = ("▶ " if moving else "") + name
+        hue = self.palette.accent if moving or won else self.palette.text
+        width = name_width - 80 if won else name_width  # room for the badge: a long name is cut
+        self.text((x0 + 14, y0 + 10), name, size, hue, bold=True, width=width)
+        if won:
+            shown = self.measure(self.fit(name, size, width, bold=True), size, bold=True)
+            self.ribbon((x0 + 14 + shown + 80, y0 + 3 + size // 2), "WINNER", self.palette.good)
+
+    def ribbon(self, right_top: tuple[int, int], text: str, hue: RGB) -> int:
+        """A small label, right-aligned, white on ``hue``; returns its left edge."""
+        x1, y0 = right_top
+        width = self.measure(text, 11, bold=True) + 10
+        self.draw.rounded_rectangle((x1 - width, y0, x1, y0 + 18), 5, fill=hue)
+        self.text((x1 - width // 2, y0 + 9), text, 11, (255, 255, 255), bold=True, anchor="mm")
+        return x1 - width
+
+    def card_back(self, box: Box, label: str = "") -> None:
+        """A face-down card: everyone sees that it is there, nobody what it is."""
+        x0, y0, x1, y1 = box
+        inset = max(2, min(8, (x1 - x0) // 6))
+        self.draw.rounded_rectangle(
+            box, min(10, inset + 2), fill=BACK, outline=(60, 40, 30), width=2 if inset > 4 else 1
+        )
+        self.draw.rounded_rectangle(
+            (x0 + inset, y0 + inset, x1 - inset, y1 - inset),
+            max(2, inset - 2),
+            outline=(200, 160, 110),
+        )
+        if label:
+            self.text(((x0 + x1) // 2, (y0 + y1) // 2), label, 13, (250, 236, 214), anchor="mm")
+
+    def backs(self, xy: tuple[int, int], count: int, *, most: int = 10, size: int = 22) -> int:
+        """``count`` face-down cards, overlapped in a fan (at most ``most`` drawn): a hand's
+        size at a glance. Returns the x after the fan."""
+        x, y = xy
+        width, step = size * 2 // 3, size // 3
+        for _ in range(min(count, most)):
+            self.card_back((x, y, x + width, y + size))
+            x += step
+        return x + (width - step if count else 0)
+
+    def empty_slot(self, box: Box, label: str) -> None:
+        self.draw.rounded_rectangle(box, 10, outline=self.palette.empty, width=2)
+        cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
+        self.text((cx, cy), label, 13, self.palette.muted, anchor="mm")
+
+    def section(self, y: int, title: str) -> int:
+        """A section's title; returns the y where its content starts."""
+        self.text((PAD + 4, y), title, 20, self.palette.text, bold=True)
+        return y + TITLE
+
+    def cards_section(
+        self,
+        y: int,
+        title: str,
+        items: Sequence[T],
+        columns: int,
+        height: int,
+        draw: Callable[[T, Box], None],
+    ) -> int:
+        """A titled grid of cards (``draw`` draws one in its box); returns the y under it,
+        ``section_height`` further down."""
+        top = self.section(y, title)
+        if not items:
+            self.text((PAD + 4, top + 4), "No cards.", 15, self.palette.muted)
+        for item, box in zip(items, grid(len(items), columns, top, height), strict=True):
+            draw(item, box)
+        return y + section_height(len(items), columns, height)
+
     # --- output ------------------------------------------------------------------------
     def png(self) -> bytes:
         return encode_png(self.image)
+
+
+BACK: RGB = (96, 62, 44)  # every game's card back: a warm brown, like a biscuit tin
+
+
+def grid(count: int, columns: int, y: int, height: int, *, gap: int = 12) -> list[Box]:
+    """Boxes for ``count`` cards in rows of ``columns`` across the panel, from ``y``."""
+    width = (WIDTH - 2 * PAD - (columns - 1) * gap) // columns
+    boxes = []
+    for index in range(count):
+        row, column = divmod(index, columns)
+        x0, top = PAD + column * (width + gap), y + row * (height + gap)
+        boxes.append((x0, top, x0 + width, top + height))
+    return boxes
+
+
+def rows(count: int, columns: int) -> int:
+    """Rows a grid of ``count`` needs (one at least, so an empty section keeps its place)."""
+    return max(1, -(-count // columns))
+
+
+def section_height(count: int, columns: int, height: int, *, gap: int = 12) -> int:
+    """A titled grid's height: the title and its rows of cards."""
+    return TITLE + rows(count, columns) * (height + gap)
 
 
 def shape_points(centre: tuple[int, int], size: int, shape: Shape) -> list[tuple[float, float]]:

@@ -385,6 +385,19 @@ def difference(one: bytes, other: bytes) -> float:
     return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
 
 
+def patch_difference(one: bytes, other: bytes, patch: int = 32) -> float:
+    """The largest mean difference (0-255) over ``patch``-pixel squares: one changed word
+    stands out here while it vanishes in the whole picture's mean, and anti-aliasing that
+    moves a little everywhere stays low in every square."""
+    a, b = on_background(one, (49, 51, 56)), on_background(other, (49, 51, 56))
+    if a.size != b.size:
+        return 255.0
+    changed = ImageChops.difference(a, b).convert("L")
+    size = (max(1, a.width // patch), max(1, a.height // patch))
+    squares = changed.resize(size, Image.Resampling.BOX)
+    return float(squares.getextrema()[1])
+
+
 # Names and card texts come back in every picture: measuring, cutting and wrapping them once
 # keeps a board's drawing to its pixels (these caches are bounded, and hold only strings).
 @lru_cache(maxsize=8192)

@@ -1,14 +1,7 @@
-"""Snapshots of rigged Braverse tables and a hand, compared by eye-like difference (mean
-absolute pixel difference on Discord's dark background), not by bytes: a Pillow upgrade
-may move an anti-aliased pixel without changing what a player sees.
-
-To redraw the references after a deliberate change: UPDATE_PICTURES=1 pytest this file,
-then LOOK at every image in tests/games/braverse/pictures/ before committing them.
-"""
+"""Snapshots of rigged Braverse tables and a hand (see tests/games/snapshots.py)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -16,9 +9,9 @@ import pytest
 from games import GAMES
 from games.braverse.view import AttackLine, BraverseView, CookieLine, SideView, SupportLine
 from games.core.pictures import difference
+from tests.games.snapshots import TOLERANCE, assert_matches
 
 REFERENCES = Path(__file__).parent / "pictures"
-TOLERANCE = 1.0  # mean per-channel difference (0-255); a moved card is far above it
 GAME = GAMES["braverse"]
 
 
@@ -151,12 +144,7 @@ SNAPSHOTS = {
 
 @pytest.mark.parametrize("name", sorted(SNAPSHOTS))
 def test_pictures_match_their_references(name: str) -> None:
-    drawn = SNAPSHOTS[name]()
-    assert drawn is not None
-    reference = REFERENCES / f"{name}.png"
-    if os.environ.get("UPDATE_PICTURES"):
-        reference.write_bytes(drawn)
-    assert difference(drawn, reference.read_bytes()) < TOLERANCE
+    assert_matches(SNAPSHOTS[name](), REFERENCES / f"{name}.png")
 
 
 def test_the_references_are_told_apart() -> None:

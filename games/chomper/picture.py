@@ -28,9 +28,10 @@ QUEUE_COLUMNS = 6
 QUEUE_H = 96
 PILE_SHOWN = 6
 HAND_COLUMNS = 3
-CARD_H = 200
+CARD_H = 180
 
 INK: RGB = (34, 30, 28)
+ACTIVE = "ACTIVE PLAYER"
 # A mark for each action the font can draw (the cards' emoji have no glyph in it).
 MARKS = {
     "add": "+",
@@ -332,9 +333,15 @@ def tile(canvas: Canvas, view: ChomperView, seat: int, box: Box) -> None:
     x0, y0, x1, _ = box
     moving = seat in view.to_move
     won = view.over and not player.out and is_winner(view, seat)
-    canvas.band(box, player.name, moving=moving, won=won, size=17, name_width=x1 - x0 - 28)
+    # In the modifier round others act: whose turn it is stays marked, clear of the name
+    active = seat == view.turn and not view.over and not player.out
+    active = active and view.options.mode != "chain"
+    room = x1 - x0 - 28 - (canvas.measure(ACTIVE, 11, bold=True) + 16 if active else 0)
+    canvas.band(box, player.name, moving=moving, won=won, size=17, name_width=room)
     if player.out:
         canvas.ribbon((x1 - 10, y0 + 50), "OUT", PALETTE.danger)
+    elif active:
+        canvas.ribbon((x1 - 10, y0 + 12), ACTIVE, (70, 74, 96))
     right = canvas.backs((x0 + 14, y0 + 42), player.cards, most=8, size=28)
     canvas.text((right + 8, y0 + 48), plural(player.cards, "card"), 15, PALETTE.text)
     if player.score is not None:

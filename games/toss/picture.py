@@ -21,13 +21,14 @@ from games.core.pictures import (
     Box,
     Canvas,
     grid,
+    plain,
     rows,
     section_height,
     shape_points,
 )
 from games.core.words import plural
 from games.toss.cards import HALF, MILK, WILD, TossCards
-from games.toss.view import FACES, TossView
+from games.toss.view import FACES, TossView, champion, phase_text
 
 HEADER = 92
 DICE = 84  # the dice strip
@@ -262,34 +263,10 @@ def count_text(view: TossView) -> str:
 
 
 def status_text(view: TossView) -> str:
-    names = [p.name for p in view.players]
+    """The table's own words for what happens now, without its Markdown and emoji."""
     if view.over:
-        champion = max(range(len(names)), key=lambda s: view.players[s].round_wins)
-        return f"Game over: {names[champion]} wins! {view.result}"
-    if not view.to_move:
-        return ""
-    roller = names[view.turn]
-    match view.phase:
-        case "roll":
-            return f"{roller} rolls the dice."
-        case "swap_target":
-            return f"{roller} picks a player to swap {count_text(view)} with."
-        case "swap_give":
-            target = names[view.target] if view.target is not None else "someone"
-            return f"{roller} picks {plural(view.count, 'card')} to give {target}."
-        case "swap_take" | "milk_take" if view.blind is not None:
-            taker, source = names[view.blind.taker], names[view.blind.source]
-            cards = plural(view.blind.count, "card")
-            return f"{taker} takes {cards} from {source}'s hand without looking."
-        case "choose" if view.roll is not None:
-            what = {"left": "pass to the left", "right": "pass to the right"}
-            doing = what.get(view.roll.action, "toss into the middle")
-            return f"Everyone picks {count_text(view)} to {doing}, in secret."
-        case "scramble":
-            if view.tosser is not None:
-                return f"Grab the milk! Everyone but {names[view.tosser]} may."
-            return "Scramble! Grab as many cards from the middle as you tossed."
-    return ""
+        return f"Game over: {view.players[champion(view)].name} wins! {view.result}"
+    return plain(phase_text(view).replace("**", "")) if view.to_move else ""
 
 
 def status_hue(view: TossView) -> RGB:
@@ -362,8 +339,8 @@ def tile(canvas: Canvas, view: TossView, seat: int, box: Box) -> None:
     player = view.players[seat]
     x0, y0, x1, _ = box
     moving = seat in view.to_move
-    champion = view.over and player.round_wins == max(p.round_wins for p in view.players)
-    canvas.band(box, player.name, moving=moving, won=champion, size=18, name_width=230)
+    won = view.over and seat == champion(view)
+    canvas.band(box, player.name, moving=moving, won=won, size=18, name_width=230)
     wins(canvas, view, player.round_wins, (x1 - 12, y0 + 12))
     right = canvas.backs((x0 + 14, y0 + 40), player.cards, most=12, size=30)
     canvas.text((right + 8, y0 + 46), plural(player.cards, "card"), 16, PALETTE.text)

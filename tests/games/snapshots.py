@@ -9,7 +9,10 @@ test_pictures.py, then LOOK at every image in its pictures/ folder before commit
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from games.core.pictures import difference, patch_difference
 
@@ -25,3 +28,15 @@ def assert_matches(drawn: bytes | None, reference: Path) -> None:
         reference.write_bytes(drawn)
     assert difference(drawn, reference.read_bytes()) < TOLERANCE
     assert patch_difference(drawn, reference.read_bytes()) < PATCH_TOLERANCE
+
+
+def snapshot_test(
+    snapshots: dict[str, Callable[[], bytes | None]], references: Path
+) -> Callable[[str], None]:
+    """The test every game's snapshot file runs: each drawing against its reference."""
+
+    @pytest.mark.parametrize("name", sorted(snapshots))
+    def test_pictures_match_their_references(name: str) -> None:
+        assert_matches(snapshots[name](), references / f"{name}.png")
+
+    return test_pictures_match_their_references

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from games import GAMES
 from games.braverse.view import AttackLine, BraverseView, CookieLine, SideView, SupportLine
 from games.core.pictures import difference
-from tests.games.snapshots import TOLERANCE, assert_matches
+from tests.games.snapshots import TOLERANCE, snapshot_test
 
 REFERENCES = Path(__file__).parent / "pictures"
 GAME = GAMES["braverse"]
@@ -142,9 +140,7 @@ SNAPSHOTS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SNAPSHOTS))
-def test_pictures_match_their_references(name: str) -> None:
-    assert_matches(SNAPSHOTS[name](), REFERENCES / f"{name}.png")
+test_pictures_match_their_references = snapshot_test(SNAPSHOTS, REFERENCES)
 
 
 def test_the_references_are_told_apart() -> None:

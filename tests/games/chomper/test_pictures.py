@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from games import GAMES
 from games.chomper.picture import HEADER, TOKEN, TOKEN_STEP
 from games.chomper.state import ChomperOptions, Entry
 from games.chomper.view import ChomperView, SeatLine
 from games.core.pictures import PAD, PALETTE, on_background
-from tests.games.snapshots import assert_matches
+from tests.games.snapshots import snapshot_test
 
 REFERENCES = Path(__file__).parent / "pictures"
 GAME = GAMES["cookie_chomper"]
@@ -124,9 +122,7 @@ SNAPSHOTS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SNAPSHOTS))
-def test_pictures_match_their_references(name: str) -> None:
-    assert_matches(SNAPSHOTS[name](), REFERENCES / f"{name}.png")
+test_pictures_match_their_references = snapshot_test(SNAPSHOTS, REFERENCES)
 
 
 def test_the_tokens_a_number_takes_are_ringed() -> None:

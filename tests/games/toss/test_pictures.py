@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from games import GAMES
 from games.core.pictures import difference, patch_difference
 from games.toss.state import BlindTake, Roll, TossOptions
 from games.toss.view import SeatLine, TossView
-from tests.games.snapshots import PATCH_TOLERANCE, TOLERANCE, assert_matches
+from tests.games.snapshots import PATCH_TOLERANCE, TOLERANCE, snapshot_test
 
 REFERENCES = Path(__file__).parent / "pictures"
 GAME = GAMES["toss_your_cookies"]
@@ -143,9 +141,7 @@ SNAPSHOTS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SNAPSHOTS))
-def test_pictures_match_their_references(name: str) -> None:
-    assert_matches(SNAPSHOTS[name](), REFERENCES / f"{name}.png")
+test_pictures_match_their_references = snapshot_test(SNAPSHOTS, REFERENCES)
 
 
 def test_a_chosen_player_reads_differently_from_one_choosing() -> None:

@@ -352,7 +352,7 @@ def tile(canvas: Canvas, view: TossView, seat: int, box: Box) -> None:
         canvas.text((x1 - 14, y0 + 46), words, 15, hue, bold=True, anchor="ra", width=150)
     flow = flow_text(view, seat)
     if flow:
-        canvas.text((x0 + 14, y0 + 76), flow, 14, PALETTE.muted, width=x1 - x0 - 28)
+        canvas.text((x0 + 14, y0 + 75), flow, 15, PALETTE.muted, width=x1 - x0 - 28)
 
 
 def wins(canvas: Canvas, view: TossView, won: int, right_top: tuple[int, int]) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.chomper.cards import ChomperCards
+from games.chomper.queue import produced
 from games.chomper.state import COOKIE, GOLDEN, POISON, Entry
 from games.chomper.view import MODE_TITLES, ChomperView
 from games.core.pictures import PAD, PALETTE, RGB, WIDTH, Box, Canvas, grid, rows, section_height
@@ -93,8 +94,11 @@ def stack_section(canvas: Canvas, view: ChomperView, y: int) -> int:
         title = f"Stack: {plural(len(kinds), 'token')}, top first"
     canvas.text((PAD + 4, y), title, 18, PALETTE.text, bold=True)
     taking = view.amount if view.queue and view.stack is not None else 0
+    # A Flip settles before the cookies are taken: an odd number of them takes from the end
+    flipped = produced(view.queue).flips % 2 == 1
     if taking:
         words = f"takes {taking}" if taking > 0 else f"gives back {-taking}"
+        words += " from the bottom (flipped)" if flipped and taking > 0 else ""
         canvas.text(
             (WIDTH - PAD - 4, y + 2),
             f"This turn {words}",
@@ -110,7 +114,7 @@ def stack_section(canvas: Canvas, view: ChomperView, y: int) -> int:
         row, column = divmod(index, TOKENS_A_ROW)
         centre = (PAD + 4 + TOKEN // 2 + column * TOKEN_STEP, y + TOKEN // 2 + row * TOKEN_STEP)
         token(canvas, centre, TOKEN, "b" if kind.startswith("b") else kind)
-        if index < taking:  # the tokens this turn's number would take
+        if (len(kinds) - 1 - index if flipped else index) < taking:  # what the number takes
             r = TOKEN // 2 + 3
             ring = (centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r)
             canvas.draw.ellipse(ring, outline=PALETTE.accent, width=3)

@@ -10,7 +10,14 @@ import pytest
 from games import GAMES
 from games.core import contract
 from games.core.cards import DATA_DIR
-from games.core.pictures import Canvas, difference, font, on_background, plain
+from games.core.pictures import (
+    Canvas,
+    difference,
+    font,
+    on_background,
+    patch_difference,
+    plain,
+)
 from games.core.protocol import Picturing
 
 PICTURING = sorted(key for key, game in GAMES.items() if isinstance(game, Picturing))
@@ -94,3 +101,11 @@ def test_difference_tells_pictures_apart() -> None:
     assert difference(one.png(), one.png()) == 0
     assert difference(one.png(), other.png()) > 0.5
     assert difference(one.png(), Canvas(120).png()) == 255
+
+
+def test_patch_difference_sees_one_word_the_mean_hides() -> None:
+    one, other = Canvas(600), Canvas(600)
+    other.text((700, 500), "3", 16, (255, 255, 255))
+    assert patch_difference(one.png(), one.png()) == 0
+    assert difference(one.png(), other.png()) < 0.1 < 4 < patch_difference(one.png(), other.png())
+    assert patch_difference(one.png(), Canvas(120).png()) == 255

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PIL import Image
+
 from games import GAMES
 from games.chomper.picture import HEADER, TOKEN, TOKEN_STEP
 from games.chomper.state import ChomperOptions, Entry
@@ -125,16 +127,26 @@ SNAPSHOTS = {
 test_pictures_match_their_references = snapshot_test(SNAPSHOTS, REFERENCES)
 
 
+def ringed(picture: Image.Image, index: int) -> bool:
+    """Whether the ``index``-th token of the Stack's first row wears the accent's ring."""
+    x = PAD + 4 + TOKEN // 2 + index * TOKEN_STEP + TOKEN // 2 + 2  # just outside the token
+    pixel = picture.getpixel((x, HEADER + 30 + TOKEN // 2))
+    return sum(abs(a - b) for a, b in zip(pixel, PALETTE.accent, strict=True)) < 12
+
+
 def test_the_tokens_a_number_takes_are_ringed() -> None:
     """A Produced Number of 14 rings the 14th token from the top and not the 15th."""
     picture = on_background(GAME.table_picture(modifier_round()), (49, 51, 56))
+    assert ringed(picture, 0) and ringed(picture, 13) and not ringed(picture, 14)
 
-    def ringed(index: int) -> bool:
-        x = PAD + 4 + TOKEN // 2 + index * TOKEN_STEP + TOKEN // 2 + 2  # just outside it
-        pixel = picture.getpixel((x, HEADER + 30 + TOKEN // 2))
-        return sum(abs(a - b) for a, b in zip(pixel, PALETTE.accent, strict=True)) < 12
 
-    assert ringed(0) and ringed(13) and not ringed(14)
+def test_a_flip_rings_the_tokens_at_the_other_end() -> None:
+    """Flip settles before the cookies are taken: the rings move to the Stack's end."""
+    board = modifier_round()
+    flip = Entry(owner=3, card="flip", acts_as="flip")
+    flipped = board.model_copy(update=dict(queue=[*board.queue, flip], amount=3))
+    picture = on_background(GAME.table_picture(flipped), (49, 51, 56))
+    assert [ringed(picture, i) for i in (0, 19, 20, 22)] == [False, False, True, True]
 
 
 def test_a_spectator_has_no_hand_picture() -> None:

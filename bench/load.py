@@ -15,8 +15,10 @@ service's own bare figure measured in the same run (one match, no Discord).
 A click first answered more than 3 s after it was made is refused with 10062 "Unknown
 interaction", as Discord does, and counted as failed.
 
-``--database postgres`` runs the bot on a throwaway PostgreSQL (or ``BENCH_DATABASE_URL``)
-instead of SQLite; ``--channels 1000`` is the overload run (1,000 active matches).
+``--hard-bots`` seats hard bots in a third of the seats (their thinking in worker
+processes, bot/thinking.py). ``--database postgres`` runs the bot on a throwaway
+PostgreSQL (or ``BENCH_DATABASE_URL``) instead of SQLite; ``--channels 1000`` is the
+overload run (1,000 active matches).
 """
 
 from __future__ import annotations
@@ -558,12 +560,21 @@ async def prune_often(load: Load) -> None:
         load.fake.prune(keep=PRUNE_EVERY * 3, clicks_kept=PRUNE_EVERY)
 
 
-async def open_tables(fake: LoadDiscord, channels: int) -> tuple[list[int], list[list[FakeUser]]]:
+def hard_seats(table: int) -> int:
+    """``--hard-bots``: a third of the seats, every third table two, the others one."""
+    return 2 if table % 3 == 0 else 1
+
+
+async def open_tables(
+    fake: LoadDiscord, channels: int, hard_bots: bool = False
+) -> tuple[list[int], list[list[FakeUser]]]:
     ids, people = [], []
     for number in range(channels):
         channel = fake.add_channel(f"table-{number}")
-        users = [fake.add_user(f"p{number}-{seat}") for seat in range(4)]
-        await fake.slash(users[0], "play", channel=channel, game=GAME)
+        bots = hard_seats(number) if hard_bots else 0
+        users = [fake.add_user(f"p{number}-{seat}") for seat in range(4 - bots)]
+        level = {"bots": bots, "level": "hard"} if bots else {}
+        await fake.slash(users[0], "play", channel=channel, game=GAME, **level)
         lobby = fake.messages[fake.tables[channel.id]]
         for user in users[1:]:
             await fake.click(user, lobby, lobby.find_button("Join"))
@@ -580,6 +591,7 @@ async def run(
     freeze: bool,
     threshold: str | None = None,
     database: str = "sqlite",
+    hard_bots: bool = False,
 ) -> None:
     # Discord's own library logs a refused late answer at WARNING, and ours too: quiet
     # them here, they are counted.
@@ -612,7 +624,7 @@ async def run(
         stack.enter_context(timed_handlers(fake))
         bot = CookieJar(settings)
         async with fake.running(bot, check_errors=False):
-            ids, people = await open_tables(fake, channels)
+            ids, people = await open_tables(fake, channels, hard_bots)
             speed = SpeedMeter(folder)
             await speed.start()
             speed.take()  # from the start of the measured run on
@@ -640,6 +652,12 @@ async def run(
             for task in [t for t in bot._background if not t.done()]:
                 task.cancel()
     print_summary(load, gcw, elapsed, bare, rest, errors, base_rss)
+    if hard_bots:
+        thinker = bot.bots.thinker
+        print(
+            f"hard bots ({thinker.workers} thinking workers): {thinker.answered} moves thought "
+            f"in time, {thinker.fell_back} past the deadline played the normal move"
+        )
 
 
 @contextlib.contextmanager
@@ -757,6 +775,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="GC_THRESHOLD for the bot, e.g. 700,10,10 (default: the bot's own)",
     )
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument(
+        "--hard-bots",
+        action="store_true",
+        help="hard bots in a third of the seats, thinking in worker processes",
+    )
     args = parser.parse_args(argv)
     asyncio.run(
         run(
@@ -765,6 +788,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             freeze=not args.no_freeze,
             threshold=args.gc_threshold,
             database=args.database,
+            hard_bots=args.hard_bots,
         )
     )
 

@@ -76,7 +76,11 @@ class CookieJar(commands.Bot):
         if self.metrics is not None:
             self.metrics.watch_store(self.store)
         self.runtime = Runtime(
-            self.store, cache_mb=self.settings.match_cache_mb, bot_delay=self.settings.bot_delay
+            self.store,
+            cache_mb=self.settings.match_cache_mb,
+            bot_delay=self.settings.bot_delay,
+            thinkers=self.settings.bot_thinkers,
+            think_cap=self.settings.bot_think_seconds,
         )
         self.service = self.runtime.service
         self.bots = self.runtime.bots

@@ -34,6 +34,11 @@ class Settings(StoreSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     # Seconds a bot waits before moving, so humans can follow (0 in tests).
     bot_delay: float = Field(default=1.5, ge=0, le=30)
+    # Hard bots think in this many worker processes (default: one per core but one; 0: none,
+    # hard bots then play normal moves), for at most BOT_THINK_SECONDS a decision (default:
+    # what the match's pace allows, bot/thinking.py).
+    bot_thinkers: int | None = Field(default=None, ge=0, le=32)
+    bot_think_seconds: float | None = Field(default=None, gt=0, le=10)
     # Least seconds between two edits of one table message (Discord rate limits edits).
     table_edit_interval: float = Field(default=1.0, ge=0, le=30)
     # Several processes: each serves SHARD_IDS (e.g. ``0-3``) of SHARD_COUNT shards, all on

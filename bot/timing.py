@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from games.core.levels import DEFAULT_LEVEL, Level
+
 Pace = Literal["live", "casual", "async", "correspondence", "custom"]
 
 # Seconds for an ordinary decision, and for a reaction (answering a challenge, say).
@@ -104,6 +106,7 @@ class GuildSettings(BaseModel):
     ratings: RatingsMode = "all"  # which finished matches move ratings
     # Members of this role may create and run tournaments here, besides Manage Server.
     organiser_role: int | None = None
+    bot_level: Level = DEFAULT_LEVEL  # how hard bots play when /play or Add bot names none
 
 
 TimerKind = Literal["timeout", "remind_half", "remind_final"]

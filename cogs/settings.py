@@ -19,7 +19,8 @@ from bot.timing import (
     duration,
 )
 from cogs import render
-from cogs.components import guarded, person, tell
+from cogs.components import LEVEL_CHOICES, guarded, level_of, person, tell
+from games.core.levels import LEVEL_NAMES
 from games.core.words import plural
 
 if TYPE_CHECKING:
@@ -65,6 +66,8 @@ def set_lines(changes: dict[str, object], current: GuildSettings) -> str:
         lines.append(f"✅ Rated: {RATINGS_LABELS[current.ratings]}.")
     if "organiser_role" in changes:
         lines.append(f"✅ Tournament organisers: {organisers_line(current)}.")
+    if "bot_level" in changes:
+        lines.append(f"✅ New bots play at {LEVEL_NAMES[current.bot_level]} unless picked.")
     return "\n".join(lines) + "\n\n" if lines else ""
 
 
@@ -82,11 +85,13 @@ class Settings(commands.Cog):
         ratings="Which finished matches move players' ratings",
         organiser_role="Members of this role may create and run tournaments, as Manage Server can",
         clear_organiser_role="True: only Manage Server runs tournaments again",
+        bot_level="How hard bots play when /play or Add bot names no level",
     )
     @app_commands.choices(
         pace=choices(PACE_LABELS),
         on_timeout=choices(POLICY_LABELS),
         ratings=choices(RATINGS_LABELS),
+        bot_level=LEVEL_CHOICES,
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -101,6 +106,7 @@ class Settings(commands.Cog):
         ratings: app_commands.Choice[str] | None = None,
         organiser_role: discord.Role | None = None,
         clear_organiser_role: bool = False,
+        bot_level: app_commands.Choice[str] | None = None,
     ) -> None:
         async def run() -> None:
             changes: dict[str, object] = {}
@@ -122,6 +128,8 @@ class Settings(commands.Cog):
                 changes["organiser_role"] = organiser_role.id
             elif clear_organiser_role:
                 changes["organiser_role"] = None
+            if bot_level is not None:
+                changes["bot_level"] = level_of(bot_level)
             service, guild = self.bot.service, interaction.guild_id or 0
             if changes:
                 current = await service.set_guild_defaults(guild, person(interaction), changes)
@@ -138,7 +146,8 @@ class Settings(commands.Cog):
                     f"**Timeouts in a row to forfeit:** {match.forfeit_after}\n"
                     f"**Each match in its own thread:** {'yes' if current.threads else 'no'}\n"
                     f"**Rated:** {RATINGS_LABELS[current.ratings]}\n"
-                    f"**Tournament organisers:** {organisers_line(current)}"
+                    f"**Tournament organisers:** {organisers_line(current)}\n"
+                    f"**Bots play at:** {LEVEL_NAMES[current.bot_level]}"
                 ),
                 colour=render.COLOURS["neutral"],
             )

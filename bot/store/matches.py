@@ -25,7 +25,7 @@ OPEN = "('" + "', '".join(OPEN_STATUSES) + "')"
 _GET = READ_MATCHES + "id = :id"
 _OPEN_IN_CHANNEL = f"{READ_MATCHES}channel_id = :channel AND status IN {OPEN}"
 _SEATS = (
-    "SELECT match_id, seat, user_id, name, away, missed FROM seats "
+    "SELECT match_id, seat, user_id, name, away, missed, level FROM seats "
     "WHERE match_id IN (:ids) ORDER BY match_id, seat"
 )
 _INSERT_MATCH = f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({marks(MATCH_COLUMNS)})"
@@ -88,6 +88,7 @@ class MatchSQL(Executor):
                     name=row["name"],
                     away=row["away"],
                     missed=row["missed"],
+                    level=row["level"],
                 )
             )
         return [
@@ -122,14 +123,20 @@ class MatchSQL(Executor):
     @staticmethod
     def _seat_steps(match_id: str, seats: Sequence[SeatRecord]) -> list[Step]:
         rows = [
-            {"match_id": match_id, "seat": s.seat, "user_id": s.user_id, "name": s.name}
+            {
+                "match_id": match_id,
+                "seat": s.seat,
+                "user_id": s.user_id,
+                "name": s.name,
+                "level": s.level,
+            }
             for s in seats
         ]
         return [
             Step("DELETE FROM seats WHERE match_id = :id", {"id": match_id}),
             Step(
-                "INSERT INTO seats (match_id, seat, user_id, name) VALUES "
-                "(:match_id, :seat, :user_id, :name)",
+                "INSERT INTO seats (match_id, seat, user_id, name, level) VALUES "
+                "(:match_id, :seat, :user_id, :name, :level)",
                 rows=rows,
             ),
         ]

@@ -77,9 +77,11 @@ class Drawing(Part):
             return [render.closed_embed(record, game)], None
         spectator = await self.service.seat_view(record.match_id, None)
         table = spectator.panels.table
-        if record.status == "active":
-            # The match's own lines go first, inside the same size budget as the game's.
-            extra = await self.match_fields(record)
+        if record.status in ("active", "finished"):
+            # The match's own lines go first, inside the same size budget as the game's;
+            # the results keep saying how hard each bot played.
+            extra = await self.match_fields(record) if record.status == "active" else []
+            extra = [*extra, *bots_field(record)]
             table = table.model_copy(update={"fields": (*extra, *table.fields)})
         embed = render.embed_from_panel(table)
         view = components_view()
@@ -239,3 +241,9 @@ class Drawing(Part):
         refresh.item.row = render.ROWS - 1  # the plan leaves the last row for it
         view.add_item(refresh)
         return {"content": "\n".join(lines), "embeds": embeds, "view": view}
+
+
+def bots_field(record: MatchRecord) -> list[PanelField]:
+    """The match's bots with their levels, for the table and its results."""
+    bots = render.bot_levels(record)
+    return [PanelField(name="🤖 Bots", value=bots)] if bots else []

@@ -104,7 +104,10 @@ def signup_embed(view: TournamentView) -> discord.Embed:
     )
     entered = view.entered if event.status == "signup" else []
     if event.status == "signup":
-        names = [f"{e.name}{' ✅' if config.checkin and e.checked_in else ''}" for e in entered]
+        names = [
+            f"{render.seat_name(e)}{' ✅' if config.checkin and e.checked_in else ''}"
+            for e in entered
+        ]
         embed.add_field(
             name=f"Entrants ({len(entered)}/{config.max_players})",
             value=render.clip(", ".join(names) or "Nobody yet.", render.FIELD_VALUE),
@@ -189,13 +192,16 @@ def game_score(view: TournamentView, table: TournamentTable) -> str:
     return text + (f", {score.draws} drawn" if score.draws else "")
 
 
+def standings_title(view: TournamentView, round_no: int, *, final: bool) -> str:
+    what = "final standings" if final else f"standings after round {round_no}"
+    return f"{view.game.name} · {what}"
+
+
 def standings_embed(
     view: TournamentView, round_no: int, *, final: bool, next_round_at: float | None = None
 ) -> discord.Embed:
     """The standings; between rounds, when the next one starts (``next_round_at``)."""
-    title = f"🏆 {view.game.name} · " + (
-        "final standings" if final else f"standings after round {round_no}"
-    )
+    title = "🏆 " + standings_title(view, round_no, final=final)
     lines = standing_lines(view, view.standings)
     if len(view.standings) > STANDINGS_SHOWN:
         lines.append(

@@ -13,7 +13,22 @@ from collections import Counter
 from games.braverse.cards import COLOURS, Card, CardPool, parse_cost
 from games.braverse.state import WIN_LEVEL
 from games.braverse.view import PHASES, BraverseView, CookieLine, SideView
-from games.core.pictures import HUES, PAD, PALETTE, WIDTH, Box, Canvas, Shape, section_height
+from games.core.pictures import (
+    HUES,
+    PAD,
+    PALETTE,
+    WIDTH,
+    Box,
+    Canvas,
+    Shape,
+    card_back,
+    cards_section,
+    empty_slot,
+    player_band,
+    ribbon,
+    section_height,
+)
+from games.core.pictures import header as draw_header
 
 SYMBOLS: dict[str, tuple[Shape, str]] = {
     "R": ("circle", "red"),
@@ -121,7 +136,7 @@ def status_text(pool: CardPool, view: BraverseView) -> str:
 def header(canvas: Canvas, pool: CardPool, view: BraverseView) -> None:
     where = PHASES[view.phase] + (f" · turn {view.round}" if view.round else "")
     hue = PALETTE.danger if view.attack is not None else PALETTE.accent
-    canvas.header("CookieRun: Braverse", where, status_text(pool, view), hue)
+    draw_header(canvas, "CookieRun: Braverse", where, status_text(pool, view), hue)
 
 
 def side_band(
@@ -129,21 +144,21 @@ def side_band(
 ) -> None:
     moving = seat in view.to_move and not view.over
     won = view.over and view.winner == seat
-    canvas.band((PAD, y, WIDTH - PAD, y + BAND), side.name, moving=moving, won=won)
-    x = PAD + 14
     counts = f"Deck {side.deck} · Hand {side.hand_count} · Discard {len(side.discard)}"
     if side.attack_bonus:
         counts = f"+{side.attack_bonus} attack this turn · " + counts
-    canvas.text((WIDTH - PAD - 14, y + 14), counts, 15, PALETTE.muted, anchor="ra", width=400)
+    band = (PAD, y, WIDTH - PAD, y + BAND)
+    player_band(canvas, band, side.name, counts, moving=moving, won=won, name_width=330)
+    x = PAD + 14
     top = y + 42
     for slot in range(2):
         box = (x + slot * (CARD_W + 10), top, x + slot * (CARD_W + 10) + CARD_W, top + CARD_H)
         if slot < len(side.battle):
             cookie_card(canvas, pool, view, side.battle[slot], box)
         elif slot == 0 and view.phase == "starting" and side.chosen:
-            canvas.card_back(box, "Chosen, face down")
+            card_back(canvas, box, "Chosen, face down")
         else:
-            canvas.empty_slot(box, "Battle Area")
+            empty_slot(canvas, box, "Battle Area")
     stage_x = x + 2 * (CARD_W + 10) + 6
     stage_card(canvas, pool, side, (stage_x, top, stage_x + STAGE_W, top + CARD_H))
     support_column(canvas, pool, side, stage_x + STAGE_W + 18, top)
@@ -175,23 +190,23 @@ def cookie_card(
     canvas.text((x0 + 32, y1 - 38), f"HP {cookie.hp_left}/{card.hp}", 13, PALETTE.card_text)
     canvas.pips((x0 + 10, y1 - 18), cookie.hp_left, card.hp, size=9, gap=3)
     if cookie.rested:
-        canvas.ribbon((x1 - 8, y1 - 38), "REST", (70, 70, 80))
+        ribbon(canvas, (x1 - 8, y1 - 38), "REST", (70, 70, 80))
     if tag:  # on the card's top edge, where no line of the card is
-        canvas.ribbon((x1 - 12, box[1] - 9), tag, outline)
+        ribbon(canvas, (x1 - 12, box[1] - 9), tag, outline)
 
 
 def stage_card(
     canvas: Canvas, pool: CardPool, side: SideView, box: tuple[int, int, int, int]
 ) -> None:
     if side.stage is None:
-        canvas.empty_slot(box, "No Stage")
+        empty_slot(canvas, box, "No Stage")
         return
     card = pool[side.stage]
     canvas.card(box, title=card.name, lines=("Stage",), dimmed=side.stage_rested)
     x0, _, x1, y1 = box
     symbol(canvas, (x0 + 19, y1 - 19), 18, card.colour)
     if side.stage_rested:
-        canvas.ribbon((x1 - 8, y1 - 28), "REST", (70, 70, 80))
+        ribbon(canvas, (x1 - 8, y1 - 28), "REST", (70, 70, 80))
 
 
 def support_column(canvas: Canvas, pool: CardPool, side: SideView, x: int, y: int) -> None:
@@ -251,7 +266,9 @@ def hand_picture(pool: CardPool, view: BraverseView) -> bytes | None:
         sections.append(("Your starting Cookie", [(view.my_start, 1)]))
     if view.looked:
         sections.append(("You are looking at", sorted(Counter(view.looked).items())))
-    height = PAD + sum(section_height(len(cards), HAND_COLUMNS, CARD_H) for _, cards in sections)
+    height = PAD + sum(
+        section_height(len(cards), HAND_COLUMNS, CARD_H, GAP) for _, cards in sections
+    )
     canvas = Canvas(height)
     y = PAD
     for title, cards in sections:
@@ -259,7 +276,7 @@ def hand_picture(pool: CardPool, view: BraverseView) -> bytes | None:
         def draw(item: tuple[str, int], box: Box) -> None:
             hand_card(canvas, pool, *item, box)
 
-        y = canvas.cards_section(y, title, cards, HAND_COLUMNS, CARD_H, draw)
+        y = cards_section(canvas, y, title, cards, HAND_COLUMNS, CARD_H, draw, GAP)
     return canvas.png()
 
 
@@ -275,7 +292,7 @@ def hand_card(
         )
         attack_row(canvas, (x0 + 10, y1 - 48), card.attack.damage, card.attack.cost)
         if card.is_flip:
-            canvas.ribbon((x1 - 8, y1 - 26), "FLIP", (120, 70, 170))
+            ribbon(canvas, (x1 - 8, y1 - 26), "FLIP", (120, 70, 170))
     else:
         below = canvas.card(box, title=card.name, lines=(card.type.capitalize(),))
         label_row(canvas, (x0 + 10, y1 - 48), "Cost", card.cost)
@@ -283,4 +300,4 @@ def hand_card(
     symbol(canvas, (x0 + 19, y1 - 17), 18, card.colour)
     canvas.text((x0 + 34, y1 - 25), COLOURS[card.colour], 12, PALETTE.card_muted)
     if count > 1:  # copies: on the top edge, clear of the card's lines
-        canvas.ribbon((x1 - 12, box[1] - 9), f"×{count}", (40, 40, 48))
+        ribbon(canvas, (x1 - 12, box[1] - 9), f"×{count}", (40, 40, 48))

@@ -15,7 +15,23 @@ from games.chomper.cards import ChomperCards
 from games.chomper.queue import produced
 from games.chomper.state import COOKIE, GOLDEN, POISON, Entry
 from games.chomper.view import MODE_TITLES, ChomperView
-from games.core.pictures import PAD, PALETTE, RGB, WIDTH, Box, Canvas, grid, rows, section_height
+from games.core.pictures import (
+    PAD,
+    PALETTE,
+    RGB,
+    WIDTH,
+    Box,
+    Canvas,
+    backs,
+    cards_section,
+    empty_slot,
+    grid,
+    grid_height,
+    header,
+    player_band,
+    ribbon,
+    section_height,
+)
 from games.core.words import plural
 
 HEADER = 92
@@ -118,15 +134,15 @@ def stack_section(canvas: Canvas, view: ChomperView, y: int) -> int:
             r = TOKEN // 2 + 3
             ring = (centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r)
             canvas.draw.ellipse(ring, outline=PALETTE.accent, width=3)
-    y += stack_rows(view) * TOKEN_STEP
+    y += tokens_height(view)
     if view.stack is None:
         y = left_row(canvas, view, y)
     return y
 
 
-def stack_rows(view: ChomperView) -> int:
+def tokens_height(view: ChomperView) -> int:
     size = len(view.stack) if view.stack is not None else sum(view.stack_left.values())
-    return rows(size, TOKENS_A_ROW)
+    return grid_height(size, TOKENS_A_ROW, TOKEN_STEP, 0)
 
 
 def left_row(canvas: Canvas, view: ChomperView, y: int) -> int:
@@ -205,9 +221,10 @@ def hand_words(cards: ChomperCards, card: str) -> str:
 def table_picture(cards: ChomperCards, view: ChomperView) -> bytes:
     chain = view.options.mode == "chain"
     middle = chain_height() if chain else stack_height(view) + queue_height(view)
-    tiles = rows(len(view.players), TILE_COLUMNS) * (TILE_H + GAP)
+    tiles = grid_height(len(view.players), TILE_COLUMNS, TILE_H, GAP)
     canvas = Canvas(HEADER + middle + tiles + 40 + PAD)
-    canvas.header(
+    header(
+        canvas,
         "Cookie Chomper",
         MODE_TITLES[view.options.mode],
         status_text(view),
@@ -227,7 +244,7 @@ def table_picture(cards: ChomperCards, view: ChomperView) -> bytes:
 
 
 def stack_height(view: ChomperView) -> int:
-    return 30 + stack_rows(view) * TOKEN_STEP + (32 if view.stack is None else 0) + 8
+    return 30 + tokens_height(view) + (32 if view.stack is None else 0) + 8
 
 
 def queue_height(view: ChomperView) -> int:
@@ -295,10 +312,10 @@ def queue_section(canvas: Canvas, cards: ChomperCards, view: ChomperView, y: int
             width=x1 - x0,
         )
         if entry.vetoed:
-            canvas.ribbon((x1 - 6, y0 - 9), "VETOED", PALETTE.danger)
+            ribbon(canvas, (x1 - 6, y0 - 9), "VETOED", PALETTE.danger)
 
     title = f"This turn: {view.trail or 'no number yet'}"
-    bottom = canvas.cards_section(y, title, view.queue, QUEUE_COLUMNS, QUEUE_H + 18, draw)
+    bottom = cards_section(canvas, y, title, view.queue, QUEUE_COLUMNS, QUEUE_H + 18, draw)
     number = f"Produced Number: {view.amount}"
     canvas.text((PAD + 4, bottom), number, 20, PALETTE.accent, bold=True)
     return bottom + 34
@@ -326,7 +343,7 @@ def chain_section(canvas: Canvas, cards: ChomperCards, view: ChomperView, y: int
     canvas.text((PAD + 4, y), f"On the chain · deck {view.deck_count}", 18, PALETTE.text, bold=True)
     box = (PAD + 4, y + 34, PAD + 164, y + 34 + 130)
     if view.chain_top is None:
-        canvas.empty_slot(box, "Nothing yet")
+        empty_slot(canvas, box, "Nothing yet")
     else:
         card_face(canvas, cards, view.chain_top, box)
     return y + chain_height()
@@ -341,12 +358,12 @@ def tile(canvas: Canvas, view: ChomperView, seat: int, box: Box) -> None:
     active = seat == view.turn and not view.over and not player.out
     active = active and view.options.mode != "chain"
     room = x1 - x0 - 28 - (canvas.measure(ACTIVE, 11, bold=True) + 16 if active else 0)
-    canvas.band(box, player.name, moving=moving, won=won, size=17, name_width=room)
+    player_band(canvas, box, player.name, "", moving=moving, won=won, name_width=room)
     if player.out:
-        canvas.ribbon((x1 - 10, y0 + 50), "OUT", PALETTE.danger)
+        ribbon(canvas, (x1 - 10, y0 + 50), "OUT", PALETTE.danger)
     elif active:
-        canvas.ribbon((x1 - 10, y0 + 12), ACTIVE, (70, 74, 96))
-    right = canvas.backs((x0 + 14, y0 + 42), player.cards, most=8, size=28)
+        ribbon(canvas, (x1 - 10, y0 + 12), ACTIVE, (70, 74, 96))
+    right = backs(canvas, (x0 + 14, y0 + 42), player.cards, most=8, size=28)
     canvas.text((right + 8, y0 + 48), plural(player.cards, "card"), 15, PALETTE.text)
     if player.score is not None:
         canvas.text(
@@ -394,8 +411,8 @@ def hand_picture(cards: ChomperCards, view: ChomperView) -> bytes | None:
         barred = card in view.barred
         card_face(canvas, cards, card, box, dimmed=barred, words=hand_words(cards, card))
         if barred:
-            canvas.ribbon((box[2] - 8, box[1] - 9), "VETOED THIS TURN", PALETTE.danger)
+            ribbon(canvas, (box[2] - 8, box[1] - 9), "VETOED THIS TURN", PALETTE.danger)
 
     title = f"Your hand ({plural(len(hand), 'card')})"
-    canvas.cards_section(PAD, title, hand, HAND_COLUMNS, CARD_H, draw)
+    cards_section(canvas, PAD, title, hand, HAND_COLUMNS, CARD_H, draw)
     return canvas.png()

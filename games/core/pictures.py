@@ -23,13 +23,12 @@ from games.core.cards import DATA_DIR
 WIDTH = 800  # Discord shows an embed image at up to ~400-520 px: 800 halves to phone size
 PAD = 16
 RADIUS = 18
-TITLE = 34  # a section title's line
 FONTS = DATA_DIR / "fonts"
 DISCORD_LIMIT = 10 * 1024 * 1024  # the smallest attachment limit (an unboosted server)
 
 RGB = tuple[int, int, int]
-Box = tuple[int, int, int, int]
 T = TypeVar("T")
+Box = tuple[int, int, int, int]
 Shape = Literal["circle", "triangle", "square", "diamond", "star", "hexagon"]
 
 
@@ -52,6 +51,19 @@ class Palette:
 
 
 PALETTE = Palette()
+
+
+@dataclass(frozen=True)
+class CardLook:
+    """How a kind of card is printed: its paper, its ink, and a coloured band (or none)."""
+
+    paper: RGB = PALETTE.card
+    ink: RGB = PALETTE.card_text
+    muted: RGB = PALETTE.card_muted
+    band: RGB | None = None
+
+
+PAPER = CardLook()  # the plain light card
 
 # Hues for symbols: strong enough on the light card and on the dark panel alike.
 HUES: dict[str, RGB] = {
@@ -184,156 +196,48 @@ class Canvas:
         corner: str = "",
         dimmed: bool = False,
         outline: RGB | None = None,
+        look: CardLook | None = None,
+        size: int = 15,
+        title_lines: int = 2,
     ) -> int:
         """A card: a light rounded rectangle, a bold title that wraps to two lines, smaller
         lines under it, and a value in the top right corner. A dimmed card (rested) is
-        greyed so a glance tells it from an active one. Returns the y under the lines."""
+        greyed so a glance tells it from an active one. A ``look`` gives a kind of card its
+        own paper, ink and a coloured band above the title (``size`` is the title's).
+        Returns the y under the lines."""
         x0, y0, x1, y1 = box
-        paper = (150, 146, 138) if dimmed else PALETTE.card
+        look = look or PAPER
+        paper = (150, 146, 138) if dimmed else look.paper
         self.draw.rounded_rectangle(
             box, 10, fill=paper, outline=outline or (60, 56, 52), width=4 if outline else 2
         )
+        if look.band is not None:  # a strip at the top, inside the rounded corners
+            self.draw.rounded_rectangle((x0 + 5, y0 + 5, x1 - 5, y0 + 11), 3, fill=look.band)
+            y0 += 8
         inner = x1 - x0 - 20
-        corner_width = self.measure(corner, 15, bold=True) + 8 if corner else 0
+        corner_width = self.measure(corner, size, bold=True) + 8 if corner else 0
         if corner:
-            self.text((x1 - 8, y0 + 8), corner, 15, PALETTE.card_text, bold=True, anchor="ra")
+            self.text((x1 - 8, y0 + 8), corner, size, look.ink, bold=True, anchor="ra")
         y = self.paragraph(
             (x0 + 10, y0 + 8),
             title,
-            15,
-            PALETTE.card_text,
+            size,
+            look.ink,
             width=inner - corner_width,
-            lines=2,
+            lines=title_lines,
             bold=True,
         )
+        small = size - 2
         for line in lines:
-            if y > y1 - 18:
+            if y > y1 - small - 5:
                 break
-            self.text((x0 + 10, y), line, 13, PALETTE.card_muted, width=inner)
-            y += 17
+            self.text((x0 + 10, y), line, small, look.muted, width=inner)
+            y += small + 4
         return y
-
-    # --- pieces every game's table draws -------------------------------------------------
-    def header(self, title: str, right: str, status: str, hue: RGB) -> None:
-        """The game's name, what stage it is at (right), and what is happening now in up to
-        two lines: the first thing a player reads, so the status is large and coloured."""
-        self.text((PAD + 4, PAD), title, 22, self.palette.text, bold=True)
-        self.text(
-            (self.width - PAD - 4, PAD + 4),
-            right,
-            16,
-            self.palette.muted,
-            anchor="ra",
-            width=self.width // 2 + 20,
-        )
-        self.paragraph(
-            (PAD + 4, PAD + 34), status, 16, hue, width=self.width - 2 * PAD - 8, lines=2
-        )
-
-    def band(
-        self, box: Box, name: str, *, moving: bool, won: bool, size: int = 20, name_width: int = 330
-    ) -> None:
-        """A player's area: outlined while they must act (or once they have won), their
-        name with a ▶ while they must act, and a WINNER badge after a winner's name."""
-        x0, y0, _, _ = box
-        outline = self.palette.accent if moving or won else None
-        self.panel(box, self.palette.band, outline=outline, width=3)
-        name = ("▶ " if moving else "") + name
-        hue = self.palette.accent if moving or won else self.palette.text
-        width = name_width - 80 if won else name_width  # room for the badge: a long name is cut
-        self.text((x0 + 14, y0 + 10), name, size, hue, bold=True, width=width)
-        if won:
-            shown = self.measure(self.fit(name, size, width, bold=True), size, bold=True)
-            self.ribbon((x0 + 14 + shown + 80, y0 + 3 + size // 2), "WINNER", self.palette.good)
-
-    def ribbon(self, right_top: tuple[int, int], text: str, hue: RGB) -> int:
-        """A small label, right-aligned, white on ``hue``; returns its left edge."""
-        x1, y0 = right_top
-        width = self.measure(text, 11, bold=True) + 10
-        self.draw.rounded_rectangle((x1 - width, y0, x1, y0 + 18), 5, fill=hue)
-        self.text((x1 - width // 2, y0 + 9), text, 11, (255, 255, 255), bold=True, anchor="mm")
-        return x1 - width
-
-    def card_back(self, box: Box, label: str = "") -> None:
-        """A face-down card: everyone sees that it is there, nobody what it is."""
-        x0, y0, x1, y1 = box
-        inset = max(2, min(8, (x1 - x0) // 6))
-        self.draw.rounded_rectangle(
-            box, min(10, inset + 2), fill=BACK, outline=(60, 40, 30), width=2 if inset > 4 else 1
-        )
-        self.draw.rounded_rectangle(
-            (x0 + inset, y0 + inset, x1 - inset, y1 - inset),
-            max(2, inset - 2),
-            outline=(200, 160, 110),
-        )
-        if label:
-            self.text(((x0 + x1) // 2, (y0 + y1) // 2), label, 13, (250, 236, 214), anchor="mm")
-
-    def backs(self, xy: tuple[int, int], count: int, *, most: int = 10, size: int = 22) -> int:
-        """``count`` face-down cards, overlapped in a fan (at most ``most`` drawn): a hand's
-        size at a glance. Returns the x after the fan."""
-        x, y = xy
-        width, step = size * 2 // 3, size // 3
-        for _ in range(min(count, most)):
-            self.card_back((x, y, x + width, y + size))
-            x += step
-        return x + (width - step if count else 0)
-
-    def empty_slot(self, box: Box, label: str) -> None:
-        self.draw.rounded_rectangle(box, 10, outline=self.palette.empty, width=2)
-        cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
-        self.text((cx, cy), label, 13, self.palette.muted, anchor="mm")
-
-    def section(self, y: int, title: str) -> int:
-        """A section's title; returns the y where its content starts."""
-        self.text((PAD + 4, y), title, 20, self.palette.text, bold=True)
-        return y + TITLE
-
-    def cards_section(
-        self,
-        y: int,
-        title: str,
-        items: Sequence[T],
-        columns: int,
-        height: int,
-        draw: Callable[[T, Box], None],
-    ) -> int:
-        """A titled grid of cards (``draw`` draws one in its box); returns the y under it,
-        ``section_height`` further down."""
-        top = self.section(y, title)
-        if not items:
-            self.text((PAD + 4, top + 4), "No cards.", 15, self.palette.muted)
-        for item, box in zip(items, grid(len(items), columns, top, height), strict=True):
-            draw(item, box)
-        return y + section_height(len(items), columns, height)
 
     # --- output ------------------------------------------------------------------------
     def png(self) -> bytes:
         return encode_png(self.image)
-
-
-BACK: RGB = (96, 62, 44)  # every game's card back: a warm brown, like a biscuit tin
-
-
-def grid(count: int, columns: int, y: int, height: int, *, gap: int = 12) -> list[Box]:
-    """Boxes for ``count`` cards in rows of ``columns`` across the panel, from ``y``."""
-    width = (WIDTH - 2 * PAD - (columns - 1) * gap) // columns
-    boxes = []
-    for index in range(count):
-        row, column = divmod(index, columns)
-        x0, top = PAD + column * (width + gap), y + row * (height + gap)
-        boxes.append((x0, top, x0 + width, top + height))
-    return boxes
-
-
-def rows(count: int, columns: int) -> int:
-    """Rows a grid of ``count`` needs (one at least, so an empty section keeps its place)."""
-    return max(1, -(-count // columns))
-
-
-def section_height(count: int, columns: int, height: int, *, gap: int = 12) -> int:
-    """A titled grid's height: the title and its rows of cards."""
-    return TITLE + rows(count, columns) * (height + gap)
 
 
 def shape_points(centre: tuple[int, int], size: int, shape: Shape) -> list[tuple[float, float]]:
@@ -385,6 +289,141 @@ def difference(one: bytes, other: bytes) -> float:
     return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
 
 
+def ribbon(canvas: Canvas, right_top: tuple[int, int], text: str, hue: RGB, size: int = 11) -> None:
+    """A small label on a card or a band, right-aligned, white on ``hue``."""
+    x1, y0 = right_top
+    width = canvas.measure(text, size, bold=True) + 10
+    height = size + 7
+    canvas.draw.rounded_rectangle((x1 - width, y0, x1, y0 + height), 5, fill=hue)
+    middle = (x1 - width // 2, y0 + height // 2)
+    canvas.text(middle, text, size, (255, 255, 255), bold=True, anchor="mm")
+
+
+def card_back(canvas: Canvas, box: Box, label: str = "", size: int = 13) -> None:
+    """A face-down card: everyone sees that it is there, nobody what it is. Its frame
+    shrinks with a small card (a hand's fan of backs) so the back still reads as one."""
+    x0, y0, x1, y1 = box
+    inset = max(2, min(8, (x1 - x0) // 6))
+    canvas.draw.rounded_rectangle(
+        box,
+        min(10, inset + 2),
+        fill=(96, 62, 44),
+        outline=(60, 40, 30),
+        width=2 if inset > 4 else 1,
+    )
+    inner = (x0 + inset, y0 + inset, x1 - inset, y1 - inset)
+    canvas.draw.rounded_rectangle(inner, max(2, inset - 2), outline=(200, 160, 110))
+    if label:
+        middle = ((x0 + x1) // 2, (y0 + y1) // 2)
+        canvas.text(middle, label, size, (250, 236, 214), bold=size > 13, anchor="mm")
+
+
+def empty_slot(canvas: Canvas, box: Box, label: str, size: int = 13) -> None:
+    """Where a card would lie: an outline with what belongs there."""
+    canvas.draw.rounded_rectangle(box, 10, outline=PALETTE.empty, width=2)
+    cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
+    canvas.text((cx, cy), label, size, PALETTE.muted, anchor="mm")
+
+
+def grid(count: int, columns: int, top: int, height: int, gap: int = 12) -> list[Box]:
+    """Boxes for ``count`` things in rows of ``columns`` across the picture (cards of a
+    hand, players' bands), left to right, then down."""
+    width = (WIDTH - 2 * PAD - (columns - 1) * gap) // columns
+    boxes = []
+    for index in range(count):
+        row, column = divmod(index, columns)
+        x0, y0 = PAD + column * (width + gap), top + row * (height + gap)
+        boxes.append((x0, y0, x0 + width, y0 + height))
+    return boxes
+
+
+def grid_height(count: int, columns: int, height: int, gap: int = 12) -> int:
+    """The height ``grid`` fills, a gap under each row (an empty grid keeps one row)."""
+    return max(1, -(-count // columns)) * (height + gap)
+
+
+def player_band(
+    canvas: Canvas,
+    box: Box,
+    name: str,
+    counts: str,
+    *,
+    moving: bool,
+    lit: bool = False,
+    outline: RGB | None = None,
+    name_width: int,
+    counts_size: int = 15,
+    won: bool = False,
+) -> None:
+    """A player's area: a panel outlined in ``outline`` (the accent on their move), their
+    name (after ▶ on their move; in the accent then or when ``lit``) and their counts at
+    the right. A winner's band is lit and outlined, with a WINNER badge after the name (cut
+    to make room, so a long name never hides who won)."""
+    x0, y0, x1, _ = box
+    if won:
+        lit, outline, name_width = True, outline or PALETTE.accent, name_width - 80
+    canvas.panel(
+        box, PALETTE.band, outline=outline or (PALETTE.accent if moving else None), width=3
+    )
+    shown = ("▶ " if moving else "") + name
+    hue = PALETTE.accent if moving or lit else PALETTE.text
+    canvas.text((x0 + 14, y0 + 10), shown, 20, hue, bold=True, width=name_width)
+    if counts:
+        canvas.text((x1 - 14, y0 + 14), counts, counts_size, PALETTE.muted, anchor="ra", width=400)
+    if won:
+        cut = canvas.measure(canvas.fit(shown, 20, name_width, bold=True), 20, bold=True)
+        ribbon(canvas, (x0 + 14 + cut + 80, y0 + 13), "WINNER", PALETTE.good)
+
+
+def header(canvas: Canvas, title: str, right: str, status: str, hue: RGB) -> None:
+    """The game's name, where the match stands (at the right), and what happens now in up
+    to two lines, in ``hue``: the first thing a player reads."""
+    canvas.text((PAD + 4, PAD), title, 22, PALETTE.text, bold=True)
+    canvas.text((WIDTH - PAD - 4, PAD + 4), right, 16, PALETTE.muted, anchor="ra", width=420)
+    canvas.paragraph((PAD + 4, PAD + 34), status, 16, hue, width=WIDTH - 2 * PAD - 8, lines=2)
+
+
+def backs(
+    canvas: Canvas, xy: tuple[int, int], count: int, *, most: int = 10, size: int = 22
+) -> int:
+    """``count`` face-down cards fanned (at most ``most`` drawn): a hand's size at a glance.
+    Returns the x after the fan."""
+    x, y = xy
+    width, step = size * 2 // 3, size // 3
+    for _ in range(min(count, most)):
+        card_back(canvas, (x, y, x + width, y + size))
+        x += step
+    return x + (width - step if count else 0)
+
+
+TITLE = 34  # a section title's line
+
+
+def section_height(count: int, columns: int, height: int, gap: int = 12) -> int:
+    """A titled grid's height: its title and its rows of cards."""
+    return TITLE + grid_height(count, columns, height, gap)
+
+
+def cards_section(
+    canvas: Canvas,
+    y: int,
+    title: str,
+    items: Sequence[T],
+    columns: int,
+    height: int,
+    draw: Callable[[T, Box], None],
+    gap: int = 12,
+) -> int:
+    """A titled grid of cards, ``draw`` drawing each in its box; returns the y under it."""
+    canvas.text((PAD + 4, y), title, 20, PALETTE.text, bold=True)
+    top = y + TITLE
+    if not items:
+        canvas.text((PAD + 4, top + 4), "No cards.", 15, PALETTE.muted)
+    for item, box in zip(items, grid(len(items), columns, top, height, gap), strict=True):
+        draw(item, box)
+    return y + section_height(len(items), columns, height, gap)
+
+
 def patch_difference(one: bytes, other: bytes, patch: int = 32) -> float:
     """The largest mean difference (0-255) over ``patch``-pixel squares: one changed word
     stands out here while it vanishes in the whole picture's mean, and anti-aliasing that
@@ -394,8 +433,7 @@ def patch_difference(one: bytes, other: bytes, patch: int = 32) -> float:
         return 255.0
     changed = ImageChops.difference(a, b).convert("L")
     size = (max(1, a.width // patch), max(1, a.height // patch))
-    squares = changed.resize(size, Image.Resampling.BOX)
-    return float(squares.getextrema()[1])
+    return float(changed.resize(size, Image.Resampling.BOX).getextrema()[1])
 
 
 # Names and card texts come back in every picture: measuring, cutting and wrapping them once

@@ -20,9 +20,13 @@ from games.core.pictures import (
     WIDTH,
     Box,
     Canvas,
+    backs,
+    cards_section,
     grid,
+    grid_height,
+    header,
     plain,
-    rows,
+    player_band,
     section_height,
     shape_points,
 )
@@ -230,10 +234,10 @@ def face(canvas: Canvas, cards: TossCards, card: str, count: int, box: Box, *, s
 
 # --- the table ---------------------------------------------------------------------------
 def table_picture(cards: TossCards, view: TossView) -> bytes:
-    tiles = rows(len(view.players), TILE_COLUMNS) * (TILE_H + GAP)
+    tiles = grid_height(len(view.players), TILE_COLUMNS, TILE_H, GAP)
     middle = section_height(len(set(view.middle)), MIDDLE_COLUMNS, MIDDLE_H) if view.middle else 0
     canvas = Canvas(HEADER + DICE + tiles + middle + PAD - GAP)
-    canvas.header("Toss Your Cookies", round_text(view), status_text(view), status_hue(view))
+    header(canvas, "Toss Your Cookies", round_text(view), status_text(view), status_hue(view))
     dice(canvas, view, HEADER)
     y = HEADER + DICE
     for seat, box in enumerate(grid(len(view.players), TILE_COLUMNS, y, TILE_H, gap=GAP)):
@@ -245,7 +249,7 @@ def table_picture(cards: TossCards, view: TossView) -> bytes:
             face(canvas, cards, *item, box, size=44)
 
         title = f"In the middle: {plural(len(view.middle), 'card')}, face up"
-        canvas.cards_section(y + tiles, title, counted, MIDDLE_COLUMNS, MIDDLE_H, draw)
+        cards_section(canvas, y + tiles, title, counted, MIDDLE_COLUMNS, MIDDLE_H, draw)
     return canvas.png()
 
 
@@ -340,9 +344,9 @@ def tile(canvas: Canvas, view: TossView, seat: int, box: Box) -> None:
     x0, y0, x1, _ = box
     moving = seat in view.to_move
     won = view.over and seat == champion(view)
-    canvas.band(box, player.name, moving=moving, won=won, size=18, name_width=230)
+    player_band(canvas, box, player.name, "", moving=moving, won=won, name_width=230)
     wins(canvas, view, player.round_wins, (x1 - 12, y0 + 12))
-    right = canvas.backs((x0 + 14, y0 + 40), player.cards, most=12, size=30)
+    right = backs(canvas, (x0 + 14, y0 + 40), player.cards, most=12, size=30)
     canvas.text((right + 8, y0 + 46), plural(player.cards, "card"), 16, PALETTE.text)
     if player.status and view.to_move:
         # The view's status starts with an emoji the font has no glyph for: our own mark
@@ -427,9 +431,9 @@ def hand_picture(cards: TossCards, view: TossView) -> bytes | None:
         face(canvas, cards, *item, box, size=64)
 
     title = f"Your hand ({plural(len(view.hand), 'card')})"
-    y = canvas.cards_section(y, title, hand, HAND_COLUMNS, CARD_H, draw)
+    y = cards_section(canvas, y, title, hand, HAND_COLUMNS, CARD_H, draw)
     if pick:
-        canvas.cards_section(y, pick_title(view), pick, HAND_COLUMNS, CARD_H, draw)
+        cards_section(canvas, y, pick_title(view), pick, HAND_COLUMNS, CARD_H, draw)
     return canvas.png()
 
 

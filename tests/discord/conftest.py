@@ -22,6 +22,7 @@ def make_bot(db: Path | str) -> CookieJar:
         discord_token="fake-token",
         database_url=db if isinstance(db, str) else f"sqlite:///{db}",
         bot_delay=0,
+        bot_think_seconds=0.05,  # hard bots think briefly: the tests play, not measure
         table_edit_interval=0,
         gc_freeze=False,  # a test process starts many bots; frozen objects never go
         gc_threshold="",  # the collector is the test process's, not one bot's

@@ -1,10 +1,7 @@
-"""Snapshot pictures, compared by eye-like difference (mean absolute pixel difference on
-Discord's dark background), not by bytes: a Pillow upgrade may move an anti-aliased pixel
-without changing what a player sees.
-
-To redraw the references after a deliberate change: UPDATE_PICTURES=1 pytest the game's
-test_pictures.py, then LOOK at every image in its pictures/ folder before committing them.
-"""
+"""Picture snapshots, for every game that draws: a drawing is compared with its reference
+PNG by eye-like difference (mean absolute pixel difference on Discord's dark background),
+not by bytes, as a Pillow upgrade may move an anti-aliased pixel without changing what a
+player sees. UPDATE_PICTURES=1 redraws the references: LOOK at them before committing."""
 
 from __future__ import annotations
 
@@ -22,21 +19,24 @@ TOLERANCE = 1.0  # mean per-channel difference (0-255); a moved card is far abov
 PATCH_TOLERANCE = 6.0
 
 
-def assert_matches(drawn: bytes | None, reference: Path) -> None:
+def difference_from_reference(drawn: bytes | None, reference: Path) -> float:
     assert drawn is not None
     if os.environ.get("UPDATE_PICTURES"):
         reference.write_bytes(drawn)
-    assert difference(drawn, reference.read_bytes()) < TOLERANCE
-    assert patch_difference(drawn, reference.read_bytes()) < PATCH_TOLERANCE
+    return difference(drawn, reference.read_bytes())
 
 
 def snapshot_test(
     snapshots: dict[str, Callable[[], bytes | None]], references: Path
 ) -> Callable[[str], None]:
-    """The test every game's snapshot file runs: each drawing against its reference."""
+    """A game's snapshot test: each drawing against its reference, by the whole picture's
+    mean and by its worst square."""
 
     @pytest.mark.parametrize("name", sorted(snapshots))
     def test_pictures_match_their_references(name: str) -> None:
-        assert_matches(snapshots[name](), references / f"{name}.png")
+        drawn, reference = snapshots[name](), references / f"{name}.png"
+        assert difference_from_reference(drawn, reference) < TOLERANCE
+        assert drawn is not None
+        assert patch_difference(drawn, reference.read_bytes()) < PATCH_TOLERANCE
 
     return test_pictures_match_their_references

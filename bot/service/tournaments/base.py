@@ -11,7 +11,7 @@ import weakref
 from collections.abc import Sequence
 
 from bot.errors import UserError
-from bot.ratings import Rating, win_chances
+from bot.ratings import BOT_IDS, Rating, win_chances
 from bot.service import MatchService, Person, clean_name
 from bot.service.base import settings_of
 from bot.service.tournaments.models import (
@@ -150,16 +150,13 @@ class TournamentsBase:
 
     async def chances(self, record: MatchRecord) -> list[tuple[str, int]]:
         """Each seat's name and chance to win the table, in whole percent summing to 100,
-        from its player's rating (a bot's: a new player's); none when the server does not
-        rate matches, as every rating would be the default."""
+        from its player's rating (a bot's: its level's; a new player's if never rated);
+        none when the server does not rate matches, as every rating would be the default."""
         if (await self.matches.guild_settings(record.guild_id)).ratings == "off":
             return []
-        users = [s.user_id for s in record.seats if s.user_id is not None]
-        found = await self.store.ratings_of(record.guild_id, record.game, users)
-        ratings = [
-            Rating(found[s.user_id].mu, found[s.user_id].sigma) if s.user_id in found else Rating()
-            for s in record.seats
-        ]
+        ids = [s.user_id if s.user_id is not None else BOT_IDS[s.level] for s in record.seats]
+        found = await self.store.ratings_of(record.guild_id, record.game, sorted(set(ids)))
+        ratings = [Rating(found[i].mu, found[i].sigma) if i in found else Rating() for i in ids]
         return [(s.name, c) for s, c in zip(record.seats, win_chances(ratings), strict=True)]
 
     async def may_organise(self, guild_id: int, actor: Person) -> bool:

@@ -17,9 +17,10 @@ from bot.store.tournament_records import (
     TournamentTable,
 )
 from bot.tournaments.config import DAY, TournamentConfig
+from bot.tournaments.elimination import PodRounds, Tree
 from bot.tournaments.entries import late_entry_open
 from bot.tournaments.formats import Format, format_of
-from bot.tournaments.progress import to_table_result
+from bot.tournaments.progress import Progress, to_table_result
 from bot.tournaments.results import meetings
 from bot.tournaments.standings import Standing
 from games.core.protocol import Game
@@ -84,6 +85,19 @@ class TournamentView:
     @property
     def format(self) -> Format:
         return format_of(self.config, self.game)
+
+    @property
+    def progress(self) -> Progress:
+        """The event as its format reads it."""
+        event = self.event
+        return Progress(
+            self.config, self.game, event.seed, event.round, event.status,
+            self.entrants, self.results, self.tables,
+        )  # fmt: skip
+
+    def drawn_bracket(self) -> Tree | PodRounds | None:
+        """What the bracket picture draws (None: the event has no bracket, or none yet)."""
+        return self.format.drawn_bracket(self.progress)
 
     @property
     def late_entry_open(self) -> bool:

@@ -5,13 +5,15 @@ seat's advantage counts for it) of one challenger against a full table of oppone
 - normal (the heuristic) against random (random legal moves; games whose random play
   hardly ends let the heuristic make a share of them, as the contract tests do);
 - hard (the generic search on a wall-clock budget) against normal;
+- easy (the heuristic with the game's share of random slips) against normal;
 - on request (``--matchups hard-random``), hard against random: the ceiling luck leaves
   where normal cannot reach twice the chance share.
 
 Printed per match-up: the challenger's share of first places (shared wins count
 fractionally) and its share of the pairwise duels (it placed above one opponent: 1, tied:
 1/2), each with a Wilson 95% interval, beside the chance share (1 / players); for hard, the
-p50 and p99 time of its decisions with a choice. Figures only, never an assertion.
+p50 and p99 time of its decisions with a choice. Every level moves as ``level_action`` moves
+it at a live table. Figures only, never an assertion.
 """
 
 from __future__ import annotations
@@ -25,18 +27,19 @@ from dataclasses import dataclass, field
 from games import GAMES
 from games.cli.simulate import next_decision, percentile, wilson
 from games.core import contract
+from games.core.levels import HARD_SECONDS
 from games.core.protocol import Action, Decision, GameState
 
 MAX_MOVES = 20_000
-MATCHUPS = ("normal-random", "hard-normal", "hard-random")
+MATCHUPS = ("normal-random", "hard-normal", "easy-normal", "hard-random")
 TABLE = 4  # players at the table, where the game allows it (Braverse: two)
 
 
 @dataclass(frozen=True)
 class Duel:
     game: str
-    challenger: str  # "normal" or "hard"
-    opponents: str  # "random" or "normal"
+    challenger: str  # a level: "easy", "normal" or "hard"
+    opponents: str  # "random" or a level
     seed: int
     think: float  # the hard bot's seconds per decision
 
@@ -54,14 +57,14 @@ def players_of(key: str) -> int:
 
 
 def move(duel: Duel, kind: str, state: GameState, decision: Decision, rng: random.Random) -> Action:
+    """A move as a bot of that level makes it at a live table (``level_action``), or a
+    random one."""
     game = GAMES[duel.game]
-    if kind == "hard":
-        return game.search_action(  # type: ignore[attr-defined, no-any-return]
-            state, decision.seat, decision=decision, seconds=duel.think, seed=duel.seed
-        )
-    if kind == "normal":
-        return game.bot_action(state, decision.seat, decision=decision)  # type: ignore[attr-defined, no-any-return]
-    return contract.next_move(game, state, decision, rng)  # type: ignore[arg-type]
+    if kind == "random":
+        return contract.next_move(game, state, decision, rng)  # type: ignore[arg-type]
+    return game.level_action(  # type: ignore[attr-defined, no-any-return]
+        state, decision.seat, kind, decision=decision, seconds=duel.think, rng=rng
+    )
 
 
 def play(duel: Duel) -> Played:
@@ -136,13 +139,15 @@ def run(duels: list[Duel], workers: int) -> list[Played]:
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench bots", description=__doc__)
     parser.add_argument("--games", type=int, default=12, help="matches per game and match-up")
-    parser.add_argument("--think", type=float, default=0.1, help="hard's seconds per decision")
+    parser.add_argument(
+        "--think", type=float, default=HARD_SECONDS, help="hard's seconds per decision"
+    )
     parser.add_argument("--workers", type=int, default=2, help="processes playing at once")
     parser.add_argument("--only", nargs="*", default=sorted(GAMES), help="game keys")
     parser.add_argument(
         "--matchups",
         nargs="*",
-        default=list(MATCHUPS[:2]),
+        default=list(MATCHUPS[:3]),
         choices=MATCHUPS,
         help="challenger-opponents pairs to play (a heuristic change needs normal-random only)",
     )

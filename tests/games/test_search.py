@@ -62,6 +62,41 @@ def test_the_clock_ends_the_search_after_the_first_world_that_passes_it(key: str
     assert seen == [0, 1, 2]  # the deadline read, then one reading per world until 2 s
 
 
+class Contrary(Search[GameState]):
+    """Full playouts (to the end of the match) that value the first candidate, the
+    heuristic's, below every other: only a world left out keeps the heuristic's move."""
+
+    def __init__(self, game) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(game)
+        self.started = 0
+
+    def playout(self, world: GameState, seat: int, action: Action, *args) -> float | None:  # type: ignore[no-untyped-def]
+        self.started += 1
+        value = super().playout(world, seat, action, *args)
+        return None if value is None else float(self.started > 1)
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_the_clock_stops_a_playout_and_the_unfinished_world_counts_for_nothing(key: str) -> None:
+    game = GAMES[key]
+    state, decision = a_choice(key)
+    ticks = iter(range(10_000))
+    seen: list[int] = []
+
+    def clock() -> float:
+        seen.append(next(ticks))
+        return float(seen[-1])
+
+    searcher = Contrary(game)
+    searched = searcher.action(
+        state, decision.seat, decision=decision, budget=Budget(seconds=5.0), clock=clock
+    )
+    # the deadline read, then readings inside the first playout until one passes 5 s;
+    # that world was never finished, so the heuristic's move stands
+    assert seen == [0, 1, 2, 3, 4, 5] and searcher.started == 1
+    assert searched == game.bot_action(state, decision.seat, decision=decision)
+
+
 class Counting(Blind):
     """Counts the playouts and the candidates they were given."""
 
@@ -69,9 +104,9 @@ class Counting(Blind):
         super().__init__(game)
         self.tried: list[Action] = []
 
-    def playout(self, world: GameState, seat: int, action: Action, horizon: int | None) -> float:
+    def playout(self, world: GameState, seat: int, action: Action, *args) -> float | None:  # type: ignore[no-untyped-def]
         self.tried.append(action)
-        return super().playout(world, seat, action, horizon)
+        return super().playout(world, seat, action, *args)
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)

@@ -2,8 +2,10 @@
 
 For every game, seat-balanced matches (the challenger's seat turns with each game, so no
 seat's advantage counts for it) of one challenger against a full table of opponents:
-- normal (the heuristic) against random (random legal moves; games whose random play
-  hardly ends let the heuristic make a share of them, as the contract tests do);
+- normal (the heuristic) against random (random legal moves, every one: unlike the
+  contract's all-random playouts, which let Toss's bot make most moves so a round ends at
+  all, a bot sits at every table here to end it; a match with no outcome is counted and
+  printed, never dropped silently);
 - hard (the generic search on a wall-clock budget) against normal;
 - easy (the heuristic with the game's share of random slips) against normal;
 - on request (``--matchups hard-random``), hard against random: the ceiling luck leaves
@@ -61,7 +63,7 @@ def move(duel: Duel, kind: str, state: GameState, decision: Decision, rng: rando
     random one."""
     game = GAMES[duel.game]
     if kind == "random":
-        return contract.next_move(game, state, decision, rng)  # type: ignore[arg-type]
+        return contract.random_pick(decision, rng)
     return game.level_action(  # type: ignore[attr-defined, no-any-return]
         state, decision.seat, kind, decision=decision, seconds=duel.think, rng=rng
     )
@@ -120,6 +122,8 @@ def line(key: str, challenger: str, opponents: str, results: list[Played], wall:
         f"(chance {1 / players:.0%}); pairwise {duels_won / max(1, duels):.0%} "
         f"({pair_low:.0%}-{pair_high:.0%})"
     )
+    if finished < len(results):
+        text += f"; {len(results) - finished} unfinished after {MAX_MOVES} moves"
     thinking = [t for r in results for t in r.thinking]
     if thinking:
         text += (

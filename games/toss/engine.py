@@ -59,6 +59,9 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
     # Random hands almost never hold five of a kind: the contract's random playouts let
     # the bot play most moves so that rounds end (see games/core/contract.py).
     contract_guide: ClassVar[float] = 0.8
+    # Luck decides most of a round: easy must slip often to lose clearly to normal, and
+    # still plays one move in seven as normal does (docs/benchmarks.md).
+    easy_mistakes = 0.85
 
     def __init__(self, cards: TossCards | None = None) -> None:
         self.cards = cards or toss_cards()

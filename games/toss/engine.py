@@ -548,8 +548,8 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
                 return decision.pick(decision.options[: decision.min_picks])
             return Action.of(first.kind, *ai.least_useful(self.cards, hand, decision.min_picks))
         if first.kind == "grab":
-            kinds = [o.action.args[0] for o in decision.options]
-            return Action.of("grab", ai.best_grab(self.cards, hand, kinds))
+            middle: list[str] = getattr(view, "middle", None) or []
+            return Action.of("grab", ai.best_grab(self.cards, hand, middle))
         if first.kind in ("pass", "toss", "give") and first.args != ("all",):
             return Action.of(first.kind, *ai.least_useful(self.cards, hand, 1))
         return first  # roll, the first player to swap with, "all", a blind card, shout

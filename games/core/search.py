@@ -132,13 +132,14 @@ class Search(Generic[StateT]):
         """Each candidate's summed value over the same worlds, dealt until the budget ends.
         On the clock a playout stops at the deadline too, and the world it was in is left
         out (its candidates would not have met it alike): a slow world never makes the bot
-        overrun its time. Before the first world is done that leaves all totals equal, and
-        the heuristic's choice stands."""
+        overrun its time. When even the first world is unfinished, the candidates it tried
+        are judged by it alone (the heuristic's is always among them) and the rest are not
+        chosen; with only the heuristic's tried, its choice stands."""
         rng = random.Random(f"search:{seed}:{state.version}:{seat}")
         totals = [0.0] * len(candidates)
         deadline = clock() + budget.seconds
         timed = budget.worlds is None
-        for _ in range(budget.worlds or budget.max_worlds):
+        for worlds in range(budget.worlds or budget.max_worlds):
             world = self.deal_world(state, seat, rng)
             found: list[float] = []
             for action in candidates:
@@ -146,6 +147,8 @@ class Search(Generic[StateT]):
                     world, seat, action, horizon, clock if timed else None, deadline
                 )
                 if value is None:
+                    if worlds == 0:
+                        return found + [float("-inf")] * (len(candidates) - len(found))
                     return totals
                 found.append(value)
             totals = [total + value for total, value in zip(totals, found, strict=True)]

@@ -97,6 +97,27 @@ def test_the_clock_stops_a_playout_and_the_unfinished_world_counts_for_nothing(k
     assert searched == game.bot_action(state, decision.seat, decision=decision)
 
 
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_an_unfinished_first_world_still_judges_the_candidates_it_tried(key: str) -> None:
+    game = GAMES[key]
+    state, decision = a_choice(key)
+    searcher = Contrary(game)
+    view = game.view(state, decision.seat)
+    candidates = searcher.candidates(view, decision, game.choose(view, decision))
+    if len(candidates) < 3:
+        pytest.skip("the first choice found has two candidates")
+
+    def clock() -> float:  # the deadline passes as the third playout begins
+        return 10.0 if searcher.started >= 3 else 0.0
+
+    searched = searcher.action(
+        state, decision.seat, decision=decision, budget=Budget(seconds=5.0), clock=clock
+    )
+    # the second candidate beat the heuristic's in the only world tried; the third,
+    # never tried, is not chosen
+    assert searched == candidates[1]
+
+
 class Counting(Blind):
     """Counts the playouts and the candidates they were given."""
 

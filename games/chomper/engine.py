@@ -20,6 +20,7 @@ from games.chomper.cards import MAIN_ACTIONS, WITH_NUMBER, ChomperCards, chomper
 from games.chomper.chain import NumberChain
 from games.chomper.queue import is_main, produced
 from games.chomper.rules_text import HOW_TO_PLAY_HERE, QUICK_START, rules_text
+from games.chomper.search import ChomperSearch
 from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperState, Entry, Redo
 from games.chomper.view import panels, view_of
 from games.core.engine import Engine
@@ -51,6 +52,10 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
     quick_start: ClassVar[str] = QUICK_START
     options_model = ChomperOptions
     state_model = ChomperState
+    search_kind = ChomperSearch
+    # A slip seldom costs a round at once (most cards take a few cookies), so easy needs
+    # more of them than the default to lose clearly to normal (docs/benchmarks.md).
+    easy_mistakes = 0.6
 
     def __init__(self, cards: ChomperCards | None = None) -> None:
         self.cards = cards or chomper_cards()

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from games.core.copies import fresh_copy
 from games.core.decided import PerState
-from games.core.levels import Level
+from games.core.levels import HARD_SECONDS, Level
 from games.core.panels import Panels
 from games.core.protocol import (
     Action,
@@ -180,7 +180,7 @@ class Engine(Generic[StateT, OptionsT]):
         level: Level,
         *,
         decision: Decision | None = None,
-        seconds: float = 0.25,
+        seconds: float = HARD_SECONDS,
         rng: random.Random | None = None,
     ) -> Action:
         """The move of a bot of ``level`` for ``seat``: easy slips now and then, normal is the

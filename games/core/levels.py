@@ -12,6 +12,9 @@ from typing import Literal
 Level = Literal["easy", "normal", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL: Level = "normal"
+# hard's thinking time a decision: with the search's clock read inside its playouts too,
+# p99 stays under 300 ms on a busy 2-core machine (docs/benchmarks.md, python -m bench bots)
+HARD_SECONDS = 0.15
 
 LEVEL_NAMES: dict[Level, str] = {"easy": "Easy", "normal": "Normal", "hard": "Hard"}
 LEVEL_HINTS: dict[Level, str] = {

@@ -34,6 +34,7 @@ from games.core.rng import rng_for
 
 StateT = TypeVar("StateT", bound=GameState)
 PLAYOUT_CAP = 2_000  # actions in one playout: a bound on a policy that never ends a match
+CLOCK_EVERY = 4  # actions between two readings of the clock inside a playout
 
 
 class Budget(BaseModel):
@@ -128,16 +129,30 @@ class Search(Generic[StateT]):
         seed: int,
         clock: Callable[[], float],
     ) -> list[float]:
-        """Each candidate's summed value over the same worlds, dealt until the budget ends
-        (the clock is read once per world, so a world once begun is always finished)."""
+        """Each candidate's summed value over the same worlds, dealt until the budget ends.
+        On the clock a playout stops at the deadline too, and the world it was in is left
+        out (its candidates would not have met it alike): a slow world never makes the bot
+        overrun its time. When even the first world is unfinished, the candidates it tried
+        are judged by it alone (the heuristic's is always among them) and the rest are not
+        chosen; with only the heuristic's tried, its choice stands."""
         rng = random.Random(f"search:{seed}:{state.version}:{seat}")
         totals = [0.0] * len(candidates)
         deadline = clock() + budget.seconds
-        for _ in range(budget.worlds or budget.max_worlds):
+        timed = budget.worlds is None
+        for worlds in range(budget.worlds or budget.max_worlds):
             world = self.deal_world(state, seat, rng)
-            for index, action in enumerate(candidates):
-                totals[index] += self.playout(world, seat, action, horizon)
-            if budget.worlds is None and clock() >= deadline:
+            found: list[float] = []
+            for action in candidates:
+                value = self.playout(
+                    world, seat, action, horizon, clock if timed else None, deadline
+                )
+                if value is None:
+                    if worlds == 0:
+                        return found + [float("-inf")] * (len(candidates) - len(found))
+                    return totals
+                found.append(value)
+            totals = [total + value for total, value in zip(totals, found, strict=True)]
+            if timed and clock() >= deadline:
                 break
         return totals
 
@@ -149,14 +164,25 @@ class Search(Generic[StateT]):
         world.log = ()
         return world
 
-    def playout(self, world: StateT, seat: int, action: Action, horizon: int | None) -> float:
+    def playout(
+        self,
+        world: StateT,
+        seat: int,
+        action: Action,
+        horizon: int | None,
+        clock: Callable[[], float] | None = None,
+        deadline: float = 0.0,
+    ) -> float | None:
         """``action`` played on a copy of ``world``, then the policy for every seat until
-        ``stopped`` says so: the value of the end for ``seat``."""
+        ``stopped`` says so: the value of the end for ``seat``; None when ``clock`` passed
+        ``deadline`` first (read every ``CLOCK_EVERY`` actions, a cheap call)."""
         sim = self.game.private_copy(world)
         self.advance(sim, seat, action)
         for played in range(self.playout_cap):
             if self.stopped(world, sim, played, horizon):
                 break
+            if clock is not None and played % CLOCK_EVERY == 0 and clock() >= deadline:
+                return None
             decisions = self.game.decisions(sim)
             if not decisions:
                 break

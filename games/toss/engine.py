@@ -59,6 +59,9 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
     # Random hands almost never hold five of a kind: the contract's random playouts let
     # the bot play most moves so that rounds end (see games/core/contract.py).
     contract_guide: ClassVar[float] = 0.8
+    # Luck decides most of a round: easy must slip often to lose clearly to normal, and
+    # still plays one move in seven as normal does (docs/benchmarks.md).
+    easy_mistakes = 0.85
 
     def __init__(self, cards: TossCards | None = None) -> None:
         self.cards = cards or toss_cards()
@@ -551,8 +554,8 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
                 return decision.pick(decision.options[: decision.min_picks])
             return Action.of(first.kind, *ai.least_useful(self.cards, hand, decision.min_picks))
         if first.kind == "grab":
-            kinds = [o.action.args[0] for o in decision.options]
-            return Action.of("grab", ai.best_grab(self.cards, hand, kinds))
+            middle: list[str] = getattr(view, "middle", None) or []
+            return Action.of("grab", ai.best_grab(self.cards, hand, middle))
         if first.kind in ("pass", "toss", "give") and first.args != ("all",):
             return Action.of(first.kind, *ai.least_useful(self.cards, hand, 1))
         return first  # roll, the first player to swap with, "all", a blind card, shout

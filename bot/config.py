@@ -68,6 +68,8 @@ class Settings(StoreSettings):
 
     # Memory for running matches kept parsed (the oldest leave first); a miss costs a read.
     match_cache_mb: float = Field(default=64.0, gt=0, le=65536)
+    # Memory for the pictures of tables and hands already drawn (the oldest leave first).
+    picture_cache_mb: float = Field(default=32.0, gt=0, le=65536)
     # Move what start-up built (modules, card catalogues, commands) out of the collector's
     # sight: full collections then walk a third of the objects (see bench/load.py).
     gc_freeze: bool = True

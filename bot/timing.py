@@ -104,6 +104,8 @@ class GuildSettings(BaseModel):
     ratings: RatingsMode = "all"  # which finished matches move ratings
     # Members of this role may create and run tournaments here, besides Manage Server.
     organiser_role: int | None = None
+    # Tables, hands and replays carry pictures; off, the messages are text only.
+    pictures: bool = True
 
 
 TimerKind = Literal["timeout", "remind_half", "remind_final"]

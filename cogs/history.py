@@ -1,8 +1,10 @@
 """/history, /replay and /export: finished matches, paged, replayed move by move, as files.
 
-The replay's buttons and select are DynamicItems whose custom_id names the match, the
-move to show and whether every hand is shown: nothing else, and never a card. Any copy of
-the bot, started at any time, can answer a click on them.
+Each replay page shows the picture of the table at that move, as everyone saw it then (for
+a game that draws, on a server with pictures on). The replay's buttons and select are
+DynamicItems whose custom_id names the match, the move to show and whether every hand is
+shown: nothing else, and never a card. Any copy of the bot, started at any time, can
+answer a click on them.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from bot.service import HistoryPage, MatchService, PastMatch, Replay
 from bot.service.base import match_outcome
 from cogs import render
 from cogs.components import FreesClickedView, components_view, guarded, page_button, service_of
+from cogs.table import presenter_of
+from cogs.table.pictured import Drawn
 from games import GAMES
 from games.core.panels import Panel
 from games.core.protocol import Game
@@ -160,7 +164,7 @@ def replay_message(
 ) -> tuple[str, list[discord.Embed], discord.ui.View]:
     frames, record = found.frames, found.record
     last = len(frames) - 1
-    step = max(0, min(step, last))
+    step = shown_step(found, step)
     frame = frames[step]
     names = frame.state.names
     head = f"🎬 **{game.name}** · replay of `{record.match_id}` · "
@@ -232,6 +236,24 @@ def replay_message(
     return content, embeds, view
 
 
+def shown_step(found: Replay, step: int) -> int:
+    return max(0, min(step, len(found.frames) - 1))
+
+
+async def replay_page(
+    interaction: discord.Interaction, found: Replay, step: int, hands: bool
+) -> Drawn:
+    """The page at ``step``, with the picture of the table at that moment."""
+    game = service_of(interaction).game_of(found.record)
+    content, embeds, view = replay_message(game, found, step, hands)
+    state = found.frames[shown_step(found, step)].state
+    key = (found.record.match_id, state.version, None, "replay")
+    picture = await presenter_of(interaction.client).pictures.table(
+        found.record.guild_id, game, game.view(state, None), key
+    )
+    return Drawn(embeds, view, picture, content=content)
+
+
 async def show_replay(
     interaction: discord.Interaction, match_id: str, step: int, hands: bool
 ) -> None:
@@ -239,8 +261,8 @@ async def show_replay(
     service = service_of(interaction)
     await interaction.response.defer()  # a replay not in memory takes a moment to compute
     found = await service.replay(interaction.guild_id or 0, match_id)
-    content, embeds, view = replay_message(service.game_of(found.record), found, step, hands)
-    await interaction.edit_original_response(content=content, embeds=embeds, view=view)
+    page = await replay_page(interaction, found, step, hands)
+    await interaction.edit_original_response(**page.edited())
 
 
 class ReplayButton(
@@ -373,10 +395,8 @@ class History(commands.Cog):
             await self.service.finished_match(guild, match)
             await interaction.response.defer(thinking=True)
             found = await self.service.replay(guild, match.strip().lower())
-            content, embeds, view = replay_message(
-                self.service.game_of(found.record), found, 0, False
-            )
-            await interaction.followup.send(content=content, embeds=embeds, view=view)
+            page = await replay_page(interaction, found, 0, False)
+            await interaction.followup.send(**page.sent())
 
         await guarded(interaction, run())
 

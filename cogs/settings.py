@@ -1,4 +1,5 @@
-"""/settings: a server's defaults for new matches (pace, what a timeout does)."""
+"""/settings: a server's defaults for new matches (pace, what a timeout does), and whether
+its tables carry pictures."""
 
 from __future__ import annotations
 
@@ -46,6 +47,12 @@ def organisers_line(current: GuildSettings) -> str:
     return "Manage Server" + (f" and the <@&{role}> role" if role is not None else " only")
 
 
+def pictures_line(current: GuildSettings) -> str:
+    if current.pictures:
+        return "on (tables, hands and replays carry a picture above their text)"
+    return "off (text only)"
+
+
 def set_lines(changes: dict[str, object], current: GuildSettings) -> str:
     """What this command changed, said first, so an admin sees their change took."""
     lines = []
@@ -65,6 +72,8 @@ def set_lines(changes: dict[str, object], current: GuildSettings) -> str:
         lines.append(f"✅ Rated: {RATINGS_LABELS[current.ratings]}.")
     if "organiser_role" in changes:
         lines.append(f"✅ Tournament organisers: {organisers_line(current)}.")
+    if "pictures" in changes:
+        lines.append(f"✅ Pictures: {pictures_line(current)}.")
     return "\n".join(lines) + "\n\n" if lines else ""
 
 
@@ -82,6 +91,7 @@ class Settings(commands.Cog):
         ratings="Which finished matches move players' ratings",
         organiser_role="Members of this role may create and run tournaments, as Manage Server can",
         clear_organiser_role="True: only Manage Server runs tournaments again",
+        pictures="Tables, hands and replays carry pictures (off: text only)",
     )
     @app_commands.choices(
         pace=choices(PACE_LABELS),
@@ -101,6 +111,7 @@ class Settings(commands.Cog):
         ratings: app_commands.Choice[str] | None = None,
         organiser_role: discord.Role | None = None,
         clear_organiser_role: bool = False,
+        pictures: bool | None = None,
     ) -> None:
         async def run() -> None:
             changes: dict[str, object] = {}
@@ -122,6 +133,8 @@ class Settings(commands.Cog):
                 changes["organiser_role"] = organiser_role.id
             elif clear_organiser_role:
                 changes["organiser_role"] = None
+            if pictures is not None:
+                changes["pictures"] = pictures
             service, guild = self.bot.service, interaction.guild_id or 0
             if changes:
                 current = await service.set_guild_defaults(guild, person(interaction), changes)
@@ -138,7 +151,8 @@ class Settings(commands.Cog):
                     f"**Timeouts in a row to forfeit:** {match.forfeit_after}\n"
                     f"**Each match in its own thread:** {'yes' if current.threads else 'no'}\n"
                     f"**Rated:** {RATINGS_LABELS[current.ratings]}\n"
-                    f"**Tournament organisers:** {organisers_line(current)}"
+                    f"**Tournament organisers:** {organisers_line(current)}\n"
+                    f"**Pictures:** {pictures_line(current)}"
                 ),
                 colour=render.COLOURS["neutral"],
             )

@@ -53,6 +53,7 @@ class Lobbies(ServiceBase):
         threads = changes.pop("threads", current.threads)
         ratings = changes.pop("ratings", current.ratings)
         organiser_role = changes.pop("organiser_role", current.organiser_role)
+        pictures = changes.pop("pictures", current.pictures)
         try:
             match = current.match.model_validate({**current.match.model_dump(), **changes})
         except ValueError:
@@ -66,6 +67,7 @@ class Lobbies(ServiceBase):
                 "threads": bool(threads),
                 "ratings": ratings,
                 "organiser_role": organiser_role,
+                "pictures": bool(pictures),
             }
         )
         await self.store.save_guild_settings(guild_id, updated.model_dump_json())

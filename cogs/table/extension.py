@@ -21,7 +21,11 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: CookieJar) -> None:
-    presenter = Presenter(bot, edit_interval=bot.settings.table_edit_interval)
+    presenter = Presenter(
+        bot,
+        edit_interval=bot.settings.table_edit_interval,
+        picture_cache_mb=bot.settings.picture_cache_mb,
+    )
     PRESENTERS.give(bot, presenter)
     CLICKS.give(bot, presenter.clicks)
     EXPLAINERS.give(bot, presenter.clicks.explain)

@@ -1,0 +1,121 @@
+"""Pictures of tables and hands for Discord: drawn off the event loop, kept by what they show.
+
+A game that is ``Picturing`` draws PNG bytes from a view (games/core/pictures.py). Drawing
+one takes tens of milliseconds of CPU, far too long for the event loop, so it runs in a
+worker thread. A picture is fixed by what it shows: the match, the state's version, the
+seat whose view it is (None: the table everyone sees) and how the match stands (a cancelled
+table is drawn closed at the version it stopped at). A saved version never changes, so a
+kept picture never needs proving against the database, and several processes may each keep
+their own. The cache is bounded by bytes, oldest out first (``PICTURE_CACHE_MB``).
+
+Pictures are a nicety: one that fails to draw, or would not fit Discord's attachment
+limit, is logged and the message goes without it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+
+from pydantic import BaseModel
+
+from bot.timing import GuildSettings
+from games.core.pictures import DISCORD_LIMIT
+from games.core.protocol import Game, Picturing
+
+log = logging.getLogger(__name__)
+
+# (match, version, seat or None for the table, how the match stands or "replay")
+PictureKey = tuple[str, int, int | None, str]
+
+
+class PictureCache:
+    """PNG bytes by what they show, within ``budget`` bytes: the least recently used leave
+    first. A picture larger than the whole budget is not kept."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.size = 0
+        self._kept: OrderedDict[PictureKey, bytes] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def get(self, key: PictureKey) -> bytes | None:
+        png = self._kept.get(key)
+        if png is not None:
+            self._kept.move_to_end(key)
+        return png
+
+    def put(self, key: PictureKey, png: bytes) -> None:
+        if len(png) > self.budget:
+            return
+        old = self._kept.pop(key, None)
+        self.size += len(png) - (len(old) if old is not None else 0)
+        self._kept[key] = png
+        while self.size > self.budget:
+            _, dropped = self._kept.popitem(last=False)
+            self.size -= len(dropped)
+
+
+class Pictures:
+    """Draws and keeps the pictures one process sends. ``settings_of`` reads a server's
+    settings (fresh: ``/settings pictures:`` takes effect at the next message)."""
+
+    def __init__(
+        self, settings_of: Callable[[int], Awaitable[GuildSettings]], budget_mb: float = 32.0
+    ) -> None:
+        self.settings_of = settings_of
+        self.cache = PictureCache(int(budget_mb * 1024 * 1024))
+        # Pictures being drawn: a second ask for one waits for the same drawing.
+        self._drawing: dict[PictureKey, asyncio.Future[bytes | None]] = {}
+
+    async def wanted(self, guild_id: int, game: Game) -> bool:
+        """Whether messages of this server's matches of ``game`` carry pictures."""
+        return isinstance(game, Picturing) and (await self.settings_of(guild_id)).pictures
+
+    async def table(
+        self, guild_id: int, game: Game, view: BaseModel, key: PictureKey
+    ) -> bytes | None:
+        """The table picture drawn from ``view`` (any seat's or a spectator's), or None."""
+        if not await self.wanted(guild_id, game):
+            return None
+        assert isinstance(game, Picturing)
+        return await self.drawn(key, lambda: game.table_picture(view))
+
+    async def hand(
+        self, guild_id: int, game: Game, view: BaseModel, key: PictureKey
+    ) -> bytes | None:
+        """The hand picture of the seat whose ``view`` it is, or None."""
+        if not await self.wanted(guild_id, game):
+            return None
+        assert isinstance(game, Picturing)
+        return await self.drawn(key, lambda: game.hand_picture(view))
+
+    async def drawn(self, key: PictureKey, draw: Callable[[], bytes | None]) -> bytes | None:
+        png = self.cache.get(key)
+        if png is not None:
+            return png
+        pending = self._drawing.get(key)
+        if pending is None:
+            pending = asyncio.ensure_future(self._draw(key, draw))
+            self._drawing[key] = pending
+            pending.add_done_callback(lambda _: self._drawing.pop(key, None))
+        return await asyncio.shield(pending)
+
+    async def _draw(self, key: PictureKey, draw: Callable[[], bytes | None]) -> bytes | None:
+        try:
+            png = await asyncio.to_thread(draw)
+        except Exception:
+            # A drawing bug must not stop the game: the text says everything too.
+            log.warning("could not draw the picture %s; sending without it", key, exc_info=True)
+            return None
+        if png is None:
+            return None
+        if len(png) > DISCORD_LIMIT:
+            log.warning("the picture %s is %d bytes, over Discord's limit", key, len(png))
+            return None
+        self.cache.put(key, png)
+        return png

@@ -9,6 +9,7 @@ import io
 from PIL import Image
 
 from cogs.table import presenter_of
+from games import GAMES
 from tests.discord.conftest import make_a_move, make_bot, open_game, show_hand, table_of
 from tests.discord.harness import FakeAttachment, FakeDiscord, FakeMessage, FakeUser
 from tests.discord.test_toss_your_cookies import play_to_the_end
@@ -125,4 +126,23 @@ async def test_each_replay_page_shows_the_table_of_its_moment(fake, db) -> None:
         replay = await bot.service.replay(fake.guild_id, match_id)
         game = bot.service.game_of(replay.record)
         assert later.data == game.table_picture(game.view(replay.frames[3].state, None))
+    fake.assert_clean()
+
+
+async def test_a_table_whose_picture_fails_to_draw_plays_on_in_text(
+    fake, db, monkeypatch, caplog
+) -> None:
+    def broken(self, view):  # type: ignore[no-untyped-def]
+        raise ValueError("a drawing bug")
+
+    monkeypatch.setattr(type(GAMES["braverse"]), "table_picture", broken)
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        await start_against_a_bot(fake, ana)
+        table = table_of(fake)
+        assert "Break Area LV 0/10" in table.text() and not table.attachments
+        assert "image" not in table.embeds[0]
+        assert await make_a_move(fake, ana) or await make_a_move(fake, ana)
+        picture_of(fake.last_reply(ana))  # the hand's picture still draws
+    assert "could not draw the picture" in caplog.text
     fake.assert_clean()

@@ -70,6 +70,9 @@ class Settings(StoreSettings):
     match_cache_mb: float = Field(default=64.0, gt=0, le=65536)
     # Memory for the pictures of tables and hands already drawn (the oldest leave first).
     picture_cache_mb: float = Field(default=32.0, gt=0, le=65536)
+    # Draw pictures at all: false sends every server text only, whatever its /settings
+    # (a host short of CPU; the tests, where drawing every state would triple their time).
+    pictures: bool = True
     # Move what start-up built (modules, card catalogues, commands) out of the collector's
     # sight: full collections then walk a third of the objects (see bench/load.py).
     gc_freeze: bool = True

@@ -65,16 +65,23 @@ class Pictures:
     settings (fresh: ``/settings pictures:`` takes effect at the next message)."""
 
     def __init__(
-        self, settings_of: Callable[[int], Awaitable[GuildSettings]], budget_mb: float = 32.0
+        self,
+        settings_of: Callable[[int], Awaitable[GuildSettings]],
+        budget_mb: float = 32.0,
+        *,
+        drawing: bool = True,
     ) -> None:
         self.settings_of = settings_of
+        self.on = drawing  # False: this process sends no pictures (PICTURES=false)
         self.cache = PictureCache(int(budget_mb * 1024 * 1024))
         # Pictures being drawn: a second ask for one waits for the same drawing.
         self._drawing: dict[PictureKey, asyncio.Future[bytes | None]] = {}
 
     async def wanted(self, guild_id: int, game: Game) -> bool:
         """Whether messages of this server's matches of ``game`` carry pictures."""
-        return isinstance(game, Picturing) and (await self.settings_of(guild_id)).pictures
+        if not self.on or not isinstance(game, Picturing):
+            return False
+        return (await self.settings_of(guild_id)).pictures
 
     async def table(
         self, guild_id: int, game: Game, view: BaseModel, key: PictureKey

@@ -160,7 +160,7 @@ def hand_embed(name: str, panel: Panel, budget: int) -> discord.Embed:
 
 
 def replay_message(
-    game: Game, found: Replay, step: int, hands: bool
+    game: Game, found: Replay, step: int, hands: bool, *, pictured: bool = False
 ) -> tuple[str, list[discord.Embed], discord.ui.View]:
     frames, record = found.frames, found.record
     last = len(frames) - 1
@@ -183,7 +183,8 @@ def replay_message(
             lines.append(f"🏳️ {ended.reason}")
     content = render.clip("\n".join(lines), CONTENT)
 
-    table = render.embed_from_panel(game.panels(game.view(frame.state, None)).table)
+    panel = game.panels(game.view(frame.state, None)).table
+    table = render.embed_from_panel(panel.pictured() if pictured else panel)
     embeds = [table]
     if hands:
         room = render.EMBEDS_TOTAL - len(table) - 100
@@ -245,12 +246,12 @@ async def replay_page(
 ) -> Drawn:
     """The page at ``step``, with the picture of the table at that moment."""
     game = service_of(interaction).game_of(found.record)
-    content, embeds, view = replay_message(game, found, step, hands)
     state = found.frames[shown_step(found, step)].state
     key = (found.record.match_id, state.version, None, "replay")
     picture = await presenter_of(interaction.client).pictures.table(
         found.record.guild_id, game, game.view(state, None), key
     )
+    content, embeds, view = replay_message(game, found, step, hands, pictured=bool(picture))
     return Drawn(embeds, view, picture, content=content)
 
 

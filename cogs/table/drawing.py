@@ -82,6 +82,8 @@ class Drawing(Part):
             record.guild_id, game, spectator.view, picture_key(spectator)
         )
         table = spectator.panels.table
+        if picture is not None:
+            table = table.pictured()  # the text beneath says less where the picture says it
         if record.status == "active":
             # The match's own lines go first, inside the same size budget as the game's.
             extra = await self.match_fields(record)
@@ -181,8 +183,9 @@ class Drawing(Part):
 
     def hand_text(self, seen: SeatView, note: str | None, picture: bytes | None) -> Drawn:
         embeds = []
-        if seen.panels.hand is not None:
-            embeds.append(render.embed_from_panel(seen.panels.hand))
+        hand = seen.panels.hand
+        if hand is not None:
+            embeds.append(render.embed_from_panel(hand.pictured() if picture else hand))
         lines = [note] if note else []
         view = components_view()
         decision = seen.decision

@@ -25,6 +25,7 @@ async def setup(bot: CookieJar) -> None:
         bot,
         edit_interval=bot.settings.table_edit_interval,
         picture_cache_mb=bot.settings.picture_cache_mb,
+        pictures=bot.settings.pictures,
     )
     PRESENTERS.give(bot, presenter)
     CLICKS.give(bot, presenter.clicks)

@@ -46,12 +46,19 @@ def presenter_of(client: discord.Client) -> Presenter:
 
 class Presenter(Part):
     def __init__(
-        self, bot: CookieJar, *, edit_interval: float = 1.0, picture_cache_mb: float = 32.0
+        self,
+        bot: CookieJar,
+        *,
+        edit_interval: float = 1.0,
+        picture_cache_mb: float = 32.0,
+        pictures: bool = True,
     ) -> None:
         super().__init__(bot)
         self.edit_interval = edit_interval
         self.poster = Poster(bot)
-        self.pictures = Pictures(lambda guild: self.service.guild_settings(guild), picture_cache_mb)
+        self.pictures = Pictures(
+            lambda guild: self.service.guild_settings(guild), picture_cache_mb, drawing=pictures
+        )
         self.drawing = Drawing(bot, self.pictures)
         self.hands = Hands(bot)
         self.clicks = Clicks(bot, self.drawing, self.hands)

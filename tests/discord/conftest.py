@@ -14,9 +14,10 @@ from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
 from tests.replay_check import check_replays
 
 
-def make_bot(db: Path | str) -> CookieJar:
+def make_bot(db: Path | str, *, pictures: bool = False) -> CookieJar:
     """A bot on ``db``: a SQLite file, or a database URL (``database_url`` runs a test on
-    both backends)."""
+    both backends). It draws no pictures unless asked: drawing every state of every match
+    would triple the suite's time, and tests/discord/test_pictures.py covers them."""
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         discord_token="fake-token",
@@ -25,6 +26,7 @@ def make_bot(db: Path | str) -> CookieJar:
         table_edit_interval=0,
         gc_freeze=False,  # a test process starts many bots; frozen objects never go
         gc_threshold="",  # the collector is the test process's, not one bot's
+        pictures=pictures,
     )
     return CookieJar(settings)
 

@@ -34,11 +34,13 @@ async def test_the_table_carries_its_picture_and_an_edit_after_a_move_sends_the_
     fake, db
 ) -> None:
     ana = fake.add_user("ana")
-    async with fake.running(make_bot(db)):
+    async with fake.running(make_bot(db, pictures=True)):
         await start_against_a_bot(fake, ana)
         table = table_of(fake)
         first = picture_of(table)
-        assert "Break Area LV 0/10" in table.text()  # the text stays below the picture
+        # The text stays below the picture, shorter: Support's colours are drawn.
+        assert "Break Area LV 0/10" in table.text() and "Support 0 of 0" not in table.text()
+        assert "Support (pays costs)" not in table.text()
         for _ in range(40):
             if await make_a_move(fake, ana):
                 break
@@ -56,7 +58,7 @@ async def test_the_table_carries_its_picture_and_an_edit_after_a_move_sends_the_
 
 async def test_an_edit_that_changes_nothing_pictured_keeps_the_picture_it_has(fake, db) -> None:
     ana = fake.add_user("ana")
-    async with fake.running(make_bot(db)) as bot:
+    async with fake.running(make_bot(db, pictures=True)) as bot:
         await start_against_a_bot(fake, ana)
         table = table_of(fake)
         shown = picture_of(table)
@@ -72,11 +74,13 @@ async def test_an_edit_that_changes_nothing_pictured_keeps_the_picture_it_has(fa
 
 async def test_a_hand_view_carries_that_seats_hand_picture(fake, db) -> None:
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
-    async with fake.running(make_bot(db)) as bot:
+    async with fake.running(make_bot(db, pictures=True)) as bot:
         await open_game(fake, "braverse", ana, ben)
         ana_hand, ben_hand = await show_hand(fake, ana), await show_hand(fake, ben)
         assert ana_hand.ephemeral and ben_hand.ephemeral
         mine, theirs = picture_of(ana_hand), picture_of(ben_hand)
+        # Beneath the picture each card is named; its costs and attack are drawn.
+        assert "Your hand (6 cards)" in ana_hand.text() and "attack:" not in ana_hand.text()
         assert mine.filename == "hand.png" and mine.data != theirs.data
         record = await bot.service.store.open_in_channel(fake.general.id)
         game = bot.service.game_of(record)
@@ -92,14 +96,16 @@ async def test_a_hand_view_carries_that_seats_hand_picture(fake, db) -> None:
 async def test_pictures_off_sends_no_picture_anywhere_and_the_full_text(fake, db) -> None:
     ana = fake.add_user("ana")
     mod = fake.add_user("mod", manage_guild=True)
-    async with fake.running(make_bot(db)):
+    async with fake.running(make_bot(db, pictures=True)):
         await fake.slash(mod, "settings", pictures=False)
         assert "Pictures: off" in fake.last_reply(mod).text()
         await start_against_a_bot(fake, ana)
         hand = await show_hand(fake, ana)
         await make_a_move(fake, ana)
         await fake.settle()
+        # The full text: what the picture would have shown is said in words.
         assert "Break Area LV 0/10" in table_of(fake).text()
+        assert "Support (pays costs)" in table_of(fake).text() and "attack:" in hand.text()
         for message in fake.messages.values():
             assert not message.attachments, message.text()
             assert all("image" not in e for e in message.embeds)
@@ -112,7 +118,7 @@ async def test_pictures_off_sends_no_picture_anywhere_and_the_full_text(fake, db
 
 async def test_each_replay_page_shows_the_table_of_its_moment(fake, db) -> None:
     ana = fake.add_user("ana")
-    async with fake.running(make_bot(db)) as bot:
+    async with fake.running(make_bot(db, pictures=True)) as bot:
         await start_against_a_bot(fake, ana)
         await play_to_the_end(fake, [ana])
         match_id = table_of(fake).find_button("Rematch").custom_id.split(":")[2]
@@ -137,7 +143,7 @@ async def test_a_table_whose_picture_fails_to_draw_plays_on_in_text(
 
     monkeypatch.setattr(type(GAMES["braverse"]), "table_picture", broken)
     ana = fake.add_user("ana")
-    async with fake.running(make_bot(db)):
+    async with fake.running(make_bot(db, pictures=True)):
         await start_against_a_bot(fake, ana)
         table = table_of(fake)
         assert "Break Area LV 0/10" in table.text() and not table.attachments
@@ -145,4 +151,15 @@ async def test_a_table_whose_picture_fails_to_draw_plays_on_in_text(
         assert await make_a_move(fake, ana) or await make_a_move(fake, ana)
         picture_of(fake.last_reply(ana))  # the hand's picture still draws
     assert "could not draw the picture" in caplog.text
+    fake.assert_clean()
+
+
+async def test_a_process_started_with_pictures_false_sends_none_whatever_the_server_says(
+    fake, db
+) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db, pictures=False)):
+        await start_against_a_bot(fake, ana)
+        await show_hand(fake, ana)
+        assert fake.messages and not any(m.attachments for m in fake.messages.values())
     fake.assert_clean()

@@ -13,7 +13,8 @@ Prints figures and a baseline measured in the same run, never asserts on time:
   plain top-down fill), and 10,000 mixed matches rated in memory.
 
 ``python -m bench load`` is the sustained-load benchmark through Discord (bench/load.py);
-``python -m bench bots`` measures the bot levels in every game (bench/bots.py).
+``python -m bench bots`` measures the bot levels in every game (bench/bots.py);
+``python -m bench pictures`` times the pictures of every game that draws (bench/pictures.py).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import statistics
 import sys
 import time
 
-from bench import bots, braverse, load, postgres, races, tournaments
+from bench import bots, braverse, load, pictures, postgres, races, tournaments
 from bench.service import service_cost
 from bench.timers import report, timers_benchmark
 from games import GAMES
@@ -69,6 +70,9 @@ def main() -> None:
         return
     if sys.argv[1:2] == ["bots"]:
         bots.main(sys.argv[2:])
+        return
+    if sys.argv[1:2] == ["pictures"]:
+        pictures.main(sys.argv[2:])
         return
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--smoke", action="store_true", help="a small, quick run")

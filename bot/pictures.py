@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 
 from pydantic import BaseModel
 
+from bot.service import SeatView
 from bot.timing import GuildSettings
 from games.core.pictures import DISCORD_LIMIT
 from games.core.protocol import Game, Picturing
@@ -29,6 +30,12 @@ log = logging.getLogger(__name__)
 
 # (match, version, seat or None for the table, how the match stands or "replay")
 PictureKey = tuple[str, int, int | None, str]
+
+
+def picture_key(seen: SeatView) -> PictureKey:
+    """What a picture of this view shows: the match as it stood at this version, from
+    this seat (None: the table everyone sees)."""
+    return (seen.match.match_id, seen.version, seen.seat, seen.match.status)
 
 
 class PictureCache:

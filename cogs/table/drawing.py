@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.pictures import PictureKey, Pictures
+from bot.pictures import Pictures, picture_key
 from bot.service import SeatView
 from bot.store import MatchRecord
 from bot.store.models import GONE, STANDING_IN
@@ -256,9 +256,3 @@ class Drawing(Part):
         refresh.item.row = render.ROWS - 1  # the plan leaves the last row for it
         view.add_item(refresh)
         return Drawn(embeds, view, picture, HAND_FILE, content="\n".join(lines))
-
-
-def picture_key(seen: SeatView) -> PictureKey:
-    """What a picture of this view shows: the match as it stood at this version, from
-    this seat (None: the table everyone sees)."""
-    return (seen.match.match_id, seen.version, seen.seat, seen.match.status)

@@ -90,23 +90,16 @@ class Pictures:
             return False
         return (await self.settings_of(guild_id)).pictures
 
-    async def table(
+    async def picture(
         self, guild_id: int, game: Game, view: BaseModel, key: PictureKey
     ) -> bytes | None:
-        """The table picture drawn from ``view`` (any seat's or a spectator's), or None."""
+        """The picture ``key`` names, drawn from ``view``: the table (no seat in the key;
+        any seat's view or a spectator's) or that seat's hand; None when there is none."""
         if not await self.wanted(guild_id, game):
             return None
         assert isinstance(game, Picturing)
-        return await self.drawn(key, lambda: game.table_picture(view))
-
-    async def hand(
-        self, guild_id: int, game: Game, view: BaseModel, key: PictureKey
-    ) -> bytes | None:
-        """The hand picture of the seat whose ``view`` it is, or None."""
-        if not await self.wanted(guild_id, game):
-            return None
-        assert isinstance(game, Picturing)
-        return await self.drawn(key, lambda: game.hand_picture(view))
+        draw = game.table_picture if key[2] is None else game.hand_picture
+        return await self.drawn(key, lambda: draw(view))
 
     async def drawn(self, key: PictureKey, draw: Callable[[], bytes | None]) -> bytes | None:
         png = self.cache.get(key)

@@ -248,7 +248,7 @@ async def replay_page(
     game = service_of(interaction).game_of(found.record)
     state = found.frames[shown_step(found, step)].state
     key = (found.record.match_id, state.version, None, "replay")
-    picture = await presenter_of(interaction.client).pictures.table(
+    picture = await presenter_of(interaction.client).pictures.picture(
         found.record.guild_id, game, game.view(state, None), key
     )
     content, embeds, view = replay_message(game, found, step, hands, pictured=bool(picture))

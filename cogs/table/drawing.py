@@ -78,7 +78,7 @@ class Drawing(Part):
         if record.state is None:
             return Drawn([render.closed_embed(record, game)], None)
         spectator = await self.service.seat_view(record.match_id, None)
-        picture = await self.pictures.table(
+        picture = await self.pictures.picture(
             record.guild_id, game, spectator.view, picture_key(spectator)
         )
         table = spectator.panels.table
@@ -176,7 +176,7 @@ class Drawing(Part):
         as components."""
         picture = None
         if seen.seat is not None:
-            picture = await self.pictures.hand(
+            picture = await self.pictures.picture(
                 seen.match.guild_id, seen.game, seen.view, picture_key(seen)
             )
         return self.hand_text(seen, note, picture)

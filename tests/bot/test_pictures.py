@@ -62,25 +62,25 @@ async def test_a_picture_is_drawn_once_in_a_worker_thread_and_then_kept() -> Non
     game.__dict__.update(BRAVERSE.__dict__)
     pictures = Pictures(lambda guild: settings_with(True))
     view = braverse_view()
-    drawn = await asyncio.gather(*(pictures.table(1, game, view, key(1)) for _ in range(3)))
+    drawn = await asyncio.gather(*(pictures.picture(1, game, view, key(1)) for _ in range(3)))
     assert drawn[0] is not None and drawn[0].startswith(b"\x89PNG")
     assert drawn[0] == drawn[1] == drawn[2]
-    assert await pictures.table(1, game, view, key(1)) == drawn[0]
+    assert await pictures.picture(1, game, view, key(1)) == drawn[0]
     assert len(threads) == 1 and threads[0] is not threading.main_thread()
     assert pictures.cache.size == len(drawn[0])
 
 
 async def test_a_server_with_pictures_off_gets_none_and_nothing_is_drawn() -> None:
     pictures = Pictures(lambda guild: settings_with(False))
-    assert await pictures.table(1, BRAVERSE, braverse_view(), key(1)) is None
+    assert await pictures.picture(1, BRAVERSE, braverse_view(), key(1)) is None
     assert len(pictures.cache) == 0
 
 
 async def test_a_game_that_does_not_draw_gets_no_picture() -> None:
     pictures = Pictures(lambda guild: settings_with(True))
     plain = SimpleNamespace(key="plain")  # a game without table_picture and hand_picture
-    assert await pictures.table(1, plain, braverse_view(), key(1)) is None  # type: ignore[arg-type]
-    assert await pictures.hand(1, plain, braverse_view(), key(1, 0)) is None  # type: ignore[arg-type]
+    assert await pictures.picture(1, plain, braverse_view(), key(1)) is None  # type: ignore[arg-type]
+    assert await pictures.picture(1, plain, braverse_view(), key(1, 0)) is None  # type: ignore[arg-type]
 
 
 async def test_a_drawing_that_fails_is_logged_and_gives_no_picture(
@@ -94,6 +94,6 @@ async def test_a_drawing_that_fails_is_logged_and_gives_no_picture(
     game.__dict__.update(BRAVERSE.__dict__)
     pictures = Pictures(lambda guild: settings_with(True))
     with caplog.at_level(logging.WARNING, logger="bot.pictures"):
-        assert await pictures.table(1, game, braverse_view(), key(1)) is None
+        assert await pictures.picture(1, game, braverse_view(), key(1)) is None
     assert "could not draw the picture" in caplog.text and "a drawing bug" in caplog.text
     assert len(pictures.cache) == 0  # tried again next time

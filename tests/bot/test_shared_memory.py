@@ -296,7 +296,7 @@ async def test_pictures_follow_the_other_processs_settings_and_moves_at_once(two
 
     async def table() -> bytes | None:
         seen = await other.seat_view(record.match_id, None)
-        return await pictures.table(1, seen.game, seen.view, picture_key(seen))
+        return await pictures.picture(1, seen.game, seen.view, picture_key(seen))
 
     before = await table()
     assert before is not None

@@ -26,8 +26,10 @@ def picture_of(message: FakeMessage, embed: int = 0) -> FakeAttachment:
     return attachment
 
 
-async def start_against_a_bot(fake: FakeDiscord, user: FakeUser) -> None:
+async def against_a_bot(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
+    """A Braverse match of ``user`` against a bot: its table message."""
     await open_game(fake, "braverse", user, bots=1)
+    return table_of(fake)
 
 
 async def test_the_table_carries_its_picture_and_an_edit_after_a_move_sends_the_new_one(
@@ -35,8 +37,7 @@ async def test_the_table_carries_its_picture_and_an_edit_after_a_move_sends_the_
 ) -> None:
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db, pictures=True)):
-        await start_against_a_bot(fake, ana)
-        table = table_of(fake)
+        table = await against_a_bot(fake, ana)
         first = picture_of(table)
         # The text stays below the picture, shorter: Support's colours are drawn.
         assert "Break Area LV 0/10" in table.text() and "Support 0 of 0" not in table.text()
@@ -59,8 +60,7 @@ async def test_the_table_carries_its_picture_and_an_edit_after_a_move_sends_the_
 async def test_an_edit_that_changes_nothing_pictured_keeps_the_picture_it_has(fake, db) -> None:
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db, pictures=True)) as bot:
-        await start_against_a_bot(fake, ana)
-        table = table_of(fake)
+        table = await against_a_bot(fake, ana)
         shown = picture_of(table)
         edits = len(table.history)
         # A redraw of the same state: the embed names the picture the message keeps.
@@ -99,7 +99,7 @@ async def test_pictures_off_sends_no_picture_anywhere_and_the_full_text(fake, db
     async with fake.running(make_bot(db, pictures=True)):
         await fake.slash(mod, "settings", pictures=False)
         assert "Pictures: off" in fake.last_reply(mod).text()
-        await start_against_a_bot(fake, ana)
+        await against_a_bot(fake, ana)
         hand = await show_hand(fake, ana)
         await make_a_move(fake, ana)
         await fake.settle()
@@ -119,7 +119,7 @@ async def test_pictures_off_sends_no_picture_anywhere_and_the_full_text(fake, db
 async def test_each_replay_page_shows_the_table_of_its_moment(fake, db) -> None:
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db, pictures=True)) as bot:
-        await start_against_a_bot(fake, ana)
+        await against_a_bot(fake, ana)
         await play_to_the_end(fake, [ana])
         match_id = table_of(fake).find_button("Rematch").custom_id.split(":")[2]
         await fake.slash(ana, "replay", match=match_id)
@@ -144,8 +144,7 @@ async def test_a_table_whose_picture_fails_to_draw_plays_on_in_text(
     monkeypatch.setattr(type(GAMES["braverse"]), "table_picture", broken)
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db, pictures=True)):
-        await start_against_a_bot(fake, ana)
-        table = table_of(fake)
+        table = await against_a_bot(fake, ana)
         assert "Break Area LV 0/10" in table.text() and not table.attachments
         assert "image" not in table.embeds[0]
         assert await make_a_move(fake, ana) or await make_a_move(fake, ana)
@@ -159,7 +158,7 @@ async def test_a_process_started_with_pictures_false_sends_none_whatever_the_ser
 ) -> None:
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db, pictures=False)):
-        await start_against_a_bot(fake, ana)
+        await against_a_bot(fake, ana)
         await show_hand(fake, ana)
         assert fake.messages and not any(m.attachments for m in fake.messages.values())
     fake.assert_clean()

@@ -51,6 +51,7 @@ from bot.config import Settings
 from bot.service import Change, MatchService
 from bot.service.base import waiting_on
 from cogs import components
+from cogs.table import presenter_of
 from devtools.offline_discord import FakeDiscord, FakeInteraction, FakeMessage, FakeUser
 from games import GAMES
 
@@ -646,6 +647,13 @@ async def run(
                 await speed.stop()
                 rest = fake.rest_calls - load.rest_at_start
             errors = len(fake.error_logs)
+            if pictures:
+                kept = presenter_of(bot).pictures
+                print(
+                    f"pictures: {kept.skipped} hand views sent without theirs (the drawers "
+                    f"were behind); {len(kept.cache)} kept, {kept.cache.size / 2**20:.1f} MB",
+                    flush=True,
+                )
             # The run is over: what is still being sent is not measured.
             for task in [t for t in bot._background if not t.done()]:
                 task.cancel()

@@ -9,7 +9,10 @@ kept picture never needs proving against the database, and several processes may
 their own. The cache is bounded by bytes, oldest out first (``PICTURE_CACHE_MB``).
 
 Pictures are a nicety: one that fails to draw, or would not fit Discord's attachment
-limit, is logged and the message goes without it.
+limit, is logged and the message goes without it. The game never waits in a queue for
+one: two threads draw, and when several pictures already wait their turn a hand view (a
+click's answer) goes as text this time rather than wait behind them. The table's picture
+waits its turn: its edits are coalesced, off every click's path.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from pydantic import BaseModel
 
@@ -30,6 +34,9 @@ log = logging.getLogger(__name__)
 
 # (match, version, seat or None for the table, how the match stands or "replay")
 PictureKey = tuple[str, int, int | None, str]
+
+DRAWERS = 2  # threads drawing at once: more would only take the event loop's turns
+BACKLOG = 6  # pictures drawing or waiting past which a hand view goes without one
 
 
 def picture_key(seen: SeatView) -> PictureKey:
@@ -83,6 +90,10 @@ class Pictures:
         self.cache = PictureCache(int(budget_mb * 1024 * 1024))
         # Pictures being drawn: a second ask for one waits for the same drawing.
         self._drawing: dict[PictureKey, asyncio.Future[bytes | None]] = {}
+        # Its own threads: a drawing's memory stays in their few malloc arenas, and the
+        # loop's default executor stays free for others. They end with this object.
+        self._threads = ThreadPoolExecutor(DRAWERS, thread_name_prefix="pictures")
+        self.skipped = 0  # hand pictures not drawn because the drawers were behind
 
     async def wanted(self, guild_id: int, game: Game) -> bool:
         """Whether messages of this server's matches of ``game`` carry pictures."""
@@ -94,19 +105,25 @@ class Pictures:
         self, guild_id: int, game: Game, view: BaseModel, key: PictureKey
     ) -> bytes | None:
         """The picture ``key`` names, drawn from ``view``: the table (no seat in the key;
-        any seat's view or a spectator's) or that seat's hand; None when there is none."""
+        any seat's view or a spectator's) or that seat's hand; None when there is none,
+        or, for a hand, when the drawers are too far behind to wait for them."""
         if not await self.wanted(guild_id, game):
             return None
         assert isinstance(game, Picturing)
         draw = game.table_picture if key[2] is None else game.hand_picture
-        return await self.drawn(key, lambda: draw(view))
+        return await self.drawn(key, lambda: draw(view), wait=key[2] is None)
 
-    async def drawn(self, key: PictureKey, draw: Callable[[], bytes | None]) -> bytes | None:
+    async def drawn(
+        self, key: PictureKey, draw: Callable[[], bytes | None], *, wait: bool = True
+    ) -> bytes | None:
         png = self.cache.get(key)
         if png is not None:
             return png
         pending = self._drawing.get(key)
         if pending is None:
+            if not wait and len(self._drawing) >= BACKLOG:
+                self.skipped += 1
+                return None
             pending = asyncio.ensure_future(self._draw(key, draw))
             self._drawing[key] = pending
             pending.add_done_callback(lambda _: self._drawing.pop(key, None))
@@ -114,7 +131,7 @@ class Pictures:
 
     async def _draw(self, key: PictureKey, draw: Callable[[], bytes | None]) -> bytes | None:
         try:
-            png = await asyncio.to_thread(draw)
+            png = await asyncio.get_running_loop().run_in_executor(self._threads, draw)
         except Exception:
             # A drawing bug must not stop the game: the text says everything too.
             log.warning("could not draw the picture %s; sending without it", key, exc_info=True)

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.pictures import PictureCache, Pictures
+from bot.pictures import BACKLOG, PictureCache, Pictures
 from bot.timing import GuildSettings
 from games import GAMES
 from games.core import contract
@@ -97,3 +97,24 @@ async def test_a_drawing_that_fails_is_logged_and_gives_no_picture(
         assert await pictures.picture(1, game, braverse_view(), key(1)) is None
     assert "could not draw the picture" in caplog.text and "a drawing bug" in caplog.text
     assert len(pictures.cache) == 0  # tried again next time
+
+
+async def test_a_hand_goes_without_its_picture_rather_than_wait_behind_a_backlog() -> None:
+    pictures = Pictures(lambda guild: settings_with(True))
+    release = threading.Event()
+
+    def slow() -> bytes:
+        release.wait()
+        return b"\x89PNG table"
+
+    waiting = [
+        asyncio.ensure_future(pictures.drawn(key(version), slow)) for version in range(BACKLOG)
+    ]
+    await asyncio.sleep(0)
+    view = BRAVERSE.view(BRAVERSE.setup(BRAVERSE.options_model(), contract.NAMES[:2], 7), 0)
+    assert await pictures.picture(1, BRAVERSE, view, key(1, seat=0)) is None
+    assert pictures.skipped == 1
+    release.set()
+    assert await asyncio.gather(*waiting) == [b"\x89PNG table"] * BACKLOG  # tables wait
+    hand = await pictures.picture(1, BRAVERSE, view, key(1, seat=0))  # caught up: drawn
+    assert hand is not None and hand.startswith(b"\x89PNG")

@@ -2,16 +2,22 @@
 
 A game that is ``Picturing`` draws PNG bytes from a view (games/core/pictures.py). Drawing
 one takes tens of milliseconds of CPU, far too long for the event loop, so it runs in a
-worker thread. A picture is fixed by what it shows: the match, the state's version, the
-seat whose view it is (None: the table everyone sees) and how the match stands (a cancelled
+process of its own (``PICTURE_PROCESSES``), which is handed the game's key and the view.
+Threads of the bot's process would do (0 processes: the tests, which rig games in-process),
+but a thread drawing holds the GIL, and each time the loop gives it up for a database
+call or a socket it waits up to the interpreter's switch interval (5 ms) to take it back:
+under load a move then took a hundred milliseconds longer.
+
+A picture is fixed by what it shows: the match, the state's version, the seat whose view
+it is (None: the table everyone sees) and how the match stands (a cancelled
 table is drawn closed at the version it stopped at). A saved version never changes, so a
 kept picture never needs proving against the database, and several processes may each keep
 their own. The cache is bounded by bytes, oldest out first (``PICTURE_CACHE_MB``).
 
 Pictures are a nicety: one that fails to draw, or would not fit Discord's attachment
 limit, is logged and the message goes without it. The game never waits in a queue for
-one: two threads draw, and when several pictures already wait their turn a hand view (a
-click's answer) goes as text this time rather than wait behind them. The table's picture
+one: when several pictures already wait their turn, a hand view (a click's answer) goes
+as text this time rather than wait behind them. The table's picture
 waits its turn: its edits are coalesced, off every click's path.
 """
 
@@ -19,9 +25,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from functools import partial
 
 from pydantic import BaseModel
 
@@ -35,8 +43,18 @@ log = logging.getLogger(__name__)
 # (match, version, seat or None for the table, how the match stands or "replay")
 PictureKey = tuple[str, int, int | None, str]
 
-DRAWERS = 2  # threads drawing at once: more would only take the event loop's turns
+DRAWERS = 2  # threads drawing at once, without processes: more would take the loop's turns
 BACKLOG = 6  # pictures drawing or waiting past which a hand view goes without one
+
+
+def draw_by_key(game_key: str, table: bool, view: BaseModel) -> bytes | None:
+    """In a drawing process: the game by its key (the process loads the same catalogues,
+    from the same environment, as the bot)."""
+    from games import GAMES
+
+    game = GAMES[game_key]
+    assert isinstance(game, Picturing)
+    return game.table_picture(view) if table else game.hand_picture(view)
 
 
 def picture_key(seen: SeatView) -> PictureKey:
@@ -84,15 +102,24 @@ class Pictures:
         budget_mb: float = 32.0,
         *,
         drawing: bool = True,
+        processes: int = 0,
     ) -> None:
         self.settings_of = settings_of
         self.on = drawing  # False: this process sends no pictures (PICTURES=false)
         self.cache = PictureCache(int(budget_mb * 1024 * 1024))
         # Pictures being drawn: a second ask for one waits for the same drawing.
         self._drawing: dict[PictureKey, asyncio.Future[bytes | None]] = {}
-        # Its own threads: a drawing's memory stays in their few malloc arenas, and the
-        # loop's default executor stays free for others. They end with this object.
-        self._threads = ThreadPoolExecutor(DRAWERS, thread_name_prefix="pictures")
+        self.processes = processes
+        self._drawers: Executor
+        if processes:
+            # Spawned, not forked: the bot's threads (the database's) hold locks a fork
+            # would copy held.
+            context = multiprocessing.get_context("spawn")
+            self._drawers = ProcessPoolExecutor(processes, mp_context=context)
+        else:
+            # Threads of its own, which end with this object; the loop's default
+            # executor stays free for others.
+            self._drawers = ThreadPoolExecutor(DRAWERS, thread_name_prefix="pictures")
         self.skipped = 0  # hand pictures not drawn because the drawers were behind
 
     async def wanted(self, guild_id: int, game: Game) -> bool:
@@ -110,8 +137,16 @@ class Pictures:
         if not await self.wanted(guild_id, game):
             return None
         assert isinstance(game, Picturing)
-        draw = game.table_picture if key[2] is None else game.hand_picture
-        return await self.drawn(key, lambda: draw(view), wait=key[2] is None)
+        table = key[2] is None
+        if self.processes:
+            draw = partial(draw_by_key, game.key, table, view)
+        else:
+            draw = partial(game.table_picture if table else game.hand_picture, view)
+        return await self.drawn(key, draw, wait=table)
+
+    def close(self) -> None:
+        """Stop drawing (the bot is closing): what waits is dropped, the processes end."""
+        self._drawers.shutdown(wait=False, cancel_futures=True)
 
     async def drawn(
         self, key: PictureKey, draw: Callable[[], bytes | None], *, wait: bool = True
@@ -131,7 +166,7 @@ class Pictures:
 
     async def _draw(self, key: PictureKey, draw: Callable[[], bytes | None]) -> bytes | None:
         try:
-            png = await asyncio.get_running_loop().run_in_executor(self._threads, draw)
+            png = await asyncio.get_running_loop().run_in_executor(self._drawers, draw)
         except Exception:
             # A drawing bug must not stop the game: the text says everything too.
             log.warning("could not draw the picture %s; sending without it", key, exc_info=True)

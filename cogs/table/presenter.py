@@ -52,12 +52,16 @@ class Presenter(Part):
         edit_interval: float = 1.0,
         picture_cache_mb: float = 32.0,
         pictures: bool = True,
+        picture_processes: int = 0,
     ) -> None:
         super().__init__(bot)
         self.edit_interval = edit_interval
         self.poster = Poster(bot)
         self.pictures = Pictures(
-            lambda guild: self.service.guild_settings(guild), picture_cache_mb, drawing=pictures
+            lambda guild: self.service.guild_settings(guild),
+            picture_cache_mb,
+            drawing=pictures,
+            processes=picture_processes,
         )
         self.drawing = Drawing(bot, self.pictures)
         self.hands = Hands(bot)

@@ -118,3 +118,13 @@ async def test_a_hand_goes_without_its_picture_rather_than_wait_behind_a_backlog
     assert await asyncio.gather(*waiting) == [b"\x89PNG table"] * BACKLOG  # tables wait
     hand = await pictures.picture(1, BRAVERSE, view, key(1, seat=0))  # caught up: drawn
     assert hand is not None and hand.startswith(b"\x89PNG")
+
+
+async def test_a_drawing_process_draws_the_same_picture_the_game_draws_in_place() -> None:
+    view = braverse_view()
+    in_process = Pictures(lambda guild: settings_with(True), processes=1)
+    try:
+        drawn = await in_process.picture(1, BRAVERSE, view, key(1))
+    finally:
+        in_process.close()
+    assert drawn == BRAVERSE.table_picture(view)

@@ -27,6 +27,7 @@ def make_bot(db: Path | str, *, pictures: bool = False) -> CookieJar:
         gc_freeze=False,  # a test process starts many bots; frozen objects never go
         gc_threshold="",  # the collector is the test process's, not one bot's
         pictures=pictures,
+        picture_processes=0,  # threads: a test may rig a game in this process
     )
     return CookieJar(settings)
 

@@ -28,7 +28,7 @@ import logging
 import multiprocessing
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
 
 from pydantic import BaseModel
@@ -55,6 +55,11 @@ def draw_by_key(game_key: str, table: bool, view: BaseModel) -> bytes | None:
     game = GAMES[game_key]
     assert isinstance(game, Picturing)
     return game.table_picture(view) if table else game.hand_picture(view)
+
+
+def draw_nothing() -> None:
+    """A drawing process's first task: starting it (and loading the games)."""
+    import games  # noqa: F401
 
 
 def picture_key(seen: SeatView) -> PictureKey:
@@ -110,16 +115,7 @@ class Pictures:
         # Pictures being drawn: a second ask for one waits for the same drawing.
         self._drawing: dict[PictureKey, asyncio.Future[bytes | None]] = {}
         self.processes = processes
-        self._drawers: Executor
-        if processes:
-            # Spawned, not forked: the bot's threads (the database's) hold locks a fork
-            # would copy held.
-            context = multiprocessing.get_context("spawn")
-            self._drawers = ProcessPoolExecutor(processes, mp_context=context)
-        else:
-            # Threads of its own, which end with this object; the loop's default
-            # executor stays free for others.
-            self._drawers = ThreadPoolExecutor(DRAWERS, thread_name_prefix="pictures")
+        self._drawers = self._new_drawers()
         self.skipped = 0  # hand pictures not drawn because the drawers were behind
 
     async def wanted(self, guild_id: int, game: Game) -> bool:
@@ -144,6 +140,22 @@ class Pictures:
             draw = partial(game.table_picture if table else game.hand_picture, view)
         return await self.drawn(key, draw, wait=table)
 
+    def _new_drawers(self) -> Executor:
+        if self.processes:
+            # Spawned, not forked: the bot's threads (the database's) hold locks a fork
+            # would copy held.
+            context = multiprocessing.get_context("spawn")
+            return ProcessPoolExecutor(self.processes, mp_context=context)
+        # Threads of its own, which end with this object; the loop's default executor
+        # stays free for others.
+        return ThreadPoolExecutor(DRAWERS, thread_name_prefix="pictures")
+
+    def start(self) -> None:
+        """Start the drawing processes now, so the first table waits for no interpreter to
+        start and load the games (a second or two)."""
+        if self.on and self.processes:
+            self._drawers.submit(draw_nothing)
+
     def close(self) -> None:
         """Stop drawing (the bot is closing): what waits is dropped, the processes end."""
         self._drawers.shutdown(wait=False, cancel_futures=True)
@@ -167,6 +179,13 @@ class Pictures:
     async def _draw(self, key: PictureKey, draw: Callable[[], bytes | None]) -> bytes | None:
         try:
             png = await asyncio.get_running_loop().run_in_executor(self._drawers, draw)
+        except BrokenExecutor:
+            # A drawing process died (killed for memory, a crash in a library): start
+            # others, or no picture would ever be drawn again.
+            log.warning("a picture process died; starting another", exc_info=True)
+            self._drawers.shutdown(wait=False, cancel_futures=True)
+            self._drawers = self._new_drawers()
+            return None
         except Exception:
             # A drawing bug must not stop the game: the text says everything too.
             log.warning("could not draw the picture %s; sending without it", key, exc_info=True)

@@ -29,6 +29,7 @@ async def setup(bot: CookieJar) -> None:
         picture_processes=bot.settings.picture_processes,
     )
     PRESENTERS.give(bot, presenter)
+    presenter.pictures.start()
     CLICKS.give(bot, presenter.clicks)
     EXPLAINERS.give(bot, presenter.clicks.explain)
     bot.service.listeners.append(presenter.on_change)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import signal
 import threading
 from types import SimpleNamespace
 
@@ -120,11 +122,19 @@ async def test_a_hand_goes_without_its_picture_rather_than_wait_behind_a_backlog
     assert hand is not None and hand.startswith(b"\x89PNG")
 
 
-async def test_a_drawing_process_draws_the_same_picture_the_game_draws_in_place() -> None:
+async def test_a_drawing_process_draws_what_the_game_draws_in_place_and_one_that_dies_is_replaced(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     view = braverse_view()
     in_process = Pictures(lambda guild: settings_with(True), processes=1)
     try:
         drawn = await in_process.picture(1, BRAVERSE, view, key(1))
+        assert drawn == BRAVERSE.table_picture(view)
+        for pid in list(in_process._drawers._processes):  # type: ignore[attr-defined]
+            os.kill(pid, signal.SIGKILL)
+        with caplog.at_level(logging.WARNING, logger="bot.pictures"):
+            assert await in_process.picture(1, BRAVERSE, view, key(2)) is None
+        assert "a picture process died" in caplog.text
+        assert await in_process.picture(1, BRAVERSE, view, key(3)) == drawn
     finally:
         in_process.close()
-    assert drawn == BRAVERSE.table_picture(view)

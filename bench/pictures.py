@@ -33,7 +33,7 @@ BAR_P50_MS, BAR_P99_MS, BAR_KB = 25.0, 60.0, 150.0
 
 
 @dataclass
-class Drawn:
+class Timings:
     """Times (seconds) and sizes (bytes) of one kind of picture."""
 
     times: list[float] = field(default_factory=list)
@@ -92,11 +92,11 @@ def random_states(key: str, count: int, seed: int = 1) -> list[BaseModel]:
     return states
 
 
-def measure(key: str, count: int) -> tuple[Drawn, Drawn]:
+def measure(key: str, count: int) -> tuple[Timings, Timings]:
     game = GAMES[key]
     assert isinstance(game, Picturing)
     rng = random.Random(key)
-    tables, hands = Drawn(), Drawn()
+    tables, hands = Timings(), Timings()
     for state in random_states(key, count):
         tables.draw(game.table_picture, game.view(state, None))
         seat = rng.randrange(len(state.names))  # type: ignore[attr-defined]
@@ -104,7 +104,7 @@ def measure(key: str, count: int) -> tuple[Drawn, Drawn]:
     return tables, hands
 
 
-def bar(tables: Drawn) -> str:
+def bar(tables: Timings) -> str:
     p50, p99 = percentile(tables.times, 0.5) * 1e3, percentile(tables.times, 0.99) * 1e3
     kb = max(tables.sizes) / 1024
     met = p50 <= BAR_P50_MS and p99 <= BAR_P99_MS and kb <= BAR_KB

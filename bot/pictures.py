@@ -26,6 +26,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
+import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -55,6 +58,20 @@ def draw_by_key(game_key: str, table: bool, view: BaseModel) -> bytes | None:
     game = GAMES[game_key]
     assert isinstance(game, Picturing)
     return game.table_picture(view) if table else game.hand_picture(view)
+
+
+def end_with_the_bot() -> None:
+    """A drawing process ends when the bot's does, however it ends: killed (SIGKILL), it
+    tells nobody, and an orphan would keep its memory and the bot's stdout open."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="end-with-the-bot", daemon=True).start()
 
 
 def draw_nothing() -> None:
@@ -145,7 +162,9 @@ class Pictures:
             # Spawned, not forked: the bot's threads (the database's) hold locks a fork
             # would copy held.
             context = multiprocessing.get_context("spawn")
-            return ProcessPoolExecutor(self.processes, mp_context=context)
+            return ProcessPoolExecutor(
+                self.processes, mp_context=context, initializer=end_with_the_bot
+            )
         # Threads of its own, which end with this object; the loop's default executor
         # stays free for others.
         return ThreadPoolExecutor(DRAWERS, thread_name_prefix="pictures")

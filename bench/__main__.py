@@ -14,6 +14,7 @@ Prints figures and a baseline measured in the same run, never asserts on time:
 
 ``python -m bench load`` is the sustained-load benchmark through Discord (bench/load.py);
 ``python -m bench bots`` measures the bot levels in every game (bench/bots.py);
+``python -m bench web`` what the web page costs (bench/web.py).
 ``python -m bench pictures`` times the pictures of every game that draws (bench/pictures.py).
 """
 
@@ -26,7 +27,7 @@ import statistics
 import sys
 import time
 
-from bench import bots, braverse, load, pictures, postgres, races, tournaments
+from bench import bots, braverse, load, pictures, postgres, races, tournaments, web
 from bench.service import service_cost
 from bench.timers import report, timers_benchmark
 from games import GAMES
@@ -67,6 +68,9 @@ def engine_speed(key: str, playouts: int) -> tuple[float, float, list[int]]:
 def main() -> None:
     if sys.argv[1:2] == ["load"]:
         load.main(sys.argv[2:])
+        return
+    if sys.argv[1:2] == ["web"]:
+        web.main(sys.argv[2:])
         return
     if sys.argv[1:2] == ["bots"]:
         bots.main(sys.argv[2:])

@@ -16,10 +16,12 @@ service's own bare figure measured in the same run (one match, no Discord).
 A click first answered more than 3 s after it was made is refused with 10062 "Unknown
 interaction", as Discord does, and counted as failed.
 
-``--database postgres`` runs the bot on a throwaway PostgreSQL (or ``BENCH_DATABASE_URL``)
-instead of SQLite; ``--channels 1000`` is the overload run (1,000 active matches).
-``--pictures both`` runs it twice in one go, pictures off then on (``--pictures on|off``:
-once), and sets the two side by side: failed clicks, RSS growth, and p99 on against off.
+``--hard-bots`` seats hard bots in a third of the seats (their thinking in worker
+processes, bot/thinking.py). ``--database postgres`` runs the bot on a throwaway
+PostgreSQL (or ``BENCH_DATABASE_URL``) instead of SQLite; ``--channels 1000`` is the
+overload run (1,000 active matches). ``--pictures both`` runs it twice in one go, pictures
+off then on (``--pictures on|off``: once), and sets the two side by side: failed clicks,
+RSS growth, and p99 on against off.
 """
 
 from __future__ import annotations
@@ -563,15 +565,22 @@ async def prune_often(load: Load) -> None:
         load.fake.prune(keep=PRUNE_EVERY * 3, clicks_kept=PRUNE_EVERY)
 
 
+def hard_seats(table: int) -> int:
+    """``--hard-bots``: a third of the seats, every third table two, the others one."""
+    return 2 if table % 3 == 0 else 1
+
+
 async def open_tables(
-    fake: LoadDiscord, channels: int, game: str = GAME
+    fake: LoadDiscord, channels: int, hard_bots: bool = False, game: str = GAME
 ) -> tuple[list[int], list[list[FakeUser]]]:
     ids, people = [], []
     seats = min(4, GAMES[game].max_players)
     for number in range(channels):
         channel = fake.add_channel(f"table-{number}")
-        users = [fake.add_user(f"p{number}-{seat}") for seat in range(seats)]
-        await fake.slash(users[0], "play", channel=channel, game=game)
+        bots = hard_seats(number) if hard_bots else 0
+        users = [fake.add_user(f"p{number}-{seat}") for seat in range(seats - bots)]
+        level = {"bots": bots, "level": "hard"} if bots else {}
+        await fake.slash(users[0], "play", channel=channel, game=game, **level)
         lobby = fake.messages[fake.tables[channel.id]]
         for user in users[1:]:
             await fake.click(user, lobby, lobby.find_button("Join"))
@@ -588,6 +597,7 @@ async def run(
     freeze: bool,
     threshold: str | None = None,
     database: str = "sqlite",
+    hard_bots: bool = False,
     pictures: bool = True,
     game: str = GAME,
 ) -> Figures | None:
@@ -623,7 +633,7 @@ async def run(
         stack.enter_context(timed_handlers(fake))
         bot = CookieJar(settings)
         async with fake.running(bot, check_errors=False):
-            ids, people = await open_tables(fake, channels, game)
+            ids, people = await open_tables(fake, channels, hard_bots, game)
             speed = SpeedMeter(folder)
             await speed.start()
             speed.take()  # from the start of the measured run on
@@ -657,7 +667,14 @@ async def run(
             # The run is over: what is still being sent is not measured.
             for task in [t for t in bot._background if not t.done()]:
                 task.cancel()
-    return print_summary(load, gcw, elapsed, bare, rest, errors, base_rss)
+    figures = print_summary(load, gcw, elapsed, bare, rest, errors, base_rss)
+    if hard_bots:
+        thinker = bot.bots.thinker
+        print(
+            f"hard bots ({thinker.workers} thinking workers): {thinker.answered} moves thought "
+            f"in time, {thinker.fell_back} past the deadline played the normal move"
+        )
+    return figures
 
 
 @contextlib.contextmanager
@@ -795,6 +812,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument(
+        "--hard-bots",
+        action="store_true",
+        help="hard bots in a third of the seats, thinking in worker processes",
+    )
+    parser.add_argument(
         "--pictures",
         choices=("on", "off", "both"),
         default="on",
@@ -816,6 +838,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 freeze=not args.no_freeze,
                 threshold=args.gc_threshold,
                 database=args.database,
+                hard_bots=args.hard_bots,
                 pictures=pictures == "on",
                 game=args.game,
             )

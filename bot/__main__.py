@@ -87,7 +87,43 @@ def silence_voice_warnings() -> None:
     discord.VoiceClient.warn_dave = False
 
 
+def web_command(args: list[str]) -> int:
+    """``python -m bot web``: the web pages alone, on the bot's database (no token)."""
+    from pydantic import ValidationError
+
+    from bot.config import WebSettings
+    from bot.web.app import serve_alone
+
+    if args:
+        print(
+            "usage: python -m bot web   (reads WEB_PORT, PUBLIC_URL, DATABASE_URL)", file=sys.stderr
+        )
+        return 2
+    try:
+        settings = WebSettings()
+    except ValidationError as exc:
+        print(f"cookie-jar: {exc.errors()[0]['msg']}", file=sys.stderr)
+        return 2
+    if settings.web_port is None:
+        print("cookie-jar: WEB_PORT is required to serve the web pages", file=sys.stderr)
+        return 2
+    logging.basicConfig(level="INFO", format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    check_database(settings.database_url)
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        await serve_alone(settings.database_url, settings.web_port, stop)
+
+    asyncio.run(run())
+    return 0
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["web"]:
+        raise SystemExit(web_command(sys.argv[2:]))
     if sys.argv[1:2] == ["ratings"]:
         raise SystemExit(ratings_command(sys.argv[2:]))
     if sys.argv[1:2] == ["copy-db"]:  # a tool, not the bot: needs no token

@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Iterable
 
-from bot.service import Change, MatchService
+from bot.service import Change, MatchService, settings_of
 from bot.store import MatchRecord
-from games.core.protocol import GameState
+from bot.thinking import GRACE, Thinker, Thought, think_seconds
+from games.core.protocol import Action, Decision, GameState
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +44,17 @@ class BotDriver:
         delay: float = 1.5,
         rng: random.Random | None = None,
         forced_pause: tuple[float, float] = FORCED_PAUSE,
+        thinker: Thinker | None = None,
+        think_cap: float | None = None,
     ) -> None:
         self.service = service
         self.delay = delay
         self.rng = rng or random.Random()
         self.forced_pause = forced_pause
+        # Hard seats think in worker processes (bot/thinking.py), for at most ``think_cap``
+        # seconds a decision besides what the pace allows (None: the pace decides).
+        self.thinker = thinker or Thinker()
+        self.think_cap = think_cap
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._grabbers: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._racing: dict[tuple[str, int], str | None] = {}  # the race each grabber waits in
@@ -54,6 +62,8 @@ class BotDriver:
         service.listeners.append(self.on_change)
 
     async def on_change(self, change: Change) -> None:
+        if _has_hard_bot(change.match):
+            self.thinker.warm()  # a lobby with a hard bot: workers ready by its first move
         if change.match.status != "active" or change.state is None:
             return
         await self.answer_forced(change.match, change.state)
@@ -120,13 +130,32 @@ class BotDriver:
 
     async def _play_now(self, match_id: str) -> None:
         for seat in await self.service.bot_seats_deciding(match_id, race=False):
-            await self.service.play_bot(match_id, seat=seat)
+            await self.service.play_bot(match_id, seat=seat, think=self.think, rng=self.rng)
+
+    async def think(self, record: MatchRecord, decision: Decision) -> Action | None:
+        """A hard seat's move, thought out in a worker within the pace's time, or None."""
+        if record.state is None:
+            return None
+        seconds = think_seconds(settings_of(record), self.think_cap)
+        thought = Thought(
+            game=record.game,
+            state=record.state,
+            seat=decision.seat,
+            stamp=decision.stamp,
+            level=record.seats[decision.seat].bot_level,
+            seconds=seconds,
+            seed=self.rng.getrandbits(32),
+            not_after=time.time() + seconds + GRACE,
+        )
+        return await self.thinker.move(thought)
 
     async def _grab(self, match_id: str, seat: int) -> None:
         try:
             await asyncio.sleep(self.grab_pause())
             self._grabbers.pop((match_id, seat), None)
-            await asyncio.shield(self.service.play_bot(match_id, seat=seat, race=True))
+            await asyncio.shield(
+                self.service.play_bot(match_id, seat=seat, race=True, rng=self.rng)
+            )
         except Exception:
             log.exception("bot grab failed in match %s", match_id)
 
@@ -150,6 +179,8 @@ class BotDriver:
                 await self._resume(record)
 
     async def _resume(self, record: MatchRecord) -> None:
+        if _has_hard_bot(record):
+            self.thinker.warm()
         if record.status == "active" and record.state is not None:
             await self.answer_forced(record, self.service.load_state(record))
         if record.status == "active" and any(s.played_by_bot for s in record.seats):
@@ -176,3 +207,8 @@ class BotDriver:
         self._grabbers.clear()
         self._racing.clear()
         self._forced.clear()
+        self.thinker.close()
+
+
+def _has_hard_bot(record: MatchRecord) -> bool:
+    return record.is_open and any(s.bot_level == "hard" for s in record.seats if s.is_bot)

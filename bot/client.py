@@ -20,6 +20,7 @@ from bot.service import MatchService
 from bot.service.ratings import Ratings
 from bot.service.tournaments import Tournaments
 from bot.store import Store, Timer, open_store
+from bot.web.paths import WebLinks
 from games.core.words import plural
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,7 @@ class CookieJar(commands.Bot):
         self.settings = settings
         self.metrics = metrics
         self._metrics_server: web.AppRunner | None = None
+        self._web_server: web.AppRunner | None = None
         self._background: set[asyncio.Task[object]] = set()
         self._said_hello = False
         self.draining = False
@@ -76,18 +78,30 @@ class CookieJar(commands.Bot):
         if self.metrics is not None:
             self.metrics.watch_store(self.store)
         self.runtime = Runtime(
-            self.store, cache_mb=self.settings.match_cache_mb, bot_delay=self.settings.bot_delay
+            self.store,
+            cache_mb=self.settings.match_cache_mb,
+            bot_delay=self.settings.bot_delay,
+            thinkers=self.settings.bot_thinkers,
+            think_cap=self.settings.bot_think_seconds,
         )
         self.service = self.runtime.service
         self.bots = self.runtime.bots
         self.ratings = self.runtime.ratings
         self.tournaments = self.runtime.tournaments
         self.scheduler = self.runtime.scheduler
+        self.web_links = WebLinks(self.settings.site_url, self.service.guild_settings)
         if self.metrics is not None and self.settings.metrics_port:
             self.metrics.watch_service(self.service)
             self._metrics_server = await serve(
                 self.metrics, self.store, self.is_ready, self.settings.metrics_port
             )
+        if self.settings.web_port:
+            from bot.web.app import serve_beside  # only a bot serving pages loads Jinja
+
+            self._web_server, on_change = await serve_beside(
+                self.store, self.service.games, self.service, self.settings.web_port
+            )
+            self.service.listeners.append(on_change)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
@@ -170,6 +184,8 @@ class CookieJar(commands.Bot):
     async def close(self) -> None:
         if self._metrics_server is not None:
             await self._metrics_server.cleanup()
+        if self._web_server is not None:
+            await self._web_server.cleanup()  # live tables' streams end, then the port closes
         if hasattr(self, "bots"):
             await self.bots.close()
         if hasattr(self, "ratings"):

@@ -27,13 +27,45 @@ class StoreSettings(BaseSettings):
     database_url: str = "sqlite:///cookie_jar.db"
 
 
-class Settings(StoreSettings):
+class WebSettings(StoreSettings):
+    """The web page's (bot/web): what ``python -m bot web`` needs, and the bot as well."""
+
+    # Serve the servers' read-only web pages on this port (beside the bot, or alone).
+    web_port: int | None = Field(default=None, ge=1, le=65535)
+    # The address links to those pages start with (https://cookies.example.org); with
+    # WEB_PORT and no PUBLIC_URL, http://localhost:WEB_PORT.
+    public_url: str | None = None
+
+    @field_validator("public_url")
+    @classmethod
+    def _an_address(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("PUBLIC_URL must start with http:// or https://")
+        return value
+
+    @property
+    def site_url(self) -> str | None:
+        """Where links to the web pages point; None: no page is served anywhere."""
+        if self.public_url is not None:
+            return self.public_url
+        return f"http://localhost:{self.web_port}" if self.web_port else None
+
+
+class Settings(WebSettings):
     # SecretStr: the token prints as '**********' in logs, reprs and tracebacks.
     discord_token: SecretStr = Field(min_length=1)
     dev_guild_id: int | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     # Seconds a bot waits before moving, so humans can follow (0 in tests).
     bot_delay: float = Field(default=1.5, ge=0, le=30)
+    # Hard bots think in this many worker processes (default: one per core but one; 0: none,
+    # hard bots then play normal moves), for at most BOT_THINK_SECONDS a decision (default:
+    # what the match's pace allows, bot/thinking.py).
+    bot_thinkers: int | None = Field(default=None, ge=0, le=32)
+    bot_think_seconds: float | None = Field(default=None, gt=0, le=10)
     # Least seconds between two edits of one table message (Discord rate limits edits).
     table_edit_interval: float = Field(default=1.0, ge=0, le=30)
     # Several processes: each serves SHARD_IDS (e.g. ``0-3``) of SHARD_COUNT shards, all on

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from games.core.levels import DEFAULT_LEVEL, LEVELS, Level
+
 MU = 25.0
 SIGMA = 25.0 / 3.0
 PROVISIONAL_GAMES = 5
@@ -52,14 +54,20 @@ class Rating:
         return self.games < PROVISIONAL_GAMES
 
 
+# Bots of one level share one rating per (server, game), kept beside people's under an id
+# no Discord user has: easy -1, normal -2, hard -3. Never ranked among people.
+BOT_IDS: dict[Level, int] = {level: -(index + 1) for index, level in enumerate(LEVELS)}
+
+
 @dataclass(frozen=True)
 class SeatResult:
     """One seat of a finished match: its place (1 = first, ties share a place), whether it
-    ended gone (forfeit, ``/leave``), and its user, or None for a bot seat."""
+    ended gone (forfeit, ``/leave``), and its user, or None for a bot seat (of ``level``)."""
 
     user_id: int | None
     place: int
     gone: bool = False
+    level: Level = DEFAULT_LEVEL
 
 
 @dataclass(frozen=True)
@@ -94,17 +102,21 @@ def rated_places(seats: Sequence[SeatResult]) -> list[tuple[int, int]]:
     seat that ended gone is last, tied with the other quitters. Places are 1-based with
     ties sharing the best place (1, 2, 2, 4)."""
     humans = [seat for seat in seats if seat.user_id is not None]
-    keys = {id(seat): (seat.gone, 0 if seat.gone else seat.place) for seat in humans}
-    ordered = sorted(humans, key=lambda seat: keys[id(seat)])
-    places: list[tuple[int, int]] = []
+    return [(seat.user_id, place) for seat, place in _placed(humans)]  # type: ignore[misc]
+
+
+def _placed(seats: Sequence[SeatResult]) -> list[tuple[SeatResult, int]]:
+    """The seats in place order, each with its place among them: the gone last, tied."""
+    keys = {id(seat): (seat.gone, 0 if seat.gone else seat.place) for seat in seats}
+    ordered = sorted(seats, key=lambda seat: keys[id(seat)])
+    placed: list[tuple[SeatResult, int]] = []
     for index, seat in enumerate(ordered):
         if index and keys[id(seat)] == keys[id(ordered[index - 1])]:
-            place = places[-1][1]
+            place = placed[-1][1]
         else:
             place = index + 1
-        assert seat.user_id is not None
-        places.append((seat.user_id, place))
-    return places
+        placed.append((seat, place))
+    return placed
 
 
 def rate_match(
@@ -112,17 +124,13 @@ def rate_match(
 ) -> list[RatingChange]:
     """The rating changes of a finished match, in place order; empty when fewer than two
     human seats played (nothing to learn). ``ratings`` holds the players' ratings before
-    the match; a missing player is new."""
+    the match; a missing player is new. Bots are left out: people's ratings move only
+    against people, as they did before bots had levels."""
     places = rated_places(seats)
     if len(places) < 2:
         return []
     before = [ratings.get(user, Rating()) for user, _ in places]
-    groups = _tied_groups([place for _, place in places])
-    if all(len(group) == 1 for group in groups):
-        # One strict order: its update is the average of one, so no summing.
-        afters = rate_order(before)
-    else:
-        afters = _averaged(before, groups, match_id)
+    afters = _rated(match_id, before, [place for _, place in places])
     return [
         RatingChange(
             user_id=user,
@@ -132,6 +140,46 @@ def rate_match(
         )
         for (user, place), prior, (mu, sigma) in zip(places, before, afters, strict=True)
     ]
+
+
+def rate_bots(
+    match_id: str, seats: Sequence[SeatResult], ratings: Mapping[int, Rating]
+) -> list[RatingChange]:
+    """The bot levels' rating changes from a finished match against people (one who
+    played it out, at least), in place order. Every seat takes part: people at their
+    ratings before the match (which this does not change), each bot seat at its level's;
+    a level moves by the average of its seats, and its place is its best seat's.
+    ``ratings`` is keyed by user id and ``BOT_IDS``."""
+    if not any(s.user_id is None for s in seats) or all(s.user_id is None or s.gone for s in seats):
+        return []
+    placed = _placed(seats)
+    before = [ratings.get(_rated_id(seat), Rating()) for seat, _ in placed]
+    afters = _rated(match_id, before, [place for _, place in placed])
+    levels: dict[int, list[tuple[int, float, float]]] = {}
+    for (seat, place), (mu, sigma) in zip(placed, afters, strict=True):
+        if seat.user_id is None:
+            levels.setdefault(BOT_IDS[seat.level], []).append((place, mu, sigma))
+    changes = []
+    for bot_id, rows in levels.items():
+        prior = ratings.get(bot_id, Rating())
+        mu = math.fsum(mu for _, mu, _ in rows) / len(rows)
+        sigma = math.fsum(sigma for _, _, sigma in rows) / len(rows)
+        after = Rating(mu=mu, sigma=sigma, games=prior.games + 1)
+        changes.append(RatingChange(bot_id, min(p for p, _, _ in rows), prior, after))
+    return sorted(changes, key=lambda change: (change.place, -change.user_id))
+
+
+def _rated_id(seat: SeatResult) -> int:
+    return seat.user_id if seat.user_id is not None else BOT_IDS[seat.level]
+
+
+def _rated(match_id: str, before: list[Rating], places: list[int]) -> list[tuple[float, float]]:
+    """(μ, σ) after the match of each seat, given in place order with its place."""
+    groups = _tied_groups(places)
+    if all(len(group) == 1 for group in groups):
+        # One strict order: its update is the average of one, so no summing.
+        return rate_order(before)
+    return _averaged(before, groups, match_id)
 
 
 def rate_order(priors: Sequence[Rating]) -> list[tuple[float, float]]:

@@ -16,6 +16,7 @@ from bot.service.ratings import Ratings
 from bot.service.tournaments import Tournaments
 from bot.store import Store, Timer
 from bot.store.tournament_records import TOURNAMENT_TIMER
+from bot.thinking import Thinker
 from bot.under_way import UnderWay
 from games import GAMES
 
@@ -33,10 +34,14 @@ class Runtime:
         cache_mb: float,
         bot_delay: float,
         clock: Clock | None = None,
+        thinkers: int | None = None,
+        think_cap: float | None = None,
     ) -> None:
         self.store = store
         self.service = MatchService(store, GAMES, cache_mb=cache_mb, clock=clock)
-        self.bots = BotDriver(self.service, delay=bot_delay)
+        self.bots = BotDriver(
+            self.service, delay=bot_delay, thinker=Thinker(thinkers), think_cap=think_cap
+        )
         self.ratings = Ratings(self.service)  # rates each match as it finishes
         self.tournaments = Tournaments(self.service)
         self.scheduler = Scheduler(store, self.service.clock, self.fire)

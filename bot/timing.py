@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from games.core.levels import DEFAULT_LEVEL, Level
+
 Pace = Literal["live", "casual", "async", "correspondence", "custom"]
 
 # Seconds for an ordinary decision, and for a reaction (answering a challenge, say).
@@ -106,6 +108,12 @@ class GuildSettings(BaseModel):
     organiser_role: int | None = None
     # Tables, hands and replays carry pictures; off, the messages are text only.
     pictures: bool = True
+    bot_level: Level = DEFAULT_LEVEL  # how hard bots play when /play or Add bot names none
+    # The server's read-only web page (bot/web): off unless an admin turns it on. Its pages
+    # live under an unguessable path made of this token (``secrets.token_urlsafe``); a new
+    # token (``/settings web_renew``) makes the old path answer 404 at once.
+    web: bool = False
+    web_token: str = ""
 
 
 TimerKind = Literal["timeout", "remind_half", "remind_final"]

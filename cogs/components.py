@@ -16,15 +16,18 @@ import contextlib
 import logging
 import re
 import weakref
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any, Generic, Protocol, TypeVar
 
 import discord
+from discord import app_commands
 
 from bot.errors import UserError
 from bot.service import MatchService, Person
+from bot.web.paths import WebLinks
 from cogs.acknowledge import acknowledged_in_time
+from games.core.levels import LEVEL_HINTS, LEVEL_NAMES, LEVELS, Level
 from games.core.protocol import IllegalAction
 
 T = TypeVar("T")
@@ -32,6 +35,12 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 MID = r"(?P<mid>[0-9a-f]{10})"
+LEVEL = r"(?P<level>easy|normal|hard)"  # a bot's level in a custom id (games/core/levels.py)
+# A command's ``level:`` choices: each level named with what it means.
+LEVEL_CHOICES = [
+    app_commands.Choice(name=f"{LEVEL_NAMES[level]}: {LEVEL_HINTS[level]}", value=level)
+    for level in LEVELS
+]
 OOPS = "Something went wrong on our side. Please try again in a moment."
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction answered too late
 
@@ -96,6 +105,26 @@ def components_view() -> discord.ui.View:
     return view
 
 
+def links_of(interaction: discord.Interaction) -> WebLinks:
+    return interaction.client.web_links  # type: ignore[attr-defined, no-any-return]
+
+
+async def add_web_link(
+    view: discord.ui.View, links: WebLinks, guild_id: int | None, *parts: str
+) -> None:
+    """A link button to the server's web page of this table, replay or event, when the
+    server turned its page on (``/settings web:on``); nothing otherwise."""
+    url = await links.link(guild_id, *parts)
+    if url is None:
+        return
+    button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+        style=discord.ButtonStyle.link, url=url, label="Web page", emoji="🌐"
+    )
+    # A full message keeps its buttons: the link is a convenience.
+    with contextlib.suppress(ValueError):
+        view.add_item(button)
+
+
 class FreesClickedView:
     """Mixed into every DynamicItem of ours. To find the clicked item discord.py rebuilds the
     whole clicked message as a view, whose items point back at it: a cycle only a collection
@@ -118,6 +147,52 @@ class _SentOnce(discord.ui.View):
         components = super().to_components()
         self.clear_items()
         return components
+
+
+def level_picker(custom_id: Callable[[Level], str], current: Level, said: str) -> dict[str, Any]:
+    """Add bot's private answer: what it did (``said``), and one button a level to pick how
+    hard the bot plays (``custom_id`` names each), its level now highlighted."""
+    view = components_view()
+    for level in LEVELS:
+        style = discord.ButtonStyle.primary if level == current else discord.ButtonStyle.secondary
+        view.add_item(
+            discord.ui.Button(label=LEVEL_NAMES[level], style=style, custom_id=custom_id(level))
+        )
+    hints = "\n".join(f"**{LEVEL_NAMES[level]}**: {LEVEL_HINTS[level]}" for level in LEVELS)
+    return {"content": f"{said} How hard should it play?\n{hints}", "view": view}
+
+
+class PicksLevel:
+    """Mixed into the level buttons of Add bot's answers (a lobby's, a tournament's): the
+    pick is made, and the answer says so and keeps the buttons for another pick."""
+
+    level: Level
+
+    def ids(self) -> Callable[[Level], str]:
+        raise NotImplementedError
+
+    async def pick(self, interaction: discord.Interaction) -> str:
+        """Make the pick; what it did, in a sentence."""
+        raise NotImplementedError
+
+    def button(self) -> discord.ui.Button:  # type: ignore[type-arg]
+        return discord.ui.Button(label=LEVEL_NAMES[self.level], custom_id=self.ids()(self.level))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            said = await self.pick(interaction)
+            await interaction.response.edit_message(**level_picker(self.ids(), self.level, said))
+
+        await guarded(interaction, run())
+
+
+def level_of(choice: app_commands.Choice[str] | None) -> Level | None:
+    """A command's ``level:`` as a level; None when it was left out (the server's default)."""
+    if choice is None:
+        return None
+    if choice.value not in LEVELS:
+        raise UserError("Pick a level from the list: Easy, Normal or Hard.")
+    return choice.value  # type: ignore[return-value]
 
 
 async def tell(interaction: discord.Interaction, text: str, **extra: Any) -> None:

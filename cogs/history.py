@@ -22,7 +22,15 @@ from bot.errors import UserError
 from bot.service import HistoryPage, MatchService, PastMatch, Replay
 from bot.service.base import match_outcome
 from cogs import render
-from cogs.components import FreesClickedView, components_view, guarded, page_button, service_of
+from cogs.components import (
+    FreesClickedView,
+    add_web_link,
+    components_view,
+    guarded,
+    links_of,
+    page_button,
+    service_of,
+)
 from cogs.table import presenter_of
 from cogs.table.pictured import Drawn
 from games import GAMES
@@ -263,6 +271,8 @@ async def show_replay(
     await interaction.response.defer()  # a replay not in memory takes a moment to compute
     found = await service.replay(interaction.guild_id or 0, match_id)
     page = await replay_page(interaction, found, step, hands)
+    links = links_of(interaction)
+    await add_web_link(page.view, links, interaction.guild_id, "replay", found.record.match_id)
     await interaction.edit_original_response(**page.edited())
 
 
@@ -397,6 +407,9 @@ class History(commands.Cog):
             await interaction.response.defer(thinking=True)
             found = await self.service.replay(guild, match.strip().lower())
             page = await replay_page(interaction, found, 0, False)
+            await add_web_link(
+                page.view, self.bot.web_links, guild, "replay", found.record.match_id
+            )
             await interaction.followup.send(**page.sent())
 
         await guarded(interaction, run())

@@ -14,12 +14,13 @@ from bot.permissions import FOR_THREADS, IN_CHANNEL
 from bot.service import MatchService, Person
 from bot.store import MatchRecord
 from cogs import render
-from cogs.components import components_view, guarded, person, tell
+from cogs.components import LEVEL_CHOICES, components_view, guarded, level_of, person, tell
 from cogs.decks import any_deck
 from cogs.permissions import require_permissions
 from cogs.table import Presenter, presenter_of
 from cogs.table.buttons import LeaveButton
 from games import GAMES
+from games.core.levels import Level
 from games.core.protocol import SeatChoosing
 from games.core.words import plural
 
@@ -60,8 +61,9 @@ class Play(commands.Cog):
         bots="Seats for bots; friends can still join until you press Start",
         thread="Play in a thread of its own (default: the server's choice)",
         deck="Braverse: the deck you play (a ready deck or one of yours; default: a ready one)",
+        level="How hard the bots play (default: the server's choice)",
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES)
     @app_commands.autocomplete(deck=any_deck)
     @app_commands.guild_only()
     async def play(
@@ -71,9 +73,11 @@ class Play(commands.Cog):
         bots: app_commands.Range[int, 0, 7] = 0,
         thread: bool | None = None,
         deck: str | None = None,
+        level: app_commands.Choice[str] | None = None,
     ) -> None:
         async def run() -> None:
             chosen = GAMES[game.value]
+            bot_level = level_of(level)
             if bots > chosen.max_players - 1:
                 raise UserError(
                     f"{chosen.name} seats {render.player_count(chosen)}: "
@@ -88,12 +92,12 @@ class Play(commands.Cog):
             require_permissions(interaction, FOR_THREADS if in_thread else IN_CHANNEL)
             if in_thread:
                 assert isinstance(parent, discord.TextChannel)
-                record = await self.open_in_thread(interaction, parent, game, bots, pick)
+                record = await self.open_in_thread(interaction, parent, game, bots, pick, bot_level)
             else:
                 record = await self.open_lobby(
                     interaction, interaction.channel_id or 0, game, pick=pick
                 )
-                record = await self.add_bots(interaction, record, bots)
+                record = await self.add_bots(interaction, record, bots, bot_level)
                 drawn = await self.presenter.table_message(record)  # a lobby: no picture
                 response = await interaction.response.send_message(**drawn.sent())
                 await self.presenter.remember_message(record, response)
@@ -106,10 +110,14 @@ class Play(commands.Cog):
         await guarded(interaction, run())
 
     async def add_bots(
-        self, interaction: discord.Interaction, record: MatchRecord, bots: int
+        self,
+        interaction: discord.Interaction,
+        record: MatchRecord,
+        bots: int,
+        level: Level | None = None,
     ) -> MatchRecord:
         for _ in range(bots):
-            record = await self.service.add_bot(record.match_id, person(interaction))
+            record = await self.service.add_bot(record.match_id, person(interaction), level)
         return record
 
     async def open_lobby(
@@ -156,6 +164,7 @@ class Play(commands.Cog):
         game: app_commands.Choice[str],
         bots: int = 0,
         pick: str | None = None,
+        level: Level | None = None,
     ) -> MatchRecord:
         """A thread named after the game and its host (renamed with the players at Start).
 
@@ -168,7 +177,7 @@ class Play(commands.Cog):
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )
         record = await self.open_lobby(interaction, thread.id, game, in_thread=True, pick=pick)
-        record = await self.add_bots(interaction, record, bots)
+        record = await self.add_bots(interaction, record, bots, level)
         drawn = await self.presenter.table_message(record)  # a lobby: no picture
         lobby = await thread.send(**drawn.sent())
         await self.service.set_message(record.match_id, lobby.id)

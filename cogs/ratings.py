@@ -6,6 +6,7 @@ page: any copy of the bot, started at any time, answers them, and they grant not
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import TYPE_CHECKING
 
@@ -14,13 +15,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
+from bot.rating_curve import rating_curve
 from bot.ratings import PROVISIONAL_GAMES
 from bot.service.ratings import LeaderboardPage, PlayerStats, Ratings
 from bot.store.ratings import RatingRecord
 from cogs import render
 from cogs.components import FreesClickedView, components_view, guarded, page_button
+from cogs.pictures import attach, pictures_on
 from games import GAMES
-from games.core.words import plural
+from games.core.levels import LEVEL_NAMES, LEVELS
+from games.core.words import ordinal, plural
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -29,6 +33,7 @@ GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in 
 BLOCKS = "▁▂▃▄▅▆▇█"
 SPARK_POINTS = 40  # the latest ratings drawn in the sparkline
 PROVISIONAL = "ᴾ"
+CURVE = "rating.png"
 # One rule for /leaderboard and /stats: a look-up answers only the one who asked, like
 # /history, /card and /rules. The channel is for tables, pairings and results; ratings are
 # no secret, but a look-up posted there would bury the table people are playing at.
@@ -54,11 +59,6 @@ def sparkline(values: list[int]) -> str:
     return "".join(BLOCKS[round((v - low) * steps / (high - low))] for v in values)
 
 
-def ordinal(place: int) -> str:
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
-
-
 # --- /leaderboard ------------------------------------------------------------------------------
 def leaderboard_message(found: LeaderboardPage) -> tuple[discord.Embed, discord.ui.View]:
     name = GAMES[found.game].name
@@ -74,6 +74,13 @@ def leaderboard_message(found: LeaderboardPage) -> tuple[discord.Embed, discord.
             f"Nobody is rated in {name} here yet. A finished match with two or more people "
             "rates its players: start one with /play!"
         )
+    if found.bots:
+        levels = " · ".join(
+            f"{LEVEL_NAMES[level]} {shown(rating)}"
+            for level in LEVELS
+            if (rating := found.bots.get(level)) is not None
+        )
+        text += f"\n\n🤖 **Bots** (a reference, not ranked): {levels}"
     embed = discord.Embed(
         title=render.clip(f"🏆 {name} leaderboard", render.TITLE),
         description=render.clip(text, render.DESCRIPTION),
@@ -155,6 +162,21 @@ def stats_embed(found: PlayerStats) -> discord.Embed:
     return embed
 
 
+async def curve_files(
+    bot: CookieJar, guild_id: int, found: PlayerStats, embed: discord.Embed
+) -> list[discord.File]:
+    """The rating curve as the embed's picture, unless the server turned pictures off."""
+    if len(found.times) != len(found.history) or not await pictures_on(bot, guild_id):
+        return []
+    games = len(found.history) - 1
+    title = f"{GAMES[found.game].name} rating"
+    subtitle = (
+        f"{plural(games, 'rated game')} · now {found.history[-1]} · best {max(found.history)}"
+    )
+    png = await asyncio.to_thread(rating_curve, found.times, found.history, title, subtitle)
+    return attach(embed, png, CURVE)
+
+
 def summary_embed(user_id: int, ratings: list[RatingRecord]) -> discord.Embed:
     lines = [
         f"**{GAMES[r.game].name if r.game in GAMES else r.game}** · {shown(r)} · "
@@ -225,9 +247,12 @@ class StatsGame(
             if found is None:
                 raise UserError(f"No rated match of {GAMES[game].name} here yet.")
             rated = await ratings.rated_games(guild, self.user_id)
+            embed = stats_embed(found)
+            files = await curve_files(interaction.client, guild, found, embed)  # type: ignore[arg-type]
             await interaction.response.edit_message(
-                embed=stats_embed(found),
+                embed=embed,
                 view=games_menu(self.user_id, rated, game),
+                attachments=files,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
@@ -268,6 +293,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
         game: app_commands.Choice[str] | None = None,
     ) -> None:
         async def run() -> None:
+            files: list[discord.File] = []
             who = user or interaction.user
             guild = interaction.guild_id or 0
             whose = "You have" if who.id == interaction.user.id else f"{who.mention} has"
@@ -287,9 +313,11 @@ class RatingsCog(commands.Cog, name="Ratings"):
                         "a game to see every game rated."
                     )
                 embed = stats_embed(stats)
+                files = await curve_files(self.bot, guild, stats, embed)
                 found = await self.bot.ratings.rated_games(guild, who.id)
             await interaction.response.send_message(
                 embed=embed,
+                files=files,
                 view=games_menu(who.id, found, game.value if game else None),
                 ephemeral=PRIVATE_LOOK_UPS,
                 allowed_mentions=discord.AllowedMentions.none(),

@@ -8,7 +8,9 @@ import discord
 
 from bot.service.decks import MINE
 from bot.store import MatchRecord, SeatRecord
+from bot.store.tournament_records import EntrantRecord
 from bot.timing import MatchSettings
+from games.core.levels import LEVEL_NAMES
 from games.core.options import choice_text, describe, summary, switches
 from games.core.panels import Panel
 from games.core.protocol import Decision, Game, Option, SeatChoosing
@@ -91,10 +93,21 @@ def deadline_lines(record: MatchRecord, deadlines: dict[int, float]) -> str:
     )
 
 
+def seat_name(seat: SeatRecord | EntrantRecord) -> str:
+    """A seat (or a tournament's entrant) as the lobby and the table's lines name it: a bot
+    with its level."""
+    return f"{seat.name} ({LEVEL_NAMES[seat.level]})" if seat.is_bot else seat.name
+
+
+def bot_levels(record: MatchRecord) -> str:
+    """The match's bots and how hard each plays ("🤖 Abe (Hard), 🤖 Bea (Easy)"), or ""."""
+    return ", ".join(seat_name(s) for s in record.seats if s.is_bot)
+
+
 def lobby_embed(record: MatchRecord, game: Game) -> discord.Embed:
     seats = (
         "\n".join(
-            f"{s.seat + 1}. {s.name}" + (" · host" if s.user_id == record.host_id else "")
+            f"{s.seat + 1}. {seat_name(s)}" + (" · host" if s.user_id == record.host_id else "")
             for s in record.seats
         )
         or "*nobody yet*"

@@ -19,8 +19,10 @@ from bot.timing import (
     GuildSettings,
     duration,
 )
+from bot.web.paths import page_link
 from cogs import render
-from cogs.components import guarded, person, tell
+from cogs.components import LEVEL_CHOICES, guarded, level_of, person, tell
+from games.core.levels import LEVEL_NAMES
 from games.core.words import plural
 
 if TYPE_CHECKING:
@@ -72,9 +74,23 @@ def set_lines(changes: dict[str, object], current: GuildSettings) -> str:
         lines.append(f"✅ Rated: {RATINGS_LABELS[current.ratings]}.")
     if "organiser_role" in changes:
         lines.append(f"✅ Tournament organisers: {organisers_line(current)}.")
+    if "bot_level" in changes:
+        lines.append(f"✅ New bots play at {LEVEL_NAMES[current.bot_level]} unless picked.")
+    if "web" in changes:
+        lines.append(f"✅ Web page: {'on' if current.web else 'off'}.")
+    if "web_renew" in changes:
+        lines.append("✅ Web page: a new address; the old one no longer opens.")
     if "pictures" in changes:
         lines.append(f"✅ Pictures: {pictures_line(current)}.")
     return "\n".join(lines) + "\n\n" if lines else ""
+
+
+def web_line(site_url: str | None, guild_id: int, current: GuildSettings) -> str:
+    if not current.web:
+        return "off (turn it on with web)"
+    link = page_link(site_url, guild_id, current)
+    # The address is the key to the page: said only to admins, in this ephemeral answer.
+    return f"on, at {link}" if link else "on, but this bot serves no web page (no PUBLIC_URL)"
 
 
 class Settings(commands.Cog):
@@ -91,12 +107,16 @@ class Settings(commands.Cog):
         ratings="Which finished matches move players' ratings",
         organiser_role="Members of this role may create and run tournaments, as Manage Server can",
         clear_organiser_role="True: only Manage Server runs tournaments again",
+        bot_level="How hard bots play when /play or Add bot names no level",
+        web="On: a read-only web page of this server's tables, events and ratings",
+        web_renew="True: give the web page a new secret address (the old one stops working)",
         pictures="Tables, hands and replays carry pictures (off: text only)",
     )
     @app_commands.choices(
         pace=choices(PACE_LABELS),
         on_timeout=choices(POLICY_LABELS),
         ratings=choices(RATINGS_LABELS),
+        bot_level=LEVEL_CHOICES,
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -111,6 +131,9 @@ class Settings(commands.Cog):
         ratings: app_commands.Choice[str] | None = None,
         organiser_role: discord.Role | None = None,
         clear_organiser_role: bool = False,
+        bot_level: app_commands.Choice[str] | None = None,
+        web: bool | None = None,
+        web_renew: bool = False,
         pictures: bool | None = None,
     ) -> None:
         async def run() -> None:
@@ -133,11 +156,18 @@ class Settings(commands.Cog):
                 changes["organiser_role"] = organiser_role.id
             elif clear_organiser_role:
                 changes["organiser_role"] = None
+            if bot_level is not None:
+                changes["bot_level"] = level_of(bot_level)
+            if web is not None:
+                changes["web"] = web
+            if web_renew:
+                changes["web_renew"] = True
             if pictures is not None:
                 changes["pictures"] = pictures
             service, guild = self.bot.service, interaction.guild_id or 0
             if changes:
                 current = await service.set_guild_defaults(guild, person(interaction), changes)
+                self.bot.web_links.forget(guild)  # the tables' next links say the change
             else:
                 current = await service.guild_settings(guild)
             match = current.match
@@ -152,6 +182,8 @@ class Settings(commands.Cog):
                     f"**Each match in its own thread:** {'yes' if current.threads else 'no'}\n"
                     f"**Rated:** {RATINGS_LABELS[current.ratings]}\n"
                     f"**Tournament organisers:** {organisers_line(current)}\n"
+                    f"**Bots play at:** {LEVEL_NAMES[current.bot_level]}\n"
+                    f"**Web page:** {web_line(self.bot.settings.site_url, guild, current)}\n"
                     f"**Pictures:** {pictures_line(current)}"
                 ),
                 colour=render.COLOURS["neutral"],

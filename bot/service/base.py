@@ -8,7 +8,7 @@ import re
 import secrets
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -43,6 +43,7 @@ from games.core.protocol import (
     final_outcome,
 )
 from games.core.views import TableView, closed
+from games.core.words import BOT_NAMES
 
 log = logging.getLogger(__name__)
 
@@ -223,6 +224,8 @@ class ServiceBase:
         self._last_held: OrderedDict[tuple[str, int], str | None] = OrderedDict()
         # Match -> the replay of its last hands under way (see ``History.last_held``).
         self._last_hands_replaying: dict[str, asyncio.Future[None]] = {}
+        # (match, decision stamp) a hard bot is thinking about (see ``Play.play_bot``).
+        self._thinking: set[tuple[str, str]] = set()
         self._cache_sizes: dict[str, int] = {}
         self._cache_budget = int(cache_mb * 2**20)
         self._cache_bytes = 0
@@ -386,6 +389,11 @@ def pick_options(decision: Decision, picks: Sequence[int]) -> Action:
         return decision.pick(chosen)
     except IllegalAction as exc:
         raise UserError(str(exc)) from None
+
+
+def bot_name(taken: Collection[str]) -> str | None:
+    """The first bot name not taken ("🤖 Abe"); None once every one is."""
+    return next((f"🤖 {n}" for n in BOT_NAMES if f"🤖 {n}" not in taken), None)
 
 
 def unique_name(name: str, seats: Sequence[SeatRecord]) -> str:

@@ -169,7 +169,13 @@ class History(ServiceBase):
             options=json.loads(record.options),
             seed=record.seed,
             seats=[
-                ExportedSeat(seat=s.seat, name=s.name, bot=s.is_bot, gone=s.away == GONE)
+                ExportedSeat(
+                    seat=s.seat,
+                    name=s.name,
+                    bot=s.is_bot,
+                    gone=s.away == GONE,
+                    level=s.level if s.is_bot else None,
+                )
                 for s in record.seats
             ],
             actions=[

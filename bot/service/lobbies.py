@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
@@ -22,6 +23,7 @@ from bot.service.base import (
     Change,
     Person,
     ServiceBase,
+    bot_name,
     clean_name,
     new_match_id,
     settings_of,
@@ -32,9 +34,11 @@ from bot.store.models import PRESENT
 from bot.timing import (
     GuildSettings,
 )
+from games.core.levels import Level
 from games.core.options import with_choice, with_switches
 from games.core.protocol import Game, IllegalAction
-from games.core.words import BOT_NAMES
+
+WEB_TOKEN_BYTES = 18  # 144 random bits in the web page's path: nobody guesses it
 
 
 class Lobbies(ServiceBase):
@@ -54,6 +58,11 @@ class Lobbies(ServiceBase):
         ratings = changes.pop("ratings", current.ratings)
         organiser_role = changes.pop("organiser_role", current.organiser_role)
         pictures = changes.pop("pictures", current.pictures)
+        web = bool(changes.pop("web", current.web))
+        token = current.web_token
+        if changes.pop("web_renew", False) or (web and not token):
+            token = secrets.token_urlsafe(WEB_TOKEN_BYTES)
+        bot_level = changes.pop("bot_level", current.bot_level)
         try:
             match = current.match.model_validate({**current.match.model_dump(), **changes})
         except ValueError:
@@ -68,6 +77,9 @@ class Lobbies(ServiceBase):
                 "ratings": ratings,
                 "organiser_role": organiser_role,
                 "pictures": bool(pictures),
+                "web": web,
+                "web_token": token,
+                "bot_level": bot_level,
             }
         )
         await self.store.save_guild_settings(guild_id, updated.model_dump_json())
@@ -128,7 +140,7 @@ class Lobbies(ServiceBase):
                 raise NotInLobby()
             record = record.model_copy(update=edit(record))
             seats = [
-                SeatRecord(seat=i, user_id=s.user_id, name=s.name)
+                SeatRecord(seat=i, user_id=s.user_id, name=s.name, level=s.level)
                 for i, s in enumerate(record.seats)
             ]
             record = record.model_copy(update={"seats": seats})
@@ -167,16 +179,38 @@ class Lobbies(ServiceBase):
             return await self.cancel(match_id, None)
         return record
 
-    async def add_bot(self, match_id: str, actor: Person) -> MatchRecord:
+    async def add_bot(
+        self, match_id: str, actor: Person, level: Level | None = None
+    ) -> MatchRecord:
+        """A bot takes the next seat, playing at ``level`` (None: the server's default)."""
+        if level is None:
+            level = (await self.guild_settings((await self.get(match_id)).guild_id)).bot_level
+
         def edit(record: MatchRecord) -> dict[str, object]:
             self.require_host(record, actor, "add bots")
             game = self.game_of(record)
             if len(record.seats) >= game.max_players:
                 raise LobbyFull(game.max_players)
-            taken = {s.name for s in record.seats}
-            name = next(f"🤖 {n}" for n in BOT_NAMES if f"🤖 {n}" not in taken)
-            seat = SeatRecord(seat=len(record.seats), user_id=None, name=name)
+            name = bot_name({s.name for s in record.seats}) or unique_name("🤖 Bot", record.seats)
+            seat = SeatRecord(seat=len(record.seats), user_id=None, name=name, level=level)
             return {"seats": [*record.seats, seat]}
+
+        return await self._edit_lobby(match_id, edit)
+
+    async def set_bot_level(
+        self, match_id: str, actor: Person, name: str, level: Level
+    ) -> MatchRecord:
+        """How hard the lobby's bot called ``name`` plays (the host's pick after Add bot)."""
+
+        def edit(record: MatchRecord) -> dict[str, object]:
+            self.require_host(record, actor, "pick the bots' levels")
+            if not any(s.is_bot and s.name == name for s in record.seats):
+                raise UserError(f"{name} is no longer in this lobby.")
+            seats = [
+                s.model_copy(update={"level": level}) if s.is_bot and s.name == name else s
+                for s in record.seats
+            ]
+            return {"seats": seats}
 
         return await self._edit_lobby(match_id, edit)
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+import random
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.errors import (
     Busy,
@@ -23,7 +24,11 @@ from bot.service.base import (
 )
 from bot.store import MatchRecord, SeatRecord, StoreBusy, VersionConflict
 from bot.store.models import GONE, PRESENT
-from games.core.protocol import Action, Game, GameState
+from games.core.protocol import Action, Decision, Game, GameState
+
+# How a hard bot's move is thought out (bot/thinking.py, by the bot driver): the match as
+# loaded and the seat's decision, to the move, or None when no thought came in time.
+Think = Callable[[MatchRecord, Decision], Awaitable[Action | None]]
 
 
 class Play(ServiceBase):
@@ -83,27 +88,82 @@ class Play(ServiceBase):
         return seat
 
     async def play_bot(
-        self, match_id: str, *, seat: int | None = None, race: bool = False
+        self,
+        match_id: str,
+        *,
+        seat: int | None = None,
+        race: bool = False,
+        think: Think | None = None,
+        rng: random.Random | None = None,
     ) -> Change | None:
         """One move for a bot seat that must decide (``seat``, or the first), through the
-        same path; ``race``: a grab in a race rather than an ordinary decision."""
+        same path; ``race``: a grab in a race rather than an ordinary decision.
 
-        def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
-            bots = {s.seat for s in record.seats if s.played_by_bot}
-            for decision in self.decisions(game, state):
-                if (
-                    decision.seat in bots
-                    and (seat is None or decision.seat == seat)
-                    and (decision.window is not None) == race
-                ):
+        Each seat plays at its level (``SeatRecord.bot_level``). A hard seat's move is
+        thought out by ``think`` before the match is locked, so a search never holds up
+        anyone's click; it is then played if its decision still stands (else the change
+        that replaced it asks the bots again). No thought, or none in time: the normal
+        move. A race is a grab for speed: every level grabs as the heuristic does."""
+        with self.moving():
+            try:
+                thought = await self._hard_thought(match_id, seat, think) if not race else None
+            except _NothingToDo:
+                return None
+
+            def choose(record: MatchRecord, game: Game, state: GameState) -> Choice:
+                decision = _bot_decision(record, self.decisions(game, state), seat, race)
+                if decision is None:
+                    raise _NothingToDo()
+                level = record.seats[decision.seat].bot_level
+                if thought is not None:
+                    stamp, action = thought
+                    if stamp != decision.stamp:
+                        raise _NothingToDo()  # thought out for a decision gone meanwhile
+                elif race:
                     action = game.bot_action(state, decision.seat, decision=decision)
-                    return Choice(decision.seat, action, decision)
-            raise _NothingToDo()
+                else:
+                    action = game.level_action(
+                        state,
+                        decision.seat,
+                        "normal" if level == "hard" else level,
+                        decision=decision,
+                        rng=rng,
+                    )
+                return Choice(decision.seat, action, decision)
 
+            try:
+                return await self._apply(match_id, choose)
+            except (_NothingToDo, NotRunning, MatchNotFound, Held):
+                return None  # a held match: the change that releases it asks the bots again
+
+    async def _hard_thought(
+        self, match_id: str, seat: int | None, think: Think | None
+    ) -> tuple[str, Action] | None:
+        """(the decision's stamp, the move) a hard seat thought out, or None: no hard seat
+        decides, or the thought came to nothing (the seat plays the normal move). Raises
+        ``_NothingToDo`` when that decision is being thought about already (another bot
+        task, poked by a change meanwhile): that thought plays it."""
+        if think is None:
+            return None
         try:
-            return await self._apply(match_id, choose)
-        except (_NothingToDo, NotRunning, MatchNotFound, Held):
-            return None  # a held match: the change that releases it asks the bots again
+            record, state = await self._running(match_id)
+        except UserError:
+            return None
+        if record.status != "active":
+            return None
+        game = self.game_of(record)
+        decision = _bot_decision(record, self.decisions(game, state), seat, False)
+        if decision is None or record.seats[decision.seat].bot_level != "hard":
+            return None
+        key = (match_id, decision.stamp)
+        if key in self._thinking:
+            raise _NothingToDo()
+        self._thinking.add(key)
+        try:
+            action = await think(record, decision)
+        finally:
+            self._thinking.discard(key)
+        return None if action is None else (decision.stamp, action)
 
     async def bot_seats_deciding(self, match_id: str, *, race: bool) -> list[int]:
         """Bot seats with a decision now (ordinary ones, or grabs in a race)."""
@@ -204,6 +264,24 @@ class Play(ServiceBase):
         await self.store.save_seat(record.match_id, seat)
         seats = [seat if s.seat == seat.seat else s for s in record.seats]
         return record.model_copy(update={"seats": seats})
+
+
+def _bot_decision(
+    record: MatchRecord, decisions: Sequence[Decision], seat: int | None, race: bool
+) -> Decision | None:
+    """The decision of a bot seat (``seat``, or the first) to play now: a grab in a race, or
+    an ordinary one."""
+    bots = {s.seat for s in record.seats if s.played_by_bot}
+    return next(
+        (
+            d
+            for d in decisions
+            if d.seat in bots
+            and (seat is None or d.seat == seat)
+            and (d.window is not None) == race
+        ),
+        None,
+    )
 
 
 def _present(seat: SeatRecord) -> SeatRecord | None:

@@ -14,15 +14,16 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.errors import UserError
-from bot.ratings import Rating, RatingChange, SeatResult, rate_match
+from bot.ratings import BOT_IDS, Rating, RatingChange, SeatResult, rate_bots, rate_match
 from bot.service.base import Change, match_outcome, settings_of
 from bot.service.lobbies import Lobbies
 from bot.store import MatchRecord, Store
 from bot.store.models import GONE
 from bot.store.ratings import RatingChangeRecord, RatingConflict, RatingRecord
+from games.core.levels import Level
 from games.core.protocol import Game
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,9 @@ def seat_results(record: MatchRecord, game: Game) -> list[SeatResult] | None:
         return None
     places = {p.seat: p.place for p in outcome.placements}
     return [
-        SeatResult(user_id=seat.user_id, place=places[seat.seat], gone=seat.away == GONE)
+        SeatResult(
+            user_id=seat.user_id, place=places[seat.seat], gone=seat.away == GONE, level=seat.level
+        )
         for seat in record.seats
         if seat.seat in places
     ]
@@ -52,8 +55,21 @@ def as_rating(record: RatingRecord | None) -> Rating:
     return Rating() if record is None else Rating(record.mu, record.sigma, record.games)
 
 
+def match_changes(
+    record: MatchRecord, seats: Sequence[SeatResult], before: Mapping[int, Rating]
+) -> list[RatingChangeRecord]:
+    """Everything a finished match changes: its people's ratings (among people only), and
+    its bot levels' (against everyone at the table). ``before`` holds both, by user id and
+    ``BOT_IDS``."""
+    bots = rate_bots(record.match_id, seats, before)
+    return [
+        *rating_changes_of_match(record, rate_match(record.match_id, seats, before)),
+        *rating_changes_of_match(record, bots, players=len(seats)),
+    ]
+
+
 def rating_changes_of_match(
-    record: MatchRecord, changes: Sequence[RatingChange]
+    record: MatchRecord, changes: Sequence[RatingChange], players: int | None = None
 ) -> list[RatingChangeRecord]:
     return [
         RatingChangeRecord(
@@ -63,7 +79,7 @@ def rating_changes_of_match(
             game=record.game,
             at=record.finished_at or 0.0,
             place=change.place,
-            players=len(changes),
+            players=players or len(changes),
             mu_before=change.before.mu,
             sigma_before=change.before.sigma,
             mu_after=change.after.mu,
@@ -82,6 +98,8 @@ class LeaderboardPage:
     page: int
     pages: int
     total: int
+    # Each bot level's rating here: a reference beside the people, never ranked among them.
+    bots: Mapping[Level, RatingRecord] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -92,6 +110,7 @@ class PlayerStats:
     wins: int
     places: dict[int, int]  # place -> how many times
     history: list[int]  # display ratings: 1500 before the first game, then after each
+    times: list[float] = field(default_factory=list)  # when each of ``history`` was reached
 
 
 @dataclass(frozen=True)
@@ -183,9 +202,11 @@ class Ratings:
         self, record: MatchRecord, seats: Sequence[SeatResult]
     ) -> list[RatingChangeRecord]:
         users = [s.user_id for s in seats if s.user_id is not None]
-        stored = await self.store.ratings_of(record.guild_id, record.game, users)
+        stored = await self.store.ratings_of(
+            record.guild_id, record.game, [*users, *BOT_IDS.values()]
+        )
         before = {user: as_rating(found) for user, found in stored.items()}
-        return rating_changes_of_match(record, rate_match(record.match_id, seats, before))
+        return match_changes(record, seats, before)
 
     # --- reads -----------------------------------------------------------------------------
     def _game(self, game: str) -> Game:
@@ -208,7 +229,14 @@ class Ratings:
             page=page,
             pages=pages,
             total=total,
+            bots=await self.bot_ratings(guild_id, game),
         )
+
+    async def bot_ratings(self, guild_id: int, game: str) -> dict[Level, RatingRecord]:
+        """Each bot level's rating in the game here, for the levels that played people."""
+        self._game(game)
+        found = await self.store.ratings_of(guild_id, game, list(BOT_IDS.values()))
+        return {level: found[bot] for level, bot in BOT_IDS.items() if bot in found}
 
     async def stats(self, guild_id: int, user_id: int, game: str) -> PlayerStats | None:
         """A player's record in one game here; None if they have no rated match in it."""
@@ -227,6 +255,7 @@ class Ratings:
             wins=places.get(1, 0),
             places=dict(sorted(places.items())),
             history=[Rating().display, *(e.display_after for e in events)],
+            times=[events[0].at, *(e.at for e in events)] if events else [],
         )
 
     async def rated_games(self, guild_id: int, user_id: int) -> list[RatingRecord]:
@@ -253,16 +282,18 @@ async def rebuild(store: Store, games: Mapping[str, Game]) -> Rebuilt:
         seats = seat_results(record, games[record.game])
         if seats is None:
             continue
+        ids = [*(s.user_id for s in seats if s.user_id is not None), *BOT_IDS.values()]
         before = {
-            s.user_id: current[key]
-            for s in seats
-            if s.user_id is not None
-            and (key := (record.guild_id, record.game, s.user_id)) in current
+            user: current[key]
+            for user in ids
+            if (key := (record.guild_id, record.game, user)) in current
         }
-        changes = rate_match(record.match_id, seats, before)
+        changes = match_changes(record, seats, before)
         for change in changes:
-            current[(record.guild_id, record.game, change.user_id)] = change.after
-        events += rating_changes_of_match(record, changes)
+            current[(record.guild_id, record.game, change.user_id)] = Rating(
+                change.mu_after, change.sigma_after, change.games_after
+            )
+        events += changes
     ratings = [
         RatingRecord(
             guild_id=guild,

@@ -111,6 +111,14 @@ class Store(ABC):
     async def open_matches(self) -> list[MatchRecord]: ...
 
     @abstractmethod
+    async def running_in_guild(self, guild_id: int) -> list[MatchRecord]:
+        """A server's matches being played, oldest first (the web page's front page)."""
+
+    @abstractmethod
+    async def player_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        """The name each person last sat down with on this server; unknown ones missing."""
+
+    @abstractmethod
     async def save_lobby(
         self, match_id: str, seats: Sequence[SeatRecord], options: str
     ) -> None: ...

@@ -25,7 +25,7 @@ OPEN = "('" + "', '".join(OPEN_STATUSES) + "')"
 _GET = READ_MATCHES + "id = :id"
 _OPEN_IN_CHANNEL = f"{READ_MATCHES}channel_id = :channel AND status IN {OPEN}"
 _SEATS = (
-    "SELECT match_id, seat, user_id, name, away, missed FROM seats "
+    "SELECT match_id, seat, user_id, name, away, missed, level FROM seats "
     "WHERE match_id IN (:ids) ORDER BY match_id, seat"
 )
 _INSERT_MATCH = f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({marks(MATCH_COLUMNS)})"
@@ -88,6 +88,7 @@ class MatchSQL(Executor):
                     name=row["name"],
                     away=row["away"],
                     missed=row["missed"],
+                    level=row["level"],
                 )
             )
         return [
@@ -118,18 +119,41 @@ class MatchSQL(Executor):
         owned = "" if self.shards is None else f" AND {shard_filter(self.shards, 'guild_id')}"
         return await self._matches(f"{READ_MATCHES}status IN {OPEN}{owned} ORDER BY created_at", {})
 
+    async def running_in_guild(self, guild_id: int) -> list[MatchRecord]:
+        return await self._matches(
+            f"{READ_MATCHES}guild_id = :guild AND status = 'active' ORDER BY created_at",
+            {"guild": guild_id},
+        )
+
+    async def player_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        if not user_ids:
+            return {}
+        # The name each person last sat down with on this server (seats keep it per match).
+        rows = await self._fetch(
+            "SELECT s.user_id, s.name FROM seats s JOIN matches m ON m.id = s.match_id "
+            "WHERE m.guild_id = :guild AND s.user_id IN (:ids) ORDER BY m.created_at",
+            {"guild": guild_id, "ids": list(user_ids)},
+        )
+        return {int(row[0]): str(row[1]) for row in rows}
+
     # --- writes ------------------------------------------------------------------------
     @staticmethod
     def _seat_steps(match_id: str, seats: Sequence[SeatRecord]) -> list[Step]:
         rows = [
-            {"match_id": match_id, "seat": s.seat, "user_id": s.user_id, "name": s.name}
+            {
+                "match_id": match_id,
+                "seat": s.seat,
+                "user_id": s.user_id,
+                "name": s.name,
+                "level": s.level,
+            }
             for s in seats
         ]
         return [
             Step("DELETE FROM seats WHERE match_id = :id", {"id": match_id}),
             Step(
-                "INSERT INTO seats (match_id, seat, user_id, name) VALUES "
-                "(:match_id, :seat, :user_id, :name)",
+                "INSERT INTO seats (match_id, seat, user_id, name, level) VALUES "
+                "(:match_id, :seat, :user_id, :name, :level)",
                 rows=rows,
             ),
         ]

@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from games.core.levels import DEFAULT_LEVEL, Level
+
 Status = Literal["lobby", "active", "finished", "cancelled"]
 OPEN_STATUSES: tuple[Status, ...] = ("lobby", "active")
 
@@ -22,6 +24,7 @@ class SeatRecord(BaseModel):
     name: str
     away: int = PRESENT  # STANDING_IN: a bot plays until they are back; GONE: for good
     missed: int = 0  # timeouts in a row
+    level: Level = DEFAULT_LEVEL  # how hard a bot seat plays; a person's seat ignores it
 
     @property
     def is_bot(self) -> bool:
@@ -30,6 +33,12 @@ class SeatRecord(BaseModel):
     @property
     def played_by_bot(self) -> bool:
         return self.user_id is None or self.away != PRESENT
+
+    @property
+    def bot_level(self) -> Level:
+        """The level a bot plays this seat at: its own for a bot seat; normal for a bot
+        standing in for a person, who did not choose to play a harder or weaker game."""
+        return self.level if self.user_id is None else DEFAULT_LEVEL
 
 
 class MatchRecord(BaseModel):

@@ -74,6 +74,11 @@ _UPSERT_RATING = (
 )
 
 
+# People's rows: bot levels are rated beside them under negative ids (bot/ratings.py
+# BOT_IDS), shown apart and never ranked among them.
+PEOPLE = "user_id >= 0"
+
+
 class RatingSQL(Executor):
     """Both backends' ratings reads and writes."""
 
@@ -115,7 +120,7 @@ class RatingSQL(Executor):
     ) -> list[RatingRecord]:
         rows = await self._fetch(
             f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = :guild AND game = :game "
-            "ORDER BY display DESC, user_id LIMIT :limit OFFSET :offset",
+            f"AND {PEOPLE} ORDER BY display DESC, user_id LIMIT :limit OFFSET :offset",
             {"guild": guild_id, "game": game, "limit": limit, "offset": offset},
         )
         return [RatingRecord(**dict(row)) for row in rows]
@@ -123,7 +128,8 @@ class RatingSQL(Executor):
     async def count_rated(self, guild_id: int, game: str) -> int:
         return int(
             await self._value(
-                "SELECT count(*) FROM ratings WHERE guild_id = :guild AND game = :game",
+                "SELECT count(*) FROM ratings WHERE guild_id = :guild AND game = :game "
+                f"AND {PEOPLE}",
                 {"guild": guild_id, "game": game},
             )
         )

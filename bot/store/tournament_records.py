@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from games.core.levels import DEFAULT_LEVEL, Level
+
 TournamentStatus = Literal["signup", "running", "paused", "finished", "cancelled"]
 EntrantState = Literal["entered", "waitlist", "dropped", "disqualified"]
 TableStatus = Literal["playing", "done", "cancelled"]
@@ -44,6 +46,7 @@ class EntrantRecord(BaseModel):
     forfeited: bool = False
     dropped_round: int | None = None
     joined_at: float
+    level: Level = DEFAULT_LEVEL  # how hard a bot entrant plays its tables
 
     @property
     def is_bot(self) -> bool:

@@ -24,7 +24,8 @@ _TOURNAMENT = (
     "created_at"
 )
 _ENTRANT = (
-    "tournament_id, entrant, user_id, name, state, checked_in, forfeited, dropped_round, joined_at"
+    "tournament_id, entrant, user_id, name, state, checked_in, forfeited, dropped_round, "
+    "joined_at, level"
 )
 _ROUND = "tournament_id, round, stage, deadline, message_id, started_at"
 _TABLE = "tournament_id, round, table_no, match_id, thread_id, seats, status, bracket_id, games"

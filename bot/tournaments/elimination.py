@@ -128,6 +128,15 @@ def double_elimination(seeds: Sequence[Player], *, reset: bool = True) -> Bracke
     return Bracket(tuple(seeds), tuple(matches))
 
 
+@dataclass(frozen=True)
+class Tree:
+    """A bracket as a picture draws it: where it stands and its played matches' results."""
+
+    bracket: Bracket
+    state: BracketState
+    results: Mapping[str, TableResult]
+
+
 PENDING = object()  # a side whose earlier match is not decided yet
 
 
@@ -275,6 +284,26 @@ class MultiplayerRun:
 def _place(result: TableResult, player: Player) -> int:
     """A seat's place for the standings: one that forfeited is below every other."""
     return len(result.players) + 1 if player in result.gone else result.place_of(player)
+
+
+@dataclass(frozen=True)
+class PodRounds:
+    """A multiplayer elimination as a picture draws it: round 1's field in seed order,
+    the rounds paired so far, and how many of each table go on."""
+
+    seeds: tuple[Player, ...]
+    rounds: tuple[PlayedRound, ...]
+    advance: int
+
+
+def round_fields(pods: PodRounds) -> list[list[Player]]:
+    """Each round's field in its seed order (what ``advancing`` breaks ties by): round 1's
+    seeds, then who went on from each fully decided round."""
+    fields = [list(pods.seeds)]
+    for played in pods.rounds[:-1]:
+        decided = [r for r in played.results if r is not None]
+        fields.append(next_seeds(decided, pods.advance, fields[-1], played.byes))
+    return fields
 
 
 def multiplayer_run(

@@ -123,3 +123,23 @@ def sonneborn_berger(records: Records, totals: Mapping[Player, Fraction]) -> dic
                     score += share * totals.get(other, Fraction(0))
         scores[player] = score
     return scores
+
+
+# Each tiebreak in words, said where it is shown: "OMW% 0.33" alone means nothing to most.
+TIEBREAKS = {
+    "OMW%": "opponents' average match-win rate",
+    "GW%": "games won",
+    "OGW%": "opponents' GW%",
+    "OOMW%": "their opponents' OMW%",
+    "OPP%": "opponents' average share of points",
+    "Firsts": "first places",
+    "OOPP%": "their opponents' OPP%",
+    "H2H": "points against those tied with you",
+    "SB": "points of those you beat, half of those you drew",
+}
+
+
+def tiebreak_words(names: list[str]) -> str:
+    """ "Ties go by OMW% (opponents' average match-win rate), then …": the names shown."""
+    said = [f"{name} ({TIEBREAKS[name]})" for name in names if name in TIEBREAKS]
+    return "Ties go by " + ", then ".join(said) + "." if said else ""

@@ -8,6 +8,7 @@ What a click does is asked of ``TableClicks`` (the presenter's click handlers, g
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import discord
@@ -16,15 +17,19 @@ from bot.errors import AlreadySeated, UserError
 from bot.service import MatchService, Person
 from bot.store import MatchRecord
 from cogs.components import (
+    LEVEL,
     MID,
     FreesClickedView,
     PerClient,
+    PicksLevel,
     components_view,
     guarded,
+    level_picker,
     person,
     service_of,
 )
-from cogs.render import MORE, PACE, SWITCHES
+from cogs.render import MORE, PACE, SWITCHES, seat_name
+from games.core.levels import LEVEL_NAMES, Level
 
 
 class TableClicks(Protocol):
@@ -101,14 +106,53 @@ class LobbyButton(
                 ephemeral=True, **always_ask_message(mine.always_ask, note + "\n")
             )
             return
+        if self.verb == "bot":
+            # Added at the server's level; the private answer offers the others.
+            record = await service.add_bot(self.match_id, who)
+            bot = record.seats[-1]
+            said = f"{seat_name(bot)} takes seat {len(record.seats)}."
+            picker = level_picker(bot_level_ids(self.match_id, bot.name), bot.level, said)
+            await interaction.response.send_message(ephemeral=True, **picker)
+            return
         verb = {
             "leave": service.leave,
-            "bot": service.add_bot,
             "start": service.start,
             "cancel": service.cancel,
         }[self.verb]
         await verb(self.match_id, who)
         await interaction.response.defer()  # the presenter edits the lobby message
+
+
+def bot_level_ids(match_id: str, name: str) -> Callable[[Level], str]:
+    """The custom ids of the level buttons for the lobby's bot ``name`` ("🤖 Abe")."""
+    return lambda level: f"cj:botlevel:{match_id}:{name.removeprefix('🤖 ')}:{level}"
+
+
+class BotLevelButton(
+    PicksLevel,
+    FreesClickedView,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"cj:botlevel:{MID}:(?P<bot>[A-Za-z]{{1,12}}):{LEVEL}",
+):
+    """A level in Add bot's private answer: the lobby's bot plays at it."""
+
+    def __init__(self, match_id: str, bot: str, level: Level) -> None:
+        self.match_id, self.bot, self.level = match_id, f"🤖 {bot}", level
+        super().__init__(self.button())
+
+    def ids(self) -> Callable[[Level], str]:
+        return bot_level_ids(self.match_id, self.bot)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> BotLevelButton:
+        return cls(match["mid"], match["bot"], match["level"])
+
+    async def pick(self, interaction: discord.Interaction) -> str:
+        service = service_of(interaction)
+        await service.set_bot_level(self.match_id, person(interaction), self.bot, self.level)
+        return f"{self.bot} plays at {LEVEL_NAMES[self.level]}."
 
 
 async def joined(service: MatchService, match_id: str, who: Person) -> str:
@@ -466,6 +510,7 @@ class LeaveButton(
 
 
 DYNAMIC_ITEMS = (
+    BotLevelButton,
     LeaveButton,
     LobbyButton,
     LobbyOption,

@@ -13,7 +13,7 @@ from bot.service import SeatView
 from bot.store import MatchRecord
 from bot.store.models import GONE, STANDING_IN
 from cogs import render
-from cogs.components import components_view
+from cogs.components import add_web_link, components_view
 from cogs.table.base import Part
 from cogs.table.buttons import (
     LobbyButton,
@@ -84,9 +84,11 @@ class Drawing(Part):
         table = spectator.panels.table
         if picture is not None:
             table = table.pictured()  # the text beneath says less where the picture says it
-        if record.status == "active":
-            # The match's own lines go first, inside the same size budget as the game's.
-            extra = await self.match_fields(record)
+        if record.status in ("active", "finished"):
+            # The match's own lines go first, inside the same size budget as the game's;
+            # the results keep saying how hard each bot played.
+            extra = await self.match_fields(record) if record.status == "active" else []
+            extra = [*extra, *bots_field(record)]
             table = table.model_copy(update={"fields": (*extra, *table.fields)})
         embed = render.embed_from_panel(table)
         view = components_view()
@@ -108,7 +110,8 @@ class Drawing(Part):
         else:
             embed.description = "**This match was cancelled.**\n" + (embed.description or "")
             embed.description = render.clip(embed.description, render.DESCRIPTION)
-            view = None
+            return Drawn([embed], None, picture)
+        await add_web_link(view, self.bot.web_links, record.guild_id, "table", record.match_id)
         return Drawn([embed], view, picture)
 
     def add_race(self, view: discord.ui.View, match_id: str, race: Decision) -> None:
@@ -256,3 +259,9 @@ class Drawing(Part):
         refresh.item.row = render.ROWS - 1  # the plan leaves the last row for it
         view.add_item(refresh)
         return Drawn(embeds, view, picture, HAND_FILE, content="\n".join(lines))
+
+
+def bots_field(record: MatchRecord) -> list[PanelField]:
+    """The match's bots with their levels, for the table and its results."""
+    bots = render.bot_levels(record)
+    return [PanelField(name="🤖 Bots", value=bots)] if bots else []

@@ -3,23 +3,15 @@ view's embed the seat's hand. Each goes as a file the embed names (``attachment:
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from cogs.pictures import attach
+
 TABLE_FILE = "table.png"
 HAND_FILE = "hand.png"
-
-
-def picture_file(png: bytes, name: str) -> discord.File:
-    """A fresh file each time: discord.py reads a file's bytes once, when it is sent."""
-    return discord.File(io.BytesIO(png), filename=name, description="A picture of the text below")
-
-
-def show(embed: discord.Embed, name: str) -> None:
-    embed.set_image(url=f"attachment://{name}")
 
 
 @dataclass
@@ -33,11 +25,8 @@ class Drawn:
     content: str | None = None  # a table has none; a hand view says what to decide
 
     def __post_init__(self) -> None:
-        if self.picture is not None:
-            if self.embeds:
-                show(self.embeds[0], self.filename)
-            else:
-                self.picture = None  # nothing to show it in
+        if not self.embeds:
+            self.picture = None  # nothing to show it in
 
     def sent(self) -> dict[str, Any]:
         """Keyword arguments of a new message (no ``view`` when it has none: an interaction's
@@ -46,7 +35,7 @@ class Drawn:
         if self.view is None:
             del kwargs["view"]
         if self.picture is not None:
-            kwargs["files"] = [picture_file(self.picture, self.filename)]
+            kwargs["files"] = self._file()
         return kwargs
 
     def edited(self, kept: discord.Attachment | None = None) -> dict[str, Any]:
@@ -54,11 +43,15 @@ class Drawn:
         message already has: Discord keeps an attachment the edit names, and the embed goes
         on showing it). Without a picture, the message's old one is removed."""
         attachments: list[discord.Attachment | discord.File] = []
-        if kept is not None:
-            attachments = [kept]
-        elif self.picture is not None:
-            attachments = [picture_file(self.picture, self.filename)]
+        if self.picture is not None:
+            files = self._file()  # which also points the embed at the picture's name
+            attachments = files if kept is None else [kept]
         return {**self._text(), "attachments": attachments}
+
+    def _file(self) -> list[discord.File]:
+        """A fresh file each time (discord.py reads a file's bytes once, when it is sent),
+        which the first embed shows."""
+        return attach(self.embeds[0], self.picture, self.filename)
 
     def _text(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"embeds": self.embeds, "view": self.view}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogs.tournaments.buttons import PairingsPage, TournamentButton
+from cogs.tournaments.buttons import EventBotButton, PairingsPage, TournamentButton
 from cogs.tournaments.commands import TournamentCog
 from cogs.tournaments.posts import TournamentPosts
 
@@ -26,5 +26,5 @@ async def setup(bot: CookieJar) -> None:
     bot.tournaments.open_thread = posts.open_thread
     bot.tournaments.listeners.append(posts.on_tournament_change)
     bot.add_listener(posts.drop_thread_notice, "on_message")
-    bot.add_dynamic_items(TournamentButton, PairingsPage)
+    bot.add_dynamic_items(TournamentButton, EventBotButton, PairingsPage)
     await bot.add_cog(TournamentCog(bot))

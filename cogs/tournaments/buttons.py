@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 
 import discord
 
@@ -13,8 +14,23 @@ from bot.service import Person
 from bot.service.tournaments import Tournaments, TournamentView, points_text
 from bot.tournaments.tiebreakers import percent
 from cogs import render
-from cogs.components import FreesClickedView, components_view, guarded, page_button, person, tell
+from cogs.components import (
+    LEVEL,
+    FreesClickedView,
+    PicksLevel,
+    add_web_link,
+    components_view,
+    guarded,
+    level_picker,
+    links_of,
+    page_button,
+    person,
+    tell,
+)
+from cogs.pictures import keep
 from cogs.tournaments.embeds import pairings_pages, tiebreak_words
+from cogs.tournaments.pictures import BRACKET
+from games.core.levels import LEVEL_NAMES, Level
 
 EID = r"(?P<tid>[0-9a-f]{8})"
 # What a bye is in the format (``Format.bye``), said to the player who has it.
@@ -90,8 +106,11 @@ class TournamentButton(
             await events.check_in(tid, who)
             await tell(interaction, "✅ You are checked in. The organiser starts the event.")
         elif self.verb == "bot":
+            # Added at the server's level; the private answer offers the others.
             entrant = await events.add_bot(tid, who)
-            await tell(interaction, f"{entrant.name} joins the tournament.")  # "🤖 Abe"
+            said = f"{render.seat_name(entrant)} joins the tournament."  # "🤖 Abe (Normal)"
+            picker = level_picker(event_bot_ids(tid, entrant.entrant), entrant.level, said)
+            await interaction.response.send_message(ephemeral=True, **picker)
         elif self.verb == "start":
             # Opening the first round's threads and matches takes several calls to Discord.
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -111,6 +130,40 @@ class TournamentButton(
         elif self.verb == "stay":
             await events.stay_in(tid, who)
             await tell(interaction, "💪 You stay in: you will be paired next round.")
+
+
+def event_bot_ids(tournament_id: str, entrant: int) -> Callable[[Level], str]:
+    """The custom ids of the level buttons for the event's bot entrant ``entrant``."""
+    return lambda level: f"cj:evbot:{tournament_id}:{entrant}:{level}"
+
+
+class EventBotButton(
+    PicksLevel,
+    FreesClickedView,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"cj:evbot:{EID}:(?P<entrant>\d{{1,4}}):{LEVEL}",
+):
+    """A level in the event's Add bot answer: the bot entrant plays its tables at it."""
+
+    def __init__(self, tournament_id: str, entrant: int, level: Level) -> None:
+        self.tournament_id, self.entrant, self.level = tournament_id, entrant, level
+        super().__init__(self.button())
+
+    def ids(self) -> Callable[[Level], str]:
+        return event_bot_ids(self.tournament_id, self.entrant)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> EventBotButton:
+        return cls(match["tid"], int(match["entrant"]), match["level"])
+
+    async def pick(self, interaction: discord.Interaction) -> str:
+        events = tournaments_of(interaction)
+        entrant = await events.set_bot_level(
+            self.tournament_id, with_roles(interaction), self.entrant, self.level
+        )
+        return f"{entrant.name} plays its tables at {LEVEL_NAMES[self.level]}."
 
 
 async def my_table(events: Tournaments, tournament_id: str, user_id: int) -> str:
@@ -208,6 +261,9 @@ class PairingsPage(
                 )
             deadline = await round_deadline(events, self.tournament_id, self.round_no)
             embed, buttons = pairings_message(view, self.round_no, self.page, deadline)
+            keep(embed, interaction.message, BRACKET)
+            links = links_of(interaction)
+            await add_web_link(buttons, links, view.event.guild_id, "event", self.tournament_id)
             await interaction.response.edit_message(embed=embed, view=buttons)
 
         await guarded(interaction, run())

@@ -20,9 +20,11 @@ from bot.tournaments.config import ROUND_DEADLINES
 from bot.tournaments.formats import FORMATS, format_class
 from bot.when import parse_moment
 from cogs import render
-from cogs.components import guarded, person, tell
+from cogs.components import LEVEL_CHOICES, guarded, level_of, person, tell
+from cogs.pictures import attach, pictures_on
 from cogs.tournaments.buttons import signup_buttons, with_roles
-from cogs.tournaments.embeds import log_line, signup_embed, standings_embed
+from cogs.tournaments.embeds import log_line, signup_embed, standings_embed, standings_title
+from cogs.tournaments.pictures import STANDINGS, standings_png
 from games import GAMES
 
 if TYPE_CHECKING:
@@ -149,10 +151,13 @@ class TournamentCog(commands.Cog):
         async def run() -> None:
             event = await self.tournament_here(interaction)
             view = await self.events.view(event.tournament_id)
-            await interaction.response.send_message(
-                embed=standings_embed(view, view.event.round, final=event.status == "finished"),
-                ephemeral=True,
-            )
+            final = event.status == "finished"
+            embed = standings_embed(view, view.event.round, final=final)
+            files: list[discord.File] = []
+            if await pictures_on(self.bot, event.guild_id):
+                title = standings_title(view, view.event.round, final=final)
+                files = attach(embed, await standings_png(view, title), STANDINGS)
+            await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 
         await guarded(interaction, run())
 
@@ -240,13 +245,20 @@ class TournamentCog(commands.Cog):
         )
 
     @group.command(name="add", description="Organiser: add a player (late entry) or a bot.")
-    @app_commands.describe(member="Who to add; leave out to add a bot")
+    @app_commands.describe(
+        member="Who to add; leave out to add a bot",
+        level="A bot's level (default: the server's choice)",
+    )
+    @app_commands.choices(level=LEVEL_CHOICES)
     async def add(
-        self, interaction: discord.Interaction, member: discord.Member | None = None
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        level: app_commands.Choice[str] | None = None,
     ) -> None:
         async def work(tid: str, who: Person) -> None:
             if member is None:
-                await self.events.add_bot(tid, who)
+                await self.events.add_bot(tid, who, level_of(level))
             else:
                 await self.events.add_player(
                     tid, who, Person(user_id=member.id, name=member.display_name)

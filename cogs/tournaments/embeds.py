@@ -16,7 +16,7 @@ from bot.tournaments import best_of as bo
 from bot.tournaments.config import TournamentConfig
 from bot.tournaments.formats import format_class
 from bot.tournaments.standings import Standing
-from bot.tournaments.tiebreakers import percent
+from bot.tournaments.tiebreakers import percent, tiebreak_words
 from cogs import render
 from games.core.words import plural
 
@@ -24,28 +24,8 @@ STANDINGS_SHOWN = 25
 PAIRINGS_A_PAGE = 20  # lines (tables, byes) a page of the pairings message
 
 
-# Each tiebreak in words, said where it is shown: "OMW% 0.33" alone means nothing to most.
-TIEBREAKS = {
-    "OMW%": "opponents' average match-win rate",
-    "GW%": "games won",
-    "OGW%": "opponents' GW%",
-    "OOMW%": "their opponents' OMW%",
-    "OPP%": "opponents' average share of points",
-    "Firsts": "first places",
-    "OOPP%": "their opponents' OPP%",
-    "H2H": "points against those tied with you",
-    "SB": "points of those you beat, half of those you drew",
-}
-
-
 def shown_breakers(view: TournamentView) -> int:
     return 3 if view.config.best_of > 1 else 2  # OMW%, and GW% and OGW% for best of three
-
-
-def tiebreak_words(names: list[str]) -> str:
-    """ "Ties go by OMW% (opponents' average match-win rate), then …": the names shown."""
-    said = [f"{name} ({TIEBREAKS[name]})" for name in names if name in TIEBREAKS]
-    return "Ties go by " + ", then ".join(said) + "." if said else ""
 
 
 def standing_lines(view: TournamentView, standings: list[Standing]) -> list[str]:
@@ -104,7 +84,10 @@ def signup_embed(view: TournamentView) -> discord.Embed:
     )
     entered = view.entered if event.status == "signup" else []
     if event.status == "signup":
-        names = [f"{e.name}{' ✅' if config.checkin and e.checked_in else ''}" for e in entered]
+        names = [
+            f"{render.seat_name(e)}{' ✅' if config.checkin and e.checked_in else ''}"
+            for e in entered
+        ]
         embed.add_field(
             name=f"Entrants ({len(entered)}/{config.max_players})",
             value=render.clip(", ".join(names) or "Nobody yet.", render.FIELD_VALUE),
@@ -189,13 +172,16 @@ def game_score(view: TournamentView, table: TournamentTable) -> str:
     return text + (f", {score.draws} drawn" if score.draws else "")
 
 
+def standings_title(view: TournamentView, round_no: int, *, final: bool) -> str:
+    what = "final standings" if final else f"standings after round {round_no}"
+    return f"{view.game.name} · {what}"
+
+
 def standings_embed(
     view: TournamentView, round_no: int, *, final: bool, next_round_at: float | None = None
 ) -> discord.Embed:
     """The standings; between rounds, when the next one starts (``next_round_at``)."""
-    title = f"🏆 {view.game.name} · " + (
-        "final standings" if final else f"standings after round {round_no}"
-    )
+    title = "🏆 " + standings_title(view, round_no, final=final)
     lines = standing_lines(view, view.standings)
     if len(view.standings) > STANDINGS_SHOWN:
         lines.append(

@@ -4,6 +4,7 @@ archived when their round is over."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -12,7 +13,8 @@ import discord
 from bot.service.tournaments import TournamentChange, Tournaments, TournamentView
 from bot.store.tournament_records import TournamentRecord, TournamentTable
 from bot.tournaments.config import ROUND_DEADLINES
-from cogs.components import components_view
+from cogs.components import add_web_link, components_view
+from cogs.pictures import attach, keep, pictures_on, with_files
 from cogs.table import presenter_of
 from cogs.tournaments.buttons import (
     TournamentButton,
@@ -20,7 +22,14 @@ from cogs.tournaments.buttons import (
     round_deadline,
     signup_buttons,
 )
-from cogs.tournaments.embeds import game_score, signup_embed, standings_embed, thread_name
+from cogs.tournaments.embeds import (
+    game_score,
+    signup_embed,
+    standings_embed,
+    standings_title,
+    thread_name,
+)
+from cogs.tournaments.pictures import BRACKET, STANDINGS, bracket_png, standings_png
 from games import GAMES
 
 if TYPE_CHECKING:
@@ -39,6 +48,9 @@ class TournamentPosts:
         # (or the event stops) they lose the countdown and Start now. In memory: after a
         # restart a stale Start now only answers that the round is under way.
         self.counting_down: dict[str, tuple[discord.Message, int]] = {}
+        # One bracket drawing at a time per event, so two results coming in together
+        # never leave the older picture on the message.
+        self.drawing: dict[str, asyncio.Lock] = {}
 
     @property
     def events(self) -> Tournaments:
@@ -117,11 +129,18 @@ class TournamentPosts:
         view = await self.events.view(change.event.tournament_id)
         buttons = components_view()
         buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
+        await self.web_link(buttons, change.event)
         try:
             embed = standings_embed(view, round_no, final=False)
+            keep(embed, message, STANDINGS)
             await message.edit(embed=embed, view=buttons)
         except discord.HTTPException:
             log.info("could not end the countdown of event %s", change.event.tournament_id)
+
+    async def web_link(self, buttons: discord.ui.View, event: TournamentRecord) -> None:
+        await add_web_link(
+            buttons, self.bot.web_links, event.guild_id, "event", event.tournament_id
+        )
 
     async def post_paused(self, change: TournamentChange) -> None:
         await self.end_countdown(change)  # Resume shows the standings again, with a new one
@@ -133,7 +152,48 @@ class TournamentPosts:
         view = await self.events.view(change.event.tournament_id)
         deadline = await round_deadline(self.events, change.event.tournament_id, change.round)
         embed, buttons = pairings_message(view, change.round, 0, deadline)
-        await self.presenter.post(change.event.channel_id, embed=embed, view=buttons)
+        await self.web_link(buttons, change.event)
+        picture = await bracket_png(view) if await self.pictures(change) else None
+        files = attach(embed, picture, BRACKET)
+        message = await self.presenter.post(
+            change.event.channel_id, embed=embed, view=buttons, **with_files(files)
+        )
+        if files:
+            await self.remember_bracket(change.event.tournament_id, change.round, message.id)
+
+    async def pictures(self, change: TournamentChange) -> bool:
+        return await pictures_on(self.bot, change.event.guild_id)
+
+    async def remember_bracket(self, tournament_id: str, round_no: int, message_id: int) -> None:
+        """The round's pairings message carries the bracket: kept with the round, so a
+        result redraws it there, after a restart too."""
+        rounds = await self.events.store.rounds(tournament_id)
+        found = next((r for r in rounds if r.round == round_no), None)
+        if found is not None:
+            await self.events.store.save_round(found.model_copy(update={"message_id": message_id}))
+
+    async def redraw_bracket(self, change: TournamentChange) -> None:
+        """A result came in (or the event ended): the round's pairings message gets the
+        bracket drawn anew."""
+        tid = change.event.tournament_id
+        async with self.drawing.setdefault(tid, asyncio.Lock()):
+            rounds = await self.events.store.rounds(tid)
+            found = next((r for r in rounds if r.round == change.round), None)
+            if found is None or found.message_id is None or not await self.pictures(change):
+                return
+            view = await self.events.view(tid)
+            picture = await bracket_png(view)
+            if picture is None:
+                return
+            embed, buttons = pairings_message(view, change.round, 0, found.deadline)
+            await self.web_link(buttons, change.event)
+            channel = self.bot.get_partial_messageable(change.event.channel_id)
+            try:
+                await channel.get_partial_message(found.message_id).edit(
+                    embed=embed, view=buttons, attachments=attach(embed, picture, BRACKET)
+                )
+            except discord.HTTPException:
+                log.info("could not redraw the bracket of event %s", tid)
 
     async def post_table(self, change: TournamentChange) -> None:
         """The started match's table in its thread, and its players pinged."""
@@ -165,15 +225,18 @@ class TournamentPosts:
 
     async def post_result(self, change: TournamentChange) -> None:
         table = change.tables[0]
-        if change.text == "cancelled" and table.thread_id:
-            await self.presenter.post(
-                table.thread_id,
-                "✖️ This table's match was cancelled: the organiser sets its result with "
-                "`/tournament result`.",
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        elif Tournaments.config_of(change.event).best_of > 1 and table.thread_id:
+        if change.text == "cancelled":
+            if table.thread_id:
+                await self.presenter.post(
+                    table.thread_id,
+                    "✖️ This table's match was cancelled: the organiser sets its result with "
+                    "`/tournament result`.",
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            return
+        if Tournaments.config_of(change.event).best_of > 1 and table.thread_id:
             await self.post_table_result(table)
+        await self.redraw_bracket(change)
 
     async def post_table_result(self, table: TournamentTable) -> None:
         """A best-of-three table is decided: its score in the thread, its games played."""
@@ -205,12 +268,11 @@ class TournamentPosts:
         if change.next_round_at is not None:
             buttons.add_item(TournamentButton(change.event.tournament_id, "next"))
         buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
+        await self.web_link(buttons, change.event)
+        embed = standings_embed(view, change.round, final=False, next_round_at=change.next_round_at)
+        files = await self.standings_files(change, view, embed, final=False)
         message = await self.presenter.post(
-            change.event.channel_id,
-            embed=standings_embed(
-                view, change.round, final=False, next_round_at=change.next_round_at
-            ),
-            view=buttons,
+            change.event.channel_id, embed=embed, view=buttons, **with_files(files)
         )
         if change.next_round_at is not None:
             self.counting_down[change.event.tournament_id] = (message, change.round)
@@ -227,12 +289,23 @@ class TournamentPosts:
             text += f" 🏆 {who} wins."
         buttons = components_view()
         buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
+        await self.web_link(buttons, change.event)
+        embed = standings_embed(view, change.round, final=True)
+        files = await self.standings_files(change, view, embed, final=True)
         await self.presenter.post(
-            change.event.channel_id,
-            text,
-            embed=standings_embed(view, change.round, final=True),
-            view=buttons,
+            change.event.channel_id, text, embed=embed, view=buttons, **with_files(files)
         )
+        await self.redraw_bracket(change)  # the last pairings' bracket names the winner
+        self.drawing.pop(change.event.tournament_id, None)
+
+    async def standings_files(
+        self, change: TournamentChange, view: TournamentView, embed: discord.Embed, *, final: bool
+    ) -> list[discord.File]:
+        """The standings picture for the embed, unless the server turned pictures off."""
+        if not await self.pictures(change):
+            return []
+        title = standings_title(view, change.round, final=final)
+        return attach(embed, await standings_png(view, title), STANDINGS)
 
     async def post_cancelled(self, change: TournamentChange) -> None:
         await self.end_countdown(change)
@@ -241,6 +314,7 @@ class TournamentPosts:
             await self.archive_round(
                 await self.events.view(change.event.tournament_id), change.round
             )
+        self.drawing.pop(change.event.tournament_id, None)
         why = f": {change.text}" if change.text else ""
         await self.presenter.post(
             change.event.channel_id,

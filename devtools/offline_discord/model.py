@@ -149,6 +149,14 @@ class FakeMessage:
             if c.get("type") == 2
         ]
 
+    def links(self) -> list[str]:
+        """The addresses of its link buttons (style 5), in display order."""
+        return [
+            c["url"]
+            for c in _walk_components(self.components)
+            if c.get("type") == 2 and c.get("url")
+        ]
+
     def selects(self) -> list[dict[str, Any]]:
         """The raw dicts of every select menu (string, user, role, mentionable, channel)."""
         return [c for c in _walk_components(self.components) if c.get("type") in _SELECT_TYPES]

@@ -13,7 +13,20 @@ from collections import Counter
 from games.braverse.cards import COLOURS, Card, CardPool, parse_cost
 from games.braverse.state import WIN_LEVEL
 from games.braverse.view import PHASES, BraverseView, CookieLine, SideView
-from games.core.pictures import HUES, PAD, PALETTE, WIDTH, Canvas, Shape
+from games.core.pictures import (
+    HUES,
+    PAD,
+    PALETTE,
+    WIDTH,
+    Canvas,
+    Shape,
+    card_back,
+    empty_slot,
+    grid,
+    grid_height,
+    player_band,
+    ribbon,
+)
 
 SYMBOLS: dict[str, tuple[Shape, str]] = {
     "R": ("circle", "red"),
@@ -132,19 +145,19 @@ def side_band(
 ) -> None:
     moving = seat in view.to_move and not view.over
     won = view.over and view.winner == seat
-    outline = PALETTE.accent if moving or won else None
-    canvas.panel((PAD, y, WIDTH - PAD, y + BAND), PALETTE.band, outline=outline, width=3)
-    x = PAD + 14
-    name = ("▶ " if moving else "") + side.name
-    hue = PALETTE.accent if moving or won else PALETTE.text
-    canvas.text((x, y + 10), name, 20, hue, bold=True, width=250 if won else 330)
-    if won:  # a badge after the (cut) name, so a long name never hides who won
-        shown = canvas.measure(canvas.fit(name, 20, 250, bold=True), 20, bold=True)
-        ribbon(canvas, (x + shown + 80, y + 13), "WINNER", PALETTE.good)
     counts = f"Deck {side.deck} · Hand {side.hand_count} · Discard {len(side.discard)}"
     if side.attack_bonus:
         counts = f"+{side.attack_bonus} attack this turn · " + counts
-    canvas.text((WIDTH - PAD - 14, y + 14), counts, 15, PALETTE.muted, anchor="ra", width=400)
+    band = (PAD, y, WIDTH - PAD, y + BAND)
+    outline = PALETTE.accent if won else None
+    width = 250 if won else 330
+    player_band(
+        canvas, band, side.name, counts, moving=moving, lit=won, outline=outline, name_width=width
+    )
+    x = PAD + 14
+    if won:  # a badge after the (cut) name, so a long name never hides who won
+        shown = canvas.measure(canvas.fit(side.name, 20, 250, bold=True), 20, bold=True)
+        ribbon(canvas, (x + shown + 80, y + 13), "WINNER", PALETTE.good)
     top = y + 42
     for slot in range(2):
         box = (x + slot * (CARD_W + 10), top, x + slot * (CARD_W + 10) + CARD_W, top + CARD_H)
@@ -158,20 +171,6 @@ def side_band(
     stage_card(canvas, pool, side, (stage_x, top, stage_x + STAGE_W, top + CARD_H))
     support_column(canvas, pool, side, stage_x + STAGE_W + 18, top)
     break_row(canvas, side, x, top + CARD_H + 12)
-
-
-def card_back(canvas: Canvas, box: tuple[int, int, int, int], label: str) -> None:
-    """A face-down card: everyone sees that it is there, nobody what it is."""
-    canvas.draw.rounded_rectangle(box, 10, fill=(96, 62, 44), outline=(60, 40, 30), width=2)
-    x0, y0, x1, y1 = box
-    canvas.draw.rounded_rectangle((x0 + 8, y0 + 8, x1 - 8, y1 - 8), 6, outline=(200, 160, 110))
-    canvas.text(((x0 + x1) // 2, (y0 + y1) // 2), label, 13, (250, 236, 214), anchor="mm")
-
-
-def empty_slot(canvas: Canvas, box: tuple[int, int, int, int], label: str) -> None:
-    canvas.draw.rounded_rectangle(box, 10, outline=PALETTE.empty, width=2)
-    cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
-    canvas.text((cx, cy), label, 13, PALETTE.muted, anchor="mm")
 
 
 def cookie_card(
@@ -202,14 +201,6 @@ def cookie_card(
         ribbon(canvas, (x1 - 8, y1 - 38), "REST", (70, 70, 80))
     if tag:  # on the card's top edge, where no line of the card is
         ribbon(canvas, (x1 - 12, box[1] - 9), tag, outline)
-
-
-def ribbon(canvas: Canvas, right_top: tuple[int, int], text: str, hue) -> None:  # type: ignore[no-untyped-def]
-    """A small label on a card, right-aligned, white on ``hue``."""
-    x1, y0 = right_top
-    width = canvas.measure(text, 11, bold=True) + 10
-    canvas.draw.rounded_rectangle((x1 - width, y0, x1, y0 + 18), 5, fill=hue)
-    canvas.text((x1 - width // 2, y0 + 9), text, 11, (255, 255, 255), bold=True, anchor="mm")
 
 
 def stage_card(
@@ -292,8 +283,7 @@ def hand_picture(pool: CardPool, view: BraverseView) -> bytes | None:
 
 
 def section_height(cards: list[tuple[str, int]]) -> int:
-    rows = max(1, -(-len(cards) // HAND_COLUMNS))
-    return 34 + rows * (CARD_H + GAP)
+    return 34 + grid_height(len(cards), HAND_COLUMNS, CARD_H, GAP)
 
 
 def hand_section(
@@ -301,14 +291,12 @@ def hand_section(
 ) -> int:
     canvas.text((PAD + 4, y), title, 20, PALETTE.text, bold=True)
     y += 34
-    width = (WIDTH - 2 * PAD - (HAND_COLUMNS - 1) * GAP) // HAND_COLUMNS
     if not cards:
         canvas.text((PAD + 4, y + 4), "No cards.", 15, PALETTE.muted)
-    for index, (number, count) in enumerate(cards):
-        row, column = divmod(index, HAND_COLUMNS)
-        x0 = PAD + column * (width + GAP)
-        top = y + row * (CARD_H + GAP)
-        hand_card(canvas, pool, number, count, (x0, top, x0 + width, top + CARD_H))
+    for (number, count), box in zip(
+        cards, grid(len(cards), HAND_COLUMNS, y, CARD_H, GAP), strict=True
+    ):
+        hand_card(canvas, pool, number, count, box)
     return y + section_height(cards) - 34
 
 

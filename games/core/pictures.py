@@ -51,6 +51,19 @@ class Palette:
 
 PALETTE = Palette()
 
+
+@dataclass(frozen=True)
+class CardLook:
+    """How a kind of card is printed: its paper, its ink, and a coloured band (or none)."""
+
+    paper: RGB = PALETTE.card
+    ink: RGB = PALETTE.card_text
+    muted: RGB = PALETTE.card_muted
+    band: RGB | None = None
+
+
+PAPER = CardLook()  # the plain light card
+
 # Hues for symbols: strong enough on the light card and on the dark panel alike.
 HUES: dict[str, RGB] = {
     "red": (222, 56, 56),
@@ -182,33 +195,43 @@ class Canvas:
         corner: str = "",
         dimmed: bool = False,
         outline: RGB | None = None,
+        look: CardLook | None = None,
+        size: int = 15,
+        title_lines: int = 2,
     ) -> int:
         """A card: a light rounded rectangle, a bold title that wraps to two lines, smaller
         lines under it, and a value in the top right corner. A dimmed card (rested) is
-        greyed so a glance tells it from an active one. Returns the y under the lines."""
+        greyed so a glance tells it from an active one. A ``look`` gives a kind of card its
+        own paper, ink and a coloured band above the title (``size`` is the title's).
+        Returns the y under the lines."""
         x0, y0, x1, y1 = box
-        paper = (150, 146, 138) if dimmed else PALETTE.card
+        look = look or PAPER
+        paper = (150, 146, 138) if dimmed else look.paper
         self.draw.rounded_rectangle(
             box, 10, fill=paper, outline=outline or (60, 56, 52), width=4 if outline else 2
         )
+        if look.band is not None:  # a strip at the top, inside the rounded corners
+            self.draw.rounded_rectangle((x0 + 5, y0 + 5, x1 - 5, y0 + 11), 3, fill=look.band)
+            y0 += 8
         inner = x1 - x0 - 20
-        corner_width = self.measure(corner, 15, bold=True) + 8 if corner else 0
+        corner_width = self.measure(corner, size, bold=True) + 8 if corner else 0
         if corner:
-            self.text((x1 - 8, y0 + 8), corner, 15, PALETTE.card_text, bold=True, anchor="ra")
+            self.text((x1 - 8, y0 + 8), corner, size, look.ink, bold=True, anchor="ra")
         y = self.paragraph(
             (x0 + 10, y0 + 8),
             title,
-            15,
-            PALETTE.card_text,
+            size,
+            look.ink,
             width=inner - corner_width,
-            lines=2,
+            lines=title_lines,
             bold=True,
         )
+        small = size - 2
         for line in lines:
-            if y > y1 - 18:
+            if y > y1 - small - 5:
                 break
-            self.text((x0 + 10, y), line, 13, PALETTE.card_muted, width=inner)
-            y += 17
+            self.text((x0 + 10, y), line, small, look.muted, width=inner)
+            y += small + 4
         return y
 
     # --- output ------------------------------------------------------------------------
@@ -263,6 +286,75 @@ def difference(one: bytes, other: bytes) -> float:
     if a.size != b.size:
         return 255.0
     return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+def ribbon(canvas: Canvas, right_top: tuple[int, int], text: str, hue: RGB, size: int = 11) -> None:
+    """A small label on a card or a band, right-aligned, white on ``hue``."""
+    x1, y0 = right_top
+    width = canvas.measure(text, size, bold=True) + 10
+    height = size + 7
+    canvas.draw.rounded_rectangle((x1 - width, y0, x1, y0 + height), 5, fill=hue)
+    middle = (x1 - width // 2, y0 + height // 2)
+    canvas.text(middle, text, size, (255, 255, 255), bold=True, anchor="mm")
+
+
+def card_back(canvas: Canvas, box: Box, label: str = "", size: int = 13) -> None:
+    """A face-down card: everyone sees that it is there, nobody what it is."""
+    canvas.draw.rounded_rectangle(box, 10, fill=(96, 62, 44), outline=(60, 40, 30), width=2)
+    x0, y0, x1, y1 = box
+    canvas.draw.rounded_rectangle((x0 + 8, y0 + 8, x1 - 8, y1 - 8), 6, outline=(200, 160, 110))
+    if label:
+        middle = ((x0 + x1) // 2, (y0 + y1) // 2)
+        canvas.text(middle, label, size, (250, 236, 214), bold=size > 13, anchor="mm")
+
+
+def empty_slot(canvas: Canvas, box: Box, label: str, size: int = 13) -> None:
+    """Where a card would lie: an outline with what belongs there."""
+    canvas.draw.rounded_rectangle(box, 10, outline=PALETTE.empty, width=2)
+    cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
+    canvas.text((cx, cy), label, size, PALETTE.muted, anchor="mm")
+
+
+def grid(count: int, columns: int, top: int, height: int, gap: int = 12) -> list[Box]:
+    """Boxes for ``count`` things in rows of ``columns`` across the picture (cards of a
+    hand, players' bands), left to right, then down."""
+    width = (WIDTH - 2 * PAD - (columns - 1) * gap) // columns
+    boxes = []
+    for index in range(count):
+        row, column = divmod(index, columns)
+        x0, y0 = PAD + column * (width + gap), top + row * (height + gap)
+        boxes.append((x0, y0, x0 + width, y0 + height))
+    return boxes
+
+
+def grid_height(count: int, columns: int, height: int, gap: int = 12) -> int:
+    """The height ``grid`` fills, a gap under each row (an empty grid keeps one row)."""
+    return max(1, -(-count // columns)) * (height + gap)
+
+
+def player_band(
+    canvas: Canvas,
+    box: Box,
+    name: str,
+    counts: str,
+    *,
+    moving: bool,
+    lit: bool = False,
+    outline: RGB | None = None,
+    name_width: int,
+    counts_size: int = 15,
+) -> None:
+    """A player's area: a panel outlined in ``outline`` (the accent on their move), their
+    name (after ▶ on their move; in the accent then or when ``lit``) and their counts at
+    the right."""
+    x0, y0, x1, _ = box
+    canvas.panel(
+        box, PALETTE.band, outline=outline or (PALETTE.accent if moving else None), width=3
+    )
+    shown = ("▶ " if moving else "") + name
+    hue = PALETTE.accent if moving or lit else PALETTE.text
+    canvas.text((x0 + 14, y0 + 10), shown, 20, hue, bold=True, width=name_width)
+    canvas.text((x1 - 14, y0 + 14), counts, counts_size, PALETTE.muted, anchor="ra", width=400)
 
 
 # Names and card texts come back in every picture: measuring, cutting and wrapping them once

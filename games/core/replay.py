@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from games.core.levels import Level
 from games.core.protocol import (
     Action,
     Decision,
@@ -36,6 +37,7 @@ class ExportedSeat(BaseModel):
     name: str
     bot: bool = False
     gone: bool = False  # the player left or forfeited: last, if that ended the match
+    level: Level | None = None  # how hard a bot seat played (None: a person, or an old export)
 
 
 class ExportedAction(BaseModel):

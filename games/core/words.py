@@ -69,3 +69,9 @@ def split_rulings(rulebook: str) -> tuple[str, str]:
         if at >= 0:
             return rulebook[:at].rstrip() + "\n", rulebook[at:]
     return rulebook, ""
+
+
+def ordinal(place: int) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st."""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"

@@ -20,13 +20,17 @@ from games.core.words import plural
 from games.cover import cookies_rules
 from games.cover.battle import take_card
 from games.cover.cards import swap_top_sets
-from games.cover.cookies_state import CookiesOptions, CookiesState, PendingMixer
+from games.cover.cookies_state import (
+    CRUMB_DOUGH,
+    CRUMB_STEPS,
+    CookiesOptions,
+    CookiesState,
+    PendingMixer,
+)
 from games.cover.engine import CoverYourAssets, join_names
 from games.cover.state import CoverSet
 from games.cover.view import view_of
 
-CRUMB_STEPS = 6  # assumed: the Crumb Collector track (FACTS.md)
-CRUMB_DOUGH = 10  # assumed: Dough per step
 TARGET = 750
 LEFT, RIGHT = 1, -1  # play passes left: the left neighbour of seat s is s + 1
 

@@ -10,6 +10,9 @@ from games.cover.state import CoverState
 
 CookiesEnd = Literal["single", "first_to_750", "highest_after_3", "first_to_2"]
 
+CRUMB_STEPS = 6  # assumed: the Crumb Collector track (FACTS.md)
+CRUMB_DOUGH = 10  # assumed: Dough per step
+
 END_LABELS = {
     "single": "One round: the most Dough wins",
     "first_to_750": "First to 750 Dough",

@@ -26,7 +26,7 @@ from games.core.protocol import (
     option,
 )
 from games.core.words import plural
-from games.cover import ai
+from games.cover import ai, picture
 from games.cover.battle import take_card
 from games.cover.cards import move_set, swap_top_sets
 from games.cover.draft import TWO_PLAYER_REMOVALS, Drafting
@@ -547,6 +547,12 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
 
     def panels(self, view: BaseModel) -> Panels:
         return panels_of(self, view)  # type: ignore[arg-type]
+
+    def table_picture(self, view: BaseModel) -> bytes:
+        return picture.table_picture(self, view)  # type: ignore[arg-type]
+
+    def hand_picture(self, view: BaseModel) -> bytes | None:
+        return picture.hand_picture(self, view)  # type: ignore[arg-type]
 
     def scramble_hidden(
         self, state: CoverState, seat: int | None, rng: random.Random

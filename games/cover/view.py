@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import ClassVar, Protocol
+from typing import ClassVar, NamedTuple, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -228,32 +228,60 @@ def status_line(game: CoverRules, view: CoverView, names: list[str]) -> str:
         return "\n".join(lines)
     if not view.to_move:
         return ""  # a closed table: nobody is to move, so no line says who is
+    now = situation(game, view, names)
+    return "\n".join(
+        line for line in (f"{now.icon} {now.headline}", now.detail, now.waiting) if line
+    )
+
+
+def bold(text: str) -> str:
+    return f"**{text}**"
+
+
+class Situation(NamedTuple):
+    """What is happening at a table in play: the table's embed and its picture both say it."""
+
+    icon: str
+    headline: str
+    detail: str = ""  # the cards of a challenge (the picture draws them instead)
+    waiting: str = ""
+
+
+def situation(
+    game: CoverRules, view: CoverView, names: list[str], strong: Callable[[str], str] = bold
+) -> Situation:
+    """``strong`` marks a name: bold in an embed, as it is in a picture."""
     if view.battle:
         b = view.battle
         played = " → ".join(f"{names[s]}: {game.label(c)}" for s, c in b.played)
         where = " (second from top)" if b.depth else " (just drafted)" if b.drafted else ""
         due = " (two cards, or a Penny Jar)" if b.need == 2 else ""
-        return (
-            f"⚔️ **{names[b.challenger]}** is {game.WORDS['challenging']} "
-            f"**{names[b.defender]}**'s {game.cards[b.asset].name} {game.WORDS['set']}{where}."
-            f"\n{played}\n"
-            f"Waiting for **{names[b.to_answer]}**{due}."
+        return Situation(
+            "⚔️",
+            f"{strong(names[b.challenger])} is {game.WORDS['challenging']} "
+            f"{strong(names[b.defender])}'s {game.cards[b.asset].name} {game.WORDS['set']}{where}.",
+            played,
+            f"Waiting for {strong(names[b.to_answer])}{due}.",
         )
     if view.mixer:
         seat, card = view.mixer
-        return f"🎛️ **{names[seat]}** drew {game.label(card)} and is choosing how it acts."
+        drew = f"{strong(names[seat])} drew {game.label(card)} and is choosing how it acts."
+        return Situation("🎛️", drew)
     if view.deciding:
-        who = ", ".join(f"**{names[s]}**" for s in view.deciding)
-        return f"↕️ A Move card turned up on a draft pile. Waiting for {who} to decide."
+        who = ", ".join(strong(names[s]) for s in view.deciding)
+        return Situation(
+            "↕️", f"A Move card turned up on a draft pile. Waiting for {who} to decide."
+        )
     if view.draft:
         d = view.draft
         cards = " + ".join(game.label(c) for c in reversed(d.cards))
-        return (
-            f"📥 **{names[d.drafter]}** drafted a set: {cards}.\n"
-            f"Waiting for **{names[d.opponent]}**: challenge it, or let it go?"
+        return Situation(
+            "📥",
+            f"{strong(names[d.drafter])} drafted a set: {cards}.",
+            waiting=f"Waiting for {strong(names[d.opponent])}: challenge it, or let it go?",
         )
-    who = ", ".join(f"**{names[s]}**" for s in view.to_move)
-    return f"🎯 {who}'s turn."
+    who = ", ".join(strong(names[s]) for s in view.to_move)
+    return Situation("🎯", f"{who}'s turn.")
 
 
 def player_field(game: CoverRules, view: CoverView, seat: int) -> PanelField:

@@ -20,12 +20,13 @@ from tests.replay_check import check_replays
 
 
 async def finished_match(service: MatchService, channel_id: int = 10) -> str:
-    """Ana and two bots play Cookie Chomper to the end; Ana takes her first option(s)."""
+    """Ana and two bots (an easy one, a hard one) play Cookie Chomper to the end; Ana takes
+    her first option(s)."""
     record = await service.open_lobby(
         guild_id=1, channel_id=channel_id, host=ANA, game_key="cookie_chomper"
     )
-    for _ in range(2):
-        await service.add_bot(record.match_id, ANA)
+    for level in ("easy", "hard"):
+        await service.add_bot(record.match_id, ANA, level)
     await service.start(record.match_id, ANA)
     for _ in range(5000):
         if (await service.get(record.match_id)).status == "finished":
@@ -73,6 +74,11 @@ async def test_only_a_finished_match_of_this_server_is_replayed_or_exported(
     exported = await service.export(1, done)
     record = await service.get(done)
     assert exported.seed == record.seed and len(exported.actions) == record.version
+    assert [(s.bot, s.level) for s in exported.seats] == [
+        (False, None),
+        (True, "easy"),
+        (True, "hard"),
+    ]
     found = await service.replay(1, done)
     assert [f.step for f in found.frames] == list(range(record.version + 1))
     assert found.frames[-1].state.model_dump_json() == record.state

@@ -19,7 +19,7 @@ from typing import cast
 
 import pytest
 
-from bot.ratings import Rating
+from bot.ratings import BOT_IDS, Rating
 from bot.service import Change, MatchService, Person, settings_of
 from bot.service.ratings import Ratings, rebuild, seat_results
 from bot.store import MatchRecord, SeatRecord, SQLiteStore, Store
@@ -29,6 +29,7 @@ from bot.store.ratings import RatingConflict
 from bot.timing import MatchSettings
 from devtools.postgres_server import drop_database, fresh_database
 from games import GAMES
+from games.core.levels import LEVELS, Level
 from games.core.protocol import Game, Outcome, Placement
 from tests.bot.conftest import ANA, BEN, MOD
 
@@ -109,12 +110,17 @@ async def rigged_match(
     guild_id: int = 1,
     game: str = RIGGED,
     event: str | None = None,
+    levels: Sequence[Level] = (),
 ) -> MatchRecord:
     """A match that ended with ``places`` (None: closed without the game's outcome) for
-    seats played by ``users`` (None: a bot); the seats in ``gone`` left before the end."""
+    seats played by ``users`` (None: a bot, of ``levels[seat]`` or normal); the seats in
+    ``gone`` left before the end."""
     match_id = f"{next(_channels):010x}"
     stamp = datetime.now(UTC)
-    seats = [SeatRecord(seat=i, user_id=user, name=f"P{i}") for i, user in enumerate(users)]
+    seats = [
+        SeatRecord(seat=i, user_id=user, name=f"P{i}", level=levels[i] if levels else "normal")
+        for i, user in enumerate(users)
+    ]
     settings = MatchSettings(event=event).model_dump_json()
     await store.create_match(
         MatchRecord(
@@ -162,6 +168,11 @@ async def test_bots_leave_the_order_and_quitters_tie_last(
         rigged_store, [2, 1, 3, 1, 4], [101, None, 102, 103, 104], gone=[3, 4]
     )
     rows = await ratings.rate(record)
+    # The bot's level is rated apart, against every seat: it won, so its level gains.
+    [bot] = [row for row in rows if row.user_id < 0]
+    assert (bot.user_id, bot.place, bot.players) == (BOT_IDS["normal"], 1, 5)
+    assert bot.mu_after > bot.mu_before and bot.games_after == 1
+    rows = [row for row in rows if row.user_id >= 0]
     places = {row.user_id: row.place for row in rows}
     assert places == {101: 1, 102: 2, 103: 3, 104: 3}
     assert all(row.players == 4 for row in rows)
@@ -214,9 +225,14 @@ async def test_what_is_not_rated(rigged: tuple[MatchService, Ratings], rigged_st
     cancelled = await rigged_match(rigged_store, [1, 2], [101, 102])
     await rigged_store.set_status(cancelled.match_id, "cancelled")
     cancelled = cancelled.model_copy(update={"status": "cancelled"})
-    for record in (alone, adjudicated, cancelled):
+    bots_only = await rigged_match(rigged_store, [1, 2], [None, None])
+    for record in (adjudicated, cancelled, bots_only):
         assert await ratings.rate(record) == []
     assert await table(rigged_store) == ([], [])
+    # One person and bots: nothing to learn of the person, but the bots played a person.
+    rows = await ratings.rate(alone)
+    assert [(row.user_id, row.place, row.players) for row in rows] == [(BOT_IDS["normal"], 2, 3)]
+    assert await rigged_store.ratings_of(1, RIGGED, [101]) == {}
 
 
 async def test_the_server_setting_picks_the_matches_rated(
@@ -256,6 +272,7 @@ async def mixed_history(store: Store, ratings: Ratings, count: int, seed: int) -
             gone=gone,
             guild_id=rng.choice([1, 2]),
             game=rng.choice([RIGGED, "rigged_too"]),
+            levels=[rng.choice(LEVELS) for _ in range(size)],
         )
         await ratings.rate(record)
 
@@ -273,6 +290,8 @@ async def test_rebuild_reproduces_the_stored_table_exactly(rigged_store: Store) 
     assert len({e.match_id for e in events}) > 40  # type: ignore[attr-defined]
     assert any(e.guild_id == 2 for e in events)  # type: ignore[attr-defined]
     assert any(e.place == e.players and e.players > 2 for e in events)  # type: ignore[attr-defined]
+    # Every level's bots were rated too, and a rebuild gives them back bit for bit as well.
+    assert {e.user_id for e in events if e.user_id < 0} == set(BOT_IDS.values())  # type: ignore[attr-defined]
 
     done = await rebuild(rigged_store, games)
     assert done.changed == 0
@@ -332,7 +351,8 @@ async def test_a_real_match_is_rated_as_it_finishes_and_rebuilt_from_the_command
     rows = await store.rating_changes_of(1, "cookie_chomper", ANA.user_id)
     assert len(rows) == 1 and rows[0].players == 2
     stored = await table(store)
-    assert {r.user_id for r in stored[0]} == {ANA.user_id, BEN.user_id}  # type: ignore[attr-defined]
+    rated = {r.user_id for r in stored[0]}  # type: ignore[attr-defined]
+    assert rated == {ANA.user_id, BEN.user_id, BOT_IDS["normal"]}
 
     await execute(store, "UPDATE ratings SET display = 0")
     ran = subprocess.run(
@@ -343,7 +363,7 @@ async def test_a_real_match_is_rated_as_it_finishes_and_rebuilt_from_the_command
         check=True,
         cwd=Path(__file__).parents[2],
     )
-    assert "1 matches replayed, 2 ratings, 2 rows differed" in ran.stdout
+    assert "1 matches replayed, 3 ratings, 3 rows differed" in ran.stdout
     assert await table(store) == stored
 
 

@@ -9,11 +9,13 @@ import random
 import pytest
 
 from bot.ratings import (
+    BOT_IDS,
     MAX_ORDERS,
     MODEL,
     Rating,
     SeatResult,
     _strict_orders,
+    rate_bots,
     rate_match,
     rate_order,
     rated_places,
@@ -213,3 +215,41 @@ def test_win_chances_are_whole_percentages_summing_to_a_hundred() -> None:
         odds = MODEL.predict_win([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in field])
         assert sum(chances) == 100
         assert all(abs(c - 100 * p) < 1 for c, p in zip(chances, odds, strict=True))
+
+
+def test_bots_are_rated_by_level_against_people_whose_ratings_they_do_not_move() -> None:
+    ana, ben = Rating(mu=30.0, sigma=4.0, games=9), Rating(mu=20.0, sigma=5.0, games=9)
+    seats = [
+        SeatResult(user_id=1, place=2),
+        SeatResult(user_id=None, place=1, level="hard"),
+        SeatResult(user_id=2, place=4),
+        SeatResult(user_id=None, place=3, level="easy"),
+    ]
+    ratings = {1: ana, 2: ben, BOT_IDS["hard"]: Rating(mu=28.0, sigma=3.0, games=40)}
+    # People's ratings move among people only, as before levels: the bots are left out.
+    assert rate_match("m", seats, ratings) == rate_match("m", [seats[0], seats[2]], ratings)
+    hard, easy = rate_bots("m", seats, ratings)
+    assert (hard.user_id, hard.place, hard.before.games) == (BOT_IDS["hard"], 1, 40)
+    assert (easy.user_id, easy.place, easy.before) == (BOT_IDS["easy"], 3, Rating())
+    assert hard.after.mu > hard.before.mu and hard.after.games == 41
+    # Easy beat Ben (rated 20), lost to Ana: from a new player's 25 it moves, by a little.
+    assert easy.after.games == 1 and easy.after.sigma < easy.before.sigma
+    assert rate_bots("m", seats, ratings) == [hard, easy]  # the same numbers every time
+
+
+def test_a_level_moves_by_its_seats_average_and_needs_a_person_who_played_it_out() -> None:
+    seats = [
+        SeatResult(user_id=None, place=1),
+        SeatResult(user_id=7, place=2),
+        SeatResult(user_id=None, place=3),
+    ]
+    [normal] = rate_bots("m", seats, {})
+    # Each bot seat rated from the level's rating among everyone; the level takes the mean.
+    one, _, three = rate_order([Rating()] * 3)
+    assert normal.after.mu == pytest.approx((one[0] + three[0]) / 2)
+    assert normal.after.sigma == pytest.approx((one[1] + three[1]) / 2)
+    assert normal.place == 1
+    gone = [seats[0], SeatResult(user_id=7, place=2, gone=True), seats[2]]
+    assert rate_bots("m", gone, {}) == []  # the person left: no game against people
+    assert rate_bots("m", [seats[0], seats[2]], {}) == []  # bots alone teach nothing
+    assert rate_bots("m", [seats[1], SeatResult(user_id=8, place=1)], {}) == []  # no bot

@@ -94,7 +94,8 @@ async def test_the_organisers_views_speak_plain_words(fake, db) -> None:
         )
         await fake.click(mod, signup, signup.find_button("Add bot"))
         added = fake.last_reply(mod).text()
-        assert added == "🤖 Abe joins the tournament.", added  # one robot, not two
+        # One robot, not two; its level said, and the others offered.
+        assert added.startswith("🤖 Abe (Normal) joins the tournament. How hard"), added
         await fake.click(mod, signup, signup.find_button("Add bot"))
         await fake.click(mod, signup, signup.find_button("Start"))
         await settle_all(fake, bot)

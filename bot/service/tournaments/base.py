@@ -11,7 +11,7 @@ import weakref
 from collections.abc import Sequence
 
 from bot.errors import UserError
-from bot.ratings import Rating, win_chances
+from bot.ratings import BOT_IDS, Rating, win_chances
 from bot.service import MatchService, Person, clean_name
 from bot.service.base import settings_of
 from bot.service.tournaments.models import (
@@ -20,6 +20,8 @@ from bot.service.tournaments.models import (
     TournamentChange,
     TournamentListener,
     TournamentView,
+    progress_of,
+    read_view,
 )
 from bot.store import MatchRecord, Timer
 from bot.store.tournament_records import (
@@ -106,9 +108,7 @@ class TournamentsBase:
     ) -> Progress:
         """The event as stored, for its format to read."""
         game = self.matches.games[event.game]
-        return Progress(
-            config, game, event.seed, event.round, event.status, entrants, results, tables
-        )
+        return progress_of(event, config, game, entrants, results, tables)
 
     def _cut(
         self,
@@ -126,16 +126,7 @@ class TournamentsBase:
 
     async def view(self, tournament_id: str) -> TournamentView:
         event = await self.get(tournament_id)
-        config = self.config_of(event)
-        game = self.matches.games[event.game]
-        entrants = await self.store.entrants(tournament_id)
-        results = await self.store.results(tournament_id)
-        tables = await self.store.tournament_tables(tournament_id)
-        progress = self.progress(event, config, entrants, results, tables)
-        kind = format_of(config, game)
-        standings = kind.standings(progress)
-        rounds = kind.rounds(len(progress.players))
-        return TournamentView(event, config, game, entrants, results, tables, standings, rounds)
+        return await read_view(self.store, self.matches.games[event.game], event)
 
     async def entrant_ratings(
         self, event: TournamentRecord, entrants: Sequence[EntrantRecord]
@@ -150,16 +141,13 @@ class TournamentsBase:
 
     async def chances(self, record: MatchRecord) -> list[tuple[str, int]]:
         """Each seat's name and chance to win the table, in whole percent summing to 100,
-        from its player's rating (a bot's: a new player's); none when the server does not
-        rate matches, as every rating would be the default."""
+        from its player's rating (a bot's: its level's; a new player's if never rated);
+        none when the server does not rate matches, as every rating would be the default."""
         if (await self.matches.guild_settings(record.guild_id)).ratings == "off":
             return []
-        users = [s.user_id for s in record.seats if s.user_id is not None]
-        found = await self.store.ratings_of(record.guild_id, record.game, users)
-        ratings = [
-            Rating(found[s.user_id].mu, found[s.user_id].sigma) if s.user_id in found else Rating()
-            for s in record.seats
-        ]
+        ids = [s.user_id if s.user_id is not None else BOT_IDS[s.level] for s in record.seats]
+        found = await self.store.ratings_of(record.guild_id, record.game, sorted(set(ids)))
+        ratings = [Rating(found[i].mu, found[i].sigma) if i in found else Rating() for i in ids]
         return [(s.name, c) for s, c in zip(record.seats, win_chances(ratings), strict=True)]
 
     async def may_organise(self, guild_id: int, actor: Person) -> bool:

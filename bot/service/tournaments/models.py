@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Literal
 
 from bot.errors import UserError
-from bot.store import MatchRecord
+from bot.store import MatchRecord, Store
 from bot.store.tournament_records import (
     EntrantRecord,
     ResultRecord,
@@ -17,9 +17,10 @@ from bot.store.tournament_records import (
     TournamentTable,
 )
 from bot.tournaments.config import DAY, TournamentConfig
+from bot.tournaments.elimination import PodRounds, Tree
 from bot.tournaments.entries import late_entry_open
 from bot.tournaments.formats import Format, format_of
-from bot.tournaments.progress import to_table_result
+from bot.tournaments.progress import Progress, to_table_result
 from bot.tournaments.results import meetings
 from bot.tournaments.standings import Standing
 from games.core.protocol import Game
@@ -86,6 +87,19 @@ class TournamentView:
         return format_of(self.config, self.game)
 
     @property
+    def progress(self) -> Progress:
+        """The event as its format reads it."""
+        event = self.event
+        return Progress(
+            self.config, self.game, event.seed, event.round, event.status,
+            self.entrants, self.results, self.tables,
+        )  # fmt: skip
+
+    def drawn_bracket(self) -> Tree | PodRounds | None:
+        """What the bracket picture draws (None: the event has no bracket, or none yet)."""
+        return self.format.drawn_bracket(self.progress)
+
+    @property
     def late_entry_open(self) -> bool:
         """Whether a player may still join the running event (Swiss and pods, until
         round ⌈R/2⌉, with a loss for each round played)."""
@@ -114,6 +128,47 @@ class TournamentView:
         if self.event.status != "finished" or not self.standings:
             return None
         return self.entrant(self.standings[0].player)
+
+
+def progress_of(
+    event: TournamentRecord,
+    config: TournamentConfig,
+    game: Game,
+    entrants: Sequence[EntrantRecord],
+    results: Sequence[ResultRecord],
+    tables: Sequence[TournamentTable],
+) -> Progress:
+    """The event as stored, for its format to read."""
+    return Progress(config, game, event.seed, event.round, event.status, entrants, results, tables)
+
+
+EventRecords = tuple[list[EntrantRecord], list[ResultRecord], list[TournamentTable]]
+
+
+async def event_records(store: Store, event: TournamentRecord) -> EventRecords:
+    """What an event's view is computed from: its entrants, results and tables."""
+    entrants = await store.entrants(event.tournament_id)
+    results = await store.results(event.tournament_id)
+    tables = await store.tournament_tables(event.tournament_id)
+    return entrants, results, tables
+
+
+def view_of(game: Game, event: TournamentRecord, records: EventRecords) -> TournamentView:
+    """The view of an event from its records: pure, so a caller may compute a large
+    event's standings off the event loop (the web page does)."""
+    entrants, results, tables = records
+    config = TournamentConfig.model_validate_json(event.config)
+    progress = progress_of(event, config, game, entrants, results, tables)
+    kind = format_of(config, game)
+    standings = kind.standings(progress)
+    rounds = kind.rounds(len(progress.players))
+    return TournamentView(event, config, game, entrants, results, tables, standings, rounds)
+
+
+async def read_view(store: Store, game: Game, event: TournamentRecord) -> TournamentView:
+    """The view of an event, read from the store alone: the tournament service shows it,
+    and the read-only web page (which holds none of the service's writing parts) too."""
+    return view_of(game, event, await event_records(store, event))
 
 
 def signed_up(entrants: Sequence[EntrantRecord], user_id: int) -> EntrantRecord | None:

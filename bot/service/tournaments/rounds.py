@@ -183,7 +183,9 @@ class Rounds(TournamentsBase):
             event=event.tournament_id,  # rated under the server's ``ratings: events`` too
         )
         seats = [
-            SeatRecord(seat=i, user_id=entrants[p].user_id, name=entrants[p].name)
+            SeatRecord(
+                seat=i, user_id=entrants[p].user_id, name=entrants[p].name, level=entrants[p].level
+            )
             for i, p in enumerate(self.seated(table))
         ]
         record = await self.matches.open_lobby(

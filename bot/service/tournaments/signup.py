@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Sequence
 
 from bot.errors import UserError
-from bot.service import Person, clean_name
+from bot.service import Person, bot_name, clean_name
 from bot.service.tournaments.base import TournamentsBase
 from bot.service.tournaments.models import TooFewPlayers, TournamentChange, signed_up
 from bot.store.tournament_records import EntrantRecord, ResultRecord, TournamentRecord
@@ -16,7 +16,7 @@ from bot.tournaments.config import TournamentConfig
 from bot.tournaments.entries import late_entry, late_entry_open
 from bot.tournaments.formats import format_of
 from bot.tournaments.top_cut import default_cut
-from games.core.words import BOT_NAMES
+from games.core.levels import DEFAULT_LEVEL, Level
 
 
 class SignUp(TournamentsBase):
@@ -179,18 +179,40 @@ class SignUp(TournamentsBase):
         await self._signup_change(tournament_id)
         return mine
 
-    async def add_bot(self, tournament_id: str, actor: Person) -> EntrantRecord:
+    async def set_bot_level(
+        self, tournament_id: str, actor: Person, number: int, level: Level
+    ) -> EntrantRecord:
+        """How hard bot entrant ``number`` plays the tables it is seated at from now on."""
+        async with self.lock(tournament_id):
+            event = await self.get(tournament_id)
+            await self.require_organiser(event, actor, "pick the bots' levels")
+            if not event.is_open:
+                raise UserError("This tournament is over.")
+            entrants = await self.store.entrants(tournament_id)
+            entrant = next((e for e in entrants if e.entrant == number and e.is_bot), None)
+            if entrant is None:
+                raise UserError("That bot is not in this tournament.")
+            entrant = entrant.model_copy(update={"level": level})
+            await self.store.save_entrant(entrant)
+        await self._signup_change(tournament_id)
+        return entrant
+
+    async def add_bot(
+        self, tournament_id: str, actor: Person, level: Level | None = None
+    ) -> EntrantRecord:
         """A bot entrant: fills odd seats or lets an organiser try an event alone. During
-        the event it is a late entry, like a person the organiser adds."""
+        the event it is a late entry, like a person the organiser adds. It plays every
+        table at ``level`` (None: the server's default)."""
         async with self.lock(tournament_id):
             event = await self.get(tournament_id)
             await self.require_organiser(event, actor, "add bots")
+            if level is None:
+                level = (await self.matches.guild_settings(event.guild_id)).bot_level
             entrants = await self.store.entrants(tournament_id)
-            taken = {e.name for e in entrants}
-            name = next((f"🤖 {n}" for n in BOT_NAMES if f"🤖 {n}" not in taken), None)
-            if name is None:
-                name = self._unique("🤖 Bot", entrants)
-            entrant = await self._add_entrant(event, actor, entrants, None, name, "add bot")
+            name = bot_name({e.name for e in entrants}) or self._unique("🤖 Bot", entrants)
+            entrant = await self._add_entrant(
+                event, actor, entrants, None, name, "add bot", level=level
+            )
         await self._signup_change(tournament_id)
         return entrant
 
@@ -220,6 +242,8 @@ class SignUp(TournamentsBase):
         user_id: int | None,
         name: str,
         action: str,
+        *,
+        level: Level = DEFAULT_LEVEL,
     ) -> EntrantRecord:
         config = self.config_of(event)
         if not event.is_open:
@@ -236,6 +260,7 @@ class SignUp(TournamentsBase):
             state="entered",
             checked_in=True,  # the organiser vouches for them
             joined_at=self.clock.now(),
+            level=level,
         )
         if event.status == "signup":
             entered = sum(e.state == "entered" for e in entrants)

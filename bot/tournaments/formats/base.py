@@ -206,6 +206,13 @@ class Format(ABC):
     def bracket(
         self, p: Progress, players: Sequence[Player], seeds: Sequence[Player] | None = None
     ) -> tuple[elim.Bracket, elim.BracketState]:
+        tree = self.tree(p, players, seeds)
+        return tree.bracket, tree.state
+
+    def tree(
+        self, p: Progress, players: Sequence[Player], seeds: Sequence[Player] | None = None
+    ) -> elim.Tree:
+        """The bracket, where it stands, and the results of its played matches."""
         if seeds is None:
             # Seeds: a seeded shuffle of the field (the lot of round 0), so nobody's
             # sign-up order decides their side of the bracket; or by rating.
@@ -218,7 +225,11 @@ class Format(ABC):
             for r in p.results
             if (r.round, r.table_no) in by_table and r.kind == "table"
         }
-        return bracket, elim.progress(bracket, played)
+        return elim.Tree(bracket, elim.progress(bracket, played), played)
+
+    def drawn_bracket(self, p: Progress) -> elim.Tree | elim.PodRounds | None:
+        """What a bracket picture draws of the event (None: no bracket, or none yet)."""
+        return None
 
 
 class ScoreGroupRounds(Format):

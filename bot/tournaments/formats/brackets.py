@@ -25,13 +25,17 @@ class SingleElimination(Format):
         return bracket_pairing(state)
 
     def decided_top(self, p: Progress) -> list[Player]:
-        if p.status == "signup" or len(p.players) < 2:
-            return []
-        return bracket_order(*self.bracket(p, p.players))
+        tree = self.drawn_bracket(p)
+        return [] if tree is None else bracket_order(tree.bracket, tree.state)
 
     def is_over(self, p: Progress) -> bool:
         _, state = self.bracket(p, p.players)
         return state.finished
+
+    def drawn_bracket(self, p: Progress) -> elim.Tree | None:
+        if p.status == "signup" or len(p.players) < 2:
+            return None
+        return self.tree(p, p.players)
 
 
 class DoubleElimination(SingleElimination):

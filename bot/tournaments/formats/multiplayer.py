@@ -39,9 +39,14 @@ class MultiplayerElimination(MultiplayerFormat):
             )
 
     def run(self, p: Progress, upto: int | None = None) -> elim.MultiplayerRun:
-        """Replay the event from its stored tables: round 1's field in the lot of round 0,
-        then each round's tables, results and byes, up to round ``upto`` (default: the
+        """Replay the event from its stored tables, up to round ``upto`` (default: the
         current one)."""
+        pods = self.pod_rounds(p, upto)
+        return elim.multiplayer_run(pods.seeds, pods.rounds, pods.advance, set(p.withdrawn))
+
+    def pod_rounds(self, p: Progress, upto: int | None = None) -> elim.PodRounds:
+        """Round 1's field in the lot of round 0, then each round's tables, results and
+        byes, up to round ``upto`` (default: the current one)."""
         decided = {(r.round, r.table_no): to_table_result(r) for r in p.results}
         played = []
         for number in range(1, (p.round if upto is None else upto) + 1):
@@ -60,9 +65,11 @@ class MultiplayerElimination(MultiplayerFormat):
             )
         first = [q for t in played[0].tables for q in t] + list(played[0].byes) if played else []
         drawn = self.seed_draw(p, sorted(first))
-        return elim.multiplayer_run(
-            sorted(first, key=drawn.__getitem__), played, self.advance, set(p.withdrawn)
-        )
+        seeds = tuple(sorted(first, key=drawn.__getitem__))
+        return elim.PodRounds(seeds, tuple(played), self.advance)
+
+    def drawn_bracket(self, p: Progress) -> elim.PodRounds | None:
+        return self.pod_rounds(p) if p.status != "signup" and p.round else None
 
     def pair(self, p: Progress, number: int) -> Pairing:
         """The field drawn by lot in round 1, then who went on, tables snaked by seed

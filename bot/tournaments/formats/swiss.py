@@ -4,6 +4,7 @@ optional single-elimination bracket of the top 2, 4 or 8 after the Swiss rounds.
 from __future__ import annotations
 
 from bot.errors import UserError
+from bot.tournaments import elimination as elim
 from bot.tournaments.formats.base import (
     ScoreGroupRounds,
     bracket_order,
@@ -68,11 +69,14 @@ class Swiss(ScoreGroupRounds):
         return seeds
 
     def decided_top(self, p: Progress) -> list[Player]:
+        tree = None if p.status == "signup" or len(p.players) < 2 else self.drawn_bracket(p)
+        return [] if tree is None else bracket_order(tree.bracket, tree.state)
+
+    def drawn_bracket(self, p: Progress) -> elim.Tree | None:
+        """The top cut's bracket, once it is paired."""
         if not self.config.top_cut or not any(t.bracket_id for t in p.tables):
-            return []
-        if p.status == "signup" or len(p.players) < 2:
-            return []
-        return bracket_order(*self.bracket(p, p.players, self.cut_seeds(p)))
+            return None
+        return self.tree(p, p.players, self.cut_seeds(p))
 
     def is_over(self, p: Progress) -> bool:
         rounds = self.rounds(len(p.players)) or 0

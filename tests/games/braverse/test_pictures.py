@@ -8,7 +8,6 @@ then LOOK at every image in tests/games/braverse/pictures/ before committing the
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -16,9 +15,9 @@ import pytest
 from games import GAMES
 from games.braverse.view import AttackLine, BraverseView, CookieLine, SideView, SupportLine
 from games.core.pictures import difference
+from tests.games.snapshots import TOLERANCE, difference_from_reference
 
 REFERENCES = Path(__file__).parent / "pictures"
-TOLERANCE = 1.0  # mean per-channel difference (0-255); a moved card is far above it
 GAME = GAMES["braverse"]
 
 
@@ -152,11 +151,7 @@ SNAPSHOTS = {
 @pytest.mark.parametrize("name", sorted(SNAPSHOTS))
 def test_pictures_match_their_references(name: str) -> None:
     drawn = SNAPSHOTS[name]()
-    assert drawn is not None
-    reference = REFERENCES / f"{name}.png"
-    if os.environ.get("UPDATE_PICTURES"):
-        reference.write_bytes(drawn)
-    assert difference(drawn, reference.read_bytes()) < TOLERANCE
+    assert difference_from_reference(drawn, REFERENCES / f"{name}.png") < TOLERANCE
 
 
 def test_the_references_are_told_apart() -> None:

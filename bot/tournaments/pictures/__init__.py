@@ -1,0 +1,36 @@
+"""Tournament pictures, pure functions from what a format knows to PNG bytes, drawn with
+the shared kit (``games.core.pictures``): an elimination bracket (single, double,
+multiplayer) and the standings. No Discord here; the cog attaches them.
+
+Names are drawn as given (cut with an ellipsis, emoji left out: the font has none);
+nothing secret is in them: brackets, results and standings are public."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.tournaments.elimination import PodRounds, Tree
+from bot.tournaments.pictures.pods import draw_pods
+from bot.tournaments.pictures.standings import draw_standings
+from bot.tournaments.pictures.tree import draw_tree
+from bot.tournaments.results import Player
+from bot.tournaments.standings import Standing
+
+
+def bracket_picture(
+    drawn: Tree | PodRounds, names: Mapping[Player, str], title: str, subtitle: str
+) -> bytes:
+    """The bracket as a PNG: a tree for single and double elimination, a band of tables
+    per round for multiplayer elimination."""
+    if isinstance(drawn, PodRounds):
+        return draw_pods(drawn, names, title, subtitle).png()
+    return draw_tree(drawn, names, title, subtitle).png()
+
+
+def standings_picture(
+    standings: Sequence[Standing], names: Mapping[Player, str], title: str, subtitle: str
+) -> bytes:
+    return draw_standings(standings, names, title, subtitle).png()
+
+
+__all__ = ["bracket_picture", "standings_picture"]

@@ -1,0 +1,168 @@
+"""What the templates show, shaped from the reads: panel text as safe HTML, a replay's
+steps, an event's rounds and standings, a rating curve. Everything people wrote is escaped
+here or by the templates' autoescape, and nothing is marked safe before it was escaped."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import jinja2
+from markupsafe import Markup, escape
+
+from bot.service.history import Replay
+from bot.service.tournaments.models import TournamentView, points_text
+from bot.tournaments.tiebreakers import TIEBREAKS, percent
+from bot.web.reader import Curve, TableNow, step_now
+from games.core.protocol import Game
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_ITALIC = re.compile(r"(?<![\w*])[*_](?!\s)(.+?)(?<!\s)[*_](?![\w*])")
+_TIME = re.compile(r"&lt;t:(\d{1,12})(?::[tTdDfFR])?&gt;")
+_SPOILER = re.compile(r"\|\|(.+?)\|\|")
+
+
+def discord_text(text: str) -> Markup:
+    """A panel's Discord markdown as HTML: escaped first, then bold and italics and
+    Discord's timestamps turned into tags of our own; nothing of the text becomes a tag."""
+    safe = str(escape(text))
+    safe = _BOLD.sub(r"<strong>\1</strong>", safe)
+    safe = _ITALIC.sub(r"<em>\1</em>", safe)
+    safe = _SPOILER.sub(r"\1", safe)
+    safe = _TIME.sub(lambda m: when(float(m.group(1))), safe)
+    return Markup(safe)
+
+
+DOTS = 60  # points marked on a rating curve (the latest)
+
+
+def day(stamp: float | None) -> str:
+    if stamp is None:
+        return ""
+    return datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%d")
+
+
+def when(stamp: float | None) -> str:
+    if stamp is None:
+        return ""
+    return datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def table_text(env: jinja2.Environment, now: TableNow) -> str:
+    """The table fragment: the same HTML in the page and in each live update."""
+    return env.get_template("_table.html").render(now=now)
+
+
+@dataclass(frozen=True)
+class Step:
+    number: int
+    label: str  # who moved and what ("" for the deal)
+    now: TableNow
+
+
+def replay_steps(found: Replay, game: Game) -> list[Step]:
+    """Each step of a finished match as everyone saw it (the public view)."""
+    record = found.record
+    names = {s.seat: s.name for s in record.seats}
+    steps = []
+    for frame in found.frames:
+        who = names.get(frame.seat, "") if frame.seat is not None else ""
+        label = f"{who}: {frame.label}" if who and frame.label else frame.label
+        steps.append(Step(frame.step, label, step_now(record, game, frame.state)))
+    return steps
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    name: str
+    points: str
+    breakers: list[str]
+    dropped: bool
+
+
+@dataclass(frozen=True)
+class RoundRows:
+    number: int
+    tables: list[tuple[int, list[str], str]]  # (table, names, result)
+    byes: list[str]
+
+
+@dataclass(frozen=True)
+class EventPage:
+    view: TournamentView
+    entrants: list[tuple[str, str]]  # (name, state)
+    rounds: list[RoundRows]
+    breakers: list[str]  # the tiebreak names, in the order they break
+    explained: list[tuple[str, str]]  # (name, words)
+    standings: list[StandingRow]
+
+
+def event_page(view: TournamentView) -> EventPage:
+    names = {e.entrant: e.name for e in view.entrants}  # view.name scans: 512 × 2,304 lines
+    standings = [
+        StandingRow(
+            s.rank,
+            names[s.player],
+            points_text(s.points),
+            [percent(value) for _, value in s.tiebreakers],
+            s.dropped,
+        )
+        for s in view.standings
+    ]
+    breakers = [name for name, _ in view.standings[0].tiebreakers] if view.standings else []
+    rounds = []
+    results = {(r.round, r.table_no): r for r in view.results}
+    for number in sorted({t.round for t in view.tables} | {r.round for r in view.results}):
+        tables = []
+        for t in sorted((t for t in view.tables if t.round == number), key=lambda t: t.table_no):
+            result = results.get((number, t.table_no))
+            said = ""
+            if result is not None and result.kind == "table":
+                order = sorted(zip(result.places, result.players, strict=True))
+                said = ", ".join(f"{place}. {names[p]}" for place, p in order)
+            elif t.status == "playing":
+                said = "playing"
+            tables.append((t.table_no, [names[p] for p in t.seats], said))
+        byes = [names[r.players[0]] for r in view.results if r.round == number and r.kind == "bye"]
+        rounds.append(RoundRows(number, tables, byes))
+    return EventPage(
+        view,
+        [(e.name, e.state) for e in view.entrants],
+        rounds,
+        breakers,
+        [(name, TIEBREAKS[name]) for name in breakers if name in TIEBREAKS],
+        standings,
+    )
+
+
+@dataclass(frozen=True)
+class CurveSvg:
+    game: str
+    points: str  # the polyline's "x,y x,y"
+    dots: list[tuple[str, str]]  # each match's point (the last ones, when there are many)
+    low: int
+    high: int
+    last: int
+    matches: int
+    width: int = 600
+    height: int = 160
+
+
+def curve_svg(curve: Curve) -> CurveSvg:
+    """A rating curve drawn server-side as an SVG polyline (no script draws it)."""
+    values = [rating for _, rating in curve.points]
+    low, high = min(values), max(values)
+    span = max(1, high - low)
+    width, height, pad = 600, 160, 10
+    step = (width - 2 * pad) / max(1, len(values) - 1)
+
+    def y(value: int) -> float:
+        if high == low:
+            return height / 2  # one rating so far: a level line through the middle
+        return height - pad - (value - low) * (height - 2 * pad) / span
+
+    xy = [f"{pad + i * step:.1f},{y(v):.1f}" for i, v in enumerate(values)]
+    dots = [(x, y) for x, y in (point.split(",") for point in xy[-DOTS:])]
+    return CurveSvg(curve.game, " ".join(xy), dots, low, high, values[-1], len(values))

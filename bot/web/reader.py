@@ -1,0 +1,239 @@
+"""All the web pages read of the bot: the store, the games, and the match service's replays.
+
+Nothing here writes: the pages take these reads and nothing else (the import-linter
+contract ``web-reads-only`` keeps the service's writing parts out of ``bot.web``). Running
+matches are drawn from the public view only (seat None), like the table in Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
+from bot.service.base import SeatView, match_outcome, waiting_on
+from bot.service.history import History, Replay
+from bot.service.tournaments.models import EventRecords, event_records
+from bot.store import MatchRecord, Store
+from bot.store.tournament_records import TournamentRecord
+from bot.timing import GuildSettings
+from bot.web.paths import site_root
+from games.core.panels import Panel, Panels
+from games.core.protocol import Game, GameState, Picturing
+
+LEADERS_SHOWN = 10
+PLAYER_MATCHES = 50  # finished matches listed on a player's page
+
+
+@dataclass(frozen=True)
+class Site:
+    """A server that opted in, reached through its current path."""
+
+    guild_id: int
+    root: str  # /s/<guild>/<token>
+    token: str
+
+
+@dataclass(frozen=True)
+class TableNow:
+    """A match as everyone may see it at one version: its public panels and whose turn."""
+
+    record: MatchRecord
+    game: Game
+    version: int
+    view: BaseModel
+    panels: tuple[Panel, ...]
+    waiting: tuple[str, ...]  # names of the seats the table waits for
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.record.seats]
+
+    @property
+    def pictured(self) -> bool:
+        return isinstance(self.game, Picturing)
+
+
+@dataclass(frozen=True)
+class Leader:
+    rank: int
+    user_id: int
+    name: str
+    rating: int
+    games: int
+
+
+@dataclass(frozen=True)
+class Front:
+    running: list[TableNow]
+    tournaments: list[tuple[TournamentRecord, str]]  # (event, its game's name)
+    leaders: dict[str, list[Leader]]  # by game name, games with no rated player left out
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One finished match on a player's page."""
+
+    match_id: str
+    game: str
+    place: int | None
+    players: int
+    finished_at: float | None
+
+
+@dataclass(frozen=True)
+class Curve:
+    """A player's rating after each rated match of one game, oldest first."""
+
+    game: str
+    points: list[tuple[float, int]]  # (when, display rating)
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    user_id: int
+    name: str
+    matches: list[Placed]
+    curves: list[Curve]
+
+
+def picture(game: Game, view: BaseModel) -> bytes | None:
+    """The game's public table picture, where the game draws one (``Picturing``)."""
+    return game.table_picture(view) if isinstance(game, Picturing) else None
+
+
+def table_now(record: MatchRecord, game: Game, state: GameState) -> TableNow:
+    """The match now, as a spectator sees it (a table that ended has nobody to move)."""
+    deciding = game.decided(state) if record.status == "active" else []
+    seen = SeatView.of(record, game, state, None, deciding)
+    # The panels the move built once (``Engine.public_table``) while it ran: not again.
+    return _shown(record, game, state, seen.view, seen.panels, seen.waiting_on)
+
+
+def step_now(record: MatchRecord, game: Game, state: GameState) -> TableNow:
+    """A step of a finished match's replay, as a spectator saw it then: whose turn it was."""
+    view = game.view(state, None)
+    return _shown(record, game, state, view, game.panels(view), waiting_on(game.decisions(state)))
+
+
+def _shown(
+    record: MatchRecord,
+    game: Game,
+    state: GameState,
+    view: BaseModel,
+    panels: Panels,
+    waiting: frozenset[int],
+) -> TableNow:
+    names = {s.seat: s.name for s in record.seats}
+    shown = tuple(p for p in (panels.table, panels.details) if p is not None)
+    who = tuple(names.get(seat, "?") for seat in sorted(waiting))
+    return TableNow(record, game, state.version, view, shown, who)
+
+
+class Reader:
+    def __init__(self, store: Store, games: Mapping[str, Game], history: History) -> None:
+        self.store = store
+        self.games = games
+        self.history = history
+
+    async def site(self, guild_id: int, token: str) -> Site | None:
+        """The server if it opted in and ``token`` is its current one; else None (404)."""
+        settings = GuildSettings.model_validate_json(await self.store.guild_settings(guild_id))
+        if not settings.web or not settings.web_token:
+            return None
+        if not secrets.compare_digest(settings.web_token.encode(), token.encode()):
+            return None
+        return Site(guild_id, site_root(guild_id, token), token)
+
+    async def current_token(self, guild_id: int) -> str | None:
+        settings = GuildSettings.model_validate_json(await self.store.guild_settings(guild_id))
+        return settings.web_token if settings.web else None
+
+    async def front(self, site: Site) -> Front:
+        running = [
+            table_now(r, self.games[r.game], self.games[r.game].load_state(r.state))
+            for r in await self.store.running_in_guild(site.guild_id)
+            if r.game in self.games and r.state is not None
+        ]
+        events = [
+            (e, self.games[e.game].name)
+            for e in await self.store.tournaments(site.guild_id, open_only=False)
+            if e.game in self.games
+        ]
+        leaders: dict[str, list[Leader]] = {}
+        for key, game in self.games.items():
+            top = await self.store.leaderboard(site.guild_id, key, limit=LEADERS_SHOWN)
+            names = await self.store.player_names(site.guild_id, [r.user_id for r in top])
+            if top:
+                leaders[game.name] = [
+                    Leader(i + 1, r.user_id, names.get(r.user_id, "Player"), r.display, r.games)
+                    for i, r in enumerate(top)
+                ]
+        return Front(running, events, leaders)
+
+    async def match(self, site: Site, match_id: str) -> MatchRecord | None:
+        record = await self.store.get(match_id)
+        if record is None or record.guild_id != site.guild_id or record.game not in self.games:
+            return None
+        return record
+
+    def now(self, record: MatchRecord) -> TableNow | None:
+        if record.state is None:
+            return None
+        game = self.games[record.game]
+        return table_now(record, game, game.load_state(record.state))
+
+    async def replay(self, site: Site, match_id: str) -> Replay:
+        """Raises the service's ``UserError`` for a match that is not finished here."""
+        return await self.history.replay(site.guild_id, match_id)
+
+    async def replay_picture(self, site: Site, match_id: str, step: int) -> bytes | None:
+        found = await self.replay(site, match_id)
+        if not 0 <= step < len(found.frames):
+            return None
+        game = self.games[found.record.game]
+        view = game.view(found.frames[step].state, None)
+        return await asyncio.to_thread(picture, game, view)
+
+    async def event(self, site: Site, tournament_id: str) -> TournamentRecord | None:
+        event = await self.store.get_tournament(tournament_id)
+        if event is None or event.guild_id != site.guild_id or event.game not in self.games:
+            return None
+        return event
+
+    async def event_records(self, event: TournamentRecord) -> EventRecords:
+        return await event_records(self.store, event)
+
+    async def player(self, site: Site, user_id: int) -> PlayerPage | None:
+        names = await self.store.player_names(site.guild_id, [user_id])
+        if user_id not in names:
+            return None
+        records = await self.store.finished_matches(
+            site.guild_id, user_id=user_id, limit=PLAYER_MATCHES
+        )
+        matches = [self._placed(r, user_id) for r in records if r.game in self.games]
+        changes = await self.store.rating_changes_of(site.guild_id, None, user_id)
+        curves: dict[str, list[tuple[float, int]]] = {}
+        for change in changes:
+            if change.game in self.games:
+                name = self.games[change.game].name
+                curves.setdefault(name, []).append((change.at, change.display_after))
+        return PlayerPage(
+            user_id,
+            names[user_id],
+            matches,
+            [Curve(game, points) for game, points in sorted(curves.items())],
+        )
+
+    def _placed(self, record: MatchRecord, user_id: int) -> Placed:
+        game = self.games[record.game]
+        seat = record.seat_of(user_id)
+        place = None
+        if record.state is not None:
+            outcome = match_outcome(record, game, game.load_state(record.state))
+            if outcome is not None:
+                place = next((p.place for p in outcome.placements if p.seat == seat), None)
+        return Placed(record.match_id, game.name, place, len(record.seats), record.finished_at)

@@ -1,0 +1,72 @@
+// Cookie Jar's web page: the live table and the replay stepper. No inline script anywhere
+// (the Content-Security-Policy forbids it); the server escapes every name it sends.
+"use strict";
+
+function followTable(body) {
+  const picture = document.getElementById("picture");
+  const text = document.getElementById("table-text");
+  const turn = document.getElementById("turn");
+  const source = new EventSource(body.dataset.live);
+  source.onmessage = (message) => {
+    const now = JSON.parse(message.data);
+    if (String(now.version) === body.dataset.version && turn.dataset.status === now.status) {
+      return;
+    }
+    body.dataset.version = String(now.version);
+    text.innerHTML = now.html; // rendered and escaped by the server's template
+    if (picture) {
+      picture.src = body.dataset.picture + "?v=" + now.version;
+    }
+    turn.dataset.status = now.status;
+    if (now.status === "active") {
+      turn.textContent = now.waiting ? "Waiting on " + now.waiting : "";
+    } else {
+      turn.textContent = "This match is over.";
+      source.close();
+    }
+  };
+}
+
+function stepReplay() {
+  const slider = document.getElementById("step");
+  const label = document.getElementById("step-label");
+  const steps = document.querySelectorAll("article.step");
+  const last = steps.length - 1;
+  const show = (n) => {
+    const step = Math.max(0, Math.min(last, n));
+    slider.value = String(step);
+    steps.forEach((article, i) => {
+      article.hidden = i !== step;
+      const img = article.querySelector("img[data-src]");
+      if (i === step && img) {
+        img.src = img.dataset.src;
+        img.removeAttribute("data-src");
+      }
+    });
+    label.textContent = "Step " + step + " of " + last;
+    document.body.dataset.step = String(step);
+  };
+  slider.addEventListener("input", () => show(Number(slider.value)));
+  document.getElementById("back").addEventListener("click", () => show(Number(slider.value) - 1));
+  document.getElementById("forward").addEventListener("click", () => show(Number(slider.value) + 1));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowLeft") {
+      show(Number(slider.value) - 1);
+      event.preventDefault();
+    } else if (event.key === "ArrowRight") {
+      show(Number(slider.value) + 1);
+      event.preventDefault();
+    }
+  });
+  show(0);
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const body = document.body;
+  if (body.dataset.live) {
+    followTable(body);
+  }
+  if (body.dataset.replay) {
+    stepReplay();
+  }
+});

@@ -1,0 +1,259 @@
+"""The web pages on a SQLite store, through aiohttp's test client: a service to move the
+matches, the app fed by its changes as in the bot's process."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.service import MatchService, Person
+from bot.store import SeatRecord
+from bot.store.ratings import RatingChangeRecord
+from bot.store.tournament_records import (
+    EntrantRecord,
+    ResultRecord,
+    TournamentRecord,
+    TournamentTable,
+)
+from bot.tournaments.config import TournamentConfig
+from bot.web.app import LIVE, make_app
+from bot.web.paths import site_root
+from bot.web.reader import Reader
+from bot.web.security import Buckets
+from devtools.moves import any_move
+from games import GAMES
+from tests.bot.conftest import ANA, BEN, MOD, service, store
+
+GUILD = 1
+XSS = "<img src=x onerror=alert(1)>"  # a name people wrote, as the store may hold it
+
+
+@pytest.fixture
+def backend() -> str:
+    """The pages read through the store interface both backends share: SQLite suffices
+    (and the crawl rewrites a row with sqlite3)."""
+    return "sqlite"
+
+
+async def serve(service: MatchService, buckets: Buckets | None = None) -> TestClient:
+    """A client of a fresh app (its live tables empty), fed by the service's changes."""
+    app = make_app(Reader(service.store, GAMES, service), buckets=buckets)
+    service.listeners.append(app[LIVE].on_change)
+    client = TestClient(TestServer(app))
+    await client.start_server()
+    return client
+
+
+@pytest.fixture
+async def web(service: MatchService) -> AsyncIterator[TestClient]:
+    client = await serve(service)
+    yield client
+    await client.close()
+
+
+async def opt_in(service: MatchService, guild: int = GUILD) -> str:
+    """Turn the server's page on; its root path."""
+    settings = await service.set_guild_defaults(guild, MOD, {"web": True})
+    return site_root(guild, settings.web_token)
+
+
+async def name_ben_with_markup(service: MatchService, match_id: str) -> None:
+    """The service cleans the names it is given; the store may still hold raw ones (older
+    rows, another front end), and the pages must escape them."""
+    lobby = await service.get(match_id)
+    seats = [
+        s if s.user_id != BEN.user_id else SeatRecord(seat=s.seat, user_id=s.user_id, name=XSS)
+        for s in lobby.seats
+    ]
+    await service.store.save_lobby(match_id, seats, lobby.options, lobby.host_id, lobby.settings)
+
+
+async def running_match(
+    service: MatchService, channel_id: int = 10, game: str = "cover_your_assets"
+) -> str:
+    """Ana, a player who named themselves with markup, and bots up to four seats, started."""
+    record = await service.open_lobby(
+        guild_id=GUILD, channel_id=channel_id, host=ANA, game_key=game
+    )
+    await service.join(record.match_id, BEN)
+    for _ in range(min(4, GAMES[game].max_players) - 2):
+        await service.add_bot(record.match_id, ANA)
+    await name_ben_with_markup(service, record.match_id)
+    await service.start(record.match_id, ANA)
+    return record.match_id
+
+
+async def finished_match(service: MatchService, channel_id: int = 20) -> str:
+    """Ana, the markup-named player and a bot play Cookie Chomper to the end."""
+    record = await service.open_lobby(
+        guild_id=GUILD, channel_id=channel_id, host=ANA, game_key="cookie_chomper"
+    )
+    await service.join(record.match_id, BEN)
+    await service.add_bot(record.match_id, ANA)
+    await name_ben_with_markup(service, record.match_id)
+    await service.start(record.match_id, ANA)
+    await play_out(service, record.match_id)
+    return record.match_id
+
+
+async def play_out(service: MatchService, match_id: str, moves: int = 5000) -> None:
+    """Bots move, and the people take their first option, until the match ends."""
+    for _ in range(moves):
+        if (await service.get(match_id)).status == "finished":
+            return
+        if await one_move(service, match_id) is None:
+            raise AssertionError("nobody could move")
+    raise AssertionError("the match did not end")
+
+
+async def one_move(service: MatchService, match_id: str) -> object:
+    """One move of whoever may move: a bot, else Ana or Ben taking their first option."""
+    return await any_move(service, match_id, [ANA.user_id, BEN.user_id])
+
+
+async def an_event(service: MatchService) -> str:
+    """A Swiss event of four (the markup-named player among them) with its first round
+    played: two tables, their results stored."""
+    store = service.store
+    event = TournamentRecord(
+        tournament_id="abcd1234",
+        guild_id=GUILD,
+        channel_id=30,
+        organiser_id=MOD.user_id,
+        game="cover_your_assets",
+        config=TournamentConfig().model_dump_json(),
+        status="running",
+        round=1,
+        seed=7,
+        created_at=1_700_000_000.0,
+    )
+    await store.create_tournament(event)
+    people = [(ANA.user_id, "Ana"), (BEN.user_id, XSS), (None, "Basil"), (None, "Ginger")]
+    for number, (user, name) in enumerate(people, start=1):
+        joined = 1_700_000_000.0 + number
+        await store.save_entrant(
+            EntrantRecord(
+                tournament_id=event.tournament_id,
+                entrant=number,
+                user_id=user,
+                name=name,
+                joined_at=joined,
+            )
+        )
+    for table_no, seats in ((1, [1, 2]), (2, [3, 4])):
+        await store.save_tournament_table(
+            TournamentTable(
+                tournament_id=event.tournament_id,
+                round=1,
+                table_no=table_no,
+                seats=seats,
+                status="done",
+            )
+        )
+        await store.add_result(
+            ResultRecord(
+                tournament_id=event.tournament_id,
+                round=1,
+                table_no=table_no,
+                players=seats,
+                places=[2, 1],
+            )
+        )
+    return event.tournament_id
+
+
+def rated(match_id: str, user_id: int, place: int, after: int) -> RatingChangeRecord:
+    return RatingChangeRecord(
+        match_id=match_id,
+        user_id=user_id,
+        guild_id=GUILD,
+        game="cookie_chomper",
+        at=1_700_000_000.0,
+        place=place,
+        players=2,
+        mu_before=25,
+        sigma_before=8,
+        mu_after=25 + (after - 1000) / 60,
+        sigma_after=7,
+        games_after=1,
+        display_after=after,
+    )
+
+
+async def rate(service: MatchService, match_id: str) -> None:
+    """The match rated, for the leaderboard and the curve on the players' pages."""
+    await service.store.save_match_ratings(
+        [rated(match_id, BEN.user_id, 1, 1120), rated(match_id, ANA.user_id, 2, 880)]
+    )
+
+
+async def elimination_event(service: MatchService) -> str:
+    """A single elimination of four bots, played out; one entrant's name, as the store
+    holds it, written with markup."""
+    from bot.bots import BotDriver
+    from bot.service.tournaments import Tournaments
+
+    events = Tournaments(service)
+    driver = BotDriver(service, delay=0)
+    config = TournamentConfig(format="single_elimination", pace="async")
+    event = await events.create(
+        guild_id=GUILD, channel_id=5, organiser=MOD, game_key="cookie_chomper", config=config
+    )
+    tid = event.tournament_id
+    for _ in range(4):
+        await events.add_bot(tid, MOD)
+    await events.start(tid, MOD)
+    for _ in range(60_000):  # the bots play it out (a guard on the loop, not a timing)
+        await asyncio.sleep(0)
+        if (await events.get(tid)).status == "finished":
+            break
+    await events.idle()
+    await driver.close()
+    entrant = (await service.store.entrants(tid))[1]
+    await service.store.save_entrant(entrant.model_copy(update={"name": XSS}))
+    return tid
+
+
+async def every_page_kind(service: MatchService) -> dict[str, str]:
+    """A server with one of everything (a running Cover Your Assets table, a running
+    Braverse one, a finished and rated match, an event), and the path of each page kind."""
+    root = await opt_in(service)
+    cover = await running_match(service)
+    braverse = await running_match(service, channel_id=11, game="braverse")
+    done = await finished_match(service)
+    tid = await an_event(service)
+    bracket = await elimination_event(service)
+    await rate(service, done)
+    return {
+        "front": f"{root}/",
+        "table": f"{root}/table/{cover}",
+        "table-picture": f"{root}/table/{braverse}",
+        "broadcast": f"{root}/table/{braverse}?broadcast=1",
+        "finished-table": f"{root}/table/{done}",
+        "replay": f"{root}/replay/{done}",
+        "event": f"{root}/event/{tid}",
+        "bracket": f"{root}/event/{bracket}",
+        "player": f"{root}/player/{BEN.user_id}",
+    }
+
+
+LINK = re.compile(r'(?:href|src|data-src|data-live|data-picture)="([^"]+)"')
+
+
+def links(page: str, root: str) -> set[str]:
+    """The server's own links on a page (the static files and the broadcast one too)."""
+    found = set()
+    for link in LINK.findall(page):
+        link = link.replace("&amp;", "&")
+        if link.startswith("?"):
+            continue  # ?broadcast=1, of the page it is on: crawled with it
+        if link.startswith(("/", root)):
+            found.add(link)
+    return found
+
+
+__all__ = ["ANA", "BEN", "MOD", "Person", "service", "store"]

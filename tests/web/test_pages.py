@@ -1,0 +1,319 @@
+"""The web pages through aiohttp's test client: opt-in, the path, every page kind, escaping,
+the headers, the rate limit, the live table and the crawl that finds no secret."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+
+from aiohttp.test_utils import TestClient
+
+from bot.service import MatchService
+from bot.web.paths import site_root
+from bot.web.security import CSP, Buckets
+from games import GAMES
+from tests.web.conftest import (
+    BEN,
+    GUILD,
+    MOD,
+    XSS,
+    an_event,
+    elimination_event,
+    every_page_kind,
+    finished_match,
+    links,
+    one_move,
+    opt_in,
+    rate,
+    running_match,
+    serve,
+)
+
+ESCAPED = "&lt;img src=x onerror=alert(1)&gt;"
+
+
+async def get_text(web: TestClient, path: str, status: int = 200) -> str:
+    response = await web.get(path)
+    assert response.status == status, (path, response.status)
+    return await response.text()
+
+
+async def test_a_server_that_did_not_opt_in_serves_nothing(
+    service: MatchService, web: TestClient
+) -> None:
+    match_id = await running_match(service)
+    guessed = site_root(GUILD, "A" * 24)
+    for tail in ("/", f"/table/{match_id}", f"/table/{match_id}/picture.png"):
+        assert (await web.get(guessed + tail)).status == 404
+    root = await opt_in(service)
+    assert (await web.get(root + "/")).status == 200
+    assert (await web.get(guessed + "/")).status == 404  # a wrong token still finds nothing
+    assert (await web.get(site_root(GUILD + 1, root.rsplit("/", 1)[1]) + "/")).status == 404
+    await service.set_guild_defaults(GUILD, MOD, {"web": False})
+    for tail in ("/", f"/table/{match_id}"):
+        assert (await web.get(root + tail)).status == 404
+
+
+async def test_renewing_the_path_closes_the_old_one_at_once(
+    service: MatchService, web: TestClient
+) -> None:
+    old = await opt_in(service)
+    assert (await web.get(old + "/")).status == 200
+    renewed = await service.set_guild_defaults(GUILD, MOD, {"web_renew": True})
+    new = site_root(GUILD, renewed.web_token)
+    assert new != old
+    assert (await web.get(old + "/")).status == 404
+    assert (await web.get(new + "/")).status == 200
+    # Turning the page off and on again keeps the renewed path.
+    await service.set_guild_defaults(GUILD, MOD, {"web": False})
+    again = await service.set_guild_defaults(GUILD, MOD, {"web": True})
+    assert again.web_token == renewed.web_token
+
+
+async def test_every_page_kind_renders_and_every_name_shows_escaped(
+    service: MatchService, web: TestClient
+) -> None:
+    pages = await every_page_kind(service)
+    root = pages["front"].removesuffix("/")
+    running = pages["table"].rsplit("/", 1)[1]
+    done = pages["replay"].rsplit("/", 1)[1]
+    tid = pages["event"].rsplit("/", 1)[1]
+    shown = {kind: await get_text(web, path) for kind, path in pages.items()}
+    for kind, page in shown.items():
+        assert XSS not in page and "<img src=x" not in page, kind
+        assert ESCAPED in page, kind
+    assert f"/table/{running}" in shown["front"] and f"/event/{tid}" in shown["front"]
+    assert f"/player/{BEN.user_id}" in shown["front"]  # the leaderboard links the player
+    assert "Waiting on" in shown["table"]
+    assert 'class="top"' in shown["table-picture"] and 'class="top"' not in shown["broadcast"]
+    assert 'class="step"' in shown["replay"] and 'id="step"' in shown["replay"]
+    assert "OMW%" in shown["event"] and "Round 1" in shown["event"]
+    assert "<polyline" in shown["player"] and "1120" in shown["player"]
+    assert "replay" in shown["finished-table"]
+    # A match of another server, a lobby, an unknown step: not found.
+    assert (await web.get(f"{root}/replay/{running}")).status == 404
+    assert (await web.get(f"{root}/replay/{done}/99999.png")).status == 404
+    assert (await web.get(f"{root}/player/424242")).status == 404
+    assert (await web.get(f"{root}/event/ffffffff")).status == 404
+
+
+async def test_a_picturing_game_serves_its_public_table_picture(
+    service: MatchService, web: TestClient
+) -> None:
+    root = await opt_in(service)
+    braverse = await running_match(service, channel_id=11, game="braverse")
+    picture = await web.get(f"{root}/table/{braverse}/picture.png")
+    assert picture.status == 200 and picture.content_type == "image/png"
+    assert (await picture.read()).startswith(b"\x89PNG")
+    page = await get_text(web, f"{root}/table/{braverse}")
+    assert 'id="picture"' in page and 'data-picture="' in page
+    # A game that draws no picture shows its text alone, and serves no picture.
+    chomper = await running_match(service, channel_id=12, game="cookie_chomper")
+    assert (await web.get(f"{root}/table/{chomper}/picture.png")).status == 404
+    assert 'id="picture"' not in await get_text(web, f"{root}/table/{chomper}")
+
+
+async def test_every_answer_carries_the_security_headers(
+    service: MatchService, web: TestClient
+) -> None:
+    root = await opt_in(service)
+    for path in (f"{root}/", "/static/site.css", "/static/site.js", "/nothing", f"{root}/x"):
+        response = await web.get(path)
+        assert response.headers["Content-Security-Policy"] == CSP, path
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert "default-src 'none'" in CSP and "unsafe-inline" not in CSP
+    # Read-only: nothing but GET (and HEAD) is routed.
+    assert (await web.post(f"{root}/")).status == 405
+
+
+async def test_too_many_requests_from_one_address_are_answered_429(
+    service: MatchService,
+) -> None:
+    now = [0.0]
+    client = await serve(service, Buckets(rate=1.0, burst=3.0, clock=lambda: now[0]))
+    try:
+        statuses = [(await client.get("/static/site.css")).status for _ in range(3)]
+        assert statuses == [200, 200, 200]
+        refused = await client.get("/static/site.css")
+        assert refused.status == 429 and refused.headers["Retry-After"] == "1"
+        now[0] += 1.0  # a second later the bucket holds one request again
+        assert (await client.get("/static/site.css")).status == 200
+    finally:
+        await client.close()
+
+
+async def next_event(stream: object) -> dict[str, object]:
+    """The next Server-Sent Event's data (keep-alive comments skipped)."""
+    content = stream.content  # type: ignore[attr-defined]
+    while True:
+        line = await asyncio.wait_for(content.readline(), 30)  # a guard, not a timing
+        assert line, "the stream ended"
+        if line.startswith(b"data: "):
+            return json.loads(line[6:])  # type: ignore[no-any-return]
+
+
+async def test_the_live_table_gets_one_render_per_move_fanned_out_to_every_viewer(
+    service: MatchService, web: TestClient
+) -> None:
+    root = await opt_in(service)
+    match_id = await running_match(service)
+    streams = [await web.get(f"{root}/table/{match_id}/live") for _ in range(5)]
+    assert all(s.headers["Content-Type"].startswith("text/event-stream") for s in streams)
+    first = [await next_event(s) for s in streams]
+    version = first[0]["version"]
+    from bot.web.app import LIVE
+
+    watched = web.server.app[LIVE]._watched[match_id]
+    renders = watched.renders
+    assert await one_move(service, match_id) is not None
+    after = [await next_event(s) for s in streams]
+    assert {a["version"] for a in after} == {version + 1}  # type: ignore[operator]
+    assert watched.renders == renders + 1  # one render, five viewers
+    assert len({json.dumps(a) for a in after}) == 1
+    assert ESCAPED in str(after[0]["html"]) and XSS not in str(after[0]["html"])
+    for stream in streams:
+        stream.close()
+
+
+async def test_a_renewed_path_ends_the_live_streams_opened_through_the_old_one(
+    service: MatchService, web: TestClient
+) -> None:
+    root = await opt_in(service)
+    match_id = await running_match(service)
+    stream = await web.get(f"{root}/table/{match_id}/live")
+    await next_event(stream)
+    await service.set_guild_defaults(GUILD, MOD, {"web_renew": True})
+    await one_move(service, match_id)
+    while line := await asyncio.wait_for(stream.content.readline(), 30):
+        assert not line.startswith(b"data: "), "a stream of the old path got a new table"
+
+
+async def crawl(web: TestClient, root: str) -> dict[str, bytes]:
+    """Every page and picture reachable from the front page, by path; a live stream's
+    first event."""
+    seen: dict[str, bytes] = {}
+    todo = [f"{root}/"]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        response = await web.get(path)
+        assert response.status == 200, path
+        if path.endswith("/live"):
+            seen[path] = (await response.content.readline()) + await response.content.readline()
+            response.close()
+            continue
+        body = await response.read()
+        seen[path] = body
+        if response.content_type == "text/html":
+            page = body.decode()
+            todo += sorted(links(page, root))
+            if "/table/" in path and "broadcast" not in path:
+                todo.append(path + "?broadcast=1")
+    return seen
+
+
+def scramble_running(db: str, match_id: str) -> None:
+    """The running match's hidden cards and seed re-dealt, as the contract's secrets
+    scramble does: only what nobody at the table may see changes."""
+    with sqlite3.connect(db) as connection:
+        game_key, state_json = connection.execute(
+            "SELECT game, state FROM matches WHERE id = ?", (match_id,)
+        ).fetchone()
+        game = GAMES[game_key]
+        state = game.load_state(state_json)
+        twin = game.scramble_hidden(state, None, random.Random(99))
+        assert twin.model_dump_json() != state_json, "nothing was hidden to scramble"
+        connection.execute(
+            "UPDATE matches SET state = ?, seed = ? WHERE id = ?",
+            (twin.model_dump_json(), twin.seed, match_id),
+        )
+
+
+async def test_a_crawl_from_the_front_page_finds_no_secret_of_a_running_match(
+    service: MatchService, web: TestClient, database_url: str
+) -> None:
+    root = await opt_in(service)
+    running = await running_match(service)
+    pictured = await running_match(service, channel_id=11, game="braverse")
+    for _ in range(6):
+        await one_move(service, running)
+        await one_move(service, pictured)
+    done = await finished_match(service)
+    await an_event(service)
+    await rate(service, done)
+    before = await crawl(web, root)
+    assert any(f"/table/{running}" in path for path in before)
+    assert any(f"/replay/{done}" in path for path in before)
+    assert any(path.endswith(f"/table/{pictured}/picture.png") for path in before)
+    for match_id in (running, pictured):
+        seed = str((await service.get(match_id)).seed)
+        assert all(seed.encode() not in body for body in before.values())
+        scramble_running(database_url.removeprefix("sqlite:///"), match_id)
+        service._forget(match_id)  # the service reads the scrambled row like any other
+    fresh = await serve(service)  # nothing kept rendered from before
+    try:
+        after = await crawl(fresh, root)
+    finally:
+        await fresh.close()
+    assert after.keys() == before.keys()
+    for path, body in before.items():
+        assert after[path] == body, path
+
+
+async def test_run_alone_the_pages_follow_moves_by_polling_the_database(
+    service: MatchService, database_url: str
+) -> None:
+    """``python -m bot web``: another process's moves reach the live table by the poll of
+    the watched matches' versions (here the service stands for the bot's process)."""
+    import aiohttp
+    from aiohttp.test_utils import unused_port
+
+    from bot.web.app import serve_alone
+
+    root = await opt_in(service)
+    match_id = await running_match(service)
+    port, stop = unused_port(), asyncio.Event()
+    alone = asyncio.create_task(serve_alone(database_url, port, stop))
+    try:
+        async with aiohttp.ClientSession() as session:
+            for _ in range(600):  # until it listens (a guard, not a timing)
+                try:
+                    front = await session.get(f"http://127.0.0.1:{port}{root}/")
+                    break
+                except aiohttp.ClientConnectionError:
+                    await asyncio.sleep(0.05)
+            assert front.status == 200 and match_id in await front.text()
+            stream = await session.get(f"http://127.0.0.1:{port}{root}/table/{match_id}/live")
+            version = (await next_event(stream))["version"]
+            assert await one_move(service, match_id) is not None
+            assert (await next_event(stream))["version"] == version + 1  # type: ignore[operator]
+            stream.close()
+    finally:
+        stop.set()
+        await alone
+
+
+async def test_an_elimination_event_shows_its_bracket_drawn(
+    service: MatchService, web: TestClient
+) -> None:
+    from bot.service.tournaments.drawn import bracket_drawn
+    from bot.service.tournaments.models import read_view
+
+    root = await opt_in(service)
+    tid = await elimination_event(service)
+    page = await get_text(web, f"{root}/event/{tid}")
+    assert "Bracket" in page and "/bracket.png" in page and ESCAPED in page
+    picture = await web.get(f"{root}/event/{tid}/bracket.png")
+    assert picture.status == 200 and picture.content_type == "image/png"
+    finished = await service.store.get_tournament(tid)
+    assert finished is not None and finished.status == "finished"
+    view = await read_view(service.store, GAMES[finished.game], finished)
+    assert await picture.read() == bracket_drawn(view)  # the bracket as the store has it
+    # A Swiss event has no bracket: no picture, no empty frame.
+    swiss = await an_event(service)
+    assert "Bracket" not in await get_text(web, f"{root}/event/{swiss}")
+    assert (await web.get(f"{root}/event/{swiss}/bracket.png")).status == 404

@@ -7,7 +7,11 @@ import asyncio
 import logging
 import os
 import signal
+import subprocess
+import sys
 import threading
+import time
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -138,3 +142,46 @@ async def test_a_drawing_process_draws_what_the_game_draws_in_place_and_one_that
         assert await in_process.picture(1, BRAVERSE, view, key(3)) == drawn
     finally:
         in_process.close()
+
+
+ORPHAN = """
+import asyncio, time
+from bot.pictures import Pictures
+from bot.timing import GuildSettings
+
+async def settings(guild):
+    return GuildSettings()
+
+async def main():
+    pictures = Pictures(settings, processes=1)
+    pictures.start()
+    while not pictures._drawers._processes:
+        await asyncio.sleep(0.01)
+    print(*pictures._drawers._processes, flush=True)
+    await asyncio.sleep(60)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_a_drawing_process_ends_when_the_bot_is_killed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    script = tmp_path / "bot_that_dies.py"
+    script.write_text(ORPHAN)
+    bot = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=Path.cwd()
+    )
+    try:
+        assert bot.stdout is not None
+        (drawer,) = (int(pid) for pid in bot.stdout.readline().split())
+    finally:
+        bot.kill()
+        bot.wait()
+    for _ in range(500):  # it notices its parent gone at once; allow a slow machine 10 s
+        try:
+            os.kill(drawer, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.02)
+    os.kill(drawer, signal.SIGKILL)
+    raise AssertionError("the drawing process outlived the bot")

@@ -18,15 +18,17 @@ from games.core.pictures import (
     PAD,
     PALETTE,
     WIDTH,
+    Box,
     Canvas,
     Shape,
     card_back,
+    cards_section,
     empty_slot,
-    grid,
-    grid_height,
     player_band,
     ribbon,
+    section_height,
 )
+from games.core.pictures import header as draw_header
 
 SYMBOLS: dict[str, tuple[Shape, str]] = {
     "R": ("circle", "red"),
@@ -132,12 +134,9 @@ def status_text(pool: CardPool, view: BraverseView) -> str:
 
 
 def header(canvas: Canvas, pool: CardPool, view: BraverseView) -> None:
-    canvas.text((PAD + 4, PAD), "CookieRun: Braverse", 22, PALETTE.text, bold=True)
     where = PHASES[view.phase] + (f" · turn {view.round}" if view.round else "")
-    canvas.text((WIDTH - PAD - 4, PAD + 4), where, 16, PALETTE.muted, anchor="ra", width=420)
-    status = status_text(pool, view)
     hue = PALETTE.danger if view.attack is not None else PALETTE.accent
-    canvas.paragraph((PAD + 4, PAD + 34), status, 16, hue, width=WIDTH - 2 * PAD - 8, lines=2)
+    draw_header(canvas, "CookieRun: Braverse", where, status_text(pool, view), hue)
 
 
 def side_band(
@@ -149,15 +148,8 @@ def side_band(
     if side.attack_bonus:
         counts = f"+{side.attack_bonus} attack this turn · " + counts
     band = (PAD, y, WIDTH - PAD, y + BAND)
-    outline = PALETTE.accent if won else None
-    width = 250 if won else 330
-    player_band(
-        canvas, band, side.name, counts, moving=moving, lit=won, outline=outline, name_width=width
-    )
+    player_band(canvas, band, side.name, counts, moving=moving, won=won, name_width=330)
     x = PAD + 14
-    if won:  # a badge after the (cut) name, so a long name never hides who won
-        shown = canvas.measure(canvas.fit(side.name, 20, 250, bold=True), 20, bold=True)
-        ribbon(canvas, (x + shown + 80, y + 13), "WINNER", PALETTE.good)
     top = y + 42
     for slot in range(2):
         box = (x + slot * (CARD_W + 10), top, x + slot * (CARD_W + 10) + CARD_W, top + CARD_H)
@@ -274,30 +266,18 @@ def hand_picture(pool: CardPool, view: BraverseView) -> bytes | None:
         sections.append(("Your starting Cookie", [(view.my_start, 1)]))
     if view.looked:
         sections.append(("You are looking at", sorted(Counter(view.looked).items())))
-    height = PAD + sum(section_height(cards) for _, cards in sections)
+    height = PAD + sum(
+        section_height(len(cards), HAND_COLUMNS, CARD_H, GAP) for _, cards in sections
+    )
     canvas = Canvas(height)
     y = PAD
     for title, cards in sections:
-        y = hand_section(canvas, pool, title, cards, y)
+
+        def draw(item: tuple[str, int], box: Box) -> None:
+            hand_card(canvas, pool, *item, box)
+
+        y = cards_section(canvas, y, title, cards, HAND_COLUMNS, CARD_H, draw, GAP)
     return canvas.png()
-
-
-def section_height(cards: list[tuple[str, int]]) -> int:
-    return 34 + grid_height(len(cards), HAND_COLUMNS, CARD_H, GAP)
-
-
-def hand_section(
-    canvas: Canvas, pool: CardPool, title: str, cards: list[tuple[str, int]], y: int
-) -> int:
-    canvas.text((PAD + 4, y), title, 20, PALETTE.text, bold=True)
-    y += 34
-    if not cards:
-        canvas.text((PAD + 4, y + 4), "No cards.", 15, PALETTE.muted)
-    for (number, count), box in zip(
-        cards, grid(len(cards), HAND_COLUMNS, y, CARD_H, GAP), strict=True
-    ):
-        hand_card(canvas, pool, number, count, box)
-    return y + section_height(cards) - 34
 
 
 def hand_card(

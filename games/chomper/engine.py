@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from games.chomper import ai
+from games.chomper import ai, picture
 from games.chomper.cards import MAIN_ACTIONS, WITH_NUMBER, ChomperCards, chomper_cards
 from games.chomper.chain import NumberChain
 from games.chomper.queue import is_main, produced
@@ -775,6 +775,12 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
 
     def panels(self, view: BaseModel) -> Panels:
         return panels(self, view)  # type: ignore[arg-type]
+
+    def table_picture(self, view: BaseModel) -> bytes:
+        return picture.table_picture(self.cards, view)  # type: ignore[arg-type]
+
+    def hand_picture(self, view: BaseModel) -> bytes | None:
+        return picture.hand_picture(self.cards, view)  # type: ignore[arg-type]
 
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         return ai.choose(self, view, decision)  # type: ignore[arg-type]

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Literal
+from typing import Literal, TypeVar
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
 
@@ -27,6 +27,7 @@ FONTS = DATA_DIR / "fonts"
 DISCORD_LIMIT = 10 * 1024 * 1024  # the smallest attachment limit (an unboosted server)
 
 RGB = tuple[int, int, int]
+T = TypeVar("T")
 Box = tuple[int, int, int, int]
 Shape = Literal["circle", "triangle", "square", "diamond", "star", "hexagon"]
 
@@ -299,10 +300,19 @@ def ribbon(canvas: Canvas, right_top: tuple[int, int], text: str, hue: RGB, size
 
 
 def card_back(canvas: Canvas, box: Box, label: str = "", size: int = 13) -> None:
-    """A face-down card: everyone sees that it is there, nobody what it is."""
-    canvas.draw.rounded_rectangle(box, 10, fill=(96, 62, 44), outline=(60, 40, 30), width=2)
+    """A face-down card: everyone sees that it is there, nobody what it is. Its frame
+    shrinks with a small card (a hand's fan of backs) so the back still reads as one."""
     x0, y0, x1, y1 = box
-    canvas.draw.rounded_rectangle((x0 + 8, y0 + 8, x1 - 8, y1 - 8), 6, outline=(200, 160, 110))
+    inset = max(2, min(8, (x1 - x0) // 6))
+    canvas.draw.rounded_rectangle(
+        box,
+        min(10, inset + 2),
+        fill=(96, 62, 44),
+        outline=(60, 40, 30),
+        width=2 if inset > 4 else 1,
+    )
+    inner = (x0 + inset, y0 + inset, x1 - inset, y1 - inset)
+    canvas.draw.rounded_rectangle(inner, max(2, inset - 2), outline=(200, 160, 110))
     if label:
         middle = ((x0 + x1) // 2, (y0 + y1) // 2)
         canvas.text(middle, label, size, (250, 236, 214), bold=size > 13, anchor="mm")
@@ -343,18 +353,87 @@ def player_band(
     outline: RGB | None = None,
     name_width: int,
     counts_size: int = 15,
+    won: bool = False,
 ) -> None:
     """A player's area: a panel outlined in ``outline`` (the accent on their move), their
     name (after ▶ on their move; in the accent then or when ``lit``) and their counts at
-    the right."""
+    the right. A winner's band is lit and outlined, with a WINNER badge after the name (cut
+    to make room, so a long name never hides who won)."""
     x0, y0, x1, _ = box
+    if won:
+        lit, outline, name_width = True, outline or PALETTE.accent, name_width - 80
     canvas.panel(
         box, PALETTE.band, outline=outline or (PALETTE.accent if moving else None), width=3
     )
     shown = ("▶ " if moving else "") + name
     hue = PALETTE.accent if moving or lit else PALETTE.text
     canvas.text((x0 + 14, y0 + 10), shown, 20, hue, bold=True, width=name_width)
-    canvas.text((x1 - 14, y0 + 14), counts, counts_size, PALETTE.muted, anchor="ra", width=400)
+    if counts:
+        canvas.text((x1 - 14, y0 + 14), counts, counts_size, PALETTE.muted, anchor="ra", width=400)
+    if won:
+        cut = canvas.measure(canvas.fit(shown, 20, name_width, bold=True), 20, bold=True)
+        ribbon(canvas, (x0 + 14 + cut + 80, y0 + 13), "WINNER", PALETTE.good)
+
+
+def header(canvas: Canvas, title: str, right: str, status: str, hue: RGB) -> None:
+    """The game's name, where the match stands (at the right), and what happens now in up
+    to two lines, in ``hue``: the first thing a player reads."""
+    canvas.text((PAD + 4, PAD), title, 22, PALETTE.text, bold=True)
+    canvas.text((WIDTH - PAD - 4, PAD + 4), right, 16, PALETTE.muted, anchor="ra", width=420)
+    canvas.paragraph((PAD + 4, PAD + 34), status, 16, hue, width=WIDTH - 2 * PAD - 8, lines=2)
+
+
+def backs(
+    canvas: Canvas, xy: tuple[int, int], count: int, *, most: int = 10, size: int = 22
+) -> int:
+    """``count`` face-down cards fanned (at most ``most`` drawn): a hand's size at a glance.
+    Returns the x after the fan."""
+    x, y = xy
+    width, step = size * 2 // 3, size // 3
+    for _ in range(min(count, most)):
+        card_back(canvas, (x, y, x + width, y + size))
+        x += step
+    return x + (width - step if count else 0)
+
+
+TITLE = 34  # a section title's line
+
+
+def section_height(count: int, columns: int, height: int, gap: int = 12) -> int:
+    """A titled grid's height: its title and its rows of cards."""
+    return TITLE + grid_height(count, columns, height, gap)
+
+
+def cards_section(
+    canvas: Canvas,
+    y: int,
+    title: str,
+    items: Sequence[T],
+    columns: int,
+    height: int,
+    draw: Callable[[T, Box], None],
+    gap: int = 12,
+) -> int:
+    """A titled grid of cards, ``draw`` drawing each in its box; returns the y under it."""
+    canvas.text((PAD + 4, y), title, 20, PALETTE.text, bold=True)
+    top = y + TITLE
+    if not items:
+        canvas.text((PAD + 4, top + 4), "No cards.", 15, PALETTE.muted)
+    for item, box in zip(items, grid(len(items), columns, top, height, gap), strict=True):
+        draw(item, box)
+    return y + section_height(len(items), columns, height, gap)
+
+
+def patch_difference(one: bytes, other: bytes, patch: int = 32) -> float:
+    """The largest mean difference (0-255) over ``patch``-pixel squares: one changed word
+    stands out here while it vanishes in the whole picture's mean, and anti-aliasing that
+    moves a little everywhere stays low in every square."""
+    a, b = on_background(one, (49, 51, 56)), on_background(other, (49, 51, 56))
+    if a.size != b.size:
+        return 255.0
+    changed = ImageChops.difference(a, b).convert("L")
+    size = (max(1, a.width // patch), max(1, a.height // patch))
+    return float(changed.resize(size, Image.Resampling.BOX).getextrema()[1])
 
 
 # Names and card texts come back in every picture: measuring, cutting and wrapping them once

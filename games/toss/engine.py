@@ -30,7 +30,7 @@ from games.core.protocol import (
 )
 from games.core.rng import rng_for
 from games.core.words import plural
-from games.toss import ai
+from games.toss import ai, picture
 from games.toss.cards import HALF, MILK, WILD, TossCards, toss_cards
 from games.toss.rules_text import HOW_TO_PLAY_HERE, QUICK_START, rules_text
 from games.toss.scramble import Scrambling
@@ -536,6 +536,12 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
 
     def panels(self, view: BaseModel) -> Panels:
         return panels(self, view)  # type: ignore[arg-type]
+
+    def table_picture(self, view: BaseModel) -> bytes:
+        return picture.table_picture(self.cards, view)  # type: ignore[arg-type]
+
+    def hand_picture(self, view: BaseModel) -> bytes | None:
+        return picture.hand_picture(self.cards, view)  # type: ignore[arg-type]
 
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         hand: list[str] = getattr(view, "hand", None) or []

@@ -124,7 +124,12 @@ def roll_text(roll: Roll | None) -> str:
     return f"🎲 **{FACES[roll.action]} · {number}**"
 
 
-def phase_text(game: TossRules, view: TossView) -> str:
+def champion(view: TossView) -> int:
+    """The seat with the most round wins (the first of them on a tie)."""
+    return max(range(len(view.players)), key=lambda s: view.players[s].round_wins)
+
+
+def phase_text(view: TossView) -> str:
     names = [p.name for p in view.players]
     roller = names[view.turn]
     every = view.roll is not None and view.roll.number == "all"
@@ -164,12 +169,11 @@ def table_panel(game: TossRules, view: TossView) -> Panel:
     )
     names = [p.name for p in view.players]
     if view.over:
-        champion = max(range(len(names)), key=lambda s: view.players[s].round_wins)
-        description = f"🏁 **Game over.** 🏆 **{names[champion]} wins!** {view.result}"
+        description = f"🏁 **Game over.** 🏆 **{names[champion(view)]} wins!** {view.result}"
         accent = "done"
     else:
         # Who does what now is only said while someone must: not on a closed table.
-        phase = phase_text(game, view) if view.to_move else ""
+        phase = phase_text(view) if view.to_move else ""
         description = "\n".join(t for t in (roll_text(view.roll), phase) if t)
         accent = "battle" if view.phase == "scramble" else "turn"
     lines = []

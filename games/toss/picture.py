@@ -1,0 +1,475 @@
+"""Toss Your Cookies pictures: the table and a hand, drawn from a view (never the state).
+
+The table shows only what the whole table sees: the dice, each player's card count (as
+card backs), who must act and how (who passes how many to whom, who swaps with whom, who
+takes blindly from whom), round wins, and the cards lying face up in a scramble. A hand
+shows the viewer's cards as cards, grouped by kind, and how close it is to winning.
+Each cookie is drawn as its own biscuit (icing, chips, a swirl, a sandwich...), so kinds
+are told apart by pattern and not by hue alone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from games.core.pictures import (
+    PAD,
+    PALETTE,
+    RGB,
+    WIDTH,
+    Box,
+    Canvas,
+    backs,
+    cards_section,
+    grid,
+    grid_height,
+    header,
+    plain,
+    player_band,
+    section_height,
+    shape_points,
+)
+from games.core.words import plural
+from games.toss.cards import HALF, MILK, WILD, TossCards
+from games.toss.view import FACES, TossView, champion, phase_text
+
+HEADER = 92
+DICE = 84  # the dice strip
+TILE_H = 100  # one player's area
+GAP = 12
+TILE_COLUMNS = 2
+MIDDLE_COLUMNS = 7
+MIDDLE_H = 100
+HAND_COLUMNS = 4
+CARD_H = 150
+GOAL = 44  # the hand's goal line
+
+INK: RGB = (34, 30, 28)
+Drawer = Callable[[Canvas, tuple[int, int], int], None]
+
+
+# --- the cookies, drawn ------------------------------------------------------------------
+def biscuit(canvas: Canvas, centre: tuple[int, int], size: int, dough: RGB) -> Box:
+    cx, cy = centre
+    r = size // 2
+    box = (cx - r, cy - r, cx + r, cy + r)
+    canvas.draw.ellipse(box, fill=dough, outline=INK, width=max(1, size // 24))
+    return box
+
+
+def dots(canvas: Canvas, centre: tuple[int, int], size: int, hue: RGB) -> None:
+    """Five chips or nuts, placed the same on every card."""
+    cx, cy = centre
+    r = max(1, size // 10)
+    for dx, dy in ((-0.22, -0.18), (0.2, -0.22), (0.0, 0.05), (-0.2, 0.24), (0.22, 0.2)):
+        x, y = cx + dx * size, cy + dy * size
+        canvas.draw.ellipse((x - r, y - r, x + r, y + r), fill=hue)
+
+
+def iced(canvas: Canvas, centre: tuple[int, int], size: int) -> None:
+    biscuit(canvas, centre, size, (240, 226, 196))
+    cx, cy = centre
+    r = size * 0.32
+    canvas.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(236, 128, 170))
+
+
+def gingerbread(canvas: Canvas, centre: tuple[int, int], size: int) -> None:
+    """A gingerbread man: a head and a body, iced buttons."""
+    cx, cy = centre
+    s = size / 2
+    body = (176, 100, 48)
+    head = s * 0.3
+    canvas.draw.ellipse((cx - head, cy - s, cx + head, cy - s + 2 * head), fill=body, outline=INK)
+    arms = [(cx - s, cy - s * 0.3), (cx + s, cy - s * 0.3), (cx + s, cy + s * 0.05)]
+    arms += [(cx + s * 0.3, cy + s * 0.05), (cx + s * 0.7, cy + s), (cx + s * 0.1, cy + s)]
+    arms += [(cx, cy + s * 0.6), (cx - s * 0.1, cy + s), (cx - s * 0.7, cy + s)]
+    arms += [(cx - s * 0.3, cy + s * 0.05), (cx - s, cy + s * 0.05)]
+    canvas.draw.polygon(arms, fill=body, outline=INK)
+    r = max(1, size // 16)
+    for dy in (-0.2, 0.1):
+        canvas.draw.ellipse(
+            (cx - r, cy + dy * s - r, cx + r, cy + dy * s + r), fill=(250, 250, 250)
+        )
+
+
+def fortune(canvas: Canvas, centre: tuple[int, int], size: int) -> None:
+    """A folded fortune cookie: a half moon with its fold."""
+    cx, cy = centre
+    r = size // 2
+    box = (cx - r, cy - r + size // 6, cx + r, cy + r + size // 6)
+    canvas.draw.chord(box, 180, 360, fill=(236, 186, 84), outline=INK, width=max(1, size // 24))
+    canvas.draw.line((cx, cy + size // 6, cx, cy - r // 2), fill=INK, width=max(1, size // 20))
+    canvas.draw.rectangle((cx + 2, cy, cx + r * 0.7, cy + size // 10), fill=(250, 250, 250))
+
+
+def sandwich(canvas: Canvas, centre: tuple[int, int], size: int) -> None:
+    """Two dark biscuits with a band of cream between them."""
+    biscuit(canvas, centre, size, (58, 40, 34))
+    cx, cy = centre
+    h = max(2, size // 9)
+    canvas.draw.rectangle(
+        (cx - size * 0.45, cy - h, cx + size * 0.45, cy + h), fill=(245, 240, 230)
+    )
+
+
+def chip(canvas: Canvas, centre: tuple[int, int], size: int) -> None:
+    biscuit(canvas, centre, size, (214, 160, 92))
+    dots(canvas, centre, size, (70, 42, 30))
+
+
+def macadamia(canvas: Canvas, centre: tuple[int, int], size: int) -> None:
+    biscuit(canvas, centre, size, (222, 190, 130))
+    dots(canvas, centre, size, (252, 248, 226))
+
+
+def fudge(canvas: Canvas, centre: tuple[int, int], size: int) -> None:
+    """A dark biscuit with a light swirl."""
+    biscuit(canvas, centre, size, (118, 70, 42))
+    cx, cy = centre
+    width = max(2, size // 14)
+    for step, reach in enumerate((0.36, 0.24, 0.12)):
+        r = size * reach
+        start = 90 * step
+        box = (cx - r, cy - r, cx + r, cy + r)
+        canvas.draw.arc(box, start, start + 270, fill=(240, 214, 170), width=width)
+
+
+def fruit(canvas: Canvas, centre: tuple[int, int], size: int) -> None:
+    """A biscuit with a jam heart in its centre: a red square, turned."""
+    biscuit(canvas, centre, size, (226, 178, 112))
+    canvas.draw.polygon(
+        shape_points(centre, size * 0.42, "diamond"), fill=(200, 30, 60), outline=INK
+    )
+
+
+def wild(canvas: Canvas, centre: tuple[int, int], size: int) -> None:
+    canvas.draw.polygon(
+        shape_points(centre, size * 1.05, "star"), fill=(246, 196, 40), outline=INK, width=2
+    )
+
+
+def half(canvas: Canvas, centre: tuple[int, int], size: int) -> None:
+    """A chip cookie with a big bite out of it: worth nothing."""
+    chip(canvas, centre, size)
+    cx, cy = centre
+    for dx, dy, reach in ((0.44, -0.22, 0.2), (0.5, 0.04, 0.16), (0.32, -0.38, 0.16)):
+        r = size * reach
+        x, y = cx + dx * size, cy + dy * size
+        canvas.draw.ellipse((x - r, y - r, x + r, y + r), fill=PALETTE.card)
+
+
+def milk(canvas: Canvas, centre: tuple[int, int], size: int) -> None:
+    """A glass of milk: white with a blue rim, narrower at the bottom."""
+    cx, cy = centre
+    s = size / 2
+    glass = [
+        (cx - s * 0.6, cy - s),
+        (cx + s * 0.6, cy - s),
+        (cx + s * 0.45, cy + s),
+        (cx - s * 0.45, cy + s),
+    ]
+    canvas.draw.polygon(
+        glass, fill=(252, 252, 255), outline=(40, 90, 200), width=max(2, size // 16)
+    )
+    canvas.draw.line(
+        (cx - s * 0.55, cy - s * 0.6, cx + s * 0.55, cy - s * 0.6),
+        fill=(40, 90, 200),
+        width=max(1, size // 24),
+    )
+
+
+LOOKS: dict[str, Drawer] = {
+    "sugar": iced,
+    "ginger": gingerbread,
+    "fortune": fortune,
+    "sandwich": sandwich,
+    "chip": chip,
+    "macadamia": macadamia,
+    "fudge": fudge,
+    "fruit": fruit,
+    WILD: wild,
+    HALF: half,
+    MILK: milk,
+}
+NOTES = {WILD: "counts as any cookie", HALF: "worth nothing", MILK: "needed to win"}
+
+
+def emblem(canvas: Canvas, cards: TossCards, card: str, centre: tuple[int, int], size: int) -> None:
+    """The card's picture; a cookie a server added in the data gets a plain biscuit and its
+    initial, so it is still told apart from the printed ones."""
+    draw = LOOKS.get(card)
+    if draw is not None:
+        draw(canvas, centre, size)
+        return
+    biscuit(canvas, centre, size, (200, 170, 120))
+    initial = cards.looks[card].name[:1].upper()
+    canvas.text(centre, initial, max(10, size // 2), INK, bold=True, anchor="mm")
+
+
+def face(canvas: Canvas, cards: TossCards, card: str, count: int, box: Box, *, size: int) -> None:
+    """A card face: the cookie drawn large, its name under it, how many copies in a badge."""
+    x0, y0, x1, _ = box
+    canvas.draw.rounded_rectangle(box, 10, fill=PALETTE.card, outline=(60, 56, 52), width=2)
+    emblem(canvas, cards, card, ((x0 + x1) // 2, y0 + 10 + size // 2), size)
+    name = cards.looks[card].name
+    text = 17 if size >= 60 else 12
+    lines = canvas.wrap(name, text, x1 - x0 - 12, 2, bold=True)
+    y = y0 + 18 + size
+    for line in lines:
+        canvas.text(((x0 + x1) // 2, y), line, text, PALETTE.card_text, bold=True, anchor="ma")
+        y += int(text * 1.2)
+    if card in NOTES and size >= 60:
+        canvas.text(((x0 + x1) // 2, y + 2), NOTES[card], 13, PALETTE.card_muted, anchor="ma")
+    if count > 1:  # a big count in the corner: copies are what a Toss hand is about
+        badge = 15 if size >= 60 else 11
+        centre = (x1 - badge - 4, y0 + badge + 4)
+        canvas.draw.ellipse(
+            (centre[0] - badge, centre[1] - badge, centre[0] + badge, centre[1] + badge),
+            fill=(40, 40, 48),
+        )
+        text = f"×{count}"
+        canvas.text(centre, text, badge + 2, (255, 255, 255), bold=True, anchor="mm")
+
+
+# --- the table ---------------------------------------------------------------------------
+def table_picture(cards: TossCards, view: TossView) -> bytes:
+    tiles = grid_height(len(view.players), TILE_COLUMNS, TILE_H, GAP)
+    middle = section_height(len(set(view.middle)), MIDDLE_COLUMNS, MIDDLE_H) if view.middle else 0
+    canvas = Canvas(HEADER + DICE + tiles + middle + PAD - GAP)
+    header(canvas, "Toss Your Cookies", round_text(view), status_text(view), status_hue(view))
+    dice(canvas, view, HEADER)
+    y = HEADER + DICE
+    for seat, box in enumerate(grid(len(view.players), TILE_COLUMNS, y, TILE_H, gap=GAP)):
+        tile(canvas, view, seat, box)
+    if view.middle:
+        counted = sorted(Counter(view.middle).items(), key=lambda item: cards.rank(item[0]))
+
+        def draw(item: tuple[str, int], box: Box) -> None:
+            face(canvas, cards, *item, box, size=44)
+
+        title = f"In the middle: {plural(len(view.middle), 'card')}, face up"
+        cards_section(canvas, y + tiles, title, counted, MIDDLE_COLUMNS, MIDDLE_H, draw)
+    return canvas.png()
+
+
+def round_text(view: TossView) -> str:
+    rounds = int(view.options.rounds)
+    if rounds == 1:
+        return "One round"
+    extra = " (extra)" if view.round > rounds else ""
+    return f"Round {view.round}{extra} · best of {rounds}"
+
+
+def count_text(view: TossView) -> str:
+    every = view.roll is not None and view.roll.number == "all"
+    return "all their cards" if every else plural(view.count, "card")
+
+
+def status_text(view: TossView) -> str:
+    """The table's own words for what happens now, without its Markdown and emoji."""
+    if view.over:
+        return f"Game over: {view.players[champion(view)].name} wins! {view.result}"
+    return plain(phase_text(view).replace("**", "")) if view.to_move else ""
+
+
+def status_hue(view: TossView) -> RGB:
+    if view.over:
+        return PALETTE.good
+    return PALETTE.danger if view.phase == "scramble" else PALETTE.accent
+
+
+ARROWS = {"swap": "⇄", "left": "←", "right": "→", "toss": "↑"}
+
+
+def dice(canvas: Canvas, view: TossView, y: int) -> None:
+    """The two dice as they lie, and what the roll means in words beside them."""
+    x = PAD + 4
+    roll = view.roll
+    action_box = (x, y + 4, x + 64, y + 68)
+    number_box = (x + 76, y + 4, x + 140, y + 68)
+    for box in (action_box, number_box):
+        canvas.draw.rounded_rectangle(box, 12, fill=PALETTE.card, outline=(60, 56, 52), width=2)
+    if roll is None:
+        for box in (action_box, number_box):
+            centre = ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2)
+            canvas.text(centre, "?", 30, PALETTE.card_muted, bold=True, anchor="mm")
+        headline = "Not rolled yet"
+    else:
+        centre = ((action_box[0] + action_box[2]) // 2, (action_box[1] + action_box[3]) // 2)
+        canvas.text(centre, ARROWS[roll.action], 40, PALETTE.card_text, bold=True, anchor="mm")
+        middle = ((number_box[0] + number_box[2]) // 2, (number_box[1] + number_box[3]) // 2)
+        if roll.milk:
+            milk(canvas, middle, 40)
+        else:
+            shown = "ALL" if roll.number == "all" else roll.number
+            canvas.text(
+                middle,
+                shown,
+                30 if len(shown) == 1 else 22,
+                PALETTE.card_text,
+                bold=True,
+                anchor="mm",
+            )
+        number = "the milk" if roll.milk else ("all" if roll.number == "all" else roll.number)
+        headline = f"{FACES[roll.action]} · {number}"
+    left = x + 160
+    canvas.text((left, y + 8), headline, 22, PALETTE.text, bold=True, width=WIDTH - left - PAD)
+    canvas.text((left, y + 42), roll_meaning(view), 15, PALETTE.muted, width=WIDTH - left - PAD - 8)
+
+
+def roll_meaning(view: TossView) -> str:
+    roll = view.roll
+    if roll is None:
+        return "Win: five of one cookie (wilds count) and the milk."
+    if roll.milk:
+        return {
+            "left": "Whoever has the milk passes it to the left.",
+            "right": "Whoever has the milk passes it to the right.",
+            "swap": "Whoever has the milk swaps it with the roller.",
+            "toss": "Whoever has the milk tosses it: the others grab.",
+        }[roll.action]
+    every = roll.number == "all"
+    cards = "their whole hand" if every else plural(view.count, "card")
+    return {
+        "left": f"Everyone passes {cards} face down to the left.",
+        "right": f"Everyone passes {cards} face down to the right.",
+        "swap": f"The roller swaps {cards} with a player of their choice.",
+        "toss": f"Everyone tosses {cards} face up, then grabs as many back.",
+    }[roll.action]
+
+
+def tile(canvas: Canvas, view: TossView, seat: int, box: Box) -> None:
+    player = view.players[seat]
+    x0, y0, x1, _ = box
+    moving = seat in view.to_move
+    won = view.over and seat == champion(view)
+    player_band(canvas, box, player.name, "", moving=moving, won=won, name_width=230)
+    wins(canvas, view, player.round_wins, (x1 - 12, y0 + 12))
+    right = backs(canvas, (x0 + 14, y0 + 40), player.cards, most=12, size=30)
+    canvas.text((right + 8, y0 + 46), plural(player.cards, "card"), 16, PALETTE.text)
+    if player.status and view.to_move:
+        # The view's status starts with an emoji the font has no glyph for: our own mark
+        done = "✅" in player.status
+        words = ("✓ " if done else "") + player.status.split(" ", 1)[-1]
+        hue = PALETTE.good if done else PALETTE.accent
+        canvas.text((x1 - 14, y0 + 46), words, 15, hue, bold=True, anchor="ra", width=150)
+    flow = flow_text(view, seat)
+    if flow:
+        canvas.text((x0 + 14, y0 + 75), flow, 15, PALETTE.muted, width=x1 - x0 - 28)
+
+
+def wins(canvas: Canvas, view: TossView, won: int, right_top: tuple[int, int]) -> None:
+    """Round wins as stars against the wins a match needs (one round: only a winner's)."""
+    needed = int(view.options.rounds) // 2 + 1
+    shown = max(won, needed) if int(view.options.rounds) > 1 else won
+    x, y = right_top
+    for index in range(shown):  # won stars first, left to right
+        hue = (246, 196, 40) if index < won else PALETTE.empty
+        centre = (x - 8 - (shown - 1 - index) * 20, y + 8)
+        canvas.draw.polygon(shape_points(centre, 18, "star"), fill=hue)
+
+
+def flow_text(view: TossView, seat: int) -> str:
+    """What this player gives or takes right now, said publicly: counts, never cards."""
+    names = [p.name for p in view.players]
+    size = len(names)
+    roll = view.roll
+    if view.over or not view.to_move or roll is None:
+        return "rolled the dice" if seat == view.turn and roll is not None and not view.over else ""
+    if view.blind is not None and view.phase in ("swap_take", "milk_take"):
+        if seat == view.blind.taker:
+            return (
+                f"takes {plural(view.blind.count, 'card')} blindly from {names[view.blind.source]}"
+            )
+        if seat == view.blind.source:
+            return f"{names[view.blind.taker]} takes from this hand"
+    if view.phase == "choose" and roll.action in ("left", "right"):
+        to = (seat + (1 if roll.action == "left" else -1)) % size
+        every = roll.number == "all"
+        return f"passes {'their whole hand' if every else count_text(view)} → {names[to]}"
+    if view.phase in ("swap_target", "swap_give") and seat == view.turn:
+        target = names[view.target] if view.target is not None else "?"
+        return f"swaps {count_text(view)} with {target}"
+    if view.phase == "swap_give" and seat == view.target:
+        return f"{names[view.turn]} swaps with this hand"
+    if view.phase == "scramble" and seat == view.tosser:
+        return "tossed the milk: may not grab it"
+    if seat == view.turn:
+        return "rolled the dice"
+    return ""
+
+
+# --- a hand ------------------------------------------------------------------------------
+def hand_picture(cards: TossCards, view: TossView) -> bytes | None:
+    if view.hand is None:
+        return None
+    hand = grouped(cards, view.hand)
+    pick = grouped(cards, view.my_pick)
+    shout = 56 if view.can_shout else 0
+    height = PAD + shout + GOAL + section_height(len(hand), HAND_COLUMNS, CARD_H)
+    if pick:
+        height += section_height(len(pick), HAND_COLUMNS, CARD_H)
+    canvas = Canvas(height)
+    y = PAD
+    if view.can_shout:
+        box = (PAD, y, WIDTH - PAD, y + 44)
+        canvas.panel(box, PALETTE.good)
+        canvas.text(
+            (WIDTH // 2, y + 22),
+            "Snickerdoodle! Press the button to win!",
+            20,
+            (20, 30, 20),
+            bold=True,
+            anchor="mm",
+        )
+        y += shout
+    goal_line(canvas, cards, view.hand, y)
+    y += GOAL
+
+    def draw(item: tuple[str, int], box: Box) -> None:
+        face(canvas, cards, *item, box, size=64)
+
+    title = f"Your hand ({plural(len(view.hand), 'card')})"
+    y = cards_section(canvas, y, title, hand, HAND_COLUMNS, CARD_H, draw)
+    if pick:
+        cards_section(canvas, y, pick_title(view), pick, HAND_COLUMNS, CARD_H, draw)
+    return canvas.png()
+
+
+def grouped(cards: TossCards, hand: list[str]) -> list[tuple[str, int]]:
+    return sorted(Counter(hand).items(), key=lambda item: cards.rank(item[0]))
+
+
+def pick_title(view: TossView) -> str:
+    names = [p.name for p in view.players]
+    if view.phase == "swap_give" or view.phase == "swap_take":
+        target = names[view.target] if view.target is not None else "them"
+        return f"You give {target}"
+    if view.roll is not None and view.roll.action == "toss":
+        return "You are tossing"
+    return "You are passing"
+
+
+def goal_line(canvas: Canvas, cards: TossCards, hand: list[str], y: int) -> None:
+    """How close the hand is to winning: the best cookie's count against five, and the milk."""
+    best, count = cards.best_cookie(hand)
+    target = cards.win_count
+    what = cards.looks[best].name if best is not None else "any cookie"
+    label = f"{min(count, target)}/{target} of {what}"
+    x = PAD + 4
+    if best is not None:
+        emblem(canvas, cards, best, (x + 14, y + 14), 26)
+        x += 36
+    canvas.text((x, y + 3), label, 18, PALETTE.text, bold=True, width=330)
+    left = x + min(330, canvas.measure(label, 18, bold=True)) + 14
+    canvas.meter((left, y + 6, left + 150, y + 22), min(count, target), target, PALETTE.good)
+    has_milk = MILK in hand
+    milk(canvas, (WIDTH - PAD - 140, y + 14), 26)
+    canvas.text(
+        (WIDTH - PAD - 122, y + 3),
+        "milk: yes" if has_milk else "milk: no",
+        18,
+        PALETTE.good if has_milk else PALETTE.muted,
+        bold=True,
+    )

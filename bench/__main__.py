@@ -15,6 +15,7 @@ Prints figures and a baseline measured in the same run, never asserts on time:
 ``python -m bench load`` is the sustained-load benchmark through Discord (bench/load.py);
 ``python -m bench bots`` measures the bot levels in every game (bench/bots.py);
 ``python -m bench web`` what the web page costs (bench/web.py).
+``python -m bench pictures`` times the pictures of every game that draws (bench/pictures.py).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import statistics
 import sys
 import time
 
-from bench import bots, braverse, load, postgres, races, tournaments, web
+from bench import bots, braverse, load, pictures, postgres, races, tournaments, web
 from bench.service import service_cost
 from bench.timers import report, timers_benchmark
 from games import GAMES
@@ -73,6 +74,9 @@ def main() -> None:
         return
     if sys.argv[1:2] == ["bots"]:
         bots.main(sys.argv[2:])
+        return
+    if sys.argv[1:2] == ["pictures"]:
+        pictures.main(sys.argv[2:])
         return
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--smoke", action="store_true", help="a small, quick run")

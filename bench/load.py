@@ -1,7 +1,8 @@
 """Sustained load: ``python -m bench load [--channels N] [--minutes M]``.
 
-N channels of four people play Cover Your Assets on the offline Discord harness, through
-the real discord.py code and the real bot (cogs, service, SQLite store), each person
+N channels of four people play Cover Your Assets (``--game``: another, with as many as it
+seats up to four) on the offline Discord harness, through the real discord.py code and
+the real bot (cogs, service, SQLite store), each person
 clicking as fast as the bot answers: a move in their hand when they have one, otherwise
 they wait until the table shows it is their turn (or look at their hand after a few quiet
 seconds, as people do). A finished match is rematched at once. Per 30-second window it
@@ -18,7 +19,9 @@ interaction", as Discord does, and counted as failed.
 ``--hard-bots`` seats hard bots in a third of the seats (their thinking in worker
 processes, bot/thinking.py). ``--database postgres`` runs the bot on a throwaway
 PostgreSQL (or ``BENCH_DATABASE_URL``) instead of SQLite; ``--channels 1000`` is the
-overload run (1,000 active matches).
+overload run (1,000 active matches). ``--pictures both`` runs it twice in one go, pictures
+off then on (``--pictures on|off``: once), and sets the two side by side: failed clicks,
+RSS growth, and p99 on against off.
 """
 
 from __future__ import annotations
@@ -50,7 +53,9 @@ from bot.config import Settings
 from bot.service import Change, MatchService
 from bot.service.base import waiting_on
 from cogs import components
+from cogs.table import presenter_of
 from devtools.offline_discord import FakeDiscord, FakeInteraction, FakeMessage, FakeUser
+from games import GAMES
 
 GAME = "cover_your_assets"
 WINDOW = 30.0  # seconds per report line
@@ -566,15 +571,16 @@ def hard_seats(table: int) -> int:
 
 
 async def open_tables(
-    fake: LoadDiscord, channels: int, hard_bots: bool = False
+    fake: LoadDiscord, channels: int, hard_bots: bool = False, game: str = GAME
 ) -> tuple[list[int], list[list[FakeUser]]]:
     ids, people = [], []
+    seats = min(4, GAMES[game].max_players)
     for number in range(channels):
         channel = fake.add_channel(f"table-{number}")
         bots = hard_seats(number) if hard_bots else 0
-        users = [fake.add_user(f"p{number}-{seat}") for seat in range(4 - bots)]
+        users = [fake.add_user(f"p{number}-{seat}") for seat in range(seats - bots)]
         level = {"bots": bots, "level": "hard"} if bots else {}
-        await fake.slash(users[0], "play", channel=channel, game=GAME, **level)
+        await fake.slash(users[0], "play", channel=channel, game=game, **level)
         lobby = fake.messages[fake.tables[channel.id]]
         for user in users[1:]:
             await fake.click(user, lobby, lobby.find_button("Join"))
@@ -592,7 +598,9 @@ async def run(
     threshold: str | None = None,
     database: str = "sqlite",
     hard_bots: bool = False,
-) -> None:
+    pictures: bool = True,
+    game: str = GAME,
+) -> Figures | None:
     # Discord's own library logs a refused late answer at WARNING, and ours too: quiet
     # them here, they are counted.
     logging.basicConfig(level=logging.ERROR)
@@ -609,22 +617,23 @@ async def run(
         if database == "postgres":
             found = await stack.enter_async_context(postgres.database())
             if found is None:
-                return  # postgres.database said why
+                return None  # postgres.database said why
             url = found
-        print(f"database: {database}", flush=True)
+        print(f"database: {database}; {game}; pictures {'on' if pictures else 'off'}", flush=True)
         settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
             discord_token="fake-token",
             database_url=url,
             bot_delay=0,
             gc_freeze=freeze,
+            pictures=pictures,
             **({} if threshold is None else {"gc_threshold": threshold}),
         )
         fake = LoadDiscord()
         stack.enter_context(timed_handlers(fake))
         bot = CookieJar(settings)
         async with fake.running(bot, check_errors=False):
-            ids, people = await open_tables(fake, channels, hard_bots)
+            ids, people = await open_tables(fake, channels, hard_bots, game)
             speed = SpeedMeter(folder)
             await speed.start()
             speed.take()  # from the start of the measured run on
@@ -648,16 +657,24 @@ async def run(
                 await speed.stop()
                 rest = fake.rest_calls - load.rest_at_start
             errors = len(fake.error_logs)
+            if pictures:
+                kept = presenter_of(bot).pictures
+                print(
+                    f"pictures: {kept.skipped} hand views sent without theirs (the drawers "
+                    f"were behind); {len(kept.cache)} kept, {kept.cache.size / 2**20:.1f} MB",
+                    flush=True,
+                )
             # The run is over: what is still being sent is not measured.
             for task in [t for t in bot._background if not t.done()]:
                 task.cancel()
-    print_summary(load, gcw, elapsed, bare, rest, errors, base_rss)
+    figures = print_summary(load, gcw, elapsed, bare, rest, errors, base_rss)
     if hard_bots:
         thinker = bot.bots.thinker
         print(
             f"hard bots ({thinker.workers} thinking workers): {thinker.answered} moves thought "
             f"in time, {thinker.fell_back} past the deadline played the normal move"
         )
+    return figures
 
 
 @contextlib.contextmanager
@@ -687,6 +704,15 @@ def _counter(load: Load, service: MatchService) -> Any:
     return listen
 
 
+@dataclass(frozen=True)
+class Figures:
+    """What a run with pictures on is set against the same run with them off."""
+
+    p99: float  # seconds, every click's acknowledgement
+    failed: int
+    growth: float  # MB of RSS after the first minute
+
+
 def print_summary(
     load: Load,
     gcw: GcWatch,
@@ -695,7 +721,7 @@ def print_summary(
     rest: int,
     errors: int,
     base_rss: float,
-) -> None:
+) -> Figures:
     rate = load.moves / elapsed
     first, last = load.windows[0], load.windows[-1]
     p99_first, p99_last = percentile(first[0].latencies, 0.99), percentile(last[0].latencies, 0.99)
@@ -761,6 +787,16 @@ def print_summary(
         f"REST calls per move: {rest / max(1, load.moves):.2f} (target <= 2; interaction "
         f"answers not counted)"
     )
+    return Figures(every.percentile(0.99), load.failed, growth)
+
+
+def side_by_side(off: Figures, on: Figures) -> str:
+    return (
+        f"\npictures on against off: p99 {on.p99 * 1e3:.0f} / {off.p99 * 1e3:.0f} ms = "
+        f"{on.p99 / max(off.p99, 1e-9):.2f}x (target <= 1.5x); failed clicks {on.failed} / "
+        f"{off.failed} (target 0); RSS growth {on.growth:+.1f} / {off.growth:+.1f} MB "
+        "(target < 30 MB)"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -780,17 +816,36 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="hard bots in a third of the seats, thinking in worker processes",
     )
-    args = parser.parse_args(argv)
-    asyncio.run(
-        run(
-            args.channels,
-            args.minutes * 60,
-            freeze=not args.no_freeze,
-            threshold=args.gc_threshold,
-            database=args.database,
-            hard_bots=args.hard_bots,
-        )
+    parser.add_argument(
+        "--pictures",
+        choices=("on", "off", "both"),
+        default="on",
+        help="tables and hands with pictures (the bot's default), without, or both in turn",
     )
+    parser.add_argument(
+        "--game",
+        choices=sorted(GAMES),
+        default=GAME,
+        help="the game every table plays (four people, or as many as it seats)",
+    )
+    args = parser.parse_args(argv)
+    figures = {}
+    for pictures in ("off", "on") if args.pictures == "both" else (args.pictures,):
+        figures[pictures] = asyncio.run(
+            run(
+                args.channels,
+                args.minutes * 60,
+                freeze=not args.no_freeze,
+                threshold=args.gc_threshold,
+                database=args.database,
+                hard_bots=args.hard_bots,
+                pictures=pictures == "on",
+                game=args.game,
+            )
+        )
+    off, on = figures.get("off"), figures.get("on")
+    if off is not None and on is not None:
+        print(side_by_side(off, on))
 
 
 if __name__ == "__main__":

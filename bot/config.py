@@ -100,6 +100,14 @@ class Settings(WebSettings):
 
     # Memory for running matches kept parsed (the oldest leave first); a miss costs a read.
     match_cache_mb: float = Field(default=64.0, gt=0, le=65536)
+    # Memory for the pictures of tables and hands already drawn (the oldest leave first).
+    picture_cache_mb: float = Field(default=32.0, gt=0, le=65536)
+    # Draw pictures at all: false sends every server text only, whatever its /settings
+    # (a host short of CPU; the tests, where drawing every state would triple their time).
+    pictures: bool = True
+    # Processes that draw them (a drawing thread in the bot's process would hold up the
+    # event loop under load, see bot/pictures.py); 0: two threads of the bot's process.
+    picture_processes: int = Field(default=1, ge=0, le=16)
     # Move what start-up built (modules, card catalogues, commands) out of the collector's
     # sight: full collections then walk a third of the objects (see bench/load.py).
     gc_freeze: bool = True

@@ -106,6 +106,8 @@ class GuildSettings(BaseModel):
     ratings: RatingsMode = "all"  # which finished matches move ratings
     # Members of this role may create and run tournaments here, besides Manage Server.
     organiser_role: int | None = None
+    # Tables, hands and replays carry pictures; off, the messages are text only.
+    pictures: bool = True
     bot_level: Level = DEFAULT_LEVEL  # how hard bots play when /play or Add bot names none
     # The server's read-only web page (bot/web): off unless an admin turns it on. Its pages
     # live under an unguessable path made of this token (``secrets.token_urlsafe``); a new

@@ -1,8 +1,10 @@
 """/history, /replay and /export: finished matches, paged, replayed move by move, as files.
 
-The replay's buttons and select are DynamicItems whose custom_id names the match, the
-move to show and whether every hand is shown: nothing else, and never a card. Any copy of
-the bot, started at any time, can answer a click on them.
+Each replay page shows the picture of the table at that move, as everyone saw it then (for
+a game that draws, on a server with pictures on). The replay's buttons and select are
+DynamicItems whose custom_id names the match, the move to show and whether every hand is
+shown: nothing else, and never a card. Any copy of the bot, started at any time, can
+answer a click on them.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from cogs.components import (
     page_button,
     service_of,
 )
+from cogs.table import presenter_of
+from cogs.table.pictured import Drawn
 from games import GAMES
 from games.core.panels import Panel
 from games.core.protocol import Game
@@ -164,11 +168,11 @@ def hand_embed(name: str, panel: Panel, budget: int) -> discord.Embed:
 
 
 def replay_message(
-    game: Game, found: Replay, step: int, hands: bool
+    game: Game, found: Replay, step: int, hands: bool, *, pictured: bool = False
 ) -> tuple[str, list[discord.Embed], discord.ui.View]:
     frames, record = found.frames, found.record
     last = len(frames) - 1
-    step = max(0, min(step, last))
+    step = shown_step(found, step)
     frame = frames[step]
     names = frame.state.names
     head = f"🎬 **{game.name}** · replay of `{record.match_id}` · "
@@ -187,7 +191,8 @@ def replay_message(
             lines.append(f"🏳️ {ended.reason}")
     content = render.clip("\n".join(lines), CONTENT)
 
-    table = render.embed_from_panel(game.panels(game.view(frame.state, None)).table)
+    panel = game.panels(game.view(frame.state, None)).table
+    table = render.embed_from_panel(panel.pictured() if pictured else panel)
     embeds = [table]
     if hands:
         room = render.EMBEDS_TOTAL - len(table) - 100
@@ -240,6 +245,24 @@ def replay_message(
     return content, embeds, view
 
 
+def shown_step(found: Replay, step: int) -> int:
+    return max(0, min(step, len(found.frames) - 1))
+
+
+async def replay_page(
+    interaction: discord.Interaction, found: Replay, step: int, hands: bool
+) -> Drawn:
+    """The page at ``step``, with the picture of the table at that moment."""
+    game = service_of(interaction).game_of(found.record)
+    state = found.frames[shown_step(found, step)].state
+    key = (found.record.match_id, state.version, None, "replay")
+    picture = await presenter_of(interaction.client).pictures.picture(
+        found.record.guild_id, game, game.view(state, None), key
+    )
+    content, embeds, view = replay_message(game, found, step, hands, pictured=bool(picture))
+    return Drawn(embeds, view, picture, content=content)
+
+
 async def show_replay(
     interaction: discord.Interaction, match_id: str, step: int, hands: bool
 ) -> None:
@@ -247,10 +270,10 @@ async def show_replay(
     service = service_of(interaction)
     await interaction.response.defer()  # a replay not in memory takes a moment to compute
     found = await service.replay(interaction.guild_id or 0, match_id)
-    content, embeds, view = replay_message(service.game_of(found.record), found, step, hands)
+    page = await replay_page(interaction, found, step, hands)
     links = links_of(interaction)
-    await add_web_link(view, links, interaction.guild_id, "replay", found.record.match_id)
-    await interaction.edit_original_response(content=content, embeds=embeds, view=view)
+    await add_web_link(page.view, links, interaction.guild_id, "replay", found.record.match_id)
+    await interaction.edit_original_response(**page.edited())
 
 
 class ReplayButton(
@@ -383,11 +406,11 @@ class History(commands.Cog):
             await self.service.finished_match(guild, match)
             await interaction.response.defer(thinking=True)
             found = await self.service.replay(guild, match.strip().lower())
-            content, embeds, view = replay_message(
-                self.service.game_of(found.record), found, 0, False
+            page = await replay_page(interaction, found, 0, False)
+            await add_web_link(
+                page.view, self.bot.web_links, guild, "replay", found.record.match_id
             )
-            await add_web_link(view, self.bot.web_links, guild, "replay", found.record.match_id)
-            await interaction.followup.send(content=content, embeds=embeds, view=view)
+            await interaction.followup.send(**page.sent())
 
         await guarded(interaction, run())
 

@@ -17,10 +17,8 @@ if TYPE_CHECKING:
 
 
 async def pictures_on(bot: CookieJar, guild_id: int) -> bool:
-    """The server's ``pictures`` setting (read with a default, so a store written before
-    the setting existed reads as on)."""
-    settings = await bot.service.guild_settings(guild_id)
-    return bool(getattr(settings, "pictures", True))
+    """The server's ``pictures`` setting (an old row reads as on)."""
+    return (await bot.service.guild_settings(guild_id)).pictures
 
 
 def attach(embed: discord.Embed, png: bytes | None, filename: str) -> list[discord.File]:
@@ -28,7 +26,8 @@ def attach(embed: discord.Embed, png: bytes | None, filename: str) -> list[disco
     if png is None:
         return []
     embed.set_image(url=f"attachment://{filename}")
-    return [discord.File(io.BytesIO(png), filename=filename)]
+    # The description is the picture's alt text: the embed's own text says it in words.
+    return [discord.File(io.BytesIO(png), filename=filename, description="A picture of the text")]
 
 
 def keep(embed: discord.Embed, message: discord.Message | None, filename: str) -> None:

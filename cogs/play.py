@@ -98,8 +98,8 @@ class Play(commands.Cog):
                     interaction, interaction.channel_id or 0, game, pick=pick
                 )
                 record = await self.add_bots(interaction, record, bots, bot_level)
-                embeds, view = await self.presenter.table_message(record)
-                response = await interaction.response.send_message(embeds=embeds, view=view)
+                drawn = await self.presenter.table_message(record)  # a lobby: no picture
+                response = await interaction.response.send_message(**drawn.sent())
                 await self.presenter.remember_message(record, response)
             if bots and len(record.seats) >= chosen.max_players:
                 # Bots took every seat: nobody could join, so nothing to wait for. With a
@@ -178,8 +178,8 @@ class Play(commands.Cog):
         )
         record = await self.open_lobby(interaction, thread.id, game, in_thread=True, pick=pick)
         record = await self.add_bots(interaction, record, bots, level)
-        embeds, view = await self.presenter.table_message(record)
-        lobby = await thread.send(embeds=embeds, view=view)
+        drawn = await self.presenter.table_message(record)  # a lobby: no picture
+        lobby = await thread.send(**drawn.sent())
         await self.service.set_message(record.match_id, lobby.id)
         await parent.send(
             f"🍪 {interaction.user.mention} opened a **{game.name}** table in {thread.mention}: "

@@ -1,4 +1,5 @@
-"""/settings: a server's defaults for new matches (pace, what a timeout does)."""
+"""/settings: a server's defaults for new matches (pace, what a timeout does), and whether
+its tables carry pictures."""
 
 from __future__ import annotations
 
@@ -48,6 +49,12 @@ def organisers_line(current: GuildSettings) -> str:
     return "Manage Server" + (f" and the <@&{role}> role" if role is not None else " only")
 
 
+def pictures_line(current: GuildSettings) -> str:
+    if current.pictures:
+        return "on (tables, hands and replays carry a picture above their text)"
+    return "off (text only)"
+
+
 def set_lines(changes: dict[str, object], current: GuildSettings) -> str:
     """What this command changed, said first, so an admin sees their change took."""
     lines = []
@@ -73,6 +80,8 @@ def set_lines(changes: dict[str, object], current: GuildSettings) -> str:
         lines.append(f"✅ Web page: {'on' if current.web else 'off'}.")
     if "web_renew" in changes:
         lines.append("✅ Web page: a new address; the old one no longer opens.")
+    if "pictures" in changes:
+        lines.append(f"✅ Pictures: {pictures_line(current)}.")
     return "\n".join(lines) + "\n\n" if lines else ""
 
 
@@ -101,6 +110,7 @@ class Settings(commands.Cog):
         bot_level="How hard bots play when /play or Add bot names no level",
         web="On: a read-only web page of this server's tables, events and ratings",
         web_renew="True: give the web page a new secret address (the old one stops working)",
+        pictures="Tables, hands and replays carry pictures (off: text only)",
     )
     @app_commands.choices(
         pace=choices(PACE_LABELS),
@@ -124,6 +134,7 @@ class Settings(commands.Cog):
         bot_level: app_commands.Choice[str] | None = None,
         web: bool | None = None,
         web_renew: bool = False,
+        pictures: bool | None = None,
     ) -> None:
         async def run() -> None:
             changes: dict[str, object] = {}
@@ -151,6 +162,8 @@ class Settings(commands.Cog):
                 changes["web"] = web
             if web_renew:
                 changes["web_renew"] = True
+            if pictures is not None:
+                changes["pictures"] = pictures
             service, guild = self.bot.service, interaction.guild_id or 0
             if changes:
                 current = await service.set_guild_defaults(guild, person(interaction), changes)
@@ -170,7 +183,8 @@ class Settings(commands.Cog):
                     f"**Rated:** {RATINGS_LABELS[current.ratings]}\n"
                     f"**Tournament organisers:** {organisers_line(current)}\n"
                     f"**Bots play at:** {LEVEL_NAMES[current.bot_level]}\n"
-                    f"**Web page:** {web_line(self.bot.settings.site_url, guild, current)}"
+                    f"**Web page:** {web_line(self.bot.settings.site_url, guild, current)}\n"
+                    f"**Pictures:** {pictures_line(current)}"
                 ),
                 colour=render.COLOURS["neutral"],
             )

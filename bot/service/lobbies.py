@@ -57,6 +57,7 @@ class Lobbies(ServiceBase):
         threads = changes.pop("threads", current.threads)
         ratings = changes.pop("ratings", current.ratings)
         organiser_role = changes.pop("organiser_role", current.organiser_role)
+        pictures = changes.pop("pictures", current.pictures)
         web = bool(changes.pop("web", current.web))
         token = current.web_token
         if changes.pop("web_renew", False) or (web and not token):
@@ -75,6 +76,7 @@ class Lobbies(ServiceBase):
                 "threads": bool(threads),
                 "ratings": ratings,
                 "organiser_role": organiser_role,
+                "pictures": bool(pictures),
                 "web": web,
                 "web_token": token,
                 "bot_level": bot_level,

@@ -41,8 +41,8 @@ class Clicks(Part):
 
     async def redraw_lobby(self, interaction: discord.Interaction, record: MatchRecord) -> None:
         """Answer a lobby click by drawing the lobby as it now is, in the same message."""
-        embeds, view = await self.drawing.table_message(record)
-        await interaction.response.edit_message(embeds=embeds, view=view)
+        drawn = await self.drawing.table_message(record)  # a lobby: no picture
+        await interaction.response.edit_message(embeds=drawn.embeds, view=drawn.view)
 
     async def send_last_hand(self, interaction: discord.Interaction, seen: SeatView) -> None:
         """My last hand: the cards the player ended with, or, when the end left them
@@ -50,18 +50,16 @@ class Clicks(Part):
         await interaction.response.defer(ephemeral=True, thinking=True)
         held = await self.service.last_held(seen)
         note = "🃏 The last cards you held in this match." if held is not seen else None
-        message = await interaction.followup.send(
-            ephemeral=True, wait=True, **self.drawing.hand_message(held, note)
-        )
+        drawn = await self.drawing.hand_message(held, note)
+        message = await interaction.followup.send(ephemeral=True, wait=True, **drawn.sent())
         await self.hands.replace(seen.match.match_id, interaction, message.id)
 
     async def send_hand(
         self, interaction: discord.Interaction, seen: SeatView, note: str | None = None
     ) -> None:
         """A fresh hand view, which takes the place of the player's previous one."""
-        response = await interaction.response.send_message(
-            ephemeral=True, **self.drawing.hand_message(seen, note)
-        )
+        drawn = await self.drawing.hand_message(seen, note)
+        response = await interaction.response.send_message(ephemeral=True, **drawn.sent())
         message = response.resource
         if isinstance(message, discord.Message):  # late answers send WebhookMessages
             await self.hands.replace(seen.match.match_id, interaction, message.id)
@@ -71,7 +69,8 @@ class Clicks(Part):
     ) -> None:
         await self.service.act(match_id, interaction.user.id, stamp=stamp, picks=picks)
         seen = await self.service.seat_view(match_id, interaction.user.id)
-        await interaction.response.edit_message(**self.drawing.hand_message(seen))
+        drawn = await self.drawing.hand_message(seen)
+        await interaction.response.edit_message(**drawn.edited())
         self.hands.touched(match_id, interaction)
 
     async def grab(
@@ -95,7 +94,8 @@ class Clicks(Part):
             note = " ".join(said) or "✋ Got it."  # the lines carry their ✋
         seen = await self.service.seat_view(match_id, interaction.user.id)
         if private:
-            await interaction.response.edit_message(**self.drawing.hand_message(seen, note))
+            drawn = await self.drawing.hand_message(seen, note)
+            await interaction.response.edit_message(**drawn.edited())
             self.hands.touched(match_id, interaction)
         else:  # a grab button on an older public table: the answer is a private hand view
             await self.send_hand(interaction, seen, note)
@@ -103,8 +103,9 @@ class Clicks(Part):
     async def spectate(self, interaction: discord.Interaction, match_id: str) -> None:
         """The public table, fresh, just for the asker: nothing hidden is in it."""
         record = await self.service.get(match_id)
-        embeds, _ = await self.drawing.table_message(record)
-        await interaction.response.send_message(embeds=embeds, ephemeral=True)
+        drawn = await self.drawing.table_message(record)
+        drawn.view = None
+        await interaction.response.send_message(ephemeral=True, **drawn.sent())
 
     async def details(self, interaction: discord.Interaction, match_id: str) -> None:
         """The game's longer public panel (a whole discard pile), just for the asker."""
@@ -122,8 +123,8 @@ class Clicks(Part):
     async def rematch(self, interaction: discord.Interaction, match_id: str) -> None:
         require_permissions(interaction, IN_CHANNEL)
         record = await self.service.rematch(match_id, person(interaction))
-        embeds, view = await self.drawing.table_message(record)
-        response = await interaction.response.send_message(embeds=embeds, view=view)
+        drawn = await self.drawing.table_message(record)  # a lobby: no picture
+        response = await interaction.response.send_message(**drawn.sent())
         await self.remember_message(record, response)
 
     async def remember_message(

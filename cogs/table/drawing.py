@@ -1,5 +1,6 @@
-"""Drawing a match: the lobby, the public table with its buttons, and a player's hand view
-with their moves as components. Everything is drawn from the stored state."""
+"""Drawing a match: the lobby, the public table with its buttons and picture, and a
+player's hand view with their moves as components and their hand's picture. Everything is
+drawn from the stored state."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.pictures import Pictures, picture_key
 from bot.service import SeatView
 from bot.store import MatchRecord
 from bot.store.models import GONE, STANDING_IN
@@ -21,6 +23,7 @@ from cogs.table.buttons import (
     RaceButton,
     TableButton,
 )
+from cogs.table.pictured import HAND_FILE, Drawn
 from cogs.table.seat_choice import SeatChoiceSelect
 from games.core.panels import PanelField
 from games.core.protocol import Decision, SeatChoosing
@@ -30,8 +33,9 @@ if TYPE_CHECKING:
 
 
 class Drawing(Part):
-    def __init__(self, bot: CookieJar) -> None:
+    def __init__(self, bot: CookieJar, pictures: Pictures) -> None:
         super().__init__(bot)
+        self.pictures = pictures
         # Per match: the race on the table and its cards in first-seen order, so buttons
         # keep their places while people click, and taken cards show greyed out.
         self._race_cards: dict[str, tuple[str, dict[str, str]]] = {}
@@ -67,16 +71,19 @@ class Drawing(Part):
             view.add_item(LobbyOption.build(record.match_id, name, choices))
         return view
 
-    async def table_message(
-        self, record: MatchRecord
-    ) -> tuple[list[discord.Embed], discord.ui.View | None]:
+    async def table_message(self, record: MatchRecord) -> Drawn:
         game = self.service.game_of(record)
         if record.status == "lobby":
-            return [render.lobby_embed(record, game)], self.lobby_view(record)
+            return Drawn([render.lobby_embed(record, game)], self.lobby_view(record))
         if record.state is None:
-            return [render.closed_embed(record, game)], None
+            return Drawn([render.closed_embed(record, game)], None)
         spectator = await self.service.seat_view(record.match_id, None)
+        picture = await self.pictures.picture(
+            record.guild_id, game, spectator.view, picture_key(spectator)
+        )
         table = spectator.panels.table
+        if picture is not None:
+            table = table.pictured()  # the text beneath says less where the picture says it
         if record.status in ("active", "finished"):
             # The match's own lines go first, inside the same size budget as the game's;
             # the results keep saying how hard each bot played.
@@ -103,9 +110,9 @@ class Drawing(Part):
         else:
             embed.description = "**This match was cancelled.**\n" + (embed.description or "")
             embed.description = render.clip(embed.description, render.DESCRIPTION)
-            return [embed], None
+            return Drawn([embed], None, picture)
         await add_web_link(view, self.bot.web_links, record.guild_id, "table", record.match_id)
-        return [embed], view
+        return Drawn([embed], view, picture)
 
     def add_race(self, view: discord.ui.View, match_id: str, race: Decision) -> None:
         """One button per kind of card in the seat's race, above the hand view's last row."""
@@ -167,11 +174,21 @@ class Drawing(Part):
                 lines.append(f"{seat.name} until <t:{int(person.away_until)}:D>")
         return "\n".join(lines)
 
-    def hand_message(self, seen: SeatView, note: str | None = None) -> dict[str, object]:
-        """The ephemeral hand view: the hand, what to decide, and the moves as components."""
+    async def hand_message(self, seen: SeatView, note: str | None = None) -> Drawn:
+        """The ephemeral hand view: the hand and its picture, what to decide, and the moves
+        as components."""
+        picture = None
+        if seen.seat is not None:
+            picture = await self.pictures.picture(
+                seen.match.guild_id, seen.game, seen.view, picture_key(seen)
+            )
+        return self.hand_text(seen, note, picture)
+
+    def hand_text(self, seen: SeatView, note: str | None, picture: bytes | None) -> Drawn:
         embeds = []
-        if seen.panels.hand is not None:
-            embeds.append(render.embed_from_panel(seen.panels.hand))
+        hand = seen.panels.hand
+        if hand is not None:
+            embeds.append(render.embed_from_panel(hand.pictured() if picture else hand))
         lines = [note] if note else []
         view = components_view()
         decision = seen.decision
@@ -241,7 +258,7 @@ class Drawing(Part):
         )
         refresh.item.row = render.ROWS - 1  # the plan leaves the last row for it
         view.add_item(refresh)
-        return {"content": "\n".join(lines), "embeds": embeds, "view": view}
+        return Drawn(embeds, view, picture, HAND_FILE, content="\n".join(lines))
 
 
 def bots_field(record: MatchRecord) -> list[PanelField]:

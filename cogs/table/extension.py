@@ -21,9 +21,20 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: CookieJar) -> None:
-    presenter = Presenter(bot, edit_interval=bot.settings.table_edit_interval)
+    presenter = Presenter(
+        bot,
+        edit_interval=bot.settings.table_edit_interval,
+        picture_cache_mb=bot.settings.picture_cache_mb,
+        pictures=bot.settings.pictures,
+        picture_processes=bot.settings.picture_processes,
+    )
     PRESENTERS.give(bot, presenter)
+    presenter.pictures.start()
     CLICKS.give(bot, presenter.clicks)
     EXPLAINERS.give(bot, presenter.clicks.explain)
     bot.service.listeners.append(presenter.on_change)
     bot.add_dynamic_items(*DYNAMIC_ITEMS, SeatChoiceSelect, MyListSelect)
+
+
+async def teardown(bot: CookieJar) -> None:
+    PRESENTERS.of(bot).pictures.close()

@@ -189,8 +189,8 @@ class Pings(Part):
             if user_id is None or not self.hands.is_open(match_id, user_id):
                 continue  # (a view drawn and never sent would be left to the collector)
             seen = await self.service.seat_view(match_id, user_id)
-            message = self.drawing.hand_message(seen, note)
-            if not await self.hands.follow(match_id, user_id, message):
+            drawn = await self.drawing.hand_message(seen, note)
+            if not await self.hands.follow(match_id, user_id, drawn.edited()):
                 continue
             if now - self._answered.get((match_id, seat), -RECENT) < RECENT:
                 seats.discard(seat)  # looking at the game: the hand shows the move

@@ -4,20 +4,22 @@ It listens to the service: whatever changed a match (a click, a bot, later a tim
 table is re-rendered from the stored state. Edits are coalesced per match so a burst of
 moves costs one edit per interval, well inside Discord's rate limits.
 
-The presenter owns one part per concern: drawing (the messages), hands (each player's
-newest hand message), clicks (answering the table's buttons), posting (the channel's
-message rate), pings, sweeps (old pings deleted together) and notices (the end, a
-timeout, a reminder). What it does itself is keep each table message current.
+The presenter owns one part per concern: drawing (the messages and their pictures),
+hands (each player's newest hand message), clicks (answering the table's buttons),
+posting (the channel's message rate), pings, sweeps (old pings deleted together) and
+notices (the end, a timeout, a reminder). What it does itself is keep each table message current.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.pictures import Pictures
 from bot.service import Change
 from bot.store import MatchRecord
 from cogs.components import PerClient
@@ -26,6 +28,7 @@ from cogs.table.clicks import Clicks
 from cogs.table.drawing import Drawing
 from cogs.table.hands import Hands
 from cogs.table.notices import Notices
+from cogs.table.pictured import TABLE_FILE, Drawn
 from cogs.table.pings import Pings
 from cogs.table.posting import Poster, retry_delay, with_retries
 from cogs.table.sweeps import Sweeps
@@ -42,11 +45,25 @@ def presenter_of(client: discord.Client) -> Presenter:
 
 
 class Presenter(Part):
-    def __init__(self, bot: CookieJar, *, edit_interval: float = 1.0) -> None:
+    def __init__(
+        self,
+        bot: CookieJar,
+        *,
+        edit_interval: float = 1.0,
+        picture_cache_mb: float = 32.0,
+        pictures: bool = True,
+        picture_processes: int = 0,
+    ) -> None:
         super().__init__(bot)
         self.edit_interval = edit_interval
         self.poster = Poster(bot)
-        self.drawing = Drawing(bot)
+        self.pictures = Pictures(
+            lambda guild: self.service.guild_settings(guild),
+            picture_cache_mb,
+            drawing=pictures,
+            processes=picture_processes,
+        )
+        self.drawing = Drawing(bot, self.pictures)
         self.hands = Hands(bot)
         self.clicks = Clicks(bot, self.drawing, self.hands)
         self.sweeps = Sweeps(bot)
@@ -56,11 +73,12 @@ class Presenter(Part):
         self._flushers: dict[str, asyncio.Task[object]] = {}
         self._enders: dict[str, asyncio.Task[object]] = {}  # a match's closing message
         self._timeout_notices: dict[str, asyncio.Future[None]] = {}  # one being posted
+        # Per running match: the picture its table message shows (message id, digest of
+        # the PNG, the attachment), so an edit uploads a picture only when it changed.
+        self._shown: dict[str, tuple[int, bytes, discord.Attachment]] = {}
 
     # --- what other cogs ask of the table ----------------------------------------------
-    async def table_message(
-        self, record: MatchRecord
-    ) -> tuple[list[discord.Embed], discord.ui.View | None]:
+    async def table_message(self, record: MatchRecord) -> Drawn:
         return await self.drawing.table_message(record)
 
     async def post(
@@ -143,17 +161,36 @@ class Presenter(Part):
         record = await self.service.current(match_id)
         if record.message_id is None:
             return  # the lobby's message is not known yet; /play will store it
-        embeds, view = await self.drawing.table_message(record)
+        drawn = await self.drawing.table_message(record)
         channel = self.bot.get_partial_messageable(record.channel_id)
         table = channel.get_partial_message(record.message_id)
+        digest = picture_digest(drawn.picture)
+        shown = self._shown.get(match_id)
+        # The same picture on the same message: named again, not uploaded again (an edit
+        # that leaves the attachment out would show it twice, in and beside the embed).
+        kept = shown[2] if shown and (shown[0], shown[1]) == (table.id, digest) else None
         try:
-            await self.poster.unarchived(
-                record.channel_id, lambda: table.edit(embeds=embeds, view=view)
+            message = await self.poster.unarchived(
+                record.channel_id, lambda: table.edit(**drawn.edited(kept))
             )
         except discord.NotFound:
             # Someone deleted the table: post a fresh one rather than leave the match stuck.
-            message = await self.poster.post(record.channel_id, embeds=embeds, view=view)
+            message = await self.poster.post(record.channel_id, **drawn.sent())
             await self.service.set_message(match_id, message.id)
+        self._remember_picture(record, message, digest)
+
+    def _remember_picture(
+        self, record: MatchRecord, message: discord.Message, digest: bytes
+    ) -> None:
+        attachment = next((a for a in message.attachments if a.filename == TABLE_FILE), None)
+        if record.status != "active" or attachment is None:
+            self._shown.pop(record.match_id, None)  # an ended table is not edited again
+        else:
+            self._shown[record.match_id] = (message.id, digest, attachment)
+
+
+def picture_digest(png: bytes | None) -> bytes:
+    return hashlib.blake2b(png, digest_size=16).digest() if png is not None else b""
 
 
 PRESENTERS: PerClient[Presenter] = PerClient("the table's presenter")

@@ -200,8 +200,8 @@ class TournamentPosts:
         record, table = change.match, change.tables[0]
         if record is None:
             return
-        embeds, view = await self.presenter.table_message(record)
-        message = await self.presenter.post(record.channel_id, embeds=embeds, view=view)
+        drawn = await self.presenter.table_message(record)
+        message = await self.presenter.post(record.channel_id, **drawn.sent())
         await self.bot.service.set_message(record.match_id, message.id)
         people = " ".join(f"<@{s.user_id}>" for s in record.seats if s.user_id is not None)
         game = GAMES[record.game].name

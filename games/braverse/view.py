@@ -234,28 +234,50 @@ def support_text(game: BraverseRules, side: SideView) -> str:
     )
 
 
-def side_text(game: BraverseRules, side: SideView, attack: AttackLine | None) -> str:
+def battle_lines(
+    game: BraverseRules, side: SideView, attack: AttackLine | None, *, brief: bool = False
+) -> list[str]:
     lines = []
     for index, cookie in enumerate(side.battle):
         card = game.pool[cookie.card]
-        mode = "💤 Rest" if cookie.rested else "✅ Active"
+        if brief:  # the picture shows an active Cookie upright: only a rested one is said
+            mode = " · 💤 Rest" if cookie.rested else ""
+        else:
+            mode = " · 💤 Rest" if cookie.rested else " · ✅ Active"
         aimed = " 🎯" if attack is not None and attack.target_uid == cookie.uid else ""
         # the place, as moves name it, when there are two
         where = f"{POSITIONS[index].capitalize()}: " if len(side.battle) > 1 else ""
         lines.append(
-            f"{where}{card.label} LV{card.level} — HP {cookie.hp_left}/{card.hp} · {mode}{aimed}"
+            f"{where}{card.label} LV{card.level} — HP {cookie.hp_left}/{card.hp}{mode}{aimed}"
         )
     if not side.battle:
         lines.append("*no Cookie in the Battle Area*")
+    return lines
+
+
+def counts_line(side: SideView) -> str:
+    return (
+        f"Break Area LV {side.break_level}/{WIN_LEVEL} · deck {side.deck} · "
+        f"hand {side.hand_count} · discard {len(side.discard)}"
+    )
+
+
+def side_text(game: BraverseRules, side: SideView, attack: AttackLine | None) -> str:
+    lines = battle_lines(game, side, attack)
     lines.append(f"Support (pays costs): {support_text(game, side) or '—'}")
     if side.stage:
         rested = " (rested)" if side.stage_rested else ""
         lines.append(f"Stage: {game.pool[side.stage].name}{rested}")
-    lines.append(
-        f"Break Area LV {side.break_level}/{WIN_LEVEL} · deck {side.deck} · "
-        f"hand {side.hand_count} · discard {len(side.discard)}"
-    )
+    lines.append(counts_line(side))
     return "\n".join(lines)
+
+
+def side_brief(game: BraverseRules, side: SideView, attack: AttackLine | None) -> str:
+    """The side beneath its picture: the Cookies and counts; Support's colours and the
+    Stage are drawn."""
+    active = sum(not s.rested for s in side.support)
+    support = f"Support {active} of {len(side.support)} active · " if side.support else ""
+    return "\n".join([*battle_lines(game, side, attack, brief=True), support + counts_line(side)])
 
 
 def table_panel(game: BraverseRules, view: BraverseView) -> Panel:
@@ -289,6 +311,7 @@ def table_panel(game: BraverseRules, view: BraverseView) -> Panel:
         PanelField(
             name=f"{'▶️ ' if i in view.to_move else ''}{side.name}",
             value=side_text(game, side, view.attack),
+            brief=side_brief(game, side, view.attack),
         )
         for i, side in enumerate(view.sides)
     ]
@@ -320,6 +343,14 @@ def card_line(game: BraverseRules, number: str, count: int) -> str:
     return f"{times}{card.label} — {what}"
 
 
+def card_brief(game: BraverseRules, number: str, count: int) -> str:
+    """A card beneath the hand's picture, which shows its costs and attack."""
+    card = game.pool[number]
+    times = f"{count}× " if count > 1 else ""
+    level = f" LV{card.level}" if card.type == "cookie" else ""
+    return f"{times}{card.label} — {card.type.capitalize()}{level}"
+
+
 def hand_panel(game: BraverseRules, view: BraverseView) -> Panel | None:
     if view.viewer is None:
         return None
@@ -327,6 +358,7 @@ def hand_panel(game: BraverseRules, view: BraverseView) -> Panel | None:
     assert side.hand is not None
     counted = Counter(side.hand)
     lines = [card_line(game, number, n) for number, n in sorted(counted.items())]
+    brief = [card_brief(game, number, n) for number, n in sorted(counted.items())]
     fields = []
     if view.my_start:
         fields.append(PanelField(name="Your starting Cookie", value=game.pool[view.my_start].label))
@@ -342,6 +374,7 @@ def hand_panel(game: BraverseRules, view: BraverseView) -> Panel | None:
         description="\n".join(lines)[:4000] or "*empty*",
         fields=tuple(fields),
         accent="turn",
+        brief="\n".join(brief)[:4000],
     )
 
 

@@ -19,6 +19,9 @@ class PanelField(BaseModel):
     name: str
     value: str
     inline: bool = False
+    # The value in fewer words, shown under a picture that says the rest (a screen reader
+    # still reads what matters); empty: the value itself.
+    brief: str = ""
 
 
 class Panel(BaseModel):
@@ -29,6 +32,16 @@ class Panel(BaseModel):
     fields: tuple[PanelField, ...] = ()
     footer: str = ""
     accent: Accent = "neutral"
+    brief: str = ""  # the description in fewer words, under a picture (empty: the same)
+
+    def pictured(self) -> Panel:
+        """This panel as the text beneath a picture of it: each part's brief where it has one."""
+        fields = tuple(
+            f.model_copy(update={"value": f.brief}) if f.brief else f for f in self.fields
+        )
+        return self.model_copy(
+            update={"description": self.brief or self.description, "fields": fields}
+        )
 
     def as_text(self) -> str:
         lines = [self.title, "=" * len(self.title)]

@@ -13,6 +13,7 @@ import pytest
 from bot.bots import BotDriver
 from bot.clock import ManualClock
 from bot.errors import Held, UserError
+from bot.pictures import Pictures, picture_key
 from bot.scheduler import Scheduler
 from bot.service import MatchService
 from bot.service.tournaments import TournamentConfig, Tournaments
@@ -284,3 +285,23 @@ async def test_a_table_another_process_reposted_is_edited_where_it_now_is(two: P
     assert (await other.current(match_id)).message_id == 111
     await one.set_message(match_id, 222)  # the table was deleted and posted again
     assert (await other.current(match_id)).message_id == 222
+
+
+async def test_pictures_follow_the_other_processs_settings_and_moves_at_once(two: Pair) -> None:
+    one, other = two
+    record = await one.open_lobby(guild_id=1, channel_id=30, host=ANA, game_key="braverse")
+    await one.join(record.match_id, BEN)
+    await one.start(record.match_id, ANA)
+    pictures = Pictures(other.guild_settings)  # the other process's kept pictures
+
+    async def table() -> bytes | None:
+        seen = await other.seat_view(record.match_id, None)
+        return await pictures.picture(1, seen.game, seen.view, picture_key(seen))
+
+    before = await table()
+    assert before is not None
+    await move(one, record.match_id)
+    after = await table()  # a new version is a picture of its own, never the kept one
+    assert after is not None and after != before
+    await one.set_guild_defaults(1, MOD, {"pictures": False})
+    assert await table() is None  # though the process keeps that picture

@@ -14,9 +14,11 @@ from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
 from tests.replay_check import check_replays
 
 
-def make_bot(db: Path | str, **values: object) -> CookieJar:
+def make_bot(db: Path | str, *, pictures: bool = False, **values: object) -> CookieJar:
     """A bot on ``db``: a SQLite file, or a database URL (``database_url`` runs a test on
-    both backends); ``values``: other settings (``public_url``...)."""
+    both backends); ``values``: other settings (``public_url``...). It draws no pictures
+    unless asked: drawing every state of every match would triple the suite's time, and
+    tests/discord/test_pictures.py covers them."""
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         discord_token="fake-token",
@@ -26,6 +28,8 @@ def make_bot(db: Path | str, **values: object) -> CookieJar:
         table_edit_interval=0,
         gc_freeze=False,  # a test process starts many bots; frozen objects never go
         gc_threshold="",  # the collector is the test process's, not one bot's
+        pictures=pictures,
+        picture_processes=0,  # threads: a test may rig a game in this process
         **values,  # type: ignore[arg-type]
     )
     return CookieJar(settings)

@@ -81,6 +81,7 @@ async def main(url: str, shard: int, count: int, mode: str, matches: int) -> Non
         shard_ids=str(shard),
         bot_delay=0,
         table_edit_interval=0,
+        pictures=False,  # a drawing process each would triple the test's time
     )
     async with fake.running(make_client(settings)) as bot:
         clock = ManualClock(start=time.time())

@@ -57,8 +57,8 @@ async def test_an_answer_discord_refuses_as_late_is_one_warning_and_the_move_sta
 
 async def table_is_current(bot, fake: FakeDiscord, match_id: str) -> bool:  # type: ignore[no-untyped-def]
     """The public table shows exactly what the saved match renders to now."""
-    embeds, _ = await presenter_of(bot).table_message(await bot.service.get(match_id))
-    want, shown = embeds[0].to_dict(), table_of(fake).embeds[0]
+    drawn = await presenter_of(bot).table_message(await bot.service.get(match_id))
+    want, shown = drawn.embeds[0].to_dict(), table_of(fake).embeds[0]
     return all(shown.get(key) == want.get(key) for key in ("title", "description", "fields"))
 
 

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from bot.pictures import Pictures
 from bot.service import MatchService, SeatView
 from bot.store import MatchRecord, SeatRecord
 from cogs import render
@@ -51,7 +52,7 @@ async def test_tables_and_hands_fit_at_any_table(key: str, size: str) -> None:
     """Every option switched on at random, at the largest and the smallest table."""
     game = GAMES[key]
     service = MatchService(store=None, games=GAMES)  # type: ignore[arg-type]
-    drawing = Drawing(SimpleNamespace(service=service))  # type: ignore[arg-type]
+    drawing = Drawing(SimpleNamespace(service=service), Pictures(service.guild_settings))  # type: ignore[arg-type]
     rng = random.Random(f"fits:{key}:{size}")
     seats = game.max_players if size == "largest" else game.min_players
     names = tuple(f"{n}-with-a-long-display-name" for n in contract.NAMES[:seats])
@@ -74,10 +75,8 @@ async def test_tables_and_hands_fit_at_any_table(key: str, size: str) -> None:
             # A scramble's grab buttons are in each racer's hand view, checked here too.
             for seat in range(len(names)):
                 seen = SeatView.of(record, game, state, seat)
-                message = drawing.hand_message(seen, note="⏩ a note")
-                errors = message_errors(
-                    payload(message["embeds"], message["view"], message["content"])
-                )
+                message = drawing.hand_text(seen, "⏩ a note", None)
+                errors = message_errors(payload(message.embeds, message.view, message.content))
                 assert errors == {}, (seed, step, seat, errors)
                 checked += 1
             if game.outcome(state) is not None:

@@ -175,8 +175,8 @@ async def test_pictures_off_sends_none(fake, db, monkeypatch) -> None:
     wanted = {"pictures": False}
     async with fake.running(make_bot(db)) as bot:
         # ``/settings pictures:`` as the server's stored settings would read.
-        async def settings(guild_id: int) -> SimpleNamespace:
-            return SimpleNamespace(**dict(GuildSettings()), **wanted)
+        async def settings(guild_id: int) -> GuildSettings:
+            return GuildSettings().model_copy(update=wanted)
 
         monkeypatch.setattr(bot.service, "guild_settings", settings)
         await bots_only_event(fake, bot, mod, 4, format="single_elimination", pace="casual")

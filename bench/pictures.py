@@ -1,0 +1,141 @@
+"""Pictures: ``python -m bench pictures [--states N]``.
+
+For every game that draws (``Picturing``), random playouts at every table size, the largest
+included, give N states; each state's table picture (from a spectator's view) and one
+seat's hand picture are drawn and timed one by one on this thread. Printed per game: the
+drawing time (p50, p99) and the PNG's size (p50, max), against the issue's bar for the
+Braverse board (p50 <= 25 ms, p99 <= 60 ms, at most 150 KB). Drawing is CPU-bound: on a
+machine other work shares the wall times read high, so the thread's CPU time is printed
+beside them; compare figures from a quiet machine.
+
+The Discord side of the cost, pictures on against off in the same run, is
+``python -m bench load --pictures both`` (bench/load.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from games import GAMES
+from games.core import contract
+from games.core.options import random_options
+from games.core.protocol import Picturing
+
+# The issue's bar, for the Braverse board.
+BAR_P50_MS, BAR_P99_MS, BAR_KB = 25.0, 60.0, 150.0
+
+
+@dataclass
+class Timings:
+    """Times (seconds) and sizes (bytes) of one kind of picture."""
+
+    times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)  # this thread's CPU time: less shaken by
+    sizes: list[int] = field(default_factory=list)  # other work on the machine than the wall
+
+    def draw(self, picture: Callable[[BaseModel], bytes | None], view: BaseModel) -> None:
+        start, cpu = time.perf_counter(), time.thread_time()
+        png = picture(view)
+        elapsed, used = time.perf_counter() - start, time.thread_time() - cpu
+        if png is not None:
+            self.times.append(elapsed)
+            self.cpu.append(used)
+            self.sizes.append(len(png))
+
+    def line(self, what: str) -> str:
+        if not self.times:
+            return f"{what}: none drawn"
+        return (
+            f"{what}: {len(self.times)} drawn, p50 {percentile(self.times, 0.5) * 1e3:.1f} ms, "
+            f"p99 {percentile(self.times, 0.99) * 1e3:.1f} ms (CPU p50 "
+            f"{percentile(self.cpu, 0.5) * 1e3:.1f}, p99 {percentile(self.cpu, 0.99) * 1e3:.1f} ms)"
+            f"; size p50 "
+            f"{statistics.median(self.sizes) / 1024:.0f} KB, max {max(self.sizes) / 1024:.0f} KB"
+        )
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def random_states(key: str, count: int, seed: int = 1) -> list[BaseModel]:
+    """``count`` states of random playouts, a third of them at the game's largest table,
+    taken every few moves so a whole match is sampled, its end included."""
+    game = GAMES[key]
+    rng = random.Random(f"pictures:{key}:{seed}")
+    states: list[BaseModel] = []
+    while len(states) < count:
+        largest = len(states) % 3 == 0
+        seats = game.max_players if largest else rng.randint(game.min_players, game.max_players)
+        options = random_options(game.options_model, rng)
+        state = game.setup(options, contract.NAMES[:seats], rng.getrandbits(63))
+        every = rng.randint(3, 7)
+        step = 0
+        while game.outcome(state) is None and len(states) < count:
+            if step % every == 0:
+                states.append(state)
+            decision = rng.choice(game.decisions(state))
+            state, _ = game.apply(
+                state, decision.seat, contract.next_move(game, state, decision, rng)
+            )
+            step += 1
+        if len(states) < count:
+            states.append(state)  # the end of the match
+    return states
+
+
+def measure(key: str, count: int) -> tuple[Timings, Timings]:
+    game = GAMES[key]
+    assert isinstance(game, Picturing)
+    rng = random.Random(key)
+    tables, hands = Timings(), Timings()
+    for state in random_states(key, count):
+        tables.draw(game.table_picture, game.view(state, None))
+        seat = rng.randrange(len(state.names))  # type: ignore[attr-defined]
+        hands.draw(game.hand_picture, game.view(state, seat))
+    return tables, hands
+
+
+def bar(tables: Timings) -> str:
+    p50, p99 = percentile(tables.times, 0.5) * 1e3, percentile(tables.times, 0.99) * 1e3
+    kb = max(tables.sizes) / 1024
+    met = p50 <= BAR_P50_MS and p99 <= BAR_P99_MS and kb <= BAR_KB
+    return (
+        f"  the board against the bar (p50 <= {BAR_P50_MS:.0f} ms, p99 <= {BAR_P99_MS:.0f} ms, "
+        f"<= {BAR_KB:.0f} KB): {'met' if met else 'NOT met'} on this machine now"
+    )
+
+
+def report(count: int, only: Sequence[str] | None = None) -> list[str]:
+    lines = []
+    drawing = [k for k in sorted(GAMES) if isinstance(GAMES[k], Picturing)]
+    for key in only or drawing:
+        if key not in drawing:
+            lines.append(f"pictures {key}: this game draws no pictures yet")
+            continue
+        tables, hands = measure(key, count)
+        lines.append(f"pictures {key}: " + tables.line("table") + "; " + hands.line("hand"))
+        if key == "braverse" and tables.times:
+            lines.append(bar(tables))
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench pictures", description=__doc__)
+    parser.add_argument("--states", type=int, default=300, help="random states per game")
+    parser.add_argument("--only", nargs="*", help="game keys (default: every game that draws)")
+    args = parser.parse_args(argv)
+    for line in report(args.states, args.only):
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

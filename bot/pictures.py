@@ -1,0 +1,218 @@
+"""Pictures of tables and hands for Discord: drawn off the event loop, kept by what they show.
+
+A game that is ``Picturing`` draws PNG bytes from a view (games/core/pictures.py). Drawing
+one takes tens of milliseconds of CPU, far too long for the event loop, so it runs in a
+process of its own (``PICTURE_PROCESSES``), which is handed the game's key and the view.
+Threads of the bot's process would do (0 processes: the tests, which rig games in-process),
+but a thread drawing holds the GIL, and each time the loop gives it up for a database
+call or a socket it waits up to the interpreter's switch interval (5 ms) to take it back:
+under load a move then took a hundred milliseconds longer.
+
+A picture is fixed by what it shows: the match, the state's version, the seat whose view
+it is (None: the table everyone sees) and how the match stands (a cancelled
+table is drawn closed at the version it stopped at). A saved version never changes, so a
+kept picture never needs proving against the database, and several processes may each keep
+their own. The cache is bounded by bytes, oldest out first (``PICTURE_CACHE_MB``).
+
+Pictures are a nicety: one that fails to draw, or would not fit Discord's attachment
+limit, is logged and the message goes without it. The game never waits in a queue for
+one: when several pictures already wait their turn, a hand view (a click's answer) goes
+as text this time rather than wait behind them. The table's picture
+waits its turn: its edits are coalesced, off every click's path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from functools import partial
+
+from pydantic import BaseModel
+
+from bot.service import SeatView
+from bot.timing import GuildSettings
+from games.core.pictures import DISCORD_LIMIT
+from games.core.protocol import Game, Picturing
+
+log = logging.getLogger(__name__)
+
+# (match, version, seat or None for the table, how the match stands or "replay")
+PictureKey = tuple[str, int, int | None, str]
+
+DRAWERS = 2  # threads drawing at once, without processes: more would take the loop's turns
+BACKLOG = 6  # pictures drawing or waiting past which a hand view goes without one
+
+
+def draw_by_key(game_key: str, table: bool, view: BaseModel) -> bytes | None:
+    """In a drawing process: the game by its key (the process loads the same catalogues,
+    from the same environment, as the bot)."""
+    from games import GAMES
+
+    game = GAMES[game_key]
+    assert isinstance(game, Picturing)
+    return game.table_picture(view) if table else game.hand_picture(view)
+
+
+def end_with_the_bot() -> None:
+    """A drawing process ends when the bot's does, however it ends: killed (SIGKILL), it
+    tells nobody, and an orphan would keep its memory and the bot's stdout open."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="end-with-the-bot", daemon=True).start()
+
+
+def draw_nothing() -> None:
+    """A drawing process's first task: starting it (and loading the games)."""
+    import games  # noqa: F401
+
+
+def picture_key(seen: SeatView) -> PictureKey:
+    """What a picture of this view shows: the match as it stood at this version, from
+    this seat (None: the table everyone sees)."""
+    return (seen.match.match_id, seen.version, seen.seat, seen.match.status)
+
+
+class PictureCache:
+    """PNG bytes by what they show, within ``budget`` bytes: the least recently used leave
+    first. A picture larger than the whole budget is not kept."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.size = 0
+        self._kept: OrderedDict[PictureKey, bytes] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def get(self, key: PictureKey) -> bytes | None:
+        png = self._kept.get(key)
+        if png is not None:
+            self._kept.move_to_end(key)
+        return png
+
+    def put(self, key: PictureKey, png: bytes) -> None:
+        if len(png) > self.budget:
+            return
+        old = self._kept.pop(key, None)
+        self.size += len(png) - (len(old) if old is not None else 0)
+        self._kept[key] = png
+        while self.size > self.budget:
+            _, dropped = self._kept.popitem(last=False)
+            self.size -= len(dropped)
+
+
+class Pictures:
+    """Draws and keeps the pictures one process sends. ``settings_of`` reads a server's
+    settings (fresh: ``/settings pictures:`` takes effect at the next message)."""
+
+    def __init__(
+        self,
+        settings_of: Callable[[int], Awaitable[GuildSettings]],
+        budget_mb: float = 32.0,
+        *,
+        drawing: bool = True,
+        processes: int = 0,
+    ) -> None:
+        self.settings_of = settings_of
+        self.on = drawing  # False: this process sends no pictures (PICTURES=false)
+        self.cache = PictureCache(int(budget_mb * 1024 * 1024))
+        # Pictures being drawn: a second ask for one waits for the same drawing.
+        self._drawing: dict[PictureKey, asyncio.Future[bytes | None]] = {}
+        self.processes = processes
+        self._drawers = self._new_drawers()
+        self.skipped = 0  # hand pictures not drawn because the drawers were behind
+
+    async def wanted(self, guild_id: int, game: Game) -> bool:
+        """Whether messages of this server's matches of ``game`` carry pictures."""
+        if not self.on or not isinstance(game, Picturing):
+            return False
+        return (await self.settings_of(guild_id)).pictures
+
+    async def picture(
+        self, guild_id: int, game: Game, view: BaseModel, key: PictureKey
+    ) -> bytes | None:
+        """The picture ``key`` names, drawn from ``view``: the table (no seat in the key;
+        any seat's view or a spectator's) or that seat's hand; None when there is none,
+        or, for a hand, when the drawers are too far behind to wait for them."""
+        if not await self.wanted(guild_id, game):
+            return None
+        assert isinstance(game, Picturing)
+        table = key[2] is None
+        if self.processes:
+            draw = partial(draw_by_key, game.key, table, view)
+        else:
+            draw = partial(game.table_picture if table else game.hand_picture, view)
+        return await self.drawn(key, draw, wait=table)
+
+    def _new_drawers(self) -> Executor:
+        if self.processes:
+            # Spawned, not forked: the bot's threads (the database's) hold locks a fork
+            # would copy held.
+            context = multiprocessing.get_context("spawn")
+            return ProcessPoolExecutor(
+                self.processes, mp_context=context, initializer=end_with_the_bot
+            )
+        # Threads of its own, which end with this object; the loop's default executor
+        # stays free for others.
+        return ThreadPoolExecutor(DRAWERS, thread_name_prefix="pictures")
+
+    def start(self) -> None:
+        """Start the drawing processes now, so the first table waits for no interpreter to
+        start and load the games (a second or two)."""
+        if self.on and self.processes:
+            self._drawers.submit(draw_nothing)
+
+    def close(self) -> None:
+        """Stop drawing (the bot is closing): what waits is dropped, the processes end."""
+        self._drawers.shutdown(wait=False, cancel_futures=True)
+
+    async def drawn(
+        self, key: PictureKey, draw: Callable[[], bytes | None], *, wait: bool = True
+    ) -> bytes | None:
+        png = self.cache.get(key)
+        if png is not None:
+            return png
+        pending = self._drawing.get(key)
+        if pending is None:
+            if not wait and len(self._drawing) >= BACKLOG:
+                self.skipped += 1
+                return None
+            pending = asyncio.ensure_future(self._draw(key, draw))
+            self._drawing[key] = pending
+            pending.add_done_callback(lambda _: self._drawing.pop(key, None))
+        return await asyncio.shield(pending)
+
+    async def _draw(self, key: PictureKey, draw: Callable[[], bytes | None]) -> bytes | None:
+        try:
+            png = await asyncio.get_running_loop().run_in_executor(self._drawers, draw)
+        except BrokenExecutor:
+            # A drawing process died (killed for memory, a crash in a library): start
+            # others, or no picture would ever be drawn again.
+            log.warning("a picture process died; starting another", exc_info=True)
+            self._drawers.shutdown(wait=False, cancel_futures=True)
+            self._drawers = self._new_drawers()
+            return None
+        except Exception:
+            # A drawing bug must not stop the game: the text says everything too.
+            log.warning("could not draw the picture %s; sending without it", key, exc_info=True)
+            return None
+        if png is None:
+            return None
+        if len(png) > DISCORD_LIMIT:
+            log.warning("the picture %s is %d bytes, over Discord's limit", key, len(png))
+            return None
+        self.cache.put(key, png)
+        return png

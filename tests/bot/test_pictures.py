@@ -1,0 +1,187 @@
+"""The pictures a process sends: kept by what they show within a byte budget, drawn off the
+event loop once however many ask, and a drawing that fails is a message without one."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from bot.pictures import BACKLOG, PictureCache, Pictures
+from bot.timing import GuildSettings
+from games import GAMES
+from games.core import contract
+
+BRAVERSE = GAMES["braverse"]
+
+
+def key(version: int, seat: int | None = None) -> tuple[str, int, int | None, str]:
+    return ("m1", version, seat, "active")
+
+
+def test_the_cache_keeps_what_fits_its_budget_and_lets_the_least_used_go_first() -> None:
+    cache = PictureCache(budget=100)
+    cache.put(key(1), b"a" * 40)
+    cache.put(key(2), b"b" * 40)
+    assert cache.get(key(1)) == b"a" * 40  # now the most recently used
+    cache.put(key(3), b"c" * 40)
+    assert cache.get(key(2)) is None and cache.get(key(1)) is not None
+    assert cache.size == 80 and len(cache) == 2
+    cache.put(key(4), b"d" * 101)  # larger than the whole budget: not kept, nothing lost
+    assert cache.get(key(4)) is None and len(cache) == 2
+    cache.put(key(1), b"e" * 10)  # drawn again: counted once
+    assert cache.size == 50
+
+
+def test_an_old_servers_settings_row_loads_with_pictures_on() -> None:
+    old = '{"match": {"pace": "live"}, "threads": true, "ratings": "all"}'
+    assert GuildSettings.model_validate_json(old).pictures is True
+
+
+def braverse_view() -> object:
+    state = BRAVERSE.setup(BRAVERSE.options_model(), contract.NAMES[:2], 7)
+    return BRAVERSE.view(state, None)
+
+
+async def settings_with(pictures: bool) -> GuildSettings:
+    return GuildSettings(pictures=pictures)
+
+
+async def test_a_picture_is_drawn_once_in_a_worker_thread_and_then_kept() -> None:
+    threads: list[threading.Thread] = []
+
+    class Counting(type(BRAVERSE)):  # type: ignore[misc]
+        def table_picture(self, view):  # type: ignore[no-untyped-def]
+            threads.append(threading.current_thread())
+            return super().table_picture(view)
+
+    game = Counting.__new__(Counting)
+    game.__dict__.update(BRAVERSE.__dict__)
+    pictures = Pictures(lambda guild: settings_with(True))
+    view = braverse_view()
+    drawn = await asyncio.gather(*(pictures.picture(1, game, view, key(1)) for _ in range(3)))
+    assert drawn[0] is not None and drawn[0].startswith(b"\x89PNG")
+    assert drawn[0] == drawn[1] == drawn[2]
+    assert await pictures.picture(1, game, view, key(1)) == drawn[0]
+    assert len(threads) == 1 and threads[0] is not threading.main_thread()
+    assert pictures.cache.size == len(drawn[0])
+
+
+async def test_a_server_with_pictures_off_gets_none_and_nothing_is_drawn() -> None:
+    pictures = Pictures(lambda guild: settings_with(False))
+    assert await pictures.picture(1, BRAVERSE, braverse_view(), key(1)) is None
+    assert len(pictures.cache) == 0
+
+
+async def test_a_game_that_does_not_draw_gets_no_picture() -> None:
+    pictures = Pictures(lambda guild: settings_with(True))
+    plain = SimpleNamespace(key="plain")  # a game without table_picture and hand_picture
+    assert await pictures.picture(1, plain, braverse_view(), key(1)) is None  # type: ignore[arg-type]
+    assert await pictures.picture(1, plain, braverse_view(), key(1, 0)) is None  # type: ignore[arg-type]
+
+
+async def test_a_drawing_that_fails_is_logged_and_gives_no_picture(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    class Broken(type(BRAVERSE)):  # type: ignore[misc]
+        def table_picture(self, view):  # type: ignore[no-untyped-def]
+            raise ValueError("a drawing bug")
+
+    game = Broken.__new__(Broken)
+    game.__dict__.update(BRAVERSE.__dict__)
+    pictures = Pictures(lambda guild: settings_with(True))
+    with caplog.at_level(logging.WARNING, logger="bot.pictures"):
+        assert await pictures.picture(1, game, braverse_view(), key(1)) is None
+    assert "could not draw the picture" in caplog.text and "a drawing bug" in caplog.text
+    assert len(pictures.cache) == 0  # tried again next time
+
+
+async def test_a_hand_goes_without_its_picture_rather_than_wait_behind_a_backlog() -> None:
+    pictures = Pictures(lambda guild: settings_with(True))
+    release = threading.Event()
+
+    def slow() -> bytes:
+        release.wait()
+        return b"\x89PNG table"
+
+    waiting = [
+        asyncio.ensure_future(pictures.drawn(key(version), slow)) for version in range(BACKLOG)
+    ]
+    await asyncio.sleep(0)
+    view = BRAVERSE.view(BRAVERSE.setup(BRAVERSE.options_model(), contract.NAMES[:2], 7), 0)
+    assert await pictures.picture(1, BRAVERSE, view, key(1, seat=0)) is None
+    assert pictures.skipped == 1
+    release.set()
+    assert await asyncio.gather(*waiting) == [b"\x89PNG table"] * BACKLOG  # tables wait
+    hand = await pictures.picture(1, BRAVERSE, view, key(1, seat=0))  # caught up: drawn
+    assert hand is not None and hand.startswith(b"\x89PNG")
+
+
+async def test_a_drawing_process_draws_what_the_game_draws_in_place_and_one_that_dies_is_replaced(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    view = braverse_view()
+    in_process = Pictures(lambda guild: settings_with(True), processes=1)
+    try:
+        drawn = await in_process.picture(1, BRAVERSE, view, key(1))
+        assert drawn == BRAVERSE.table_picture(view)
+        for pid in list(in_process._drawers._processes):  # type: ignore[attr-defined]
+            os.kill(pid, signal.SIGKILL)
+        with caplog.at_level(logging.WARNING, logger="bot.pictures"):
+            assert await in_process.picture(1, BRAVERSE, view, key(2)) is None
+        assert "a picture process died" in caplog.text
+        assert await in_process.picture(1, BRAVERSE, view, key(3)) == drawn
+    finally:
+        in_process.close()
+
+
+ORPHAN = """
+import asyncio, time
+from bot.pictures import Pictures
+from bot.timing import GuildSettings
+
+async def settings(guild):
+    return GuildSettings()
+
+async def main():
+    pictures = Pictures(settings, processes=1)
+    pictures.start()
+    while not pictures._drawers._processes:
+        await asyncio.sleep(0.01)
+    print(*pictures._drawers._processes, flush=True)
+    await asyncio.sleep(60)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_a_drawing_process_ends_when_the_bot_is_killed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    script = tmp_path / "bot_that_dies.py"
+    script.write_text(ORPHAN)
+    bot = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=Path.cwd()
+    )
+    try:
+        assert bot.stdout is not None
+        (drawer,) = (int(pid) for pid in bot.stdout.readline().split())
+    finally:
+        bot.kill()
+        bot.wait()
+    for _ in range(500):  # it notices its parent gone at once; allow a slow machine 10 s
+        try:
+            os.kill(drawer, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.02)
+    os.kill(drawer, signal.SIGKILL)
+    raise AssertionError("the drawing process outlived the bot")

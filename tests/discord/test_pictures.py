@@ -1,0 +1,164 @@
+"""Pictures in Discord (issue 28): the table message and a hand view carry their picture,
+re-sent when what it shows changed; ``/settings pictures:off`` sends none; each replay
+page shows the table of its moment. Played with Braverse, the first game that draws."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from cogs.table import presenter_of
+from games import GAMES
+from tests.discord.conftest import make_a_move, make_bot, open_game, show_hand, table_of
+from tests.discord.harness import FakeAttachment, FakeDiscord, FakeMessage, FakeUser
+from tests.discord.test_toss_your_cookies import play_to_the_end
+
+
+def picture_of(message: FakeMessage, embed: int = 0) -> FakeAttachment:
+    """The attachment the message's embed shows, checked to be a PNG Discord can show."""
+    url = message.embeds[embed].get("image", {}).get("url", "")
+    assert url.startswith("attachment://"), message.embeds[embed]
+    name = url.removeprefix("attachment://")
+    (attachment,) = [a for a in message.attachments if a.filename == name]
+    with Image.open(io.BytesIO(attachment.data)) as image:
+        assert image.format == "PNG" and image.width >= 400
+    return attachment
+
+
+async def against_a_bot(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
+    """A Braverse match of ``user`` against a bot: its table message."""
+    await open_game(fake, "braverse", user, bots=1)
+    return table_of(fake)
+
+
+async def test_the_table_carries_its_picture_and_an_edit_after_a_move_sends_the_new_one(
+    fake, db
+) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db, pictures=True)):
+        table = await against_a_bot(fake, ana)
+        first = picture_of(table)
+        # The text stays below the picture, shorter: Support's colours are drawn.
+        assert "Break Area LV 0/10" in table.text() and "Support 0 of 0" not in table.text()
+        assert "Support (pays costs)" not in table.text()
+        for _ in range(40):
+            if await make_a_move(fake, ana):
+                break
+            await fake.settle()
+        await fake.settle()
+        after = picture_of(table)
+        assert after.data != first.data and after.id != first.id  # uploaded again
+        # Every version of the table message that showed a picture named one it had.
+        for version in [*table.history, {"embeds": table.embeds}]:
+            for embed in version.get("embeds") or []:
+                if "image" in embed:
+                    assert embed["image"]["url"].endswith("table.png")
+    fake.assert_clean()
+
+
+async def test_an_edit_that_changes_nothing_pictured_keeps_the_picture_it_has(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db, pictures=True)) as bot:
+        table = await against_a_bot(fake, ana)
+        shown = picture_of(table)
+        edits = len(table.history)
+        # A redraw of the same state: the embed names the picture the message keeps.
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        await presenter_of(bot).refresh(record.match_id)
+        assert len(table.history) == edits + 1
+        kept = picture_of(table)
+        assert (kept.id, kept.data) == (shown.id, shown.data)
+    fake.assert_clean()
+
+
+async def test_a_hand_view_carries_that_seats_hand_picture(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db, pictures=True)) as bot:
+        await open_game(fake, "braverse", ana, ben)
+        ana_hand, ben_hand = await show_hand(fake, ana), await show_hand(fake, ben)
+        assert ana_hand.ephemeral and ben_hand.ephemeral
+        mine, theirs = picture_of(ana_hand), picture_of(ben_hand)
+        # Beneath the picture each card is named; its costs and attack are drawn.
+        assert "Your hand (6 cards)" in ana_hand.text() and "attack:" not in ana_hand.text()
+        assert mine.filename == "hand.png" and mine.data != theirs.data
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        game = bot.service.game_of(record)
+        state = bot.service.load_state(record)
+        assert mine.data == game.hand_picture(game.view(state, 0))
+        # The table's picture is in no hand view, and no hand picture is public.
+        hands = {mine.data, theirs.data}
+        for message in fake.public_messages(fake.general):
+            assert not hands & {a.data for a in message.attachments}
+    fake.assert_clean()
+
+
+async def test_pictures_off_sends_no_picture_anywhere_and_the_full_text(fake, db) -> None:
+    ana = fake.add_user("ana")
+    mod = fake.add_user("mod", manage_guild=True)
+    async with fake.running(make_bot(db, pictures=True)):
+        await fake.slash(mod, "settings", pictures=False)
+        assert "Pictures: off" in fake.last_reply(mod).text()
+        await against_a_bot(fake, ana)
+        hand = await show_hand(fake, ana)
+        await make_a_move(fake, ana)
+        await fake.settle()
+        # The full text: what the picture would have shown is said in words.
+        assert "Break Area LV 0/10" in table_of(fake).text()
+        assert "Support (pays costs)" in table_of(fake).text() and "attack:" in hand.text()
+        for message in fake.messages.values():
+            assert not message.attachments, message.text()
+            assert all("image" not in e for e in message.embeds)
+        assert hand.embeds and "image" not in hand.embeds[0]
+        await fake.slash(mod, "settings", pictures=True)
+        assert "Pictures: on" in fake.last_reply(mod).text()
+        picture_of(await show_hand(fake, ana))  # on again: at the next message
+    fake.assert_clean()
+
+
+async def test_each_replay_page_shows_the_table_of_its_moment(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db, pictures=True)) as bot:
+        await against_a_bot(fake, ana)
+        await play_to_the_end(fake, [ana])
+        match_id = table_of(fake).find_button("Rematch").custom_id.split(":")[2]
+        await fake.slash(ana, "replay", match=match_id)
+        page = fake.last_reply(ana)
+        deal = picture_of(page)
+        for _ in range(3):
+            await fake.click(ana, page, page.find_button("Next"))
+        later = picture_of(page)
+        assert later.data != deal.data
+        replay = await bot.service.replay(fake.guild_id, match_id)
+        game = bot.service.game_of(replay.record)
+        assert later.data == game.table_picture(game.view(replay.frames[3].state, None))
+    fake.assert_clean()
+
+
+async def test_a_table_whose_picture_fails_to_draw_plays_on_in_text(
+    fake, db, monkeypatch, caplog
+) -> None:
+    def broken(self, view):  # type: ignore[no-untyped-def]
+        raise ValueError("a drawing bug")
+
+    monkeypatch.setattr(type(GAMES["braverse"]), "table_picture", broken)
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db, pictures=True)):
+        table = await against_a_bot(fake, ana)
+        assert "Break Area LV 0/10" in table.text() and not table.attachments
+        assert "image" not in table.embeds[0]
+        assert await make_a_move(fake, ana) or await make_a_move(fake, ana)
+        picture_of(fake.last_reply(ana))  # the hand's picture still draws
+    assert "could not draw the picture" in caplog.text
+    fake.assert_clean()
+
+
+async def test_a_process_started_with_pictures_false_sends_none_whatever_the_server_says(
+    fake, db
+) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db, pictures=False)):
+        await against_a_bot(fake, ana)
+        await show_hand(fake, ana)
+        assert fake.messages and not any(m.attachments for m in fake.messages.values())
+    fake.assert_clean()

@@ -12,8 +12,9 @@ from devtools.offline_discord.clock import _real_monotonic
 from devtools.offline_discord.model import T
 from devtools.offline_discord.world import World
 
-_THREAD_BACKED_MODULES = ("aiosqlite",)
-"""Tasks whose innermost awaiting frame is in these packages wait on a worker thread."""
+_THREAD_BACKED_MODULES = ("aiosqlite", "bot.pictures")
+"""Tasks whose innermost awaiting frame is in these packages wait on a worker thread (the
+pictures' queue hands its drawings to worker threads in turn, hands first)."""
 
 
 class SettleTimeout(AssertionError):

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -105,23 +106,40 @@ async def test_a_drawing_that_fails_is_logged_and_gives_no_picture(
     assert len(pictures.cache) == 0  # tried again next time
 
 
-async def test_a_hand_goes_without_its_picture_rather_than_wait_behind_a_backlog() -> None:
+async def test_a_hand_is_drawn_before_waiting_tables_and_goes_without_behind_other_hands() -> None:
     pictures = Pictures(lambda guild: settings_with(True))
+    pictures._slots = 1  # one drawer: the order in which drawings start is the queue's
     release = threading.Event()
+    started: list[str] = []
 
-    def slow() -> bytes:
-        release.wait()
-        return b"\x89PNG table"
+    def drawing(name: str, *, held: bool = False) -> Callable[[], bytes]:
+        def draw() -> bytes:
+            started.append(name)
+            if held:
+                release.wait()
+            return b"\x89PNG " + name.encode()
 
-    waiting = [
-        asyncio.ensure_future(pictures.drawn(key(version), slow)) for version in range(BACKLOG)
+        return draw
+
+    tables = [
+        asyncio.ensure_future(pictures.drawn(key(v), drawing(f"table{v}", held=True)))
+        for v in range(3)
     ]
     await asyncio.sleep(0)
-    view = BRAVERSE.view(BRAVERSE.setup(BRAVERSE.options_model(), contract.NAMES[:2], 7), 0)
-    assert await pictures.picture(1, BRAVERSE, view, key(1, seat=0)) is None
+    hands = [
+        asyncio.ensure_future(pictures.drawn(key(10 + n, seat=0), drawing(f"hand{n}"), wait=False))
+        for n in range(BACKLOG)
+    ]
+    await asyncio.sleep(0)
+    # BACKLOG hands wait already: one more goes as text rather than queue behind them.
+    assert await pictures.drawn(key(20, seat=0), drawing("late"), wait=False) is None
     assert pictures.skipped == 1
     release.set()
-    assert await asyncio.gather(*waiting) == [b"\x89PNG table"] * BACKLOG  # tables wait
+    assert await asyncio.gather(*tables) == [b"\x89PNG table%d" % v for v in range(3)]
+    await asyncio.gather(*hands)
+    # The hands went to the drawer ahead of the tables that arrived before them.
+    assert started == ["table0", *(f"hand{n}" for n in range(BACKLOG)), "table1", "table2"]
+    view = BRAVERSE.view(BRAVERSE.setup(BRAVERSE.options_model(), contract.NAMES[:2], 7), 0)
     hand = await pictures.picture(1, BRAVERSE, view, key(1, seat=0))  # caught up: drawn
     assert hand is not None and hand.startswith(b"\x89PNG")
 

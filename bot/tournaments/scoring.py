@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -126,15 +127,22 @@ def organiser_scores(tables: Mapping[int, Sequence[Fraction]], sizes: range) -> 
     return PlaceScores(tables=dict(tables), bye=best, full=best)
 
 
+def exact_sum(values: Sequence[Fraction]) -> Fraction:
+    """``sum(values)``, as integers over one common denominator: adding Fractions one by
+    one normalises every partial sum, most of a 512-player Swiss's standings."""
+    scale = math.lcm(*(value.denominator for value in values))
+    return Fraction(sum(v.numerator * (scale // v.denominator) for v in values), scale)
+
+
 def total_points(
     players: Sequence[Player], results: Sequence[TableResult], scoring: Scoring
 ) -> dict[Player, Fraction]:
-    totals = {player: Fraction(0) for player in players}
+    earned: dict[Player, list[Fraction]] = {player: [] for player in players}
     for result in results:
         for player in result.players:
-            if player in totals:
-                totals[player] += scoring.points(result, player)
-    return totals
+            if player in earned:
+                earned[player].append(scoring.points(result, player))
+    return {player: exact_sum(points) for player, points in earned.items()}
 
 
 MATCH_POINTS = MatchPoints()

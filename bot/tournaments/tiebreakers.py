@@ -11,12 +11,13 @@ results), so an opponents' mean costs one look-up per meeting, not a rescan.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
 from bot.tournaments.results import Player, TableResult
-from bot.tournaments.scoring import Scoring
+from bot.tournaments.scoring import Scoring, exact_sum
 
 FLOOR = Fraction(33, 100)  # the MTR's 0.33, not 1/3
 
@@ -43,7 +44,7 @@ def point_percentages(records: Records, scoring: Scoring) -> dict[Player, Fracti
     return {
         player: max(
             FLOOR,
-            sum((scoring.points(result, player) for result in played), Fraction(0))
+            exact_sum([scoring.points(result, player) for result in played])
             / (scoring.full * len(played)),
         )
         for player, played in records.items()
@@ -59,10 +60,13 @@ def opponents_met(player: Player, records: Records) -> list[Player]:
 def opponents_mean(records: Records, values: Mapping[Player, Fraction]) -> dict[Player, Fraction]:
     """The mean of ``values`` over each player's opponents (OMW%, OPP%, OGW%, OOMW%, …);
     with no opponent yet (only byes), the floor."""
+    # As exact_sum, with each value scaled once for all the players who met its owner.
+    scale = math.lcm(*(value.denominator for value in values.values()))
+    scaled = {p: value.numerator * (scale // value.denominator) for p, value in values.items()}
     means = {}
     for player in records:
         met = opponents_met(player, records)
-        means[player] = sum((values[o] for o in met), Fraction(0)) / len(met) if met else FLOOR
+        means[player] = Fraction(sum(scaled[o] for o in met), scale * len(met)) if met else FLOOR
     return means
 
 

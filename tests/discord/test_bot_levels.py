@@ -173,6 +173,7 @@ async def test_a_hard_bot_thinks_off_the_loop_which_keeps_answering_clicks(
         assert await thinker.ready()
         await fake.slash(host, "play", game="cover_your_assets", bots=1, level="hard")
         lobby = table_of(fake)
+        release.touch()  # a bot that opens the match thinks without being held
         await fake.click(host, lobby, lobby.find_button("Start"))
         match_id = (await bot.store.open_matches())[0].match_id
         thought_before = thinker.answered + thinker.fell_back
@@ -182,9 +183,11 @@ async def test_a_hard_bot_thinks_off_the_loop_which_keeps_answering_clicks(
         for _ in range(10):  # the host's moves until one hands the turn to the bot
             user, hand, buttons, selects = await mover_and_hand(fake, [host])
             baseline = set(asyncio.all_tasks())
+            release.unlink(missing_ok=True)  # the thought this move may cause is held
             await click_first_move(fake, user, hand, buttons, selects, dispatch_only=True)
             if await thinking_starts(thinker):
                 break
+            release.touch()
             await fake.settle(baseline=baseline)
         assert thinker.thinking == 1
         click = await fake.click(
@@ -195,8 +198,9 @@ async def test_a_hard_bot_thinks_off_the_loop_which_keeps_answering_clicks(
         assert thinker.thinking == 1, "the click waited for the thought"
         release.touch()
         await fake.settle(baseline=baseline)
-        # The thought came back and the bot moved with it.
-        assert thinker.answered == thought_before + 1 and thinker.fell_back == 0
+        # The thought came back and the bot moved with it (and with its next ones, if its
+        # move left it to decide again).
+        assert thinker.answered > thought_before and thinker.fell_back == 0
     fake.assert_clean()
 
 

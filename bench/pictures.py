@@ -20,12 +20,14 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from pydantic import BaseModel
 
 from games import GAMES
 from games.core import contract
 from games.core.options import random_options
+from games.core.pictures import hand_picture
 from games.core.protocol import Picturing
 
 # The bar, for the Braverse board.
@@ -100,7 +102,7 @@ def measure(key: str, count: int) -> tuple[Timings, Timings]:
     for state in random_states(key, count):
         tables.draw(game.table_picture, game.view(state, None))
         seat = rng.randrange(len(state.names))  # type: ignore[attr-defined]
-        hands.draw(game.hand_picture, game.view(state, seat))
+        hands.draw(partial(hand_picture, game), game.view(state, seat))
     return tables, hands
 
 

@@ -8,11 +8,13 @@ but a thread drawing holds the GIL, and each time the loop gives it up for a dat
 call or a socket it waits up to the interpreter's switch interval (5 ms) to take it back:
 under load a move then took a hundred milliseconds longer.
 
-A picture is fixed by what it shows: the match, the state's version, the seat whose view
-it is (None: the table everyone sees) and how the match stands (a cancelled
-table is drawn closed at the version it stopped at). A saved version never changes, so a
-kept picture never needs proving against the database, and several processes may each keep
-their own. The cache is bounded by bytes, oldest out first (``PICTURE_CACHE_MB``).
+A picture is kept by what it shows. A table's: the match, the state's version and how the
+match stands (a cancelled table is drawn closed at the version it stopped at); a saved
+version never changes, so a kept picture never needs proving against the database, and
+several processes may each keep their own. A hand's: its scene (``hand_scene``: the cards
+and the few lines the picture shows), so a hand that others' moves left alone, opened again
+or answering a click, is not drawn again. The cache is bounded by bytes, oldest out first
+(``PICTURE_CACHE_MB``).
 
 Pictures are a nicety: one that fails to draw, or would not fit Discord's attachment
 limit, is logged and the message goes without it. The game never waits in a queue for
@@ -34,9 +36,10 @@ import multiprocessing.connection
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -47,7 +50,7 @@ from games.core.protocol import Game, Picturing
 
 log = logging.getLogger(__name__)
 
-# (match, version, seat or None for the table, how the match stands or "replay")
+# A table's: (match, version, None, how the match stands or "replay"); a hand's is its scene.
 PictureKey = tuple[str, int, int | None, str]
 
 DRAWERS = 2  # threads drawing at once, without processes: more would take the loop's turns
@@ -55,14 +58,14 @@ BACKLOG = 2  # hand pictures waiting for a drawer past which a hand view goes wi
 HAND, TABLE = 0, 1  # the order in which waiting pictures go to the drawers
 
 
-def draw_by_key(game_key: str, table: bool, view: BaseModel) -> bytes | None:
+def draw_by_key(game_key: str, table: bool, shown: Any) -> bytes | None:
     """In a drawing process: the game by its key (the process loads the same catalogues,
-    from the same environment, as the bot)."""
+    from the same environment, as the bot), and the table's view or the hand's scene."""
     from games import GAMES
 
     game = GAMES[game_key]
     assert isinstance(game, Picturing)
-    return game.table_picture(view) if table else game.hand_picture(view)
+    return game.table_picture(shown) if table else game.draw_hand(shown)
 
 
 def end_with_the_bot() -> None:
@@ -85,9 +88,8 @@ def draw_nothing() -> None:
 
 
 def picture_key(seen: SeatView) -> PictureKey:
-    """What a picture of this view shows: the match as it stood at this version, from
-    this seat (None: the table everyone sees)."""
-    return (seen.match.match_id, seen.version, seen.seat, seen.match.status)
+    """What the table picture of this view shows: the match as it stood at this version."""
+    return (seen.match.match_id, seen.version, None, seen.match.status)
 
 
 class PictureCache:
@@ -97,18 +99,18 @@ class PictureCache:
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.size = 0
-        self._kept: OrderedDict[PictureKey, bytes] = OrderedDict()
+        self._kept: OrderedDict[Hashable, bytes] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._kept)
 
-    def get(self, key: PictureKey) -> bytes | None:
+    def get(self, key: Hashable) -> bytes | None:
         png = self._kept.get(key)
         if png is not None:
             self._kept.move_to_end(key)
         return png
 
-    def put(self, key: PictureKey, png: bytes) -> None:
+    def put(self, key: Hashable, png: bytes) -> None:
         if len(png) > self.budget:
             return
         old = self._kept.pop(key, None)
@@ -135,7 +137,7 @@ class Pictures:
         self.on = drawing  # False: this process sends no pictures (PICTURES=false)
         self.cache = PictureCache(int(budget_mb * 1024 * 1024))
         # Pictures being drawn: a second ask for one waits for the same drawing.
-        self._drawing: dict[PictureKey, asyncio.Future[bytes | None]] = {}
+        self._drawing: dict[Hashable, asyncio.Future[bytes | None]] = {}
         self.processes = processes
         self._drawers = self._new_drawers()
         self._slots = processes or DRAWERS
@@ -154,18 +156,31 @@ class Pictures:
     async def picture(
         self, guild_id: int, game: Game, view: BaseModel, key: PictureKey
     ) -> bytes | None:
-        """The picture ``key`` names, drawn from ``view``: the table (no seat in the key;
-        any seat's view or a spectator's) or that seat's hand; None when there is none,
-        or, for a hand, when the drawers are too far behind to wait for them."""
+        """The table picture ``key`` names, drawn from ``view`` (any seat's view or a
+        spectator's); None when the server or the game has none."""
         if not await self.wanted(guild_id, game):
             return None
         assert isinstance(game, Picturing)
-        table = key[2] is None
         if self.processes:
-            draw = partial(draw_by_key, game.key, table, view)
+            draw = partial(draw_by_key, game.key, True, view)
         else:
-            draw = partial(game.table_picture if table else game.hand_picture, view)
-        return await self.drawn(key, draw, wait=table)
+            draw = partial(game.table_picture, view)
+        return await self.drawn(key, draw)
+
+    async def hand(self, guild_id: int, game: Game, view: BaseModel) -> bytes | None:
+        """The hand picture of a seat's ``view``; None for a spectator, when the server or
+        the game has none, or when the drawers are too far behind to wait for them."""
+        if not await self.wanted(guild_id, game):
+            return None
+        assert isinstance(game, Picturing)
+        scene = game.hand_scene(view)
+        if scene is None:
+            return None
+        if self.processes:
+            draw = partial(draw_by_key, game.key, False, scene)
+        else:
+            draw = partial(game.draw_hand, scene)
+        return await self.drawn((game.key, scene), draw, wait=False)
 
     def _new_drawers(self) -> Executor:
         if self.processes:
@@ -193,7 +208,7 @@ class Pictures:
         self._drawers.shutdown(wait=False, cancel_futures=True)
 
     async def drawn(
-        self, key: PictureKey, draw: Callable[[], bytes | None], *, wait: bool = True
+        self, key: Hashable, draw: Callable[[], bytes | None], *, wait: bool = True
     ) -> bytes | None:
         png = self.cache.get(key)
         if png is not None:
@@ -248,7 +263,7 @@ class Pictures:
             drawing.exception()  # retrieved: nobody waits for this one any more
         self._hand_out()
 
-    async def _draw(self, key: PictureKey, queued: asyncio.Future) -> bytes | None:
+    async def _draw(self, key: Hashable, queued: asyncio.Future) -> bytes | None:
         try:
             png = await queued
         except BrokenExecutor:

@@ -179,9 +179,7 @@ class Drawing(Part):
         as components."""
         picture = None
         if seen.seat is not None:
-            picture = await self.pictures.picture(
-                seen.match.guild_id, seen.game, seen.view, picture_key(seen)
-            )
+            picture = await self.pictures.hand(seen.match.guild_id, seen.game, seen.view)
         return self.hand_text(seen, note, picture)
 
     def hand_text(self, seen: SeatView, note: str | None, picture: bytes | None) -> Drawn:

@@ -9,8 +9,8 @@ the Battle Area are followed by re-placement once the attack or effect is done.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import ClassVar
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -441,8 +441,11 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
     def table_picture(self, view: BaseModel) -> bytes:
         return picture.table_picture(self.pool, view)  # type: ignore[arg-type]
 
-    def hand_picture(self, view: BaseModel) -> bytes | None:
-        return picture.hand_picture(self.pool, view)  # type: ignore[arg-type]
+    def hand_scene(self, view: BaseModel) -> Hashable | None:
+        return picture.hand_scene(view)  # type: ignore[arg-type]
+
+    def draw_hand(self, scene: Any) -> bytes:
+        return picture.draw_hand(self.pool, scene)
 
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         return ai.choose(self, view, decision)  # type: ignore[arg-type]

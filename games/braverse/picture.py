@@ -9,6 +9,7 @@ square, blue diamond; a grey hexagon is "any colour"), so no colour is told by h
 from __future__ import annotations
 
 from collections import Counter
+from typing import NamedTuple
 
 from games.braverse.cards import COLOURS, Card, CardPool, parse_cost
 from games.braverse.state import WIN_LEVEL
@@ -256,16 +257,30 @@ def break_row(canvas: Canvas, side: SideView, x: int, y: int) -> None:
 
 
 # --- a hand ------------------------------------------------------------------------------
-def hand_picture(pool: CardPool, view: BraverseView) -> bytes | None:
+class BraverseHand(NamedTuple):
+    """What a hand's picture shows (and so the key it is kept by): card numbers, sorted."""
+
+    hand: tuple[str, ...]
+    start: str | None  # the starting Cookie, while it is set aside
+    looked: tuple[str, ...]  # cards an effect lets the seat look at
+
+
+def hand_scene(view: BraverseView) -> BraverseHand | None:
     if view.viewer is None:
         return None
     hand = view.sides[view.viewer].hand or []
-    counted = sorted(Counter(hand).items())
-    sections = [(f"Your hand ({len(hand)} cards)", counted)]
-    if view.my_start:
-        sections.append(("Your starting Cookie", [(view.my_start, 1)]))
-    if view.looked:
-        sections.append(("You are looking at", sorted(Counter(view.looked).items())))
+    return BraverseHand(
+        tuple(sorted(hand)), view.my_start or None, tuple(sorted(view.looked or ()))
+    )
+
+
+def draw_hand(pool: CardPool, scene: BraverseHand) -> bytes:
+    counted = sorted(Counter(scene.hand).items())
+    sections = [(f"Your hand ({len(scene.hand)} cards)", counted)]
+    if scene.start:
+        sections.append(("Your starting Cookie", [(scene.start, 1)]))
+    if scene.looked:
+        sections.append(("You are looking at", sorted(Counter(scene.looked).items())))
     height = PAD + sum(
         section_height(len(cards), HAND_COLUMNS, CARD_H, GAP) for _, cards in sections
     )

@@ -10,8 +10,8 @@ settles in the order played and the Active Player takes the Produced Number of t
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import ClassVar
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -784,8 +784,11 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
     def table_picture(self, view: BaseModel) -> bytes:
         return picture.table_picture(self.cards, view)  # type: ignore[arg-type]
 
-    def hand_picture(self, view: BaseModel) -> bytes | None:
-        return picture.hand_picture(self.cards, view)  # type: ignore[arg-type]
+    def hand_scene(self, view: BaseModel) -> Hashable | None:
+        return picture.hand_scene(view)  # type: ignore[arg-type]
+
+    def draw_hand(self, scene: Any) -> bytes:
+        return picture.draw_hand(self.cards, scene)
 
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         return ai.choose(self, view, decision)  # type: ignore[arg-type]

@@ -10,6 +10,7 @@ pile. Tokens differ by mark as well as colour: chips, a skull, a star, a mask, a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from games.chomper.cards import ChomperCards
 from games.chomper.queue import produced
@@ -401,14 +402,25 @@ def piles_row(canvas: Canvas, cards: ChomperCards, view: ChomperView, y: int) ->
 
 
 # --- a hand ------------------------------------------------------------------------------
-def hand_picture(cards: ChomperCards, view: ChomperView) -> bytes | None:
+class ChomperHand(NamedTuple):
+    """What a hand's picture shows (and so the key it is kept by)."""
+
+    hand: tuple[str, ...]  # in the hand's order
+    barred: frozenset[str]  # vetoed this turn
+
+
+def hand_scene(view: ChomperView) -> ChomperHand | None:
     if view.hand is None:
         return None
-    hand: Sequence[str] = view.hand
+    return ChomperHand(tuple(view.hand), frozenset(view.barred))
+
+
+def draw_hand(cards: ChomperCards, scene: ChomperHand) -> bytes:
+    hand: Sequence[str] = scene.hand
     canvas = Canvas(PAD + section_height(len(hand), HAND_COLUMNS, CARD_H) + 4)
 
     def draw(card: str, box: Box) -> None:
-        barred = card in view.barred
+        barred = card in scene.barred
         card_face(canvas, cards, card, box, dimmed=barred, words=hand_words(cards, card))
         if barred:
             ribbon(canvas, (box[2] - 8, box[1] - 9), "VETOED THIS TURN", PALETTE.danger)

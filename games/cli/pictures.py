@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from games.core.pictures import hand_picture
 from games.core.protocol import Game, GameState, Picturing
 
 
@@ -17,7 +18,7 @@ def write_pictures(game: Game, state: GameState, directory: Path, seats: Iterabl
     step = f"{state.version:04d}"
     (directory / f"{step}-table.png").write_bytes(game.table_picture(game.view(state, None)))
     for seat in seats:
-        hand = game.hand_picture(game.view(state, seat))
+        hand = hand_picture(game, game.view(state, seat))
         if hand is not None:
             name = "".join(c for c in state.names[seat] if c.isalnum()) or "seat"
             (directory / f"{step}-hand-{seat + 1}-{name}.png").write_bytes(hand)

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from games.core.copies import fresh_copy
 from games.core.engine import Engine
 from games.core.options import random_options
-from games.core.pictures import DISCORD_LIMIT
+from games.core.pictures import DISCORD_LIMIT, hand_picture
 from games.core.protocol import (
     MAX_ACTION_CHARS,
     Action,
@@ -208,18 +208,18 @@ def check_pictures(game: Engine, state: GameState, rng: random.Random, *, scramb
     if not isinstance(game, Picturing):
         return 0
     table = game.table_picture(game.view(state, None))
-    if game.hand_picture(game.view(state, None)) is not None:
+    if hand_picture(game, game.view(state, None)) is not None:
         raise ContractBroken(f"{game.key}: a spectator got a hand picture")
     for seat in range(len(state.names)):
         view = game.view(state, seat)
         if game.table_picture(view) != table:
             raise ContractBroken(f"{game.key}: seat {seat}'s table picture differs from everyone's")
-        hand = game.hand_picture(view)
+        hand = hand_picture(game, view)
         if hand is None or len(hand) > DISCORD_LIMIT:
             raise ContractBroken(f"{game.key}: seat {seat}'s hand picture is missing or too big")
         if scramble:
             twin_view = game.view(game.scramble_hidden(state, seat, rng), seat)
-            if game.hand_picture(twin_view) != hand or game.table_picture(twin_view) != table:
+            if hand_picture(game, twin_view) != hand or game.table_picture(twin_view) != table:
                 raise ContractBroken(f"{game.key}: seat {seat}'s pictures show something hidden")
     if scramble:
         twin = game.scramble_hidden(state, None, rng)

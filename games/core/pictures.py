@@ -17,8 +17,10 @@ from functools import cache, lru_cache
 from typing import Literal, TypeVar
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
+from pydantic import BaseModel
 
 from games.core.cards import DATA_DIR
+from games.core.protocol import Picturing
 
 WIDTH = 800  # Discord shows an embed image at up to ~400-520 px: 800 halves to phone size
 PAD = 16
@@ -503,3 +505,9 @@ def wrapped(text: str, size: int, width: int, lines: int, bold: bool) -> tuple[s
     if len(out) > lines:
         out = [*out[: lines - 1], " ".join(out[lines - 1 :])]
     return tuple(fitted(each, size, width, bold) for each in out)
+
+
+def hand_picture(game: Picturing, view: BaseModel) -> bytes | None:
+    """The viewing seat's hand picture, drawn from its scene; None for a spectator."""
+    scene = game.hand_scene(view)
+    return None if scene is None else game.draw_hand(scene)

@@ -10,7 +10,7 @@ database or the clock.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from functools import cached_property, lru_cache
 from typing import Annotated, Any, ClassVar, Protocol, Self, runtime_checkable
 
@@ -429,6 +429,13 @@ class Picturing(Protocol):
         """The table as everyone sees it, from any seat's view or a spectator's."""
         ...
 
-    def hand_picture(self, view: BaseModel) -> bytes | None:
-        """The viewing seat's hand; None for a spectator's view."""
+    def hand_scene(self, view: BaseModel) -> Hashable | None:
+        """What the viewing seat's hand picture shows, and nothing more, as a small
+        hashable value (None for a spectator's view): views with equal scenes draw the same
+        picture, so a hand is kept by its scene, and one that others' moves left alone is
+        not drawn again."""
+        ...
+
+    def draw_hand(self, scene: Any) -> bytes:
+        """The hand picture of a scene ``hand_scene`` gave."""
         ...

@@ -7,8 +7,9 @@ improve a set, play Swap or Move, draw back to your hand size, end the round, en
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import cached_property
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -551,8 +552,11 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
     def table_picture(self, view: BaseModel) -> bytes:
         return picture.table_picture(self, view)  # type: ignore[arg-type]
 
-    def hand_picture(self, view: BaseModel) -> bytes | None:
-        return picture.hand_picture(self, view)  # type: ignore[arg-type]
+    def hand_scene(self, view: BaseModel) -> Hashable | None:
+        return picture.hand_scene(view)  # type: ignore[arg-type]
+
+    def draw_hand(self, scene: Any) -> bytes:
+        return picture.draw_hand(self, scene)
 
     def scramble_hidden(
         self, state: CoverState, seat: int | None, rng: random.Random

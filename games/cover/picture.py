@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
+from typing import NamedTuple
 
 from games.core.pictures import (
     HUES,
@@ -449,15 +450,29 @@ def stack_lines(
 
 
 # --- a hand --------------------------------------------------------------------------------
-def hand_picture(game: CoverRules, view: CoverView) -> bytes | None:
+class CoverHand(NamedTuple):
+    """What a hand's picture shows (and so the key it is kept by)."""
+
+    hand: tuple[str, ...]  # sorted: the picture groups copies
+    stack_value: int
+    stack_sets: int
+
+
+def hand_scene(view: CoverView) -> CoverHand | None:
     if view.viewer is None or view.hand is None:
         return None
-    counts = Counter(view.hand)
+    me: PlayerView = view.players[view.viewer]
+    return CoverHand(tuple(sorted(view.hand)), me.stack_value, len(me.stack))
+
+
+def draw_hand(game: CoverRules, scene: CoverHand) -> bytes:
+    counts = Counter(scene.hand)
     cards = game.cards.sort(counts)
     canvas = Canvas(PAD + 40 + grid_height(len(cards), HAND_COLUMNS, HAND_H, GAP) + PAD - GAP)
-    me: PlayerView = view.players[view.viewer]
-    canvas.text((PAD + 4, PAD), f"Your hand ({len(view.hand)})", 22, PALETTE.text, bold=True)
-    mine = f"Your stack {game.short_money(me.stack_value)} · {game.count(len(me.stack), 'set')}"
+    canvas.text((PAD + 4, PAD), f"Your hand ({len(scene.hand)})", 22, PALETTE.text, bold=True)
+    mine = (
+        f"Your stack {game.short_money(scene.stack_value)} · {game.count(scene.stack_sets, 'set')}"
+    )
     canvas.text((WIDTH - PAD - 4, PAD + 4), mine, 17, PALETTE.muted, anchor="ra", width=440)
     top = PAD + 40
     if not cards:

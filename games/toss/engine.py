@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -543,8 +543,11 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
     def table_picture(self, view: BaseModel) -> bytes:
         return picture.table_picture(self.cards, view)  # type: ignore[arg-type]
 
-    def hand_picture(self, view: BaseModel) -> bytes | None:
-        return picture.hand_picture(self.cards, view)  # type: ignore[arg-type]
+    def hand_scene(self, view: BaseModel) -> Hashable | None:
+        return picture.hand_scene(view)  # type: ignore[arg-type]
+
+    def draw_hand(self, scene: Any) -> bytes:
+        return picture.draw_hand(self.cards, scene)
 
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         hand: list[str] = getattr(view, "hand", None) or []

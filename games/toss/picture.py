@@ -11,7 +11,8 @@ are told apart by pattern and not by hue alone.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from games.core.pictures import (
     PAD,
@@ -401,18 +402,34 @@ def flow_text(view: TossView, seat: int) -> str:
 
 
 # --- a hand ------------------------------------------------------------------------------
-def hand_picture(cards: TossCards, view: TossView) -> bytes | None:
+class TossHand(NamedTuple):
+    """What a hand's picture shows (and so the key it is kept by)."""
+
+    hand: tuple[str, ...]  # sorted: the picture groups copies
+    pick: tuple[str, ...]  # the cards picked to pass, swap or toss, sorted
+    pick_title: str
+    can_shout: bool
+
+
+def hand_scene(view: TossView) -> TossHand | None:
     if view.hand is None:
         return None
-    hand = grouped(cards, view.hand)
-    pick = grouped(cards, view.my_pick)
-    shout = 56 if view.can_shout else 0
+    picked = tuple(sorted(view.my_pick))
+    return TossHand(
+        tuple(sorted(view.hand)), picked, pick_title(view) if picked else "", view.can_shout
+    )
+
+
+def draw_hand(cards: TossCards, scene: TossHand) -> bytes:
+    hand = grouped(cards, scene.hand)
+    pick = grouped(cards, scene.pick)
+    shout = 56 if scene.can_shout else 0
     height = PAD + shout + GOAL + section_height(len(hand), HAND_COLUMNS, CARD_H)
     if pick:
         height += section_height(len(pick), HAND_COLUMNS, CARD_H)
     canvas = Canvas(height)
     y = PAD
-    if view.can_shout:
+    if scene.can_shout:
         box = (PAD, y, WIDTH - PAD, y + 44)
         canvas.panel(box, PALETTE.good)
         canvas.text(
@@ -424,20 +441,20 @@ def hand_picture(cards: TossCards, view: TossView) -> bytes | None:
             anchor="mm",
         )
         y += shout
-    goal_line(canvas, cards, view.hand, y)
+    goal_line(canvas, cards, list(scene.hand), y)
     y += GOAL
 
     def draw(item: tuple[str, int], box: Box) -> None:
         face(canvas, cards, *item, box, size=64)
 
-    title = f"Your hand ({plural(len(view.hand), 'card')})"
+    title = f"Your hand ({plural(len(scene.hand), 'card')})"
     y = cards_section(canvas, y, title, hand, HAND_COLUMNS, CARD_H, draw)
     if pick:
-        cards_section(canvas, y, pick_title(view), pick, HAND_COLUMNS, CARD_H, draw)
+        cards_section(canvas, y, scene.pick_title, pick, HAND_COLUMNS, CARD_H, draw)
     return canvas.png()
 
 
-def grouped(cards: TossCards, hand: list[str]) -> list[tuple[str, int]]:
+def grouped(cards: TossCards, hand: Iterable[str]) -> list[tuple[str, int]]:
     return sorted(Counter(hand).items(), key=lambda item: cards.rank(item[0]))
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -85,9 +86,9 @@ async def test_a_server_with_pictures_off_gets_none_and_nothing_is_drawn() -> No
 
 async def test_a_game_that_does_not_draw_gets_no_picture() -> None:
     pictures = Pictures(lambda guild: settings_with(True))
-    plain = SimpleNamespace(key="plain")  # a game without table_picture and hand_picture
+    plain = SimpleNamespace(key="plain")  # a game without table_picture and draw_hand
     assert await pictures.picture(1, plain, braverse_view(), key(1)) is None  # type: ignore[arg-type]
-    assert await pictures.picture(1, plain, braverse_view(), key(1, 0)) is None  # type: ignore[arg-type]
+    assert await pictures.hand(1, plain, braverse_view()) is None  # type: ignore[arg-type]
 
 
 async def test_a_drawing_that_fails_is_logged_and_gives_no_picture(
@@ -140,7 +141,7 @@ async def test_a_hand_is_drawn_before_waiting_tables_and_goes_without_behind_oth
     # The hands went to the drawer ahead of the tables that arrived before them.
     assert started == ["table0", *(f"hand{n}" for n in range(BACKLOG)), "table1", "table2"]
     view = BRAVERSE.view(BRAVERSE.setup(BRAVERSE.options_model(), contract.NAMES[:2], 7), 0)
-    hand = await pictures.picture(1, BRAVERSE, view, key(1, seat=0))  # caught up: drawn
+    hand = await pictures.hand(1, BRAVERSE, view)  # caught up: drawn
     assert hand is not None and hand.startswith(b"\x89PNG")
 
 
@@ -203,3 +204,37 @@ def test_a_drawing_process_ends_when_the_bot_is_killed(tmp_path) -> None:  # typ
         time.sleep(0.02)
     os.kill(drawer, signal.SIGKILL)
     raise AssertionError("the drawing process outlived the bot")
+
+
+async def test_a_hand_that_others_moves_left_alone_is_not_drawn_again() -> None:
+    assets = GAMES["cover_your_assets"]
+    drawn: list[object] = []
+
+    class Counting(type(assets)):  # type: ignore[misc]
+        def draw_hand(self, scene):  # type: ignore[no-untyped-def]
+            drawn.append(scene)
+            return super().draw_hand(scene)
+
+    game = Counting.__new__(Counting)
+    game.__dict__.update(assets.__dict__)
+    pictures = Pictures(lambda guild: settings_with(True))
+    state = game.setup(game.options_model(), contract.NAMES[:3], 11)
+    before = game.view(state, 0)
+    # Another seat moves until one of its moves leaves seat 0's hand and stack as they were.
+    rng = random.Random(3)
+    for _ in range(50):
+        decision = next(d for d in game.decisions(state))
+        moved, _ = game.apply(state, decision.seat, contract.next_move(game, state, decision, rng))
+        if decision.seat != 0 and game.hand_scene(game.view(moved, 0)) == game.hand_scene(before):
+            break
+        state, before = moved, game.view(moved, 0)
+    else:
+        raise AssertionError("no move left seat 0's hand alone")
+    after = game.view(moved, 0)
+    assert after != before  # the view changed (the table did), the hand picture did not
+    first = await pictures.hand(1, game, before)
+    assert first is not None and await pictures.hand(1, game, after) == first
+    assert len(drawn) == 1
+    # A hand that changed is drawn anew.
+    other = game.view(game.setup(game.options_model(), contract.NAMES[:3], 12), 0)
+    assert await pictures.hand(1, game, other) not in (None, first) and len(drawn) == 2

@@ -10,6 +10,7 @@ from PIL import Image
 
 from cogs.table import presenter_of
 from games import GAMES
+from games.core.pictures import hand_picture
 from tests.discord.conftest import make_a_move, make_bot, open_game, show_hand, table_of
 from tests.discord.harness import FakeAttachment, FakeDiscord, FakeMessage, FakeUser
 from tests.discord.test_toss_your_cookies import play_to_the_end
@@ -85,7 +86,7 @@ async def test_a_hand_view_carries_that_seats_hand_picture(fake, db) -> None:
         record = await bot.service.store.open_in_channel(fake.general.id)
         game = bot.service.game_of(record)
         state = bot.service.load_state(record)
-        assert mine.data == game.hand_picture(game.view(state, 0))
+        assert mine.data == hand_picture(game, game.view(state, 0))
         # The table's picture is in no hand view, and no hand picture is public.
         hands = {mine.data, theirs.data}
         for message in fake.public_messages(fake.general):

@@ -14,7 +14,7 @@ import pytest
 
 from games import GAMES
 from games.braverse.view import AttackLine, BraverseView, CookieLine, SideView, SupportLine
-from games.core.pictures import difference
+from games.core.pictures import difference, hand_picture
 from tests.games.snapshots import TOLERANCE, difference_from_reference
 
 REFERENCES = Path(__file__).parent / "pictures"
@@ -144,7 +144,7 @@ SNAPSHOTS = {
     "choosing": lambda: GAME.table_picture(choosing()),
     "full_board": lambda: GAME.table_picture(full_board()),
     "game_over": lambda: GAME.table_picture(game_over()),
-    "hand": lambda: GAME.hand_picture(a_hand()),
+    "hand": lambda: hand_picture(GAME, a_hand()),
 }
 
 
@@ -162,4 +162,4 @@ def test_the_references_are_told_apart() -> None:
 
 
 def test_a_spectator_has_no_hand_picture() -> None:
-    assert GAME.hand_picture(full_board()) is None
+    assert hand_picture(GAME, full_board()) is None

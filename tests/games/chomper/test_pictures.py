@@ -10,7 +10,7 @@ from games import GAMES
 from games.chomper.picture import HEADER, TOKEN, TOKEN_STEP
 from games.chomper.state import ChomperOptions, Entry
 from games.chomper.view import ChomperView, SeatLine
-from games.core.pictures import PAD, PALETTE, on_background
+from games.core.pictures import PAD, PALETTE, hand_picture, on_background
 from tests.games.snapshots import snapshot_test
 
 REFERENCES = Path(__file__).parent / "pictures"
@@ -120,7 +120,7 @@ SNAPSHOTS = {
     "hoarder_over": lambda: GAME.table_picture(hoarder_over()),
     "hoarder_running": lambda: GAME.table_picture(hoarder_running()),
     "chain": lambda: GAME.table_picture(chain()),
-    "hand": lambda: GAME.hand_picture(a_hand()),
+    "hand": lambda: hand_picture(GAME, a_hand()),
 }
 
 
@@ -150,4 +150,4 @@ def test_a_flip_rings_the_tokens_at_the_other_end() -> None:
 
 
 def test_a_spectator_has_no_hand_picture() -> None:
-    assert GAME.hand_picture(modifier_round()) is None
+    assert hand_picture(GAME, modifier_round()) is None

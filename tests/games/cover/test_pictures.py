@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from games import GAMES
-from games.core.pictures import difference, text_width
+from games.core.pictures import difference, hand_picture, text_width
 from games.cover import picture
 from games.cover.cookies_state import PendingMixer
 from games.cover.state import Battle, CoverState, RoundResult
@@ -173,7 +173,7 @@ def table(game, state: Callable[[], CoverState]) -> Callable[[], bytes]:  # type
 
 
 def hand(game, state: Callable[[], CoverState], seat: int) -> Callable[[], bytes | None]:  # type: ignore[no-untyped-def]
-    return lambda: game.hand_picture(game.view(state(), seat))
+    return lambda: hand_picture(game, game.view(state(), seat))
 
 
 SNAPSHOTS: dict[str, Callable[[], bytes | None]] = {
@@ -205,8 +205,8 @@ def test_the_tolerance_sees_a_challenge_answered() -> None:
 
 
 def test_a_spectator_has_no_hand_picture() -> None:
-    assert ASSETS.hand_picture(ASSETS.view(assets_challenge(), None)) is None
-    assert COOKIES.hand_picture(COOKIES.view(cookies_swipe(), None)) is None
+    assert hand_picture(ASSETS, ASSETS.view(assets_challenge(), None)) is None
+    assert hand_picture(COOKIES, COOKIES.view(cookies_swipe(), None)) is None
 
 
 def test_each_kind_of_card_has_its_own_look() -> None:

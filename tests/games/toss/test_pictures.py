@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from games import GAMES
-from games.core.pictures import difference, patch_difference
+from games.core.pictures import difference, hand_picture, patch_difference
 from games.toss.state import BlindTake, Roll, TossOptions
 from games.toss.view import SeatLine, TossView
 from tests.games.snapshots import PATCH_TOLERANCE, TOLERANCE, snapshot_test
@@ -136,8 +136,8 @@ SNAPSHOTS = {
     "scramble": lambda: GAME.table_picture(scramble()),
     "swapping": lambda: GAME.table_picture(swapping()),
     "game_over": lambda: GAME.table_picture(game_over()),
-    "hand": lambda: GAME.hand_picture(a_hand()),
-    "winning_hand": lambda: GAME.hand_picture(a_winning_hand()),
+    "hand": lambda: hand_picture(GAME, a_hand()),
+    "winning_hand": lambda: hand_picture(GAME, a_winning_hand()),
 }
 
 
@@ -157,4 +157,4 @@ def test_a_chosen_player_reads_differently_from_one_choosing() -> None:
 
 
 def test_a_spectator_has_no_hand_picture() -> None:
-    assert GAME.hand_picture(eight_passing()) is None
+    assert hand_picture(GAME, eight_passing()) is None

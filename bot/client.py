@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.bots import BotDriver
 from bot.config import Settings
+from bot.known_settings import KnownSettings
 from bot.metrics import Metrics, serve
 from bot.permissions import invite_url
 from bot.runtime import DRAIN_WAIT, Runtime
@@ -89,7 +90,8 @@ class CookieJar(commands.Bot):
         self.ratings = self.runtime.ratings
         self.tournaments = self.runtime.tournaments
         self.scheduler = self.runtime.scheduler
-        self.web_links = WebLinks(self.settings.site_url, self.service.guild_settings)
+        self.known_settings = KnownSettings(self.service.guild_settings)
+        self.web_links = WebLinks(self.settings.site_url, self.known_settings)
         if self.metrics is not None and self.settings.metrics_port:
             self.metrics.watch_service(self.service)
             self._metrics_server = await serve(

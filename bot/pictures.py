@@ -2,11 +2,12 @@
 
 A game that is ``Picturing`` draws PNG bytes from a view (games/core/pictures.py). Drawing
 one takes tens of milliseconds of CPU, far too long for the event loop, so it runs in a
-process of its own (``PICTURE_PROCESSES``), which is handed the game's key and the view.
-Threads of the bot's process would do (0 processes: the tests, which rig games in-process),
-but a thread drawing holds the GIL, and each time the loop gives it up for a database
-call or a socket it waits up to the interpreter's switch interval (5 ms) to take it back:
-under load a move then took a hundred milliseconds longer.
+process of its own (``PICTURE_PROCESSES``, bot/drawers.py), which is handed the game's key
+and the table's view or the hand's scene. Threads of the bot's process would do (0
+processes: the tests, which rig games in-process), but a thread drawing holds the GIL,
+and each time the loop gives it up for a database call or a socket it waits up to the
+interpreter's switch interval (5 ms) to take it back: under load a move then took a
+hundred milliseconds longer.
 
 A picture is kept by what it shows. A table's: the match, the state's version and how the
 match stands (a cancelled table is drawn closed at the version it stopped at); a saved
@@ -31,18 +32,15 @@ import asyncio
 import heapq
 import itertools
 import logging
-import multiprocessing
-import multiprocessing.connection
-import os
-import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor
 from functools import partial
 from typing import Any
 
 from pydantic import BaseModel
 
+from bot.drawers import Drawers, DrawingThreads
 from bot.service import SeatView
 from bot.timing import GuildSettings
 from games.core.pictures import DISCORD_LIMIT
@@ -66,25 +64,6 @@ def draw_by_key(game_key: str, table: bool, shown: Any) -> bytes | None:
     game = GAMES[game_key]
     assert isinstance(game, Picturing)
     return game.table_picture(shown) if table else game.draw_hand(shown)
-
-
-def end_with_the_bot() -> None:
-    """A drawing process ends when the bot's does, however it ends: killed (SIGKILL), it
-    tells nobody, and an orphan would keep its memory and the bot's stdout open."""
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
-
-    def watch() -> None:
-        multiprocessing.connection.wait([parent.sentinel])
-        os._exit(0)
-
-    threading.Thread(target=watch, name="end-with-the-bot", daemon=True).start()
-
-
-def draw_nothing() -> None:
-    """A drawing process's first task: starting it (and loading the games)."""
-    import games  # noqa: F401
 
 
 def picture_key(seen: SeatView) -> PictureKey:
@@ -122,8 +101,9 @@ class PictureCache:
 
 
 class Pictures:
-    """Draws and keeps the pictures one process sends. ``settings_of`` reads a server's
-    settings (fresh: ``/settings pictures:`` takes effect at the next message)."""
+    """Draws and keeps the pictures one process sends. ``settings_of`` gives a server's
+    settings (as this process knows them: ``/settings pictures:`` takes effect at the next
+    message)."""
 
     def __init__(
         self,
@@ -182,30 +162,21 @@ class Pictures:
             draw = partial(game.draw_hand, scene)
         return await self.drawn((game.key, scene), draw, wait=False)
 
-    def _new_drawers(self) -> Executor:
-        if self.processes:
-            # Spawned, not forked: the bot's threads (the database's) hold locks a fork
-            # would copy held.
-            context = multiprocessing.get_context("spawn")
-            return ProcessPoolExecutor(
-                self.processes, mp_context=context, initializer=end_with_the_bot
-            )
-        # Threads of its own, which end with this object; the loop's default executor
-        # stays free for others.
-        return ThreadPoolExecutor(DRAWERS, thread_name_prefix="pictures")
+    def _new_drawers(self) -> Drawers | DrawingThreads:
+        return Drawers(self.processes) if self.processes else DrawingThreads(DRAWERS)
 
     def start(self) -> None:
         """Start the drawing processes now, so the first table waits for no interpreter to
         start and load the games (a second or two)."""
-        if self.on and self.processes:
-            self._drawers.submit(draw_nothing)
+        if self.on:
+            self._drawers.start()
 
     def close(self) -> None:
         """Stop drawing (the bot is closing): what waits is dropped, the processes end."""
         for *_, future in self._waiting:
             future.cancel()
         self._waiting.clear()
-        self._drawers.shutdown(wait=False, cancel_futures=True)
+        self._drawers.close()
 
     async def drawn(
         self, key: Hashable, draw: Callable[[], bytes | None], *, wait: bool = True
@@ -236,14 +207,13 @@ class Pictures:
         return future
 
     def _hand_out(self) -> None:
-        loop = asyncio.get_running_loop()
         while self._busy < self._slots and self._waiting:
             *_, draw, future = heapq.heappop(self._waiting)
             if future.done():  # cancelled while it waited
                 continue
             self._busy += 1
             try:
-                drawing = loop.run_in_executor(self._drawers, draw)
+                drawing = self._drawers.draw(draw)
             except Exception as exc:  # drawers shut down or broken: the caller handles it
                 self._busy -= 1
                 future.set_exception(exc)
@@ -270,7 +240,7 @@ class Pictures:
             # A drawing process died (killed for memory, a crash in a library): start
             # others, or no picture would ever be drawn again.
             log.warning("a picture process died; starting another", exc_info=True)
-            self._drawers.shutdown(wait=False, cancel_futures=True)
+            self._drawers.close()
             self._drawers = self._new_drawers()
             return None
         except Exception:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 async def pictures_on(bot: CookieJar, guild_id: int) -> bool:
     """The server's ``pictures`` setting (an old row reads as on)."""
-    return (await bot.service.guild_settings(guild_id)).pictures
+    return (await bot.known_settings.get(guild_id)).pictures
 
 
 def attach(embed: discord.Embed, png: bytes | None, filename: str) -> list[discord.File]:

@@ -167,7 +167,8 @@ class Settings(commands.Cog):
             service, guild = self.bot.service, interaction.guild_id or 0
             if changes:
                 current = await service.set_guild_defaults(guild, person(interaction), changes)
-                self.bot.web_links.forget(guild)  # the tables' next links say the change
+                # The tables' next messages say the change (links, pictures).
+                self.bot.known_settings.forget(guild)
             else:
                 current = await service.guild_settings(guild)
             match = current.match

@@ -3,9 +3,7 @@ buttons with ``page_link``; the server checks the same two parts (``reader.Reade
 
 from __future__ import annotations
 
-import time
-from collections.abc import Awaitable, Callable
-
+from bot.known_settings import KnownSettings
 from bot.timing import GuildSettings
 
 
@@ -22,34 +20,15 @@ def page_link(site_url: str | None, guild_id: int, guild: GuildSettings, *parts:
     return f"{site_url}{site_root(guild_id, guild.web_token)}/{tail}"
 
 
-KNOWN_FOR = 30.0  # seconds a server's web setting is trusted before it is read again
-
-
 class WebLinks:
-    """The link buttons' addresses, for the cogs: a server's web setting kept for
-    KNOWN_FOR seconds, so a table edit costs no read (``forget`` after /settings changes
-    it here; another process's change shows within KNOWN_FOR)."""
+    """The link buttons' addresses, for the cogs, from the settings this process knows
+    (bot/known_settings.py: a table edit costs no read)."""
 
-    def __init__(
-        self,
-        site_url: str | None,
-        read: Callable[[int], Awaitable[GuildSettings]],
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, site_url: str | None, known: KnownSettings) -> None:
         self.site_url = site_url
-        self._read = read
-        self._clock = clock
-        self._known: dict[int, tuple[float, GuildSettings]] = {}
+        self._known = known
 
     async def link(self, guild_id: int | None, *parts: str) -> str | None:
         if self.site_url is None or not guild_id:
             return None  # this bot serves no page anywhere: no read at all
-        known = self._known.get(guild_id)
-        now = self._clock()
-        if known is None or now - known[0] > KNOWN_FOR:
-            known = (now, await self._read(guild_id))
-            self._known[guild_id] = known
-        return page_link(self.site_url, guild_id, known[1], *parts)
-
-    def forget(self, guild_id: int) -> None:
-        self._known.pop(guild_id, None)
+        return page_link(self.site_url, guild_id, await self._known.get(guild_id), *parts)

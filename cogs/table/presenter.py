@@ -58,7 +58,7 @@ class Presenter(Part):
         self.edit_interval = edit_interval
         self.poster = Poster(bot)
         self.pictures = Pictures(
-            lambda guild: self.service.guild_settings(guild),
+            lambda guild: self.bot.known_settings.get(guild),
             picture_cache_mb,
             drawing=pictures,
             processes=picture_processes,

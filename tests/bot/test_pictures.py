@@ -153,7 +153,7 @@ async def test_a_drawing_process_draws_what_the_game_draws_in_place_and_one_that
     try:
         drawn = await in_process.picture(1, BRAVERSE, view, key(1))
         assert drawn == BRAVERSE.table_picture(view)
-        for pid in list(in_process._drawers._processes):  # type: ignore[attr-defined]
+        for pid in in_process._drawers.pids:  # type: ignore[union-attr]
             os.kill(pid, signal.SIGKILL)
         with caplog.at_level(logging.WARNING, logger="bot.pictures"):
             assert await in_process.picture(1, BRAVERSE, view, key(2)) is None
@@ -174,9 +174,9 @@ async def settings(guild):
 async def main():
     pictures = Pictures(settings, processes=1)
     pictures.start()
-    while not pictures._drawers._processes:
+    while not pictures._drawers.pids:
         await asyncio.sleep(0.01)
-    print(*pictures._drawers._processes, flush=True)
+    print(*pictures._drawers.pids, flush=True)
     await asyncio.sleep(60)
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ import pytest
 from bot.rating_curve import rating_curve
 from bot.service import Person
 from bot.store.ratings import RatingChangeRecord
-from bot.timing import GuildSettings
 from bot.tournaments.pictures.tree import match_boxes
 from cogs.pictures import keep
 from cogs.tournaments.pictures import bracket_png, names_of
@@ -170,15 +169,10 @@ async def test_stats_carries_the_rating_curve_and_keeps_the_text(fake, db) -> No
     fake.assert_clean()
 
 
-async def test_pictures_off_sends_none(fake, db, monkeypatch) -> None:
+async def test_pictures_off_sends_none(fake, db) -> None:
     mod = fake.add_user("mod", manage_guild=True)
-    wanted = {"pictures": False}
     async with fake.running(make_bot(db)) as bot:
-        # ``/settings pictures:`` as the server's stored settings would read.
-        async def settings(guild_id: int) -> GuildSettings:
-            return GuildSettings().model_copy(update=wanted)
-
-        monkeypatch.setattr(bot.service, "guild_settings", settings)
+        await fake.slash(mod, "settings", pictures=False)
         await bots_only_event(fake, bot, mod, 4, format="single_elimination", pace="casual")
         assert (await the_event(bot)).status == "finished"
         await rate(fake, bot, mod, [1510])
@@ -190,7 +184,7 @@ async def test_pictures_off_sends_none(fake, db, monkeypatch) -> None:
         assert all(m.attachments == [] for m in messages)
         assert all("image" not in e for m in messages for e in m.embeds)
         # Turned on again, the same asks carry their pictures at once.
-        wanted["pictures"] = True
+        await fake.slash(mod, "settings", pictures=True)
         await fake.slash(mod, "stats", game="cookie_chomper")
         picture(fake.last_reply(mod), "rating.png")
         await fake.slash(mod, "tournament standings")

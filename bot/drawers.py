@@ -27,6 +27,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 Drawing = Callable[[], bytes | None]
+NICENESS = 10  # a drawing process's priority below the bot's (the nice value it adds)
 
 
 def end_with_the_bot() -> None:
@@ -47,6 +48,9 @@ def serve(pipe: Connection) -> None:
     """A drawing process: load the games, then draw what comes down the pipe, in turn,
     answering each with (True, PNG or None) or (False, the exception)."""
     end_with_the_bot()
+    # Pictures are a nicety: when the machine is short of CPU the moves go first, and a
+    # hand that waits too long for its picture goes as text (bot/pictures.py).
+    os.nice(NICENESS)
     import games  # noqa: F401  # loaded before the first table waits for it
 
     while True:

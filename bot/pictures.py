@@ -36,7 +36,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import BrokenExecutor
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel
 
@@ -53,6 +53,9 @@ PictureKey = tuple[str, int, int | None, str]
 
 DRAWERS = 2  # threads drawing at once, without processes: more would take the loop's turns
 BACKLOG = 2  # hand pictures waiting for a drawer past which a hand view goes without one
+# Seconds a hand view waits for its picture before it goes without (the drawing goes on,
+# and the next view of that hand has it): a drawing process short of CPU never holds a click.
+HAND_WAIT = 0.03
 HAND, TABLE = 0, 1  # the order in which waiting pictures go to the drawers
 
 
@@ -64,6 +67,18 @@ def draw_by_key(game_key: str, table: bool, shown: Any) -> bytes | None:
     game = GAMES[game_key]
     assert isinstance(game, Picturing)
     return game.table_picture(shown) if table else game.draw_hand(shown)
+
+
+_DRAWS: dict[str, bool] = {}
+
+
+def draws(game: Game) -> bool:
+    """Whether ``game`` draws pictures (a protocol check reads every attribute: asked at
+    every message, it is kept per game)."""
+    known = _DRAWS.get(game.key)
+    if known is None:
+        known = _DRAWS[game.key] = isinstance(game, Picturing)
+    return known
 
 
 def picture_key(seen: SeatView) -> PictureKey:
@@ -112,6 +127,7 @@ class Pictures:
         *,
         drawing: bool = True,
         processes: int = 0,
+        hand_wait: float | None = HAND_WAIT,
     ) -> None:
         self.settings_of = settings_of
         self.on = drawing  # False: this process sends no pictures (PICTURES=false)
@@ -119,6 +135,7 @@ class Pictures:
         # Pictures being drawn: a second ask for one waits for the same drawing.
         self._drawing: dict[Hashable, asyncio.Future[bytes | None]] = {}
         self.processes = processes
+        self.hand_wait = hand_wait
         self._drawers = self._new_drawers()
         self._slots = processes or DRAWERS
         self._busy = 0  # drawings handed to the drawers and not back yet
@@ -129,7 +146,7 @@ class Pictures:
 
     async def wanted(self, guild_id: int, game: Game) -> bool:
         """Whether messages of this server's matches of ``game`` carry pictures."""
-        if not self.on or not isinstance(game, Picturing):
+        if not self.on or not draws(game):
             return False
         return (await self.settings_of(guild_id)).pictures
 
@@ -140,11 +157,11 @@ class Pictures:
         spectator's); None when the server or the game has none."""
         if not await self.wanted(guild_id, game):
             return None
-        assert isinstance(game, Picturing)
+        drawing = cast(Picturing, game)  # ``wanted``: it draws
         if self.processes:
             draw = partial(draw_by_key, game.key, True, view)
         else:
-            draw = partial(game.table_picture, view)
+            draw = partial(drawing.table_picture, view)
         return await self.drawn(key, draw)
 
     async def hand(self, guild_id: int, game: Game, view: BaseModel) -> bytes | None:
@@ -152,14 +169,14 @@ class Pictures:
         the game has none, or when the drawers are too far behind to wait for them."""
         if not await self.wanted(guild_id, game):
             return None
-        assert isinstance(game, Picturing)
-        scene = game.hand_scene(view)
+        drawing = cast(Picturing, game)  # ``wanted``: it draws
+        scene = drawing.hand_scene(view)
         if scene is None:
             return None
         if self.processes:
             draw = partial(draw_by_key, game.key, False, scene)
         else:
-            draw = partial(game.draw_hand, scene)
+            draw = partial(drawing.draw_hand, scene)
         return await self.drawn((game.key, scene), draw, wait=False)
 
     def _new_drawers(self) -> Drawers | DrawingThreads:
@@ -194,7 +211,13 @@ class Pictures:
             pending = asyncio.ensure_future(self._draw(key, queued))
             self._drawing[key] = pending
             pending.add_done_callback(lambda _: self._drawing.pop(key, None))
-        return await asyncio.shield(pending)
+        if wait or self.hand_wait is None:
+            return await asyncio.shield(pending)
+        try:
+            return await asyncio.wait_for(asyncio.shield(pending), self.hand_wait)
+        except TimeoutError:
+            self.skipped += 1
+            return None
 
     def _hands_waiting(self) -> int:
         return sum(1 for order, *_ in self._waiting if order == HAND)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.pictures import Pictures
+from bot.pictures import HAND_WAIT, Pictures
 from bot.service import Change
 from bot.store import MatchRecord
 from cogs.components import PerClient
@@ -62,6 +62,9 @@ class Presenter(Part):
             picture_cache_mb,
             drawing=pictures,
             processes=picture_processes,
+            # Threads draw in the tests, on machines of any speed: a view waits for its
+            # picture there (tests/bot/test_pictures.py covers the bound).
+            hand_wait=HAND_WAIT if picture_processes else None,
         )
         self.drawing = Drawing(bot, self.pictures)
         self.hands = Hands(bot)

@@ -238,3 +238,20 @@ async def test_a_hand_that_others_moves_left_alone_is_not_drawn_again() -> None:
     # A hand that changed is drawn anew.
     other = game.view(game.setup(game.options_model(), contract.NAMES[:3], 12), 0)
     assert await pictures.hand(1, game, other) not in (None, first) and len(drawn) == 2
+
+
+async def test_a_hand_waits_for_its_picture_at_most_hand_wait_and_the_drawing_is_kept() -> None:
+    pictures = Pictures(lambda guild: settings_with(True), hand_wait=0.05)
+    release = threading.Event()
+
+    def slow() -> bytes:
+        release.wait(10)
+        return b"\x89PNG slow"
+
+    # A drawer short of CPU: the view goes without its picture rather than wait.
+    assert await pictures.drawn(("hand", 1), slow, wait=False) is None
+    assert pictures.skipped == 1
+    release.set()
+    while pictures._drawing:  # the drawing went on
+        await asyncio.sleep(0.01)
+    assert await pictures.drawn(("hand", 1), slow, wait=False) == b"\x89PNG slow"

@@ -56,7 +56,9 @@ BACKLOG = 2  # hand pictures waiting for a drawer past which a hand view goes wi
 # Seconds a hand view waits for its picture before it goes without (the drawing goes on,
 # and the next view of that hand has it): a drawing process short of CPU never holds a click.
 HAND_WAIT = 0.03
-HAND, TABLE = 0, 1  # the order in which waiting pictures go to the drawers
+# The order in which waiting pictures go to the drawers: a hand answering a click, a hand
+# followed for a ping (the turn came to its seat), a table (its edits are coalesced).
+HAND, FOLLOW, TABLE = 0, 1, 2
 
 
 def draw_by_key(game_key: str, table: bool, shown: Any) -> bytes | None:
@@ -139,7 +141,7 @@ class Pictures:
         self._drawers = self._new_drawers()
         self._slots = processes or DRAWERS
         self._busy = 0  # drawings handed to the drawers and not back yet
-        # Drawings waiting for a drawer: (HAND or TABLE, arrival, draw, its future).
+        # Drawings waiting for a drawer: (HAND, FOLLOW or TABLE, arrival, draw, its future).
         self._waiting: list[tuple[int, int, Callable[[], bytes | None], asyncio.Future]] = []
         self._arrivals = itertools.count()
         self.skipped = 0  # hand pictures not drawn because the drawers were behind
@@ -164,9 +166,12 @@ class Pictures:
             draw = partial(drawing.table_picture, view)
         return await self.drawn(key, draw)
 
-    async def hand(self, guild_id: int, game: Game, view: BaseModel) -> bytes | None:
-        """The hand picture of a seat's ``view``; None for a spectator, when the server or
-        the game has none, or when the drawers are too far behind to wait for them."""
+    async def hand(
+        self, guild_id: int, game: Game, view: BaseModel, *, answer: bool = True
+    ) -> bytes | None:
+        """The hand picture of a seat's ``view`` (``answer``: to a click; else followed
+        for a ping); None for a spectator, when the server or the game has none, or when
+        the drawers are too far behind to wait for them."""
         if not await self.wanted(guild_id, game):
             return None
         drawing = cast(Picturing, game)  # ``wanted``: it draws
@@ -177,7 +182,7 @@ class Pictures:
             draw = partial(draw_by_key, game.key, False, scene)
         else:
             draw = partial(drawing.draw_hand, scene)
-        return await self.drawn((game.key, scene), draw, wait=False)
+        return await self.drawn((game.key, scene), draw, order=HAND if answer else FOLLOW)
 
     def _new_drawers(self) -> Drawers | DrawingThreads:
         return Drawers(self.processes) if self.processes else DrawingThreads(DRAWERS)
@@ -196,22 +201,28 @@ class Pictures:
         self._drawers.close()
 
     async def drawn(
-        self, key: Hashable, draw: Callable[[], bytes | None], *, wait: bool = True
+        self, key: Hashable, draw: Callable[[], bytes | None], *, order: int = TABLE
     ) -> bytes | None:
+        """The picture ``key`` names, from the cache or drawn in turn (``order``). A hand
+        goes without when the drawers are behind: an answer when BACKLOG answers wait
+        already, a followed hand when anything waits; and either waits ``hand_wait`` at
+        most."""
         png = self.cache.get(key)
         if png is not None:
             return png
         pending = self._drawing.get(key)
         if pending is None:
-            if not wait and self._hands_waiting() >= BACKLOG:
+            if (order == HAND and self._answers_waiting() >= BACKLOG) or (
+                order == FOLLOW and self._waiting
+            ):
                 self.skipped += 1
                 return None
             # Queued now, not when the task first runs: the next ask counts it waiting.
-            queued = self._queued(draw, TABLE if wait else HAND)
+            queued = self._queued(draw, order)
             pending = asyncio.ensure_future(self._draw(key, queued))
             self._drawing[key] = pending
             pending.add_done_callback(lambda _: self._drawing.pop(key, None))
-        if wait or self.hand_wait is None:
+        if order == TABLE or self.hand_wait is None:
             return await asyncio.shield(pending)
         try:
             return await asyncio.wait_for(asyncio.shield(pending), self.hand_wait)
@@ -219,7 +230,7 @@ class Pictures:
             self.skipped += 1
             return None
 
-    def _hands_waiting(self) -> int:
+    def _answers_waiting(self) -> int:
         return sum(1 for order, *_ in self._waiting if order == HAND)
 
     def _queued(self, draw: Callable[[], bytes | None], order: int) -> asyncio.Future:

@@ -174,12 +174,16 @@ class Drawing(Part):
                 lines.append(f"{seat.name} until <t:{int(person.away_until)}:D>")
         return "\n".join(lines)
 
-    async def hand_message(self, seen: SeatView, note: str | None = None) -> Drawn:
+    async def hand_message(
+        self, seen: SeatView, note: str | None = None, *, answer: bool = True
+    ) -> Drawn:
         """The ephemeral hand view: the hand and its picture, what to decide, and the moves
-        as components."""
+        as components (``answer``: to a click; else followed for a ping)."""
         picture = None
         if seen.seat is not None:
-            picture = await self.pictures.hand(seen.match.guild_id, seen.game, seen.view)
+            picture = await self.pictures.hand(
+                seen.match.guild_id, seen.game, seen.view, answer=answer
+            )
         return self.hand_text(seen, note, picture)
 
     def hand_text(self, seen: SeatView, note: str | None, picture: bytes | None) -> Drawn:

@@ -189,7 +189,7 @@ class Pings(Part):
             if user_id is None or not self.hands.is_open(match_id, user_id):
                 continue  # (a view drawn and never sent would be left to the collector)
             seen = await self.service.seat_view(match_id, user_id)
-            drawn = await self.drawing.hand_message(seen, note)
+            drawn = await self.drawing.hand_message(seen, note, answer=False)
             if not await self.hands.follow(match_id, user_id, drawn.edited()):
                 continue
             if now - self._answered.get((match_id, seat), -RECENT) < RECENT:

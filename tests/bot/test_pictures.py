@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.pictures import BACKLOG, PictureCache, Pictures
+from bot.pictures import BACKLOG, FOLLOW, HAND, PictureCache, Pictures
 from bot.timing import GuildSettings
 from games import GAMES
 from games.core import contract
@@ -128,12 +128,12 @@ async def test_a_hand_is_drawn_before_waiting_tables_and_goes_without_behind_oth
     ]
     await asyncio.sleep(0)
     hands = [
-        asyncio.ensure_future(pictures.drawn(key(10 + n, seat=0), drawing(f"hand{n}"), wait=False))
+        asyncio.ensure_future(pictures.drawn(key(10 + n, seat=0), drawing(f"hand{n}"), order=HAND))
         for n in range(BACKLOG)
     ]
     await asyncio.sleep(0)
     # BACKLOG hands wait already: one more goes as text rather than queue behind them.
-    assert await pictures.drawn(key(20, seat=0), drawing("late"), wait=False) is None
+    assert await pictures.drawn(key(20, seat=0), drawing("late"), order=HAND) is None
     assert pictures.skipped == 1
     release.set()
     assert await asyncio.gather(*tables) == [b"\x89PNG table%d" % v for v in range(3)]
@@ -249,9 +249,32 @@ async def test_a_hand_waits_for_its_picture_at_most_hand_wait_and_the_drawing_is
         return b"\x89PNG slow"
 
     # A drawer short of CPU: the view goes without its picture rather than wait.
-    assert await pictures.drawn(("hand", 1), slow, wait=False) is None
+    assert await pictures.drawn(("hand", 1), slow, order=HAND) is None
     assert pictures.skipped == 1
     release.set()
     while pictures._drawing:  # the drawing went on
         await asyncio.sleep(0.01)
-    assert await pictures.drawn(("hand", 1), slow, wait=False) == b"\x89PNG slow"
+    assert await pictures.drawn(("hand", 1), slow, order=HAND) == b"\x89PNG slow"
+
+
+async def test_a_hand_followed_for_a_ping_is_drawn_only_when_nothing_waits() -> None:
+    pictures = Pictures(lambda guild: settings_with(True))
+    pictures._slots = 1
+    release = threading.Event()
+
+    def drawing(name: str) -> Callable[[], bytes]:
+        def draw() -> bytes:
+            release.wait(10)
+            return name.encode()
+
+        return draw
+
+    busy = asyncio.ensure_future(pictures.drawn(key(1), drawing("table1")))
+    await asyncio.sleep(0)
+    # The drawer is busy but nothing waits: the followed hand takes its turn...
+    followed = asyncio.ensure_future(pictures.drawn(("f", 1), drawing("f1"), order=FOLLOW))
+    await asyncio.sleep(0)
+    # ...and, once something waits, another goes without.
+    assert await pictures.drawn(("f", 2), drawing("f2"), order=FOLLOW) is None
+    release.set()
+    assert await busy == b"table1" and await followed == b"f1"

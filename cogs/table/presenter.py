@@ -13,7 +13,6 @@ notices (the end, a timeout, a reminder). What it does itself is keep each table
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -78,7 +77,7 @@ class Presenter(Part):
         self._timeout_notices: dict[str, asyncio.Future[None]] = {}  # one being posted
         # Per running match: the picture its table message shows (message id, digest of
         # the PNG, the attachment), so an edit uploads a picture only when it changed.
-        self._shown: dict[str, tuple[int, bytes, discord.Attachment]] = {}
+        self._shown: dict[str, tuple[int, tuple[int, int], discord.Attachment]] = {}
 
     # --- what other cogs ask of the table ----------------------------------------------
     async def table_message(self, record: MatchRecord) -> Drawn:
@@ -183,7 +182,7 @@ class Presenter(Part):
         self._remember_picture(record, message, digest)
 
     def _remember_picture(
-        self, record: MatchRecord, message: discord.Message, digest: bytes
+        self, record: MatchRecord, message: discord.Message, digest: tuple[int, int]
     ) -> None:
         attachment = next((a for a in message.attachments if a.filename == TABLE_FILE), None)
         if record.status != "active" or attachment is None:
@@ -192,8 +191,11 @@ class Presenter(Part):
             self._shown[record.match_id] = (message.id, digest, attachment)
 
 
-def picture_digest(png: bytes | None) -> bytes:
-    return hashlib.blake2b(png, digest_size=16).digest() if png is not None else b""
+def picture_digest(png: bytes | None) -> tuple[int, int]:
+    """What tells two pictures apart, for this process only: Python's own hash of the
+    bytes (kept in the bytes object; hashlib would let go of the GIL for a long input,
+    and under load the loop then waited for it up to the switch interval)."""
+    return (len(png), hash(png)) if png is not None else (0, 0)
 
 
 PRESENTERS: PerClient[Presenter] = PerClient("the table's presenter")

@@ -56,6 +56,16 @@ BACKLOG = 2  # hand pictures waiting for a drawer past which a hand view goes wi
 # Seconds a hand view waits for its picture before it goes without (the drawing goes on,
 # and the next view of that hand has it): a drawing process short of CPU never holds a click.
 HAND_WAIT = 0.03
+# Seconds a table's edit waits for its picture before it goes with the picture it shows (the
+# new one follows in the next edit): under load the table's text never lags for a picture.
+TABLE_WAIT = 0.5
+
+
+class PictureLate(Exception):
+    """A table's picture was not drawn within TABLE_WAIT: the message keeps the picture it
+    shows, and the caller is told (``late``) once the new one is drawn."""
+
+
 # The order in which waiting pictures go to the drawers: a hand answering a click, a hand
 # followed for a ping (the turn came to its seat), a table (its edits are coalesced).
 HAND, FOLLOW, TABLE = 0, 1, 2
@@ -130,6 +140,7 @@ class Pictures:
         drawing: bool = True,
         processes: int = 0,
         hand_wait: float | None = HAND_WAIT,
+        table_wait: float | None = TABLE_WAIT,
     ) -> None:
         self.settings_of = settings_of
         self.on = drawing  # False: this process sends no pictures (PICTURES=false)
@@ -138,6 +149,7 @@ class Pictures:
         self._drawing: dict[Hashable, asyncio.Future[bytes | None]] = {}
         self.processes = processes
         self.hand_wait = hand_wait
+        self.table_wait = table_wait
         self._drawers = self._new_drawers()
         self._slots = processes or DRAWERS
         self._busy = 0  # drawings handed to the drawers and not back yet
@@ -153,10 +165,18 @@ class Pictures:
         return (await self.settings_of(guild_id)).pictures
 
     async def picture(
-        self, guild_id: int, game: Game, view: BaseModel, key: PictureKey
+        self,
+        guild_id: int,
+        game: Game,
+        view: BaseModel,
+        key: PictureKey,
+        *,
+        answer: bool = False,
+        late: Callable[[], None] | None = None,
     ) -> bytes | None:
         """The table picture ``key`` names, drawn from ``view`` (any seat's view or a
-        spectator's); None when the server or the game has none."""
+        spectator's); None when the server or the game has none. As a click's ``answer``
+        it waits like a hand; with ``late``, TABLE_WAIT at most (then ``PictureLate``)."""
         if not await self.wanted(guild_id, game):
             return None
         drawing = cast(Picturing, game)  # ``wanted``: it draws
@@ -164,7 +184,7 @@ class Pictures:
             draw = partial(draw_by_key, game.key, True, view)
         else:
             draw = partial(drawing.table_picture, view)
-        return await self.drawn(key, draw)
+        return await self.drawn(key, draw, order=HAND if answer else TABLE, late=late)
 
     async def hand(
         self, guild_id: int, game: Game, view: BaseModel, *, answer: bool = True
@@ -201,12 +221,17 @@ class Pictures:
         self._drawers.close()
 
     async def drawn(
-        self, key: Hashable, draw: Callable[[], bytes | None], *, order: int = TABLE
+        self,
+        key: Hashable,
+        draw: Callable[[], bytes | None],
+        *,
+        order: int = TABLE,
+        late: Callable[[], None] | None = None,
     ) -> bytes | None:
         """The picture ``key`` names, from the cache or drawn in turn (``order``). A hand
         goes without when the drawers are behind: an answer when BACKLOG answers wait
         already, a followed hand when anything waits; and either waits ``hand_wait`` at
-        most."""
+        most. A table with ``late`` waits ``table_wait`` at most (see ``PictureLate``)."""
         png = self.cache.get(key)
         if png is not None:
             return png
@@ -222,7 +247,15 @@ class Pictures:
             pending = asyncio.ensure_future(self._draw(key, queued))
             self._drawing[key] = pending
             pending.add_done_callback(lambda _: self._drawing.pop(key, None))
-        if order == TABLE or self.hand_wait is None:
+        if order == TABLE:
+            if late is None or self.table_wait is None:
+                return await asyncio.shield(pending)
+            try:
+                return await asyncio.wait_for(asyncio.shield(pending), self.table_wait)
+            except TimeoutError:
+                pending.add_done_callback(lambda _: late())
+                raise PictureLate(key) from None
+        if self.hand_wait is None:
             return await asyncio.shield(pending)
         try:
             return await asyncio.wait_for(asyncio.shield(pending), self.hand_wait)

@@ -257,7 +257,7 @@ async def replay_page(
     state = found.frames[shown_step(found, step)].state
     key = (found.record.match_id, state.version, None, "replay")
     picture = await presenter_of(interaction.client).pictures.picture(
-        found.record.guild_id, game, game.view(state, None), key
+        found.record.guild_id, game, game.view(state, None), key, answer=True
     )
     content, embeds, view = replay_message(game, found, step, hands, pictured=bool(picture))
     return Drawn(embeds, view, picture, content=content)

@@ -103,7 +103,7 @@ class Clicks(Part):
     async def spectate(self, interaction: discord.Interaction, match_id: str) -> None:
         """The public table, fresh, just for the asker: nothing hidden is in it."""
         record = await self.service.get(match_id)
-        drawn = await self.drawing.table_message(record)
+        drawn = await self.drawing.table_message(record, answer=True)
         drawn.view = None
         await interaction.response.send_message(ephemeral=True, **drawn.sent())
 

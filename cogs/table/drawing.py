@@ -4,11 +4,12 @@ drawn from the stored state."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.pictures import Pictures, picture_key
+from bot.pictures import PictureLate, Pictures, picture_key
 from bot.service import SeatView
 from bot.store import MatchRecord
 from bot.store.models import GONE, STANDING_IN
@@ -71,18 +72,36 @@ class Drawing(Part):
             view.add_item(LobbyOption.build(record.match_id, name, choices))
         return view
 
-    async def table_message(self, record: MatchRecord) -> Drawn:
+    async def table_message(
+        self,
+        record: MatchRecord,
+        *,
+        answer: bool = False,
+        late: Callable[[], None] | None = None,
+    ) -> Drawn:
+        """The table's message; its picture waits like a click's hand view as an
+        ``answer``, and at most TABLE_WAIT with ``late`` (told when it is drawn, the message
+        then ``late``: an edit keeps the picture shown)."""
         game = self.service.game_of(record)
         if record.status == "lobby":
             return Drawn([render.lobby_embed(record, game)], self.lobby_view(record))
         if record.state is None:
             return Drawn([render.closed_embed(record, game)], None)
         spectator = await self.service.seat_view(record.match_id, None)
-        picture = await self.pictures.picture(
-            record.guild_id, game, spectator.view, picture_key(spectator)
-        )
+        coming = False
+        try:
+            picture = await self.pictures.picture(
+                record.guild_id,
+                game,
+                spectator.view,
+                picture_key(spectator),
+                answer=answer,
+                late=late,
+            )
+        except PictureLate:
+            picture, coming = None, True
         table = spectator.panels.table
-        if picture is not None:
+        if picture is not None or coming:
             table = table.pictured()  # the text beneath says less where the picture says it
         if record.status in ("active", "finished"):
             # The match's own lines go first, inside the same size budget as the game's;
@@ -110,9 +129,9 @@ class Drawing(Part):
         else:
             embed.description = "**This match was cancelled.**\n" + (embed.description or "")
             embed.description = render.clip(embed.description, render.DESCRIPTION)
-            return Drawn([embed], None, picture)
+            return Drawn([embed], None, picture, late=coming)
         await add_web_link(view, self.bot.web_links, record.guild_id, "table", record.match_id)
-        return Drawn([embed], view, picture)
+        return Drawn([embed], view, picture, late=coming)
 
     def add_race(self, view: discord.ui.View, match_id: str, race: Decision) -> None:
         """One button per kind of card in the seat's race, above the hand view's last row."""

@@ -23,6 +23,7 @@ class Drawn:
     picture: bytes | None = None
     filename: str = TABLE_FILE
     content: str | None = None  # a table has none; a hand view says what to decide
+    late: bool = False  # its picture is still being drawn: an edit keeps the one shown
 
     def __post_init__(self) -> None:
         if not self.embeds:
@@ -46,6 +47,9 @@ class Drawn:
         if self.picture is not None:
             files = self._file()  # which also points the embed at the picture's name
             attachments = files if kept is None else [kept]
+        elif self.late and kept is not None and self.embeds:
+            self.embeds[0].set_image(url=f"attachment://{self.filename}")
+            attachments = [kept]
         return {**self._text(), "attachments": attachments}
 
     def _file(self) -> list[discord.File]:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.pictures import HAND_WAIT, Pictures
+from bot.pictures import HAND_WAIT, TABLE_WAIT, Pictures
 from bot.service import Change
 from bot.store import MatchRecord
 from cogs.components import PerClient
@@ -61,9 +61,10 @@ class Presenter(Part):
             picture_cache_mb,
             drawing=pictures,
             processes=picture_processes,
-            # Threads draw in the tests, on machines of any speed: a view waits for its
-            # picture there (tests/bot/test_pictures.py covers the bound).
+            # Threads draw in the tests, on machines of any speed: a message waits for its
+            # picture there (tests/bot/test_pictures.py covers the bounds).
             hand_wait=HAND_WAIT if picture_processes else None,
+            table_wait=TABLE_WAIT if picture_processes else None,
         )
         self.drawing = Drawing(bot, self.pictures)
         self.hands = Hands(bot)
@@ -163,14 +164,22 @@ class Presenter(Part):
         record = await self.service.current(match_id)
         if record.message_id is None:
             return  # the lobby's message is not known yet; /play will store it
-        drawn = await self.drawing.table_message(record)
+        # The text never waits long for the picture: a late one comes with the next edit.
+        drawn = await self.drawing.table_message(
+            record, late=lambda: self.request_refresh(match_id)
+        )
         channel = self.bot.get_partial_messageable(record.channel_id)
         table = channel.get_partial_message(record.message_id)
-        digest = picture_digest(drawn.picture)
         shown = self._shown.get(match_id)
-        # The same picture on the same message: named again, not uploaded again (an edit
-        # that leaves the attachment out would show it twice, in and beside the embed).
-        kept = shown[2] if shown and (shown[0], shown[1]) == (table.id, digest) else None
+        if drawn.late:  # the message goes on showing its picture until the new one comes
+            kept = shown[2] if shown and shown[0] == table.id else None
+            digest = shown[1] if shown and kept is not None else picture_digest(None)
+        else:
+            # The same picture on the same message: named again, not uploaded again (an
+            # edit that leaves the attachment out would show it twice, in and beside the
+            # embed).
+            digest = picture_digest(drawn.picture)
+            kept = shown[2] if shown and (shown[0], shown[1]) == (table.id, digest) else None
         try:
             message = await self.poster.unarchived(
                 record.channel_id, lambda: table.edit(**drawn.edited(kept))

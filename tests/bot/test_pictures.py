@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.pictures import BACKLOG, FOLLOW, HAND, PictureCache, Pictures
+from bot.pictures import BACKLOG, FOLLOW, HAND, PictureCache, PictureLate, Pictures
 from bot.timing import GuildSettings
 from games import GAMES
 from games.core import contract
@@ -278,3 +278,22 @@ async def test_a_hand_followed_for_a_ping_is_drawn_only_when_nothing_waits() -> 
     assert await pictures.drawn(("f", 2), drawing("f2"), order=FOLLOW) is None
     release.set()
     assert await busy == b"table1" and await followed == b"f1"
+
+
+async def test_a_table_picture_past_table_wait_is_late_and_tells_when_drawn() -> None:
+    pictures = Pictures(lambda guild: settings_with(True), table_wait=0.05)
+    release = threading.Event()
+    told: list[str] = []
+
+    def slow() -> bytes:
+        release.wait(10)
+        return b"\x89PNG table"
+
+    with pytest.raises(PictureLate):
+        await pictures.drawn(key(1), slow, late=lambda: told.append("drawn"))
+    assert told == []  # the edit goes now, with the picture its message shows
+    release.set()
+    while not told:
+        await asyncio.sleep(0.01)
+    # The next edit finds it drawn, at once.
+    assert await pictures.drawn(key(1), slow, late=lambda: None) == b"\x89PNG table"

@@ -163,3 +163,36 @@ async def test_a_process_started_with_pictures_false_sends_none_whatever_the_ser
         await show_hand(fake, ana)
         assert fake.messages and not any(m.attachments for m in fake.messages.values())
     fake.assert_clean()
+
+
+async def test_a_table_edit_whose_picture_is_late_keeps_the_one_shown_then_sends_it(
+    fake, db, monkeypatch
+) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db, pictures=True)) as bot:
+        table = await against_a_bot(fake, ana)
+        shown = picture_of(table)
+        presenter = presenter_of(bot)
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        real = presenter.drawing.table_message
+        told: list[object] = []
+
+        async def late(record, **kwargs):  # type: ignore[no-untyped-def]
+            drawn = await real(record)
+            told.append(kwargs["late"])
+            drawn.picture, drawn.late = None, True  # as when TABLE_WAIT ran out
+            drawn.embeds[0].description = "Newer text"
+            return drawn
+
+        monkeypatch.setattr(presenter.drawing, "table_message", late)
+        await presenter.refresh(record.match_id)
+        # The text changed at once; the embed still shows the picture the message has.
+        assert table.embeds[0]["description"] == "Newer text"
+        assert picture_of(table).id == shown.id
+        monkeypatch.setattr(presenter.drawing, "table_message", real)
+        # Once drawn, the picture asks for the next edit, which sends it.
+        told[0]()  # type: ignore[operator]
+        await fake.settle()
+        assert table.embeds[0]["description"] != "Newer text"
+        assert picture_of(table).data == shown.data
+    fake.assert_clean()

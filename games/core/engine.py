@@ -199,6 +199,19 @@ class Engine(Generic[StateT, OptionsT]):
             return decision.pick(rng.sample(decision.options, count))
         return self.bot_action(state, seat, decision=decision)
 
+    def race_action(
+        self, state: StateT, seat: int, level: Level, *, decision: Decision | None = None
+    ) -> Action:
+        """A bot's grab in a race (a decision with a window), where speed counts: no level
+        thinks or slips there. Every level grabs as the heuristic does, but hard by its
+        search's own rule (``Search.lead``) where the game gives one."""
+        decision = decision or self.decision_for(state, seat)
+        if decision is None:
+            raise NotYourTurn("It is not this seat's turn.")
+        if level == "hard":
+            return self.searcher().lead(self.view(state, seat), decision)
+        return self.bot_action(state, seat, decision=decision)
+
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         """Override with a heuristic; the fallback picks the first option(s)."""
         return decision.pick(decision.options[: max(1, decision.min_picks)])

@@ -68,7 +68,9 @@ def move(duel: Duel, kind: str, state: GameState, decision: Decision, rng: rando
     if kind == "random":
         return contract.random_pick(decision, rng)
     if decision.window is not None:
-        return game.race_action(state, decision.seat, kind, decision=decision)  # type: ignore[attr-defined, no-any-return]
+        return game.race_action(  # type: ignore[attr-defined, no-any-return]
+            state, decision.seat, kind, decision=decision, rng=rng
+        )
     return game.level_action(  # type: ignore[attr-defined, no-any-return]
         state, decision.seat, kind, decision=decision, seconds=duel.think, rng=rng
     )

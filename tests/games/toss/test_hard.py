@@ -125,3 +125,20 @@ def test_a_playout_ends_with_the_turn_and_a_won_round_counts_whole() -> None:
     shares = [search.value(sim, s) for s in range(4)]
     assert max(range(4), key=shares.__getitem__) == t.seat("Ana")
     assert abs(sum(shares) - 1.0) < 1e-9
+
+
+def test_in_a_race_easy_slips_now_and_then_and_normal_grabs_as_the_heuristic() -> None:
+    t = milk_seen_with_ana()
+    t.roll("Ben", "toss", "2")
+    for name, cards in TOSSED.items():
+        t.play(name, "toss", *cards)
+    dev, decision = t.seat("Dev"), t.decision("Dev")
+    rng = random.Random(1)
+    heuristic = t.game.bot_action(t.state, dev, decision=decision)
+    easy = {t.game.race_action(t.state, dev, "easy", decision=decision, rng=rng) for _ in range(40)}
+    normal = {
+        t.game.race_action(t.state, dev, "normal", decision=decision, rng=rng) for _ in range(9)
+    }
+    assert normal == {heuristic}
+    assert heuristic in easy and len(easy) > 2  # a beginner grabs at random 85 % of the time
+    assert all(decision.allows(a) for a in easy)  # type: ignore[union-attr]

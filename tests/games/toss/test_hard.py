@@ -82,13 +82,14 @@ def test_hard_grabs_the_cookie_the_milks_holder_collects_before_its_own() -> Non
     assert t.game.race_action(t.state, dev, "hard", decision=decision).args == ("fudge",)
 
 
-def test_hard_takes_a_wild_from_the_middle_before_the_holder_can() -> None:
+def test_hard_denies_the_holder_a_wild_before_its_cookie() -> None:
     t = milk_seen_with_ana()
     t.roll("Ben", "toss", "2")
     for name, cards in {**TOSSED, "Ben": ("wild", "fudge")}.items():
         t.play(name, "toss", *cards)
-    decision = t.decision("Dev")
-    assert t.game.race_action(t.state, t.seat("Dev"), "hard", decision=decision).args == ("wild",)
+    t.play("Ana", "grab", "fudge")  # seen collecting Fudge Swirl; a fudge and a wild remain
+    dev, decision = t.seat("Dev"), t.decision("Dev")
+    assert t.game.race_action(t.state, dev, "hard", decision=decision).args == ("wild",)
 
 
 def test_the_worlds_keep_the_milk_with_the_player_last_seen_taking_it() -> None:

@@ -14,8 +14,10 @@ seat's advantage counts for it) of one challenger against a full table of oppone
 Printed per match-up: the challenger's share of first places (shared wins count
 fractionally) and its share of the pairwise duels (it placed above one opponent: 1, tied:
 1/2), each with a Wilson 95% interval, beside the chance share (1 / players); for hard, the
-p50 and p99 time of its decisions with a choice. Every level moves as ``level_action`` moves
-it at a live table. Figures only, never an assertion.
+p50 and p99 time of its decisions with a choice (a race's grabs, never thought about, left
+out). Every level moves as ``level_action`` (in a race ``race_action``) moves it at a live
+table; a race goes one grab at a time to a racer drawn at random. Figures only, never an
+assertion.
 """
 
 from __future__ import annotations
@@ -60,11 +62,15 @@ def players_of(key: str) -> int:
 
 
 def move(duel: Duel, kind: str, state: GameState, decision: Decision, rng: random.Random) -> Action:
-    """A move as a bot of that level makes it at a live table (``level_action``), or a
-    random one."""
+    """A move as a bot of that level makes it at a live table (``level_action``, in a
+    race ``race_action``), or a random one."""
     game = GAMES[duel.game]
     if kind == "random":
         return contract.random_pick(decision, rng)
+    if decision.window is not None:
+        return game.race_action(  # type: ignore[attr-defined, no-any-return]
+            state, decision.seat, kind, decision=decision, rng=rng
+        )
     return game.level_action(  # type: ignore[attr-defined, no-any-return]
         state, decision.seat, kind, decision=decision, seconds=duel.think, rng=rng
     )
@@ -80,12 +86,17 @@ def play(duel: Duel) -> Played:
     for _ in range(MAX_MOVES):
         if game.outcome(state) is not None:
             break
-        decision = next_decision(game.decisions(state))
+        decisions = game.decisions(state)
+        racers = [d for d in decisions if d.window is not None]
+        # A race goes one grab at a time to a racer drawn at random, as bots pausing at
+        # random grab at a live table: taken in seat order, the first seat won half of
+        # all Toss matches, whoever played best.
+        decision = rng.choice(racers) if racers else next_decision(decisions)
         mine = decision.seat == played.seat
         kind = duel.challenger if mine else duel.opponents
         start, cpu = time.perf_counter(), time.process_time()
         action = move(duel, kind, state, decision, rng)
-        if kind == "hard" and len(decision.options) > 1:
+        if kind == "hard" and len(decision.options) > 1 and not racers:
             played.thinking.append(time.perf_counter() - start)
             played.working.append(time.process_time() - cpu)
         state, _ = game.apply(state, decision.seat, action)

@@ -103,7 +103,7 @@ class Play(ServiceBase):
         thought out by ``think`` before the match is locked, so a search never holds up
         anyone's click; it is then played if its decision still stands (else the change
         that replaced it asks the bots again). No thought, or none in time: the normal
-        move. A race is a grab for speed: every level grabs as the heuristic does."""
+        move. A race is a grab for speed: no level thinks there (``Engine.race_action``)."""
         with self.moving():
             try:
                 thought = await self._hard_thought(match_id, seat, think) if not race else None
@@ -120,7 +120,9 @@ class Play(ServiceBase):
                     if stamp != decision.stamp:
                         raise _NothingToDo()  # thought out for a decision gone meanwhile
                 elif race:
-                    action = game.bot_action(state, decision.seat, decision=decision)
+                    action = game.race_action(
+                        state, decision.seat, level, decision=decision, rng=rng
+                    )
                 else:
                     action = game.level_action(
                         state,

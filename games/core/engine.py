@@ -195,8 +195,35 @@ class Engine(Generic[StateT, OptionsT]):
                 state, seat, decision=decision, seconds=seconds, seed=rng.getrandbits(32)
             )
         if level == "easy" and rng.random() < self.easy_mistakes:
-            count = rng.randint(decision.min_picks, decision.max_picks)
-            return decision.pick(rng.sample(decision.options, count))
+            return self.slip(decision, rng)
+        return self.bot_action(state, seat, decision=decision)
+
+    @staticmethod
+    def slip(decision: Decision, rng: random.Random) -> Action:
+        """easy's mistake: any legal answer, at random."""
+        count = rng.randint(decision.min_picks, decision.max_picks)
+        return decision.pick(rng.sample(decision.options, count))
+
+    def race_action(
+        self,
+        state: StateT,
+        seat: int,
+        level: Level,
+        *,
+        decision: Decision | None = None,
+        rng: random.Random | None = None,
+    ) -> Action:
+        """A bot's grab in a race (a decision with a window), where speed counts: no level
+        thinks there. normal grabs as the heuristic does, easy slips as it does elsewhere,
+        hard grabs by its search's own rule (``Search.lead``) where the game gives one."""
+        decision = decision or self.decision_for(state, seat)
+        if decision is None:
+            raise NotYourTurn("It is not this seat's turn.")
+        if level == "hard":
+            return self.searcher().lead(self.view(state, seat), decision)
+        rng = rng or random.Random()
+        if level == "easy" and rng.random() < self.easy_mistakes:
+            return self.slip(decision, rng)
         return self.bot_action(state, seat, decision=decision)
 
     def choose(self, view: BaseModel, decision: Decision) -> Action:

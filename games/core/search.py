@@ -108,7 +108,7 @@ class Search(Generic[StateT]):
         if decision.forced is not None:
             return decision.forced
         view = self.game.view(state, seat)
-        heuristic = self.game.choose(view, decision)
+        heuristic = self.lead(view, decision)
         if not self.thinks_about(state, decision):
             return heuristic
         candidates = self.candidates(view, decision, heuristic)
@@ -197,6 +197,11 @@ class Search(Generic[StateT]):
         sim.version += 1
 
     # --- the hooks a game may override (hints, never peeks) ----------------------------
+    def lead(self, view: BaseModel, decision: Decision) -> Action:
+        """The move played unsearched and tried first: the game's heuristic, or a sharper
+        rule of the search's own (from the same view)."""
+        return self.game.choose(view, decision)
+
     def thinks_about(self, state: StateT, decision: Decision) -> bool:
         """Whether the decision is worth a search; a multi-pick's combinations are too many
         to try unless the game names a few in ``candidates``."""

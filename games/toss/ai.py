@@ -51,3 +51,17 @@ def best_grab(cards: TossCards, hand: Sequence[str], middle: Sequence[str]) -> s
     )
     value = keeper(cards, [*hand, target] if target else hand, best=target)
     return max(kinds, key=value)
+
+
+def denial_grab(
+    cards: TossCards, hand: Sequence[str], middle: Sequence[str], holder_collects: str | None
+) -> str:
+    """Hard's grab while another seat was seen taking the milk: a wild, then the cookie
+    that seat collects (each would bring it closer to five, and a win now is theirs), then
+    the usual grab. The milk itself comes first, as always."""
+    if MILK in middle:
+        return MILK
+    for card in (WILD, holder_collects):
+        if card is not None and card in middle:
+            return card
+    return best_grab(cards, hand, middle)

@@ -30,10 +30,11 @@ from games.core.protocol import (
 )
 from games.core.rng import rng_for
 from games.core.words import plural
-from games.toss import ai, picture
+from games.toss import ai, picture, sightings
 from games.toss.cards import HALF, MILK, WILD, TossCards, toss_cards
 from games.toss.rules_text import HOW_TO_PLAY_HERE, QUICK_START, rules_text
 from games.toss.scramble import Scrambling
+from games.toss.search import TossSearch
 from games.toss.state import BlindTake, Roll, TossOptions, TossState
 from games.toss.view import panels, view_of
 
@@ -62,6 +63,7 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
     # Luck decides most of a round: easy must slip often to lose clearly to normal, and
     # still plays one move in seven as normal does (docs/benchmarks.md).
     easy_mistakes = 0.85
+    search_kind = TossSearch
 
     def __init__(self, cards: TossCards | None = None) -> None:
         self.cards = cards or toss_cards()
@@ -95,6 +97,7 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
         rng.shuffle(deck)
         size = self.cards.hand_size
         state.hands = [self.cards.sort(deck[i * size : (i + 1) * size]) for i in self.seats(state)]
+        sightings.forget_all(state)
         self.next_turn(state, state.first)
         return [Event(text=f"Round {state.round}: {state.names[state.first]} rolls first.")]
 
@@ -296,6 +299,7 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
         if roll.action == "swap":
             receiver = state.turn
             if receiver == holder:
+                sightings.saw_milk(state, holder)
                 events.append(Event(text=f"{name} already holds the milk: nothing happens."))
                 self.end_turn(state)
                 return
@@ -323,6 +327,7 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
         # Swap All: give your whole hand and take theirs, which is all of it.
         hands = state.hands
         hands[state.turn], hands[target] = hands[target], hands[state.turn]
+        sightings.hands_moved(state, {state.turn: target, target: state.turn})
         events.append(Event(text=f"🔄 {me} and {them} swap their whole hands."))
         self.end_turn(state)
 
@@ -348,7 +353,12 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
                 Event(text=f"🤾 Toss! In the middle: {self.cards.labels(self.middle(state))}.")
             )
             return
-        self.pass_cards(state, chosen, 1 if state.roll.action == "left" else -1, events)
+        step = 1 if state.roll.action == "left" else -1
+        self.pass_cards(state, chosen, step, events)
+        if self.all_cards(state):
+            sightings.hands_moved(
+                state, {s: (s + step) % len(state.names) for s in self.seats(state)}
+            )
         self.end_turn(state)
 
     def pass_cards(
@@ -403,9 +413,12 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
         ]
         if blind.milk_to_source:
             source.append(MILK)
+            sightings.saw_milk(state, blind.source)
             events.append(Event(text=f"🥛 {giver} now holds the milk."))
         else:  # a Swap: the roller's cards, lying in front of the target, join their hand
             source.extend(state.given)
+            if state.milk_seen == blind.source:  # the taker may have drawn it: only they know
+                sightings.saw_milk(state, None)
             events.append(
                 Event(
                     text=f"{taker} gave you {self.cards.labels(state.given)}.",

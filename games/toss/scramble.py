@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from games.core.protocol import Action, Decision, Event, IllegalAction, option
 from games.core.words import plural
+from games.toss import sightings
 from games.toss.cards import MILK
 from games.toss.state import BlindTake, Scramble, TossState
 
@@ -36,6 +37,8 @@ class Scrambling:
         middle = [card for cards in tossed for card in cards]
         quota = [len(cards) for cards in tossed]
         state.scramble = Scramble(middle=self.cards.sort(middle), quota=quota)
+        if MILK in middle:
+            sightings.saw_milk(state, None)
         self.open(state, "scramble")
 
     def toss_the_milk(self, state: TossState, tosser: int) -> None:
@@ -90,6 +93,7 @@ class Scrambling:
             self.milk_caught(state, seat, events, f"🥛 {name} grabs the milk!")
             return
         state.hands[seat] = self.cards.sort([*state.hands[seat], card])
+        sightings.saw_grab(state, seat, card)
         events.append(Event(text=f"✋ {name} grabs {self.cards.label(card)}."))
         if not scramble.middle:
             events.append(Event(text="The middle is empty."))
@@ -110,6 +114,8 @@ class Scrambling:
             )
             return
         leftovers = rng.sample(scramble.middle, len(scramble.middle))
+        if MILK in leftovers:  # dealt face down: only its new holder knows
+            sightings.saw_milk(state, None)
         short = [s for s, owed in enumerate(scramble.quota) if owed > 0]
         rng.shuffle(short)
         dealt: dict[int, list[str]] = {s: [] for s in short}

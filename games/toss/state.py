@@ -84,3 +84,8 @@ class TossState(GameState):
     round_wins: list[int]
     winners: list[int] = []  # each round's winner, in order
     shouter: int | None = None  # must-shout rule: who may shout now
+    # What every player saw (never a secret), for bots to reason with: the seat the milk
+    # was last seen going to, and the cookies each seat grabbed face up this round. Cards
+    # passed face down may have moved on since: these are sightings, not certainties.
+    milk_seen: int | None = None
+    grabbed: list[list[str]] = []

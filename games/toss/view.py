@@ -63,6 +63,9 @@ class TossView(TableView):
     over: bool
     result: str = ""  # how the match ended
     log: list[str]
+    # What everyone saw (games/toss/sightings.py), for bots: not shown on the table.
+    milk_seen: int | None = None
+    grabbed: list[list[str]] = Field(default_factory=list)
 
 
 def view_of(game: TossRules, state: TossState, seat: int | None) -> TossView:
@@ -110,6 +113,8 @@ def view_of(game: TossRules, state: TossState, seat: int | None) -> TossView:
         over=outcome is not None,
         result=outcome.reason if outcome is not None else "",
         log=[e.text for e in state.log if e.visible_for(seat)][-LOG_SHOWN:],
+        milk_seen=state.milk_seen,
+        grabbed=[list(g) for g in state.grabbed],
     )
 
 

@@ -11,6 +11,7 @@ from bot.service import MatchService
 from bot.store import Store
 from games import GAMES
 from games.core.protocol import Action
+from games.toss.search import TossSearch
 from games.toss.state import Roll
 from tests.games.toss.conftest import FixedDice
 
@@ -177,3 +178,33 @@ async def test_a_silent_player_in_a_chomper_modifier_round_passes_without_blame(
     assert [s.missed for s in after.seats] == [0, 0] and [s.away for s in after.seats] == [0, 0]
     logged = [a.action for a in await service.store.actions(record.match_id)]
     assert logged.count("pass") == 2
+
+
+async def test_a_hard_bot_grabs_in_a_race_by_its_own_rule_at_once(
+    racing, clock, dice, monkeypatch
+) -> None:
+    # hard's rule is stood in for by "the last card in the middle", unlike normal's grab
+    monkeypatch.setattr(TossSearch, "lead", lambda self, view, decision: grab(view.middle[-1]))
+    dice.rolls.append(Roll(action="toss", number="3"))
+    record = await racing.open_lobby(
+        guild_id=1, channel_id=32, host=ANA, game_key="toss_your_cookies"
+    )
+    await racing.set_pace(record.match_id, ANA, "live")
+    await racing.join(record.match_id, BEN)
+    await racing.add_bot(record.match_id, ANA, "hard")
+    match_id = (await racing.start(record.match_id, ANA)).match_id
+    if racing.load_state(await racing.get(match_id)).turn == 2:
+        await racing.play_bot(match_id, seat=2)  # the bot rolls
+    else:
+        await roll(racing, match_id)
+    for person in (ANA, BEN):
+        await choose(racing, match_id, person.user_id, 3)
+    await racing.play_bot(match_id, seat=2)  # the bot tosses
+    state = racing.load_state(await racing.get(match_id))
+    assert state.phase == "scramble"
+    middle, hand = list(state.scramble.middle), list(state.hands[2])
+    normal = dice.bot_action(state, 2, decision=dice.decision_for(state, 2)).args[0]
+    assert middle[-1] != normal  # the two rules differ here
+    await racing.play_bot(match_id, seat=2, race=True)
+    after = racing.load_state(await racing.get(match_id))
+    assert sorted(after.hands[2]) == sorted([*hand, middle[-1]])

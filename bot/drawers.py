@@ -7,14 +7,15 @@ loop a millisecond, and the answers to clicks waited in turn. Here the loop pick
 drawing, writes it to an idle process's pipe and is called back (``add_reader``) when the
 answer can be read: no thread of the bot's process takes part.
 
-The caller (bot/pictures.py) sends at most one drawing per process at a time, so a pipe
-holds one request and one answer, and a write never waits for a busy process. A process
-that dies fails its drawing with ``BrokenExecutor``; the caller starts new ones.
+A process takes a few drawings at a time (``UNDER_WAY``, and no more bytes than the pipe's
+buffer holds, so a write never waits for a busy process) and answers them in turn. A
+process that dies fails its drawings with ``BrokenExecutor``; the caller starts new ones.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import multiprocessing
 import multiprocessing.connection
@@ -28,6 +29,8 @@ from typing import Any
 
 Drawing = Callable[[], bytes | None]
 NICENESS = 10  # a drawing process's priority below the bot's (the nice value it adds)
+UNDER_WAY = 4  # drawings sent to one process and not answered yet, at most
+PIPE_BYTES = 48 * 1024  # their pickled bytes, at most: less than the pipe's buffer holds
 
 
 def end_with_the_bot() -> None:
@@ -69,7 +72,10 @@ def serve(pipe: Connection) -> None:
 
 
 class Drawer:
-    """One drawing process and its end of the pipe."""
+    """One drawing process and its end of the pipe. Several drawings may be under way: the
+    process draws them in turn and answers in the same order, so the next one waits in the
+    pipe rather than for a trip through the event loop (which, under load, took longer
+    than the drawing)."""
 
     def __init__(self) -> None:
         # Spawned, not forked: the bot's threads (the database's) hold locks a fork would
@@ -79,23 +85,37 @@ class Drawer:
         self.process = context.Process(target=serve, args=(theirs,), daemon=True)
         self.process.start()
         theirs.close()
-        self.busy: asyncio.Future[bytes | None] | None = None
+        self.waiting: collections.deque[tuple[asyncio.Future[bytes | None], int]] = (
+            collections.deque()
+        )
+        self.sent = 0  # bytes of the drawings under way
 
-    def draw(self, drawing: Drawing) -> asyncio.Future[bytes | None]:
+    def takes(self, size: int) -> bool:
+        """Whether a drawing of ``size`` pickled bytes may go now: the pipe's buffer holds
+        every drawing under way, so a write never waits for the process."""
+        if not self.waiting:
+            return True
+        return len(self.waiting) < UNDER_WAY and self.sent + size <= PIPE_BYTES
+
+    def draw(self, data: bytes) -> asyncio.Future[bytes | None]:
+        """Send a pickled drawing; its answer, in turn."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[bytes | None] = loop.create_future()
-        self.busy = future
         try:
-            self.pipe.send_bytes(pickle.dumps(drawing))
+            self.pipe.send_bytes(data)
         except (OSError, ValueError) as exc:  # the process is gone
-            self.busy = None
             raise BrokenExecutor("a drawing process is gone") from exc
-        loop.add_reader(self.pipe.fileno(), self._answered, future)
+        if not self.waiting:
+            loop.add_reader(self.pipe.fileno(), self._answered)
+        self.waiting.append((future, len(data)))
+        self.sent += len(data)
         return future
 
-    def _answered(self, future: asyncio.Future[bytes | None]) -> None:
-        asyncio.get_running_loop().remove_reader(self.pipe.fileno())
-        self.busy = None
+    def _answered(self) -> None:
+        future, size = self.waiting.popleft()
+        self.sent -= size
+        if not self.waiting:
+            asyncio.get_running_loop().remove_reader(self.pipe.fileno())
         try:
             ok, value = pickle.loads(self.pipe.recv_bytes())
         except (EOFError, OSError):
@@ -111,13 +131,14 @@ class Drawer:
             future.set_exception(value)
 
     def close(self) -> None:
-        if self.busy is not None:
+        if self.waiting:
             # No loop any more, or the pipe is closed already: nothing to stop reading.
             with contextlib.suppress(RuntimeError, ValueError, OSError):
                 asyncio.get_running_loop().remove_reader(self.pipe.fileno())
-            if not self.busy.done():
-                self.busy.cancel()
-            self.busy = None
+            for future, _ in self.waiting:
+                if not future.done():
+                    future.set_exception(BrokenExecutor("a drawing process died"))
+            self.waiting.clear()
         self.pipe.close()
         if self.process.is_alive():
             self.process.terminate()
@@ -128,6 +149,7 @@ class Drawers:
 
     def __init__(self, count: int) -> None:
         self.count = count
+        self.slots = count * UNDER_WAY
         self._drawers: list[Drawer] = []
         self.closed = False
 
@@ -141,16 +163,17 @@ class Drawers:
         while len(self._drawers) < self.count and not self.closed:
             self._drawers.append(Drawer())
 
-    def draw(self, drawing: Drawing) -> asyncio.Future[bytes | None]:
-        """``drawing``'s answer from an idle process (the caller keeps at most ``count``
-        under way)."""
+    def draw(self, drawing: Drawing) -> asyncio.Future[bytes | None] | None:
+        """``drawing``'s answer from the least busy process that takes it now; None when
+        none does (the caller keeps it waiting and asks again as answers come)."""
         if self.closed:
-            raise RuntimeError("the drawing processes are closed")
+            raise BrokenExecutor("the drawing processes are closed")
         self.start()
-        idle = next((d for d in self._drawers if d.busy is None), None)
-        if idle is None:
-            raise RuntimeError("every drawing process is busy")
-        return idle.draw(drawing)
+        data = pickle.dumps(drawing)
+        able = [d for d in self._drawers if d.takes(len(data))]
+        if not able:
+            return None
+        return min(able, key=lambda d: len(d.waiting)).draw(data)
 
     def close(self) -> None:
         self.closed = True
@@ -164,6 +187,7 @@ class DrawingThreads:
     games in this process): the same calls as ``Drawers``."""
 
     def __init__(self, count: int) -> None:
+        self.slots = count
         # Threads of its own, which end with this object; the loop's default executor
         # stays free for others.
         self._pool = ThreadPoolExecutor(count, thread_name_prefix="pictures")

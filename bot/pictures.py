@@ -151,7 +151,6 @@ class Pictures:
         self.hand_wait = hand_wait
         self.table_wait = table_wait
         self._drawers = self._new_drawers()
-        self._slots = processes or DRAWERS
         self._busy = 0  # drawings handed to the drawers and not back yet
         # Drawings waiting for a drawer: (HAND, FOLLOW or TABLE, arrival, draw, its future).
         self._waiting: list[tuple[int, int, Callable[[], bytes | None], asyncio.Future]] = []
@@ -274,17 +273,20 @@ class Pictures:
         return future
 
     def _hand_out(self) -> None:
-        while self._busy < self._slots and self._waiting:
-            *_, draw, future = heapq.heappop(self._waiting)
+        while self._busy < self._drawers.slots and self._waiting:
+            item = heapq.heappop(self._waiting)
+            *_, draw, future = item
             if future.done():  # cancelled while it waited
                 continue
-            self._busy += 1
             try:
                 drawing = self._drawers.draw(draw)
             except Exception as exc:  # drawers shut down or broken: the caller handles it
-                self._busy -= 1
                 future.set_exception(exc)
                 continue
+            if drawing is None:  # no process takes it now: it waits for an answer
+                heapq.heappush(self._waiting, item)
+                return
+            self._busy += 1
             drawing.add_done_callback(partial(self._drawn, future))
 
     def _drawn(self, future: asyncio.Future, drawing: asyncio.Future) -> None:

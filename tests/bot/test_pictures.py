@@ -109,7 +109,7 @@ async def test_a_drawing_that_fails_is_logged_and_gives_no_picture(
 
 async def test_a_hand_is_drawn_before_waiting_tables_and_goes_without_behind_other_hands() -> None:
     pictures = Pictures(lambda guild: settings_with(True))
-    pictures._slots = 1  # one drawer: the order in which drawings start is the queue's
+    pictures._drawers.slots = 1  # one drawer: the order in which drawings start is the queue's
     release = threading.Event()
     started: list[str] = []
 
@@ -259,7 +259,7 @@ async def test_a_hand_waits_for_its_picture_at_most_hand_wait_and_the_drawing_is
 
 async def test_a_hand_followed_for_a_ping_is_drawn_only_when_nothing_waits() -> None:
     pictures = Pictures(lambda guild: settings_with(True))
-    pictures._slots = 1
+    pictures._drawers.slots = 1
     release = threading.Event()
 
     def drawing(name: str) -> Callable[[], bytes]:
@@ -297,3 +297,21 @@ async def test_a_table_picture_past_table_wait_is_late_and_tells_when_drawn() ->
         await asyncio.sleep(0.01)
     # The next edit finds it drawn, at once.
     assert await pictures.drawn(key(1), slow, late=lambda: None) == b"\x89PNG table"
+
+
+async def test_one_drawing_process_takes_several_drawings_and_answers_each_its_own() -> None:
+    game = GAMES["cover_your_assets"]
+    views = [
+        game.view(game.setup(game.options_model(), contract.NAMES[:4], seed), None)
+        for seed in range(6)
+    ]
+    pictures = Pictures(lambda guild: settings_with(True), processes=1, table_wait=None)
+    try:
+        drawn = await asyncio.gather(
+            *(pictures.picture(1, game, view, key(n)) for n, view in enumerate(views))
+        )
+        # Sent to the one process together (under way at once), each answer is its own.
+        assert drawn == [game.table_picture(view) for view in views]
+        assert len(set(drawn)) == len(views)
+    finally:
+        pictures.close()

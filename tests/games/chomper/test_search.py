@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.chomper import CookieChomper
 from games.chomper.search import ChomperSearch
 from games.chomper.state import ChomperOptions, ChomperState
+from games.core import contract
+from games.core.search import Search
 
 
 class Recording(ChomperSearch):
@@ -48,3 +52,23 @@ def test_modes_without_a_poison_that_puts_players_out_play_to_the_end() -> None:
     game, searcher, _, _ = playout_end("hoarder")
     (end,) = searcher.ends
     assert game.outcome(end) is not None
+
+
+@pytest.mark.parametrize("mode", ["standard", "middle", "hoarder_plus", "chain"])
+def test_the_playouts_cheaper_policy_plays_as_the_heuristic_on_the_seats_view(mode: str) -> None:
+    """Random moves reach vetoes, choices made again and mulligans; at every decision the
+    playout's policy (the main card from the decision's default, the rest from the state's
+    public parts) answers as the heuristic does on the seat's own view."""
+    game = CookieChomper()
+    searcher = ChomperSearch(game)
+    rng = random.Random(mode)
+    for seed in range(3):
+        state = game.setup(ChomperOptions(mode=mode), ("A", "B", "C", "D"), seed)  # type: ignore[arg-type]
+        for _ in range(400):
+            decisions = game.decisions(state)
+            if not decisions:
+                break
+            decision = decisions[0]
+            expected = Search.policy(searcher, state, decision, decisions)
+            assert searcher.policy(state, decision, decisions) == expected
+            state, _ = game.apply(state, decision.seat, contract.random_pick(decision, rng))

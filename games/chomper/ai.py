@@ -4,10 +4,50 @@ poison when it can avoid it, push an opponent onto it, veto what would poison it
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Protocol
+
 from games.chomper.queue import produced
 from games.chomper.state import GOLDEN, POISON, ChomperState, Entry
-from games.chomper.view import ChomperRules, ChomperView, view_of
+from games.chomper.view import ChomperRules
 from games.core.protocol import Action, Decision, Option
+
+
+class Sight(Protocol):
+    """The public parts of the table the heuristic reads (a seat's ``ChomperView`` has them)."""
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def stack(self) -> list[str] | None: ...
+
+    @property
+    def queue(self) -> list[Entry]: ...
+
+    @property
+    def redo_entry(self) -> int | None: ...
+
+
+@dataclass(frozen=True)
+class Glance:
+    """The same parts read straight off a state, for the search's playouts: a whole view a
+    move (seats, log lines, the pile, who is to move) cost more than the choice itself.
+    Only what every seat's view shows, so the heuristic chooses exactly as it would."""
+
+    turn: int
+    stack: list[str] | None
+    queue: list[Entry]
+    redo_entry: int | None
+
+    @classmethod
+    def of(cls, state: ChomperState) -> Glance:
+        return cls(
+            turn=state.turn,
+            stack=None if state.options.hoarder else state.stack,  # a secret order there
+            queue=state.queue,
+            redo_entry=state.redo.entry if state.redo is not None else None,
+        )
 
 
 def outcome_value(stack: list[str] | None, queue: list[Entry], me: int, active: int) -> float:
@@ -61,9 +101,10 @@ def averaged_over_the_die(
     return sum(values) / len(values)
 
 
-def value_of(game: ChomperRules, view: ChomperView, decision: Decision, opt: Option) -> float:
+def value_of(game: ChomperRules, view: Sight, decision: Decision, opt: Option) -> float:
     me, active, action = decision.seat, view.turn, opt.action
-    queue = [e.model_copy() for e in view.queue]
+    # the entries are the table's own: the one an option would change is copied first
+    queue = list(view.queue)
     if action.kind == "copy":  # a Copy spent to open the turn: a little dearer than the card
         copied = opt.model_copy(update={"action": copied_action(action)})
         return value_of(game, view, decision, copied) - 0.001
@@ -77,9 +118,12 @@ def value_of(game: ChomperRules, view: ChomperView, decision: Decision, opt: Opt
         if kind == "copy":
             live = [e for e in queue if not e.vetoed]
             kind = live[-1].acts_as if live else "veto"
-        return aimed_value(game, view, queue, int(action.args[1]), kind, me, active) - 0.002
+        index = int(action.args[1])
+        queue[index] = queue[index].model_copy()
+        return aimed_value(game, view, queue, index, kind, me, active) - 0.002
     if action.kind == "choose" and view.redo_entry is not None:
         index = view.redo_entry
+        queue[index] = queue[index].model_copy()
         queue[index].choice = int(action.args[0]) if action.args[0].lstrip("-").isdigit() else None
         return outcome_value(view.stack, queue, me, active)
     if action.kind in ("skip", "seek", "mulligan"):
@@ -109,7 +153,7 @@ def value_of(game: ChomperRules, view: ChomperView, decision: Decision, opt: Opt
 
 def aimed_value(
     game: ChomperRules,
-    view: ChomperView,
+    view: Sight,
     queue: list[Entry],
     index: int,
     kind: str,
@@ -143,7 +187,7 @@ def aimed_value(
     return after(picked, me)
 
 
-def choose(game: ChomperRules, view: ChomperView, decision: Decision) -> Action:
+def choose(game: ChomperRules, view: Sight, decision: Decision) -> Action:
     if decision.options[0].action.kind == "chain":
         return decision.default or decision.options[0].action
     best = max(decision.options, key=lambda o: value_of(game, view, decision, o))
@@ -151,9 +195,7 @@ def choose(game: ChomperRules, view: ChomperView, decision: Decision) -> Action:
 
 
 def main_default(game: ChomperRules, state: ChomperState, options: list[Option]) -> Action:
-    """What a timer plays for the Active Player: the bot's choice, from the public view."""
-    # Built while the decisions are being made, so it is told who moves (the Active
-    # Player) rather than asking the decisions it is part of.
-    view = view_of(game, state, state.turn, moving=(state.turn,))
+    """What a timer plays for the Active Player: the bot's choice, from the public parts of
+    the table (built while the decisions are being made, so it cannot ask them who moves)."""
     decision = Decision(key="default", seat=state.turn, prompt="", options=tuple(options))
-    return choose(game, view, decision)
+    return choose(game, Glance.of(state), decision)

@@ -89,6 +89,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             turn=rng.randrange(n),  # "the dealer decides who gets the first turn"
             barred=[[] for _ in range(n)],
             piles=[[] for _ in range(n)],
+            shown=[[] for _ in range(n)],
         )
         for seat in range(n):
             self.draw_to_hand_size(state, seat, rng)
@@ -464,9 +465,23 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         return events
 
     def take_from_hand(self, state: ChomperState, seat: int, *cards: str) -> None:
-        hand = state.hands[seat]
+        hand, shown = state.hands[seat], self.shown(state, seat)
         for card in cards:
             hand.remove(card)
+            if card in shown:
+                shown.remove(card)
+
+    @staticmethod
+    def shown(state: ChomperState, seat: int) -> list[str]:
+        """The cards of ``seat``'s hand every player has seen (made for an older state)."""
+        if len(state.shown) != len(state.names):
+            state.shown = [[] for _ in state.names]
+        return state.shown[seat]
+
+    def discard_hand(self, state: ChomperState, seat: int) -> None:
+        state.played += state.hands[seat]
+        state.hands[seat] = []
+        self.shown(state, seat).clear()
 
     def play_main(
         self,
@@ -602,6 +617,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         back = [target.card] + ([target.companion] if target.companion else [])
         state.hands[target.owner] += back
         state.barred[target.owner] += back
+        self.shown(state, target.owner).extend(back)
         if target.target is not None and target.undo is not None:
             aimed = state.queue[target.target]  # Opposites or Think Again! undone
             aimed.choice = target.undo["choice"]  # type: ignore[assignment]
@@ -636,6 +652,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
             if main.pick is not None and main.pick in state.played:
                 state.played.remove(main.pick)
                 state.hands[active].append(main.pick)
+                self.shown(state, active).append(main.pick)  # "allowing all ... to see"
             else:
                 self.draw(state, active, rng)
             events.append(Event(text=f"{state.names[active]}'s turn starts again."))
@@ -662,8 +679,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         state.window = None
 
     def mulligan(self, state: ChomperState, seat: int, rng: random.Random) -> None:
-        state.played += state.hands[seat]
-        state.hands[seat] = []
+        self.discard_hand(state, seat)
         state.barred[seat] = []
         self.draw_to_hand_size(state, seat, rng)
         self.restart_turn(state)
@@ -718,8 +734,7 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
         elif POISON in taken:
             state.out[seat] = True
             state.eliminated.append(seat)
-            state.played += state.hands[seat]
-            state.hands[seat] = []
+            self.discard_hand(state, seat)
             events.append(Event(text=f"☠️ {name} takes the poison cookie and is out!"))
             if len(self.players_in(state)) > 1:
                 self.build_stack(state, rng)
@@ -799,18 +814,24 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
     def scramble_hidden(
         self, state: ChomperState, seat: int | None, rng: random.Random
     ) -> ChomperState:
-        """Deal the deck and the other hands anew (sizes kept); in Cookie Hoarder the Stack's
-        order is secret too."""
+        """Deal the deck and the other hands anew (sizes kept), but for the cards every
+        player saw go into a hand (``shown``); in Cookie Hoarder the Stack's order is secret
+        too."""
         twin = self.state_model.model_validate(state.model_dump())
         others = [s for s in range(len(state.names)) if s != seat]
+        known = {s: list(self.shown(twin, s)) for s in others}
+        unseen = {s: list(twin.hands[s]) for s in others}
+        for s in others:
+            for card in known[s]:
+                unseen[s].remove(card)
         # sorted first: the real order and holders must not shape the re-deal (the search
         # deals its worlds with this)
-        hidden = sorted([*twin.deck, *(c for s in others for c in twin.hands[s])])
+        hidden = sorted([*twin.deck, *(c for s in others for c in unseen[s])])
         rng.shuffle(hidden)
         twin.deck, hidden = hidden[: len(twin.deck)], hidden[len(twin.deck) :]
         for s in others:
-            size = len(twin.hands[s])
-            twin.hands[s], hidden = hidden[:size], hidden[size:]
+            size = len(unseen[s])
+            twin.hands[s], hidden = known[s] + hidden[:size], hidden[size:]
         if state.options.hoarder:
             twin.stack.sort()
             rng.shuffle(twin.stack)

@@ -32,33 +32,30 @@ def is_main(entry: Entry) -> bool:
 
 def produced(queue: list[Entry]) -> Produced:
     """The running calculation: each card acts on the number so far, in the order played."""
-    result = Produced()
+    # in locals, the model made once at the end: the search's playouts run this for every
+    # option of every move, and each change of a model's field goes through pydantic
+    number, reverse, flips = 0, False, 0
     parts: list[str] = []
     for entry in queue:
         if entry.vetoed:
             continue
         kind, n = entry.acts_as, entry.choice
         if sets_number(entry):
-            result.number = n or 0
+            number = n or 0
             parts.append(str(n))
         elif kind in WITH_NUMBER and n is not None:
-            result.number = {
-                "add": result.number + n,
-                "subtract": result.number - n,
-                "multiply": result.number * n,
-            }[kind]
-            parts.append(f"{ARITHMETIC[kind]}{n} = {result.number}")
+            number = {"add": number + n, "subtract": number - n, "multiply": number * n}[kind]
+            parts.append(f"{ARITHMETIC[kind]}{n} = {number}")
         elif kind == "double":
-            result.number *= 2
-            parts.append(f"×2 = {result.number}")
+            number *= 2
+            parts.append(f"×2 = {number}")
         elif kind == "negate":
-            result.number = -result.number
-            parts.append(f"×−1 = {result.number}")
+            number = -number
+            parts.append(f"×−1 = {number}")
         elif kind == "reverse":
-            result.reverse = not result.reverse
+            reverse = not reverse
             parts.append("reversed")
         elif kind == "flip":
-            result.flips += 1
+            flips += 1
             parts.append("stack flipped")
-    result.trail = " → ".join(parts)
-    return result
+    return Produced(number=number, reverse=reverse, flips=flips, trail=" → ".join(parts))

@@ -12,7 +12,11 @@ to the end of the match, as the generic search does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from games.chomper import ai
 from games.chomper.state import ChomperState
+from games.core.protocol import Action, Decision
 from games.core.search import Search
 
 POISON_MODES = frozenset({"standard", "middle"})
@@ -27,6 +31,19 @@ class ChomperSearch(Search[ChomperState]):
         if poisoned_since(world, sim):
             return True
         return super().stopped(world, sim, played, horizon)
+
+    def policy(
+        self, sim: ChomperState, decision: Decision, decisions: Sequence[Decision]
+    ) -> Action:
+        """The heuristic, as the generic policy plays it, only cheaper: the Active Player's
+        main card is the decision's default already (``ai.main_default``, the heuristic on
+        the public view), and the other choices read the public parts of the world's state
+        (``ai.Glance``) instead of building a seat's whole view for every move."""
+        if decision.forced is not None:
+            return decision.forced
+        if sim.phase == "main" and sim.redo is None and decision.default is not None:
+            return decision.default
+        return ai.choose(self.game, ai.Glance.of(sim), decision)  # type: ignore[arg-type]
 
     def value(self, sim: ChomperState, seat: int) -> float:
         """Poisoned: 0; still in when another player was (or, rarely, at the playout cap):

@@ -91,6 +91,10 @@ class ChomperState(GameState):
     redo: Redo | None = None
     barred: list[list[str]]  # vetoed cards that cannot be played again this turn
     piles: list[list[str]]  # Cookie Hoarder: each player's tokens, in the order taken
+    # Cards in each hand that every player has seen go there (a vetoed card back to its
+    # owner, a Seek's pick): public knowledge the search's worlds keep. Empty in a state
+    # saved before it was kept (nothing known).
+    shown: list[list[str]] = []
     bandit_pile: int = 0
     winner: int | None = None  # the Golden Cookie's taker
     chain_top: str | None = None  # Number Chain: the card on top

@@ -54,8 +54,8 @@ PictureKey = tuple[str, int, int | None, str]
 DRAWERS = 2  # threads drawing at once, without processes: more would take the loop's turns
 BACKLOG = 2  # hand pictures waiting for a drawer past which a hand view goes without one
 # Seconds a hand view waits for its picture before it goes without (the drawing goes on,
-# and the next view of that hand has it): a drawing process short of CPU never holds a click.
-HAND_WAIT = 0.03
+# and the picture follows in an edit): a drawing process short of CPU never holds a click.
+HAND_WAIT = 0.02
 # Seconds a table's edit waits for its picture before it goes with the picture it shows (the
 # new one follows in the next edit): under load the table's text never lags for a picture.
 TABLE_WAIT = 0.5
@@ -79,6 +79,11 @@ def draw_by_key(game_key: str, table: bool, shown: Any) -> bytes | None:
     game = GAMES[game_key]
     assert isinstance(game, Picturing)
     return game.table_picture(shown) if table else game.draw_hand(shown)
+
+
+def _tell_if_drawn(late: Callable[[], None], drawing: asyncio.Future[bytes | None]) -> None:
+    if not drawing.cancelled() and drawing.exception() is None and drawing.result() is not None:
+        late()
 
 
 _DRAWS: dict[str, bool] = {}
@@ -186,11 +191,18 @@ class Pictures:
         return await self.drawn(key, draw, order=HAND if answer else TABLE, late=late)
 
     async def hand(
-        self, guild_id: int, game: Game, view: BaseModel, *, answer: bool = True
+        self,
+        guild_id: int,
+        game: Game,
+        view: BaseModel,
+        *,
+        answer: bool = True,
+        then: Callable[[], None] | None = None,
     ) -> bytes | None:
         """The hand picture of a seat's ``view`` (``answer``: to a click; else followed
         for a ping); None for a spectator, when the server or the game has none, or when
-        the drawers are too far behind to wait for them."""
+        the drawers are too far behind to wait for them. ``then`` is called when a picture
+        the view went without is drawn after all."""
         if not await self.wanted(guild_id, game):
             return None
         drawing = cast(Picturing, game)  # ``wanted``: it draws
@@ -201,7 +213,8 @@ class Pictures:
             draw = partial(draw_by_key, game.key, False, scene)
         else:
             draw = partial(drawing.draw_hand, scene)
-        return await self.drawn((game.key, scene), draw, order=HAND if answer else FOLLOW)
+        order = HAND if answer else FOLLOW
+        return await self.drawn((game.key, scene), draw, order=order, late=then)
 
     def _new_drawers(self) -> Drawers | DrawingThreads:
         return Drawers(self.processes) if self.processes else DrawingThreads(DRAWERS)
@@ -230,7 +243,8 @@ class Pictures:
         """The picture ``key`` names, from the cache or drawn in turn (``order``). A hand
         goes without when the drawers are behind: an answer when BACKLOG answers wait
         already, a followed hand when anything waits; and either waits ``hand_wait`` at
-        most. A table with ``late`` waits ``table_wait`` at most (see ``PictureLate``)."""
+        most, ``late`` told when it is drawn after all. A table with ``late`` waits
+        ``table_wait`` at most (see ``PictureLate``)."""
         png = self.cache.get(key)
         if png is not None:
             return png
@@ -260,6 +274,8 @@ class Pictures:
             return await asyncio.wait_for(asyncio.shield(pending), self.hand_wait)
         except TimeoutError:
             self.skipped += 1
+            if late is not None:
+                pending.add_done_callback(partial(_tell_if_drawn, late))
             return None
 
     def _answers_waiting(self) -> int:

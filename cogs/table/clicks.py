@@ -3,6 +3,7 @@ I'm back, Rematch; and a refused click, with the current hand after a stale one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -58,7 +59,7 @@ class Clicks(Part):
         self, interaction: discord.Interaction, seen: SeatView, note: str | None = None
     ) -> None:
         """A fresh hand view, which takes the place of the player's previous one."""
-        drawn = await self.drawing.hand_message(seen, note)
+        drawn = await self.drawing.hand_message(seen, note, then=self.picture_follows(seen, note))
         response = await interaction.response.send_message(ephemeral=True, **drawn.sent())
         message = response.resource
         if isinstance(message, discord.Message):  # late answers send WebhookMessages
@@ -69,7 +70,7 @@ class Clicks(Part):
     ) -> None:
         await self.service.act(match_id, interaction.user.id, stamp=stamp, picks=picks)
         seen = await self.service.seat_view(match_id, interaction.user.id)
-        drawn = await self.drawing.hand_message(seen)
+        drawn = await self.drawing.hand_message(seen, then=self.picture_follows(seen))
         await interaction.response.edit_message(**drawn.edited())
         self.hands.touched(match_id, interaction)
 
@@ -94,11 +95,34 @@ class Clicks(Part):
             note = " ".join(said) or "✋ Got it."  # the lines carry their ✋
         seen = await self.service.seat_view(match_id, interaction.user.id)
         if private:
-            drawn = await self.drawing.hand_message(seen, note)
+            drawn = await self.drawing.hand_message(
+                seen, note, then=self.picture_follows(seen, note)
+            )
             await interaction.response.edit_message(**drawn.edited())
             self.hands.touched(match_id, interaction)
         else:  # a grab button on an older public table: the answer is a private hand view
             await self.send_hand(interaction, seen, note)
+
+    def picture_follows(self, seen: SeatView, note: str | None = None) -> Callable[[], None]:
+        """When the picture a hand view went without (the drawers were busy) is drawn: the
+        player's open hand view is redrawn with it, unless a click was answered there since
+        (its answer had the picture, or its own follows)."""
+        match_id, user_id = seen.match.match_id, seen.match.seats[seen.seat or 0].user_id
+
+        def drawn() -> None:
+            if user_id is not None:
+                self.bot.spawn(self._show_picture(match_id, user_id, note), f"picture:{match_id}")
+
+        return drawn
+
+    async def _show_picture(self, match_id: str, user_id: int, note: str | None) -> None:
+        mark = self.hands.mark(match_id, user_id)
+        if mark is None or not self.hands.is_open(match_id, user_id):
+            return
+        seen = await self.service.seat_view(match_id, user_id)
+        drawn = await self.drawing.hand_message(seen, note, answer=False)
+        if drawn.picture is not None and self.hands.mark(match_id, user_id) == mark:
+            await self.hands.follow(match_id, user_id, drawn.edited())
 
     async def spectate(self, interaction: discord.Interaction, match_id: str) -> None:
         """The public table, fresh, just for the asker: nothing hidden is in it."""

@@ -194,14 +194,20 @@ class Drawing(Part):
         return "\n".join(lines)
 
     async def hand_message(
-        self, seen: SeatView, note: str | None = None, *, answer: bool = True
+        self,
+        seen: SeatView,
+        note: str | None = None,
+        *,
+        answer: bool = True,
+        then: Callable[[], None] | None = None,
     ) -> Drawn:
         """The ephemeral hand view: the hand and its picture, what to decide, and the moves
-        as components (``answer``: to a click; else followed for a ping)."""
+        as components (``answer``: to a click; else followed for a ping; ``then``: called
+        when a picture the view went without is drawn after all)."""
         picture = None
         if seen.seat is not None:
             picture = await self.pictures.hand(
-                seen.match.guild_id, seen.game, seen.view, answer=answer
+                seen.match.guild_id, seen.game, seen.view, answer=answer, then=then
             )
         return self.hand_text(seen, note, picture)
 

@@ -59,6 +59,11 @@ class Hands(Part):
             with contextlib.suppress(discord.HTTPException):
                 await webhook.delete_message(old_message)
 
+    def mark(self, match_id: str, user_id: int) -> _HandMessage | None:
+        """The player's newest hand message as last answered in: a click answered there
+        since gives another mark."""
+        return self._kept.get((match_id, user_id))
+
     def is_open(self, match_id: str, user_id: int) -> bool:
         """The player has a hand message Discord still lets us edit."""
         hand = self._kept.get((match_id, user_id))

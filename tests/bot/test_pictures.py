@@ -315,3 +315,19 @@ async def test_one_drawing_process_takes_several_drawings_and_answers_each_its_o
         assert len(set(drawn)) == len(views)
     finally:
         pictures.close()
+
+
+async def test_a_hand_that_went_without_its_picture_is_told_when_it_is_drawn() -> None:
+    pictures = Pictures(lambda guild: settings_with(True), hand_wait=0.0)
+    release = threading.Event()
+    told: list[str] = []
+
+    def slow() -> bytes:
+        release.wait(10)
+        return b"\x89PNG hand"
+
+    assert await pictures.drawn(("h", 1), slow, order=HAND, late=lambda: told.append("x")) is None
+    release.set()
+    while not told:
+        await asyncio.sleep(0.01)
+    assert told == ["x"] and await pictures.drawn(("h", 1), slow, order=HAND) == b"\x89PNG hand"

@@ -4,6 +4,7 @@ page shows the table of its moment. Played with Braverse, the first game that dr
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 from PIL import Image
@@ -195,4 +196,28 @@ async def test_a_table_edit_whose_picture_is_late_keeps_the_one_shown_then_sends
         await fake.settle()
         assert table.embeds[0]["description"] != "Newer text"
         assert picture_of(table).data == shown.data
+    fake.assert_clean()
+
+
+async def test_a_hand_view_that_went_without_its_picture_gets_it_once_drawn(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db, pictures=True)) as bot:
+        await open_game(fake, "braverse", ana, ben)
+        pictures = presenter_of(bot).pictures
+        pictures.hand_wait = 0.0  # the drawers busy: no view waits for its picture
+        table = table_of(fake)
+        button = next(b for b in table.buttons() if (b.custom_id or "").startswith("cj:hand:"))
+        click = await fake.click(ana, table, button, dispatch_only=True)
+        while not click.acknowledged:
+            await asyncio.sleep(0)
+        hand = fake.last_reply(ana)
+        # The answer went at once, in text (the full text: no picture says it)...
+        assert not hand.attachments and "Your hand (6 cards)" in hand.text()
+        await fake.settle()
+        # ...and once drawn, the picture came to the same view.
+        assert fake.last_reply(ana).id == hand.id
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        game = bot.service.game_of(record)
+        state = bot.service.load_state(record)
+        assert picture_of(hand).data == hand_picture(game, game.view(state, 0))
     fake.assert_clean()

@@ -242,12 +242,14 @@ class Pictures:
     ) -> bytes | None:
         """The picture ``key`` names, from the cache or drawn in turn (``order``). A hand
         goes without when the drawers are behind: an answer when BACKLOG answers wait
-        already, a followed hand when anything waits; and either waits ``hand_wait`` at
-        most, ``late`` told when it is drawn after all. A table with ``late`` waits
-        ``table_wait`` at most (see ``PictureLate``)."""
+        already, a followed hand when anything waits; either waits ``hand_wait`` at most,
+        and only when the drawers were idle; ``late`` is told when it is drawn after all.
+        A table with ``late`` waits ``table_wait`` at most (see ``PictureLate``)."""
         png = self.cache.get(key)
         if png is not None:
             return png
+        # A click's answer waits only for a drawer with nothing else to do.
+        idle = not self._busy and not self._waiting
         pending = self._drawing.get(key)
         if pending is None:
             if (order == HAND and self._answers_waiting() >= BACKLOG) or (
@@ -271,7 +273,7 @@ class Pictures:
         if self.hand_wait is None:
             return await asyncio.shield(pending)
         try:
-            return await asyncio.wait_for(asyncio.shield(pending), self.hand_wait)
+            return await asyncio.wait_for(asyncio.shield(pending), self.hand_wait if idle else 0)
         except TimeoutError:
             self.skipped += 1
             if late is not None:

@@ -258,7 +258,7 @@ async def test_a_hand_waits_for_its_picture_at_most_hand_wait_and_the_drawing_is
 
 
 async def test_a_hand_followed_for_a_ping_is_drawn_only_when_nothing_waits() -> None:
-    pictures = Pictures(lambda guild: settings_with(True))
+    pictures = Pictures(lambda guild: settings_with(True), hand_wait=None)
     pictures._drawers.slots = 1
     release = threading.Event()
 
@@ -331,3 +331,29 @@ async def test_a_hand_that_went_without_its_picture_is_told_when_it_is_drawn() -
     while not told:
         await asyncio.sleep(0.01)
     assert told == ["x"] and await pictures.drawn(("h", 1), slow, order=HAND) == b"\x89PNG hand"
+
+
+async def test_a_hand_waits_for_its_picture_only_when_the_drawers_are_idle() -> None:
+    pictures = Pictures(lambda guild: settings_with(True), hand_wait=5.0)
+    release = threading.Event()
+
+    def held() -> bytes:
+        release.wait(10)
+        return b"\x89PNG held"
+
+    table = asyncio.ensure_future(pictures.drawn(key(1), held))
+    await asyncio.sleep(0)
+    told: list[str] = []
+    # A drawer is busy: the answer goes at once without its picture, which follows.
+    assert (
+        await pictures.drawn(
+            ("h", 1), lambda: b"\x89PNG hand", order=HAND, late=lambda: told.append("x")
+        )
+        is None
+    )
+    release.set()
+    await table
+    while not told:
+        await asyncio.sleep(0.01)
+    # Idle drawers: the answer waits for its picture (here up to five seconds).
+    assert await pictures.drawn(("h", 2), lambda: b"\x89PNG two", order=HAND) == b"\x89PNG two"

@@ -54,6 +54,22 @@ def braverse_view() -> object:
     return BRAVERSE.view(state, None)
 
 
+def held(png: bytes) -> tuple[threading.Event, Callable[[], bytes]]:
+    """A drawing that waits for its release: a drawer short of CPU."""
+    release = threading.Event()
+
+    def draw() -> bytes:
+        release.wait(10)
+        return png
+
+    return release, draw
+
+
+async def told_of(told: list[str]) -> None:
+    while not told:
+        await asyncio.sleep(0.01)
+
+
 async def settings_with(pictures: bool) -> GuildSettings:
     return GuildSettings(pictures=pictures)
 
@@ -242,12 +258,7 @@ async def test_a_hand_that_others_moves_left_alone_is_not_drawn_again() -> None:
 
 async def test_a_hand_waits_for_its_picture_at_most_hand_wait_and_the_drawing_is_kept() -> None:
     pictures = Pictures(lambda guild: settings_with(True), hand_wait=0.05)
-    release = threading.Event()
-
-    def slow() -> bytes:
-        release.wait(10)
-        return b"\x89PNG slow"
-
+    release, slow = held(b"\x89PNG slow")
     # A drawer short of CPU: the view goes without its picture rather than wait.
     assert await pictures.drawn(("hand", 1), slow, order=HAND) is None
     assert pictures.skipped == 1
@@ -282,19 +293,14 @@ async def test_a_hand_followed_for_a_ping_is_drawn_only_when_nothing_waits() -> 
 
 async def test_a_table_picture_past_table_wait_is_late_and_tells_when_drawn() -> None:
     pictures = Pictures(lambda guild: settings_with(True), table_wait=0.05)
-    release = threading.Event()
+    release, slow = held(b"\x89PNG table")
     told: list[str] = []
-
-    def slow() -> bytes:
-        release.wait(10)
-        return b"\x89PNG table"
 
     with pytest.raises(PictureLate):
         await pictures.drawn(key(1), slow, late=lambda: told.append("drawn"))
     assert told == []  # the edit goes now, with the picture its message shows
     release.set()
-    while not told:
-        await asyncio.sleep(0.01)
+    await told_of(told)
     # The next edit finds it drawn, at once.
     assert await pictures.drawn(key(1), slow, late=lambda: None) == b"\x89PNG table"
 
@@ -319,29 +325,19 @@ async def test_one_drawing_process_takes_several_drawings_and_answers_each_its_o
 
 async def test_a_hand_that_went_without_its_picture_is_told_when_it_is_drawn() -> None:
     pictures = Pictures(lambda guild: settings_with(True), hand_wait=0.0)
-    release = threading.Event()
+    release, slow = held(b"\x89PNG hand")
     told: list[str] = []
-
-    def slow() -> bytes:
-        release.wait(10)
-        return b"\x89PNG hand"
 
     assert await pictures.drawn(("h", 1), slow, order=HAND, late=lambda: told.append("x")) is None
     release.set()
-    while not told:
-        await asyncio.sleep(0.01)
+    await told_of(told)
     assert told == ["x"] and await pictures.drawn(("h", 1), slow, order=HAND) == b"\x89PNG hand"
 
 
 async def test_a_hand_waits_for_its_picture_only_when_the_drawers_are_idle() -> None:
     pictures = Pictures(lambda guild: settings_with(True), hand_wait=5.0)
-    release = threading.Event()
-
-    def held() -> bytes:
-        release.wait(10)
-        return b"\x89PNG held"
-
-    table = asyncio.ensure_future(pictures.drawn(key(1), held))
+    release, busy = held(b"\x89PNG table")
+    table = asyncio.ensure_future(pictures.drawn(key(1), busy))
     await asyncio.sleep(0)
     told: list[str] = []
     # A drawer is busy: the answer goes at once without its picture, which follows.
@@ -353,7 +349,6 @@ async def test_a_hand_waits_for_its_picture_only_when_the_drawers_are_idle() -> 
     )
     release.set()
     await table
-    while not told:
-        await asyncio.sleep(0.01)
+    await told_of(told)
     # Idle drawers: the answer waits for its picture (here up to five seconds).
     assert await pictures.drawn(("h", 2), lambda: b"\x89PNG two", order=HAND) == b"\x89PNG two"

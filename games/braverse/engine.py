@@ -9,8 +9,8 @@ the Battle Area are followed by re-placement once the attack or effect is done.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import ClassVar
 
 from pydantic import BaseModel
 
@@ -48,6 +48,7 @@ from games.braverse.state import (
 from games.braverse.view import panels, view_of
 from games.core.engine import Engine
 from games.core.panels import Panels
+from games.core.pictures import DrawnBy
 from games.core.protocol import (
     Action,
     Decision,
@@ -62,8 +63,9 @@ from games.core.rng import rng_for
 HAND_SIZE = 6
 
 
-class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
+class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
     key: ClassVar[str] = "braverse"
+    picture_module = picture
     name: ClassVar[str] = "CookieRun: Braverse"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
@@ -438,14 +440,8 @@ class Braverse(Asks, Engine[BraverseState, BraverseOptions]):
     def panels(self, view: BaseModel) -> Panels:
         return panels(self, view)  # type: ignore[arg-type]
 
-    def table_picture(self, view: BaseModel) -> bytes:
-        return picture.table_picture(self.pool, view)  # type: ignore[arg-type]
-
-    def hand_scene(self, view: BaseModel) -> Hashable | None:
-        return picture.hand_scene(view)  # type: ignore[arg-type]
-
-    def draw_hand(self, scene: Any) -> bytes:
-        return picture.draw_hand(self.pool, scene)
+    def picture_source(self) -> object:
+        return self.pool
 
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         return ai.choose(self, view, decision)  # type: ignore[arg-type]

@@ -10,8 +10,8 @@ settles in the order played and the Active Player takes the Produced Number of t
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import ClassVar
 
 from pydantic import BaseModel
 
@@ -25,6 +25,7 @@ from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperS
 from games.chomper.view import panels, view_of
 from games.core.engine import Engine
 from games.core.panels import Panels
+from games.core.pictures import DrawnBy
 from games.core.protocol import (
     Action,
     Decision,
@@ -44,8 +45,9 @@ AIMED = ("opposites", "again", "veto")  # modifiers aimed at a card in the queue
 SEEKS_A_TURN = 3  # see CookieChomper.may_seek
 
 
-class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
+class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
     key: ClassVar[str] = "cookie_chomper"
+    picture_module = picture
     name: ClassVar[str] = "Cookie Chomper"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
@@ -796,14 +798,8 @@ class CookieChomper(NumberChain, Engine[ChomperState, ChomperOptions]):
     def panels(self, view: BaseModel) -> Panels:
         return panels(self, view)  # type: ignore[arg-type]
 
-    def table_picture(self, view: BaseModel) -> bytes:
-        return picture.table_picture(self.cards, view)  # type: ignore[arg-type]
-
-    def hand_scene(self, view: BaseModel) -> Hashable | None:
-        return picture.hand_scene(view)  # type: ignore[arg-type]
-
-    def draw_hand(self, scene: Any) -> bytes:
-        return picture.draw_hand(self.cards, scene)
+    def picture_source(self) -> object:
+        return self.cards
 
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         return ai.choose(self, view, decision)  # type: ignore[arg-type]

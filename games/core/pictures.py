@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Literal, TypeVar
+from types import ModuleType
+from typing import Any, ClassVar, Literal, TypeVar
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
 from pydantic import BaseModel
@@ -539,3 +540,24 @@ def hand_picture(game: Picturing, view: BaseModel) -> bytes | None:
     """The viewing seat's hand picture, drawn from its scene; None for a spectator."""
     scene = game.hand_scene(view)
     return None if scene is None else game.draw_hand(scene)
+
+
+class DrawnBy:
+    """Picturing for an engine whose pictures are plain functions in one module (its
+    ``picture.py``): ``table_picture(source, view)``, ``hand_scene(view)`` and
+    ``draw_hand(source, scene)``, where ``source`` is what the drawings read beside the
+    view (``picture_source``: the card catalogue, the pool, or the engine itself)."""
+
+    picture_module: ClassVar[ModuleType]
+
+    def picture_source(self) -> object:
+        return self
+
+    def table_picture(self, view: BaseModel) -> bytes:
+        return self.picture_module.table_picture(self.picture_source(), view)  # type: ignore[no-any-return]
+
+    def hand_scene(self, view: BaseModel) -> Hashable | None:
+        return self.picture_module.hand_scene(view)  # type: ignore[no-any-return]
+
+    def draw_hand(self, scene: Any) -> bytes:
+        return self.picture_module.draw_hand(self.picture_source(), scene)  # type: ignore[no-any-return]

@@ -7,15 +7,15 @@ improve a set, play Swap or Move, draw back to your hand size, end the round, en
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
-from typing import Any
 
 from pydantic import BaseModel
 
 from games.core.cards import Catalogue, load_catalogue
 from games.core.engine import Engine
 from games.core.panels import Panels
+from games.core.pictures import DrawnBy
 from games.core.protocol import (
     Action,
     Decision,
@@ -42,8 +42,9 @@ MILLION = 1_000_000
 MOVE_TEXT = "Move card: a top set goes to the bottom of its stack, or the bottom set to the top."
 
 
-class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
+class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
     key = "cover_your_assets"
+    picture_module = picture
     name = "Cover Your Assets"
     min_players = 2
     max_players = 6
@@ -548,15 +549,6 @@ class CoverYourAssets(Drafting, Engine[CoverState, CoverOptions]):
 
     def panels(self, view: BaseModel) -> Panels:
         return panels_of(self, view)  # type: ignore[arg-type]
-
-    def table_picture(self, view: BaseModel) -> bytes:
-        return picture.table_picture(self, view)  # type: ignore[arg-type]
-
-    def hand_scene(self, view: BaseModel) -> Hashable | None:
-        return picture.hand_scene(view)  # type: ignore[arg-type]
-
-    def draw_hand(self, scene: Any) -> bytes:
-        return picture.draw_hand(self, scene)
 
     def scramble_hidden(
         self, state: CoverState, seat: int | None, rng: random.Random

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from functools import cache
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import BaseModel
 
 from games.core.engine import Engine
 from games.core.panels import Panels
+from games.core.pictures import DrawnBy
 from games.core.protocol import (
     Action,
     Decision,
@@ -49,8 +50,9 @@ EFFECTS = {
 }
 
 
-class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
+class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
     key: ClassVar[str] = "toss_your_cookies"
+    picture_module = picture
     name: ClassVar[str] = "Toss Your Cookies"
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 8
@@ -553,14 +555,8 @@ class TossYourCookies(Scrambling, Engine[TossState, TossOptions]):
     def panels(self, view: BaseModel) -> Panels:
         return panels(self, view)  # type: ignore[arg-type]
 
-    def table_picture(self, view: BaseModel) -> bytes:
-        return picture.table_picture(self.cards, view)  # type: ignore[arg-type]
-
-    def hand_scene(self, view: BaseModel) -> Hashable | None:
-        return picture.hand_scene(view)  # type: ignore[arg-type]
-
-    def draw_hand(self, scene: Any) -> bytes:
-        return picture.draw_hand(self.cards, scene)
+    def picture_source(self) -> object:
+        return self.cards
 
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         hand: list[str] = getattr(view, "hand", None) or []

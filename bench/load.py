@@ -658,10 +658,15 @@ async def run(
                 rest = fake.rest_calls - load.rest_at_start
             errors = len(fake.error_logs)
             if pictures:
-                kept = presenter_of(bot).pictures
+                kept, clicks = presenter_of(bot).pictures, presenter_of(bot).clicks
+                views = max(1, kept.answered + kept.answered_without)
                 print(
-                    f"pictures: {kept.skipped} hand views sent without theirs (the drawers "
-                    f"were behind); {len(kept.cache)} kept, {kept.cache.size / 2**20:.1f} MB",
+                    f"pictures: of {views:,} hand views answering clicks, "
+                    f"{kept.answered / views:.0%} carried their picture; of the rest (the "
+                    f"drawers were busy), {clicks.followed / views:.0%} had it follow, "
+                    f"{clicks.passed_over / views:.0%} were answered over first (the player "
+                    f"clicked on); {len(kept.cache)} pictures kept, "
+                    f"{kept.cache.size / 2**20:.1f} MB",
                     flush=True,
                 )
             # The run is over: what is still being sent is not measured.

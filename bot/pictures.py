@@ -161,6 +161,8 @@ class Pictures:
         self._waiting: list[tuple[int, int, Callable[[], bytes | None], asyncio.Future]] = []
         self._arrivals = itertools.count()
         self.skipped = 0  # hand pictures not drawn because the drawers were behind
+        # Hand views answering a click: with their picture, and without (drawn late).
+        self.answered = self.answered_without = 0
 
     async def wanted(self, guild_id: int, game: Game) -> bool:
         """Whether messages of this server's matches of ``game`` carry pictures."""
@@ -214,7 +216,11 @@ class Pictures:
         else:
             draw = partial(drawing.draw_hand, scene)
         order = HAND if answer else FOLLOW
-        return await self.drawn((game.key, scene), draw, order=order, late=then)
+        png = await self.drawn((game.key, scene), draw, order=order, late=then)
+        if answer:
+            self.answered += png is not None
+            self.answered_without += png is None
+        return png
 
     def _new_drawers(self) -> Drawers | DrawingThreads:
         return Drawers(self.processes) if self.processes else DrawingThreads(DRAWERS)
@@ -273,7 +279,11 @@ class Pictures:
         if self.hand_wait is None:
             return await asyncio.shield(pending)
         try:
-            return await asyncio.wait_for(asyncio.shield(pending), self.hand_wait if idle else 0)
+            if not idle:
+                # Not even a zero wait: any await costs the click a turn of the event
+                # loop, and under load a turn takes milliseconds.
+                raise TimeoutError
+            return await asyncio.wait_for(asyncio.shield(pending), self.hand_wait)
         except TimeoutError:
             self.skipped += 1
             if late is not None:

@@ -3,6 +3,7 @@ I'm back, Rematch; and a refused click, with the current hand after a stale one.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,11 @@ from games.core.protocol import Action, IllegalAction
 if TYPE_CHECKING:
     from bot.client import CookieJar
 
+# Seconds a hand view must stay as answered for its late picture to follow: a player who
+# clicked on meanwhile reads the next answer, never that picture, and under load the edit
+# (a webhook call, the view and its text again) cost more than the drawing.
+PICTURE_FOLLOWS_AFTER = 0.25
+
 
 class Clicks(Part):
     """The table's ``TableClicks`` (see buttons.py), and the explainer of refused clicks."""
@@ -30,6 +36,8 @@ class Clicks(Part):
     def __init__(self, bot: CookieJar, drawing: Drawing, hands: Hands) -> None:
         super().__init__(bot)
         self.drawing, self.hands = drawing, hands
+        # Late hand pictures: edited into the view, or not (a click answered there since).
+        self.followed = self.passed_over = 0
 
     async def show_hand(self, interaction: discord.Interaction, match_id: str) -> None:
         seen = await self.service.seat_view(match_id, interaction.user.id)
@@ -105,8 +113,9 @@ class Clicks(Part):
 
     def picture_follows(self, seen: SeatView, note: str | None = None) -> Callable[[], None]:
         """When the picture a hand view went without (the drawers were busy) is drawn: the
-        player's open hand view is redrawn with it, unless a click was answered there since
-        (its answer had the picture, or its own follows)."""
+        player's open hand view is redrawn with it, unless a click was answered there
+        since, or is within PICTURE_FOLLOWS_AFTER (its answer had the picture, or its own
+        follows)."""
         match_id, user_id = seen.match.match_id, seen.match.seats[seen.seat or 0].user_id
 
         def drawn() -> None:
@@ -117,12 +126,16 @@ class Clicks(Part):
 
     async def _show_picture(self, match_id: str, user_id: int, note: str | None) -> None:
         mark = self.hands.mark(match_id, user_id)
-        if mark is None or not self.hands.is_open(match_id, user_id):
+        if mark is None:
+            return
+        await asyncio.sleep(PICTURE_FOLLOWS_AFTER)
+        if self.hands.mark(match_id, user_id) != mark or not self.hands.is_open(match_id, user_id):
+            self.passed_over += 1
             return
         seen = await self.service.seat_view(match_id, user_id)
         drawn = await self.drawing.hand_message(seen, note, answer=False)
         if drawn.picture is not None and self.hands.mark(match_id, user_id) == mark:
-            await self.hands.follow(match_id, user_id, drawn.edited())
+            self.followed += await self.hands.follow(match_id, user_id, drawn.edited())
 
     async def spectate(self, interaction: discord.Interaction, match_id: str) -> None:
         """The public table, fresh, just for the asker: nothing hidden is in it."""

@@ -148,12 +148,14 @@ async def test_a_hand_is_drawn_before_waiting_tables_and_goes_without_behind_oth
         for n in range(BACKLOG)
     ]
     await asyncio.sleep(0)
-    # BACKLOG hands wait already: one more goes as text rather than queue behind them.
+    # The drawer is busy: those hands go without, and their drawings wait.
+    assert await asyncio.gather(*hands) == [None] * BACKLOG
+    assert pictures.skipped == BACKLOG
+    # BACKLOG hands wait already: one more is not even drawn.
     assert await pictures.drawn(key(20, seat=0), drawing("late"), order=HAND) is None
-    assert pictures.skipped == 1
+    assert pictures.skipped == BACKLOG + 1
     release.set()
     assert await asyncio.gather(*tables) == [b"\x89PNG table%d" % v for v in range(3)]
-    await asyncio.gather(*hands)
     # The hands went to the drawer ahead of the tables that arrived before them.
     assert started == ["table0", *(f"hand{n}" for n in range(BACKLOG)), "table1", "table2"]
     view = BRAVERSE.view(BRAVERSE.setup(BRAVERSE.options_model(), contract.NAMES[:2], 7), 0)

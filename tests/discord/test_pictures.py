@@ -12,7 +12,14 @@ from PIL import Image
 from cogs.table import presenter_of
 from games import GAMES
 from games.core.pictures import hand_picture
-from tests.discord.conftest import make_a_move, make_bot, open_game, show_hand, table_of
+from tests.discord.conftest import (
+    make_a_move,
+    make_bot,
+    move_components,
+    open_game,
+    show_hand,
+    table_of,
+)
 from tests.discord.harness import FakeAttachment, FakeDiscord, FakeMessage, FakeUser
 from tests.discord.test_toss_your_cookies import play_to_the_end
 
@@ -216,6 +223,38 @@ async def test_a_hand_view_that_went_without_its_picture_gets_it_once_drawn(fake
         await fake.settle()
         # ...and once drawn, the picture came to the same view.
         assert fake.last_reply(ana).id == hand.id
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        game = bot.service.game_of(record)
+        state = bot.service.load_state(record)
+        assert picture_of(hand).data == hand_picture(game, game.view(state, 0))
+    fake.assert_clean()
+
+
+async def test_a_late_hand_picture_does_not_follow_onto_a_view_clicked_on_meanwhile(
+    fake, db
+) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db, pictures=True)) as bot:
+        await against_a_bot(fake, ana)
+        pictures = presenter_of(bot).pictures
+        pictures.hand_wait = 0.0  # the drawers busy: no view waits for its picture
+        table = table_of(fake)
+        button = next(b for b in table.buttons() if (b.custom_id or "").startswith("cj:hand:"))
+        click = await fake.click(ana, table, button, dispatch_only=True)
+        while not click.acknowledged:
+            await asyncio.sleep(0)
+        hand = fake.last_reply(ana)
+        assert not hand.attachments
+        while pictures._drawing:  # drawn in a thread; its edit waits PICTURE_FOLLOWS_AFTER
+            await asyncio.sleep(0.001)
+        buttons, _ = move_components(hand)
+        await fake.click(ana, hand, buttons[0])  # answered in the same view meanwhile
+        await fake.settle()
+        assert fake.last_reply(ana).id == hand.id
+        # Only the move's answer got its picture, once: the first one never followed.
+        versions = [*hand.history, {"embeds": hand.embeds}]
+        shown = [v for v in versions if any("image" in e for e in v["embeds"])]
+        assert len(shown) == 1 and shown[-1]["embeds"] == hand.embeds
         record = await bot.service.store.open_in_channel(fake.general.id)
         game = bot.service.game_of(record)
         state = bot.service.load_state(record)

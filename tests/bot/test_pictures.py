@@ -54,6 +54,24 @@ def braverse_view() -> object:
     return BRAVERSE.view(state, None)
 
 
+class Drawings:
+    """Named drawings that record the order they start in; a ``held`` one waits for
+    ``release`` (a drawer busy with it)."""
+
+    def __init__(self) -> None:
+        self.started: list[str] = []
+        self.release = threading.Event()
+
+    def __call__(self, name: str, *, held: bool = False) -> Callable[[], bytes]:
+        def draw() -> bytes:
+            self.started.append(name)
+            if held:
+                self.release.wait(10)
+            return b"\x89PNG " + name.encode()
+
+        return draw
+
+
 def held(png: bytes) -> tuple[threading.Event, Callable[[], bytes]]:
     """A drawing that waits for its release: a drawer short of CPU."""
     release = threading.Event()
@@ -126,18 +144,7 @@ async def test_a_drawing_that_fails_is_logged_and_gives_no_picture(
 async def test_a_hand_is_drawn_before_waiting_tables_and_goes_without_behind_other_hands() -> None:
     pictures = Pictures(lambda guild: settings_with(True))
     pictures._drawers.slots = 1  # one drawer: the order in which drawings start is the queue's
-    release = threading.Event()
-    started: list[str] = []
-
-    def drawing(name: str, *, held: bool = False) -> Callable[[], bytes]:
-        def draw() -> bytes:
-            started.append(name)
-            if held:
-                release.wait()
-            return b"\x89PNG " + name.encode()
-
-        return draw
-
+    drawing = Drawings()
     tables = [
         asyncio.ensure_future(pictures.drawn(key(v), drawing(f"table{v}", held=True)))
         for v in range(3)
@@ -154,10 +161,10 @@ async def test_a_hand_is_drawn_before_waiting_tables_and_goes_without_behind_oth
     # BACKLOG hands wait already: one more is not even drawn.
     assert await pictures.drawn(key(20, seat=0), drawing("late"), order=HAND) is None
     assert pictures.skipped == BACKLOG + 1
-    release.set()
+    drawing.release.set()
     assert await asyncio.gather(*tables) == [b"\x89PNG table%d" % v for v in range(3)]
     # The hands went to the drawer ahead of the tables that arrived before them.
-    assert started == ["table0", *(f"hand{n}" for n in range(BACKLOG)), "table1", "table2"]
+    assert drawing.started == ["table0", *(f"hand{n}" for n in range(BACKLOG)), "table1", "table2"]
     view = BRAVERSE.view(BRAVERSE.setup(BRAVERSE.options_model(), contract.NAMES[:2], 7), 0)
     hand = await pictures.hand(1, BRAVERSE, view)  # caught up: drawn
     assert hand is not None and hand.startswith(b"\x89PNG")
@@ -273,24 +280,17 @@ async def test_a_hand_waits_for_its_picture_at_most_hand_wait_and_the_drawing_is
 async def test_a_hand_followed_for_a_ping_is_drawn_only_when_nothing_waits() -> None:
     pictures = Pictures(lambda guild: settings_with(True), hand_wait=None)
     pictures._drawers.slots = 1
-    release = threading.Event()
-
-    def drawing(name: str) -> Callable[[], bytes]:
-        def draw() -> bytes:
-            release.wait(10)
-            return name.encode()
-
-        return draw
-
-    busy = asyncio.ensure_future(pictures.drawn(key(1), drawing("table1")))
+    drawing = Drawings()
+    busy = asyncio.ensure_future(pictures.drawn(key(1), drawing("table1", held=True)))
     await asyncio.sleep(0)
     # The drawer is busy but nothing waits: the followed hand takes its turn...
     followed = asyncio.ensure_future(pictures.drawn(("f", 1), drawing("f1"), order=FOLLOW))
     await asyncio.sleep(0)
     # ...and, once something waits, another goes without.
     assert await pictures.drawn(("f", 2), drawing("f2"), order=FOLLOW) is None
-    release.set()
-    assert await busy == b"table1" and await followed == b"f1"
+    drawing.release.set()
+    assert await busy == b"\x89PNG table1" and await followed == b"\x89PNG f1"
+    assert drawing.started == ["table1", "f1"]
 
 
 async def test_a_table_picture_past_table_wait_is_late_and_tells_when_drawn() -> None:

@@ -300,7 +300,7 @@ def queue_section(canvas: Canvas, cards: ChomperCards, view: ChomperView, y: int
             choice=entry.choice,
             dimmed=entry.vetoed,
         )
-        lines = entry_lines(cards, entry)
+        lines = entry_lines(cards, entry, view.queue, names)
         canvas.text(
             ((x0 + x1) // 2, y1 - 40), lines, 12, PALETTE.card_text, anchor="ma", width=x1 - x0 - 8
         )
@@ -322,9 +322,17 @@ def queue_section(canvas: Canvas, cards: ChomperCards, view: ChomperView, y: int
     return bottom + 34
 
 
-def entry_lines(cards: ChomperCards, entry: Entry) -> str:
-    """What a played card did, under it: its choice, what a Copy copied, a Seek's pick."""
+def entry_lines(
+    cards: ChomperCards, entry: Entry, queue: Sequence[Entry], names: Sequence[str]
+) -> str:
+    """What a played card did, under it: its choice, what a Copy copied, a Seek's pick,
+    the card a Veto, Opposites or Think Again! was aimed at, and an opposite set."""
     parts = []
+    if entry.target is not None and entry.target < len(queue):
+        aimed = queue[entry.target]
+        parts.append(f"on {names[aimed.owner]}'s {plain_label(cards, aimed.acts_as)}")
+    if entry.opposite:
+        parts.append("opposite")
     if entry.card == "copy":
         parts.append("Copy")
     if entry.companion:

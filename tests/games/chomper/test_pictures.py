@@ -68,6 +68,18 @@ def modifier_round() -> ChomperView:
     )
 
 
+def aimed_round() -> ChomperView:
+    """Cards aimed at others: Cleo's Opposites made Ben's 1/3/5 an opposite choice (4);
+    Dev's Think Again! at the same card was vetoed by Ana's Veto."""
+    queue = [
+        Entry(owner=1, card="135", acts_as="135", choice=4, opposite=True, opener=True),
+        Entry(owner=2, card="opposites", acts_as="opposites", target=0),
+        Entry(owner=3, card="again", acts_as="again", target=0, vetoed=True),
+        Entry(owner=0, card="veto", acts_as="veto", target=2),
+    ]
+    return view(4, turn=1, phase="round", queue=queue, trail="4", amount=4, to_move=(1,))
+
+
 def hoarder_over() -> ChomperView:
     """Cookie Hoarder at its end: points, the bandits' pile, the face-down Stack empty."""
     players = [
@@ -117,6 +129,7 @@ def a_hand() -> ChomperView:
 
 SNAPSHOTS = {
     "modifier_round": lambda: GAME.table_picture(modifier_round()),
+    "aimed_round": lambda: GAME.table_picture(aimed_round()),
     "hoarder_over": lambda: GAME.table_picture(hoarder_over()),
     "hoarder_running": lambda: GAME.table_picture(hoarder_running()),
     "chain": lambda: GAME.table_picture(chain()),

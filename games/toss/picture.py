@@ -348,7 +348,12 @@ def tile(canvas: Canvas, view: TossView, seat: int, box: Box) -> None:
     player_band(canvas, box, player.name, "", moving=moving, won=won, name_width=230)
     wins(canvas, view, player.round_wins, (x1 - 12, y0 + 12))
     right = backs(canvas, (x0 + 14, y0 + 40), player.cards, most=12, size=30)
-    canvas.text((right + 8, y0 + 46), plural(player.cards, "card"), 16, PALETTE.text)
+    counted = plural(player.cards, "card")
+    canvas.text((right + 8, y0 + 46), counted, 16, PALETTE.text)
+    if seat == view.milk_seen and not view.over:  # what everyone saw, not where it is
+        x = right + 8 + canvas.measure(counted, 16) + 22
+        milk(canvas, (x, y0 + 55), 22)
+        canvas.text((x + 14, y0 + 47), "seen", 14, PALETTE.muted)
     if player.status and view.to_move:
         # The view's status starts with an emoji the font has no glyph for: our own mark
         done = "✅" in player.status

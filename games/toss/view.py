@@ -189,6 +189,8 @@ def table_panel(game: TossRules, view: TossView) -> Panel:
             parts.append(f"🏆 {player.round_wins}")
         if player.status and view.to_move:
             parts.append(player.status)
+        if s == view.milk_seen and not view.over:
+            parts.append("🥛 milk last seen here")
         lines.append(f"{marker} **{player.name}** — " + " · ".join(parts))
     fields = [PanelField(name="Players", value="\n".join(lines))]
     if view.middle:

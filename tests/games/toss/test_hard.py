@@ -7,6 +7,7 @@ import random
 
 from games.toss.cards import MILK
 from games.toss.search import TossSearch
+from games.toss.view import table_panel
 from tests.games.toss.conftest import Table
 from tests.games.toss.test_ai import HANDS, TOSSED
 
@@ -25,6 +26,16 @@ def test_a_milk_handed_on_is_seen_by_everyone_where_it_went() -> None:
     t.play("Ana", "take", 0)
     assert t.state.milk_seen == t.seat("Ben")
     assert t.game.view(t.state, t.seat("Dev")).milk_seen == t.seat("Ben")
+
+
+def test_the_table_tells_everyone_where_the_milk_was_last_seen() -> None:
+    t = Table(HANDS)
+    t.roll("Ana", "left", "milk")
+    t.play("Ana", "take", 0)
+    panel = table_panel(t.game, t.game.view(t.state, None))
+    players = panel.fields[0].value.splitlines()
+    seen = [line for line in players if "milk last seen here" in line]
+    assert seen == [line for line in players if "**Ben**" in line]
 
 
 def test_a_blind_swap_with_the_milks_holder_loses_sight_of_it() -> None:

@@ -42,7 +42,8 @@ def view(seats: int, **fields: object) -> TossView:
 
 
 def eight_passing() -> TossView:
-    """Eight players pass two cards left; some have chosen (their hands are two short)."""
+    """Eight players pass two cards left; some have chosen (their hands are two short). The
+    milk was last seen going to Ben."""
     players = [
         SeatLine(
             name=n,
@@ -60,6 +61,7 @@ def eight_passing() -> TossView:
         roll=Roll(action="left", number="2"),
         count=2,
         to_move=waiting,
+        milk_seen=1,
     )
 
 

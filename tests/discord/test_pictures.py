@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from typing import Any
 
 from PIL import Image
 
@@ -206,27 +207,36 @@ async def test_a_table_edit_whose_picture_is_late_keeps_the_one_shown_then_sends
     fake.assert_clean()
 
 
+async def hand_without_its_picture(fake: FakeDiscord, bot: Any, user: FakeUser) -> FakeMessage:
+    """``user`` presses Show hand while the drawers are busy (no view waits for its
+    picture): the answer, sent at once, before the picture is drawn."""
+    presenter_of(bot).pictures.hand_wait = 0.0
+    table = table_of(fake)
+    button = next(b for b in table.buttons() if (b.custom_id or "").startswith("cj:hand:"))
+    click = await fake.click(user, table, button, dispatch_only=True)
+    while not click.acknowledged:
+        await asyncio.sleep(0)
+    return fake.last_reply(user)
+
+
+async def hand_picture_now(fake: FakeDiscord, bot: Any, seat: int) -> bytes:
+    """The hand picture of ``seat`` as the match stands."""
+    record = await bot.service.store.open_in_channel(fake.general.id)
+    game = bot.service.game_of(record)
+    return hand_picture(game, game.view(bot.service.load_state(record), seat))
+
+
 async def test_a_hand_view_that_went_without_its_picture_gets_it_once_drawn(fake, db) -> None:
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db, pictures=True)) as bot:
         await open_game(fake, "braverse", ana, ben)
-        pictures = presenter_of(bot).pictures
-        pictures.hand_wait = 0.0  # the drawers busy: no view waits for its picture
-        table = table_of(fake)
-        button = next(b for b in table.buttons() if (b.custom_id or "").startswith("cj:hand:"))
-        click = await fake.click(ana, table, button, dispatch_only=True)
-        while not click.acknowledged:
-            await asyncio.sleep(0)
-        hand = fake.last_reply(ana)
+        hand = await hand_without_its_picture(fake, bot, ana)
         # The answer went at once, in text (the full text: no picture says it)...
         assert not hand.attachments and "Your hand (6 cards)" in hand.text()
         await fake.settle()
         # ...and once drawn, the picture came to the same view.
         assert fake.last_reply(ana).id == hand.id
-        record = await bot.service.store.open_in_channel(fake.general.id)
-        game = bot.service.game_of(record)
-        state = bot.service.load_state(record)
-        assert picture_of(hand).data == hand_picture(game, game.view(state, 0))
+        assert picture_of(hand).data == await hand_picture_now(fake, bot, 0)
     fake.assert_clean()
 
 
@@ -236,16 +246,10 @@ async def test_a_late_hand_picture_does_not_follow_onto_a_view_clicked_on_meanwh
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db, pictures=True)) as bot:
         await against_a_bot(fake, ana)
-        pictures = presenter_of(bot).pictures
-        pictures.hand_wait = 0.0  # the drawers busy: no view waits for its picture
-        table = table_of(fake)
-        button = next(b for b in table.buttons() if (b.custom_id or "").startswith("cj:hand:"))
-        click = await fake.click(ana, table, button, dispatch_only=True)
-        while not click.acknowledged:
-            await asyncio.sleep(0)
-        hand = fake.last_reply(ana)
+        hand = await hand_without_its_picture(fake, bot, ana)
         assert not hand.attachments
-        while pictures._drawing:  # drawn in a thread; its edit waits PICTURE_FOLLOWS_AFTER
+        # Drawn in a thread; its edit then waits PICTURE_FOLLOWS_AFTER.
+        while presenter_of(bot).pictures._drawing:
             await asyncio.sleep(0.001)
         buttons, _ = move_components(hand)
         await fake.click(ana, hand, buttons[0])  # answered in the same view meanwhile
@@ -255,8 +259,5 @@ async def test_a_late_hand_picture_does_not_follow_onto_a_view_clicked_on_meanwh
         versions = [*hand.history, {"embeds": hand.embeds}]
         shown = [v for v in versions if any("image" in e for e in v["embeds"])]
         assert len(shown) == 1 and shown[-1]["embeds"] == hand.embeds
-        record = await bot.service.store.open_in_channel(fake.general.id)
-        game = bot.service.game_of(record)
-        state = bot.service.load_state(record)
-        assert picture_of(hand).data == hand_picture(game, game.view(state, 0))
+        assert picture_of(hand).data == await hand_picture_now(fake, bot, 0)
     fake.assert_clean()

@@ -113,9 +113,9 @@ class Clicks(Part):
 
     def picture_follows(self, seen: SeatView, note: str | None = None) -> Callable[[], None]:
         """When the picture a hand view went without (the drawers were busy) is drawn: the
-        player's open hand view is redrawn with it, unless a click was answered there
-        since, or is within PICTURE_FOLLOWS_AFTER (its answer had the picture, or its own
-        follows)."""
+        player's open hand view is redrawn with it once it has stayed as answered for
+        PICTURE_FOLLOWS_AFTER; not if a click was answered there meanwhile (that answer
+        had its picture, or its own follows)."""
         match_id, user_id = seen.match.match_id, seen.match.seats[seen.seat or 0].user_id
 
         def drawn() -> None:

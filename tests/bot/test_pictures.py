@@ -354,3 +354,25 @@ async def test_a_hand_waits_for_its_picture_only_when_the_drawers_are_idle() -> 
     await told_of(told)
     # Idle drawers: the answer waits for its picture (here up to five seconds).
     assert await pictures.drawn(("h", 2), lambda: b"\x89PNG two", order=HAND) == b"\x89PNG two"
+
+
+async def test_a_hand_that_does_not_wait_goes_without_even_a_turn_of_the_event_loop() -> None:
+    pictures = Pictures(lambda guild: settings_with(True))
+    pictures._drawers.slots = 1
+    drawing = Drawings()
+    table = asyncio.ensure_future(pictures.drawn(key(1), drawing("table", held=True)))
+    await asyncio.sleep(0)
+    ask = pictures.drawn(key(2, seat=0), drawing("hand"), order=HAND)
+    try:
+        # Stepped by hand: an answer that gave up the loop, if only for a zero wait, would
+        # suspend here; under load that turn took milliseconds.
+        with pytest.raises(StopIteration) as answered:
+            ask.send(None)
+        assert answered.value.value is None
+    finally:
+        ask.close()
+    drawing.release.set()
+    await table
+    while pictures._drawing:
+        await asyncio.sleep(0.001)
+    assert drawing.started == ["table", "hand"]  # its drawing went on, for the cache

@@ -160,7 +160,7 @@ class Pictures:
         # Drawings waiting for a drawer: (HAND, FOLLOW or TABLE, arrival, draw, its future).
         self._waiting: list[tuple[int, int, Callable[[], bytes | None], asyncio.Future]] = []
         self._arrivals = itertools.count()
-        self.skipped = 0  # hand pictures not drawn because the drawers were behind
+        self.skipped = 0  # hand asks that went without: not drawn, or drawn too late
         # Hand views answering a click: with their picture, and without (drawn late).
         self.answered = self.answered_without = 0
 

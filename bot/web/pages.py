@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 from bot.service.history import Replay
 from bot.service.tournaments.models import TournamentView, points_text
 from bot.tournaments.tiebreakers import TIEBREAKS, percent
+from bot.web.bracket import Part, bracket_parts
 from bot.web.reader import Curve, TableNow, step_now
 from games.core.protocol import Game
 
@@ -97,6 +98,7 @@ class EventPage:
     breakers: list[str]  # the tiebreak names, in the order they break
     explained: list[tuple[str, str]]  # (name, words)
     standings: list[StandingRow]
+    bracket: list[Part]  # empty: the event has no bracket (yet)
 
 
 def event_page(view: TournamentView) -> EventPage:
@@ -112,6 +114,7 @@ def event_page(view: TournamentView) -> EventPage:
         for s in view.standings
     ]
     breakers = [name for name, _ in view.standings[0].tiebreakers] if view.standings else []
+    drawn = view.drawn_bracket()
     rounds = []
     results = {(r.round, r.table_no): r for r in view.results}
     for number in sorted({t.round for t in view.tables} | {r.round for r in view.results}):
@@ -134,6 +137,7 @@ def event_page(view: TournamentView) -> EventPage:
         breakers,
         [(name, TIEBREAKS[name]) for name in breakers if name in TIEBREAKS],
         standings,
+        [] if drawn is None else bracket_parts(drawn, names),
     )
 
 

@@ -191,20 +191,25 @@ async def rate(service: MatchService, match_id: str) -> None:
     )
 
 
-async def elimination_event(service: MatchService) -> str:
-    """A single elimination of four bots, played out; one entrant's name, as the store
-    holds it, written with markup."""
+async def elimination_event(
+    service: MatchService,
+    format: str = "single_elimination",
+    game: str = "cookie_chomper",
+    players: int = 4,
+) -> str:
+    """An elimination of bots (a single one of four unless told), played out; one
+    entrant's name, as the store holds it, written with markup."""
     from bot.bots import BotDriver
     from bot.service.tournaments import Tournaments
 
     events = Tournaments(service)
     driver = BotDriver(service, delay=0)
-    config = TournamentConfig(format="single_elimination", pace="async")
+    config = TournamentConfig(format=format, pace="async")
     event = await events.create(
-        guild_id=GUILD, channel_id=5, organiser=MOD, game_key="cookie_chomper", config=config
+        guild_id=GUILD, channel_id=5, organiser=MOD, game_key=game, config=config
     )
     tid = event.tournament_id
-    for _ in range(4):
+    for _ in range(players):
         await events.add_bot(tid, MOD)
     await events.start(tid, MOD)
     for _ in range(60_000):  # the bots play it out (a guard on the loop, not a timing)

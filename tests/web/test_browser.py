@@ -1,7 +1,8 @@
 """The web pages in a real browser: Debian's headless Chromium over the DevTools Protocol
 (devtools/browser.py). Every page kind opens without a console error at a phone's width
 and a desktop's, a live table follows a move made through the service, a replay steps
-with the arrow keys, the standings read in the page are the store's, and a name written
+with the arrow keys, the bracket and the standings read in the page are the store's, and
+a name written
 as markup shows as text. Skipped without Chromium, except under CI=true (.ci/run installs
 it). Screenshots go to $WEB_SCREENSHOTS when set (to look at them)."""
 
@@ -25,6 +26,7 @@ from tests.conftest import IN_CI
 from tests.web.conftest import (
     XSS,
     an_event,
+    elimination_event,
     every_page_kind,
     finished_match,
     one_move,
@@ -140,4 +142,33 @@ async def test_the_standings_in_the_page_are_the_stores(
         "[...document.querySelectorAll('ul.pairings li')].map(li => li.innerText)"
     )
     assert any(XSS in line and "Ana" in line for line in pairings)
+    assert page.errors == []
+
+
+async def test_the_bracket_in_the_page_is_the_stores(
+    service: MatchService, web: TestClient, page: Page
+) -> None:
+    root = await opt_in(service)
+    tid = await elimination_event(service)
+    await page.resize(WIDTHS["phone"], mobile=True)
+    await page.open(str(web.make_url(f"{root}/event/{tid}")))
+    boxes = await page.evaluate(
+        "[...document.querySelectorAll('.bracket-part .match')].map(m =>"
+        " [...m.querySelectorAll('.row')].map(r =>"
+        " [r.querySelector('.name').innerText, r.dataset.state]))"
+    )
+    # Every table the store holds a result of is a box: its players, the first placed
+    # marked as going on and the other as out; nothing else is decided.
+    names = {e.entrant: e.name for e in await service.store.entrants(tid)}
+    expected = []
+    for result in await service.store.results(tid):
+        winner = result.players[result.places.index(1)]
+        expected.append(
+            sorted([names[p], "won" if p == winner else "lost"] for p in result.players)
+        )
+    decided = [sorted(rows) for rows in boxes if any(state == "won" for _, state in rows)]
+    assert sorted(decided) == sorted(expected), json.dumps(boxes)
+    assert len(decided) == len(boxes) == 3  # four players: two semi-finals and the final
+    assert any(name == XSS for rows in boxes for name, _ in rows)
+    assert await page.evaluate("document.documentElement.scrollWidth") <= WIDTHS["phone"]
     assert page.errors == []

@@ -73,12 +73,20 @@ def band_title(played: PlayedRound, number: int, advance: int) -> str:
     return f"Round {number} · {tables} table{'s' if tables != 1 else ''}, {going}"
 
 
-def draw_pods(pods: PodRounds, names: Mapping[Player, str], title: str, subtitle: str) -> Canvas:
+def pod_bands(
+    pods: PodRounds, names: Mapping[Player, str]
+) -> list[tuple[str, list[tuple[str, list[Row], bool]]]]:
+    """Each round as (its title, its boxes): what the picture draws and the web page
+    writes out."""
     fields = round_fields(pods)
-    bands = [
+    return [
         (band_title(played, number, pods.advance), round_boxes(played, field, pods.advance, names))
         for number, (played, field) in enumerate(zip(pods.rounds, fields, strict=True), start=1)
     ]
+
+
+def draw_pods(pods: PodRounds, names: Mapping[Player, str], title: str, subtitle: str) -> Canvas:
+    bands = pod_bands(pods, names)
     width = (WIDTH - 2 * PAD - (ACROSS - 1) * GAP) // ACROSS
 
     def box_height(rows: list[Row]) -> int:

@@ -163,9 +163,10 @@ def round_title(match: BracketMatch, last_round: int, double: bool) -> str:
     return {1: "Semi-finals", 2: "Quarter-finals"}.get(left, f"Round {match.round}")
 
 
-def bands(boxes: list[MatchBox]) -> list[Band]:
-    """The columns of each part of the bracket, wrapped so no band is wider than
-    MOST_COLUMNS (bands of a part share its columns evenly)."""
+def bands(boxes: list[MatchBox], most: int = MOST_COLUMNS) -> list[Band]:
+    """The columns of each part of the bracket, wrapped so no band is wider than ``most``
+    columns (bands of a part share its columns evenly). The web page, which scrolls
+    sideways, asks for one band per part."""
     double = any(b.match.stage == "losers" for b in boxes)
     parts: dict[str, dict[int, list[MatchBox]]] = {}
     for each in boxes:
@@ -178,7 +179,7 @@ def bands(boxes: list[MatchBox]) -> list[Band]:
             Column(round_title(found[0].match, last, double), tuple(found))
             for _, found in sorted(rounds.items())
         ]
-        count = math.ceil(len(columns) / MOST_COLUMNS)
+        count = math.ceil(len(columns) / most)
         size = math.ceil(len(columns) / count)
         for start in range(0, len(columns), size):
             title = STAGE_TITLES[part] if double and start == 0 else ""

@@ -25,8 +25,14 @@ Records = Mapping[Player, Sequence[TableResult]]
 
 
 def percent(value: Fraction) -> str:
-    """A tiebreaker as shown: two decimals."""
-    return f"{float(value):.2f}"
+    """A rate as people read it: 0.415 as "41.5%"."""
+    return f"{float(value) * 100:.1f}%"
+
+
+def tiebreaker_text(name: str, value: Fraction) -> str:
+    """A tiebreaker as shown: rates (the names ending in %) as percentages, counts and
+    Sonneborn-Berger scores bare."""
+    return percent(value) if name.endswith("%") else f"{float(value):g}"
 
 
 def records_of(results: Iterable[TableResult]) -> dict[Player, list[TableResult]]:

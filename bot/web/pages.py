@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 
 from bot.service.history import Replay
 from bot.service.tournaments.models import TournamentView, points_text
-from bot.tournaments.tiebreakers import TIEBREAKS, percent
+from bot.tournaments.tiebreakers import TIEBREAKS, tiebreaker_text
 from bot.web.bracket import Part, bracket_parts
 from bot.web.reader import Curve, TableNow, step_now
 from games.core.protocol import Game
@@ -108,7 +108,7 @@ def event_page(view: TournamentView) -> EventPage:
             s.rank,
             names[s.player],
             points_text(s.points),
-            [percent(value) for _, value in s.tiebreakers],
+            [tiebreaker_text(name, value) for name, value in s.tiebreakers],
             s.dropped,
         )
         for s in view.standings

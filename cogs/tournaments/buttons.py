@@ -12,7 +12,7 @@ import discord
 from bot.errors import UserError
 from bot.service import Person
 from bot.service.tournaments import Tournaments, TournamentView, points_text
-from bot.tournaments.tiebreakers import percent
+from bot.tournaments.tiebreakers import tiebreaker_text
 from cogs import render
 from cogs.components import (
     LEVEL,
@@ -190,7 +190,9 @@ async def my_standing(events: Tournaments, tournament_id: str, user_id: int) -> 
     line = next((s for s in view.standings if mine and s.player == mine.entrant), None)
     if line is None:
         return "You are not in this tournament's standings."
-    breakers = " · ".join(f"{name} {percent(value)}" for name, value in line.tiebreakers)
+    breakers = " · ".join(
+        f"{name} {tiebreaker_text(name, value)}" for name, value in line.tiebreakers
+    )
     words = tiebreak_words([name for name, _ in line.tiebreakers])
     return (
         f"📊 You are **#{line.rank}** of {len(view.standings)} with "

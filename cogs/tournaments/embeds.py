@@ -16,7 +16,7 @@ from bot.tournaments import best_of as bo
 from bot.tournaments.config import TournamentConfig
 from bot.tournaments.formats import format_class
 from bot.tournaments.standings import Standing
-from bot.tournaments.tiebreakers import percent, tiebreak_words
+from bot.tournaments.tiebreakers import tiebreak_words, tiebreaker_text
 from cogs import render
 from games.core.words import plural
 
@@ -32,7 +32,9 @@ def standing_lines(view: TournamentView, standings: list[Standing]) -> list[str]
     lines = []
     shown = shown_breakers(view)
     for s in standings[:STANDINGS_SHOWN]:
-        breakers = " · ".join(f"{name} {percent(value)}" for name, value in s.tiebreakers[:shown])
+        breakers = " · ".join(
+            f"{name} {tiebreaker_text(name, value)}" for name, value in s.tiebreakers[:shown]
+        )
         dropped = " *(dropped)*" if s.dropped else ""
         lines.append(
             f"**{s.rank}.** {view.name(s.player)}{dropped} — {points_text(s.points)} pts"

@@ -18,7 +18,6 @@ from PIL import Image
 from bot.tournaments import elimination as elim
 from bot.tournaments.pictures import bracket_picture, standings_picture
 from bot.tournaments.pictures.pods import band_title, round_boxes
-from bot.tournaments.pictures.standings import value_text
 from bot.tournaments.pictures.tree import (
     BOX_HEIGHT,
     MOST_COLUMNS,
@@ -159,14 +158,6 @@ def test_swiss_standings_match_their_reference() -> None:
     standings = rigs.swiss(8, 3)
     names = rigs.names(8, long=True)
     snapshot("standings-8", standings_picture(standings, names, "Standings", "Swiss · 3 rounds"))
-
-
-def test_tiebreaks_show_as_the_text_shows_them() -> None:
-    from fractions import Fraction
-
-    assert value_text("OMW%", Fraction(2, 3)) == "0.67"
-    assert value_text("Firsts", Fraction(2)) == "2"
-    assert value_text("SB", Fraction(9, 2)) == "4.5"
 
 
 # --- the largest fields ----------------------------------------------------------------------

@@ -6,7 +6,6 @@ import csv
 import io
 
 from bot.service.tournaments.base import TournamentsBase
-from bot.tournaments.tiebreakers import percent
 
 
 class Exports(TournamentsBase):
@@ -27,7 +26,7 @@ class Exports(TournamentsBase):
                     e.name,
                     e.user_id or "",
                     f"{float(s.points):g}",
-                    *(percent(v) for _, v in s.tiebreakers),
+                    *(f"{float(v):.2f}" for _, v in s.tiebreakers),  # numbers, for sheets
                     "yes" if s.dropped else "",
                     "yes" if e.is_bot else "",
                 ]

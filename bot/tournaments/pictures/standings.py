@@ -5,12 +5,11 @@ medal-coloured discs; a dropped player's row is grey and says so."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 
 from bot.tournaments.pictures.rows import HEADER, header
 from bot.tournaments.results import Player
 from bot.tournaments.standings import Standing
-from bot.tournaments.tiebreakers import percent
+from bot.tournaments.tiebreakers import tiebreaker_text
 from games.core.pictures import PAD, PALETTE, WIDTH, Canvas
 
 ROW_HEIGHT = 34
@@ -20,11 +19,6 @@ POINTS_WIDTH = 70
 BREAKER_WIDTH = 84
 SIZE = 18
 MEDALS = {1: (232, 184, 40), 2: (186, 192, 204), 3: (196, 128, 72)}  # gold, silver, bronze
-
-
-def value_text(name: str, value: Fraction) -> str:
-    """A tiebreak as the text shows it: rates with two decimals, counts and points bare."""
-    return percent(value) if name.endswith("%") else f"{float(value):g}"
 
 
 def draw_standings(
@@ -72,7 +66,7 @@ def draw_standings(
         for x, (name, value) in zip(columns, line.tiebreakers, strict=False):
             canvas.text(
                 (x + BREAKER_WIDTH - 8, middle),
-                value_text(name, value),
+                tiebreaker_text(name, value),
                 16,
                 PALETTE.muted,
                 anchor="rm",

@@ -49,7 +49,11 @@ def test_mtr_appendix_c_match_win_percentages() -> None:
     assert match_win(1, record(1, [WIN] + ["loss"] * 3)) == F(33, 100)
     # 3-2-0 with a bye among the three wins: 9 of 15.
     assert match_win(1, record(1, [WIN, WIN, "bye", "loss", "loss"])) == F(3, 5)
-    assert tb.percent(F(3, 5)) == "0.60"
+    assert tb.percent(F(3, 5)) == "60.0%"
+    assert tb.percent(F(83, 200)) == "41.5%"
+    assert tb.tiebreaker_text("OMW%", F(2, 3)) == "66.7%"
+    assert tb.tiebreaker_text("Firsts", F(3)) == "3"
+    assert tb.tiebreaker_text("SB", F(5, 2)) == "2.5"
 
 
 def test_opponents_match_win_ignores_byes_and_counts_missed_rounds() -> None:

@@ -37,6 +37,9 @@ SERVER = "/s/{guild:[0-9]{1,20}}/{token:[A-Za-z0-9_-]{8,64}}"
 PNG_HEADERS = {"Cache-Control": "no-store"}
 EVENT_KEPT = 5.0  # seconds an event's rendered page is served again (results may come)
 EVENTS_KEPT = 64
+# Milliseconds between a running event page's looks for new results: each look is served
+# from the page kept above, so viewers cost the bot a send each, never a computation.
+EVENT_REFRESH_MS = 5_000
 # Event -> ((event, path token, status, round), when rendered, the page, its bracket): the
 # page's links carry the token, so a renewed path is rendered anew.
 EVENTS = web.AppKey("events", dict)
@@ -174,7 +177,10 @@ async def event_drawn(request: web.Request, site: Site) -> tuple[str, bytes | No
             bracket = bracket_drawn(view)
             page = pages.event_page(view)
             text = env.get_template("event.html").render(
-                site=site, event=page, bracket=bracket is not None
+                site=site,
+                event=page,
+                bracket=bracket is not None,
+                refresh=EVENT_REFRESH_MS if event.is_open else None,
             )
             return text, bracket
 

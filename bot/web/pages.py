@@ -31,23 +31,32 @@ def discord_text(text: str) -> Markup:
     safe = _BOLD.sub(r"<strong>\1</strong>", safe)
     safe = _ITALIC.sub(r"<em>\1</em>", safe)
     safe = _SPOILER.sub(r"\1", safe)
-    safe = _TIME.sub(lambda m: when(float(m.group(1))), safe)
+    safe = _TIME.sub(lambda m: when(float(m.group(1))) or m.group(0), safe)
     return Markup(safe)
 
 
 DOTS = 60  # points marked on a rating curve (the latest)
 
 
-def day(stamp: float | None) -> str:
+def moment(stamp: float | None) -> datetime | None:
+    """None for no stamp, or one no calendar holds (a Discord timestamp typed as 10**12
+    would otherwise turn a page into a server error)."""
     if stamp is None:
-        return ""
-    return datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%d")
+        return None
+    try:
+        return datetime.fromtimestamp(stamp, UTC)
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
+def day(stamp: float | None) -> str:
+    found = moment(stamp)
+    return "" if found is None else found.strftime("%Y-%m-%d")
 
 
 def when(stamp: float | None) -> str:
-    if stamp is None:
-        return ""
-    return datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    found = moment(stamp)
+    return "" if found is None else found.strftime("%Y-%m-%d %H:%M UTC")
 
 
 def table_text(env: jinja2.Environment, now: TableNow) -> str:
@@ -84,9 +93,17 @@ class StandingRow:
 
 
 @dataclass(frozen=True)
+class PairedTable:
+    number: int
+    names: list[str]
+    result: str  # the places once decided, "playing", or ""
+    match_id: str | None  # its table's page (live while played, then its replay)
+
+
+@dataclass(frozen=True)
 class RoundRows:
     number: int
-    tables: list[tuple[int, list[str], str]]  # (table, names, result)
+    tables: list[PairedTable]
     byes: list[str]
 
 
@@ -127,7 +144,7 @@ def event_page(view: TournamentView) -> EventPage:
                 said = ", ".join(f"{place}. {names[p]}" for place, p in order)
             elif t.status == "playing":
                 said = "playing"
-            tables.append((t.table_no, [names[p] for p in t.seats], said))
+            tables.append(PairedTable(t.table_no, [names[p] for p in t.seats], said, t.match_id))
         byes = [names[r.players[0]] for r in view.results if r.round == number and r.kind == "bye"]
         rounds.append(RoundRows(number, tables, byes))
     return EventPage(

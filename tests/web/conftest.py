@@ -115,9 +115,9 @@ async def one_move(service: MatchService, match_id: str) -> object:
     return await any_move(service, match_id, [ANA.user_id, BEN.user_id])
 
 
-async def an_event(service: MatchService) -> str:
-    """A Swiss event of four (the markup-named player among them) with its first round
-    played: two tables, their results stored."""
+async def an_event(service: MatchService, decided: int = 2) -> str:
+    """A Swiss event of four (the markup-named player among them) in its first round: two
+    tables, the first ``decided`` of them played and their results stored."""
     store = service.store
     event = TournamentRecord(
         tournament_id="abcd1234",
@@ -145,25 +145,31 @@ async def an_event(service: MatchService) -> str:
             )
         )
     for table_no, seats in ((1, [1, 2]), (2, [3, 4])):
-        await store.save_tournament_table(
-            TournamentTable(
-                tournament_id=event.tournament_id,
-                round=1,
-                table_no=table_no,
-                seats=seats,
-                status="done",
+        if table_no <= decided:
+            await decide(service, event.tournament_id, table_no, seats)
+        else:
+            await store.save_tournament_table(
+                TournamentTable(
+                    tournament_id=event.tournament_id, round=1, table_no=table_no, seats=seats
+                )
             )
-        )
-        await store.add_result(
-            ResultRecord(
-                tournament_id=event.tournament_id,
-                round=1,
-                table_no=table_no,
-                players=seats,
-                places=[2, 1],
-            )
-        )
     return event.tournament_id
+
+
+async def decide(
+    service: MatchService, tournament_id: str, table_no: int, seats: list[int]
+) -> None:
+    """A round-1 table of ``an_event`` played: the second seat won."""
+    await service.store.save_tournament_table(
+        TournamentTable(
+            tournament_id=tournament_id, round=1, table_no=table_no, seats=seats, status="done"
+        )
+    )
+    await service.store.add_result(
+        ResultRecord(
+            tournament_id=tournament_id, round=1, table_no=table_no, players=seats, places=[2, 1]
+        )
+    )
 
 
 def rated(match_id: str, user_id: int, place: int, after: int) -> RatingChangeRecord:

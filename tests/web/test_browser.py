@@ -19,13 +19,15 @@ from aiohttp.test_utils import TestClient
 
 from bot.service import MatchService
 from bot.service.tournaments.models import points_text, read_view
-from bot.web.app import LIVE
+from bot.web import app as web_app
+from bot.web.app import EVENTS, LIVE
 from devtools.browser import HOW_TO_GET_IT, Page, browser, chromium_path
 from games import GAMES
 from tests.conftest import IN_CI
 from tests.web.conftest import (
     XSS,
     an_event,
+    decide,
     elimination_event,
     every_page_kind,
     finished_match,
@@ -171,4 +173,21 @@ async def test_the_bracket_in_the_page_is_the_stores(
     assert len(decided) == len(boxes) == 3  # four players: two semi-finals and the final
     assert any(name == XSS for rows in boxes for name, _ in rows)
     assert await page.evaluate("document.documentElement.scrollWidth") <= WIDTHS["phone"]
+    assert page.errors == []
+
+
+async def test_a_running_events_page_shows_a_result_as_it_comes(
+    service: MatchService, web: TestClient, page: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(web_app, "EVENT_REFRESH_MS", 100)  # not 5 s: the test would wait
+    root = await opt_in(service)
+    tid = await an_event(service, decided=1)
+    await page.open(str(web.make_url(f"{root}/event/{tid}")))
+    second = "[...document.querySelectorAll('ul.pairings li')][1].innerText"
+    assert "playing" in await page.evaluate(second)
+    await decide(service, tid, 2, [3, 4])
+    web.server.app[EVENTS].clear()  # what the page's keeping (5 s) would let go of by itself
+    await page.until(f"!{second}.includes('playing')")
+    assert "1. Ginger, 2. Basil" in await page.evaluate(second)
+    assert await page.evaluate("document.body.dataset.refresh") == "100"
     assert page.errors == []

@@ -61,6 +61,37 @@ function stepReplay() {
   show(0);
 }
 
+function refreshEvent(body) {
+  // A running event's page looks for news every few seconds and swaps in what changed
+  // (a result, a new round). The server keeps the page rendered for every viewer.
+  const main = document.querySelector("main");
+  let timer = 0;
+  const look = async () => {
+    if (document.hidden) {
+      return;
+    }
+    try {
+      const answer = await fetch(window.location.href, { cache: "no-store" });
+      if (!answer.ok) {
+        return;
+      }
+      const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
+      const freshMain = fresh.querySelector("main");
+      if (freshMain && freshMain.innerHTML !== main.innerHTML) {
+        main.innerHTML = freshMain.innerHTML; // rendered and escaped by the server's template
+        body.dataset.looked = String(Number(body.dataset.looked || "0") + 1);
+      }
+      if (!fresh.body.dataset.refresh) {
+        clearInterval(timer); // finished or cancelled: nothing more will come
+        delete body.dataset.refresh;
+      }
+    } catch (error) {
+      // Offline for a moment: the next look tries again.
+    }
+  };
+  timer = setInterval(look, Number(body.dataset.refresh));
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   const body = document.body;
   if (body.dataset.live) {
@@ -68,5 +99,8 @@ document.addEventListener("DOMContentLoaded", () => {
   }
   if (body.dataset.replay) {
     stepReplay();
+  }
+  if (body.dataset.refresh) {
+    refreshEvent(body);
   }
 });

@@ -20,7 +20,16 @@ from bot.tournaments.config import ROUND_DEADLINES
 from bot.tournaments.formats import FORMATS, format_class
 from bot.when import parse_moment
 from cogs import render
-from cogs.components import LEVEL_CHOICES, guarded, level_of, person, tell
+from cogs.components import (
+    LEVEL_CHOICES,
+    add_web_link,
+    components_view,
+    guarded,
+    level_of,
+    links_of,
+    person,
+    tell,
+)
 from cogs.pictures import attach, pictures_on
 from cogs.tournaments.buttons import signup_buttons, with_roles
 from cogs.tournaments.embeds import log_line, signup_embed, standings_embed, standings_title
@@ -157,7 +166,13 @@ class TournamentCog(commands.Cog):
             if await pictures_on(self.bot, event.guild_id):
                 title = standings_title(view, view.event.round, final=final)
                 files = attach(embed, await standings_png(view, title), STANDINGS)
-            await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
+            links = components_view()
+            await add_web_link(
+                links, links_of(interaction), event.guild_id, "event", event.tournament_id
+            )
+            await interaction.response.send_message(
+                embed=embed, files=files, view=links, ephemeral=True
+            )
 
         await guarded(interaction, run())
 

@@ -77,6 +77,22 @@ async def test_pairings_and_standings_link_the_event_page(fake, db) -> None:
         assert pairings and final
         for message in pairings + final:
             assert message.links() == [page], message.text()
+        await fake.slash(mod, "tournament standings")
+        assert fake.last_reply(mod).links() == [page]
+    fake.assert_clean()
+
+
+async def test_pairings_and_standings_carry_no_link_without_the_page(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    async with fake.running(make_bot(db, public_url=SITE)) as bot:
+        await bots_only_event(fake, bot, mod, 3, format="single_elimination", pace="casual")
+        assert (await the_event(bot)).status == "finished"
+        posts = fake.public_messages()
+        assert [m for m in posts if "pairings" in m.text()]
+        assert all(m.links() == [] for m in posts)
+        await fake.slash(mod, "tournament standings")
+        standings = fake.last_reply(mod)
+        assert "standings" in standings.text().lower() and standings.links() == []
     fake.assert_clean()
 
 

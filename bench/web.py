@@ -7,6 +7,10 @@
   fetching the picture of every version, in a child process: the bot process's CPU per
   move and as a share of one core at a move every ``--every`` seconds, against the same
   moves with nobody watching.
+- How soon a live table's viewer hears of a move (the issue's bound: within a second):
+  from the move's save to its event on a viewer's stream, with the pages in the bot's
+  process (pushed by the service) and run alone (``python -m bot web``: a poll every
+  POLL_EVERY seconds), moves made at random moments; against a static file's round trip.
 """
 
 from __future__ import annotations
@@ -36,8 +40,9 @@ from bot.store.tournament_records import (
     TournamentTable,
 )
 from bot.tournaments.config import TournamentConfig
-from bot.web.app import EVENTS, LIVE, make_app
+from bot.web.app import EVENTS, LIVE, make_app, serve_alone
 from bot.web.app import start as serve_app
+from bot.web.live import POLL_EVERY
 from bot.web.paths import site_root
 from bot.web.reader import Reader
 from bot.web.security import Buckets
@@ -240,6 +245,80 @@ async def viewers_figures(folder: Path, viewers: int, moves: int, every: float) 
     return lines
 
 
+async def next_event(stream: aiohttp.ClientResponse) -> None:
+    while not (await asyncio.wait_for(stream.content.readline(), 30)).startswith(b"data: "):
+        pass
+
+
+async def heard_after(
+    session: aiohttp.ClientSession, url: str, service: MatchService, match_id: str, moves: int
+) -> list[float]:
+    """Milliseconds from each move's save to its event on the stream at ``url``."""
+    rng = random.Random(moves)
+    took = []
+    async with session.get(url) as stream:
+        await next_event(stream)  # the table as it stands
+        for _ in range(moves):
+            await asyncio.sleep(rng.uniform(0, 2 * POLL_EVERY))  # any moment of a poll
+            start = time.perf_counter()
+            if await any_move(service, match_id, [HOST.user_id]) is None:
+                break
+            await next_event(stream)
+            took.append((time.perf_counter() - start) * 1000)
+    return took
+
+
+async def latency_figures(folder: Path, moves: int) -> list[str]:
+    url = f"sqlite:///{folder / 'latency.db'}"
+    store = open_store(url)
+    await store.connect()
+    try:
+        service = MatchService(store, GAMES)
+        settings = await service.set_guild_defaults(GUILD, HOST, {"web": True})
+        root = site_root(GUILD, settings.web_token)
+        lobby = await service.open_lobby(
+            guild_id=GUILD, channel_id=99, host=HOST, game_key="braverse"
+        )
+        await service.add_bot(lobby.match_id, HOST)
+        await service.start(lobby.match_id, HOST)
+        live = f"{root}/table/{lobby.match_id}/live"
+        app = make_app(Reader(store, GAMES, service), buckets=UNLIMITED)
+        service.listeners.append(app[LIVE].on_change)
+        port = unused_port()
+        runner = await serve_app(app, port)
+        async with aiohttp.ClientSession() as session:
+            try:
+                beside = await heard_after(
+                    session, f"http://127.0.0.1:{port}{live}", service, lobby.match_id, moves
+                )
+                floor = await timed_gets(session, f"http://127.0.0.1:{port}/static/site.css", moves)
+            finally:
+                await runner.cleanup()
+            port, stop = unused_port(), asyncio.Event()
+            serving = asyncio.create_task(serve_alone(url, port, stop))
+            for _ in range(200):  # until it answers
+                try:
+                    await timed_gets(session, f"http://127.0.0.1:{port}/static/site.css", 1)
+                    break
+                except aiohttp.ClientError:
+                    await asyncio.sleep(0.05)
+            try:
+                alone = await heard_after(
+                    session, f"http://127.0.0.1:{port}{live}", service, lobby.match_id, moves
+                )
+            finally:
+                stop.set()
+                await serving
+    finally:
+        await store.close()
+    return [
+        f"a live table's viewer hears of a move ({moves} moves, target within 1 s):",
+        "  " + line("pages in the bot's process (pushed)", beside),
+        "  " + line(f"pages run alone (a poll every {POLL_EVERY:g} s)", alone),
+        "  " + line("baseline: a static file's round trip", floor),
+    ]
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench web")
     parser.add_argument("--smoke", action="store_true", help="a small, quick run")
@@ -252,5 +331,7 @@ def main(argv: list[str]) -> None:
         viewers, moves = (20, 5) if args.smoke else (200, 30)
         every = 0.05 if args.smoke else args.every
         for text in asyncio.run(viewers_figures(Path(folder), viewers, moves, every)):
+            print(text)
+        for text in asyncio.run(latency_figures(Path(folder), 5 if args.smoke else 40)):
             print(text)
     print(f"(pid {os.getpid()}; CPU from getrusage of this process, viewers in a child)")

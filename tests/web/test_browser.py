@@ -172,3 +172,36 @@ async def test_the_bracket_in_the_page_is_the_stores(
     assert any(name == XSS for rows in boxes for name, _ in rows)
     assert await page.evaluate("document.documentElement.scrollWidth") <= WIDTHS["phone"]
     assert page.errors == []
+
+
+def contrast(one: str, two: str) -> float:
+    """WCAG's contrast ratio of two computed colours (``rgb(r, g, b)``)."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(c) / 255 for c in colour[colour.index("(") + 1 : -1].split(",")[:3]]
+        lit = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * lit[0] + 0.7152 * lit[1] + 0.0722 * lit[2]
+
+    high, low = sorted((luminance(one), luminance(two)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+async def test_the_broadcast_layout_keeps_the_accents_and_reads_its_footnotes(
+    service: MatchService, web: TestClient, page: Page
+) -> None:
+    root = await opt_in(service)
+    match_id = await running_match(service, game="braverse")
+    await page.open(str(web.make_url(f"{root}/table/{match_id}?broadcast=1")))
+    sides = await page.evaluate(
+        "[...document.querySelectorAll('.panel')].map(p => { const s = getComputedStyle(p);"
+        " return [p.className, s.borderLeftColor, s.borderTopColor]; })"
+    )
+    accented = [(left, top) for name, left, top in sides if "accent-turn" in name]
+    assert accented, sides
+    assert all(left == "rgb(46, 125, 50)" != top for left, top in accented), sides
+    feet = await page.evaluate(
+        "[...document.querySelectorAll('.panel .foot')].map(f =>"
+        " [getComputedStyle(f).color, getComputedStyle(f.closest('.panel')).backgroundColor])"
+    )
+    assert feet and all(contrast(ink, ground) >= 4.5 for ink, ground in feet), feet
+    assert page.errors == []

@@ -20,6 +20,7 @@ from aiohttp.test_utils import TestClient
 from bot.service import MatchService
 from bot.service.tournaments.models import points_text, read_view
 from bot.web.app import LIVE
+from bot.web.security import Buckets
 from devtools.browser import HOW_TO_GET_IT, Page, browser, chromium_path
 from games import GAMES
 from tests.conftest import IN_CI
@@ -31,7 +32,9 @@ from tests.web.conftest import (
     finished_match,
     one_move,
     opt_in,
+    play_out,
     running_match,
+    serve,
 )
 
 WIDTHS = {"phone": 390, "desktop": 1280}
@@ -205,3 +208,30 @@ async def test_the_broadcast_layout_keeps_the_accents_and_reads_its_footnotes(
     )
     assert feet and all(contrast(ink, ground) >= 4.5 for ink, ground in feet), feet
     assert page.errors == []
+
+
+async def test_a_table_that_ends_while_watched_says_so_and_links_its_replay(
+    service: MatchService, page: Page
+) -> None:
+    # The match is played out at once, a picture a move: no limit per address here.
+    web = await serve(service, Buckets(burst=1e9))
+    try:
+        root = await opt_in(service)
+        match_id = await running_match(service, game="cookie_chomper")
+        await page.open(str(web.make_url(f"{root}/table/{match_id}")))
+        assert await page.evaluate("document.getElementById('follows') !== null")
+        watched = web.server.app[LIVE].get(await service.get(match_id))
+        for _ in range(600):  # until the page's stream is open (a guard, not a timing)
+            if watched is not None and watched.viewers:
+                break
+            await asyncio.sleep(0.05)
+        await play_out(service, match_id)
+        await page.until("document.getElementById('turn').dataset.status === 'finished'")
+        turn = await page.evaluate("document.getElementById('turn').innerText")
+        assert turn == "This match is over · watch the replay.", turn
+        link = await page.evaluate("document.querySelector('#turn a').href")
+        assert link == str(web.make_url(f"{root}/replay/{match_id}"))
+        assert await page.evaluate("document.getElementById('follows') === null")
+        assert page.errors == []
+    finally:
+        await web.close()

@@ -320,3 +320,19 @@ async def test_an_elimination_event_shows_its_bracket_drawn(
     swiss = await an_event(service)
     assert "Bracket" not in await get_text(web, f"{root}/event/{swiss}")
     assert (await web.get(f"{root}/event/{swiss}/bracket.png")).status == 404
+
+
+async def test_a_finished_tables_page_says_it_is_over_and_links_its_replay(
+    service: MatchService, web: TestClient
+) -> None:
+    root = await opt_in(service)
+    running = await running_match(service)
+    done = await finished_match(service)
+    over = await get_text(web, f"{root}/table/{done}")
+    assert f'This match is over · <a href="{root}/replay/{done}">watch the replay</a>.' in over
+    assert "follows the table by itself" not in over
+    assert (await web.get(f"{root}/replay/{done}")).status == 200  # the link leads somewhere
+    playing = await get_text(web, f"{root}/table/{running}")
+    assert "follows the table by itself" in playing and "This match is over" not in playing
+    # The page's script links the replay when the match ends while watched: it knows where.
+    assert f'data-replay-url="{root}/replay/{running}"' in playing

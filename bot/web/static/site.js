@@ -2,10 +2,30 @@
 // (the Content-Security-Policy forbids it); the server escapes every name it sends.
 "use strict";
 
+// The match ended while watched: say so as a page loaded then would, the replay linked
+// (a finished match has one; a cancelled one does not), and no longer that it follows.
+function ended(turn, status) {
+  turn.textContent = "This match is over";
+  if (status === "finished") {
+    const link = document.createElement("a");
+    link.href = turn.dataset.replayUrl;
+    link.textContent = "watch the replay";
+    turn.append(" · ", link);
+  }
+  turn.append(".");
+  const follows = document.getElementById("follows");
+  if (follows) {
+    follows.remove();
+  }
+}
+
 function followTable(body) {
   const picture = document.getElementById("picture");
   const text = document.getElementById("table-text");
   const turn = document.getElementById("turn");
+  if (turn.dataset.status !== "active") {
+    return; // loaded over: nothing will change
+  }
   const source = new EventSource(body.dataset.live);
   source.onmessage = (message) => {
     const now = JSON.parse(message.data);
@@ -19,9 +39,12 @@ function followTable(body) {
     }
     turn.dataset.status = now.status;
     if (now.status === "active") {
-      turn.textContent = now.waiting ? "Waiting on " + now.waiting : "";
+      const waiting = document.createElement("strong");
+      waiting.id = "waiting";
+      waiting.textContent = now.waiting;
+      turn.replaceChildren(...(now.waiting ? ["Waiting on ", waiting] : [waiting]));
     } else {
-      turn.textContent = "This match is over.";
+      ended(turn, now.status);
       source.close();
     }
   };

@@ -95,6 +95,10 @@ async def test_a_live_table_follows_a_move_made_through_the_service(
     assert await one_move(service, match_id) is not None
     await page.until(f"document.body.dataset.version === '{before + 1}'")
     assert await page.evaluate("document.getElementById('picture').src") != picture
+    # The link that opens the picture full size opens this version's.
+    assert await page.evaluate(
+        "document.getElementById('picture-link').href === document.getElementById('picture').src"
+    )
     await page.until("document.getElementById('picture').complete")
     assert await page.evaluate("document.getElementById('picture').naturalWidth") > 0
     assert page.errors == []

@@ -109,6 +109,14 @@ async def test_a_picturing_game_serves_its_public_table_picture(
     assert (await picture.read()).startswith(b"\x89PNG")
     page = await get_text(web, f"{root}/table/{braverse}")
     assert 'id="picture"' in page and 'data-picture="' in page
+    # The picture opens full size: a link to this version's picture, said under it.
+    drawn = f"{root}/table/{braverse}/picture.png?v=0"
+    assert f'<a id="picture-link" class="picture-link" href="{drawn}"><img id="picture"' in page
+    assert f'src="{drawn}"' in page and "see it full size" in page
+    assert "see it full size" not in await get_text(web, f"{root}/table/{braverse}?broadcast=1")
+    done = await finished_match(service)
+    replay = await get_text(web, f"{root}/replay/{done}")
+    assert f'<a class="picture-link" href="{root}/replay/{done}/1.png">' in replay
 
 
 async def test_every_answer_carries_the_security_headers(

@@ -21,6 +21,7 @@ function ended(turn, status) {
 
 function followTable(body) {
   const picture = document.getElementById("picture");
+  const link = document.getElementById("picture-link");
   const text = document.getElementById("table-text");
   const turn = document.getElementById("turn");
   if (turn.dataset.status !== "active") {
@@ -36,6 +37,7 @@ function followTable(body) {
     text.innerHTML = now.html; // rendered and escaped by the server's template
     if (picture) {
       picture.src = body.dataset.picture + "?v=" + now.version;
+      link.href = picture.src; // the full-size picture is this version's too
     }
     turn.dataset.status = now.status;
     if (now.status === "active") {

@@ -239,3 +239,43 @@ async def test_a_table_that_ends_while_watched_says_so_and_links_its_replay(
         assert page.errors == []
     finally:
         await web.close()
+
+
+async def edge_shades(page: Page, box: str) -> tuple[float, float]:
+    """How dark the left and right inner edges of ``box`` are on screen (the median grey of
+    a strip 4 px in from each side, over its height; 255 is white)."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    rect = await page.evaluate(
+        f"(r => [r.left, r.right, r.top + scrollY, r.bottom + scrollY])"
+        f"(document.querySelector({box!r}).getBoundingClientRect())"
+    )
+    left, right, top, bottom = (round(v) for v in rect)
+    shot = Image.open(BytesIO(await page.screenshot())).convert("L")
+
+    def median(x: int) -> float:
+        column = sorted(shot.getpixel((x, y)) for y in range(top + 2, bottom - 2))
+        return float(column[len(column) // 2])
+
+    return median(left + 4), median(right - 5)
+
+
+async def test_a_box_that_scrolls_sideways_shows_a_shadow_where_there_is_more(
+    service: MatchService, web: TestClient, page: Page
+) -> None:
+    root = await opt_in(service)
+    tid = await an_event(service)
+    await page.resize(WIDTHS["phone"], mobile=True)
+    await page.open(str(web.make_url(f"{root}/event/{tid}")))
+    box = ".scroll:has(> table.standings)"
+    width = f"(b => [b.scrollWidth, b.clientWidth])(document.querySelector({box!r}))"
+    wide, shown = await page.evaluate(width)
+    assert wide > shown, "the standings fit a phone: nothing to hint"
+    left, right = await edge_shades(page, box)
+    assert right < left - 8, (left, right)  # more to the right: a shadow there, none left
+    await page.evaluate(f"document.querySelector({box!r}).scrollLeft = {wide}")
+    left, right = await edge_shades(page, box)
+    assert left < right - 8, (left, right)  # scrolled to the end: the shadow is on the left
+    assert page.errors == []

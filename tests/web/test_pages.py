@@ -90,7 +90,9 @@ async def test_every_page_kind_renders_and_every_name_shows_escaped(
     assert 'class="top"' in shown["table-picture"] and 'class="top"' not in shown["broadcast"]
     assert 'class="step"' in shown["replay"] and 'id="step"' in shown["replay"]
     assert "OMW%" in shown["event"] and "Round 1" in shown["event"]
-    assert "<polyline" in shown["player"] and "1120" in shown["player"]
+    # One rated match: said in a sentence, not one dot in an empty chart.
+    assert "One rated match so far: 1,120." in shown["player"]
+    assert "<polyline" not in shown["player"]
     assert "replay" in shown["finished-table"]
     # A match of another server, a lobby, an unknown step: not found.
     assert (await web.get(f"{root}/replay/{running}")).status == 404
@@ -344,3 +346,39 @@ async def test_a_finished_tables_page_says_it_is_over_and_links_its_replay(
     assert "follows the table by itself" in playing and "This match is over" not in playing
     # The page's script links the replay when the match ends while watched: it knows where.
     assert f'data-replay-url="{root}/replay/{running}"' in playing
+
+
+def test_a_rating_curve_is_drawn_with_its_range_labelled_and_said_for_one_match() -> None:
+    from bot.web.pages import curve_svg
+    from bot.web.reader import Curve
+
+    one = curve_svg(Curve("Toss", [(1.0, 1120)]))
+    assert one.sentence == "One rated match so far: 1,120." and one.points == ""
+    drawn = curve_svg(Curve("Toss", [(1.0, 1000), (2.0, 1120), (3.0, 880)]))
+    assert drawn.sentence == ""
+    labels = [label for _, label in drawn.grid if label]
+    assert labels == ["1,120", "880"]  # the highest at the top, the lowest on the baseline
+    heights = {label: float(y) for y, label in drawn.grid if label}
+    xs, ys = zip(*(map(float, p.split(",")) for p in drawn.points.split()), strict=True)
+    assert ys[1] == heights["1,120"] == drawn.top and ys[2] == heights["880"] == drawn.bottom
+    assert xs[0] == drawn.left and xs[-1] == drawn.right
+    assert drawn.ticks == ("match 1", "match 3")
+    level = curve_svg(Curve("Toss", [(1.0, 1000), (2.0, 1000)]))
+    assert [label for _, label in level.grid] == ["1,000"]
+
+
+async def test_a_players_page_draws_a_curve_of_two_rated_matches(
+    service: MatchService, web: TestClient
+) -> None:
+    from tests.web.conftest import rated
+
+    root = await opt_in(service)
+    first = await finished_match(service)
+    second = await finished_match(service, channel_id=21)
+    await rate(service, first)
+    again = rated(second, BEN.user_id, 1, 1185).model_copy(update={"at": 1_700_000_100.0})
+    await service.store.save_match_ratings([again.model_copy(update={"games_after": 2})])
+    page = await get_text(web, f"{root}/player/{BEN.user_id}")
+    assert "One rated match" not in page and page.count('class="dot"') == 2
+    assert ">1,185</text>" in page and ">1,120</text>" in page and ">match 2</text>" in page
+    assert "1,185 now · 2 rated matches · from 1,120 to 1,185" in page

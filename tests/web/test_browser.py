@@ -279,3 +279,26 @@ async def test_a_box_that_scrolls_sideways_shows_a_shadow_where_there_is_more(
     left, right = await edge_shades(page, box)
     assert left < right - 8, (left, right)  # scrolled to the end: the shadow is on the left
     assert page.errors == []
+
+
+async def test_the_replay_controls_are_big_enough_to_touch_on_a_phone(
+    service: MatchService, web: TestClient, page: Page
+) -> None:
+    root = await opt_in(service)
+    done = await finished_match(service)
+    await page.resize(WIDTHS["phone"], mobile=True)
+    await page.open(str(web.make_url(f"{root}/replay/{done}")))
+    boxes = await page.evaluate(
+        "Object.fromEntries(['back', 'step', 'forward'].map(id =>"
+        " [id, (r => [r.left, r.right, r.height])(document.getElementById(id)"
+        ".getBoundingClientRect())]))"
+    )
+    assert all(height >= 44 for _, _, height in boxes.values()), boxes
+    # ◀ slider ▶ on one line, the slider taking what the buttons leave.
+    back, step, forward = boxes["back"], boxes["step"], boxes["forward"]
+    assert back[1] < step[0] and step[1] < forward[0] and forward[0] - back[1] < 300, boxes
+    assert step[1] - step[0] > WIDTHS["phone"] - 200, boxes
+    accent = await page.evaluate("getComputedStyle(document.getElementById('step')).accentColor")
+    assert accent == "rgb(181, 101, 29)"  # the site's accent, not the browser's blue
+    assert await page.evaluate("document.getElementById('back').disabled")  # at the deal
+    assert page.errors == []

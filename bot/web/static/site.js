@@ -56,6 +56,8 @@ function stepReplay() {
   const slider = document.getElementById("step");
   const label = document.getElementById("step-label");
   const steps = document.querySelectorAll("article.step");
+  const back = document.getElementById("back");
+  const forward = document.getElementById("forward");
   const last = steps.length - 1;
   const show = (n) => {
     const step = Math.max(0, Math.min(last, n));
@@ -69,11 +71,13 @@ function stepReplay() {
       }
     });
     label.textContent = "Step " + step + " of " + last;
+    back.disabled = step === 0; // nothing before the deal, nothing after the last move
+    forward.disabled = step === last;
     document.body.dataset.step = String(step);
   };
   slider.addEventListener("input", () => show(Number(slider.value)));
-  document.getElementById("back").addEventListener("click", () => show(Number(slider.value) - 1));
-  document.getElementById("forward").addEventListener("click", () => show(Number(slider.value) + 1));
+  back.addEventListener("click", () => show(Number(slider.value) - 1));
+  forward.addEventListener("click", () => show(Number(slider.value) + 1));
   document.addEventListener("keydown", (event) => {
     if (event.key === "ArrowLeft") {
       show(Number(slider.value) - 1);

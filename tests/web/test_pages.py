@@ -382,3 +382,33 @@ async def test_a_players_page_draws_a_curve_of_two_rated_matches(
     assert "One rated match" not in page and page.count('class="dot"') == 2
     assert ">1,185</text>" in page and ">1,120</text>" in page and ">match 2</text>" in page
     assert "1,185 now · 2 rated matches · from 1,120 to 1,185" in page
+
+
+async def test_a_tables_page_names_the_game_once_where_its_panel_does(
+    service: MatchService, web: TestClient
+) -> None:
+    root = await opt_in(service)
+    match_id = await running_match(service)
+    page = await get_text(web, f"{root}/table/{match_id}")
+    # Our heading names the players; the game's panel (and picture) name the game.
+    assert f'<h1 class="seated">Ana · {ESCAPED} · 🤖 Abe · 🤖 Bea</h1>' in page
+    panel = page.split('<section class="panel', 1)[1]
+    assert "Cover Your Assets" in panel.split("</h2>", 1)[0]
+    assert page.split("<main>", 1)[1].count("Cover Your Assets") == 1
+    # A game whose panel does not name it: the heading does.
+    from dataclasses import replace
+
+    from bot.web.app import LIVE, READER, TEMPLATES
+    from games.core.panels import Panel
+
+    app = web.server.app
+    watched = app[LIVE].get(await service.get(match_id))
+    assert watched is not None
+    site = await app[READER].site(GUILD, root.rsplit("/", 1)[1])
+    unnamed = replace(watched.now, panels=(Panel(title="Round 1"),))
+    text = (
+        app[TEMPLATES]
+        .get_template("table.html")
+        .render(site=site, now=unnamed, fragment="", broadcast=False)
+    )
+    assert f'<h1 class="seated">Cover Your Assets: Ana · {ESCAPED}' in text

@@ -302,3 +302,22 @@ async def test_the_replay_controls_are_big_enough_to_touch_on_a_phone(
     assert accent == "rgb(181, 101, 29)"  # the site's accent, not the browser's blue
     assert await page.evaluate("document.getElementById('back').disabled")  # at the deal
     assert page.errors == []
+
+
+async def test_the_front_page_puts_the_leaderboards_beside_the_play_on_a_desktop(
+    service: MatchService, web: TestClient, page: Page
+) -> None:
+    pages = await every_page_kind(service)
+    where = (
+        "['.front-play', '.front-boards'].map(s => (r => [r.left, r.right, r.top, r.bottom])"
+        "(document.querySelector(s).getBoundingClientRect()))"
+    )
+    await page.resize(WIDTHS["desktop"], mobile=False)
+    await page.open(str(web.make_url(pages["front"])))
+    play, boards = await page.evaluate(where)
+    assert play[1] < boards[0] and play[2] == boards[2], (play, boards)  # side by side
+    await page.resize(WIDTHS["phone"], mobile=True)
+    await page.open(str(web.make_url(pages["front"])))
+    play, boards = await page.evaluate(where)
+    assert play[3] <= boards[2], (play, boards)  # one under the other
+    assert page.errors == []

@@ -412,3 +412,18 @@ async def test_a_tables_page_names_the_game_once_where_its_panel_does(
         .render(site=site, now=unnamed, fragment="", broadcast=False)
     )
     assert f'<h1 class="seated">Cover Your Assets: Ana · {ESCAPED}' in text
+
+
+async def test_an_events_card_on_the_front_page_says_its_format(
+    service: MatchService, web: TestClient
+) -> None:
+    from bot.web.reader import format_name
+
+    root = await opt_in(service)
+    tid = await an_event(service)
+    front = await get_text(web, f"{root}/")
+    card = front.split(f'href="{root}/event/{tid}">', 1)[1].split("</a>", 1)[0]
+    assert "<span>running · round 1 · Swiss</span>" in card
+    event = await service.store.get_tournament(tid)
+    assert event is not None
+    assert format_name(event.model_copy(update={"config": '{"format": "gone"}'})) == ""

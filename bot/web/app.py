@@ -219,6 +219,7 @@ def templates() -> jinja2.Environment:
     env.filters["discord"] = pages.discord_text
     env.filters["when"] = pages.when
     env.filters["day"] = pages.day
+    env.filters["rating"] = pages.rating
     env.filters["plural"] = plural
     return env
 

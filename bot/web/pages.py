@@ -5,7 +5,7 @@ here or by the templates' autoescape, and nothing is marked safe before it was e
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import jinja2
@@ -160,30 +160,64 @@ def event_page(view: TournamentView) -> EventPage:
 
 @dataclass(frozen=True)
 class CurveSvg:
+    """A rating curve, drawn in the page as SVG by the server (no script draws it), or, with
+    fewer than two rated matches, said in a sentence (one dot in an empty box says less)."""
+
     game: str
-    points: str  # the polyline's "x,y x,y"
-    dots: list[tuple[str, str]]  # each match's point (the last ones, when there are many)
-    low: int
-    high: int
     last: int
     matches: int
-    width: int = 600
-    height: int = 160
+    low: int
+    high: int
+    sentence: str = ""  # set: the curve is said, not drawn
+    points: str = ""  # the polyline's "x,y x,y"
+    dots: list[tuple[str, str]] = field(default_factory=list)  # the last DOTS points
+    grid: list[tuple[str, str]] = field(default_factory=list)  # (y, rating label or "")
+    ticks: tuple[str, str] = ("", "")  # under the first and the last match
+    width: int = 480
+    height: int = 190
+    left: int = 58  # the plot's edges: rating labels left of it, match labels under it
+    right: int = 468
+    top: int = 14
+    bottom: int = 160
+
+
+def rating(value: int) -> str:
+    return f"{value:,}"
 
 
 def curve_svg(curve: Curve) -> CurveSvg:
-    """A rating curve drawn server-side as an SVG polyline (no script draws it)."""
-    values = [rating for _, rating in curve.points]
+    """A rating curve: the line and its dots over light lines at the highest rating, the
+    middle and the lowest (the baseline), the two ends labelled; the first and the last
+    match named under it."""
+    values = [value for _, value in curve.points]
+    if len(values) < 2:
+        said = f"One rated match so far: {rating(values[0])}." if values else "No rated match yet."
+        only = values[0] if values else 0
+        return CurveSvg(curve.game, only, len(values), only, only, sentence=said)
     low, high = min(values), max(values)
-    span = max(1, high - low)
-    width, height, pad = 600, 160, 10
-    step = (width - 2 * pad) / max(1, len(values) - 1)
+    frame = CurveSvg(curve.game, values[-1], len(values), low, high)
+    left, right, top, bottom = frame.left, frame.right, frame.top, frame.bottom
+    step = (right - left) / (len(values) - 1)
 
     def y(value: int) -> float:
         if high == low:
-            return height / 2  # one rating so far: a level line through the middle
-        return height - pad - (value - low) * (height - 2 * pad) / span
+            return (top + bottom) / 2  # one rating all along: a level line in the middle
+        return bottom - (value - low) * (bottom - top) / (high - low)
 
-    xy = [f"{pad + i * step:.1f},{y(v):.1f}" for i, v in enumerate(values)]
-    dots = [(x, y) for x, y in (point.split(",") for point in xy[-DOTS:])]
-    return CurveSvg(curve.game, " ".join(xy), dots, low, high, values[-1], len(values))
+    xy = [f"{left + i * step:.1f},{y(v):.1f}" for i, v in enumerate(values)]
+    if high == low:
+        grid = [(f"{y(low):.1f}", rating(low))]
+    else:
+        grid = [(f"{top:.1f}", rating(high)), (f"{(top + bottom) / 2:.1f}", "")]
+        grid.append((f"{bottom:.1f}", rating(low)))
+    return CurveSvg(
+        curve.game,
+        values[-1],
+        len(values),
+        low,
+        high,
+        points=" ".join(xy),
+        dots=[(x, y) for x, y in (point.split(",") for point in xy[-DOTS:])],
+        grid=grid,
+        ticks=("match 1", f"match {len(values)}"),
+    )

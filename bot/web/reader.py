@@ -12,14 +12,17 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
+from bot.errors import UserError
 from bot.service.base import SeatView, match_outcome, waiting_on
 from bot.service.history import History, Replay
 from bot.service.tournaments.models import EventRecords, event_records
 from bot.store import MatchRecord, Store
 from bot.store.tournament_records import TournamentRecord
 from bot.timing import GuildSettings
+from bot.tournaments.config import TournamentConfig
+from bot.tournaments.formats import format_class
 from bot.web.paths import site_root
 from games.core.panels import Panel, Panels
 from games.core.protocol import Game, GameState, Picturing
@@ -67,9 +70,19 @@ class Leader:
 
 
 @dataclass(frozen=True)
+class EventCard:
+    """An event on the front page: what its own row says, nothing read beside it (its
+    winner would take its entrants, results and tables, and the standings computed)."""
+
+    record: TournamentRecord
+    game: str  # its game's name
+    format: str  # its format's name, short ("Swiss", "Single elimination")
+
+
+@dataclass(frozen=True)
 class Front:
     running: list[TableNow]
-    tournaments: list[tuple[TournamentRecord, str]]  # (event, its game's name)
+    tournaments: list[EventCard]
     leaders: dict[str, list[Leader]]  # by game name, games with no rated player left out
 
 
@@ -98,6 +111,16 @@ class PlayerPage:
     name: str
     matches: list[Placed]
     curves: list[Curve]
+
+
+def format_name(event: TournamentRecord) -> str:
+    """The event's format as the organiser picked it, without the label's details in
+    brackets; "" for a format this bot no longer knows."""
+    try:
+        kind = format_class(TournamentConfig.model_validate_json(event.config).format)
+    except (UserError, ValidationError):
+        return ""
+    return kind.label.split(" (", 1)[0]
 
 
 def picture(game: Game, view: BaseModel) -> bytes | None:
@@ -159,7 +182,7 @@ class Reader:
             if r.game in self.games and r.state is not None
         ]
         events = [
-            (e, self.games[e.game].name)
+            EventCard(e, self.games[e.game].name, format_name(e))
             for e in await self.store.tournaments(site.guild_id, open_only=False)
             if e.game in self.games
         ]

@@ -90,7 +90,9 @@ async def test_every_page_kind_renders_and_every_name_shows_escaped(
     assert 'class="top"' in shown["table-picture"] and 'class="top"' not in shown["broadcast"]
     assert 'class="step"' in shown["replay"] and 'id="step"' in shown["replay"]
     assert "OMW%" in shown["event"] and "Round 1" in shown["event"]
-    assert "<polyline" in shown["player"] and "1120" in shown["player"]
+    # One rated match: said in a sentence, not one dot in an empty chart.
+    assert "One rated match so far: 1,120." in shown["player"]
+    assert "<polyline" not in shown["player"]
     assert "replay" in shown["finished-table"]
     # A match of another server, a lobby, an unknown step: not found.
     assert (await web.get(f"{root}/replay/{running}")).status == 404
@@ -109,6 +111,14 @@ async def test_a_picturing_game_serves_its_public_table_picture(
     assert (await picture.read()).startswith(b"\x89PNG")
     page = await get_text(web, f"{root}/table/{braverse}")
     assert 'id="picture"' in page and 'data-picture="' in page
+    # The picture opens full size: a link to this version's picture, said under it.
+    drawn = f"{root}/table/{braverse}/picture.png?v=0"
+    assert f'<a id="picture-link" class="picture-link" href="{drawn}"><img id="picture"' in page
+    assert f'src="{drawn}"' in page and "see it full size" in page
+    assert "see it full size" not in await get_text(web, f"{root}/table/{braverse}?broadcast=1")
+    done = await finished_match(service)
+    replay = await get_text(web, f"{root}/replay/{done}")
+    assert f'<a class="picture-link" href="{root}/replay/{done}/1.png">' in replay
 
 
 async def test_every_answer_carries_the_security_headers(
@@ -320,3 +330,100 @@ async def test_an_elimination_event_shows_its_bracket_drawn(
     swiss = await an_event(service)
     assert "Bracket" not in await get_text(web, f"{root}/event/{swiss}")
     assert (await web.get(f"{root}/event/{swiss}/bracket.png")).status == 404
+
+
+async def test_a_finished_tables_page_says_it_is_over_and_links_its_replay(
+    service: MatchService, web: TestClient
+) -> None:
+    root = await opt_in(service)
+    running = await running_match(service)
+    done = await finished_match(service)
+    over = await get_text(web, f"{root}/table/{done}")
+    assert f'This match is over · <a href="{root}/replay/{done}">watch the replay</a>.' in over
+    assert "follows the table by itself" not in over
+    assert (await web.get(f"{root}/replay/{done}")).status == 200  # the link leads somewhere
+    playing = await get_text(web, f"{root}/table/{running}")
+    assert "follows the table by itself" in playing and "This match is over" not in playing
+    # The page's script links the replay when the match ends while watched: it knows where.
+    assert f'data-replay-url="{root}/replay/{running}"' in playing
+
+
+def test_a_rating_curve_is_drawn_with_its_range_labelled_and_said_for_one_match() -> None:
+    from bot.web.pages import curve_svg
+    from bot.web.reader import Curve
+
+    one = curve_svg(Curve("Toss", [(1.0, 1120)]))
+    assert one.sentence == "One rated match so far: 1,120." and one.points == ""
+    drawn = curve_svg(Curve("Toss", [(1.0, 1000), (2.0, 1120), (3.0, 880)]))
+    assert drawn.sentence == ""
+    labels = [label for _, label in drawn.grid if label]
+    assert labels == ["1,120", "880"]  # the highest at the top, the lowest on the baseline
+    heights = {label: float(y) for y, label in drawn.grid if label}
+    xs, ys = zip(*(map(float, p.split(",")) for p in drawn.points.split()), strict=True)
+    assert ys[1] == heights["1,120"] == drawn.top and ys[2] == heights["880"] == drawn.bottom
+    assert xs[0] == drawn.left and xs[-1] == drawn.right
+    assert drawn.ticks == ("match 1", "match 3")
+    level = curve_svg(Curve("Toss", [(1.0, 1000), (2.0, 1000)]))
+    assert [label for _, label in level.grid] == ["1,000"]
+
+
+async def test_a_players_page_draws_a_curve_of_two_rated_matches(
+    service: MatchService, web: TestClient
+) -> None:
+    from tests.web.conftest import rated
+
+    root = await opt_in(service)
+    first = await finished_match(service)
+    second = await finished_match(service, channel_id=21)
+    await rate(service, first)
+    again = rated(second, BEN.user_id, 1, 1185).model_copy(update={"at": 1_700_000_100.0})
+    await service.store.save_match_ratings([again.model_copy(update={"games_after": 2})])
+    page = await get_text(web, f"{root}/player/{BEN.user_id}")
+    assert "One rated match" not in page and page.count('class="dot"') == 2
+    assert ">1,185</text>" in page and ">1,120</text>" in page and ">match 2</text>" in page
+    assert "1,185 now · 2 rated matches · from 1,120 to 1,185" in page
+
+
+async def test_a_tables_page_names_the_game_once_where_its_panel_does(
+    service: MatchService, web: TestClient
+) -> None:
+    root = await opt_in(service)
+    match_id = await running_match(service)
+    page = await get_text(web, f"{root}/table/{match_id}")
+    # Our heading names the players; the game's panel (and picture) name the game.
+    assert f'<h1 class="seated">Ana · {ESCAPED} · 🤖 Abe · 🤖 Bea</h1>' in page
+    panel = page.split('<section class="panel', 1)[1]
+    assert "Cover Your Assets" in panel.split("</h2>", 1)[0]
+    assert page.split("<main>", 1)[1].count("Cover Your Assets") == 1
+    # A game whose panel does not name it: the heading does.
+    from dataclasses import replace
+
+    from bot.web.app import LIVE, READER, TEMPLATES
+    from games.core.panels import Panel
+
+    app = web.server.app
+    watched = app[LIVE].get(await service.get(match_id))
+    assert watched is not None
+    site = await app[READER].site(GUILD, root.rsplit("/", 1)[1])
+    unnamed = replace(watched.now, panels=(Panel(title="Round 1"),))
+    text = (
+        app[TEMPLATES]
+        .get_template("table.html")
+        .render(site=site, now=unnamed, fragment="", broadcast=False)
+    )
+    assert f'<h1 class="seated">Cover Your Assets: Ana · {ESCAPED}' in text
+
+
+async def test_an_events_card_on_the_front_page_says_its_format(
+    service: MatchService, web: TestClient
+) -> None:
+    from bot.web.reader import format_name
+
+    root = await opt_in(service)
+    tid = await an_event(service)
+    front = await get_text(web, f"{root}/")
+    card = front.split(f'href="{root}/event/{tid}">', 1)[1].split("</a>", 1)[0]
+    assert "<span>running · round 1 · Swiss</span>" in card
+    event = await service.store.get_tournament(tid)
+    assert event is not None
+    assert format_name(event.model_copy(update={"config": '{"format": "gone"}'})) == ""

@@ -2,10 +2,31 @@
 // (the Content-Security-Policy forbids it); the server escapes every name it sends.
 "use strict";
 
+// The match ended while watched: say so as a page loaded then would, the replay linked
+// (a finished match has one; a cancelled one does not), and no longer that it follows.
+function ended(turn, status) {
+  turn.textContent = "This match is over";
+  if (status === "finished") {
+    const link = document.createElement("a");
+    link.href = turn.dataset.replayUrl;
+    link.textContent = "watch the replay";
+    turn.append(" · ", link);
+  }
+  turn.append(".");
+  const follows = document.getElementById("follows");
+  if (follows) {
+    follows.remove();
+  }
+}
+
 function followTable(body) {
   const picture = document.getElementById("picture");
+  const link = document.getElementById("picture-link");
   const text = document.getElementById("table-text");
   const turn = document.getElementById("turn");
+  if (turn.dataset.status !== "active") {
+    return; // loaded over: nothing will change
+  }
   const source = new EventSource(body.dataset.live);
   source.onmessage = (message) => {
     const now = JSON.parse(message.data);
@@ -16,12 +37,16 @@ function followTable(body) {
     text.innerHTML = now.html; // rendered and escaped by the server's template
     if (picture) {
       picture.src = body.dataset.picture + "?v=" + now.version;
+      link.href = picture.src; // the full-size picture is this version's too
     }
     turn.dataset.status = now.status;
     if (now.status === "active") {
-      turn.textContent = now.waiting ? "Waiting on " + now.waiting : "";
+      const waiting = document.createElement("strong");
+      waiting.id = "waiting";
+      waiting.textContent = now.waiting;
+      turn.replaceChildren(...(now.waiting ? ["Waiting on ", waiting] : [waiting]));
     } else {
-      turn.textContent = "This match is over.";
+      ended(turn, now.status);
       source.close();
     }
   };
@@ -31,6 +56,8 @@ function stepReplay() {
   const slider = document.getElementById("step");
   const label = document.getElementById("step-label");
   const steps = document.querySelectorAll("article.step");
+  const back = document.getElementById("back");
+  const forward = document.getElementById("forward");
   const last = steps.length - 1;
   const show = (n) => {
     const step = Math.max(0, Math.min(last, n));
@@ -44,11 +71,13 @@ function stepReplay() {
       }
     });
     label.textContent = "Step " + step + " of " + last;
+    back.disabled = step === 0; // nothing before the deal, nothing after the last move
+    forward.disabled = step === last;
     document.body.dataset.step = String(step);
   };
   slider.addEventListener("input", () => show(Number(slider.value)));
-  document.getElementById("back").addEventListener("click", () => show(Number(slider.value) - 1));
-  document.getElementById("forward").addEventListener("click", () => show(Number(slider.value) + 1));
+  back.addEventListener("click", () => show(Number(slider.value) - 1));
+  forward.addEventListener("click", () => show(Number(slider.value) + 1));
   document.addEventListener("keydown", (event) => {
     if (event.key === "ArrowLeft") {
       show(Number(slider.value) - 1);

@@ -214,15 +214,21 @@ async def crawl(web: TestClient, root: str) -> dict[str, bytes]:
 
 def scramble_running(db: str, match_id: str) -> None:
     """The running match's hidden cards and seed re-dealt, as the contract's secrets
-    scramble does: only what nobody at the table may see changes."""
+    scramble does (``scramble_hidden``, and a new seed: it foretells every later shuffle):
+    only what nobody at the table may see changes."""
+    rng = random.Random(99)
     with sqlite3.connect(db) as connection:
         game_key, state_json = connection.execute(
             "SELECT game, state FROM matches WHERE id = ?", (match_id,)
         ).fetchone()
         game = GAMES[game_key]
         state = game.load_state(state_json)
-        twin = game.scramble_hidden(state, None, random.Random(99))
-        assert twin.model_dump_json() != state_json, "nothing was hidden to scramble"
+        twin = game.scramble_hidden(state, None, rng)
+        twin.seed = rng.getrandbits(63)
+        hidden = {"seed"}
+        assert twin.model_dump_json(exclude=hidden) != state.model_dump_json(exclude=hidden), (
+            f"{game_key}: nothing was hidden to scramble"
+        )
         connection.execute(
             "UPDATE matches SET state = ?, seed = ? WHERE id = ?",
             (twin.model_dump_json(), twin.seed, match_id),

@@ -20,6 +20,7 @@ from aiohttp.test_utils import TestClient
 from bot.service import MatchService
 from bot.service.tournaments.models import points_text, read_view
 from bot.web.app import LIVE
+from bot.web.pages import percent
 from devtools.browser import HOW_TO_GET_IT, Page, browser, chromium_path
 from games import GAMES
 from tests.conftest import IN_CI
@@ -129,14 +130,29 @@ async def test_the_standings_in_the_page_are_the_stores(
     root = await opt_in(service)
     tid = await an_event(service)
     await page.open(str(web.make_url(f"{root}/event/{tid}")))
+    head = await page.evaluate(
+        "[...document.querySelectorAll('table.standings thead th')].map(c => c.innerText.trim())"
+    )
     rows = await page.evaluate(
         "[...document.querySelectorAll('table.standings tbody tr')]"
-        ".map(r => [...r.cells].slice(0, 3).map(c => c.innerText.trim()))"
+        ".map(r => [...r.cells].map(c => c.innerText.trim()))"
     )
     event = await service.store.get_tournament(tid)
     assert event is not None
     view = await read_view(service.store, GAMES[event.game], event)
-    expected = [[str(s.rank), view.name(s.player), points_text(s.points)] for s in view.standings]
+    # Every tiebreak in the order it breaks, its value shown as the page shows values
+    # (pages.percent): the values and their order are checked here, not their format.
+    breakers = [name for name, _ in view.standings[0].tiebreakers]
+    assert breakers and head == ["#", "Player", "Points", *breakers], json.dumps(head)
+    expected = [
+        [
+            str(s.rank),
+            view.name(s.player),
+            points_text(s.points),
+            *(percent(value) for _, value in s.tiebreakers),
+        ]
+        for s in view.standings
+    ]
     assert rows == expected, json.dumps(rows)
     pairings = await page.evaluate(
         "[...document.querySelectorAll('ul.pairings li')].map(li => li.innerText)"

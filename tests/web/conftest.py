@@ -4,8 +4,11 @@ matches, the app fed by its changes as in the bot's process."""
 from __future__ import annotations
 
 import asyncio
+import random
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -85,6 +88,65 @@ async def running_match(
     await name_ben_with_markup(service, record.match_id)
     await service.start(record.match_id, ANA)
     return record.match_id
+
+
+# Every hand of a game's state, by game key.
+HANDS: dict[str, Callable[[Any], list[list[str]]]] = {
+    "cover_your_assets": lambda state: [p.hand for p in state.players],
+    "cover_your_cookies": lambda state: [p.hand for p in state.players],
+    "toss_your_cookies": lambda state: state.hands,
+    "cookie_chomper": lambda state: state.hands,
+    "braverse": lambda state: [side.hand for side in state.sides],
+}
+
+
+def mid_scramble(state: Any) -> bool:
+    """Toss: tossed cards lie face up in the middle and someone has grabbed one."""
+    return state.phase == "scramble" and bool(state.scramble.middle) and any(state.grabbed)
+
+
+# What a match must have come to, beyond hands that are no longer the deal's.
+UNDER_WAY: dict[str, Callable[[Any], bool]] = {"toss_your_cookies": mid_scramble}
+
+
+async def under_way(service: MatchService, match_id: str, least: int = 6) -> None:
+    """Moves (at least ``least``) until every hand holds cards, the hands are no longer the
+    deal's and the game's own mark of a match under way is reached (Toss: mid-scramble): the
+    hidden cards a scramble re-deals are the play's, not the deal's."""
+    record = await service.get(match_id)
+    game, hands = GAMES[record.game], HANDS[record.game]
+    assert record.state is not None
+    dealt = hands(game.load_state(record.state))
+    extra = UNDER_WAY.get(record.game, lambda state: True)
+    for moved in range(1, 500):  # a guard on the loop, not a count the test needs
+        change = await one_move(service, match_id) or await bot_grab(service, match_id, moved)
+        assert change is not None, (record.game, "nobody moved")
+        record = await service.get(match_id)
+        assert record.status == "active" and record.state is not None, (record.game, "ended")
+        state = game.load_state(record.state)
+        now = hands(state)
+        if moved >= least and now != dealt and all(now) and extra(state):
+            return
+    raise AssertionError(f"{record.game}: never under way")
+
+
+async def bot_grab(service: MatchService, match_id: str, turn: int) -> object:
+    """A bot's grab in a race (Toss's scramble, where the bots' clock is not running), the
+    bot seats taking turns; None: no bot may grab."""
+    seats = await service.bot_seats_deciding(match_id, race=True)
+    if not seats:
+        return None
+    seat = seats[turn % len(seats)]
+    return await service.play_bot(match_id, seat=seat, race=True, rng=random.Random(turn))
+
+
+async def running_matches(service: MatchService, channel_id: int = 10) -> dict[str, str]:
+    """A running match of every game, each under way (``under_way``), by game key."""
+    running = {}
+    for number, game in enumerate(GAMES):
+        running[game] = await running_match(service, channel_id + number, game)
+        await under_way(service, running[game])
+    return running
 
 
 async def finished_match(service: MatchService, channel_id: int = 20) -> str:
@@ -229,25 +291,46 @@ async def elimination_event(
     return tid
 
 
-async def every_page_kind(service: MatchService) -> dict[str, str]:
-    """A server with one of everything (a running Cover Your Assets table, a running
-    Braverse one, a finished and rated match, an event), and the path of each page kind."""
+@dataclass(frozen=True)
+class Server:
+    """A server with one of everything, by id: its root path, a running match of every game
+    (by game key, each under way), a finished and rated match, a Swiss event and an
+    elimination played out."""
+
+    root: str
+    running: dict[str, str]
+    done: str
+    event: str
+    bracket: str
+
+
+async def one_of_everything(service: MatchService) -> Server:
+    """The server's page turned on, and one of everything on it (``Server``)."""
     root = await opt_in(service)
-    cover = await running_match(service)
-    braverse = await running_match(service, channel_id=11, game="braverse")
+    running = await running_matches(service)
     done = await finished_match(service)
     tid = await an_event(service)
     bracket = await elimination_event(service)
     await rate(service, done)
+    return Server(root, running, done, tid, bracket)
+
+
+async def every_page_kind(service: MatchService) -> dict[str, str]:
+    """The path of each page kind on a server with one of everything (``one_of_everything``).
+    Of the running tables, only Cover Your Assets' and Braverse's (the crawl reads every
+    game's): Chromium keeps a live table it left in its back/forward cache, its stream open,
+    and the page after six of them (its connections to one host) waits about a minute."""
+    server = await one_of_everything(service)
+    root, running = server.root, server.running
     return {
         "front": f"{root}/",
-        "table": f"{root}/table/{cover}",
-        "table-picture": f"{root}/table/{braverse}",
-        "broadcast": f"{root}/table/{braverse}?broadcast=1",
-        "finished-table": f"{root}/table/{done}",
-        "replay": f"{root}/replay/{done}",
-        "event": f"{root}/event/{tid}",
-        "bracket": f"{root}/event/{bracket}",
+        "table": f"{root}/table/{running['cover_your_assets']}",
+        "table-picture": f"{root}/table/{running['braverse']}",
+        "broadcast": f"{root}/table/{running['braverse']}?broadcast=1",
+        "finished-table": f"{root}/table/{server.done}",
+        "replay": f"{root}/replay/{server.done}",
+        "event": f"{root}/event/{server.event}",
+        "bracket": f"{root}/event/{server.bracket}",
         "player": f"{root}/player/{BEN.user_id}",
     }
 

@@ -18,6 +18,7 @@ from aiohttp.test_utils import TestClient
 
 from bot.service import MatchService
 from bot.service.tournaments.models import points_text, read_view
+from bot.tournaments.tiebreakers import tiebreaker_text
 from bot.web import app as web_app
 from bot.web.app import EVENTS, LIVE
 from bot.web.security import Buckets
@@ -137,14 +138,29 @@ async def test_the_standings_in_the_page_are_the_stores(
     root = await opt_in(service)
     tid = await an_event(service)
     await page.open(str(web.make_url(f"{root}/event/{tid}")))
+    head = await page.evaluate(
+        "[...document.querySelectorAll('table.standings thead th')].map(c => c.innerText.trim())"
+    )
     rows = await page.evaluate(
         "[...document.querySelectorAll('table.standings tbody tr')]"
-        ".map(r => [...r.cells].slice(0, 3).map(c => c.innerText.trim()))"
+        ".map(r => [...r.cells].map(c => c.innerText.trim()))"
     )
     event = await service.store.get_tournament(tid)
     assert event is not None
     view = await read_view(service.store, GAMES[event.game], event)
-    expected = [[str(s.rank), view.name(s.player), points_text(s.points)] for s in view.standings]
+    # Every tiebreak in the order it breaks, its value shown as the page shows values
+    # (tiebreaker_text): the values and their order are checked here, not their format.
+    breakers = [name for name, _ in view.standings[0].tiebreakers]
+    assert breakers and head == ["#", "Player", "Points", *breakers], json.dumps(head)
+    expected = [
+        [
+            str(s.rank),
+            view.name(s.player),
+            points_text(s.points),
+            *(tiebreaker_text(name, value) for name, value in s.tiebreakers),
+        ]
+        for s in view.standings
+    ]
     assert rows == expected, json.dumps(rows)
     pairings = await page.evaluate(
         "[...document.querySelectorAll('ul.pairings li')].map(li => li.innerText)"

@@ -316,16 +316,16 @@ async def one_of_everything(service: MatchService) -> Server:
 
 
 async def every_page_kind(service: MatchService) -> dict[str, str]:
-    """The path of each page kind on a server with one of everything (``one_of_everything``).
-    Of the running tables, only Cover Your Assets' and Braverse's (the crawl reads every
-    game's): Chromium keeps a live table it left in its back/forward cache, its stream open,
-    and the page after six of them (its connections to one host) waits about a minute."""
+    """The path of each page kind on a server with one of everything (``one_of_everything``):
+    "table" is Cover Your Assets', "table-picture" Braverse's, and every game's running
+    table is there as "table-<game>"."""
     server = await one_of_everything(service)
     root, running = server.root, server.running
     return {
         "front": f"{root}/",
         "table": f"{root}/table/{running['cover_your_assets']}",
         "table-picture": f"{root}/table/{running['braverse']}",
+        **{f"table-{game}": f"{root}/table/{match}" for game, match in running.items()},
         "broadcast": f"{root}/table/{running['braverse']}?broadcast=1",
         "finished-table": f"{root}/table/{server.done}",
         "replay": f"{root}/replay/{server.done}",

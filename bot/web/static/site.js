@@ -27,8 +27,21 @@ function followTable(body) {
   if (turn.dataset.status !== "active") {
     return; // loaded over: nothing will change
   }
-  const source = new EventSource(body.dataset.live);
-  source.onmessage = (message) => {
+  // A browser opens at most six connections to one site over HTTP/1.1, and a stream holds
+  // one: a page left for another (kept in the back/forward cache) lets its stream go, and
+  // opens one again if it is shown again (the first event brings it up to date).
+  let source = null;
+  const open = () => {
+    source = new EventSource(body.dataset.live);
+    source.onmessage = heard;
+  };
+  window.addEventListener("pagehide", () => source && source.close());
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted && turn.dataset.status === "active") {
+      open();
+    }
+  });
+  const heard = (message) => {
     const now = JSON.parse(message.data);
     if (String(now.version) === body.dataset.version && turn.dataset.status === now.status) {
       return;
@@ -50,6 +63,7 @@ function followTable(body) {
       source.close();
     }
   };
+  open();
 }
 
 function stepReplay() {

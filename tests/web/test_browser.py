@@ -53,6 +53,11 @@ async def page() -> AsyncIterator[Page]:
         yield opened
 
 
+async def on_a_phone(page: Page, web: TestClient, path: str) -> None:
+    await page.resize(WIDTHS["phone"], mobile=True)
+    await page.open(str(web.make_url(path)))
+
+
 def shots() -> Path | None:
     folder = os.environ.get("WEB_SCREENSHOTS")
     if not folder:
@@ -174,8 +179,7 @@ async def test_the_bracket_in_the_page_is_the_stores(
 ) -> None:
     root = await opt_in(service)
     tid = await elimination_event(service)
-    await page.resize(WIDTHS["phone"], mobile=True)
-    await page.open(str(web.make_url(f"{root}/event/{tid}")))
+    await on_a_phone(page, web, f"{root}/event/{tid}")
     boxes = await page.evaluate(
         "[...document.querySelectorAll('.bracket-part .match')].map(m =>"
         " [...m.querySelectorAll('.row')].map(r =>"
@@ -301,8 +305,7 @@ async def test_a_box_that_scrolls_sideways_shows_a_shadow_where_there_is_more(
 ) -> None:
     root = await opt_in(service)
     tid = await an_event(service)
-    await page.resize(WIDTHS["phone"], mobile=True)
-    await page.open(str(web.make_url(f"{root}/event/{tid}")))
+    await on_a_phone(page, web, f"{root}/event/{tid}")
     box = ".scroll:has(> table.standings)"
     width = f"(b => [b.scrollWidth, b.clientWidth])(document.querySelector({box!r}))"
     wide, shown = await page.evaluate(width)
@@ -320,8 +323,7 @@ async def test_the_replay_controls_are_big_enough_to_touch_on_a_phone(
 ) -> None:
     root = await opt_in(service)
     done = await finished_match(service)
-    await page.resize(WIDTHS["phone"], mobile=True)
-    await page.open(str(web.make_url(f"{root}/replay/{done}")))
+    await on_a_phone(page, web, f"{root}/replay/{done}")
     boxes = await page.evaluate(
         "Object.fromEntries(['back', 'step', 'forward'].map(id =>"
         " [id, (r => [r.left, r.right, r.height])(document.getElementById(id)"
@@ -350,8 +352,7 @@ async def test_the_front_page_puts_the_leaderboards_beside_the_play_on_a_desktop
     await page.open(str(web.make_url(pages["front"])))
     play, boards = await page.evaluate(where)
     assert play[1] < boards[0] and play[2] == boards[2], (play, boards)  # side by side
-    await page.resize(WIDTHS["phone"], mobile=True)
-    await page.open(str(web.make_url(pages["front"])))
+    await on_a_phone(page, web, pages["front"])
     play, boards = await page.evaluate(where)
     assert play[3] <= boards[2], (play, boards)  # one under the other
     assert page.errors == []

@@ -120,7 +120,7 @@ def format_name(event: TournamentRecord) -> str:
         kind = format_class(TournamentConfig.model_validate_json(event.config).format)
     except (UserError, ValidationError):
         return ""
-    return kind.label.split(" (", 1)[0]
+    return kind.short_label()
 
 
 def picture(game: Game, view: BaseModel) -> bytes | None:

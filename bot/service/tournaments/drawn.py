@@ -15,7 +15,7 @@ def names_of(view: TournamentView) -> dict[int, str]:
 
 def short_label(view: TournamentView) -> str:
     """The format's name without its explanation in brackets."""
-    return view.format.label.split(" (")[0]
+    return view.format.short_label()
 
 
 def stage_words(view: TournamentView) -> str:

@@ -60,6 +60,11 @@ class Format(ABC):
     def __init__(self, config: TournamentConfig, game: Game) -> None:
         self.config, self.game = config, game
 
+    @classmethod
+    def short_label(cls) -> str:
+        """The label without its explanation in brackets ("Swiss")."""
+        return cls.label.split(" (", 1)[0]
+
     # --- what it accepts -------------------------------------------------------------------
     def check_game(self) -> None:
         """Refuse a game this format cannot seat (or a seeding it cannot use)."""

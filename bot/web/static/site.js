@@ -122,7 +122,6 @@ function refreshEvent(body) {
       const freshMain = fresh.querySelector("main");
       if (freshMain && freshMain.innerHTML !== main.innerHTML) {
         main.innerHTML = freshMain.innerHTML; // rendered and escaped by the server's template
-        body.dataset.looked = String(Number(body.dataset.looked || "0") + 1);
       }
       if (!fresh.body.dataset.refresh) {
         clearInterval(timer); // finished or cancelled: nothing more will come

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import TypeVar
+
+from pydantic import TypeAdapter
 
 from bot.store.base import VersionConflict
 from bot.store.models import Timer
-from bot.store.sql import Executor, Row, Step, insert
+from bot.store.sql import Dialects, Executor, Row, Step, insert
 from bot.store.tournament_records import (
     TOURNAMENT_TIMER,
     AuditRecord,
@@ -46,6 +49,36 @@ _INSERT_AUDIT = insert("tournament_audit", _AUDIT)
 _OPEN = "status IN ('signup', 'running', 'paused')"
 
 
+def _as_json(table: str, columns: str, json_columns: set[str]) -> Dialects:
+    """An event's rows of ``table`` as one JSON array of objects, built by the database:
+    a 512-player Swiss has 2,304 results and as many tables, and decoding their JSON
+    columns row by row in Python took most of its standings page's read. The order is
+    the caller's (SQLite before 3.44 orders no aggregate)."""
+    names = [name.strip() for name in columns.split(",")]
+
+    def pairs(as_json: str) -> str:
+        return ", ".join(
+            f"'{name}', {as_json.format(name) if name in json_columns else name}" for name in names
+        )
+
+    where = f"FROM {table} WHERE tournament_id = :id"
+    return Dialects(
+        sqlite=f"SELECT json_group_array(json_object({pairs('json({})')})) {where}",
+        postgres=f"SELECT coalesce(json_agg(json_build_object({pairs('{}::json')})), '[]') {where}",
+    )
+
+
+_TABLES_JSON = _as_json("event_tables", _TABLE, {"seats", "games"})
+_RESULTS_JSON = _as_json("results", _RESULT, {"players", "places", "gone", "game_wins"})
+_TABLES = TypeAdapter(list[TournamentTable])
+_RESULTS = TypeAdapter(list[ResultRecord])
+_Kept = TypeVar("_Kept", TournamentTable, ResultRecord)
+
+
+def _in_table_order(records: list[_Kept]) -> list[_Kept]:
+    return sorted(records, key=lambda record: (record.round, record.table_no))
+
+
 def _tournament(row: Row) -> TournamentRecord:
     data = dict(row)
     return TournamentRecord(tournament_id=data.pop("id"), **data)
@@ -55,14 +88,6 @@ def _table(row: Row) -> TournamentTable:
     return TournamentTable(
         **{**dict(row), "seats": json.loads(row["seats"]), "games": json.loads(row["games"])}
     )
-
-
-def _result(row: Row) -> ResultRecord:
-    data = dict(row)
-    for key in ("players", "places", "gone"):
-        data[key] = json.loads(data[key])
-    data["game_wins"] = json.loads(data["game_wins"] or "null")
-    return ResultRecord(**data)
 
 
 class TournamentSQL(Executor):
@@ -124,8 +149,8 @@ class TournamentSQL(Executor):
         await self._write(Step(_SAVE_ROUND, round.model_dump()))
 
     async def tournament_tables(self, tournament_id: str) -> list[TournamentTable]:
-        rows = await self._of(tournament_id, f"{_TABLE} FROM event_tables", "round, table_no")
-        return [_table(row) for row in rows]
+        (row,) = await self._fetch(_TABLES_JSON, {"id": tournament_id})
+        return _in_table_order(_TABLES.validate_json(row[0]))
 
     async def tournament_table_of(self, match_id: str) -> TournamentTable | None:
         rows = await self._fetch(
@@ -148,8 +173,8 @@ class TournamentSQL(Executor):
         )
 
     async def results(self, tournament_id: str) -> list[ResultRecord]:
-        rows = await self._of(tournament_id, f"{_RESULT} FROM results", "round, table_no")
-        return [_result(row) for row in rows]
+        (row,) = await self._fetch(_RESULTS_JSON, {"id": tournament_id})
+        return _in_table_order(_RESULTS.validate_json(row[0]))
 
     async def add_result(self, result: ResultRecord, *, replace: bool = False) -> bool:
         values = result.model_dump()

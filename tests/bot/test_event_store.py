@@ -105,3 +105,63 @@ async def test_a_best_of_three_tables_games_and_game_points_are_kept(store: SQLi
     corrected = two_one.model_copy(update={"game_wins": [0, 2], "game_draws": 0})
     assert await store.add_result(corrected, replace=True)
     assert (await store.results("t1"))[0] == corrected
+
+
+async def test_an_events_tables_and_results_read_back_in_round_and_table_order(
+    store: SQLiteStore,
+) -> None:
+    """Both are read as one JSON array the database builds: saved out of order, with
+    another event's rows beside them, they come back in (round, table_no) order, and an
+    event with none reads as empty lists."""
+    await store.create_tournament(event("t1"))
+    await store.create_tournament(event("t2"))
+    assert await store.results("t1") == [] and await store.tournament_tables("t1") == []
+    keys = [(2, 1), (1, 10), (2, 2), (1, 2), (1, 1)]
+    for number, (round_no, table_no) in enumerate(keys):
+        for tid in ("t1", "t2"):
+            seats = [number + 1, number + 20]
+            await store.save_tournament_table(
+                TournamentTable(
+                    tournament_id=tid,
+                    round=round_no,
+                    table_no=table_no,
+                    seats=seats,
+                    match_id=f"{tid}-{number}",
+                    thread_id=2**40 + number,  # past 32 bits: Discord's ids are
+                    status="done",
+                )
+            )
+            await store.add_result(
+                ResultRecord(
+                    tournament_id=tid,
+                    round=round_no,
+                    table_no=table_no,
+                    players=seats,
+                    places=[2, 1],
+                    gone=[seats[0]] if number == 3 else [],
+                    source="organiser",
+                )
+            )
+    tables = await store.tournament_tables("t1")
+    results = await store.results("t1")
+    assert [(t.round, t.table_no) for t in tables] == sorted(keys)
+    assert [(r.round, r.table_no) for r in results] == sorted(keys)
+    assert {t.tournament_id for t in tables} == {r.tournament_id for r in results} == {"t1"}
+    assert tables[0] == TournamentTable(
+        tournament_id="t1",
+        round=1,
+        table_no=1,
+        seats=[5, 24],
+        match_id="t1-4",
+        thread_id=2**40 + 4,
+        status="done",
+    )
+    assert results[1] == ResultRecord(
+        tournament_id="t1",
+        round=1,
+        table_no=2,
+        players=[4, 23],
+        places=[2, 1],
+        gone=[4],
+        source="organiser",
+    )

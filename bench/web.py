@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import resource
@@ -30,6 +31,7 @@ from pathlib import Path
 import aiohttp
 from aiohttp.test_utils import unused_port
 
+from bot.config import WebSettings
 from bot.service import MatchService, Person
 from bot.service.tournaments.models import read_view
 from bot.store import Store, open_store
@@ -320,6 +322,9 @@ async def latency_figures(folder: Path, moves: int) -> list[str]:
 
 
 def main(argv: list[str]) -> None:
+    # The collector as the bot and ``python -m bot web`` set it (GC_THRESHOLD's default).
+    if (threshold := WebSettings.model_construct().gc_thresholds) is not None:
+        gc.set_threshold(*threshold)
     parser = argparse.ArgumentParser(prog="python -m bench web")
     parser.add_argument("--smoke", action="store_true", help="a small, quick run")
     parser.add_argument("--every", type=float, default=1.0, help="seconds between moves")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 import sys
@@ -109,6 +110,8 @@ def web_command(args: list[str]) -> int:
         return 2
     logging.basicConfig(level="INFO", format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     check_database(settings.database_url)
+    if (threshold := settings.gc_thresholds) is not None:
+        gc.set_threshold(*threshold)
 
     async def run() -> None:
         stop = asyncio.Event()

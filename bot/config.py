@@ -46,6 +46,29 @@ class WebSettings(StoreSettings):
             raise ValueError("PUBLIC_URL must start with http:// or https://")
         return value
 
+    # Collection thresholds for a long-lived process, the bot or its pages alone
+    # (``gc.set_threshold``), empty for Python's own (700,10,10). A young generation of
+    # 20,000 objects instead of 700: what a click or a page makes dies young instead of
+    # being promoted, so full collections, which walk the whole heap and found nothing to
+    # free, all but stop (bench/load.py, bench/web.py, docs/benchmarks.md).
+    gc_threshold: str = "20000,4,10"
+
+    @field_validator("gc_threshold")
+    @classmethod
+    def _three_counts(cls, value: str) -> str:
+        value = value.replace(" ", "")
+        parts = value.split(",")
+        if value and (len(parts) != 3 or not all(p.isdigit() for p in parts) or parts[0] == "0"):
+            raise ValueError("GC_THRESHOLD must be three whole numbers, like 20000,4,10")
+        return value
+
+    @property
+    def gc_thresholds(self) -> tuple[int, int, int] | None:
+        if not self.gc_threshold:
+            return None
+        first, second, third = (int(p) for p in self.gc_threshold.split(","))
+        return first, second, third
+
     @property
     def site_url(self) -> str | None:
         """Where links to the web pages point; None: no page is served anywhere."""
@@ -111,27 +134,6 @@ class Settings(WebSettings):
     # Move what start-up built (modules, card catalogues, commands) out of the collector's
     # sight: full collections then walk a third of the objects (see bench/load.py).
     gc_freeze: bool = True
-    # Collection thresholds for a long-lived bot (``gc.set_threshold``), empty for Python's
-    # own (700,10,10). A young generation of 20,000 objects instead of 700: what a click
-    # makes dies young instead of being promoted, so full collections, which walk the
-    # whole heap and found nothing to free, all but stop (bench/load.py, docs/benchmarks.md).
-    gc_threshold: str = "20000,4,10"
-
-    @field_validator("gc_threshold")
-    @classmethod
-    def _three_counts(cls, value: str) -> str:
-        value = value.replace(" ", "")
-        parts = value.split(",")
-        if value and (len(parts) != 3 or not all(p.isdigit() for p in parts) or parts[0] == "0"):
-            raise ValueError("GC_THRESHOLD must be three whole numbers, like 20000,4,10")
-        return value
-
-    @property
-    def gc_thresholds(self) -> tuple[int, int, int] | None:
-        if not self.gc_threshold:
-            return None
-        first, second, third = (int(p) for p in self.gc_threshold.split(","))
-        return first, second, third
 
     @field_validator("log_level", mode="before")
     @classmethod

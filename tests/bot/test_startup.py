@@ -110,3 +110,29 @@ async def test_start_up_sets_the_collectors_thresholds(tmp_path: Path) -> None:
             assert gc.get_threshold() == (12345, 6, 7)
     finally:
         gc.set_threshold(*before)
+
+
+def test_the_pages_alone_set_the_collectors_thresholds_as_the_bot_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m bot web`` computes a large event's standings as the bot's process does:
+    with a young generation of GC_THRESHOLD, not Python's 700 objects."""
+    import bot.web.app
+    from bot.__main__ import web_command
+
+    seen: list[tuple[int, ...]] = []
+
+    async def serve_alone(url: str, port: int, stop: object) -> None:
+        seen.append(gc.get_threshold())
+
+    monkeypatch.setattr(bot.web.app, "serve_alone", serve_alone)
+    monkeypatch.chdir(tmp_path)  # no .env of the project's
+    monkeypatch.setenv("WEB_PORT", "8123")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'cookie.db'}")
+    monkeypatch.setenv("GC_THRESHOLD", "23456,5,9")
+    before = gc.get_threshold()
+    try:
+        assert web_command([]) == 0
+    finally:
+        gc.set_threshold(*before)
+    assert seen == [(23456, 5, 9)]

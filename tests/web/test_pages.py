@@ -4,6 +4,7 @@ the headers, the rate limit, the live table and the crawl that finds no secret."
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import random
 import sqlite3
@@ -11,6 +12,7 @@ import sqlite3
 from aiohttp.test_utils import TestClient
 
 from bot.service import MatchService
+from bot.web.app import COMPRESS_FROM, EVENTS
 from bot.web.paths import site_root
 from bot.web.security import CSP, Buckets
 from games import GAMES
@@ -431,3 +433,36 @@ async def test_an_events_card_on_the_front_page_says_its_format(
     event = await service.store.get_tournament(tid)
     assert event is not None
     assert format_name(event.model_copy(update={"config": '{"format": "gone"}'})) == ""
+
+
+async def test_a_page_goes_gzipped_to_a_browser_that_takes_it_and_plain_to_one_that_does_not(
+    service: MatchService, web: TestClient
+) -> None:
+    """Every page kind. The event page, which every viewer fetches again every 5 s, is
+    compressed once and kept so; the others as they are sent, unless too short to gain."""
+    pages = await every_page_kind(service)
+    packed_kinds = set()
+    for kind, path in pages.items():
+        plain = await web.get(path, headers={"Accept-Encoding": "identity"})
+        assert plain.status == 200, kind
+        assert "Content-Encoding" not in plain.headers, kind
+        assert plain.headers["Vary"] == "Accept-Encoding", kind
+        text = await plain.text()
+        packed = await web.get(path, headers={"Accept-Encoding": "gzip"}, auto_decompress=False)
+        assert packed.headers["Vary"] == "Accept-Encoding", kind
+        assert packed.headers["Content-Security-Policy"] == CSP, kind
+        body = await packed.read()
+        if len(text) < COMPRESS_FROM and kind != "event":
+            assert "Content-Encoding" not in packed.headers and body.decode() == text, kind
+            continue
+        assert packed.headers["Content-Encoding"] == "gzip", kind
+        assert gzip.decompress(body).decode() == text, kind
+        packed_kinds.add(kind)
+        if kind == "event":  # the bytes kept, not compressed again
+            (kept,) = (
+                drawn for _, _, drawn in web.server.app[EVENTS].values() if drawn.text == text
+            )
+            assert body == kept.gzipped
+        if kind == "replay":
+            assert len(body) * 5 < len(text.encode()), (len(body), len(text))
+    assert {"front", "table", "replay", "event", "bracket"} <= packed_kinds

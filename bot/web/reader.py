@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from bot.errors import UserError
 from bot.service.base import SeatView, match_outcome, waiting_on
 from bot.service.history import History, Replay
-from bot.service.tournaments.models import EventRecords, event_records
+from bot.service.tournaments.models import EventRecords, event_records, view_of
 from bot.store import MatchRecord, Store
 from bot.store.tournament_records import TournamentRecord
 from bot.timing import GuildSettings
@@ -29,6 +29,7 @@ from games.core.protocol import Game, GameState, Picturing
 
 LEADERS_SHOWN = 10
 PLAYER_MATCHES = 50  # finished matches listed on a player's page
+CHAMPIONS_KEPT = 4_096  # finished events whose winner is remembered (a few bytes each)
 
 
 @dataclass(frozen=True)
@@ -71,12 +72,12 @@ class Leader:
 
 @dataclass(frozen=True)
 class EventCard:
-    """An event on the front page: what its own row says, nothing read beside it (its
-    winner would take its entrants, results and tables, and the standings computed)."""
+    """An event on the front page: its own row, and the winner of a finished one."""
 
     record: TournamentRecord
     game: str  # its game's name
     format: str  # its format's name, short ("Swiss", "Single elimination")
+    champion: str | None = None  # a finished event's winner, as entered
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,9 @@ class Reader:
         self.store = store
         self.games = games
         self.history = history
+        # A finished event is closed to every change (``_organise``): its winner, computed
+        # once from its standings, stands for good, so the front page reads it once.
+        self.champions: dict[str, str | None] = {}
 
     async def site(self, guild_id: int, token: str) -> Site | None:
         """The server if it opted in and ``token`` is its current one; else None (404)."""
@@ -182,7 +186,7 @@ class Reader:
             if r.game in self.games and r.state is not None
         ]
         events = [
-            EventCard(e, self.games[e.game].name, format_name(e))
+            EventCard(e, self.games[e.game].name, format_name(e), await self.champion(e))
             for e in await self.store.tournaments(site.guild_id, open_only=False)
             if e.game in self.games
         ]
@@ -196,6 +200,20 @@ class Reader:
                     for i, r in enumerate(top)
                 ]
         return Front(running, events, leaders)
+
+    async def champion(self, event: TournamentRecord) -> str | None:
+        """A finished event's winner; None while it runs (or if it ended with nobody)."""
+        if event.status != "finished":
+            return None
+        if event.tournament_id not in self.champions:
+            game, records = self.games[event.game], await self.event_records(event)
+            # Off the event loop: a large event's standings take tens of milliseconds.
+            view = await asyncio.to_thread(view_of, game, event, records)
+            won = view.champion()
+            while len(self.champions) >= CHAMPIONS_KEPT:
+                self.champions.pop(next(iter(self.champions)))
+            self.champions[event.tournament_id] = None if won is None else won.name
+        return self.champions[event.tournament_id]
 
     async def match(self, site: Site, match_id: str) -> MatchRecord | None:
         record = await self.store.get(match_id)

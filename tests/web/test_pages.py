@@ -466,3 +466,37 @@ async def test_a_page_goes_gzipped_to_a_browser_that_takes_it_and_plain_to_one_t
         if kind == "replay":
             assert len(body) * 5 < len(text.encode()), (len(body), len(text))
     assert {"front", "table", "replay", "event", "bracket"} <= packed_kinds
+
+
+async def test_a_finished_events_card_names_its_winner_read_once(
+    service: MatchService, web: TestClient
+) -> None:
+    from bot.service.tournaments.models import read_view
+
+    root = await opt_in(service)
+    running = await an_event(service)
+    done = await elimination_event(service)
+    event = await service.store.get_tournament(done)
+    assert event is not None and event.status == "finished"
+    winner = (await read_view(service.store, GAMES[event.game], event)).champion()
+    assert winner is not None
+    front = await get_text(web, f"{root}/")
+
+    def card(tid: str) -> str:
+        return front.split(f'href="{root}/event/{tid}">', 1)[1].split("</a>", 1)[0]
+
+    shown = winner.name.replace("<", "&lt;").replace(">", "&gt;")
+    assert f'<span class="champion">🏆 won by {shown}</span>' in card(done)
+    assert "won by" not in card(running)
+    # Read once: a finished event takes no change, so the store is not asked again.
+    reads = 0
+    results = service.store.results
+
+    async def counted(tournament_id: str) -> list:
+        nonlocal reads
+        reads += 1
+        return await results(tournament_id)
+
+    service.store.results = counted  # type: ignore[method-assign]
+    assert card(done) in await get_text(web, f"{root}/")
+    assert reads == 0

@@ -231,6 +231,10 @@ class Store(ABC):
         """A server's events (``guild_id`` None: every server's), newest first."""
 
     @abstractmethod
+    async def tournaments_entered(self, guild_id: int, user_id: int) -> list[TournamentRecord]:
+        """The server's events the user has an entrant row in (any state), newest first."""
+
+    @abstractmethod
     async def save_tournament(self, record: TournamentRecord) -> None:
         """Status, round, message and config of an existing event."""
 

@@ -122,6 +122,15 @@ class TournamentSQL(Executor):
         )
         return [_tournament(row) for row in rows]
 
+    async def tournaments_entered(self, guild_id: int, user_id: int) -> list[TournamentRecord]:
+        rows = await self._fetch(
+            f"SELECT {_TOURNAMENT} FROM tournaments WHERE guild_id = :guild AND id IN "
+            "(SELECT tournament_id FROM entrants WHERE user_id = :user) "
+            "ORDER BY created_at DESC, id",
+            {"guild": guild_id, "user": user_id},
+        )
+        return [_tournament(row) for row in rows]
+
     async def save_tournament(self, record: TournamentRecord) -> None:
         await self._write(
             Step(

@@ -28,7 +28,7 @@ from bot.web.live import LiveTables, Watched
 from bot.web.reader import Reader, Site
 from bot.web.security import Buckets, guarded, with_headers
 from games.core.protocol import Game
-from games.core.words import plural
+from games.core.words import ordinal, plural
 
 log = logging.getLogger(__name__)
 
@@ -249,6 +249,7 @@ def templates() -> jinja2.Environment:
     env.filters["day"] = pages.day
     env.filters["rating"] = pages.rating
     env.filters["plural"] = plural
+    env.filters["ordinal"] = ordinal
     return env
 
 

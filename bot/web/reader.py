@@ -29,7 +29,8 @@ from games.core.protocol import Game, GameState, Picturing
 
 LEADERS_SHOWN = 10
 PLAYER_MATCHES = 50  # finished matches listed on a player's page
-CHAMPIONS_KEPT = 4_096  # finished events whose winner is remembered (a few bytes each)
+FINALS_KEPT = 4_096  # finished events whose final places are remembered
+PLAYER_EVENTS = 50  # events listed on a player's page
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,27 @@ class EventCard:
 
 
 @dataclass(frozen=True)
+class Final:
+    """A finished event's standings as they stand for good (a finished event takes no
+    change, ``_organise``): its winner's name and each person's place."""
+
+    champion: str | None
+    places: dict[int, int]  # user id -> rank (bots have no user id)
+    ranked: int  # how many the standings rank
+
+
+@dataclass(frozen=True)
+class EventPlaced:
+    """An event on a player's page: where they finished, once it is over."""
+
+    record: TournamentRecord
+    game: str
+    format: str
+    place: int | None  # None while it runs, or if they were not ranked
+    ranked: int
+
+
+@dataclass(frozen=True)
 class Front:
     running: list[TableNow]
     tournaments: list[EventCard]
@@ -112,6 +134,7 @@ class PlayerPage:
     name: str
     matches: list[Placed]
     curves: list[Curve]
+    events: list[EventPlaced]
 
 
 def format_name(event: TournamentRecord) -> str:
@@ -162,9 +185,8 @@ class Reader:
         self.store = store
         self.games = games
         self.history = history
-        # A finished event is closed to every change (``_organise``): its winner, computed
-        # once from its standings, stands for good, so the front page reads it once.
-        self.champions: dict[str, str | None] = {}
+        # Computed once per finished event from its standings (``Final``).
+        self.finals: dict[str, Final] = {}
 
     async def site(self, guild_id: int, token: str) -> Site | None:
         """The server if it opted in and ``token`` is its current one; else None (404)."""
@@ -203,17 +225,26 @@ class Reader:
 
     async def champion(self, event: TournamentRecord) -> str | None:
         """A finished event's winner; None while it runs (or if it ended with nobody)."""
+        final = await self.final(event)
+        return None if final is None else final.champion
+
+    async def final(self, event: TournamentRecord) -> Final | None:
+        """A finished event's final places; None while it runs."""
         if event.status != "finished":
             return None
-        if event.tournament_id not in self.champions:
+        if event.tournament_id not in self.finals:
             game, records = self.games[event.game], await self.event_records(event)
             # Off the event loop: a large event's standings take tens of milliseconds.
             view = await asyncio.to_thread(view_of, game, event, records)
             won = view.champion()
-            while len(self.champions) >= CHAMPIONS_KEPT:
-                self.champions.pop(next(iter(self.champions)))
-            self.champions[event.tournament_id] = None if won is None else won.name
-        return self.champions[event.tournament_id]
+            users = {e.entrant: e.user_id for e in view.entrants if e.user_id is not None}
+            places = {users[s.player]: s.rank for s in view.standings if s.player in users}
+            while len(self.finals) >= FINALS_KEPT:
+                self.finals.pop(next(iter(self.finals)))
+            self.finals[event.tournament_id] = Final(
+                None if won is None else won.name, places, len(view.standings)
+            )
+        return self.finals[event.tournament_id]
 
     async def match(self, site: Site, match_id: str) -> MatchRecord | None:
         record = await self.store.get(match_id)
@@ -262,11 +293,20 @@ class Reader:
             if change.game in self.games:
                 name = self.games[change.game].name
                 curves.setdefault(name, []).append((change.at, change.display_after))
+        entered = await self.store.tournaments_entered(site.guild_id, user_id)
+        events = []
+        for event in [e for e in entered if e.game in self.games][:PLAYER_EVENTS]:
+            final = await self.final(event)
+            place = None if final is None else final.places.get(user_id)
+            ranked = 0 if final is None else final.ranked
+            game = self.games[event.game].name
+            events.append(EventPlaced(event, game, format_name(event), place, ranked))
         return PlayerPage(
             user_id,
             names[user_id],
             matches,
             [Curve(game, points) for game, points in sorted(curves.items())],
+            events,
         )
 
     def _placed(self, record: MatchRecord, user_id: int) -> Placed:

@@ -165,3 +165,24 @@ async def test_an_events_tables_and_results_read_back_in_round_and_table_order(
         gone=[4],
         source="organiser",
     )
+
+
+async def test_the_events_a_user_entered_on_a_server_come_newest_first(
+    store: SQLiteStore,
+) -> None:
+    for tid, guild, created in (
+        ("t1", 1, 100.0),
+        ("t2", 1, 300.0),
+        ("t3", 2, 200.0),
+        ("t4", 1, 50.0),
+    ):
+        await store.create_tournament(
+            event(tid).model_copy(update={"guild_id": guild, "created_at": created})
+        )
+    for tid, user in (("t1", 7), ("t2", 7), ("t3", 7), ("t4", 8), ("t2", 8)):
+        await store.save_entrant(
+            EntrantRecord(tournament_id=tid, entrant=user, user_id=user, name="x", joined_at=1.0)
+        )
+    assert [e.tournament_id for e in await store.tournaments_entered(1, 7)] == ["t2", "t1"]
+    assert [e.tournament_id for e in await store.tournaments_entered(1, 8)] == ["t2", "t4"]
+    assert await store.tournaments_entered(2, 8) == []

@@ -17,6 +17,7 @@ from bot.web.paths import site_root
 from bot.web.security import CSP, Buckets
 from games import GAMES
 from tests.web.conftest import (
+    ANA,
     BEN,
     GUILD,
     MOD,
@@ -500,3 +501,45 @@ async def test_a_finished_events_card_names_its_winner_read_once(
     service.store.results = counted  # type: ignore[method-assign]
     assert card(done) in await get_text(web, f"{root}/")
     assert reads == 0
+
+
+async def test_a_players_page_lists_their_events_with_the_place_a_finished_one_gave(
+    service: MatchService, web: TestClient
+) -> None:
+    from bot.service.tournaments.models import read_view
+    from bot.store.tournament_records import EntrantRecord
+    from games.core.words import ordinal
+
+    root = await opt_in(service)
+    await finished_match(service)  # Ana and Ben have sat down here: their pages exist
+    done = await an_event(service)  # Ana, Ben, Basil, Ginger; Ben and Ginger won round 1
+    event = await service.store.get_tournament(done)
+    assert event is not None
+    await service.store.save_tournament(event.model_copy(update={"status": "finished"}))
+    running = event.model_copy(update={"tournament_id": "beef5678", "created_at": 1.8e9})
+    await service.store.create_tournament(running)
+    await service.store.save_entrant(
+        EntrantRecord(
+            tournament_id="beef5678", entrant=1, user_id=BEN.user_id, name="Ben", joined_at=1.8e9
+        )
+    )
+    finished = await service.store.get_tournament(done)
+    assert finished is not None
+    view = await read_view(service.store, GAMES[finished.game], finished)
+    rank = {view.entrant(s.player).user_id: s.rank for s in view.standings}
+
+    def rows(page: str) -> list[str]:
+        if "<h2>Tournaments</h2>" not in page:
+            return []
+        block = page.split("<h2>Tournaments</h2>", 1)[1].split("</table>", 1)[0]
+        return [row.split("</tr>", 1)[0] for row in block.split("<tr>")[2:]]
+
+    ben = rows(await get_text(web, f"{root}/player/{BEN.user_id}"))
+    assert len(ben) == 2  # newest first: the running one, then the finished one
+    assert '<td class="nowrap">running</td>' in ben[0] and "/event/beef5678" in ben[0]
+    won = "🏆 " if rank[BEN.user_id] == 1 else ""
+    assert f'<td class="nowrap">{won}{ordinal(rank[BEN.user_id])} of 4</td>' in ben[1]
+    assert "Cover Your Assets · Swiss" in ben[1] and f"/event/{done}" in ben[1]
+    ana = rows(await get_text(web, f"{root}/player/{ANA.user_id}"))
+    assert len(ana) == 1 and f"{ordinal(rank[ANA.user_id])} of 4</td>" in ana[0]
+    assert rank[ANA.user_id] > 1 and "🏆" not in ana[0]  # Ana lost round 1

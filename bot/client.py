@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+from typing import Any
 
 import discord
 from aiohttp import web
@@ -21,6 +22,7 @@ from bot.service import MatchService
 from bot.service.ratings import Ratings
 from bot.service.tournaments import Tournaments
 from bot.store import Store, Timer, open_store
+from bot.unclaimed import answer_unclaimed
 from bot.web.paths import WebLinks
 from games.core.words import plural
 
@@ -66,6 +68,7 @@ class CookieJar(commands.Bot):
         self._web_server: web.AppRunner | None = None
         self._background: set[asyncio.Task[object]] = set()
         self._said_hello = False
+        self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         self.draining = False
         self._drain: asyncio.Task[None] | None = None
 
@@ -182,6 +185,11 @@ class CookieJar(commands.Bot):
         )
         if self.metrics is not None:
             self.metrics.on_interaction(interaction)
+        await answer_unclaimed(interaction, self.dynamic_items)
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self.dynamic_items.extend(items)  # for a click on a component gone from its message
 
     async def close(self) -> None:
         if self._metrics_server is not None:

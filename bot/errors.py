@@ -34,7 +34,10 @@ class AlreadySeated(UserError):
 
 class NotInLobby(UserError):
     def __init__(self) -> None:
-        super().__init__("This match has already started, so the lobby buttons no longer work.")
+        super().__init__(
+            "This match has already started and its lobby is closed: watch it, or open "
+            "another with /play."
+        )
 
 
 class NotRunning(UserError):

@@ -166,3 +166,31 @@ async def test_leave_asks_first_then_the_seat_is_the_bots_for_good(fake, db) -> 
         assert "You left this match: a bot plays your seat to the end." in hand.text()
         assert "pinged" not in hand.text()
     fake.assert_clean()
+
+
+async def test_join_pressed_on_a_lobby_that_has_just_started_gets_a_sentence(fake, db) -> None:
+    """Discord sends a click with the message as it is now. Ben's client still showed the
+    lobby when Ana pressed Start: his Join is on no component of the table any more, which
+    discord.py drops without a word ("This interaction failed"). It gets its answer."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(ana, "play", game="cover_your_assets", bots=1)
+        lobby = table_of(fake)
+        await fake.click(ana, lobby, lobby.find_button("Add bot"))
+        join = lobby.find_button("Join").custom_id
+        assert join is not None
+        await fake.click(ana, lobby, lobby.find_button("Start"))
+        table = table_of(fake)
+        assert table.id == lobby.id and join not in {b.custom_id for b in table.buttons()}
+        match = await bot.service.store.open_in_channel(table.channel_id)
+        assert match is not None
+        before = match.version, [s.user_id for s in match.seats]
+        late = await fake._use_component(
+            ben, table, {"custom_id": join, "component_type": 2}, True, False
+        )
+        assert late.acknowledged
+        said = fake.last_reply(ben)
+        assert said.ephemeral and "started" in said.text().lower(), said.text()
+        after = await bot.service.store.open_in_channel(table.channel_id)
+        assert after is not None and (after.version, [s.user_id for s in after.seats]) == before
+    fake.assert_clean()

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import ChannelTaken, UserError
+from bot.errors import ChannelTaken, NotSeated, UserError
 from bot.permissions import FOR_THREADS, IN_CHANNEL
 from bot.service import MatchService, Person
 from bot.store import MatchRecord
@@ -263,6 +263,8 @@ class Play(commands.Cog):
             record = await self.match_here(
                 interaction, lambda r: r.seat_of(user_id) is not None, "leave"
             )
+            if record.seat_of(user_id) is None:
+                raise NotSeated  # asked nothing: there is no seat to give away
             if record.status == "lobby":
                 await self.service.leave(record.match_id, person(interaction))
                 await tell(interaction, "You left the lobby.")

@@ -150,9 +150,14 @@ async def test_cancel_in_the_parent_channel_ends_the_match_in_its_thread(
 
 
 async def test_leave_asks_first_then_the_seat_is_the_bots_for_good(fake, db) -> None:
-    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    ana, ben, dev = fake.add_user("ana"), fake.add_user("ben"), fake.add_user("dev")
     async with fake.running(make_bot(db)) as bot:
         await open_game(fake, "cover_your_assets", ana, ben, bots=1, always_ask=False)
+        # Someone with no seat is asked nothing: there is no seat of theirs to give away.
+        await fake.slash(dev, "leave")
+        said = fake.last_reply(dev)
+        assert said.ephemeral and not said.buttons()
+        assert said.text() == "You are not seated at this table. Use **Spectate** to watch it."
         await fake.slash(ben, "leave")
         question = fake.last_reply(ben)
         assert question.ephemeral

@@ -32,7 +32,13 @@ from cogs.components import (
 )
 from cogs.pictures import attach, pictures_on
 from cogs.tournaments.buttons import signup_buttons, with_roles
-from cogs.tournaments.embeds import log_line, signup_embed, standings_embed, standings_title
+from cogs.tournaments.embeds import (
+    log_line,
+    round_under_way,
+    signup_embed,
+    standings_embed,
+    standings_title,
+)
 from cogs.tournaments.pictures import STANDINGS, standings_png
 from games import GAMES
 
@@ -161,10 +167,11 @@ class TournamentCog(commands.Cog):
             event = await self.tournament_here(interaction)
             view = await self.events.view(event.tournament_id)
             final = event.status == "finished"
-            embed = standings_embed(view, view.event.round, final=final)
+            during = not final and round_under_way(view)
+            embed = standings_embed(view, view.event.round, final=final, during=during)
             files: list[discord.File] = []
             if await pictures_on(self.bot, event.guild_id):
-                title = standings_title(view, view.event.round, final=final)
+                title = standings_title(view, view.event.round, final=final, during=during)
                 files = attach(embed, await standings_png(view, title), STANDINGS)
             links = components_view()
             await add_web_link(

@@ -174,16 +174,37 @@ def game_score(view: TournamentView, table: TournamentTable) -> str:
     return text + (f", {score.draws} drawn" if score.draws else "")
 
 
-def standings_title(view: TournamentView, round_no: int, *, final: bool) -> str:
-    what = "final standings" if final else f"standings after round {round_no}"
+def standings_title(
+    view: TournamentView, round_no: int, *, final: bool, during: bool = False
+) -> str:
+    """``during``: round ``round_no`` is still being played (its results so far count)."""
+    if final:
+        what = "final standings"
+    else:
+        what = f"standings {'during' if during else 'after'} round {round_no}"
     return f"{view.game.name} · {what}"
 
 
+def round_under_way(view: TournamentView) -> bool:
+    """Whether a table of the current round still has no result."""
+    decided = {r.table_no for r in view.results if r.round == view.event.round}
+    return any(
+        t.table_no not in decided and t.status != "cancelled"
+        for t in view.tables
+        if t.round == view.event.round
+    )
+
+
 def standings_embed(
-    view: TournamentView, round_no: int, *, final: bool, next_round_at: float | None = None
+    view: TournamentView,
+    round_no: int,
+    *,
+    final: bool,
+    next_round_at: float | None = None,
+    during: bool = False,
 ) -> discord.Embed:
     """The standings; between rounds, when the next one starts (``next_round_at``)."""
-    title = "🏆 " + standings_title(view, round_no, final=final)
+    title = "🏆 " + standings_title(view, round_no, final=final, during=during)
     lines = standing_lines(view, view.standings)
     if len(view.standings) > STANDINGS_SHOWN:
         lines.append(

@@ -164,9 +164,14 @@ async def test_an_eight_player_swiss_of_cover_your_assets_runs_to_its_winner(fak
         assert any(ana.mention in m.content and "your match is on" in m.content for m in in_thread)
 
         for round_no in (1, 2, 3):
+            # Asked while the round is played, the standings say so (its results so far).
+            await fake.slash(ana, "tournament standings")
+            assert f"standings during round {round_no}" in fake.last_reply(ana).text()
             assert await decide_human_tables(fake, bot, mod) >= 2
             if round_no < 3:
                 await until_standings(fake, bot, clock, round_no)
+                await fake.slash(ana, "tournament standings")
+                assert f"standings after round {round_no}" in fake.last_reply(ana).text()
                 # Live: two minutes' grace to read the standings, then the next round.
                 assert (await the_event(bot)).round == round_no
                 await move_on(fake, bot, clock, 121)

@@ -9,11 +9,12 @@ from games.toss.cards import HALF, MILK, WILD, TossCards
 QUICK_START = """\
 **Goal.** Be the first to hold **five of one cookie and the milk** (wilds count as any cookie).
 
-**A turn.** The dice are rolled for you and everyone may have to act:
+**A turn.** Your dice are rolled for you after a moment (or press **Roll the dice**), and \
+everyone may have to act:
 • **Swap**: give a player cards of yours and take as many of theirs, unseen.
 • **Pass Left / Right**: everyone picks cards to pass at once, in their hand view.
-• **Toss**: everyone tosses cards into the middle, then grabs cards back from the table's \
-buttons: first click wins.
+• **Toss**: everyone tosses cards into the middle, then races to grab cards back: press \
+**Grab cards** on the table, then the card buttons it shows you; first click wins.
 The milk face moves the milk instead.
 
 **The end.** The moment a hand holds five of one cookie and the milk, its holder wins the \
@@ -24,8 +25,9 @@ Press **Show hand** on the table to see your cards; you are pinged when you must
 
 # Opens /rules, before the rulebook in brief: how a turn is played in Discord.
 HOW_TO_PLAY_HERE = how_to_play_here(
-    "Your dice are rolled for you at your turn; when everyone picks cards, pick yours "
-    "there; in a scramble, grab cards on the table."
+    "Your dice are rolled for you after a moment at your turn (press Roll the dice to roll "
+    "at once); when everyone picks cards, pick yours there; in a scramble, press Grab cards "
+    "on the table and grab from the buttons it shows you."
 )
 
 
@@ -44,25 +46,27 @@ def rules_text(cards: TossCards) -> str:
 {cards.label(WILD)} stands for any cookie; {cards.label(HALF)} is worth nothing. Everyone \
 gets {cards.hand_size} cards.
 
-**Your turn.** Press **Roll**: the action die shows Swap, Pass Left, Pass Right or Toss; \
-the number die shows 1, 2, 3, All or the milk.
+**Your turn.** Your dice are rolled for you after a moment, or at once when you press \
+**Roll the dice** (with `/always_ask` on, only when you press it): the action die shows \
+Swap, Pass Left, Pass Right or Toss; the number die shows 1, 2, 3, All or the milk.
 • **Swap N** — pick a player and N cards of yours to give them; then take N cards from \
 their hand without looking (you pick face-down places in a freshly shuffled order). \
 Swap All: you swap whole hands.
 • **Pass Left / Pass Right N** — everyone picks N cards in secret, at once; nothing moves \
 until all have chosen (the table shows who is still choosing); then all pass together.
 • **Toss N** — everyone picks N cards at once; they land face up in the middle and the \
-**scramble** opens on the table: one button per kind of card, first click wins a card, \
-and each player may grab as many as they tossed. When the window closes (a lobby option, \
-20 seconds by default in live games), the leftovers are dealt at random to those still short.
+**scramble** opens: **Grab cards** on the table shows you one button per kind of card in \
+the middle, first click wins a card, and each player may grab as many as they tossed. When \
+the window closes (a lobby option, 20 seconds by default in live games), the leftovers are \
+dealt at random to those still short.
 
 **The milk face.**
 • Pass + milk — whoever holds the milk passes it to that side, but first takes one card \
 from the receiver's hand without looking.
 • Swap + milk — the holder swaps the milk to the roller the same way; nothing happens if \
 the roller holds it.
-• Toss + milk — the holder tosses the milk; everyone else races for it on the table. The \
-winner lets the tosser take one card from their hand without looking, then adds the milk.
+• Toss + milk — the holder tosses the milk; everyone else races for it (**Grab cards**). \
+The winner lets the tosser take one card from their hand without looking, then adds the milk.
 
 **Winning.** The moment a hand holds five of one cookie (wilds count) and the milk — in \
 the middle of an action or on someone else's turn — its holder wins the round \

@@ -69,7 +69,7 @@ class Scrambling:
             Decision(
                 key=key,
                 seat=seat,
-                prompt=f"Scramble! Grab {plural(owed, 'card')} from the middle, on the table.",
+                prompt=f"Scramble! Grab {plural(owed, 'card')} from the middle: first click wins.",
                 options=options,
                 default=Action.of("close"),
                 reaction=True,

@@ -73,15 +73,16 @@ def view_of(game: TossRules, state: TossState, seat: int | None) -> TossView:
     outcome = game.outcome(state)
     players = []
     for s, name in enumerate(state.names):
-        status = ""
+        status, held = "", len(state.hands[s])
         if state.phase == "choose" and state.chosen:
             status = "✅ chosen" if state.chosen[s] is not None else "⏳ choosing"
+            held += len(state.chosen[s] or [])  # picked, still theirs until all pass at once
         elif scramble is not None and scramble.quota[s] > 0:
             status = f"🏃 grabbing {scramble.quota[s]}"
         players.append(
             SeatLine(
                 name=name,
-                cards=len(state.hands[s]),
+                cards=held,
                 round_wins=state.round_wins[s],
                 status=status,
             )
@@ -162,7 +163,7 @@ def phase_text(view: TossView) -> str:
         case "scramble":
             if view.tosser is not None:
                 return f"🥛 **Grab the milk!** Everyone but {names[view.tosser]} may."
-            return "🏃 **Scramble!** Grab cards with the buttons below: as many as you tossed."
+            return "🏃 **Scramble!** Press **Grab cards** below: as many as you tossed."
     return ""
 
 

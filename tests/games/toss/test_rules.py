@@ -95,11 +95,12 @@ def test_pass_left_waits_for_everyone_then_all_pass_together() -> None:
     t.play("Ben", "pass", "wild")
     t.play("Ana", "pass", "half")
     t.play("Dev", "pass", "chip")
-    # Nothing has moved yet: Cleo is still choosing, and the table says so.
+    # Nothing has moved yet: Cleo is still choosing, and the table says so; Ben's pick is
+    # still his (seven cards) until all pass at once.
     assert t.deciding() == ["Cleo"]
     assert "wild" not in t.hand("Cleo")
     lines = t.game.panels(t.game.view(t.state, None)).table.as_text()
-    assert "Cleo** — 7 cards · ⏳ choosing" in lines and "Ben** — 6 cards · ✅ chosen" in lines
+    assert "Cleo** — 7 cards · ⏳ choosing" in lines and "Ben** — 7 cards · ✅ chosen" in lines
     with pytest.raises(IllegalAction):
         t.play("Ben", "pass", "chip")  # chosen already
     t.play("Cleo", "pass", "fudge")

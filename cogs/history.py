@@ -62,7 +62,7 @@ def duration(seconds: float) -> str:
 def standings_line(past: PastMatch) -> str:
     places = [place for place, _, _ in past.standings]
     return " · ".join(
-        f"{render.place_mark(place, places)} {name} {score:,}"
+        f"{render.place_mark(place, places)} {name}" + (f" {score}" if score else "")
         for place, name, score in past.standings
     )
 

@@ -65,7 +65,9 @@ class PastMatch:
 
     record: MatchRecord
     game_name: str
-    standings: tuple[tuple[int, str, int], ...]  # (place, name, score), best first
+    # (place, name, score as the game counts it: "$1.2M", "3 cards left", "" where the
+    # place says it all), best first
+    standings: tuple[tuple[int, str, str], ...]
     moves: int
     started_at: float | None  # the first move
     finished_at: float | None
@@ -108,13 +110,15 @@ class History(ServiceBase):
 
     def _past(self, record: MatchRecord, first: datetime | None) -> PastMatch:
         game = self.games.get(record.game)
-        standings: tuple[tuple[int, str, int], ...] = ()
+        standings: tuple[tuple[int, str, str], ...] = ()
         if game is not None and record.state is not None:
-            outcome = match_outcome(record, game, game.load_state(record.state))
+            state = game.load_state(record.state)
+            outcome = match_outcome(record, game, state)
             names = {s.seat: s.name for s in record.seats}
             if outcome is not None:
                 standings = tuple(
-                    (p.place, names.get(p.seat, "?"), p.score) for p in outcome.placements
+                    (p.place, names.get(p.seat, "?"), game.score_text(state, p))
+                    for p in outcome.placements
                 )
         return PastMatch(
             record=record,

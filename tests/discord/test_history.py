@@ -66,6 +66,15 @@ async def test_a_finished_match_is_listed_replayed_to_its_last_move_and_exported
         assert listing.ephemeral
         text = listing.text()
         assert f"Cover Your Assets · {match_id}" in text and "🥇" in text
+        # Each score as the game counts it (Assets in dollars), not a bare number.
+        game = GAMES["cover_your_assets"]
+        final = game.load_state(record.state)
+        outcome = game.outcome(final)
+        assert outcome is not None
+        best = min(outcome.placements, key=lambda p: p.place)
+        winner = record.seats[best.seat].name
+        assert f"🥇 {winner} {game.score_text(final, best)}" in text
+        assert game.score_text(final, best).startswith("$")
         assert f"{record.version} moves" in text and "Page 1 of 1" in text
         assert str(record.seed) not in text
 

@@ -50,7 +50,7 @@ COMMAND_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     (
         "🃏 Decks",
         (
-            ("/deck list · show · import · copy", "your Braverse decks"),
+            ("/deck list · show · import · export · copy · delete", "your Braverse decks"),
             ("/card name:", "what a card says and does"),
         ),
     ),

@@ -161,7 +161,7 @@ class CoverYourCookies(CoverYourAssets):
                         option(
                             Action.of("take", card, index),
                             label=f"Batch: {self.label(card)} + {self.label(top)} from the row",
-                            group="Form a Batch",
+                            group="Start a Batch",
                             style="success",
                         )
                     )
@@ -187,7 +187,7 @@ class CoverYourCookies(CoverYourAssets):
             option(
                 Action.of("improve", asset),
                 label=f"Add {self.label(asset)} to your top Batch",
-                group="Form a Batch",
+                group="Start a Batch",
                 style="success",
             )
         ]
@@ -199,7 +199,7 @@ class CoverYourCookies(CoverYourAssets):
             option(
                 Action.of("single", card),
                 label=f"First Batch: a single {self.label(card)}",
-                group="Form a Batch",
+                group="Start a Batch",
                 style="success",
             )
             for card in dict.fromkeys(hand)

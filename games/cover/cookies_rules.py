@@ -25,7 +25,7 @@ You are pinged when it is your move.
 
 # Opens /rules, before the rulebook in brief: how a turn is played in Discord.
 HOW_TO_PLAY_HERE = how_to_play_here(
-    "On your turn pick a move there (form a Batch, discard, Swipe); when a Batch of "
+    "On your turn pick a move there (start a Batch, discard, Swipe); when a Batch of "
     "yours is swiped at, answer in the same view."
 )
 

@@ -41,6 +41,12 @@ async def test_help_names_every_command_in_groups_and_a_short_quick_start(fake, 
         text = help_.text()
         for command in COMMANDS:
             assert command in text, command
+        # Every /deck subcommand is named on its line.
+        from cogs.decks import Decks
+
+        deck_line = next(line for line in text.splitlines() if "/deck " in line)
+        for sub in Decks.deck.commands:
+            assert sub.name in deck_line, sub.name
         names = [f["name"] for f in help_.embeds[0]["fields"]]
         for group in ("Play", "Compete", "Look back", "Decks"):
             assert any(group in name for name in names), group

@@ -14,7 +14,7 @@ from games.core.panels import Panel, PanelField, Panels
 from games.core.protocol import Decision, Outcome
 from games.core.views import TableView, to_move
 from games.core.words import plural
-from games.cover.cookies_state import CookiesOptions, CookiesState
+from games.cover.cookies_state import CRUMB_STEPS, CookiesOptions, CookiesState
 from games.cover.state import CoverOptions, CoverSet, CoverState, RoundResult
 
 
@@ -289,7 +289,7 @@ def player_field(game: CoverRules, view: CoverView, seat: int) -> PanelField:
     marker = "▶ " if seat in view.to_move else ""
     name = f"{marker}{p.name} · {p.hand_count} in hand · {game.short_money(p.stack_value)}"
     if view.crumbs:
-        name += f" · crumbs {view.crumbs[seat]}"
+        name += f" · crumbs {view.crumbs[seat]}/{CRUMB_STEPS}"
     if view.enhance_waiting and view.enhance_waiting[seat]:
         name += " · ✨ waiting"
     if not p.stack:

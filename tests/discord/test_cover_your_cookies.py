@@ -25,7 +25,7 @@ async def test_four_players_with_mixers_play_to_the_final_embed(fake, db) -> Non
     async with fake.running(make_bot(db)) as bot:
         await open_cookies_lobby(fake, ana, ben, bots=2)
         table = table_of(fake)
-        assert "🍪 Cover Your Cookies · Round 1" in table.text() and "crumbs 0" in table.text()
+        assert "🍪 Cover Your Cookies · Round 1" in table.text() and "crumbs 0/6" in table.text()
         record = await bot.service.store.open_in_channel(fake.general.id)
         assert bot.service.load_state(record).options.mixers
         await play_to_the_end(fake, [ana, ben])

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.errors import ChannelTaken, NotSeated, UserError
 from bot.permissions import FOR_THREADS, IN_CHANNEL
-from bot.service import MatchService, Person
+from bot.service import MatchService
 from bot.store import MatchRecord
 from cogs import render
 from cogs.components import LEVEL_CHOICES, components_view, guarded, level_of, person, tell
@@ -19,6 +19,7 @@ from cogs.decks import any_deck
 from cogs.permissions import require_permissions
 from cogs.table import Presenter, presenter_of
 from cogs.table.buttons import LeaveButton
+from cogs.taken import can_cancel, channel_taken
 from games import GAMES
 from games.core.levels import Level
 from games.core.protocol import SeatChoosing
@@ -303,23 +304,6 @@ class Play(commands.Cog):
         await tell(interaction, "That command could not run. Please try again in a moment.")
 
 
-def channel_taken(existing: MatchRecord, who: Person) -> str:
-    """Why /play opened nothing here, offering only what this person can do about it."""
-    game = GAMES[existing.game]
-    link = render.jump_link(existing)
-    name = f"[{game.name}]({link})" if link else game.name
-    if existing.status == "lobby" and existing.seat_of(who.user_id) is not None:
-        text = f"You're already in the {name} lobby here."
-    elif existing.status == "lobby" and len(existing.seats) < game.max_players:
-        text = f"A {name} lobby is open here: press **Join** on it to play."
-    else:
-        text = f"A {name} match is under way here."
-    if existing.status != "lobby" or existing.seat_of(who.user_id) is None:
-        text += " For a table of your own, use another channel"
-        text += " (or /cancel this one)." if can_cancel(existing, who) else "."
-    return text
-
-
 THREADS_LOOKED_AT = 50  # a channel's active threads searched for a match of the person
 
 
@@ -331,10 +315,6 @@ def leave_question(match_id: str) -> dict[str, Any]:
         "text": "Leave this match? A bot takes your seat for good; you can't come back.",
         "view": view,
     }
-
-
-def can_cancel(record: MatchRecord, who: Person) -> bool:
-    return who.user_id == record.host_id or who.can_manage
 
 
 async def setup(bot: CookieJar) -> None:

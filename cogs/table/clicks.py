@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.errors import NotSeated, StaleClick, UserError
+from bot.errors import ChannelTaken, NotSeated, StaleClick, UserError
 from bot.permissions import IN_CHANNEL
 from bot.service import SeatView
 from bot.store import MatchRecord
@@ -19,6 +19,7 @@ from cogs.permissions import require_permissions
 from cogs.table.base import Part
 from cogs.table.drawing import Drawing
 from cogs.table.hands import Hands
+from cogs.taken import channel_taken
 from games.core.protocol import Action, IllegalAction
 
 if TYPE_CHECKING:
@@ -159,7 +160,13 @@ class Clicks(Part):
 
     async def rematch(self, interaction: discord.Interaction, match_id: str) -> None:
         require_permissions(interaction, IN_CHANNEL)
-        record = await self.service.rematch(match_id, person(interaction))
+        who = person(interaction)
+        try:
+            record = await self.service.rematch(match_id, who)
+        except ChannelTaken as taken:
+            # Pressed after another player: their rematch's lobby holds this seat already.
+            existing = await self.service.get(taken.match_id)
+            raise UserError(channel_taken(existing, who)) from None
         drawn = await self.drawing.table_message(record)  # a lobby: no picture
         response = await interaction.response.send_message(**drawn.sent())
         await self.remember_message(record, response)

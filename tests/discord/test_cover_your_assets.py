@@ -132,6 +132,12 @@ async def test_two_people_and_two_bots_play_a_full_match(fake, db, monkeypatch) 
             and "🤖 Bea" in rematch.text()
             and "Bob · host" in rematch.text()
         )
+        # Pressed after Bob, Rematch points at the lobby that holds this seat already.
+        await fake.click(alice, final, final.find_button("Rematch"))
+        again = fake.last_reply(alice)
+        assert again.ephemeral
+        assert again.text().startswith("You're already in the [Cover Your Assets](https://")
+        assert f"/{rematch.id})" in again.text()
     fake.assert_clean()
 
 

@@ -19,9 +19,11 @@ from bot.store import MatchRecord
 from cogs.components import (
     LEVEL,
     MID,
+    SIGNUP_LOOK,
     FreesClickedView,
     PerClient,
     PicksLevel,
+    VerbButton,
     components_view,
     guarded,
     level_picker,
@@ -64,43 +66,21 @@ def clicks_of(interaction: discord.Interaction) -> TableClicks:
 
 
 class LobbyButton(
-    FreesClickedView,
+    VerbButton,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:lobby:{MID}:(?P<verb>join|leave|bot|start|cancel)",
 ):
-    LOOK = {
-        "join": ("Join", discord.ButtonStyle.success, "🙋"),
-        "leave": ("Leave", discord.ButtonStyle.secondary, "🚪"),
-        "bot": ("Add bot", discord.ButtonStyle.secondary, "🤖"),
-        "start": ("Start", discord.ButtonStyle.primary, "▶️"),
-        "cancel": ("Cancel", discord.ButtonStyle.danger, "✖️"),
-    }
+    """The lobby's Join, Leave, Add bot, Start and Cancel."""
 
-    def __init__(self, match_id: str, verb: str) -> None:
-        label, style, emoji = self.LOOK[verb]
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=style, emoji=emoji, custom_id=f"cj:lobby:{match_id}:{verb}"
-            )
-        )
-        self.match_id, self.verb = match_id, verb
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(match["mid"], match["verb"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._run(interaction))
+    PREFIX, KEY, LOOK = "lobby", "mid", SIGNUP_LOOK
 
     async def _run(self, interaction: discord.Interaction) -> None:
-        service, who = service_of(interaction), person(interaction)
+        service, who, match_id = service_of(interaction), person(interaction), self.key
         if self.verb == "join":
             # The seat first; then, in its own control, the player's switch for lone passes
             # (said here once, privately, not in every public lobby). Pressing Join again
             # only shows it.
-            note = await joined(service, self.match_id, who)
+            note = await joined(service, match_id, who)
             mine = await service.user_settings(who.user_id)
             await interaction.response.send_message(
                 ephemeral=True, **always_ask_message(mine.always_ask, note + "\n")
@@ -108,10 +88,10 @@ class LobbyButton(
             return
         if self.verb == "bot":
             # Added at the server's level; the private answer offers the others.
-            record = await service.add_bot(self.match_id, who)
+            record = await service.add_bot(match_id, who)
             bot = record.seats[-1]
             said = f"{seat_name(bot)} takes seat {len(record.seats)}."
-            picker = level_picker(bot_level_ids(self.match_id, bot.name), bot.level, said)
+            picker = level_picker(bot_level_ids(match_id, bot.name), bot.level, said)
             await interaction.response.send_message(ephemeral=True, **picker)
             return
         verb = {
@@ -119,7 +99,7 @@ class LobbyButton(
             "start": service.start,
             "cancel": service.cancel,
         }[self.verb]
-        await verb(self.match_id, who)
+        await verb(match_id, who)
         await interaction.response.defer()  # the presenter edits the lobby message
 
 

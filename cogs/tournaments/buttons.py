@@ -16,8 +16,10 @@ from bot.tournaments.tiebreakers import tiebreaker_text
 from cogs import render
 from cogs.components import (
     LEVEL,
+    SIGNUP_LOOK,
     FreesClickedView,
     PicksLevel,
+    VerbButton,
     add_web_link,
     components_view,
     guarded,
@@ -53,45 +55,24 @@ def with_roles(interaction: discord.Interaction) -> Person:
 
 
 class TournamentButton(
-    FreesClickedView,
+    VerbButton,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:ev:{EID}:(?P<verb>join|leave|checkin|bot|start|cancel|mytable|standing|stay|next)",
 ):
     """Every button of an event: the sign-up's, My table, My standing, Stay in."""
 
+    PREFIX, KEY = "ev", "tid"
     LOOK = {
-        "join": ("Join", discord.ButtonStyle.success, "🙋"),
-        "leave": ("Leave", discord.ButtonStyle.secondary, "🚪"),
+        **SIGNUP_LOOK,
         "checkin": ("Check in", discord.ButtonStyle.primary, "✅"),
-        "bot": ("Add bot", discord.ButtonStyle.secondary, "🤖"),
-        "start": ("Start", discord.ButtonStyle.primary, "▶️"),
-        "cancel": ("Cancel", discord.ButtonStyle.danger, "✖️"),
         "mytable": ("My table", discord.ButtonStyle.primary, "🪑"),
         "standing": ("My standing", discord.ButtonStyle.secondary, "📊"),
         "stay": ("Stay in", discord.ButtonStyle.success, "💪"),
         "next": ("Start now", discord.ButtonStyle.primary, "⏭️"),
     }
 
-    def __init__(self, tournament_id: str, verb: str) -> None:
-        label, style, emoji = self.LOOK[verb]
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=style, emoji=emoji, custom_id=f"cj:ev:{tournament_id}:{verb}"
-            )
-        )
-        self.tournament_id, self.verb = tournament_id, verb
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> TournamentButton:
-        return cls(match["tid"], match["verb"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._run(interaction))
-
     async def _run(self, interaction: discord.Interaction) -> None:
-        events, who, tid = tournaments_of(interaction), with_roles(interaction), self.tournament_id
+        events, who, tid = tournaments_of(interaction), with_roles(interaction), self.key
         if self.verb == "join":
             entrant = await events.join(tid, who)
             where = "on the waitlist" if entrant.state == "waitlist" else "in"

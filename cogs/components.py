@@ -210,7 +210,7 @@ def level_picker(custom_id: Callable[[Level], str], current: Level, said: str) -
     return {"content": f"{said} How hard should it play?\n{hints}", "view": view}
 
 
-class PicksLevel:
+class PicksLevel(GuardedClick):
     """Mixed into the level buttons of Add bot's answers (a lobby's, a tournament's): the
     pick is made, and the answer says so and keeps the buttons for another pick."""
 
@@ -226,12 +226,9 @@ class PicksLevel:
     def button(self) -> discord.ui.Button:  # type: ignore[type-arg]
         return discord.ui.Button(label=LEVEL_NAMES[self.level], custom_id=self.ids()(self.level))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            said = await self.pick(interaction)
-            await interaction.response.edit_message(**level_picker(self.ids(), self.level, said))
-
-        await guarded(interaction, run())
+    async def _run(self, interaction: discord.Interaction) -> None:
+        said = await self.pick(interaction)
+        await interaction.response.edit_message(**level_picker(self.ids(), self.level, said))
 
 
 def level_of(choice: app_commands.Choice[str] | None) -> Level | None:

@@ -21,6 +21,7 @@ from cogs.components import (
     MID,
     SIGNUP_LOOK,
     FreesClickedView,
+    GuardedClick,
     PerClient,
     PicksLevel,
     VerbButton,
@@ -110,7 +111,6 @@ def bot_level_ids(match_id: str, name: str) -> Callable[[Level], str]:
 
 class BotLevelButton(
     PicksLevel,
-    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:botlevel:{MID}:(?P<bot>[A-Za-z]{{1,12}}):{LEVEL}",
 ):
@@ -146,7 +146,7 @@ async def joined(service: MatchService, match_id: str, who: Person) -> str:
 
 
 class LobbyOption(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"cj:lopt:{MID}:(?P<field>_?[a-z_]{{1,40}})",
 ):
@@ -190,9 +190,6 @@ class LobbyOption(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> LobbyOption:
         return cls(match["mid"], match["field"], item)  # Discord's item carries the values
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._run(interaction))
 
     async def _run(self, interaction: discord.Interaction) -> None:
         values = self.item.values  # type: ignore[attr-defined]
@@ -303,7 +300,7 @@ class MoveButton(
 
 
 class MoveSelect(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"cj:pick:{MID}:(?P<stamp>[0-9a-z]{{1,8}}):(?P<row>\d)",
 ):
@@ -347,18 +344,15 @@ class MoveSelect(
     ) -> MoveSelect:
         return cls(match["mid"], match["stamp"], int(match["row"]), select=item)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            try:
-                values = self.item.values  # type: ignore[attr-defined]
-                # "3.4": a row for two identical cards, in selects sent before a row was
-                # one card; they stay good while their decision stands.
-                picks = [int(n) for value in values for n in value.split(".")]
-            except ValueError:
-                raise UserError("That choice could not be read; open your hand again.") from None
-            await clicks_of(interaction).move(interaction, self.match_id, self.stamp, picks)
-
-        await guarded(interaction, run())
+    async def _run(self, interaction: discord.Interaction) -> None:
+        try:
+            values = self.item.values  # type: ignore[attr-defined]
+            # "3.4": a row for two identical cards, in selects sent before a row was
+            # one card; they stay good while their decision stands.
+            picks = [int(n) for value in values for n in value.split(".")]
+        except ValueError:
+            raise UserError("That choice could not be read; open your hand again.") from None
+        await clicks_of(interaction).move(interaction, self.match_id, self.stamp, picks)
 
 
 class RaceButton(
@@ -417,7 +411,7 @@ def always_ask_message(on: bool, note: str = "") -> dict[str, Any]:
 
 
 class AskButton(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"cj:ask:(?P<on>[01])",
 ):
@@ -440,16 +434,13 @@ class AskButton(
     ) -> AskButton:
         return cls(match["on"] == "1")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            await service_of(interaction).set_always_ask(interaction.user.id, self.on)
-            await interaction.response.edit_message(**always_ask_message(self.on))
-
-        await guarded(interaction, run())
+    async def _run(self, interaction: discord.Interaction) -> None:
+        await service_of(interaction).set_always_ask(interaction.user.id, self.on)
+        await interaction.response.edit_message(**always_ask_message(self.on))
 
 
 class LeaveButton(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:quit:{MID}",
 ):
@@ -472,21 +463,18 @@ class LeaveButton(
     ) -> LeaveButton:
         return cls(match["mid"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            # Leaving may end the match, and a tournament table's end posts results and
-            # standings before the answer: past Discord's 3 seconds when its channel is busy.
-            await interaction.response.defer()
-            record = await service_of(interaction).leave_match(self.match_id, interaction.user.id)
-            if record.status == "cancelled":
-                text = "You left; nobody is left to play, so the match has ended."
-            elif record.status == "finished":
-                text = "You left, so the match has ended: you are last, as a forfeit."
-            else:
-                text = "You left the match. A bot plays your seat to the end, for good."
-            await interaction.edit_original_response(content=text, view=None)
-
-        await guarded(interaction, run())
+    async def _run(self, interaction: discord.Interaction) -> None:
+        # Leaving may end the match, and a tournament table's end posts results and
+        # standings before the answer: past Discord's 3 seconds when its channel is busy.
+        await interaction.response.defer()
+        record = await service_of(interaction).leave_match(self.match_id, interaction.user.id)
+        if record.status == "cancelled":
+            text = "You left; nobody is left to play, so the match has ended."
+        elif record.status == "finished":
+            text = "You left, so the match has ended: you are last, as a forfeit."
+        else:
+            text = "You left the match. A bot plays your seat to the end, for good."
+        await interaction.edit_original_response(content=text, view=None)
 
 
 DYNAMIC_ITEMS = (

@@ -17,12 +17,11 @@ from cogs import render
 from cogs.components import (
     LEVEL,
     SIGNUP_LOOK,
-    FreesClickedView,
+    GuardedClick,
     PicksLevel,
     VerbButton,
     add_web_link,
     components_view,
-    guarded,
     level_picker,
     links_of,
     page_button,
@@ -120,7 +119,6 @@ def event_bot_ids(tournament_id: str, entrant: int) -> Callable[[Level], str]:
 
 class EventBotButton(
     PicksLevel,
-    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:evbot:{EID}:(?P<entrant>\d{{1,4}}):{LEVEL}",
 ):
@@ -206,7 +204,7 @@ def signup_buttons(view: TournamentView) -> discord.ui.View | None:
 
 
 class PairingsPage(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:evp:{EID}:(?P<round>\d{{1,4}}):(?P<page>\d{{1,4}}):(?P<slot>[ab])",
 ):
@@ -232,24 +230,21 @@ class PairingsPage(
     ) -> PairingsPage:
         return cls(match["tid"], int(match["round"]), int(match["page"]), match["slot"], False)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            events = tournaments_of(interaction)
-            view = await events.view(self.tournament_id)
-            pages = pairings_pages(view, self.round_no)
-            if not pages or self.page >= len(pages):
-                raise UserError(
-                    "That page of the pairings is gone (the round was paired again). "
-                    "My table shows yours."
-                )
-            deadline = await round_deadline(events, self.tournament_id, self.round_no)
-            embed, buttons = pairings_message(view, self.round_no, self.page, deadline)
-            keep(embed, interaction.message, BRACKET)
-            links = links_of(interaction)
-            await add_web_link(buttons, links, view.event.guild_id, "event", self.tournament_id)
-            await interaction.response.edit_message(embed=embed, view=buttons)
-
-        await guarded(interaction, run())
+    async def _run(self, interaction: discord.Interaction) -> None:
+        events = tournaments_of(interaction)
+        view = await events.view(self.tournament_id)
+        pages = pairings_pages(view, self.round_no)
+        if not pages or self.page >= len(pages):
+            raise UserError(
+                "That page of the pairings is gone (the round was paired again). "
+                "My table shows yours."
+            )
+        deadline = await round_deadline(events, self.tournament_id, self.round_no)
+        embed, buttons = pairings_message(view, self.round_no, self.page, deadline)
+        keep(embed, interaction.message, BRACKET)
+        links = links_of(interaction)
+        await add_web_link(buttons, links, view.event.guild_id, "event", self.tournament_id)
+        await interaction.response.edit_message(embed=embed, view=buttons)
 
 
 async def round_deadline(events: Tournaments, tournament_id: str, round_no: int) -> float | None:

@@ -18,7 +18,7 @@ import re
 import weakref
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 import discord
 from discord import app_commands
@@ -138,6 +138,54 @@ class FreesClickedView:
         return True
 
 
+class GuardedClick(FreesClickedView):
+    """Mixed into a DynamicItem whose click is its ``_run``: a click must always be answered,
+    so whatever ``_run`` raises is turned into a sentence by ``guarded``."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._run(interaction))
+
+    async def _run(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
+Look = tuple[str, discord.ButtonStyle, str]  # a button's label, style and emoji
+# Wherever one signs up (a lobby, an event) these buttons look the same, so that a player
+# who learnt one knows the other.
+SIGNUP_LOOK: dict[str, Look] = {
+    "join": ("Join", discord.ButtonStyle.success, "🙋"),
+    "leave": ("Leave", discord.ButtonStyle.secondary, "🚪"),
+    "bot": ("Add bot", discord.ButtonStyle.secondary, "🤖"),
+    "start": ("Start", discord.ButtonStyle.primary, "▶️"),
+    "cancel": ("Cancel", discord.ButtonStyle.danger, "✖️"),
+}
+
+
+class VerbButton(GuardedClick):
+    """Mixed into a row of buttons on one thing (a lobby, an event), each a verb:
+    ``cj:<PREFIX>:<key>:<verb>``, looking as ``LOOK`` says, its key read back from the
+    template's group ``KEY``. A mixin, placed before ``discord.ui.DynamicItem[...]``, and not
+    a base: discord.py asks every DynamicItem subclass for its own template."""
+
+    PREFIX: ClassVar[str]
+    KEY: ClassVar[str]
+    LOOK: ClassVar[dict[str, Look]]
+
+    def __init__(self, key: str, verb: str) -> None:
+        label, style, emoji = self.LOOK[verb]
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label, style=style, emoji=emoji, custom_id=f"cj:{self.PREFIX}:{key}:{verb}"
+        )
+        super().__init__(button)  # type: ignore[call-arg]  # DynamicItem's, next in the MRO
+        self.key, self.verb = key, verb
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> Self:
+        return cls(match[cls.KEY], match["verb"])
+
+
 class _SentOnce(discord.ui.View):
     """A view emptied once discord.py has turned it into a message's components. Each item
     points back at its view, and such a cycle is garbage only a collection frees: under
@@ -162,7 +210,7 @@ def level_picker(custom_id: Callable[[Level], str], current: Level, said: str) -
     return {"content": f"{said} How hard should it play?\n{hints}", "view": view}
 
 
-class PicksLevel:
+class PicksLevel(GuardedClick):
     """Mixed into the level buttons of Add bot's answers (a lobby's, a tournament's): the
     pick is made, and the answer says so and keeps the buttons for another pick."""
 
@@ -178,12 +226,9 @@ class PicksLevel:
     def button(self) -> discord.ui.Button:  # type: ignore[type-arg]
         return discord.ui.Button(label=LEVEL_NAMES[self.level], custom_id=self.ids()(self.level))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            said = await self.pick(interaction)
-            await interaction.response.edit_message(**level_picker(self.ids(), self.level, said))
-
-        await guarded(interaction, run())
+    async def _run(self, interaction: discord.Interaction) -> None:
+        said = await self.pick(interaction)
+        await interaction.response.edit_message(**level_picker(self.ids(), self.level, said))
 
 
 def level_of(choice: app_commands.Choice[str] | None) -> Level | None:

@@ -23,7 +23,7 @@ from bot.service import HistoryPage, MatchService, PastMatch, Replay
 from bot.service.base import match_outcome
 from cogs import render
 from cogs.components import (
-    FreesClickedView,
+    GuardedClick,
     add_web_link,
     components_view,
     guarded,
@@ -116,7 +116,7 @@ def history_message(
 
 
 class HistoryButton(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"cj:hist:(?P<page>\d{1,4}):(?P<game>[a-z_]{1,40}|-):(?P<user>\d{1,20}):(?P<slot>[ab])",
 ):
@@ -144,15 +144,12 @@ class HistoryButton(
         user = int(match["user"]) or None
         return cls(int(match["page"]), game, user, match["slot"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            found = await service_of(interaction).history(
-                interaction.guild_id or 0, game=self.game, user_id=self.user_id, page=self.page
-            )
-            embed, view = history_message(found, self.game, self.user_id)
-            await interaction.response.edit_message(embed=embed, view=view)
-
-        await guarded(interaction, run())
+    async def _run(self, interaction: discord.Interaction) -> None:
+        found = await service_of(interaction).history(
+            interaction.guild_id or 0, game=self.game, user_id=self.user_id, page=self.page
+        )
+        embed, view = history_message(found, self.game, self.user_id)
+        await interaction.response.edit_message(embed=embed, view=view)
 
 
 # --- /replay -------------------------------------------------------------------------------
@@ -277,7 +274,7 @@ async def show_replay(
 
 
 class ReplayButton(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:rp:{MID}:(?P<slot>[a-e]):(?P<step>\d{{1,6}}):(?P<hands>[01])",
 ):
@@ -312,12 +309,12 @@ class ReplayButton(
     ) -> ReplayButton:
         return cls(match["mid"], match["slot"], int(match["step"]), match["hands"] == "1")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, show_replay(interaction, self.match_id, self.step, self.hands))
+    async def _run(self, interaction: discord.Interaction) -> None:
+        await show_replay(interaction, self.match_id, self.step, self.hands)
 
 
 class ReplaySelect(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"cj:rps:{MID}:(?P<hands>[01])",
 ):
@@ -343,14 +340,11 @@ class ReplaySelect(
     ) -> ReplaySelect:
         return cls(match["mid"], match["hands"] == "1", item)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            values = self.item.values  # type: ignore[attr-defined]
-            if not values or not values[0].isdigit():
-                raise UserError("Pick a round or a move from the list.")
-            await show_replay(interaction, self.match_id, int(values[0]), self.hands)
-
-        await guarded(interaction, run())
+    async def _run(self, interaction: discord.Interaction) -> None:
+        values = self.item.values  # type: ignore[attr-defined]
+        if not values or not values[0].isdigit():
+            raise UserError("Pick a round or a move from the list.")
+        await show_replay(interaction, self.match_id, int(values[0]), self.hands)
 
 
 class History(commands.Cog):

@@ -20,7 +20,7 @@ from bot.ratings import PROVISIONAL_GAMES
 from bot.service.ratings import LeaderboardPage, PlayerStats, Ratings
 from bot.store.ratings import RatingRecord
 from cogs import render
-from cogs.components import FreesClickedView, components_view, guarded, page_button
+from cogs.components import GuardedClick, components_view, guarded, page_button
 from cogs.pictures import attach, pictures_on
 from games import GAMES
 from games.core.levels import LEVEL_NAMES, LEVELS
@@ -100,7 +100,7 @@ def leaderboard_message(found: LeaderboardPage) -> tuple[discord.Embed, discord.
 
 
 class LeaderboardButton(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"cj:lb:(?P<game>[a-z_]{1,40}):(?P<page>\d{1,5}):(?P<slot>[ab])",
 ):
@@ -123,15 +123,12 @@ class LeaderboardButton(
     ) -> LeaderboardButton:
         return cls(match["game"], int(match["page"]), match["slot"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            found = await ratings_of(interaction).leaderboard(
-                interaction.guild_id or 0, self.game, self.page
-            )
-            embed, view = leaderboard_message(found)
-            await interaction.response.edit_message(embed=embed, view=view)
-
-        await guarded(interaction, run())
+    async def _run(self, interaction: discord.Interaction) -> None:
+        found = await ratings_of(interaction).leaderboard(
+            interaction.guild_id or 0, self.game, self.page
+        )
+        embed, view = leaderboard_message(found)
+        await interaction.response.edit_message(embed=embed, view=view)
 
 
 # --- /stats ------------------------------------------------------------------------------------
@@ -201,7 +198,7 @@ def games_menu(user_id: int, ratings: list[RatingRecord], current: str | None) -
 
 
 class StatsGame(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Select],
     template=r"cj:stats:(?P<user>\d{1,20})",
 ):
@@ -235,28 +232,25 @@ class StatsGame(
     ) -> StatsGame:
         return cls(int(match["user"]), item)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            values = self.item.values  # type: ignore[attr-defined]
-            game = values[0] if values else ""
-            if game not in GAMES:
-                raise UserError("Pick a game from the list.")
-            ratings = ratings_of(interaction)
-            guild = interaction.guild_id or 0
-            found = await ratings.stats(guild, self.user_id, game)
-            if found is None:
-                raise UserError(f"No rated match of {GAMES[game].name} here yet.")
-            rated = await ratings.rated_games(guild, self.user_id)
-            embed = stats_embed(found)
-            files = await curve_files(interaction.client, guild, found, embed)  # type: ignore[arg-type]
-            await interaction.response.edit_message(
-                embed=embed,
-                view=games_menu(self.user_id, rated, game),
-                attachments=files,
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-
-        await guarded(interaction, run())
+    async def _run(self, interaction: discord.Interaction) -> None:
+        values = self.item.values  # type: ignore[attr-defined]
+        game = values[0] if values else ""
+        if game not in GAMES:
+            raise UserError("Pick a game from the list.")
+        ratings = ratings_of(interaction)
+        guild = interaction.guild_id or 0
+        found = await ratings.stats(guild, self.user_id, game)
+        if found is None:
+            raise UserError(f"No rated match of {GAMES[game].name} here yet.")
+        rated = await ratings.rated_games(guild, self.user_id)
+        embed = stats_embed(found)
+        files = await curve_files(interaction.client, guild, found, embed)  # type: ignore[arg-type]
+        await interaction.response.edit_message(
+            embed=embed,
+            view=games_menu(self.user_id, rated, game),
+            attachments=files,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
 
 class RatingsCog(commands.Cog, name="Ratings"):

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import render
-from cogs.components import FreesClickedView, components_view, guarded, tell
+from cogs.components import GuardedClick, components_view, tell
 from cogs.play import GAME_CHOICES
 from games import GAMES
 from games.core.protocol import Game
@@ -54,7 +54,7 @@ def part_text(game: Game, part: str) -> str:
 
 
 class RulesButton(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"cj:rules:(?P<game>[a-z_]{1,40}):(?P<part>full|rulings)",
 ):
@@ -78,22 +78,19 @@ class RulesButton(
     ) -> RulesButton:
         return cls(match["game"], match["part"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            game = GAMES.get(self.game)
-            if game is None:
-                await tell(interaction, "That game is no longer here: see /rules.")
-                return
-            messages = render.paged(
-                part_text(game, self.part),
-                title=f"{PARTS[self.part][1]} {game.name} · {PARTS[self.part][2]}",
-                footer=f"{seats(game)} · /play to start",
-            )
-            await interaction.response.send_message(embeds=messages[0], ephemeral=True)
-            for embeds in messages[1:]:
-                await interaction.followup.send(embeds=embeds, ephemeral=True)
-
-        await guarded(interaction, run())
+    async def _run(self, interaction: discord.Interaction) -> None:
+        game = GAMES.get(self.game)
+        if game is None:
+            await tell(interaction, "That game is no longer here: see /rules.")
+            return
+        messages = render.paged(
+            part_text(game, self.part),
+            title=f"{PARTS[self.part][1]} {game.name} · {PARTS[self.part][2]}",
+            footer=f"{seats(game)} · /play to start",
+        )
+        await interaction.response.send_message(embeds=messages[0], ephemeral=True)
+        for embeds in messages[1:]:
+            await interaction.followup.send(embeds=embeds, ephemeral=True)
 
 
 class Rules(commands.Cog):

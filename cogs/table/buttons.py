@@ -19,9 +19,12 @@ from bot.store import MatchRecord
 from cogs.components import (
     LEVEL,
     MID,
+    SIGNUP_LOOK,
     FreesClickedView,
+    GuardedClick,
     PerClient,
     PicksLevel,
+    VerbButton,
     components_view,
     guarded,
     level_picker,
@@ -64,43 +67,21 @@ def clicks_of(interaction: discord.Interaction) -> TableClicks:
 
 
 class LobbyButton(
-    FreesClickedView,
+    VerbButton,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:lobby:{MID}:(?P<verb>join|leave|bot|start|cancel)",
 ):
-    LOOK = {
-        "join": ("Join", discord.ButtonStyle.success, "🙋"),
-        "leave": ("Leave", discord.ButtonStyle.secondary, "🚪"),
-        "bot": ("Add bot", discord.ButtonStyle.secondary, "🤖"),
-        "start": ("Start", discord.ButtonStyle.primary, "▶️"),
-        "cancel": ("Cancel", discord.ButtonStyle.danger, "✖️"),
-    }
+    """The lobby's Join, Leave, Add bot, Start and Cancel."""
 
-    def __init__(self, match_id: str, verb: str) -> None:
-        label, style, emoji = self.LOOK[verb]
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=style, emoji=emoji, custom_id=f"cj:lobby:{match_id}:{verb}"
-            )
-        )
-        self.match_id, self.verb = match_id, verb
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(match["mid"], match["verb"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._run(interaction))
+    PREFIX, KEY, LOOK = "lobby", "mid", SIGNUP_LOOK
 
     async def _run(self, interaction: discord.Interaction) -> None:
-        service, who = service_of(interaction), person(interaction)
+        service, who, match_id = service_of(interaction), person(interaction), self.key
         if self.verb == "join":
             # The seat first; then, in its own control, the player's switch for lone passes
             # (said here once, privately, not in every public lobby). Pressing Join again
             # only shows it.
-            note = await joined(service, self.match_id, who)
+            note = await joined(service, match_id, who)
             mine = await service.user_settings(who.user_id)
             await interaction.response.send_message(
                 ephemeral=True, **always_ask_message(mine.always_ask, note + "\n")
@@ -108,10 +89,10 @@ class LobbyButton(
             return
         if self.verb == "bot":
             # Added at the server's level; the private answer offers the others.
-            record = await service.add_bot(self.match_id, who)
+            record = await service.add_bot(match_id, who)
             bot = record.seats[-1]
             said = f"{seat_name(bot)} takes seat {len(record.seats)}."
-            picker = level_picker(bot_level_ids(self.match_id, bot.name), bot.level, said)
+            picker = level_picker(bot_level_ids(match_id, bot.name), bot.level, said)
             await interaction.response.send_message(ephemeral=True, **picker)
             return
         verb = {
@@ -119,7 +100,7 @@ class LobbyButton(
             "start": service.start,
             "cancel": service.cancel,
         }[self.verb]
-        await verb(self.match_id, who)
+        await verb(match_id, who)
         await interaction.response.defer()  # the presenter edits the lobby message
 
 
@@ -130,7 +111,6 @@ def bot_level_ids(match_id: str, name: str) -> Callable[[Level], str]:
 
 class BotLevelButton(
     PicksLevel,
-    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:botlevel:{MID}:(?P<bot>[A-Za-z]{{1,12}}):{LEVEL}",
 ):
@@ -166,7 +146,7 @@ async def joined(service: MatchService, match_id: str, who: Person) -> str:
 
 
 class LobbyOption(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"cj:lopt:{MID}:(?P<field>_?[a-z_]{{1,40}})",
 ):
@@ -210,9 +190,6 @@ class LobbyOption(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> LobbyOption:
         return cls(match["mid"], match["field"], item)  # Discord's item carries the values
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._run(interaction))
 
     async def _run(self, interaction: discord.Interaction) -> None:
         values = self.item.values  # type: ignore[attr-defined]
@@ -323,7 +300,7 @@ class MoveButton(
 
 
 class MoveSelect(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"cj:pick:{MID}:(?P<stamp>[0-9a-z]{{1,8}}):(?P<row>\d)",
 ):
@@ -367,18 +344,15 @@ class MoveSelect(
     ) -> MoveSelect:
         return cls(match["mid"], match["stamp"], int(match["row"]), select=item)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            try:
-                values = self.item.values  # type: ignore[attr-defined]
-                # "3.4": a row for two identical cards, in selects sent before a row was
-                # one card; they stay good while their decision stands.
-                picks = [int(n) for value in values for n in value.split(".")]
-            except ValueError:
-                raise UserError("That choice could not be read; open your hand again.") from None
-            await clicks_of(interaction).move(interaction, self.match_id, self.stamp, picks)
-
-        await guarded(interaction, run())
+    async def _run(self, interaction: discord.Interaction) -> None:
+        try:
+            values = self.item.values  # type: ignore[attr-defined]
+            # "3.4": a row for two identical cards, in selects sent before a row was
+            # one card; they stay good while their decision stands.
+            picks = [int(n) for value in values for n in value.split(".")]
+        except ValueError:
+            raise UserError("That choice could not be read; open your hand again.") from None
+        await clicks_of(interaction).move(interaction, self.match_id, self.stamp, picks)
 
 
 class RaceButton(
@@ -437,7 +411,7 @@ def always_ask_message(on: bool, note: str = "") -> dict[str, Any]:
 
 
 class AskButton(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"cj:ask:(?P<on>[01])",
 ):
@@ -460,16 +434,13 @@ class AskButton(
     ) -> AskButton:
         return cls(match["on"] == "1")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            await service_of(interaction).set_always_ask(interaction.user.id, self.on)
-            await interaction.response.edit_message(**always_ask_message(self.on))
-
-        await guarded(interaction, run())
+    async def _run(self, interaction: discord.Interaction) -> None:
+        await service_of(interaction).set_always_ask(interaction.user.id, self.on)
+        await interaction.response.edit_message(**always_ask_message(self.on))
 
 
 class LeaveButton(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:quit:{MID}",
 ):
@@ -492,21 +463,18 @@ class LeaveButton(
     ) -> LeaveButton:
         return cls(match["mid"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            # Leaving may end the match, and a tournament table's end posts results and
-            # standings before the answer: past Discord's 3 seconds when its channel is busy.
-            await interaction.response.defer()
-            record = await service_of(interaction).leave_match(self.match_id, interaction.user.id)
-            if record.status == "cancelled":
-                text = "You left; nobody is left to play, so the match has ended."
-            elif record.status == "finished":
-                text = "You left, so the match has ended: you are last, as a forfeit."
-            else:
-                text = "You left the match. A bot plays your seat to the end, for good."
-            await interaction.edit_original_response(content=text, view=None)
-
-        await guarded(interaction, run())
+    async def _run(self, interaction: discord.Interaction) -> None:
+        # Leaving may end the match, and a tournament table's end posts results and
+        # standings before the answer: past Discord's 3 seconds when its channel is busy.
+        await interaction.response.defer()
+        record = await service_of(interaction).leave_match(self.match_id, interaction.user.id)
+        if record.status == "cancelled":
+            text = "You left; nobody is left to play, so the match has ended."
+        elif record.status == "finished":
+            text = "You left, so the match has ended: you are last, as a forfeit."
+        else:
+            text = "You left the match. A bot plays your seat to the end, for good."
+        await interaction.edit_original_response(content=text, view=None)
 
 
 DYNAMIC_ITEMS = (

@@ -14,9 +14,8 @@ from bot.store import DeckRecord
 from cogs import render
 from cogs.components import (
     MID,
-    FreesClickedView,
+    GuardedClick,
     components_view,
-    guarded,
     person,
     service_of,
 )
@@ -27,7 +26,7 @@ MY_LISTS = "mine"  # the Choose deck entry that opens the player's own decks
 
 
 class SeatChoiceSelect(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"cj:seatpick:{MID}",
 ):
@@ -60,9 +59,6 @@ class SeatChoiceSelect(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> SeatChoiceSelect:
         return cls(match["mid"], item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._run(interaction))
 
     async def _run(self, interaction: discord.Interaction) -> None:
         values = self.item.values  # type: ignore[attr-defined]
@@ -98,7 +94,7 @@ class SeatChoiceSelect(
 
 
 class MyListSelect(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"cj:mypick:{MID}",
 ):
@@ -128,9 +124,6 @@ class MyListSelect(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> MyListSelect:
         return cls(match["mid"], item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._run(interaction))
 
     async def _run(self, interaction: discord.Interaction) -> None:
         values = self.item.values  # type: ignore[attr-defined]

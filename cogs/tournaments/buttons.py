@@ -16,11 +16,12 @@ from bot.tournaments.tiebreakers import tiebreaker_text
 from cogs import render
 from cogs.components import (
     LEVEL,
-    FreesClickedView,
+    SIGNUP_LOOK,
+    GuardedClick,
     PicksLevel,
+    VerbButton,
     add_web_link,
     components_view,
-    guarded,
     level_picker,
     links_of,
     page_button,
@@ -53,45 +54,24 @@ def with_roles(interaction: discord.Interaction) -> Person:
 
 
 class TournamentButton(
-    FreesClickedView,
+    VerbButton,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:ev:{EID}:(?P<verb>join|leave|checkin|bot|start|cancel|mytable|standing|stay|next)",
 ):
     """Every button of an event: the sign-up's, My table, My standing, Stay in."""
 
+    PREFIX, KEY = "ev", "tid"
     LOOK = {
-        "join": ("Join", discord.ButtonStyle.success, "🙋"),
-        "leave": ("Leave", discord.ButtonStyle.secondary, "🚪"),
+        **SIGNUP_LOOK,
         "checkin": ("Check in", discord.ButtonStyle.primary, "✅"),
-        "bot": ("Add bot", discord.ButtonStyle.secondary, "🤖"),
-        "start": ("Start", discord.ButtonStyle.primary, "▶️"),
-        "cancel": ("Cancel", discord.ButtonStyle.danger, "✖️"),
         "mytable": ("My table", discord.ButtonStyle.primary, "🪑"),
         "standing": ("My standing", discord.ButtonStyle.secondary, "📊"),
         "stay": ("Stay in", discord.ButtonStyle.success, "💪"),
         "next": ("Start now", discord.ButtonStyle.primary, "⏭️"),
     }
 
-    def __init__(self, tournament_id: str, verb: str) -> None:
-        label, style, emoji = self.LOOK[verb]
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=style, emoji=emoji, custom_id=f"cj:ev:{tournament_id}:{verb}"
-            )
-        )
-        self.tournament_id, self.verb = tournament_id, verb
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> TournamentButton:
-        return cls(match["tid"], match["verb"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._run(interaction))
-
     async def _run(self, interaction: discord.Interaction) -> None:
-        events, who, tid = tournaments_of(interaction), with_roles(interaction), self.tournament_id
+        events, who, tid = tournaments_of(interaction), with_roles(interaction), self.key
         if self.verb == "join":
             entrant = await events.join(tid, who)
             where = "on the waitlist" if entrant.state == "waitlist" else "in"
@@ -139,7 +119,6 @@ def event_bot_ids(tournament_id: str, entrant: int) -> Callable[[Level], str]:
 
 class EventBotButton(
     PicksLevel,
-    FreesClickedView,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:evbot:{EID}:(?P<entrant>\d{{1,4}}):{LEVEL}",
 ):
@@ -225,7 +204,7 @@ def signup_buttons(view: TournamentView) -> discord.ui.View | None:
 
 
 class PairingsPage(
-    FreesClickedView,
+    GuardedClick,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"cj:evp:{EID}:(?P<round>\d{{1,4}}):(?P<page>\d{{1,4}}):(?P<slot>[ab])",
 ):
@@ -251,24 +230,21 @@ class PairingsPage(
     ) -> PairingsPage:
         return cls(match["tid"], int(match["round"]), int(match["page"]), match["slot"], False)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            events = tournaments_of(interaction)
-            view = await events.view(self.tournament_id)
-            pages = pairings_pages(view, self.round_no)
-            if not pages or self.page >= len(pages):
-                raise UserError(
-                    "That page of the pairings is gone (the round was paired again). "
-                    "My table shows yours."
-                )
-            deadline = await round_deadline(events, self.tournament_id, self.round_no)
-            embed, buttons = pairings_message(view, self.round_no, self.page, deadline)
-            keep(embed, interaction.message, BRACKET)
-            links = links_of(interaction)
-            await add_web_link(buttons, links, view.event.guild_id, "event", self.tournament_id)
-            await interaction.response.edit_message(embed=embed, view=buttons)
-
-        await guarded(interaction, run())
+    async def _run(self, interaction: discord.Interaction) -> None:
+        events = tournaments_of(interaction)
+        view = await events.view(self.tournament_id)
+        pages = pairings_pages(view, self.round_no)
+        if not pages or self.page >= len(pages):
+            raise UserError(
+                "That page of the pairings is gone (the round was paired again). "
+                "My table shows yours."
+            )
+        deadline = await round_deadline(events, self.tournament_id, self.round_no)
+        embed, buttons = pairings_message(view, self.round_no, self.page, deadline)
+        keep(embed, interaction.message, BRACKET)
+        links = links_of(interaction)
+        await add_web_link(buttons, links, view.event.guild_id, "event", self.tournament_id)
+        await interaction.response.edit_message(embed=embed, view=buttons)
 
 
 async def round_deadline(events: Tournaments, tournament_id: str, round_no: int) -> float | None:

@@ -1,0 +1,41 @@
+"""The lobby's Leave and Cancel: answered only with an acknowledgement, since the lobby
+message itself shows what changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.discord.conftest import make_bot, table_of
+from tests.discord.harness import FakeDiscord
+
+DEFERRED_UPDATE = 6  # the click is only acknowledged; the message is edited apart
+
+
+async def test_the_lobbys_leave_and_cancel_change_the_lobby_in_place(
+    fake: FakeDiscord, db: Path
+) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(ana, "play", game="toss_your_cookies")
+        lobby = table_of(fake)
+        await fake.click(ben, lobby, lobby.find_button("Join"))
+        assert "Seats (2/8)\n1. Ana · host\n2. Ben\n" in table_of(fake).text()
+        await fake.click(ben, lobby, lobby.find_button("Cancel"))
+        refused = fake.last_reply(ben)
+        assert refused.ephemeral
+        assert refused.text() == "Only the host or someone with Manage Server can cancel the match."
+        await fake.click(ben, lobby, lobby.find_button("Leave"))
+        assert fake.last_interaction(ben).response_type == DEFERRED_UPDATE
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        assert record is not None and record.seat_of(ben.id) is None
+        assert "Seats (1/8)\n1. Ana · host\nOptions\n" in table_of(fake).text()
+        await fake.click(ana, lobby, lobby.find_button("Cancel"))
+        assert fake.last_interaction(ana).response_type == DEFERRED_UPDATE
+        ended = table_of(fake)
+        assert (
+            ended.text()
+            == "🍪 Toss Your Cookies\nThis match was cancelled. Start a new one with /play."
+        )
+        assert ended.buttons() == []
+        assert (await bot.service.store.open_in_channel(fake.general.id)) is None
+    fake.assert_clean()

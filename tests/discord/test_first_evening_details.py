@@ -35,7 +35,8 @@ async def test_toss_results_rank_the_winner_and_let_the_losers_share_a_place(
         assert ranking.splitlines() == ["🥇 **Ben**", "2. **Ana**, **Cleo**"]
         await fake.slash(people[0], "history")
         listed = fake.last_reply(people[0]).text()
-        assert "🥇 Ben 1 · 2. Ana 0 · 2. Cleo 0" in listed and "🥈" not in listed
+        # One round: the place says it all, no score beside it.
+        assert "🥇 Ben · 2. Ana · 2. Cleo\n" in listed and "🥈" not in listed
         assert table_of(fake).id != final.id
     fake.assert_clean()
 

@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.errors import ChannelTaken, NotSeated, UserError
 from bot.permissions import FOR_THREADS, IN_CHANNEL
 from bot.service import MatchService
+from bot.service.decks import MINE
 from bot.store import MatchRecord
 from cogs import render
 from cogs.components import LEVEL_CHOICES, components_view, guarded, level_of, person, tell
@@ -102,6 +103,11 @@ class Play(commands.Cog):
                 drawn = await self.presenter.table_message(record)  # a lobby: no picture
                 response = await interaction.response.send_message(**drawn.sent())
                 await self.presenter.remember_message(record, response)
+            if pick is not None and pick.startswith(MINE):
+                # As the lobby's own deck select says it: a draft is named now, not at Start.
+                mine = await self.service.deck(interaction.user.id, pick.removeprefix(MINE))
+                said = render.deck_picked(mine.name, self.service.deck_problems(mine))
+                await interaction.followup.send(said, ephemeral=True)
             if bots and len(record.seats) >= chosen.max_players:
                 # Bots took every seat: nobody could join, so nothing to wait for. With a
                 # seat free the lobby stays open for friends until the host presses Start.

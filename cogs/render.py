@@ -81,6 +81,17 @@ def problem_lines(problems: list[str]) -> str:
     return "\n".join(f"• {p}" for p in problems)
 
 
+def deck_picked(name: str, problems: list[str]) -> str:
+    """A player's own deck picked for a table, with what keeps a draft from Start."""
+    text = f"You play **{name}** at this table."
+    if problems:
+        text += (
+            " It is a draft, so the match cannot start with it until it is fixed:\n"
+            + problem_lines(problems)
+        )
+    return clip(text, CONTENT)
+
+
 def pace_line(record: MatchRecord) -> str:
     return MatchSettings.model_validate_json(record.settings or "{}").pace_label
 

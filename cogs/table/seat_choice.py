@@ -132,13 +132,5 @@ class MyListSelect(
         service = service_of(interaction)
         deck = await service.deck(interaction.user.id, values[0].removeprefix(MINE))
         await service.choose(self.match_id, person(interaction), MINE + deck.name)
-        problems = service.deck_problems(deck)
-        text = f"You play **{deck.name}** at this table."
-        if problems:
-            text += (
-                " It is a draft, so the match cannot start with it until it is fixed:\n"
-                + render.problem_lines(problems)
-            )
-        await interaction.response.edit_message(
-            content=render.clip(text, render.CONTENT), view=None
-        )
+        text = render.deck_picked(deck.name, service.deck_problems(deck))
+        await interaction.response.edit_message(content=text, view=None)

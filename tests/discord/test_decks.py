@@ -231,3 +231,23 @@ async def test_card_looks_a_card_up_by_number_or_name(fake, db) -> None:
         offered = await fake.autocomplete(ana, "card", "name", "ripple")
         assert offered == [{"name": "S1-052 Ripple Sage", "value": "S1-052"}]
     fake.assert_clean()
+
+
+async def test_play_with_a_draft_of_ones_own_says_at_once_it_cannot_start(fake, db) -> None:
+    """As the lobby's own deck select does: the host hears now, privately, what keeps
+    their pick from Start, instead of at Start with everyone waiting."""
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        await import_deck(fake, ana, "Tiny", "4 S1-001\n")
+        await fake.slash(ana, "play", game="braverse", deck="Tiny")
+        assert "1. Ana · host · deck 'Tiny'" in table_of(fake).text()
+        said = fake.last_reply(ana)
+        assert said.ephemeral
+        assert said.text().startswith("You play **Tiny** at this table. It is a draft")
+        assert "• The deck has 4 cards; it needs exactly 60." in said.text()
+        # A legal deck of one's own is said plainly.
+        await fake.slash(ana, "cancel")
+        await fake.slash(ana, "deck copy", source="fort", name="Ana Fort")
+        await fake.slash(ana, "play", game="braverse", deck="Ana Fort")
+        assert fake.last_reply(ana).text() == "You play **Ana Fort** at this table."
+    fake.assert_clean()

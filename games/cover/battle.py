@@ -139,6 +139,8 @@ class Battles(CoverCards):
             options=tuple(options),
             default=Action.of("concede"),
             reaction=True,
+            # Whether this side holds an answer is a secret: pinged and waited for alike.
+            hides_choice=True,
         )
 
     @staticmethod
@@ -200,7 +202,11 @@ class Battles(CoverCards):
         self.settle_if_unanswerable(state, events)
 
     def settle_if_unanswerable(self, state: CoverState, events: list[Event]) -> None:
-        """A side that holds no answer of the weight due cannot respond, and loses at once."""
+        """Under the rule of matches stored before ``ask_unanswerable``: a side that holds no
+        answer of the weight due cannot respond, and loses at once. Today it is asked, with
+        letting go as its lone answer (``answer_decision``)."""
+        if state.options.ask_unanswerable:
+            return
         battle = state.battle
         assert battle is not None
         if not self.plays(state, state.players[battle.to_answer].hand, battle.asset, battle.need):

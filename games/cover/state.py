@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from games.core.options import switches
 from games.core.protocol import GameState
 
 EndMode = Literal["classic", "quick", "highest_after_3", "first_to_2"]
@@ -51,14 +52,21 @@ class CoverOptions(BaseModel):
         "Penny Jars", "Two $1,000 wilds that count as two cards in a challenge."
     )
 
+    # A side with no answer to a challenge is asked all the same, its lone answer (let go,
+    # give up) played for it after the pause of any forced decision: settled at once, the
+    # wait (or none) told the table what it did not hold. Matches begun before this rule
+    # hold False (migration 019) and replay so from their logs; no lobby offers the old
+    # rule. Last of the fields: the migration appends it where a dump would write it.
+    ask_unanswerable: bool = Field(
+        default=True,
+        title="Ask a side with no answer",
+        json_schema_extra={"offered": False},
+    )
+
     @property
     def advanced(self) -> list[str]:
-        """Titles of the advanced rules that are on."""
-        return [
-            info.title or name
-            for name, info in type(self).model_fields.items()
-            if info.annotation is bool and getattr(self, name)
-        ]
+        """Titles of the advanced rules that are on (the ones a lobby offers)."""
+        return [field.title for field in switches(type(self)) if getattr(self, field.name)]
 
 
 class CoverSet(BaseModel):

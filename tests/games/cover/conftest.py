@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core.protocol import Action, Event
+from games.core.protocol import Action, Decision, Event
 from games.cover import CoverYourAssets
 from games.cover.state import CoverOptions, CoverSet, CoverState
 
@@ -23,9 +23,20 @@ class Table:
         return self.state.names.index(name)
 
     def play(self, name: str, kind: str, *args: object) -> list[Event]:
+        """``name`` plays; then a side left with no answer lets go, as the bot driver
+        answers that forced decision for a person in Discord (``ask_unanswerable``)."""
         self.state, events = self.game.apply(self.state, self.seat(name), Action.of(kind, *args))
+        while (lone := self.lone_answer()) is not None:
+            self.state, more = self.game.apply(self.state, lone.seat, lone.forced)
+            events += more
         self.events += events
         return events
+
+    def lone_answer(self) -> Decision | None:
+        found = self.game.decisions(self.state)
+        if len(found) == 1 and found[0].hides_choice and found[0].forced is not None:
+            return found[0]
+        return None
 
     def hand(self, name: str) -> list[str]:
         return self.state.players[self.seat(name)].hand

@@ -114,14 +114,44 @@ def test_the_rulebook_example_ezra_takes_cathys_auto_set(rig) -> None:
     t.play("Ezra", "challenge", t.seat("Cathy"), "classic_auto")
     t.play("Cathy", "counter", "gold")
     t.play("Ezra", "counter", "classic_auto")
-    assert t.state.battle is None  # Cathy holds no Auto and no wild: she cannot respond
+    # Cathy holds no Auto and no wild: she lets the set go, her lone answer played for her
+    # (the rig answers it as the bot driver does), in words a choice would use.
+    assert t.state.battle is None
     assert t.stack("Ezra") == [
         ["cabin", "cabin"],
         ["silver", "gold", "classic_auto", "classic_auto", "classic_auto"],
     ]
     assert t.stack("Cathy") == [["piano", "piano"]]
-    assert "Cathy cannot answer." in t.public_log()
+    assert "Cathy let the set go." in t.public_log()
     assert "Ezra stole the Classic Auto set (5 cards, $120,000)." in t.public_log()
+
+
+def test_a_side_with_no_answer_is_asked_as_one_with_a_choice_would_be(rig) -> None:
+    """Settled at once, the table learnt Cathy held no Auto, Gold or Silver: she is asked
+    all the same, pinged and waited for (``hides_choice``), with letting go her one answer.
+    A match stored before this rule (``ask_unanswerable`` off) settles as it did."""
+    hands = {
+        "Ezra": ["classic_auto", "piano", "jewels", "cash", "cash"],
+        "Cathy": ["piano", "toy_train", "cash", "jewels", "jewels"],
+    }
+    stacks = {
+        "Ezra": [cover_set("cabin", "cabin")],
+        "Cathy": [cover_set("piano", "piano"), cover_set("classic_auto", "classic_auto")],
+    }
+    t = rig(hands=hands, stacks=stacks)
+    t.state, _ = t.game.apply(t.state, t.seat("Ezra"), Action.of("challenge", 1, "classic_auto"))
+    (decision,) = t.game.decisions(t.state)
+    assert decision.seat == t.seat("Cathy") and decision.hides_choice
+    assert [o.label for o in decision.options] == ["Let it go"]
+    assert decision.forced == Action.of("concede")
+    t.state, events = t.game.apply(t.state, t.seat("Cathy"), Action.of("concede"))
+    said = [e.text for e in events if e.visible_to is None]
+    assert said[0] == "Cathy let the set go." and not any("cannot" in s for s in said)
+
+    old = rig(hands=hands, stacks=stacks, options=CoverOptions(ask_unanswerable=False))
+    events = old.play("Ezra", "challenge", old.seat("Cathy"), "classic_auto")
+    assert old.state.battle is None
+    assert "Cathy cannot answer." in [e.text for e in events]
 
 
 def test_challenger_and_defender_alternate_until_one_gives_up(rig) -> None:

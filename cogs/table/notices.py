@@ -98,8 +98,8 @@ class Notices(Part):
     async def remind(self, change: Change) -> None:
         timer = change.timer
         seat = next((s for s in change.match.seats if timer and s.seat == timer.seat), None)
-        if timer is None or seat is None or seat.user_id is None:
-            return
+        if timer is None or seat is None or seat.user_id is None or seat.played_by_bot:
+            return  # a bot answers for a stand-in's or a forfeited seat: nobody to call
         game = self.service.game_of(change.match)
         lead = {"remind_final": "⌛ Last call", "remind_asked": "👋 Nudge from the table"}.get(
             timer.kind, "⏳ Reminder"

@@ -117,9 +117,11 @@ class Pings(Part):
         racing = {d.seat for d in deciding if d.window is not None and d.race_stamp not in races}
         now = waiting_on(deciding)
         new = {s for s in now if (s not in before or s in racing)} - forced
-        people = {s.seat for s in change.match.seats if s.user_id}
+        # A seat a bot plays (a stand-in, a forfeit) is answered at once by the bot: its
+        # person is not called on, and a ping still calling on it has done its work.
+        people, played = people_and_played(change.match)
         match_id = change.match.match_id
-        self.answered(match_id, (before - now) & people)
+        self.answered(match_id, ((before - now) & people) | played)
         # A racer whose race ended (the milk was caught) sees who got what in their hand.
         raced_out = {d.seat for d in earlier if d.window is not None} - now
         said = [e.text for e in change.events if e.visible_to is None]
@@ -158,7 +160,8 @@ class Pings(Part):
                 await self.poster.pace.wait(record.channel_id)
                 seats |= await self._to_ping(record)  # gathered while waiting
                 record, deciding = await self.service.deciding_now(match_id)
-                pinged = sorted(seats & waiting_on(deciding))
+                # A seat a bot took meanwhile (a timeout while the ping waited) is left out.
+                pinged = sorted(seats & waiting_on(deciding) & people_and_played(record)[0])
                 if not pinged or record.status != "active":
                     continue
                 game = self.service.game_of(record)
@@ -264,6 +267,14 @@ class Pings(Part):
             await self.notices.direct_message(
                 seat.user_id, f"🎯 It's your move in **{game.name}**: {link}{when}"
             )
+
+
+def people_and_played(record: MatchRecord) -> tuple[set[int], set[int]]:
+    """The seats a person plays, and the people's seats a bot plays for them now (a
+    stand-in until they are back, or a forfeited seat): those are never pinged."""
+    people = {s.seat for s in record.seats if not s.played_by_bot}
+    played = {s.seat for s in record.seats if s.user_id is not None and s.played_by_bot}
+    return people, played
 
 
 def turn_ping(

@@ -1,0 +1,60 @@
+"""Who is pinged: never a seat a bot plays (a stand-in, a forfeit), never twice for one
+turn by /remind, never someone away; and what is left of reminders once answered."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.store.models import GONE, PRESENT, STANDING_IN
+from tests.discord.conftest import make_a_move, make_bot
+from tests.discord.harness import FakeDiscord, FakeUser
+from tests.discord.test_clocks import start_with_bots, until_my_turn
+
+HOUR = 3600.0
+
+
+def mentions_posted(fake: FakeDiscord, user: FakeUser, since: int = 0) -> list[str]:
+    """Every message posted (kept or swept since) that mentions ``user``: a mention
+    notifies when it is posted, whatever happens to the message later."""
+    return [
+        content
+        for r in fake.requests[since:]
+        if r.method == "POST"
+        and r.path.endswith("/messages")
+        and user.mention in (content := (r.body or {}).get("content") or "")
+    ]
+
+
+async def tick(fake: FakeDiscord, bot, seconds: float) -> None:  # type: ignore[no-untyped-def]
+    await bot.service.clock.advance(seconds)
+    await fake.settle_with(bot.scheduler.fire_due())
+
+
+async def seat_actions(bot, match_id: str, seat: int) -> list:  # type: ignore[no-untyped-def,type-arg]
+    return [a for a in await bot.service.store.actions(match_id) if a.seat == seat]
+
+
+@pytest.mark.parametrize(("policy", "away"), [("bot", STANDING_IN), ("forfeit", GONE)])
+async def test_a_seat_a_bot_plays_is_never_pinged_or_reminded(fake, db, policy, away) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(mod, "settings", on_timeout=policy, forfeit_after=1)
+        match_id = await start_with_bots(fake, bot, ana, "async", ben)
+        await until_my_turn(fake, bot, match_id, 0, ben)
+        await tick(fake, bot, 25 * HOUR)
+        assert (await bot.service.get(match_id)).seats[0].away == away
+        since = len(fake.requests)
+        hers = len(await seat_actions(bot, match_id, 0))
+        for _ in range(12):
+            if (await bot.service.get(match_id)).status != "active":
+                break
+            if not await make_a_move(fake, ben):
+                await tick(fake, bot, 25 * HOUR)
+            await fake.settle()
+        record = await bot.service.get(match_id)
+        # Her seat went on playing (the bot answered for it), and nobody called on her.
+        assert len(await seat_actions(bot, match_id, 0)) > hers + 1
+        assert mentions_posted(fake, ana, since) == []
+        assert record.seats[0].away == away and record.seats[1].away == PRESENT
+    fake.assert_clean()

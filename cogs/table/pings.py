@@ -240,16 +240,29 @@ class Pings(Part):
         except (discord.HTTPException, TimeoutError, OSError):
             log.warning("could not ping in channel %s", record.channel_id)
             return False
+        self._hold(record, pinged, posted)
+        return True
+
+    def _hold(self, record: MatchRecord, seats: Sequence[int], posted: discord.Message) -> None:
+        """A new message calling on ``seats`` (a ping, a reminder) is kept until they answer
+        and takes the place of the one that called on them before, which is swept."""
         self.sweeps.posted(posted)
-        ping = LivePing(record.channel_id, posted.id, set(pinged))
-        for seat in pinged:
+        live = self._live.setdefault(record.match_id, {})
+        ping = LivePing(record.channel_id, posted.id, set(seats))
+        for seat in seats:
             old = live.get(seat)
             live[seat] = ping
             if old is not None and old is not ping:
                 old.seats.discard(seat)  # the new ping calls on them now
                 if not old.seats:
                     self.sweeps.retire(old.channel_id, old.message_id)
-        return True
+
+    async def remind(self, change: Change) -> None:
+        """A reminder, a last call or a nudge goes the way of a turn ping: swept once its
+        player answers, so none is left saying \"time runs out\" of a move already made."""
+        posted = await self.notices.remind(change)
+        if posted is not None and change.timer is not None:
+            self._hold(change.match, [change.timer.seat], posted)
 
     async def dm_turns(
         self, record: MatchRecord, game: Game, seats: list[int], deadlines: dict[int, float]

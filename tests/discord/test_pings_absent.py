@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.store.models import GONE, PRESENT, STANDING_IN
+from cogs.table.sweeps import SWEEP_AFTER
 from tests.discord.conftest import make_a_move, make_bot
 from tests.discord.harness import FakeDiscord, FakeUser
 from tests.discord.test_clocks import start_with_bots, until_my_turn
@@ -57,4 +58,32 @@ async def test_a_seat_a_bot_plays_is_never_pinged_or_reminded(fake, db, policy, 
         assert len(await seat_actions(bot, match_id, 0)) > hers + 1
         assert mentions_posted(fake, ana, since) == []
         assert record.seats[0].away == away and record.seats[1].away == PRESENT
+    fake.assert_clean()
+
+
+async def test_reminders_are_swept_like_turn_pings_once_answered(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        match_id = await start_with_bots(fake, bot, ana, "async")
+        await until_my_turn(fake, bot, match_id, 0)
+        await tick(fake, bot, 12 * HOUR)
+        await tick(fake, bot, 10 * HOUR)
+        await fake.advance(SWEEP_AFTER + 1)
+
+        def calls() -> list[str]:
+            return [
+                m.content
+                for m in fake.public_messages()
+                if m.content.startswith(("🎯", "⏳ Reminder", "⌛ Last call"))
+            ]
+
+        # Still unanswered: only the latest call on her stays (the last call).
+        assert [c[:12] for c in calls()] == ["⌛ Last call:"]
+        assert len([t for t in fake.all_public_text() if t.startswith("⏳ Reminder")]) == 1
+        await make_a_move(fake, ana)
+        await until_my_turn(fake, bot, match_id, 0)
+        await fake.advance(SWEEP_AFTER + 1)
+        # Answered: the reminders went (her open hand shows her new turn: no new ping).
+        assert calls() == []
+        assert all(m.deleted for m in fake.messages.values() if "Last call" in m.content)
     fake.assert_clean()

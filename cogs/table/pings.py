@@ -72,6 +72,9 @@ class Pings(Part):
         self._pingers: dict[str, asyncio.Task[object]] = {}
         self._live: dict[str, dict[int, LivePing]] = {}  # per match: each seat's live ping
         self._answered: dict[tuple[str, int], float] = {}  # (match, seat) -> loop time
+        # (match, seat) -> the service's clock when a new message last called on the seat:
+        # /remind leaves a person pinged within the hour alone.
+        self._pinged: dict[tuple[str, int], float] = {}
 
     def forget(self, match_id: str) -> None:
         """An ended match pings nobody any more: its pings go."""
@@ -80,8 +83,9 @@ class Pings(Part):
         self._ping_news.pop(match_id, None)
         for ping in {id(p): p for p in self._live.pop(match_id, {}).values()}.values():
             self.sweeps.retire(ping.channel_id, ping.message_id)
-        for key in [k for k in self._answered if k[0] == match_id]:
-            del self._answered[key]
+        for memory in (self._answered, self._pinged):
+            for key in [k for k in memory if k[0] == match_id]:
+                del memory[key]
         self.drawing.forget(match_id)
 
     def answered(self, match_id: str, seats: set[int]) -> None:
@@ -249,13 +253,19 @@ class Pings(Part):
         self.sweeps.posted(posted)
         live = self._live.setdefault(record.match_id, {})
         ping = LivePing(record.channel_id, posted.id, set(seats))
+        now = self.service.clock.now()
         for seat in seats:
+            self._pinged[(record.match_id, seat)] = now
             old = live.get(seat)
             live[seat] = ping
             if old is not None and old is not ping:
                 old.seats.discard(seat)  # the new ping calls on them now
                 if not old.seats:
                     self.sweeps.retire(old.channel_id, old.message_id)
+
+    def pinged_at(self, match_id: str, seat: int) -> float | None:
+        """When a new message last called on the seat (a turn ping, a reminder, a nudge)."""
+        return self._pinged.get((match_id, seat))
 
     async def remind(self, change: Change) -> None:
         """A reminder, a last call or a nudge goes the way of a turn ping: swept once its

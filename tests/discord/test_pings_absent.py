@@ -3,6 +3,8 @@ turn by /remind, never someone away; and what is left of reminders once answered
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from bot.store.models import GONE, PRESENT, STANDING_IN
@@ -87,3 +89,33 @@ async def test_reminders_are_swept_like_turn_pings_once_answered(fake, db) -> No
         assert calls() == []
         assert all(m.deleted for m in fake.messages.values() if "Last call" in m.content)
     fake.assert_clean()
+
+
+async def test_remind_leaves_alone_who_was_just_pinged_or_is_away(fake, db) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        match_id = await start_with_bots(fake, bot, ana, "async", ben)
+        await until_my_turn(fake, bot, match_id, 1, ana)
+        await tick(fake, bot, 120)
+        assert len(mentions_posted(fake, ben)) == 1  # his turn ping
+        since = len(fake.requests)
+        await fake.slash(ana, "remind")
+        assert fake.last_reply(ana).text() == "Nobody reminded. Ben was pinged 2 minutes ago."
+        await tick(fake, bot, HOUR)
+        await fake.slash(ana, "remind")  # an hour on, a nudge is due
+        assert fake.last_reply(ana).text() == "Reminded 1 player in 1 match."
+        assert [m[:13] for m in mentions_posted(fake, ben, since)] == ["👋 Nudge from "]
+        await tick(fake, bot, HOUR)
+        await fake.slash(ben, "away", until=day_after(bot.service.clock.now(), 3))
+        until = (await bot.service.user_settings(ben.id)).away_until
+        since = len(fake.requests)
+        await fake.slash(ana, "remind")
+        assert fake.last_reply(ana).text() == (
+            f"Nobody reminded. Ben is away until <t:{int(until)}:f>."
+        )
+        assert mentions_posted(fake, ben, since) == []
+    fake.assert_clean()
+
+
+def day_after(now: float, days: int) -> str:
+    return datetime.fromtimestamp(now + days * 86400, UTC).strftime("%Y-%m-%d")

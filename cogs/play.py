@@ -237,13 +237,17 @@ class Play(commands.Cog):
     async def remind(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             guild, user = interaction.guild_id or 0, interaction.user.id
-            sent = await self.service.remind(guild, user)
+            nudges = await self.service.remind(guild, user, self.presenter.pings.pinged_at)
+            sent = nudges.sent
             if sent:
                 matches = len({c.match.match_id for c in sent})
                 text = f"Reminded {plural(len(sent), 'player')} in {plural(matches, 'match')}."
-            else:
+            elif not nudges.skipped:
                 text = nobody_to_remind(await self.service.open_for_user(guild, user))
-            await tell(interaction, text)
+            else:
+                text = "Nobody reminded."
+            # Who was left alone and why (pinged just now, away), so the asker knows.
+            await tell(interaction, " ".join([text, *nudges.skipped]))
 
         await guarded(interaction, run())
 

@@ -18,7 +18,7 @@ from bot.service.base import (
     pick_options,
     settings_of,
 )
-from bot.service.deadlines import Deadlines, MyMatch
+from bot.service.deadlines import Deadlines, MyMatch, Nudges
 from bot.service.decks import Decks
 from bot.service.history import History, HistoryPage, PastMatch, Replay
 
@@ -33,6 +33,7 @@ __all__ = [
     "HistoryPage",
     "MatchService",
     "MyMatch",
+    "Nudges",
     "PastMatch",
     "Person",
     "Replay",

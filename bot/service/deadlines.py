@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bot.errors import (
@@ -426,19 +426,30 @@ class Deadlines(Play):
         found.sort(key=lambda m: (not m.my_turn, m.my_deadline or float("inf")))
         return found
 
-    async def remind(self, guild_id: int, user_id: int) -> list[Change]:
-        """Ping whoever holds up the user's matches; at most once an hour per match."""
-        sent = []
+    async def remind(
+        self,
+        guild_id: int,
+        user_id: int,
+        pinged_at: Callable[[str, int], float | None] = lambda match_id, seat: None,
+    ) -> Nudges:
+        """Ping whoever holds up the user's matches; at most once an hour per match, and
+        never a person pinged within the hour (``pinged_at``: when the table last called on
+        a seat, a turn ping included) or away (their phone rests; their clock stands)."""
+        nudges = Nudges()
         now = self.clock.now()
         for mine in await self.open_for_user(guild_id, user_id):
             record = mine.match
-            others = [
-                s
-                for s in record.seats
-                if s.seat in mine.waiting_on
-                and s.user_id not in (None, user_id)
-                and not s.played_by_bot
-            ]
+            others = []
+            for seat in record.seats:
+                if seat.seat not in mine.waiting_on or seat.user_id in (None, user_id):
+                    continue
+                if seat.played_by_bot:
+                    continue
+                why = await self._not_to_nudge(record.match_id, seat, now, pinged_at)
+                if why:
+                    nudges.skipped.append(why)
+                else:
+                    others.append(seat)
             if not others or not await self.store.claim_reminder(
                 record.match_id, now, REMIND_EVERY
             ):
@@ -453,8 +464,35 @@ class Deadlines(Play):
                 )
                 change = Change(kind="reminder", match=record, timer=timer)
                 await self.notify(change)
-                sent.append(change)
-        return sent
+                nudges.sent.append(change)
+        return nudges
+
+    async def _not_to_nudge(
+        self,
+        match_id: str,
+        seat: SeatRecord,
+        now: float,
+        pinged_at: Callable[[str, int], float | None],
+    ) -> str | None:
+        """Why a waiting person is left alone, in words for the one who asked; or None."""
+        assert seat.user_id is not None
+        person = await self.user_settings(seat.user_id)
+        if person.away_at(now) and person.away_until is not None:
+            return f"{seat.name} is away until <t:{int(person.away_until)}:f>."
+        at = pinged_at(match_id, seat.seat)
+        if at is not None and now - at < REMIND_EVERY:
+            minutes = int(now - at) // 60
+            ago = f"{plural(minutes, 'minute')} ago" if minutes else "moments ago"
+            return f"{seat.name} was pinged {ago}."
+        return None
+
+
+@dataclass
+class Nudges:
+    """What /remind did: the reminders sent, and why anyone waited on was left alone."""
+
+    sent: list[Change] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -95,11 +95,13 @@ class Notices(Part):
         except discord.HTTPException:
             log.warning("could not post a timeout in channel %s", change.match.channel_id)
 
-    async def remind(self, change: Change) -> None:
+    async def remind(self, change: Change) -> discord.Message | None:
+        """A reminder (or a nudge) of a seat's move, with a real mention; the message, for
+        the pings to sweep once it is answered (``Pings.remind``)."""
         timer = change.timer
         seat = next((s for s in change.match.seats if timer and s.seat == timer.seat), None)
-        if timer is None or seat is None or seat.user_id is None:
-            return
+        if timer is None or seat is None or seat.user_id is None or seat.played_by_bot:
+            return None  # a bot answers for a stand-in's or a forfeited seat: nobody to call
         game = self.service.game_of(change.match)
         lead = {"remind_final": "⌛ Last call", "remind_asked": "👋 Nudge from the table"}.get(
             timer.kind, "⏳ Reminder"
@@ -109,8 +111,9 @@ class Notices(Part):
         when = f" Time runs out <t:{int(due)}:R>." if due else ""
         view = components_view()
         view.add_item(TableButton("hand", change.match.match_id))
+        posted = None
         try:
-            await self.poster.post(
+            posted = await self.poster.post(
                 change.match.channel_id,
                 f"{lead}: <@{seat.user_id}>, your move in **{game.name}**.{when}",
                 view=view,
@@ -121,6 +124,7 @@ class Notices(Part):
         await self.direct_message(
             seat.user_id, f"{lead}: your move in **{game.name}** is waiting: {link}.{when}"
         )
+        return posted
 
     async def name_thread(self, record: MatchRecord) -> None:
         """A match's thread is named after the game and its players once it starts."""

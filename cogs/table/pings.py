@@ -72,6 +72,9 @@ class Pings(Part):
         self._pingers: dict[str, asyncio.Task[object]] = {}
         self._live: dict[str, dict[int, LivePing]] = {}  # per match: each seat's live ping
         self._answered: dict[tuple[str, int], float] = {}  # (match, seat) -> loop time
+        # (match, seat) -> the service's clock when a new message last called on the seat:
+        # /remind leaves a person pinged within the hour alone.
+        self._pinged: dict[tuple[str, int], float] = {}
 
     def forget(self, match_id: str) -> None:
         """An ended match pings nobody any more: its pings go."""
@@ -80,8 +83,9 @@ class Pings(Part):
         self._ping_news.pop(match_id, None)
         for ping in {id(p): p for p in self._live.pop(match_id, {}).values()}.values():
             self.sweeps.retire(ping.channel_id, ping.message_id)
-        for key in [k for k in self._answered if k[0] == match_id]:
-            del self._answered[key]
+        for memory in (self._answered, self._pinged):
+            for key in [k for k in memory if k[0] == match_id]:
+                del memory[key]
         self.drawing.forget(match_id)
 
     def answered(self, match_id: str, seats: set[int]) -> None:
@@ -117,9 +121,11 @@ class Pings(Part):
         racing = {d.seat for d in deciding if d.window is not None and d.race_stamp not in races}
         now = waiting_on(deciding)
         new = {s for s in now if (s not in before or s in racing)} - forced
-        people = {s.seat for s in change.match.seats if s.user_id}
+        # A seat a bot plays (a stand-in, a forfeit) is answered at once by the bot: its
+        # person is not called on, and a ping still calling on it has done its work.
+        people, played = people_and_played(change.match)
         match_id = change.match.match_id
-        self.answered(match_id, (before - now) & people)
+        self.answered(match_id, ((before - now) & people) | played)
         # A racer whose race ended (the milk was caught) sees who got what in their hand.
         raced_out = {d.seat for d in earlier if d.window is not None} - now
         said = [e.text for e in change.events if e.visible_to is None]
@@ -158,7 +164,8 @@ class Pings(Part):
                 await self.poster.pace.wait(record.channel_id)
                 seats |= await self._to_ping(record)  # gathered while waiting
                 record, deciding = await self.service.deciding_now(match_id)
-                pinged = sorted(seats & waiting_on(deciding))
+                # A seat a bot took meanwhile (a timeout while the ping waited) is left out.
+                pinged = sorted(seats & waiting_on(deciding) & people_and_played(record)[0])
                 if not pinged or record.status != "active":
                     continue
                 game = self.service.game_of(record)
@@ -237,16 +244,35 @@ class Pings(Part):
         except (discord.HTTPException, TimeoutError, OSError):
             log.warning("could not ping in channel %s", record.channel_id)
             return False
+        self._hold(record, pinged, posted)
+        return True
+
+    def _hold(self, record: MatchRecord, seats: Sequence[int], posted: discord.Message) -> None:
+        """A new message calling on ``seats`` (a ping, a reminder) is kept until they answer
+        and takes the place of the one that called on them before, which is swept."""
         self.sweeps.posted(posted)
-        ping = LivePing(record.channel_id, posted.id, set(pinged))
-        for seat in pinged:
+        live = self._live.setdefault(record.match_id, {})
+        ping = LivePing(record.channel_id, posted.id, set(seats))
+        now = self.service.clock.now()
+        for seat in seats:
+            self._pinged[(record.match_id, seat)] = now
             old = live.get(seat)
             live[seat] = ping
             if old is not None and old is not ping:
                 old.seats.discard(seat)  # the new ping calls on them now
                 if not old.seats:
                     self.sweeps.retire(old.channel_id, old.message_id)
-        return True
+
+    def pinged_at(self, match_id: str, seat: int) -> float | None:
+        """When a new message last called on the seat (a turn ping, a reminder, a nudge)."""
+        return self._pinged.get((match_id, seat))
+
+    async def remind(self, change: Change) -> None:
+        """A reminder, a last call or a nudge goes the way of a turn ping: swept once its
+        player answers, so none is left saying \"time runs out\" of a move already made."""
+        posted = await self.notices.remind(change)
+        if posted is not None and change.timer is not None:
+            self._hold(change.match, [change.timer.seat], posted)
 
     async def dm_turns(
         self, record: MatchRecord, game: Game, seats: list[int], deadlines: dict[int, float]
@@ -264,6 +290,14 @@ class Pings(Part):
             await self.notices.direct_message(
                 seat.user_id, f"🎯 It's your move in **{game.name}**: {link}{when}"
             )
+
+
+def people_and_played(record: MatchRecord) -> tuple[set[int], set[int]]:
+    """The seats a person plays, and the people's seats a bot plays for them now (a
+    stand-in until they are back, or a forfeited seat): those are never pinged."""
+    people = {s.seat for s in record.seats if not s.played_by_bot}
+    played = {s.seat for s in record.seats if s.user_id is not None and s.played_by_bot}
+    return people, played
 
 
 def turn_ping(

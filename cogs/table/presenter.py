@@ -97,7 +97,7 @@ class Presenter(Part):
     # --- keeping the table current -----------------------------------------------------
     async def on_change(self, change: Change) -> None:
         if change.kind == "reminder":
-            await self.notices.remind(change)
+            await self.pings.remind(change)
             return
         self.request_refresh(change.match.match_id)
         if change.timed_out is not None:

@@ -342,7 +342,8 @@ class TournamentPosts:
             if table.thread_id is None or table.match_id is None:
                 continue
             record = await self.bot.service.get(table.match_id)
-            people = " ".join(f"<@{s.user_id}>" for s in record.seats if s.user_id is not None)
+            # A forfeited seat's person is not called on: a bot plays it to the end.
+            people = " ".join(f"<@{s.user_id}>" for s in record.seats if not s.played_by_bot)
             await self.presenter.post(
                 table.thread_id,
                 f"⏳ Round {change.round} ends{when}: an unfinished table is then drawn. {people}",

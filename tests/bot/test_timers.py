@@ -377,12 +377,12 @@ async def test_remind_pings_whoever_holds_up_my_match_at_most_hourly(timed, cloc
     state = timed.load_state(await timed.get(match_id))
     mover = GAMES["cover_your_assets"].decisions(state)[0].seat
     waiting, asker = (ANA, BEN) if mover == 0 else (BEN, ANA)
-    sent = await timed.remind(1, asker.user_id)
+    sent = (await timed.remind(1, asker.user_id)).sent
     assert [(c.match.match_id, c.timer.seat) for c in sent] == [(match_id, mover)]
-    assert await timed.remind(1, asker.user_id) == []  # not again within the hour
-    assert await timed.remind(1, waiting.user_id) == []  # it waits on them: nobody to nudge
+    assert (await timed.remind(1, asker.user_id)).sent == []  # not again within the hour
+    assert (await timed.remind(1, waiting.user_id)).sent == []  # it waits on them: nobody to nudge
     await clock.advance(HOUR)
-    assert len(await timed.remind(1, asker.user_id)) == 1
+    assert len((await timed.remind(1, asker.user_id)).sent) == 1
 
 
 async def test_remind_remembers_its_hour_across_a_restart(timed, clock, database_url: str) -> None:
@@ -391,16 +391,16 @@ async def test_remind_remembers_its_hour_across_a_restart(timed, clock, database
     match_id = await ana_and_ben(timed, 21)
     mover = await mover_of(timed, match_id)
     asker = BEN if mover == 0 else ANA
-    assert len(await timed.remind(1, asker.user_id)) == 1
+    assert len((await timed.remind(1, asker.user_id)).sent) == 1
     reopened = open_store(database_url)
     await reopened.connect()
     try:
         restarted = MatchService(reopened, GAMES, clock=clock)
-        assert await restarted.remind(1, asker.user_id) == []
+        assert (await restarted.remind(1, asker.user_id)).sent == []
         await clock.advance(HOUR - 1)
-        assert await restarted.remind(1, asker.user_id) == []
+        assert (await restarted.remind(1, asker.user_id)).sent == []
         await clock.advance(1)
-        assert len(await restarted.remind(1, asker.user_id)) == 1
+        assert len((await restarted.remind(1, asker.user_id)).sent) == 1
     finally:
         await reopened.close()
 

@@ -305,3 +305,29 @@ async def test_pictures_follow_the_other_processs_settings_and_moves_at_once(two
     assert after is not None and after != before
     await one.set_guild_defaults(1, MOD, {"pictures": False})
     assert await table() is None  # though the process keeps that picture
+
+
+async def test_a_resumed_events_moved_clocks_are_what_the_other_process_shows(
+    two: Pair, clock: ManualClock
+) -> None:
+    one, other = two
+    events = Tournaments(one)
+    Tournaments(other)
+    event = await events.create(
+        guild_id=1,
+        channel_id=5,
+        organiser=MOD,
+        game_key="cover_your_assets",
+        config=TournamentConfig(format="swiss", pace="async"),
+    )
+    for who in (ANA, BEN):
+        await events.join(event.tournament_id, who)
+    await events.start(event.tournament_id, MOD)
+    [table] = (await events.view(event.tournament_id)).tables
+    assert table.match_id is not None
+    await move(other, table.match_id)  # the other process remembers the match and its clocks
+    [(seat, due)] = (await other.deadlines(table.match_id)).items()
+    await events.pause(event.tournament_id, MOD)
+    await clock.advance(2 * DAY)
+    await events.resume(event.tournament_id, MOD)
+    assert await other.deadlines(table.match_id) == pytest.approx({seat: due + 2 * DAY})

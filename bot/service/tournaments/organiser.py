@@ -214,9 +214,12 @@ class Organiser(TournamentsBase):
                 update={"status": "paused", "config": config.model_dump_json()}
             )
             await self.store.save_tournament(event)
-            await self._shift_clocks(event, HELD, lambda t: True)
+            playing = await self._shift_clocks(event, HELD, lambda t: True)
             await self.audit(event, actor, "pause", {"status": "running"}, {"status": "paused"})
         await self.notify(TournamentChange(kind="paused", event=event, round=event.round))
+        # Each table says it is paused instead of showing a clock that no longer runs.
+        for match_id in playing:
+            await self.matches.hold_began(match_id)
 
     async def resume(self, tournament_id: str, actor: Person) -> None:
         """Go on: every clock of the event (deadline, tables' move clocks) is moved on by
@@ -230,7 +233,9 @@ class Organiser(TournamentsBase):
             held = now - config.paused_at
             # Only the clocks set aside at the pause move; a move made meanwhile set its
             # clock from then, which is right as it is.
-            await self._shift_clocks(event, held - HELD, lambda t: t.due_at > now + HELD / 2)
+            playing = await self._shift_clocks(
+                event, held - HELD, lambda t: t.due_at > now + HELD / 2
+            )
             rounds = {r.round: r for r in await self.store.rounds(tournament_id)}
             current = rounds.get(event.round)
             if current is not None and current.deadline is not None:
@@ -245,11 +250,6 @@ class Organiser(TournamentsBase):
             self.matches.timers_changed()
             await self.audit(event, actor, "resume", {"status": "paused"}, {"status": "running"})
             await self.notify(TournamentChange(kind="resumed", event=event, round=event.round))
-            playing = [
-                t.match_id
-                for t in await self.store.tournament_tables(tournament_id)
-                if t.status == "playing" and t.match_id
-            ]
             await self._maybe_complete(event)
         # The bots and forced answers the pause refused are due again.
         for match_id in playing:
@@ -257,23 +257,25 @@ class Organiser(TournamentsBase):
 
     async def _shift_clocks(
         self, event: TournamentRecord, by: float, which: Callable[[Timer], bool]
-    ) -> None:
+    ) -> list[str]:
         """Move the event's timers and its playing tables' move clocks by ``by`` seconds.
         A pause sets them aside (far in the future) and the resume brings them back,
-        later by the time the event was held."""
+        later by the time the event was held. Returns the playing tables' matches."""
         timers = await self.store.tournament_timers(event.tournament_id)
         await self.store.replace_tournament_timers(
             event.tournament_id,
             [t.model_copy(update={"due_at": t.due_at + by}) if which(t) else t for t in timers],
         )
-        for table in await self.store.tournament_tables(event.tournament_id):
-            if table.status == "playing" and table.match_id:
-                moved = [
-                    t.model_copy(update={"due_at": t.due_at + by}) if which(t) else t
-                    for t in await self.store.timers_of(table.match_id)
-                ]
-                await self.store.replace_timers(table.match_id, moved)
+        playing = [
+            t.match_id
+            for t in await self.store.tournament_tables(event.tournament_id)
+            if t.status == "playing" and t.match_id
+        ]
+        for match_id in playing:
+            # Through the match service: what it remembers of the clocks moves with them.
+            await self.matches.shift_timers(match_id, by, which)
         self.matches.timers_changed()
+        return playing
 
     async def end(self, tournament_id: str, actor: Person) -> None:
         """End now: open tables are drawn, the standings as they are are final."""

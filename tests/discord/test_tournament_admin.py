@@ -292,3 +292,29 @@ async def test_a_resumed_event_shows_its_tables_deadlines_moved_on_by_the_pause(
         said = [m.text() for m in fake.public_messages(thread) if "Time runs out" in m.text()]
         assert said and all(f"Time runs out <t:{later}:R>." in text for text in said)
     fake.assert_clean()
+
+
+async def test_a_player_the_organiser_drops_loses_their_running_table_at_once(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        tid = await two_people_started(fake, bot, mod, ana, ben)
+        [table] = (await bot.tournaments.view(tid)).tables
+        thread = fake.channels[table.thread_id]
+        await fake.slash(mod, "tournament player", name="Ben", action="dropped")
+        await settle_all(fake, bot)
+        assert (await bot.service.get(table.match_id)).status == "finished"
+        assert await bot.service.store.timers_of(table.match_id) == []  # no more reminders
+        said = [m.text() for m in fake.public_messages(thread)]
+        assert (
+            "🚪 **Ben** was dropped from the tournament by the organiser: they lose this table."
+            in said
+        )
+        end = next(text for text in said if "final result" in text)
+        assert "Ben forfeited." in end and "🏆 **Ana** wins" in end
+        view = await bot.tournaments.view(tid)
+        [result] = view.results
+        assert result.gone == [view.of_user(ben.id).entrant]  # type: ignore[union-attr]
+        assert view.event.status == "finished" and view.champion().user_id == ana.id  # type: ignore[union-attr]
+        assert view.of_user(ben.id).state == "dropped"  # type: ignore[union-attr]
+    fake.assert_clean()

@@ -12,6 +12,7 @@ from bot.service import Person
 from bot.service.tournaments.base import TournamentsBase
 from bot.service.tournaments.models import HELD, TournamentChange, places_from_groups
 from bot.store import Timer
+from bot.store.models import GONE
 from bot.store.tournament_records import EntrantRecord, ResultRecord, TournamentRecord
 
 
@@ -90,7 +91,8 @@ class Organiser(TournamentsBase):
         name: str,
         state: Literal["entered", "dropped", "disqualified"],
     ) -> EntrantRecord:
-        """Drop, undrop or disqualify an entrant (from the next pairing on)."""
+        """Drop, undrop or disqualify an entrant (from the next pairing on). A dropped
+        player also loses the table they are playing (``_drop_from_table``)."""
         verb = {"entered": "undrop", "dropped": "drop", "disqualified": "disqualify"}[state]
         async with self.lock(tournament_id):
             event = await self._organise(tournament_id, actor, f"{verb} players")
@@ -114,7 +116,36 @@ class Organiser(TournamentsBase):
             )
         if event.status == "signup":
             await self._signup_change(tournament_id)
+        elif state == "dropped":
+            await self._drop_from_table(event, after)
         return after
+
+    async def _drop_from_table(self, event: TournamentRecord, dropped: EntrantRecord) -> None:
+        """The dropped player leaves the table they are playing, as a /leave would: a
+        two-player table is decided at once with them last, a bigger one plays on with a
+        bot in their seat and them last. Left waiting, they would be reminded and timed
+        out, and their opponent held up, for days. Called outside the event's lock: the
+        leave's forfeit takes it (``on_match_change``)."""
+        if dropped.user_id is None:
+            return  # a bot entrant: it plays its table out
+        table = next(
+            (
+                t
+                for t in await self.store.tournament_tables(event.tournament_id)
+                if t.status == "playing" and t.match_id and dropped.entrant in t.seats
+            ),
+            None,
+        )
+        if table is None or table.match_id is None:
+            return
+        record = await self.matches.current(table.match_id)
+        seat = record.seat_of(dropped.user_id)
+        if record.status != "active" or seat is None or record.seats[seat].away == GONE:
+            return
+        await self.notify(
+            TournamentChange(kind="dropped", event=event, tables=[table], entrant=dropped)
+        )
+        await self.matches.leave_match(table.match_id, dropped.user_id)
 
     async def repair(self, tournament_id: str, actor: Person) -> None:
         """Pair the current round again (after a drop or a late entry), while no table has

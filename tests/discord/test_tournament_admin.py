@@ -52,12 +52,13 @@ async def two_people_started(fake: FakeDiscord, bot, mod: FakeUser, *people: Fak
     return event.tournament_id
 
 
-def table_in(fake: FakeDiscord, thread_id: int) -> FakeMessage:
-    """The table message of a table's thread (the one with the hand button)."""
+def table_in(fake: FakeDiscord, thread_id: int, button: str = "cj:hand:") -> FakeMessage:
+    """The first message of a table's thread with ``button``: the hand button's, or Watch
+    for the table message itself (a turn ping has Show hand too)."""
     return next(
         m
         for m in fake.public_messages(fake.channels[thread_id])
-        if any((b.custom_id or "").startswith("cj:hand:") for b in m.buttons())
+        if any((b.custom_id or "").startswith(button) for b in m.buttons())
     )
 
 
@@ -213,17 +214,28 @@ async def test_a_click_at_a_table_of_a_paused_event_is_refused_and_changes_nothi
     fake.assert_clean()
 
 
-async def test_leaving_a_two_player_table_finishes_it_and_rates_the_leaver_last(fake, db) -> None:
+@pytest.mark.parametrize("dropped", [False, True], ids=["leaves", "organiser drops"])
+async def test_leaving_a_two_player_table_finishes_it_and_rates_the_leaver_last(
+    fake, db, dropped: bool
+) -> None:
     mod = fake.add_user("mod", manage_guild=True)
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
         tid = await two_people_started(fake, bot, mod, ana, ben)
         [table] = (await bot.tournaments.view(tid)).tables
         thread = fake.channels[table.thread_id]
-        left = await leave_for_good(fake, ana, channel=thread)
-        assert "you are last, as a forfeit" in left.text()
+        if dropped:  # by the organiser: Ana loses the table she was playing, at once
+            await fake.slash(mod, "tournament player", name="Ana", action="dropped")
+            said = (
+                "🚪 **Ana** was dropped from the tournament by the organiser: they lose this table."
+            )
+            assert said in [m.text() for m in fake.public_messages(thread)]
+        else:
+            left = await leave_for_good(fake, ana, channel=thread)
+            assert "you are last, as a forfeit" in left.text()
         await settle_all(fake, bot)
         assert (await bot.service.get(table.match_id)).status == "finished"
+        assert await bot.service.store.timers_of(table.match_id) == []  # no more reminders
         end = next(m for m in fake.public_messages(thread) if "final result" in m.text())
         assert "Ana forfeited." in end.text() and "🏆 **Ben** wins" in end.text()
         view = await bot.tournaments.view(tid)
@@ -245,15 +257,6 @@ async def test_leaving_a_two_player_table_finishes_it_and_rates_the_leaver_last(
     fake.assert_clean()
 
 
-def board_of(fake: FakeDiscord, thread_id: int) -> FakeMessage:
-    """The table message itself (the one with Watch), not a turn ping with Show hand."""
-    return next(
-        m
-        for m in fake.public_messages(fake.channels[thread_id])
-        if any((b.custom_id or "").startswith("cj:watch:") for b in m.buttons())
-    )
-
-
 async def test_a_resumed_event_shows_its_tables_deadlines_moved_on_by_the_pause(fake, db) -> None:
     mod = fake.add_user("mod", manage_guild=True)
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
@@ -272,17 +275,17 @@ async def test_a_resumed_event_shows_its_tables_deadlines_moved_on_by_the_pause(
         record = await bot.service.get(table.match_id)
         mover = {ana.id: ana, ben.id: ben}[record.seats[seat].user_id]
         name = record.seats[seat].name
-        assert f"{name} — <t:{int(due)}:R>" in board_of(fake, table.thread_id).text()
+        assert f"{name} — <t:{int(due)}:R>" in table_in(fake, table.thread_id, "cj:watch:").text()
         await fake.slash(mod, "tournament pause")
         await settle_all(fake, bot)
-        paused = board_of(fake, table.thread_id).text()
+        paused = table_in(fake, table.thread_id, "cj:watch:").text()
         assert PAUSED in paused and "<t:" not in paused  # no running clock while it is held
         await move_on(fake, bot, clock, 3 * DAY)
         await fake.slash(mod, "tournament resume")
         await settle_all(fake, bot)
         later = int(due + 3 * DAY)
         assert await bot.service.deadlines(table.match_id) == pytest.approx({seat: due + 3 * DAY})
-        shown = board_of(fake, table.thread_id).text()
+        shown = table_in(fake, table.thread_id, "cj:watch:").text()
         assert f"{name} — <t:{later}:R>" in shown and PAUSED not in shown
         await fake.slash(mover, "games")
         assert f"**your turn**, due <t:{later}:R>" in fake.last_reply(mover).text()
@@ -291,30 +294,4 @@ async def test_a_resumed_event_shows_its_tables_deadlines_moved_on_by_the_pause(
         thread = fake.channels[table.thread_id]
         said = [m.text() for m in fake.public_messages(thread) if "Time runs out" in m.text()]
         assert said and all(f"Time runs out <t:{later}:R>." in text for text in said)
-    fake.assert_clean()
-
-
-async def test_a_player_the_organiser_drops_loses_their_running_table_at_once(fake, db) -> None:
-    mod = fake.add_user("mod", manage_guild=True)
-    ana, ben = fake.add_user("ana"), fake.add_user("ben")
-    async with fake.running(make_bot(db)) as bot:
-        tid = await two_people_started(fake, bot, mod, ana, ben)
-        [table] = (await bot.tournaments.view(tid)).tables
-        thread = fake.channels[table.thread_id]
-        await fake.slash(mod, "tournament player", name="Ben", action="dropped")
-        await settle_all(fake, bot)
-        assert (await bot.service.get(table.match_id)).status == "finished"
-        assert await bot.service.store.timers_of(table.match_id) == []  # no more reminders
-        said = [m.text() for m in fake.public_messages(thread)]
-        assert (
-            "🚪 **Ben** was dropped from the tournament by the organiser: they lose this table."
-            in said
-        )
-        end = next(text for text in said if "final result" in text)
-        assert "Ben forfeited." in end and "🏆 **Ana** wins" in end
-        view = await bot.tournaments.view(tid)
-        [result] = view.results
-        assert result.gone == [view.of_user(ben.id).entrant]  # type: ignore[union-attr]
-        assert view.event.status == "finished" and view.champion().user_id == ana.id  # type: ignore[union-attr]
-        assert view.of_user(ben.id).state == "dropped"  # type: ignore[union-attr]
     fake.assert_clean()

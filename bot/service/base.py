@@ -81,9 +81,18 @@ class Choice:
 
 
 # "released": a hold on the match was lifted (see ``ServiceBase.holds``): whoever must move
-# may move again, so bots and forced answers are due.
+# may move again, so bots and forced answers are due. "held": a hold began (its clocks
+# stopped): the table is shown again, and nothing is due (the change carries no state).
 ChangeKind = Literal[
-    "lobby", "started", "action", "finished", "cancelled", "reminder", "seats", "released"
+    "lobby",
+    "started",
+    "action",
+    "finished",
+    "cancelled",
+    "reminder",
+    "seats",
+    "released",
+    "held",
 ]
 
 
@@ -338,11 +347,18 @@ class ServiceBase:
                 log.exception("listener failed for match %s", change.match.match_id)
 
     async def timers_of(self, match_id: str) -> list[Timer]:
-        """The match's pending timers: remembered with the cached match, else read."""
+        """The match's pending timers: remembered with the cached match, else read. On a
+        shared database they are read every time: another process may have moved them
+        without a move (an event it resumed), which no mark of the match's row shows."""
         known = self._timers.get(match_id)
-        if known is not None and match_id in self._cache:
+        if known is not None and match_id in self._cache and not self.store.shared:
             return known
         return await self.store.timers_of(match_id)
+
+    def _keep_timers(self, match_id: str, timers: list[Timer]) -> None:
+        """Timers just saved without a move: the remembered ones, if any, follow them."""
+        if match_id in self._timers:
+            self._timers[match_id] = timers
 
     def load_state(self, record: MatchRecord) -> GameState:
         if record.state is None:

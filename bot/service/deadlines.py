@@ -172,8 +172,7 @@ class Deadlines(Play):
             if (t.kind, t.seat) != (timer.kind, timer.seat)
         ]
         await self.store.replace_timers(record.match_id, [*others, later])
-        if record.match_id in self._timers:
-            self._timers[record.match_id] = [*others, later]
+        self._keep_timers(record.match_id, [*others, later])
         self.timers_changed()
         return True
 
@@ -373,6 +372,29 @@ class Deadlines(Play):
         if fresh:
             self.timers_changed()
         await self.notify(Change(kind="released", match=record, state=state, previous=state))
+
+    async def shift_timers(self, match_id: str, by: float, which: Callable[[Timer], bool]) -> None:
+        """Move the match's timers that ``which`` picks by ``by`` seconds (an event's pause
+        and resume), under the match's lock so no move saves its clocks in between; the
+        remembered copy follows, as every table, /games and ping reads that one."""
+        async with self.lock(match_id):
+            moved = [
+                t.model_copy(update={"due_at": t.due_at + by}) if which(t) else t
+                for t in await self.store.timers_of(match_id)
+            ]
+            await self.store.replace_timers(match_id, moved)
+            self._keep_timers(match_id, moved)
+        self.timers_changed()
+
+    async def hold_began(self, match_id: str) -> None:
+        """A hold on the match began (``holds``): listeners show the table again, which
+        says why it is held instead of a running clock."""
+        try:
+            record = await self.current(match_id)
+        except UserError:
+            return  # the match is gone
+        if record.status == "active":
+            await self.notify(Change(kind="held", match=record))
 
     async def end_by_forfeit(self, match_id: str) -> MatchRecord:
         """End a running match that at most one seat still plays, the game unfinished:

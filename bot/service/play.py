@@ -189,6 +189,14 @@ class Play(ServiceBase):
         with self.moving():
             return await self._apply_locked(match_id, choose)
 
+    async def held(self, record: MatchRecord) -> str | None:
+        """Why play at the match is held now (its event is paused), or None."""
+        for hold in self.holds:
+            reason = await hold(record)
+            if reason is not None:
+                return reason
+        return None
+
     async def _apply_locked(
         self,
         match_id: str,
@@ -198,10 +206,9 @@ class Play(ServiceBase):
             record, state = await self._running(match_id)
             if record.status != "active":
                 raise NotRunning()
-            for hold in self.holds:
-                reason = await hold(record)
-                if reason is not None:
-                    raise Held(reason)
+            reason = await self.held(record)
+            if reason is not None:
+                raise Held(reason)
             game = self.game_of(record)
             chosen = choose(record, game, state)
             seat, action = chosen.seat, chosen.action

@@ -161,7 +161,11 @@ class Drawing(Part):
     async def match_fields(self, record: MatchRecord) -> list[PanelField]:
         """Deadlines, bots standing in, vacations: how the match is run, not the game."""
         fields = []
-        deadlines = await self.service.deadlines(record.match_id)
+        held = await self.service.held(record)
+        if held is not None:
+            # A paused event's clocks are set aside: no time to show, but why play waits.
+            fields.append(PanelField(name="⏸️ Paused", value=held))
+        deadlines = {} if held else await self.service.deadlines(record.match_id)
         racing = await self.service.racing(record.match_id)
         if racing and deadlines:
             closes = min(deadlines[seat] for seat in racing if seat in deadlines)

@@ -99,6 +99,7 @@ class TournamentPosts:
             "finished": self.post_final,
             "cancelled": self.post_cancelled,
             "forfeit": self.post_forfeit,
+            "dropped": self.post_dropped,
             "reminder": self.post_reminder,
             "result": self.post_result,
             "paused": self.post_paused,
@@ -332,6 +333,16 @@ class TournamentPosts:
             f"🏳️ <@{entrant.user_id}> forfeited this table and will be dropped before the "
             "next round unless they press **Stay in**.",
             view=buttons,
+        )
+
+    async def post_dropped(self, change: TournamentChange) -> None:
+        entrant, table = change.entrant, change.tables[0]
+        if entrant is None or table.thread_id is None:
+            return
+        await self.presenter.post(
+            table.thread_id,
+            f"🚪 **{entrant.name}** was dropped from the tournament by the organiser: they "
+            "lose this table.",
         )
 
     async def post_reminder(self, change: TournamentChange) -> None:

@@ -153,33 +153,39 @@ async def test_a_player_who_left_through_one_process_cannot_move_through_the_oth
     assert (await one.get(match_id)).version == 0
 
 
-async def test_a_paused_tournament_holds_its_tables_in_the_other_process(two: Pair) -> None:
-    one, other = two
-    events = Tournaments(one)
-    Tournaments(other)  # the other process's events service: its hold asks the database
+async def ana_and_ben_in_an_event(events: Tournaments, pace: str) -> tuple[str, str]:
+    """A Swiss event of Ana and Ben started: its id and its one table's match."""
     event = await events.create(
         guild_id=1,
         channel_id=5,
         organiser=MOD,
         game_key="cover_your_assets",
-        config=TournamentConfig(format="swiss", pace="casual"),
+        config=TournamentConfig(format="swiss", pace=pace),  # type: ignore[arg-type]
     )
     for who in (ANA, BEN):
         await events.join(event.tournament_id, who)
     await events.start(event.tournament_id, MOD)
     [table] = (await events.view(event.tournament_id)).tables
     assert table.match_id is not None
-    await other.seat_view(table.match_id, None)
-    await events.pause(event.tournament_id, MOD)
-    user_id = await mover(one, table.match_id)
+    return event.tournament_id, table.match_id
+
+
+async def test_a_paused_tournament_holds_its_tables_in_the_other_process(two: Pair) -> None:
+    one, other = two
+    events = Tournaments(one)
+    Tournaments(other)  # the other process's events service: its hold asks the database
+    event, match_id = await ana_and_ben_in_an_event(events, "casual")
+    await other.seat_view(match_id, None)
+    await events.pause(event, MOD)
+    user_id = await mover(one, match_id)
     with pytest.raises(Held):
         await other.act(
-            table.match_id,
+            match_id,
             user_id,
-            stamp=await stamp_of(one, table.match_id, user_id),
+            stamp=await stamp_of(one, match_id, user_id),
             picks=[0],
         )
-    assert (await one.get(table.match_id)).version == 0
+    assert (await one.get(match_id)).version == 0
 
 
 async def test_ten_deadlines_with_two_processes_on_one_shard_each_fire_exactly_once(
@@ -305,3 +311,18 @@ async def test_pictures_follow_the_other_processs_settings_and_moves_at_once(two
     assert after is not None and after != before
     await one.set_guild_defaults(1, MOD, {"pictures": False})
     assert await table() is None  # though the process keeps that picture
+
+
+async def test_a_resumed_events_moved_clocks_are_what_the_other_process_shows(
+    two: Pair, clock: ManualClock
+) -> None:
+    one, other = two
+    events = Tournaments(one)
+    Tournaments(other)
+    event, match_id = await ana_and_ben_in_an_event(events, "async")
+    await move(other, match_id)  # the other process remembers the match and its clocks
+    [(seat, due)] = (await other.deadlines(match_id)).items()
+    await events.pause(event, MOD)
+    await clock.advance(2 * DAY)
+    await events.resume(event, MOD)
+    assert await other.deadlines(match_id) == pytest.approx({seat: due + 2 * DAY})

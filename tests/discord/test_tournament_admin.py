@@ -12,8 +12,10 @@ import pytest
 from bot.clock import ManualClock
 from bot.service.tournaments import PAUSED
 from bot.store.tournament_records import TournamentRecord
+from bot.timing import DAY
 from tests.discord.conftest import leave_for_good, make_bot, move_components
 from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
+from tests.discord.test_tournaments import move_on, the_event, use_manual_clock
 
 
 class PatientDiscord(FakeDiscord):
@@ -50,12 +52,13 @@ async def two_people_started(fake: FakeDiscord, bot, mod: FakeUser, *people: Fak
     return event.tournament_id
 
 
-def table_in(fake: FakeDiscord, thread_id: int) -> FakeMessage:
-    """The table message of a table's thread (the one with the hand button)."""
+def table_in(fake: FakeDiscord, thread_id: int, button: str = "cj:hand:") -> FakeMessage:
+    """The first message of a table's thread with ``button``: the hand button's, or Watch
+    for the table message itself (a turn ping has Show hand too)."""
     return next(
         m
         for m in fake.public_messages(fake.channels[thread_id])
-        if any((b.custom_id or "").startswith("cj:hand:") for b in m.buttons())
+        if any((b.custom_id or "").startswith(button) for b in m.buttons())
     )
 
 
@@ -211,17 +214,28 @@ async def test_a_click_at_a_table_of_a_paused_event_is_refused_and_changes_nothi
     fake.assert_clean()
 
 
-async def test_leaving_a_two_player_table_finishes_it_and_rates_the_leaver_last(fake, db) -> None:
+@pytest.mark.parametrize("dropped", [False, True], ids=["leaves", "organiser drops"])
+async def test_leaving_a_two_player_table_finishes_it_and_rates_the_leaver_last(
+    fake, db, dropped: bool
+) -> None:
     mod = fake.add_user("mod", manage_guild=True)
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
         tid = await two_people_started(fake, bot, mod, ana, ben)
         [table] = (await bot.tournaments.view(tid)).tables
         thread = fake.channels[table.thread_id]
-        left = await leave_for_good(fake, ana, channel=thread)
-        assert "you are last, as a forfeit" in left.text()
+        if dropped:  # by the organiser: Ana loses the table she was playing, at once
+            await fake.slash(mod, "tournament player", name="Ana", action="dropped")
+            said = (
+                "🚪 **Ana** was dropped from the tournament by the organiser: they lose this table."
+            )
+            assert said in [m.text() for m in fake.public_messages(thread)]
+        else:
+            left = await leave_for_good(fake, ana, channel=thread)
+            assert "you are last, as a forfeit" in left.text()
         await settle_all(fake, bot)
         assert (await bot.service.get(table.match_id)).status == "finished"
+        assert await bot.service.store.timers_of(table.match_id) == []  # no more reminders
         end = next(m for m in fake.public_messages(thread) if "final result" in m.text())
         assert "Ana forfeited." in end.text() and "🏆 **Ben** wins" in end.text()
         view = await bot.tournaments.view(tid)
@@ -240,4 +254,44 @@ async def test_leaving_a_two_player_table_finishes_it_and_rates_the_leaver_last(
             await fake.click(ben, page, forward.custom_id)
             page = fake.last_reply(ben)
         assert "🏳️ Ana forfeited." in page.text()
+    fake.assert_clean()
+
+
+async def test_a_resumed_event_shows_its_tables_deadlines_moved_on_by_the_pause(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        clock = use_manual_clock(bot)
+        await fake.slash(
+            mod, "tournament create", game="cover_your_assets", format="swiss", pace="async"
+        )
+        signup = fake.public_messages()[-1]
+        for user in (ana, ben):
+            await fake.click(user, signup, signup.find_button("Join"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        [table] = (await bot.tournaments.view((await the_event(bot)).tournament_id)).tables
+        [(seat, due)] = (await bot.service.deadlines(table.match_id)).items()
+        record = await bot.service.get(table.match_id)
+        mover = {ana.id: ana, ben.id: ben}[record.seats[seat].user_id]
+        name = record.seats[seat].name
+        assert f"{name} — <t:{int(due)}:R>" in table_in(fake, table.thread_id, "cj:watch:").text()
+        await fake.slash(mod, "tournament pause")
+        await settle_all(fake, bot)
+        paused = table_in(fake, table.thread_id, "cj:watch:").text()
+        assert PAUSED in paused and "<t:" not in paused  # no running clock while it is held
+        await move_on(fake, bot, clock, 3 * DAY)
+        await fake.slash(mod, "tournament resume")
+        await settle_all(fake, bot)
+        later = int(due + 3 * DAY)
+        assert await bot.service.deadlines(table.match_id) == pytest.approx({seat: due + 3 * DAY})
+        shown = table_in(fake, table.thread_id, "cj:watch:").text()
+        assert f"{name} — <t:{later}:R>" in shown and PAUSED not in shown
+        await fake.slash(mover, "games")
+        assert f"**your turn**, due <t:{later}:R>" in fake.last_reply(mover).text()
+        # Its reminders, half an hour before the moved clock runs out, name the moved time.
+        await move_on(fake, bot, clock, later - clock.now() - 1800)
+        thread = fake.channels[table.thread_id]
+        said = [m.text() for m in fake.public_messages(thread) if "Time runs out" in m.text()]
+        assert said and all(f"Time runs out <t:{later}:R>." in text for text in said)
     fake.assert_clean()

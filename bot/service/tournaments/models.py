@@ -46,6 +46,7 @@ class TournamentChange:
         "finished",
         "cancelled",
         "forfeit",
+        "dropped",  # the organiser dropped ``entrant``, who loses ``tables[0]``
         "reminder",
         "paused",
         "resumed",

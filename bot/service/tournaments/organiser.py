@@ -12,6 +12,7 @@ from bot.service import Person
 from bot.service.tournaments.base import TournamentsBase
 from bot.service.tournaments.models import HELD, TournamentChange, places_from_groups
 from bot.store import Timer
+from bot.store.models import GONE
 from bot.store.tournament_records import EntrantRecord, ResultRecord, TournamentRecord
 
 
@@ -90,7 +91,8 @@ class Organiser(TournamentsBase):
         name: str,
         state: Literal["entered", "dropped", "disqualified"],
     ) -> EntrantRecord:
-        """Drop, undrop or disqualify an entrant (from the next pairing on)."""
+        """Drop, undrop or disqualify an entrant (from the next pairing on). A dropped
+        player also loses the table they are playing (``_drop_from_table``)."""
         verb = {"entered": "undrop", "dropped": "drop", "disqualified": "disqualify"}[state]
         async with self.lock(tournament_id):
             event = await self._organise(tournament_id, actor, f"{verb} players")
@@ -114,7 +116,36 @@ class Organiser(TournamentsBase):
             )
         if event.status == "signup":
             await self._signup_change(tournament_id)
+        elif state == "dropped":
+            await self._drop_from_table(event, after)
         return after
+
+    async def _drop_from_table(self, event: TournamentRecord, dropped: EntrantRecord) -> None:
+        """The dropped player leaves the table they are playing, as a /leave would: a
+        two-player table is decided at once with them last, a bigger one plays on with a
+        bot in their seat and them last. Left waiting, they would be reminded and timed
+        out, and their opponent held up, for days. Called outside the event's lock: the
+        leave's forfeit takes it (``on_match_change``)."""
+        if dropped.user_id is None:
+            return  # a bot entrant: it plays its table out
+        table = next(
+            (
+                t
+                for t in await self.store.tournament_tables(event.tournament_id)
+                if t.status == "playing" and t.match_id and dropped.entrant in t.seats
+            ),
+            None,
+        )
+        if table is None or table.match_id is None:
+            return
+        record = await self.matches.current(table.match_id)
+        seat = record.seat_of(dropped.user_id)
+        if record.status != "active" or seat is None or record.seats[seat].away == GONE:
+            return
+        await self.notify(
+            TournamentChange(kind="dropped", event=event, tables=[table], entrant=dropped)
+        )
+        await self.matches.leave_match(table.match_id, dropped.user_id)
 
     async def repair(self, tournament_id: str, actor: Person) -> None:
         """Pair the current round again (after a drop or a late entry), while no table has
@@ -214,9 +245,12 @@ class Organiser(TournamentsBase):
                 update={"status": "paused", "config": config.model_dump_json()}
             )
             await self.store.save_tournament(event)
-            await self._shift_clocks(event, HELD, lambda t: True)
+            playing = await self._shift_clocks(event, HELD, lambda t: True)
             await self.audit(event, actor, "pause", {"status": "running"}, {"status": "paused"})
         await self.notify(TournamentChange(kind="paused", event=event, round=event.round))
+        # Each table says it is paused instead of showing a clock that no longer runs.
+        for match_id in playing:
+            await self.matches.hold_began(match_id)
 
     async def resume(self, tournament_id: str, actor: Person) -> None:
         """Go on: every clock of the event (deadline, tables' move clocks) is moved on by
@@ -230,7 +264,9 @@ class Organiser(TournamentsBase):
             held = now - config.paused_at
             # Only the clocks set aside at the pause move; a move made meanwhile set its
             # clock from then, which is right as it is.
-            await self._shift_clocks(event, held - HELD, lambda t: t.due_at > now + HELD / 2)
+            playing = await self._shift_clocks(
+                event, held - HELD, lambda t: t.due_at > now + HELD / 2
+            )
             rounds = {r.round: r for r in await self.store.rounds(tournament_id)}
             current = rounds.get(event.round)
             if current is not None and current.deadline is not None:
@@ -245,11 +281,6 @@ class Organiser(TournamentsBase):
             self.matches.timers_changed()
             await self.audit(event, actor, "resume", {"status": "paused"}, {"status": "running"})
             await self.notify(TournamentChange(kind="resumed", event=event, round=event.round))
-            playing = [
-                t.match_id
-                for t in await self.store.tournament_tables(tournament_id)
-                if t.status == "playing" and t.match_id
-            ]
             await self._maybe_complete(event)
         # The bots and forced answers the pause refused are due again.
         for match_id in playing:
@@ -257,23 +288,25 @@ class Organiser(TournamentsBase):
 
     async def _shift_clocks(
         self, event: TournamentRecord, by: float, which: Callable[[Timer], bool]
-    ) -> None:
+    ) -> list[str]:
         """Move the event's timers and its playing tables' move clocks by ``by`` seconds.
         A pause sets them aside (far in the future) and the resume brings them back,
-        later by the time the event was held."""
+        later by the time the event was held. Returns the playing tables' matches."""
         timers = await self.store.tournament_timers(event.tournament_id)
         await self.store.replace_tournament_timers(
             event.tournament_id,
             [t.model_copy(update={"due_at": t.due_at + by}) if which(t) else t for t in timers],
         )
-        for table in await self.store.tournament_tables(event.tournament_id):
-            if table.status == "playing" and table.match_id:
-                moved = [
-                    t.model_copy(update={"due_at": t.due_at + by}) if which(t) else t
-                    for t in await self.store.timers_of(table.match_id)
-                ]
-                await self.store.replace_timers(table.match_id, moved)
+        playing = [
+            t.match_id
+            for t in await self.store.tournament_tables(event.tournament_id)
+            if t.status == "playing" and t.match_id
+        ]
+        for match_id in playing:
+            # Through the match service: what it remembers of the clocks moves with them.
+            await self.matches.shift_timers(match_id, by, which)
         self.matches.timers_changed()
+        return playing
 
     async def end(self, tournament_id: str, actor: Person) -> None:
         """End now: open tables are drawn, the standings as they are are final."""

@@ -212,7 +212,10 @@ class Play(commands.Cog):
                 where = (
                     f"[in <#{record.channel_id}>]({link})" if link else f"in <#{record.channel_id}>"
                 )
-                if mine.my_turn:
+                if record.status == "active" and await self.service.held(record):
+                    # Its clocks are parked far ahead while held: a due date would mislead.
+                    state = "⏸️ paused by its tournament"
+                elif mine.my_turn:
                     due = f", due <t:{int(mine.my_deadline)}:R>" if mine.my_deadline else ""
                     state = f"**your turn**{due}"
                 elif record.status == "lobby":

@@ -280,6 +280,9 @@ async def test_a_resumed_event_shows_its_tables_deadlines_moved_on_by_the_pause(
         await settle_all(fake, bot)
         paused = table_in(fake, table.thread_id, "cj:watch:").text()
         assert PAUSED in paused and "<t:" not in paused  # no running clock while it is held
+        await fake.slash(mover, "games")
+        listed = fake.last_reply(mover).text()
+        assert "⏸️ paused by its tournament" in listed and "<t:" not in listed
         await move_on(fake, bot, clock, 3 * DAY)
         await fake.slash(mod, "tournament resume")
         await settle_all(fake, bot)

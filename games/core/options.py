@@ -3,7 +3,9 @@
 Options are pydantic models whose defaults are the standard rules. A field whose type is a
 ``Literal`` or ``bool`` becomes a choice; labels come from ``json_schema_extra={"labels":
 {...}}`` on the field. A field with ``json_schema_extra={"offered": False}`` is no choice
-(a rule old matches keep so that they replay, which no new match may pick).
+(a rule old matches keep so that they replay, which no new match may pick); with
+``"before": value`` too, options written before the field existed read as ``value``
+(``as_written``), since a match log replays only under the rule it was played by.
 """
 
 from __future__ import annotations
@@ -122,3 +124,14 @@ def random_options(model: type[BaseModel], rng: random.Random) -> BaseModel:
         if values:
             data[name] = rng.choice(values)
     return model.model_validate(data)
+
+
+def as_written(model: type[BaseModel], data: dict[str, Any]) -> dict[str, Any]:
+    """Options as any version wrote them (an exported match, say): a field added by a rule
+    change takes, where absent, the value its ``"before"`` names: the rule then."""
+    filled = dict(data)
+    for name, info in model.model_fields.items():
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        if "before" in extra and name not in filled:
+            filled[name] = extra["before"]
+    return filled

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from games.core.levels import Level
+from games.core.options import as_written
 from games.core.protocol import (
     Action,
     Decision,
@@ -132,7 +133,9 @@ def _setup(game: Game, export: MatchExport) -> GameState:
     if export.game != game.key:
         raise ReplayError(f"This file holds a {export.game} match, not {game.key}.")
     try:
-        options = game.options_model.model_validate(export.options)
+        # A file exported before a rule change holds no word of it: the rule it was
+        # played by (``as_written``), or its log would replay another game.
+        options = game.options_model.model_validate(as_written(game.options_model, export.options))
     except ValidationError:
         raise ReplayError("The match's options are not valid for this game any more.") from None
     return game.setup(options, export.names, export.seed)

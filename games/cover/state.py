@@ -55,12 +55,13 @@ class CoverOptions(BaseModel):
     # A side with no answer to a challenge is asked all the same, its lone answer (let go,
     # give up) played for it after the pause of any forced decision: settled at once, the
     # wait (or none) told the table what it did not hold. Matches begun before this rule
-    # hold False (migration 019) and replay so from their logs; no lobby offers the old
-    # rule. Last of the fields: the migration appends it where a dump would write it.
+    # hold False (migration 019; an export of one holds no word of it: "before") and
+    # replay so from their logs; no lobby offers the old rule. Last of the fields: the
+    # migration appends it where a dump would write it.
     ask_unanswerable: bool = Field(
         default=True,
         title="Ask a side with no answer",
-        json_schema_extra={"offered": False},
+        json_schema_extra={"offered": False, "before": False},
     )
 
     @property

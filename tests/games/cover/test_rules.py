@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.protocol import Action, IllegalAction, NotYourTurn
+from games.cover import CoverYourAssets
 from games.cover.state import CoverOptions
 
 from .conftest import cathys_piano_set_exposed, cover_set
@@ -425,3 +426,44 @@ def test_actions_have_an_exact_text_form() -> None:
     assert Action.decode("challenge.2.gold") == action
     with pytest.raises(IllegalAction):
         Action.decode("challenge.2.<gold>")
+
+
+def test_an_export_written_before_the_rule_replays_under_the_rule_it_was_played_by() -> None:
+    """A file exported before a side with no answer was asked holds no word of it: read
+    as the old rule (``"before"``), its log replays to the state it was played to."""
+    import random
+
+    from games.core import contract
+    from games.core.replay import ExportedAction, ExportedSeat, MatchExport, final_state
+
+    game = CoverYourAssets()
+    names = ["Ana", "Ben", "Cleo"]
+    for seed in range(40):
+        rng = random.Random(seed)
+        options = CoverOptions(ask_unanswerable=False)
+        state = game.setup(options, names, seed)
+        logged, settled = [], False
+        for _ in range(400):
+            if game.outcome(state) is not None or settled:
+                break
+            decision = game.decisions(state)[0]
+            action = contract.random_pick(decision, rng)
+            state, events = game.apply(state, decision.seat, action)
+            logged.append(
+                ExportedAction(seq=len(logged), seat=decision.seat, action=action.encode())
+            )
+            settled = any(e.text.endswith("cannot answer.") for e in events)
+        if settled:
+            break
+    assert settled, "no unanswerable challenge in 40 seeds"
+    written = options.model_dump()
+    del written["ask_unanswerable"]  # as the old code exported it
+    export = MatchExport(
+        game=game.key,
+        options=written,
+        seed=seed,
+        seats=[ExportedSeat(seat=i, name=n) for i, n in enumerate(names)],
+        actions=logged,
+        status="active",
+    )
+    assert final_state(game, export).model_dump_json() == state.model_dump_json()

@@ -278,6 +278,10 @@ class Decks(commands.Cog):
         for game in GAMES.values():
             if isinstance(game, CardLookup):
                 found += game.lookup_names(current)
+        if not found and current.strip():  # a typo: offer the names it is close to
+            for game in GAMES.values():
+                if isinstance(game, CardLookup):
+                    found += game.lookup_similar(current)
         return [app_commands.Choice(name=n[:100], value=v[:100]) for n, v in found[:25]]
 
     @app_commands.command(name="card", description="What a card says and does.")
@@ -324,6 +328,14 @@ def not_one_card(name: str, keys: list[str]) -> str:
     if len(fits) > 1:
         shown = ", ".join(fits[:MATCHES_SHOWN]) + (" …" if len(fits) > MATCHES_SHOWN else "")
         return f"'{typed}' fits {len(fits)} cards: {shown}. Type more of the name or a number."
+    close = [
+        label
+        for key in keys
+        if isinstance(looker := GAMES[key], CardLookup)
+        for label, _ in looker.lookup_similar(name)
+    ]
+    if close:
+        return f"No card called '{typed}'. Did you mean {' or '.join(close)}?"
     return f"No card called '{typed}'. Type a number like S1-007 or a word of a name."
 
 

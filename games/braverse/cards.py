@@ -9,6 +9,7 @@ The card text shown to players is generated from the same data, so a card does w
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import os
@@ -354,6 +355,14 @@ class CardPool(BaseModel):
     def lookup(self, name: str) -> Card | None:
         """By number or by name, case-insensitive."""
         return self.by_number.get(name.strip().upper()) or self.by_name.get(name.strip().casefold())
+
+    def similar(self, text: str, most: int = 3) -> list[Card]:
+        """The cards whose name is close to ``text``, closest first: "Embr Pup" finds
+        Ember Pup. Never used to read a deck list, where a typo must be said, not guessed."""
+        by_name = {c.name.casefold(): c for c in self.cards}
+        typed = " ".join(text.casefold().split())
+        close = difflib.get_close_matches(typed, list(by_name), n=most, cutoff=0.7)
+        return [by_name[name] for name in close]
 
     def matching(self, text: str) -> list[Card]:
         """The cards whose number or name, or a word of the name, starts with ``text``

@@ -495,6 +495,9 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
         found = self.pool.matching(text) if text.strip() else self.pool.cards
         return [(f"{c.number} {c.name}", c.number) for c in found]
 
+    def lookup_similar(self, text: str) -> list[tuple[str, str]]:
+        return [(f"{c.number} {c.name}", c.number) for c in self.pool.similar(text)]
+
     def scramble_hidden(
         self, state: BraverseState, seat: int | None, rng: random.Random
     ) -> BraverseState:

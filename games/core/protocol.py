@@ -399,6 +399,10 @@ class CardLookup(Protocol):
         """``(label, name to look up)`` of the cards whose number or name holds ``text``."""
         ...
 
+    def lookup_similar(self, text: str) -> list[tuple[str, str]]:
+        """The same for names close to ``text`` (a typo), closest first."""
+        ...
+
 
 @runtime_checkable
 class Searching(Protocol):

@@ -230,6 +230,12 @@ async def test_card_looks_a_card_up_by_number_or_name(fake, db) -> None:
         assert fake.last_reply(ana).text().startswith("No card called 'Dragon'.")
         offered = await fake.autocomplete(ana, "card", "name", "ripple")
         assert offered == [{"name": "S1-052 Ripple Sage", "value": "S1-052"}]
+        # A typo: the names it is close to are offered and named, never guessed for.
+        await fake.slash(ana, "card", name="Embr Pup")
+        said = fake.last_reply(ana).text()
+        assert said == "No card called 'Embr Pup'. Did you mean S1-002 Ember Pup?"
+        offered = await fake.autocomplete(ana, "card", "name", "embr pup")
+        assert offered == [{"name": "S1-002 Ember Pup", "value": "S1-002"}]
     fake.assert_clean()
 
 

@@ -339,10 +339,10 @@ class TournamentPosts:
         entrant, table = change.entrant, change.tables[0]
         if entrant is None or table.thread_id is None:
             return
+        how = "disqualified" if entrant.state == "disqualified" else "dropped from the tournament"
         await self.presenter.post(
             table.thread_id,
-            f"🚪 **{entrant.name}** was dropped from the tournament by the organiser: they "
-            "lose this table.",
+            f"🚪 **{entrant.name}** was {how} by the organiser: they lose this table.",
         )
 
     async def post_reminder(self, change: TournamentChange) -> None:

@@ -214,9 +214,13 @@ async def test_a_click_at_a_table_of_a_paused_event_is_refused_and_changes_nothi
     fake.assert_clean()
 
 
-@pytest.mark.parametrize("dropped", [False, True], ids=["leaves", "organiser drops"])
+@pytest.mark.parametrize(
+    "dropped",
+    [None, "dropped", "disqualified"],
+    ids=["leaves", "organiser drops", "organiser disqualifies"],
+)
 async def test_leaving_a_two_player_table_finishes_it_and_rates_the_leaver_last(
-    fake, db, dropped: bool
+    fake, db, dropped: str | None
 ) -> None:
     mod = fake.add_user("mod", manage_guild=True)
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
@@ -225,10 +229,9 @@ async def test_leaving_a_two_player_table_finishes_it_and_rates_the_leaver_last(
         [table] = (await bot.tournaments.view(tid)).tables
         thread = fake.channels[table.thread_id]
         if dropped:  # by the organiser: Ana loses the table she was playing, at once
-            await fake.slash(mod, "tournament player", name="Ana", action="dropped")
-            said = (
-                "🚪 **Ana** was dropped from the tournament by the organiser: they lose this table."
-            )
+            await fake.slash(mod, "tournament player", name="Ana", action=dropped)
+            how = "disqualified" if dropped == "disqualified" else "dropped from the tournament"
+            said = f"🚪 **Ana** was {how} by the organiser: they lose this table."
             assert said in [m.text() for m in fake.public_messages(thread)]
         else:
             left = await leave_for_good(fake, ana, channel=thread)

@@ -91,8 +91,8 @@ class Organiser(TournamentsBase):
         name: str,
         state: Literal["entered", "dropped", "disqualified"],
     ) -> EntrantRecord:
-        """Drop, undrop or disqualify an entrant (from the next pairing on). A dropped
-        player also loses the table they are playing (``_drop_from_table``)."""
+        """Drop, undrop or disqualify an entrant (from the next pairing on). A dropped or
+        disqualified player also loses the table they are playing (``_drop_from_table``)."""
         verb = {"entered": "undrop", "dropped": "drop", "disqualified": "disqualify"}[state]
         async with self.lock(tournament_id):
             event = await self._organise(tournament_id, actor, f"{verb} players")
@@ -116,7 +116,7 @@ class Organiser(TournamentsBase):
             )
         if event.status == "signup":
             await self._signup_change(tournament_id)
-        elif state == "dropped":
+        elif state in ("dropped", "disqualified"):
             await self._drop_from_table(event, after)
         return after
 

@@ -244,7 +244,7 @@ def test_every_replay_page_fits_discord_at_the_largest_table(key: str) -> None:
     played = play_one(job)
     export = MatchExport(
         game=key,
-        options={},
+        options=game.options_model().model_dump(),  # what it was played with: today's rules
         seed=job.seed,
         seats=[ExportedSeat(seat=s, name=n) for s, n in enumerate(names)],
         actions=[

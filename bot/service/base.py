@@ -78,6 +78,10 @@ class Choice:
     decision: Decision
     seat_after: SeatRecord | None = None
     timed_out: bool = False  # a clock ran out on the seat (not a race window closing)
+    # The seat is absent for its whole turn, not for one step of it: the decisions of its
+    # own that follow at once (a Swap's cards after its player) are answered by their
+    # defaults in the same move, under the one clock and the one miss already counted.
+    rest_of_turn: bool = False
 
 
 # "released": a hold on the match was lifted (see ``ServiceBase.holds``): whoever must move
@@ -391,6 +395,12 @@ class ServiceBase:
 
 class _NothingToDo(Exception):
     pass
+
+
+def default_answer(decision: Decision) -> Action:
+    """What a clock plays for a seat that did not answer: the decision's default, else its
+    first options (a decision without a default still needs an answer)."""
+    return decision.default or decision.pick(decision.options[: decision.min_picks])
 
 
 def pick_options(decision: Decision, picks: Sequence[int]) -> Action:

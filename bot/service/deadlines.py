@@ -19,6 +19,7 @@ from bot.service.base import (
     REMIND_EVERY,
     Change,
     Choice,
+    default_answer,
     settings_of,
 )
 from bot.service.base import waiting_on as seats_waited_on
@@ -126,12 +127,15 @@ class Deadlines(Play):
                 away = max(away, STANDING_IN)
             elif settings.on_timeout == "forfeit" and missed >= settings.forfeit_after:
                 away = GONE
-            if away != PRESENT:
-                action = game.bot_action(state, timer.seat, decision=decision)
-            else:
-                action = decision.default or decision.pick(decision.options[: decision.min_picks])
             after = seat.model_copy(update={"away": away, "missed": missed})
-            return Choice(timer.seat, action, decision, after, timed_out=True)
+            if away != PRESENT:
+                # The bot now playing the seat plays the rest of its turn too.
+                action = game.bot_action(state, timer.seat, decision=decision)
+                return Choice(timer.seat, action, decision, after, timed_out=True)
+            # One absence is one missed turn: the rest of it is played by default at once,
+            # without a clock or a miss of its own (a Swap's cards after its player).
+            action = default_answer(decision)
+            return Choice(timer.seat, action, decision, after, timed_out=True, rest_of_turn=True)
 
         try:
             return await self._apply(timer.match_id, choose)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 
 from bot.errors import (
     Busy,
@@ -20,15 +22,21 @@ from bot.service.base import (
     Choice,
     ServiceBase,
     _NothingToDo,
+    default_answer,
     pick_options,
 )
-from bot.store import MatchRecord, SeatRecord, StoreBusy, VersionConflict
+from bot.store import MatchRecord, SeatRecord, Status, StoreBusy, Timer, VersionConflict
 from bot.store.models import GONE, PRESENT
-from games.core.protocol import Action, Decision, Game, GameState
+from games.core.protocol import Action, Decision, Game, GameState, IllegalAction
+
+log = logging.getLogger(__name__)
 
 # How a hard bot's move is thought out (bot/thinking.py, by the bot driver): the match as
 # loaded and the seat's decision, to the move, or None when no thought came in time.
 Think = Callable[[MatchRecord, Decision], Awaitable[Action | None]]
+# The most steps of one seat's turn a timeout plays by default in one move: turns end in
+# far fewer, and a game whose defaults never ended one must not hold the lock for long.
+REST_OF_TURN_MOST = 50
 
 
 class Play(ServiceBase):
@@ -211,44 +219,40 @@ class Play(ServiceBase):
                 raise Held(reason)
             game = self.game_of(record)
             chosen = choose(record, game, state)
-            seat, action = chosen.seat, chosen.action
+            seat, action, decision = chosen.seat, chosen.action, chosen.decision
             timed_out = chosen.timed_out
             # IllegalAction carries a sentence for the player; nothing has been written yet.
-            new_state, events = game.apply(state, seat, action, decision=chosen.decision)
-            status = "finished" if game.outcome(new_state) is not None else "active"
-            state_json = new_state.model_dump_json()
-            # A finished match has no clocks (timers_after says so of a record not active).
-            timers = await self.timers_after(record, state, new_state) if status == "active" else []
-
-            def table() -> object:
-                # The table every change redraws, drawn while the commit is on its way to
-                # disk (``Engine.public_table``: the front end's edit takes it from there).
-                return game.public_table(new_state)
-
-            try:
-                await self.store.save_action(
-                    match_id,
-                    expected_version=state.version,
-                    state=state_json,
-                    version=new_state.version,
-                    seat=seat,
-                    action=action.encode(),
-                    status=status,
-                    timers=timers,
-                    meanwhile=table if status == "active" else None,
+            new_state, events = game.apply(state, seat, action, decision=decision)
+            before = state
+            for steps in range(1, REST_OF_TURN_MOST + 1):
+                status = "finished" if game.outcome(new_state) is not None else "active"
+                follow = None
+                if chosen.rest_of_turn and status == "active" and steps < REST_OF_TURN_MOST:
+                    follow = self._next_of_turn(game, before, new_state, seat)
+                state_json = new_state.model_dump_json()
+                # A finished match has no clocks (timers_after says so of a record not
+                # active). Each step of a turn played on is saved with its own action row
+                # and clocks: the log replays, and a crash between steps leaves a clock.
+                timers = (
+                    await self.timers_after(record, before, new_state) if status == "active" else []
                 )
-            except VersionConflict:
-                self._forget(match_id)  # another process moved first: reload
-                raise StaleClick() from None
-            except StoreBusy:
-                self._forget(match_id)
-                raise Busy() from None
-            except BaseException:
-                self._forget(match_id)
-                raise
-            record = record.model_copy(
-                update={"state": state_json, "status": status, "version": new_state.version}
-            )
+                step = Step(before, new_state, state_json, seat, action, status, timers)
+                await self._save_step(record, game, step, shown=follow is None)
+                record = record.model_copy(
+                    update={"state": state_json, "status": status, "version": new_state.version}
+                )
+                if follow is None:
+                    break
+                answer = default_answer(follow)
+                try:
+                    after, said = game.apply(new_state, seat, answer, decision=follow)
+                except IllegalAction:
+                    # An engine refusing its own default is its bug: what is saved stands,
+                    # and that decision waits for the clock just saved with it.
+                    log.exception("the default of %s was refused in %s", follow.key, match_id)
+                    break
+                before, new_state, action = new_state, after, answer
+                events += said
             if chosen.seat_after is not None:
                 record = await self._save_seat(record, chosen.seat_after)
             if status == "active":
@@ -268,6 +272,54 @@ class Play(ServiceBase):
         )
         await self.notify(change)
         return change
+
+    async def _save_step(self, record: MatchRecord, game: Game, step: Step, *, shown: bool) -> None:
+        """One move written (snapshot, action row, clocks), under the match's lock;
+        ``shown``: the table a change ends on, drawn while the commit is on its way."""
+
+        def table() -> object:
+            # The table every change redraws, drawn while the commit is on its way to
+            # disk (``Engine.public_table``: the front end's edit takes it from there).
+            return game.public_table(step.after)
+
+        try:
+            await self.store.save_action(
+                record.match_id,
+                expected_version=step.before.version,
+                state=step.state_json,
+                version=step.after.version,
+                seat=step.seat,
+                action=step.action.encode(),
+                status=step.status,
+                timers=step.timers,
+                meanwhile=table if step.status == "active" and shown else None,
+            )
+        except VersionConflict:
+            self._forget(record.match_id)  # another process moved first: reload
+            raise StaleClick() from None
+        except StoreBusy:
+            self._forget(record.match_id)
+            raise Busy() from None
+        except BaseException:
+            self._forget(record.match_id)
+            raise
+
+    def _next_of_turn(
+        self, game: Game, before: GameState, after: GameState, seat: int
+    ) -> Decision | None:
+        """The seat's own decision that follows its move at once, in the same turn (whose
+        turn, and which, as the engine marks them, unchanged); or None. Races, chances
+        and answers to another's move are never a step of one's turn."""
+        if _turn_of(before) != _turn_of(after):
+            return None
+        return next(
+            (
+                d
+                for d in self.decisions(game, after)
+                if d.seat == seat and not d.optional and d.window is None and not d.reaction
+            ),
+            None,
+        )
 
     async def _save_seat(self, record: MatchRecord, seat: SeatRecord) -> MatchRecord:
         await self.store.save_seat(record.match_id, seat)
@@ -291,6 +343,26 @@ def _bot_decision(
         ),
         None,
     )
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move about to be saved: the state before and after it, and what goes with it."""
+
+    before: GameState
+    after: GameState
+    state_json: str
+    seat: int
+    action: Action
+    status: Status
+    timers: list[Timer]
+
+
+def _turn_of(state: GameState) -> tuple[object, object]:
+    """Whose turn it is and which: the engines' ``turn`` (a seat) and ``round`` fields,
+    where a game has them (a game with neither has one turn marker: the seat's next
+    decision is still told apart by being its own)."""
+    return getattr(state, "turn", None), getattr(state, "round", None)
 
 
 def _present(seat: SeatRecord) -> SeatRecord | None:

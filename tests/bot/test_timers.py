@@ -15,8 +15,10 @@ from bot.store import Store, Timer, open_store
 from bot.store.models import GONE, PRESENT, STANDING_IN
 from bot.timing import DAY
 from games import GAMES
+from games.toss.state import Roll
+from tests.games.toss.conftest import FixedDice
 
-from .conftest import ANA, BEN, MOD, stamp_of
+from .conftest import ANA, BEN, CLEO, MOD, stamp_of
 
 HOUR = 3600.0
 
@@ -504,3 +506,66 @@ async def test_each_pace_runs_its_reminders_and_timeout_in_simulated_time(
     await scheduler.fire_due()
     assert any(c.timed_out == 0 for c in changes)
     await driver.close()
+
+
+async def test_one_absence_plays_the_rest_of_the_turn_by_default_as_one_miss(
+    timed, clock, monkeypatch
+) -> None:
+    """Ana rolls Swap and is gone: one clock plays her player, her cards to give and her
+    cards to take, as one change (one notice), one missed turn; Ben's clock starts."""
+    game = FixedDice()
+    game.rolls.extend([Roll(action="swap", number="2"), *[Roll(action="left", number="1")] * 5])
+    real_setup = game.setup
+    monkeypatch.setattr(
+        game,
+        "setup",
+        lambda *args: real_setup(*args).model_copy(update={"turn": 0, "first": 0}),
+    )
+    monkeypatch.setitem(GAMES, "toss_your_cookies", game)
+    await timed.set_guild_defaults(1, MOD, {"on_timeout": "forfeit", "forfeit_after": 2})
+    record = await timed.open_lobby(
+        guild_id=1, channel_id=10, host=ANA, game_key="toss_your_cookies"
+    )
+    match_id = record.match_id
+    await timed.set_pace(match_id, ANA, "async")
+    for who in (BEN, CLEO):
+        await timed.join(match_id, who)
+    await timed.start(match_id, ANA)
+    await timed.act(
+        match_id, ANA.user_id, stamp=await stamp_of(timed, match_id, ANA.user_id), picks=[0]
+    )
+    changes = record_changes(timed)
+    scheduler = Scheduler(timed.store, clock, timed.on_timer)
+    await clock.advance(25 * HOUR)
+    await scheduler.fire_due()
+    moves = [(c.kind, c.timed_out) for c in changes if c.kind != "reminder"]
+    assert moves == [("action", 0)]
+    actions = [(a.seat, a.action.split(".")[0]) for a in await timed.store.actions(match_id)]
+    assert actions[-4:] == [(0, "roll"), (0, "swap_with"), (0, "give"), (0, "take")]
+    state = timed.load_state(await timed.get(match_id))
+    assert (state.phase, state.turn) == ("roll", 1)
+    ana = (await timed.get(match_id)).seats[0]
+    assert (ana.away, ana.missed) == (PRESENT, 1)  # one miss of two: not forfeited
+    assert await timed.deadlines(match_id) == {1: clock.now() + DAY}
+
+
+async def test_a_missed_two_action_turn_is_one_miss_with_both_actions_played(timed, clock) -> None:
+    """Cover Your Assets with two actions a turn: one clock plays the first action's
+    default and the second's ("I'm done"), and counts one missed turn."""
+    await timed.set_guild_defaults(1, MOD, {"on_timeout": "forfeit", "forfeit_after": 2})
+    record = await timed.open_lobby(
+        guild_id=1, channel_id=10, host=ANA, game_key="cover_your_assets"
+    )
+    match_id = record.match_id
+    await timed.set_pace(match_id, ANA, "async")
+    await timed.set_switches(match_id, ANA, {"two_actions"})
+    await timed.join(match_id, BEN)
+    await timed.start(match_id, ANA)
+    mover = await mover_of(timed, match_id)
+    scheduler = Scheduler(timed.store, clock, timed.on_timer)
+    await clock.advance(25 * HOUR)
+    await scheduler.fire_due()
+    actions = [(a.seat, a.action.split(".")[0]) for a in await timed.store.actions(match_id)]
+    assert actions[-2:] == [(mover, "discard"), (mover, "done")]
+    assert (await timed.get(match_id)).seats[mover].missed == 1
+    assert set(await timed.deadlines(match_id)) == {1 - mover}

@@ -5,16 +5,20 @@ from __future__ import annotations
 import pytest
 
 from bot.clock import ManualClock
+from bot.store.models import PRESENT
 from cogs.table import presenter_of
 from games import GAMES
+from games.toss.state import Roll
 from tests.discord.conftest import (
     leave_for_good,
     make_a_move,
     make_bot,
     move_components,
+    open_game,
     table_of,
 )
 from tests.discord.harness import FakeDiscord
+from tests.discord.test_toss_your_cookies import move_in_hand, rigged_table
 
 
 async def start_with_bots(fake: FakeDiscord, bot, host, pace: str, *people) -> str:  # type: ignore[no-untyped-def]
@@ -234,4 +238,53 @@ async def test_a_closed_inbox_never_stops_the_channel_reminder(fake, db) -> None
         assert refused
         for rejection in refused:
             fake.rejections.remove(rejection)
+    fake.assert_clean()
+
+
+async def test_one_absence_from_a_toss_swap_is_one_missed_turn(fake, db, monkeypatch) -> None:
+    """A Swap is three decisions of one seat (a player, the cards to give, the cards to
+    take): when Ana's clock runs out on the first, the rest of her turn is played for her
+    at once, under one clock, one notice and one missed turn."""
+    mod = fake.add_user("mod", manage_guild=True)
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo")]
+    ana = people[0]
+    later = [Roll(action="left", number="1")] * 5  # the next turns' rolls
+    game = await rigged_table(
+        fake, db, monkeypatch, people, Roll(action="swap", number="2"), *later
+    )
+    real_setup = game.setup
+
+    def setup(options, players, seed):  # type: ignore[no-untyped-def]
+        return real_setup(options, players, seed).model_copy(update={"turn": 0, "first": 0})
+
+    monkeypatch.setattr(game, "setup", setup)
+    async with fake.running(make_bot(db)) as bot:
+        clock = ManualClock(start=bot.service.clock.now())
+        bot.service.clock = bot.scheduler.clock = clock
+        await fake.slash(mod, "settings", on_timeout="forfeit", forfeit_after=2)
+        await open_game(fake, "toss_your_cookies", *people, choices={"_pace": ["async"]})
+        match_id = table_of(fake).find_button("hand").custom_id.split(":")[2]
+        assert await move_in_hand(fake, ana)  # she rolls Swap · 2, and is gone
+        state = bot.service.load_state(await bot.service.get(match_id))
+        assert (state.phase, state.turn) == ("swap_target", 0)
+        await clock.advance(25 * 3600)  # one clock of a day, and an hour
+        await fake.settle_with(bot.scheduler.fire_due())
+        record = await bot.service.get(match_id)
+        state = bot.service.load_state(record)
+        hers = [a.action.split(".")[0] for a in await bot.service.store.actions(match_id)]
+        assert hers[-3:] == ["swap_with", "give", "take"]  # her whole swap, by default
+        assert (state.phase, state.turn) == ("roll", 1)  # Ben's turn began
+        assert (record.seats[0].missed, record.seats[0].away) == (1, PRESENT)  # not forfeited
+        said = [t for t in fake.all_public_text() if "ran out of time" in t]
+        assert said == ["⏰ Ana ran out of time, so the default move was played for them."]
+        assert "Ana — <t:" not in table_of(fake).text()  # no fresh clock of hers
+        calls = [m for m in fake.messages.values() if ana.mention in m.content]
+        assert calls and all(m.deleted for m in calls)  # no call on her left up, overdue
+        # A day on (Ben's clock ran out meanwhile): a second clock on her Swap would
+        # have been her second miss, and the forfeit.
+        await clock.advance(24 * 3600)
+        await fake.settle_with(bot.scheduler.fire_due())
+        ana_seat = (await bot.service.get(match_id)).seats[0]
+        assert (ana_seat.missed, ana_seat.away) == (1, PRESENT)
+        assert not any("forfeits" in t for t in fake.all_public_text())
     fake.assert_clean()

@@ -4,6 +4,7 @@ match, a timeout, a reminder; the thread's name; direct messages for those who a
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -95,36 +96,42 @@ class Notices(Part):
         except discord.HTTPException:
             log.warning("could not post a timeout in channel %s", change.match.channel_id)
 
-    async def remind(self, change: Change) -> discord.Message | None:
-        """A reminder (or a nudge) of a seat's move, with a real mention; the message, for
-        the pings to sweep once it is answered (``Pings.remind``)."""
-        timer = change.timer
-        seat = next((s for s in change.match.seats if timer and s.seat == timer.seat), None)
-        if timer is None or seat is None or seat.user_id is None or seat.played_by_bot:
-            return None  # a bot answers for a stand-in's or a forfeited seat: nobody to call
-        game = self.service.game_of(change.match)
+    async def remind(self, changes: Sequence[Change]) -> tuple[discord.Message, list[int]] | None:
+        """One reminder (or nudge) of the same kind for one or more seats of a match, with
+        a real mention of each; the message and the seats it names, for the pings to sweep
+        once they have answered (``Pings.remind``). Each person who asked also gets a DM."""
+        record = changes[-1].match
+        timers = {c.timer.seat: c.timer for c in changes if c.timer is not None}
+        # A bot answers for a stand-in's or a forfeited seat: nobody there to call.
+        seats = [s for s in record.seats if s.seat in timers and s.user_id and not s.played_by_bot]
+        if not seats:
+            return None
+        game = self.service.game_of(record)
         lead = {"remind_final": "⌛ Last call", "remind_asked": "👋 Nudge from the table"}.get(
-            timer.kind, "⏳ Reminder"
+            timers[seats[0].seat].kind, "⏳ Reminder"
         )
-        deadline = await self.service.deadlines(change.match.match_id)
-        due = deadline.get(timer.seat)
-        when = f" Time runs out <t:{int(due)}:R>." if due else ""
+        deadline = await self.service.deadlines(record.match_id)
+        due = [deadline[s.seat] for s in seats if s.seat in deadline]
+        # Their clocks started together: the earliest is the one to tell (as a turn ping).
+        when = f" Time runs out <t:{int(min(due))}:R>." if due else ""
         view = components_view()
-        view.add_item(TableButton("hand", change.match.match_id))
+        view.add_item(TableButton("hand", record.match_id))
         posted = None
+        mentions = " ".join(f"<@{s.user_id}>" for s in seats)
         try:
             posted = await self.poster.post(
-                change.match.channel_id,
-                f"{lead}: <@{seat.user_id}>, your move in **{game.name}**.{when}",
+                record.channel_id,
+                f"{lead}: {mentions}, your move in **{game.name}**.{when}",
                 view=view,
             )
         except discord.HTTPException:
-            log.warning("could not remind in channel %s", change.match.channel_id)
-        link = render.jump_link(change.match) or f"<#{change.match.channel_id}>"
-        await self.direct_message(
-            seat.user_id, f"{lead}: your move in **{game.name}** is waiting: {link}.{when}"
-        )
-        return posted
+            log.warning("could not remind in channel %s", record.channel_id)
+        link = render.jump_link(record) or f"<#{record.channel_id}>"
+        for seat in seats:
+            await self.direct_message(
+                seat.user_id, f"{lead}: your move in **{game.name}** is waiting: {link}.{when}"
+            )
+        return None if posted is None else (posted, [s.seat for s in seats])
 
     async def name_thread(self, record: MatchRecord) -> None:
         """A match's thread is named after the game and its players once it starts."""

@@ -18,6 +18,7 @@ import discord
 from bot.errors import UserError
 from bot.service import Change, settings_of
 from bot.service.base import waiting_on
+from bot.service.deadlines import clock_stamp
 from bot.store import MatchRecord
 from bot.timing import PAUSED_FROM
 from cogs import render
@@ -40,6 +41,11 @@ log = logging.getLogger(__name__)
 # Seconds: a player who answered this recently is looking at the game. Their open hand
 # view shows the next move (``Hands.follow``); a new mention would only buzz their phone.
 RECENT = 30.0
+# Seconds a reminder waits for the others that come due with it. The timers of a decision
+# everyone owes at once share one due time and fire one after another in the scheduler's
+# batch, a database read apart: two seconds holds even a slow database's batch of eight,
+# and is nothing next to the clocks that get reminders (ten minutes or more).
+GATHER = 2.0
 
 
 @dataclass
@@ -49,6 +55,8 @@ class LivePing:
     channel_id: int
     message_id: int
     seats: set[int] = field(default_factory=set)
+    # A reminder's: the decision (clock stamp) it reminded each seat of, stale once gone.
+    stamps: dict[int, str] = field(default_factory=dict)
 
 
 class Pings(Part):
@@ -75,6 +83,8 @@ class Pings(Part):
         # (match, seat) -> the service's clock when a new message last called on the seat:
         # /remind leaves a person pinged within the hour alone.
         self._pinged: dict[tuple[str, int], float] = {}
+        # (match, timer kind) -> the reminders gathering for one message (``remind``).
+        self._reminders: dict[tuple[str, str], list[Change]] = {}
 
     def forget(self, match_id: str) -> None:
         """An ended match pings nobody any more: its pings go."""
@@ -92,9 +102,14 @@ class Pings(Part):
         """Seats no longer asked: their ping has done its work and is swept (never before
         its player answered, so a tapped notification finds its message)."""
         now = asyncio.get_running_loop().time()
-        live = self._live.get(match_id, {})
         for seat in seats:
             self._answered[(match_id, seat)] = now
+        self._release(match_id, seats)
+
+    def _release(self, match_id: str, seats: set[int]) -> None:
+        """The seats' live pings call on them no more; one calling on nobody is swept."""
+        live = self._live.get(match_id, {})
+        for seat in seats:
             ping = live.pop(seat, None)
             if ping is not None:
                 ping.seats.discard(seat)
@@ -126,6 +141,11 @@ class Pings(Part):
         people, played = people_and_played(change.match)
         match_id = change.match.match_id
         self.answered(match_id, ((before - now) & people) | played)
+        # A reminder is of one decision: once that gave way to another of the seat's own
+        # (the last to pass rolls next), its deadline is stale though the seat decides on.
+        standing = {(d.seat, clock_stamp(d)) for d in deciding}
+        reminded = {s: p.stamps.get(s) for s, p in self._live.get(match_id, {}).items()}
+        self._release(match_id, {s for s, t in reminded.items() if t and (s, t) not in standing})
         # A racer whose race ended (the milk was caught) sees who got what in their hand.
         raced_out = {d.seat for d in earlier if d.window is not None} - now
         said = [e.text for e in change.events if e.visible_to is None]
@@ -247,12 +267,19 @@ class Pings(Part):
         self._hold(record, pinged, posted)
         return True
 
-    def _hold(self, record: MatchRecord, seats: Sequence[int], posted: discord.Message) -> None:
-        """A new message calling on ``seats`` (a ping, a reminder) is kept until they answer
-        and takes the place of the one that called on them before, which is swept."""
+    def _hold(
+        self,
+        record: MatchRecord,
+        seats: Sequence[int],
+        posted: discord.Message,
+        stamps: dict[int, str] | None = None,
+    ) -> None:
+        """A new message calling on ``seats`` (a ping, a reminder of the decisions
+        ``stamps``) is kept until they answer and takes the place of the one that called on
+        them before, which is swept."""
         self.sweeps.posted(posted)
         live = self._live.setdefault(record.match_id, {})
-        ping = LivePing(record.channel_id, posted.id, set(seats))
+        ping = LivePing(record.channel_id, posted.id, set(seats), dict(stamps or {}))
         now = self.service.clock.now()
         for seat in seats:
             self._pinged[(record.match_id, seat)] = now
@@ -269,10 +296,42 @@ class Pings(Part):
 
     async def remind(self, change: Change) -> None:
         """A reminder, a last call or a nudge goes the way of a turn ping: swept once its
-        player answers, so none is left saying \"time runs out\" of a move already made."""
-        posted = await self.notices.remind(change)
-        if posted is not None and change.timer is not None:
-            self._hold(change.match, [change.timer.seat], posted)
+        player answers, so none is left saying \"time runs out\" of a move already made.
+
+        Those of one kind that come due together in one match (everyone owes the same
+        simultaneous pass) gather for ``GATHER`` seconds and go out as one message naming
+        every seat, kept until the last of them has answered: one post, not one a seat."""
+        if change.timer is None:
+            return
+        key = (change.match.match_id, change.timer.kind)
+        gathered = self._reminders.get(key)
+        if gathered is not None:
+            gathered.append(change)  # the task gathering them sends it with the others
+            return
+        self._reminders[key] = [change]
+        self.bot.spawn(self._send_reminder(key), f"remind:{key[0]}")
+
+    async def _send_reminder(self, key: tuple[str, str]) -> None:
+        try:
+            await asyncio.sleep(GATHER)
+        finally:
+            changes = self._reminders.pop(key, [])
+        try:
+            record, deciding = await self.service.deciding_now(key[0])
+        except UserError:
+            return  # the match is gone
+        # A decision answered while the others gathered (or timed out: a last call shares
+        # the scheduler's batch with its timeout after a long sleep) is called on no more.
+        standing = {(d.seat, clock_stamp(d)) for d in deciding}
+        standing |= {(seat, "") for seat in waiting_on(deciding)}  # a nudge's: any owing
+        changes = [c for c in changes if c.timer and (c.timer.seat, c.timer.stamp) in standing]
+        if record.status != "active" or not changes:
+            return
+        reminded = await self.notices.remind(changes)
+        if reminded is not None:
+            posted, seats = reminded
+            stamps = {c.timer.seat: c.timer.stamp for c in changes if c.timer}
+            self._hold(record, seats, posted, {s: stamps[s] for s in seats})
 
     async def dm_turns(
         self, record: MatchRecord, game: Game, seats: list[int], deadlines: dict[int, float]

@@ -210,6 +210,10 @@ async def test_an_async_match_with_an_absent_player_finishes_on_its_own(
     async with fake.running(make_bot(db)) as bot:
         await fake.slash(mod, "settings", on_timeout=policy, forfeit_after=2)
         match_id = await start_with_bots(fake, bot, ana, "async")
+        # Her first reminder and last call come due before her clock runs out (a last call
+        # that comes due with its timeout is never posted: its deadline has passed).
+        await bot.service.clock.advance(22 * 3600)
+        await fake.settle_with(bot.scheduler.fire_due())
         for _ in range(300):
             if (await bot.service.get(match_id)).status == "finished":
                 break

@@ -551,12 +551,13 @@ async def test_organiser_tools_each_leave_an_audit_row_and_bad_input_changes_not
         view = await bot.tournaments.view(event.tournament_id)
         assert view.event.round == 1  # table 2 still plays
         # Drop, undrop, disqualify; a late player and a bot entrant.
-        # Dropped and back: a player of the table decided above (a drop ends a table
-        # still being played, and table 2 is to be drawn at the deadline).
-        back = next(view.name(p) for p in again[0].seats if view.name(p) != "Dev")
+        # Dropped and back, and disqualified: the two players of the table decided above
+        # (a drop or a disqualification ends a table still being played, and table 2 is
+        # to be drawn at the deadline).
+        back, out = (view.name(p) for p in again[0].seats)
         await fake.slash(mod, "tournament player", name=back, action="dropped")
         await fake.slash(mod, "tournament player", name=back, action="entered")
-        await fake.slash(mod, "tournament player", name="Dev", action="disqualified")
+        await fake.slash(mod, "tournament player", name=out, action="disqualified")
         eve = fake.add_user("eve")
         await fake.slash(mod, "tournament add", member=eve)
         await fake.slash(mod, "tournament add")
@@ -567,7 +568,7 @@ async def test_organiser_tools_each_leave_an_audit_row_and_bad_input_changes_not
         assert view.event.round == 2
         names = {view.name(p) for t in view.tables if t.round == 2 for p in t.seats}
         names |= {view.name(r.players[0]) for r in view.results if r.kind == "bye"}
-        assert "Eve" in names and "Dev" not in names and back in names
+        assert "Eve" in names and out not in names and back in names
         assert any(n.startswith("🤖") for n in names)
 
         await fake.slash(mod, "tournament end")

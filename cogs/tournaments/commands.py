@@ -34,7 +34,6 @@ from cogs.pictures import attach, pictures_on
 from cogs.tournaments.buttons import signup_buttons, with_roles
 from cogs.tournaments.embeds import (
     log_line,
-    round_under_way,
     signup_embed,
     standings_embed,
     standings_title,
@@ -167,7 +166,7 @@ class TournamentCog(commands.Cog):
             event = await self.tournament_here(interaction)
             view = await self.events.view(event.tournament_id)
             final = event.status == "finished"
-            during = not final and round_under_way(view)
+            during = not final and view.round_under_way
             embed = standings_embed(view, view.event.round, final=final, during=during)
             files: list[discord.File] = []
             if await pictures_on(self.bot, event.guild_id):

@@ -185,16 +185,6 @@ def standings_title(
     return f"{view.game.name} · {what}"
 
 
-def round_under_way(view: TournamentView) -> bool:
-    """Whether a table of the current round still has no result."""
-    decided = {r.table_no for r in view.results if r.round == view.event.round}
-    return any(
-        t.table_no not in decided and t.status != "cancelled"
-        for t in view.tables
-        if t.round == view.event.round
-    )
-
-
 def standings_embed(
     view: TournamentView,
     round_no: int,

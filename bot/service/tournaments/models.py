@@ -125,6 +125,11 @@ class TournamentView:
     def waitlist(self) -> list[EntrantRecord]:
         return [e for e in self.entrants if e.state == "waitlist"]
 
+    @property
+    def round_under_way(self) -> bool:
+        """Whether a table of the current round still has no result."""
+        return bool(undecided_tables(self.tables, self.results, self.event.round))
+
     def champion(self) -> EntrantRecord | None:
         if self.event.status != "finished" or not self.standings:
             return None
@@ -170,6 +175,14 @@ async def read_view(store: Store, game: Game, event: TournamentRecord) -> Tourna
     """The view of an event, read from the store alone: the tournament service shows it,
     and the read-only web page (which holds none of the service's writing parts) too."""
     return view_of(game, event, await event_records(store, event))
+
+
+def undecided_tables(
+    tables: Sequence[TournamentTable], results: Sequence[ResultRecord], round_no: int
+) -> list[TournamentTable]:
+    """The round's tables without a result (a cancelled one waits for the organiser's)."""
+    decided = {r.table_no for r in results if r.round == round_no}
+    return [t for t in tables if t.round == round_no and t.table_no not in decided]
 
 
 def signed_up(entrants: Sequence[EntrantRecord], user_id: int) -> EntrantRecord | None:

@@ -15,6 +15,7 @@ from bot.service.tournaments.models import (
     TournamentChange,
     gone_last,
     rematches_in,
+    undecided_tables,
 )
 from bot.store import SeatRecord, Timer
 from bot.store.models import GONE
@@ -205,17 +206,9 @@ class Rounds(TournamentsBase):
         """Every table of the round has a result: standings, then the next round or the end."""
         if event.status != "running":
             return
-        tables = [
-            t
-            for t in await self.store.tournament_tables(event.tournament_id)
-            if t.round == event.round
-        ]
-        decided = {
-            (r.round, r.table_no)
-            for r in await self.store.results(event.tournament_id)
-            if r.round == event.round
-        }
-        if any((t.round, t.table_no) not in decided for t in tables):
+        tables = await self.store.tournament_tables(event.tournament_id)
+        results = await self.store.results(event.tournament_id)
+        if undecided_tables(tables, results, event.round):
             return
         await self.store.replace_tournament_timers(event.tournament_id, [])
         view = await self.view(event.tournament_id)

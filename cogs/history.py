@@ -2,9 +2,13 @@
 
 Each replay page shows the picture of the table at that move, as everyone saw it then (for
 a game that draws, on a server with pictures on). The replay's buttons and select are
-DynamicItems whose custom_id names the match, the move to show and whether every hand is
-shown: nothing else, and never a card. Any copy of the bot, started at any time, can
-answer a click on them.
+DynamicItems whose custom_id names the match, the move to show, whether every hand is
+shown and who steps that message: nothing else, and never a card. Any copy of the bot,
+started at any time, can answer a click on them.
+
+A replay posted in a channel is stepped by whoever asked for it. Anyone else who clicks it
+gets a copy of their own (ephemeral) at the move they asked for, so that two people
+reading the same match never turn each other's page.
 """
 
 from __future__ import annotations
@@ -45,6 +49,17 @@ if TYPE_CHECKING:
 MID = r"(?P<mid>[0-9a-f]{10})"
 GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
 CONTENT = 2000
+# Who steps a replay message: a Discord user id, last in its components' custom_ids. A
+# message posted before owners has none, and anyone steps it.
+OWNER = r"(?::(?P<owner>\d{1,20}))?"
+
+
+def owned(owner: int | None) -> str:
+    return "" if owner is None else f":{owner}"
+
+
+def owner_of(match: re.Match[str]) -> int | None:
+    return int(match["owner"]) if match["owner"] else None
 
 
 def duration(seconds: float) -> str:
@@ -165,8 +180,16 @@ def hand_embed(name: str, panel: Panel, budget: int) -> discord.Embed:
 
 
 def replay_message(
-    game: Game, found: Replay, step: int, hands: bool, *, pictured: bool = False
+    game: Game,
+    found: Replay,
+    step: int,
+    hands: bool,
+    *,
+    pictured: bool = False,
+    owner: int | None = None,
 ) -> tuple[str, list[discord.Embed], discord.ui.View]:
+    """The replay's page at ``step``; its buttons turn the page for ``owner`` (who steps
+    this message) and give anyone else a copy of their own."""
     frames, record = found.frames, found.record
     last = len(frames) - 1
     step = shown_step(found, step)
@@ -206,21 +229,17 @@ def replay_message(
     rounds = len(starts) > 1
     view = components_view()
     back, forward = ("Last round", "Next round") if rounds else ("−10", "+10")
-    view.add_item(
-        ReplayButton(record.match_id, "a", jump(frames, step, -1), hands, back, "⏪", step == 0)
-    )
-    view.add_item(ReplayButton(record.match_id, "b", step - 1, hands, "Back", "◀", step == 0))
-    view.add_item(ReplayButton(record.match_id, "c", step + 1, hands, "Next", "▶", step == last))
-    view.add_item(
-        ReplayButton(
-            record.match_id, "d", jump(frames, step, 1), hands, forward, "⏩", step == last
+    turns = [
+        ("a", jump(frames, step, -1), hands, back, "⏪", step == 0),
+        ("b", step - 1, hands, "Back", "◀", step == 0),
+        ("c", step + 1, hands, "Next", "▶", step == last),
+        ("d", jump(frames, step, 1), hands, forward, "⏩", step == last),
+        ("e", step, not hands, "Hide hands" if hands else "All hands", "🃏", False),
+    ]
+    for slot, to, with_hands, label, emoji, disabled in turns:
+        view.add_item(
+            ReplayButton(record.match_id, slot, to, with_hands, label, emoji, disabled, owner)
         )
-    )
-    view.add_item(
-        ReplayButton(
-            record.match_id, "e", step, not hands, "Hide hands" if hands else "All hands", "🃏"
-        )
-    )
     marks = (
         [(f"Round {r} · from move {s}", s) for r, s in starts]
         if rounds
@@ -235,6 +254,7 @@ def replay_message(
             ReplaySelect.build(
                 record.match_id,
                 hands,
+                owner,
                 "Jump to a round" if rounds else "Jump to a move",
                 marks[first : first + render.SELECT_OPTIONS],
             )
@@ -247,36 +267,59 @@ def shown_step(found: Replay, step: int) -> int:
 
 
 async def replay_page(
-    interaction: discord.Interaction, found: Replay, step: int, hands: bool
+    interaction: discord.Interaction, found: Replay, step: int, hands: bool, owner: int
 ) -> Drawn:
-    """The page at ``step``, with the picture of the table at that moment."""
+    """The page at ``step``, with the picture of the table at that moment, stepped by
+    ``owner``."""
     game = service_of(interaction).game_of(found.record)
     state = found.frames[shown_step(found, step)].state
     key = (found.record.match_id, state.version, None, "replay")
     picture = await presenter_of(interaction.client).pictures.picture(
         found.record.guild_id, game, game.view(state, None), key, answer=True
     )
-    content, embeds, view = replay_message(game, found, step, hands, pictured=bool(picture))
+    content, embeds, view = replay_message(
+        game, found, step, hands, pictured=bool(picture), owner=owner
+    )
     return Drawn(embeds, view, picture, content=content)
 
 
 async def show_replay(
-    interaction: discord.Interaction, match_id: str, step: int, hands: bool
+    interaction: discord.Interaction, match_id: str, step: int, hands: bool, owner: int | None
 ) -> None:
-    """Turn the replay message to ``step``: the message is public, so is every page."""
+    """Turn the replay message to ``step`` for the one who steps it (``owner``; None on a
+    message from before owners, which anyone steps); anyone else gets their own copy at
+    ``step``, which only they see and step."""
     service = service_of(interaction)
-    await interaction.response.defer()  # a replay not in memory takes a moment to compute
+    clicker = interaction.user.id
+    mine = owner is None or owner == clicker
+    # A replay not in memory takes a moment to compute.
+    if mine:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
     found = await service.replay(interaction.guild_id or 0, match_id)
-    page = await replay_page(interaction, found, step, hands)
+    # Whoever clicked steps the page they get (an owner-less message becomes theirs).
+    page = await replay_page(interaction, found, step, hands, clicker)
     links = links_of(interaction)
     await add_web_link(page.view, links, interaction.guild_id, "replay", found.record.match_id)
-    await interaction.edit_original_response(**page.edited())
+    if mine:
+        await interaction.edit_original_response(**page.edited())
+        return
+    page.content = render.clip(f"{OWN_COPY.format(owner=owner)}\n{page.content or ''}", CONTENT)
+    await interaction.followup.send(
+        **page.sent(), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    )
+
+
+# Said once, atop the copy a click on someone else's replay opens; the copy's own pages
+# leave it out.
+OWN_COPY = "*Your own copy of <@{owner}>'s replay: step through it here at your pace.*"
 
 
 class ReplayButton(
     GuardedClick,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"cj:rp:{MID}:(?P<slot>[a-e]):(?P<step>\d{{1,6}}):(?P<hands>[01])",
+    template=rf"cj:rp:{MID}:(?P<slot>[a-e]):(?P<step>\d{{1,6}}):(?P<hands>[01]){OWNER}",
 ):
     def __init__(
         self,
@@ -287,6 +330,7 @@ class ReplayButton(
         label: str = "Move",
         emoji: str | None = None,
         disabled: bool = False,
+        owner: int | None = None,
     ) -> None:
         step = max(step, 0)
         super().__init__(
@@ -297,54 +341,67 @@ class ReplayButton(
                 if slot == "e" and not hands
                 else discord.ButtonStyle.secondary,
                 disabled=disabled,
-                custom_id=f"cj:rp:{match_id}:{slot}:{step}:{int(hands)}",
+                custom_id=f"cj:rp:{match_id}:{slot}:{step}:{int(hands)}{owned(owner)}",
                 row=0,
             )
         )
-        self.match_id, self.step, self.hands = match_id, step, hands
+        self.match_id, self.step, self.hands, self.owner = match_id, step, hands, owner
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> ReplayButton:
-        return cls(match["mid"], match["slot"], int(match["step"]), match["hands"] == "1")
+        return cls(
+            match["mid"],
+            match["slot"],
+            int(match["step"]),
+            match["hands"] == "1",
+            owner=owner_of(match),
+        )
 
     async def _run(self, interaction: discord.Interaction) -> None:
-        await show_replay(interaction, self.match_id, self.step, self.hands)
+        await show_replay(interaction, self.match_id, self.step, self.hands, self.owner)
 
 
 class ReplaySelect(
     GuardedClick,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=rf"cj:rps:{MID}:(?P<hands>[01])",
+    template=rf"cj:rps:{MID}:(?P<hands>[01]){OWNER}",
 ):
-    def __init__(self, match_id: str, hands: bool, select: discord.ui.Select) -> None:
+    def __init__(
+        self, match_id: str, hands: bool, select: discord.ui.Select, owner: int | None = None
+    ) -> None:
         super().__init__(select)
-        self.match_id, self.hands = match_id, hands
+        self.match_id, self.hands, self.owner = match_id, hands, owner
 
     @classmethod
     def build(
-        cls, match_id: str, hands: bool, placeholder: str, marks: list[tuple[str, int]]
+        cls,
+        match_id: str,
+        hands: bool,
+        owner: int | None,
+        placeholder: str,
+        marks: list[tuple[str, int]],
     ) -> ReplaySelect:
         select = discord.ui.Select(
-            custom_id=f"cj:rps:{match_id}:{int(hands)}",
+            custom_id=f"cj:rps:{match_id}:{int(hands)}{owned(owner)}",
             placeholder=placeholder,
             options=[discord.SelectOption(label=label, value=str(step)) for label, step in marks],
             row=1,
         )
-        return cls(match_id, hands, select)
+        return cls(match_id, hands, select, owner)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> ReplaySelect:
-        return cls(match["mid"], match["hands"] == "1", item)
+        return cls(match["mid"], match["hands"] == "1", item, owner_of(match))
 
     async def _run(self, interaction: discord.Interaction) -> None:
         values = self.item.values  # type: ignore[attr-defined]
         if not values or not values[0].isdigit():
             raise UserError("Pick a round or a move from the list.")
-        await show_replay(interaction, self.match_id, int(values[0]), self.hands)
+        await show_replay(interaction, self.match_id, int(values[0]), self.hands, self.owner)
 
 
 class History(commands.Cog):
@@ -400,7 +457,7 @@ class History(commands.Cog):
             await self.service.finished_match(guild, match)
             await interaction.response.defer(thinking=True)
             found = await self.service.replay(guild, match.strip().lower())
-            page = await replay_page(interaction, found, 0, False)
+            page = await replay_page(interaction, found, 0, False, interaction.user.id)
             await add_web_link(
                 page.view, self.bot.web_links, guild, "replay", found.record.match_id
             )

@@ -24,8 +24,8 @@ SHORT = {
 # Class name and template, one a line, as clicks on messages already sent are read.
 TEMPLATES = r"""
 HistoryButton cj:hist:(?P<page>\d{1,4}):(?P<game>[a-z_]{1,40}|-):(?P<user>\d{1,20}):(?P<slot>[ab])
-ReplayButton cj:rp:{MID}:(?P<slot>[a-e]):(?P<step>\d{1,6}):(?P<hands>[01])
-ReplaySelect cj:rps:{MID}:(?P<hands>[01])
+ReplayButton cj:rp:{MID}:(?P<slot>[a-e]):(?P<step>\d{1,6}):(?P<hands>[01])(?::(?P<owner>\d{1,20}))?
+ReplaySelect cj:rps:{MID}:(?P<hands>[01])(?::(?P<owner>\d{1,20}))?
 LeaderboardButton cj:lb:(?P<game>[a-z_]{1,40}):(?P<page>\d{1,5}):(?P<slot>[ab])
 StatsGame cj:stats:(?P<user>\d{1,20})
 RulesButton cj:rules:(?P<game>[a-z_]{1,40}):(?P<part>full|rulings)

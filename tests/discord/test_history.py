@@ -155,6 +155,62 @@ async def test_the_replay_keeps_working_after_a_restart(fake, db) -> None:
     fake.assert_clean()
 
 
+async def test_a_posted_replay_is_stepped_by_its_asker_and_others_get_their_own_copy(
+    fake, db
+) -> None:
+    """Two people reading one match never turn each other's page: Ben's click on Ana's
+    replay opens his own copy at the move he asked for, which he steps alone."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)):
+        match_id = await finished_cover_match(fake, ana)
+        await fake.slash(ana, "replay", match=match_id)
+        shared = fake.last_reply(ana)
+        assert not shared.ephemeral and step_of(shared)[0] == 0
+        await fake.click(ana, shared, button(shared, "▶"))
+        assert step_of(shared)[0] == 1
+
+        await fake.click(ben, shared, button(shared, "▶"))
+        assert step_of(shared)[0] == 1  # Ana's page stayed where she left it
+        mine = fake.last_reply(ben)
+        assert mine.ephemeral and mine.visible_to == ben.id and mine.id != shared.id
+        assert step_of(mine)[0] == 2
+        assert f"Your own copy of <@{ana.id}>'s replay" in mine.content
+        # Ben's copy turns in place, and only for him.
+        await fake.click(ben, mine, button(mine, "▶"))
+        assert fake.last_reply(ben).id == mine.id and step_of(mine)[0] == 3
+        assert "Your own copy" not in mine.content
+        assert step_of(shared)[0] == 1
+        # Ben's jump on the shared page opens a copy too; Ana's own jump turns it.
+        jump = next(s for s in shared.selects() if s["custom_id"].startswith("cj:rps:"))
+        last = jump["options"][-1]["value"]
+        await fake.select(ben, shared, jump["custom_id"], [last])
+        assert fake.last_reply(ben).ephemeral and step_of(fake.last_reply(ben))[0] == int(last)
+        assert step_of(shared)[0] == 1
+        await fake.select(ana, shared, jump["custom_id"], [last])
+        assert step_of(shared)[0] == int(last)
+        assert len(fake.ephemerals(ben)) == 2
+        assert not any("replay of" in m.content for m in fake.ephemerals(ana))
+    fake.assert_clean()
+
+
+async def test_a_replay_posted_before_owners_is_stepped_by_whoever_clicks(fake, db) -> None:
+    """A message sent by an earlier release names no owner in its buttons: the first
+    click turns it, as it always did, and makes the clicker its owner."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)):
+        match_id = await finished_cover_match(fake, ana)
+        await fake.slash(ana, "replay", match=match_id)
+        shared = fake.last_reply(ana)
+        owned = button(shared, "▶")
+        old = owned.removesuffix(f":{ana.id}")
+        assert old != owned and old.count(":") == 5
+        shared.components[0]["components"][2]["custom_id"] = old  # as the old release sent it
+        await fake.click(ben, shared, old)
+        assert fake.last_reply(ben).id == shared.id and step_of(shared)[0] == 1
+        assert button(shared, "▶").endswith(f":{ben.id}")
+    fake.assert_clean()
+
+
 async def test_a_running_match_is_refused_with_a_sentence(fake, db) -> None:
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:

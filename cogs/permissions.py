@@ -6,6 +6,7 @@ import discord
 
 from bot.errors import UserError
 from bot.permissions import missing
+from games.core.words import join_names
 
 
 def require_permissions(interaction: discord.Interaction, needed: tuple[str, ...]) -> None:
@@ -14,8 +15,7 @@ def require_permissions(interaction: discord.Interaction, needed: tuple[str, ...
     lacking = missing(interaction.app_permissions, needed)
     if not lacking:
         return
-    bold = [f"**{name}**" for name in lacking]
-    names = " and ".join([", ".join(bold[:-1]), bold[-1]] if len(bold) > 1 else bold)
+    names = join_names([f"**{name}**" for name in lacking])
     where = f"<#{interaction.channel_id}>"
     raise UserError(
         f"I can't run a game in {where}: I'm missing {names} there. A server admin can "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -13,13 +14,14 @@ import discord
 from bot.service import Change, settings_of
 from bot.service.base import match_outcome
 from bot.store import MatchRecord
-from bot.store.models import GONE, STANDING_IN
+from bot.store.models import GONE, STANDING_IN, SeatRecord
 from cogs import render
 from cogs.components import components_view
 from cogs.table.base import Part
 from cogs.table.buttons import TableButton
 from cogs.table.posting import Poster, with_retries
 from games.core.protocol import Game, GameState
+from games.core.words import join_names
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -27,10 +29,44 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+# Timeouts this close together (the service's clock, in seconds) are of one decision that
+# several seats let run out: the scheduler plays them one after another.
+TIMEOUTS_TOGETHER = 10.0
+
+
+@dataclass(frozen=True)
+class TimeoutNotice:
+    """The last timeout notice of a match: edited to add the next seat of the same kind."""
+
+    message: discord.Message
+    kind: tuple[int, int]  # the seat's state after it (and the turns missed, if forfeited)
+    names: list[str]
+    at: float
+
+
+def timeout_text(seat: SeatRecord, names: list[str]) -> str:
+    """What became of ``names`` (``seat`` the latest of them: they share its state)."""
+    who = join_names(names)
+    if seat.away == GONE:
+        if len(names) == 1:
+            return (
+                f"🏳️ {who} missed {seat.missed} turns in a row and forfeits; a bot plays "
+                "their seat to the end."
+            )
+        return (
+            f"🏳️ {who} missed {seat.missed} turns in a row and forfeit; bots play their "
+            "seats to the end."
+        )
+    if seat.away == STANDING_IN:
+        return f"⏰ {who} ran out of time; a bot plays for them until they press **I'm back**."
+    return f"⏰ {who} ran out of time, so the default move was played for them."
+
+
 class Notices(Part):
     def __init__(self, bot: CookieJar, poster: Poster) -> None:
         super().__init__(bot)
         self.poster = poster
+        self._timeouts: dict[str, TimeoutNotice] = {}
 
     async def say_the_end(self, change: Change) -> None:
         """The end of a match, posted at the bottom where people look: who won, the
@@ -66,35 +102,50 @@ class Notices(Part):
             log.warning("could not post the end of match %s", change.match.match_id)
 
     async def say_timed_out(self, change: Change) -> None:
-        if (await self.service.current(change.match.match_id)).status != "active":
+        """ "⏰ Ben ran out of time...", in the channel without a ping. Seats that time out
+        on one simultaneous decision are played for one after another, a moment apart:
+        their notice is one message, edited to name each as it comes."""
+        match_id = change.match.match_id
+        if (await self.service.current(match_id)).status != "active":
             # Ended meanwhile (a tournament ends a forfeited table at once, and may have
             # archived its thread): "a bot plays their seat" would no longer be true.
             return
         seat = next(s for s in change.match.seats if s.seat == change.timed_out)
+        kind = (seat.away, seat.missed) if seat.away == GONE else (seat.away, 0)
+        now = self.service.clock.now()
+        said = self._timeouts.get(match_id)
+        if (
+            said is not None
+            and said.kind == kind
+            and now - said.at <= TIMEOUTS_TOGETHER
+            and seat.name not in said.names
+        ):
+            names = [*said.names, seat.name]
+            try:
+                await said.message.edit(content=timeout_text(seat, names))
+            except discord.HTTPException:
+                pass  # deleted meanwhile: say it anew
+            else:
+                self._timeouts[match_id] = replace(said, names=names, at=now)
+                return
         view = None
-        if seat.away == GONE:
-            text = (
-                f"🏳️ {seat.name} missed {seat.missed} turns in a row and forfeits; a bot "
-                "plays their seat to the end."
-            )
-        elif seat.away == STANDING_IN:
-            text = (
-                f"⏰ {seat.name} ran out of time; a bot plays for them until they press "
-                "**I'm back**."
-            )
+        if seat.away == STANDING_IN:
             view = components_view()
             view.add_item(TableButton("back", change.match.match_id))
-        else:
-            text = f"⏰ {seat.name} ran out of time, so the default move was played for them."
         try:
-            await self.poster.post(
+            posted = await self.poster.post(
                 change.match.channel_id,
-                text,
+                timeout_text(seat, [seat.name]),
                 view=view,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException:
             log.warning("could not post a timeout in channel %s", change.match.channel_id)
+            return
+        self._timeouts[match_id] = TimeoutNotice(posted, kind, [seat.name], now)
+
+    def forget(self, match_id: str) -> None:
+        self._timeouts.pop(match_id, None)
 
     async def remind(self, changes: Sequence[Change]) -> tuple[discord.Message, list[int]] | None:
         """One reminder (or nudge) of the same kind for one or more seats of a match, with

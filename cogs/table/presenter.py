@@ -120,6 +120,7 @@ class Presenter(Part):
         elif change.kind in ("finished", "cancelled"):
             self.pings.forget(change.match.match_id)
             self.hands.forget(change.match.match_id)
+            self.notices.forget(change.match.match_id)
             # Off the click's path; ``flushed`` waits for it (a thread is not archived first).
             match_id = change.match.match_id
             ender = self._enders[match_id] = self.bot.spawn(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 # The names bot seats take, first free one first: in lobbies, tournaments and the terminal.
 BOT_NAMES = ("Abe", "Bea", "Cal", "Dot", "Eve", "Fin", "Gil", "Hal", "Ivy", "Jon", "Kit", "Lou")
@@ -30,6 +31,13 @@ def plural(count: int, word: str, *, many: str | None = None) -> str:
 def noun(count: int, word: str, *, many: str | None = None) -> str:
     """The word alone, singular or plural for ``count``."""
     return word if int(count) == 1 else (many or plural_of(word))
+
+
+def join_names(names: Sequence[str]) -> str:
+    """ "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def how_to_play_here(turn: str) -> str:

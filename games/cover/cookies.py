@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from games.core.cards import Catalogue, load_catalogue
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, option
 from games.core.search import Search
-from games.core.words import plural
+from games.core.words import join_names, plural
 from games.cover import cookies_rules
 from games.cover.battle import take_card
 from games.cover.cards import swap_top_sets
@@ -27,7 +27,7 @@ from games.cover.cookies_state import (
     CookiesState,
     PendingMixer,
 )
-from games.cover.engine import CoverYourAssets, join_names
+from games.cover.engine import CoverYourAssets
 from games.cover.state import CoverSet
 from games.cover.view import view_of
 

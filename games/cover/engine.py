@@ -26,7 +26,7 @@ from games.core.protocol import (
     Placement,
     option,
 )
-from games.core.words import plural
+from games.core.words import join_names, plural
 from games.cover import ai, picture
 from games.cover.battle import take_card
 from games.cover.cards import move_set, swap_top_sets
@@ -604,9 +604,3 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         if state.battle is not None and action.kind in {"pair", "take", "discard"}:
             return f"A {w['challenge']} is under way: answer it first."
         return "That move is not allowed right now."
-
-
-def join_names(names: Sequence[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.clock import ManualClock
-from bot.store.models import PRESENT
+from bot.store.models import GONE, PRESENT, STANDING_IN, SeatRecord
 from cogs.table import presenter_of
+from cogs.table.notices import timeout_text
 from games import GAMES
 from games.toss.state import Roll
 from tests.discord.conftest import (
@@ -292,3 +293,58 @@ async def test_one_absence_from_a_toss_swap_is_one_missed_turn(fake, db, monkeyp
         assert (ana_seat.missed, ana_seat.away) == (1, PRESENT)
         assert not any("forfeits" in t for t in fake.all_public_text())
     fake.assert_clean()
+
+
+async def test_seats_timing_out_on_one_pass_share_one_notice(fake, db, monkeypatch) -> None:
+    """Ana rolls Pass Left · 1 and passes; Ben, Cleo and Dev let the pass run out together.
+    The channel gets one line naming the three, not a line a seat; a timeout a day later,
+    of another decision, is a line of its own."""
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo", "dev")]
+    ana, ben = people[0], people[1]
+    game = await rigged_table(fake, db, monkeypatch, people, *[Roll(action="left", number="1")] * 6)
+    real_setup = game.setup
+
+    def setup(options, players, seed):  # type: ignore[no-untyped-def]
+        return real_setup(options, players, seed).model_copy(update={"turn": 0, "first": 0})
+
+    monkeypatch.setattr(game, "setup", setup)
+    async with fake.running(make_bot(db)) as bot:
+        clock = ManualClock(start=bot.service.clock.now())
+        bot.service.clock = bot.scheduler.clock = clock
+        await open_game(fake, "toss_your_cookies", *people, choices={"_pace": ["async"]})
+        match_id = table_of(fake).find_button("hand").custom_id.split(":")[2]
+        assert await move_in_hand(fake, ana)  # she rolls
+        assert await move_in_hand(fake, ana)  # and passes her card
+        await clock.advance(25 * 3600)
+        await fake.settle_with(bot.scheduler.fire_due())
+        said = [m.content for m in fake.public_messages() if "ran out of time" in m.content]
+        assert said == [
+            "⏰ Ben, Cleo and Dev ran out of time, so the default move was played for them."
+        ]
+        state = bot.service.load_state(await bot.service.get(match_id))
+        assert (state.phase, state.turn) == ("roll", 1)  # the pass is done: Ben's turn
+        # Ben lets his own roll run out a day later: that is news of its own.
+        await clock.advance(25 * 3600)
+        await fake.settle_with(bot.scheduler.fire_due())
+        said = [m.content for m in fake.public_messages() if "ran out of time" in m.content]
+        assert said[-1] == "⏰ Ben ran out of time, so the default move was played for them."
+        assert len(said) == 2
+        assert ben.mention not in " ".join(said)  # told, never pinged
+    fake.assert_clean()
+
+
+@pytest.mark.parametrize(
+    ("away", "names", "said"),
+    [
+        (GONE, ["Ben"], "🏳️ Ben missed 2 turns in a row and forfeits; a bot plays their seat"),
+        (
+            GONE,
+            ["Ben", "Cleo"],
+            "🏳️ Ben and Cleo missed 2 turns in a row and forfeit; bots play their seats",
+        ),
+        (STANDING_IN, ["Ben", "Cleo"], "⏰ Ben and Cleo ran out of time; a bot plays for them"),
+    ],
+)
+def test_a_shared_timeout_notice_reads_for_one_or_many(away: int, names, said: str) -> None:  # type: ignore[no-untyped-def]
+    seat = SeatRecord(seat=1, user_id=2, name=names[-1], away=away, missed=2)
+    assert timeout_text(seat, names).startswith(said)

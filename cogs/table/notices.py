@@ -4,7 +4,7 @@ match, a timeout, a reminder; the thread's name; direct messages for those who a
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
@@ -60,6 +60,16 @@ def timeout_text(seat: SeatRecord, names: list[str]) -> str:
     if seat.away == STANDING_IN:
         return f"⏰ {who} ran out of time; a bot plays for them until they press **I'm back**."
     return f"⏰ {who} ran out of time, so the default move was played for them."
+
+
+@dataclass(frozen=True)
+class Reminded:
+    """A reminder posted: its message, the seats it calls on, and its words for those of
+    them still owing a move (an edit that drops whoever answered notifies nobody)."""
+
+    message: discord.Message
+    seats: list[int]
+    text_for: Callable[[Sequence[int]], str]
 
 
 class Notices(Part):
@@ -147,10 +157,11 @@ class Notices(Part):
     def forget(self, match_id: str) -> None:
         self._timeouts.pop(match_id, None)
 
-    async def remind(self, changes: Sequence[Change]) -> tuple[discord.Message, list[int]] | None:
+    async def remind(self, changes: Sequence[Change]) -> Reminded | None:
         """One reminder (or nudge) of the same kind for one or more seats of a match, with
-        a real mention of each; the message and the seats it names, for the pings to sweep
-        once they have answered (``Pings.remind``). Each person who asked also gets a DM."""
+        a real mention of each; the message, the seats it names and its words for fewer of
+        them, for the pings to edit and sweep as they answer (``Pings.remind``). Each
+        person who asked also gets a DM."""
         record = changes[-1].match
         timers = {c.timer.seat: c.timer for c in changes if c.timer is not None}
         # A bot answers for a stand-in's or a forfeited seat: nobody there to call.
@@ -165,16 +176,17 @@ class Notices(Part):
         due = [deadline[s.seat] for s in seats if s.seat in deadline]
         # Their clocks started together: the earliest is the one to tell (as a turn ping).
         when = f" Time runs out <t:{int(min(due))}:R>." if due else ""
+        users = {s.seat: s.user_id for s in seats}
+
+        def text_for(still: Sequence[int]) -> str:
+            mentions = " ".join(f"<@{users[seat]}>" for seat in still)
+            return f"{lead}: {mentions}, your move in **{game.name}**.{when}"
+
         view = components_view()
         view.add_item(TableButton("hand", record.match_id))
         posted = None
-        mentions = " ".join(f"<@{s.user_id}>" for s in seats)
         try:
-            posted = await self.poster.post(
-                record.channel_id,
-                f"{lead}: {mentions}, your move in **{game.name}**.{when}",
-                view=view,
-            )
+            posted = await self.poster.post(record.channel_id, text_for(list(users)), view=view)
         except discord.HTTPException:
             log.warning("could not remind in channel %s", record.channel_id)
         link = render.jump_link(record) or f"<#{record.channel_id}>"
@@ -182,7 +194,7 @@ class Notices(Part):
             await self.direct_message(
                 seat.user_id, f"{lead}: your move in **{game.name}** is waiting: {link}.{when}"
             )
-        return None if posted is None else (posted, [s.seat for s in seats])
+        return None if posted is None else Reminded(posted, list(users), text_for)
 
     async def name_thread(self, record: MatchRecord) -> None:
         """A match's thread is named after the game and its players once it starts."""

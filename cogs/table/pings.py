@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
@@ -57,6 +57,8 @@ class LivePing:
     seats: set[int] = field(default_factory=set)
     # A reminder's: the decision (clock stamp) it reminded each seat of, stale once gone.
     stamps: dict[int, str] = field(default_factory=dict)
+    # A reminder's words for the seats it still calls on: edited as the others answer.
+    text_for: Callable[[Sequence[int]], str] | None = None
 
 
 class Pings(Part):
@@ -107,14 +109,28 @@ class Pings(Part):
         self._release(match_id, seats)
 
     def _release(self, match_id: str, seats: set[int]) -> None:
-        """The seats' live pings call on them no more; one calling on nobody is swept."""
+        """The seats' live pings call on them no more; one calling on nobody is swept, and
+        a reminder still calling on others names only them."""
         live = self._live.get(match_id, {})
+        fewer: dict[int, LivePing] = {}
         for seat in seats:
             ping = live.pop(seat, None)
             if ping is not None:
                 ping.seats.discard(seat)
                 if not ping.seats:
                     self.sweeps.retire(ping.channel_id, ping.message_id)
+                    fewer.pop(id(ping), None)
+                elif ping.text_for is not None:
+                    fewer[id(ping)] = ping
+        for ping in fewer.values():
+            self.bot.spawn(self._name_fewer(ping), f"remind-edit:{match_id}")
+
+    async def _name_fewer(self, ping: LivePing) -> None:
+        assert ping.text_for is not None
+        channel = self.bot.get_partial_messageable(ping.channel_id)
+        text = ping.text_for(sorted(ping.seats))
+        with contextlib.suppress(discord.HTTPException):  # swept meanwhile: nothing to say
+            await channel.get_partial_message(ping.message_id).edit(content=text)
 
     async def ping_new_deciders(self, change: Change) -> None:
         """Seats that must now decide and did not before get their open hand redrawn and,
@@ -273,13 +289,14 @@ class Pings(Part):
         seats: Sequence[int],
         posted: discord.Message,
         stamps: dict[int, str] | None = None,
+        text_for: Callable[[Sequence[int]], str] | None = None,
     ) -> None:
         """A new message calling on ``seats`` (a ping, a reminder of the decisions
         ``stamps``) is kept until they answer and takes the place of the one that called on
         them before, which is swept."""
         self.sweeps.posted(posted)
         live = self._live.setdefault(record.match_id, {})
-        ping = LivePing(record.channel_id, posted.id, set(seats), dict(stamps or {}))
+        ping = LivePing(record.channel_id, posted.id, set(seats), dict(stamps or {}), text_for)
         now = self.service.clock.now()
         for seat in seats:
             self._pinged[(record.match_id, seat)] = now
@@ -329,9 +346,11 @@ class Pings(Part):
             return
         reminded = await self.notices.remind(changes)
         if reminded is not None:
-            posted, seats = reminded
             stamps = {c.timer.seat: c.timer.stamp for c in changes if c.timer}
-            self._hold(record, seats, posted, {s: stamps[s] for s in seats})
+            seats = reminded.seats
+            self._hold(
+                record, seats, reminded.message, {s: stamps[s] for s in seats}, reminded.text_for
+            )
 
     async def dm_turns(
         self, record: MatchRecord, game: Game, seats: list[int], deadlines: dict[int, float]

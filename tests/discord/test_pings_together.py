@@ -1,5 +1,5 @@
 """Reminders of one simultaneous decision: one message for every seat still owing, not
-one each, kept until the last of them has answered."""
+one each, naming fewer as they answer and kept until the last of them has."""
 
 from __future__ import annotations
 
@@ -54,9 +54,15 @@ async def test_a_pass_everyone_owes_is_reminded_in_one_message_swept_when_all_an
 
         await pick(0)
         await pick(1)
-        # Two still owe the pass: the last call stays for them.
+        # Two still owe the pass: the last call stays for them, and names only them.
         assert not last_call.deleted
+        rest = " ".join(p.mention for p in people[2:])
+        assert last_call.content == (
+            f"⌛ Last call: {rest}, your move in **Toss Your Cookies**. "
+            f"Time runs out <t:{due}:R>."
+        )
         await pick(2)
+        assert last_call.content.startswith(f"⌛ Last call: {people[3].mention}, your move")
         await pick(3)  # the last to pass rolls next: the call on the pass is stale all the same
         assert last_call.deleted
         assert len(calls(fake, "⌛ Last call")) == 1 and len(calls(fake, "⏳ Reminder")) == 1

@@ -40,7 +40,7 @@ class TimeoutNotice:
 
     message: discord.Message
     kind: tuple[int, int]  # the seat's state after it (and the turns missed, if forfeited)
-    names: list[str]
+    seats: list[int]
     at: float
 
 
@@ -112,7 +112,7 @@ class Notices(Part):
             log.warning("could not post the end of match %s", change.match.match_id)
 
     async def say_timed_out(self, change: Change) -> None:
-        """ "⏰ Ben ran out of time...", in the channel without a ping. Seats that time out
+        """Says "⏰ Ben ran out of time..." in the channel, without a ping. Seats that time out
         on one simultaneous decision are played for one after another, a moment apart:
         their notice is one message, edited to name each as it comes."""
         match_id = change.match.match_id
@@ -128,15 +128,16 @@ class Notices(Part):
             said is not None
             and said.kind == kind
             and now - said.at <= TIMEOUTS_TOGETHER
-            and seat.name not in said.names
+            and seat.seat not in said.seats
         ):
-            names = [*said.names, seat.name]
+            seats = [*said.seats, seat.seat]
+            names = [change.match.seats[s].name for s in seats]
             try:
                 await said.message.edit(content=timeout_text(seat, names))
             except discord.HTTPException:
                 pass  # deleted meanwhile: say it anew
             else:
-                self._timeouts[match_id] = replace(said, names=names, at=now)
+                self._timeouts[match_id] = replace(said, seats=seats, at=now)
                 return
         view = None
         if seat.away == STANDING_IN:
@@ -152,7 +153,7 @@ class Notices(Part):
         except discord.HTTPException:
             log.warning("could not post a timeout in channel %s", change.match.channel_id)
             return
-        self._timeouts[match_id] = TimeoutNotice(posted, kind, [seat.name], now)
+        self._timeouts[match_id] = TimeoutNotice(posted, kind, [seat.seat], now)
 
     def forget(self, match_id: str) -> None:
         self._timeouts.pop(match_id, None)

@@ -254,15 +254,9 @@ async def test_one_absence_from_a_toss_swap_is_one_missed_turn(fake, db, monkeyp
     people = [fake.add_user(n) for n in ("ana", "ben", "cleo")]
     ana = people[0]
     later = [Roll(action="left", number="1")] * 5  # the next turns' rolls
-    game = await rigged_table(
-        fake, db, monkeypatch, people, Roll(action="swap", number="2"), *later
+    await rigged_table(
+        fake, db, monkeypatch, people, Roll(action="swap", number="2"), *later, first=0
     )
-    real_setup = game.setup
-
-    def setup(options, players, seed):  # type: ignore[no-untyped-def]
-        return real_setup(options, players, seed).model_copy(update={"turn": 0, "first": 0})
-
-    monkeypatch.setattr(game, "setup", setup)
     async with fake.running(make_bot(db)) as bot:
         clock = ManualClock(start=bot.service.clock.now())
         bot.service.clock = bot.scheduler.clock = clock
@@ -301,13 +295,8 @@ async def test_seats_timing_out_on_one_pass_share_one_notice(fake, db, monkeypat
     of another decision, is a line of its own."""
     people = [fake.add_user(n) for n in ("ana", "ben", "cleo", "dev")]
     ana, ben = people[0], people[1]
-    game = await rigged_table(fake, db, monkeypatch, people, *[Roll(action="left", number="1")] * 6)
-    real_setup = game.setup
-
-    def setup(options, players, seed):  # type: ignore[no-untyped-def]
-        return real_setup(options, players, seed).model_copy(update={"turn": 0, "first": 0})
-
-    monkeypatch.setattr(game, "setup", setup)
+    rolls = [Roll(action="left", number="1")] * 6
+    await rigged_table(fake, db, monkeypatch, people, *rolls, first=0)
     async with fake.running(make_bot(db)) as bot:
         clock = ManualClock(start=bot.service.clock.now())
         bot.service.clock = bot.scheduler.clock = clock

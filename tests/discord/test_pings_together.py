@@ -58,8 +58,7 @@ async def test_a_pass_everyone_owes_is_reminded_in_one_message_swept_when_all_an
         assert not last_call.deleted
         rest = " ".join(p.mention for p in people[2:])
         assert last_call.content == (
-            f"⌛ Last call: {rest}, your move in **Toss Your Cookies**. "
-            f"Time runs out <t:{due}:R>."
+            f"⌛ Last call: {rest}, your move in **Toss Your Cookies**. Time runs out <t:{due}:R>."
         )
         await pick(2)
         assert last_call.content.startswith(f"⌛ Last call: {people[3].mention}, your move")

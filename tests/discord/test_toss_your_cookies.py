@@ -111,9 +111,25 @@ async def test_eight_players_two_people_and_six_bots_play_to_the_final_embed(fak
     fake.assert_clean()
 
 
-async def rigged_table(fake: FakeDiscord, db, monkeypatch, people: list[FakeUser], *rolls: Roll):  # type: ignore[no-untyped-def]
+async def rigged_table(
+    fake: FakeDiscord,
+    db,
+    monkeypatch,
+    people: list[FakeUser],
+    *rolls: Roll,
+    first: int | None = None,
+):  # type: ignore[no-untyped-def]
+    """Toss with these dice; ``first``: the seat that rolls first (else as dealt)."""
     game = FixedDice()
     game.rolls.extend(rolls)
+    if first is not None:
+        real_setup = game.setup
+
+        def setup(options, players, seed):  # type: ignore[no-untyped-def]
+            dealt = real_setup(options, players, seed)
+            return dealt.model_copy(update={"turn": first, "first": first})
+
+        monkeypatch.setattr(game, "setup", setup)
     monkeypatch.setitem(GAMES, "toss_your_cookies", game)
     return game
 

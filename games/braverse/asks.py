@@ -136,6 +136,7 @@ class Asks(Effects):
             prompt="Main Phase: play, attack, or end your turn.",
             options=tuple(self.main_options(state)),
             default=Action.of("end"),
+            hides_choice=True,  # a lone End turn would tell the hand holds nothing to play
         )
 
     def main_options(self, state: BraverseState) -> list[Option]:

@@ -215,6 +215,7 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
             prompt="Your turn: play a card." if not forced else "You cannot play: Mulligan.",
             options=tuple(options),
             default=ai.main_default(self, state, options),
+            hides_choice=True,  # a lone card to play would tell what the hand holds
         )
 
     def may_seek(self, state: ChomperState) -> bool:
@@ -257,6 +258,8 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
         options = [option(Action.of("pass"), "Pass", style="primary", group="Pass")]
         options += self.modifier_options(state, seat)
         total = produced(state.queue)
+        main = self.main_entry(state)
+        skipper = main is not None and main.acts_as == "skip" and seat == state.turn
         return Decision(
             key=key,
             seat=seat,
@@ -266,6 +269,9 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
             reaction=True,
             lenient=True,  # the live timer passes for them
             live_seconds=float(state.options.round_seconds),
+            # A lone Pass would tell the hand holds no modifier (but Skip's owner may play
+            # nothing else, as everyone saw).
+            hides_choice=not skipper,
         )
 
     def modifier_options(self, state: ChomperState, seat: int) -> list[Option]:

@@ -200,6 +200,31 @@ def check_views_hide_secrets(game: Engine, state: GameState, rng: random.Random)
         game.panels(game.view(state, seat))
 
 
+def check_forced_is_public_or_hidden(
+    game: Engine, state: GameState, rng: random.Random, worlds: int = 6
+) -> int:
+    """A decision played for its player because it leaves nothing to choose is not
+    pinged, and so tells everyone it was forced: unless ``hides_choice``, that must be
+    something everyone knows. It must then be forced in every world a spectator cannot
+    tell from this one (its answer is public once played). The number of forced decisions met."""
+    checked = 0
+    for decision in game.decisions(state):
+        if decision.forced is None:
+            continue
+        checked += 1
+        if decision.hides_choice:
+            continue  # pinged as a choice would be: nothing to tell
+        for _ in range(worlds):
+            twin = game.scramble_hidden(state, None, rng)
+            same = [d for d in game.decisions(twin) if d.seat == decision.seat]
+            if not any(d.key == decision.key and d.forced is not None for d in same):
+                raise ContractBroken(
+                    f"{game.key}: {decision.key} of seat {decision.seat} is forced only "
+                    "because of what the seat holds: its missing ping would tell (hides_choice)"
+                )
+    return checked
+
+
 def check_pictures(game: Engine, state: GameState, rng: random.Random, *, scramble: bool) -> int:
     """Every seat's pictures draw, fit an attachment and show nothing hidden: the table
     picture is the same bytes for every seat and for spectators, and (with ``scramble``)

@@ -123,6 +123,7 @@ class Drafting(Battles):
             options=tuple(options),
             default=Action.of("accept"),
             reaction=True,
+            hides_choice=True,  # a lone "Let them have it" would tell the hand holds no match
         )
 
     def challenge_draft(

@@ -161,6 +161,7 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
             prompt=prompt,
             options=tuple(options),
             default=default,
+            hides_choice=True,  # a lone discard would tell the hand holds no set nor match
         )
 
     def discard_options(self, state: CoverState, hand: list[str]) -> list[Option]:

@@ -1,8 +1,12 @@
 """Decisions with nothing to decide, as players see them: a lone Pass is played for its
-player after a short pause of random length, with no ping; "always ask me" keeps asking."""
+player after a short pause of random length; "always ask me" keeps asking. Where whether
+the player had a choice is itself a secret (a lone Pass in a modifier round tells the hand
+holds no modifier), they are pinged as anyone with a choice is, so the channel shows
+nothing of their hand."""
 
 from __future__ import annotations
 
+from games import GAMES
 from tests.discord.conftest import make_bot, move_components, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord, FakeUser
 
@@ -22,7 +26,9 @@ async def main_card(fake: FakeDiscord, user: FakeUser) -> None:
         await fake.select(user, hand, selects[0]["custom_id"], [selects[0]["options"][0]["value"]])
 
 
-async def test_a_lone_pass_is_played_for_the_player_after_a_pause_without_a_ping(fake, db) -> None:
+async def test_a_lone_pass_is_played_for_the_player_after_a_pause_and_pinged_as_any_choice(
+    fake, db
+) -> None:
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
         bot.service.new_seed = lambda: 3  # Ben moves first; his modifier round is a lone Pass
@@ -30,16 +36,18 @@ async def test_a_lone_pass_is_played_for_the_player_after_a_pause_without_a_ping
         await open_game(fake, "cookie_chomper", ana, ben, always_ask=False)
         match_id = table_of(fake).find_button("hand").custom_id.split(":")[2]
         await main_card(fake, ben)
-        pings = pings_of(fake, ben)
         before = await bot.service.store.actions(match_id)
         assert "Modifier round: **Ben**" in table_of(fake).text()  # the pause runs
+        # His turn's ping still calls on him, as on a player holding a modifier.
+        (called,) = [m for m in fake.public_messages() if ben.mention in m.content]
         hand = await show_hand(fake, ben)  # Ben may still press Pass himself
         assert hand.find_button("Pass")
         await fake.advance(PAUSE[1])
         actions = await bot.service.store.actions(match_id)
         assert [(a.seat, a.action) for a in actions[len(before) :]][:1] == [(1, "pass")]
         assert "Modifier round: **Ben**" not in table_of(fake).text()
-        assert pings_of(fake, ben) == pings  # no ping for a move played for him
+        await fake.advance(60)
+        assert called.deleted and pings_of(fake, ben) == 0  # answered: swept, as any ping
         seat = (await bot.service.get(match_id)).seats[1]
         assert (seat.away, seat.missed) == (0, 0)  # not counted as a missed turn
     fake.assert_clean()
@@ -72,4 +80,43 @@ async def test_always_ask_me_in_the_lobby_keeps_the_lone_pass_for_the_player(fak
         await fake.click(ben, hand, hand.find_button("Pass"))
         actions = await bot.service.store.actions(match_id)
         assert (actions[-1].seat, actions[-1].action) == (1, "pass")
+    fake.assert_clean()
+
+
+async def test_who_holds_no_modifier_is_called_on_in_the_round_like_who_does(
+    fake, db, monkeypatch
+) -> None:
+    """Ben plays his number card; the modifier round goes to Cleo, who holds Add, then to
+    Ana, who holds no modifier at all. Both are pinged with the round's question: a ping
+    missing for Ana would tell everyone her hand is all number cards. Ana's lone Pass is
+    still played for her after the pause."""
+    chomper = GAMES["cookie_chomper"]
+    real_setup = chomper.setup
+
+    def setup(options, players, seed):  # type: ignore[no-untyped-def]
+        dealt = real_setup(options, players, seed)
+        hands = [["2", "14", "123"], ["23", "124", "145"], ["24", "add", "3"]]
+        return dealt.model_copy(update={"hands": hands, "turn": 1})
+
+    monkeypatch.setattr(chomper, "setup", setup)
+    ana, ben, cleo = (fake.add_user(n) for n in ("ana", "ben", "cleo"))
+    async with fake.running(make_bot(db)) as bot:
+        bot.bots.forced_pause = PAUSE
+        await open_game(fake, "cookie_chomper", ana, ben, cleo, always_ask=False)
+        match_id = table_of(fake).find_button("hand").custom_id.split(":")[2]
+        await main_card(fake, ben)
+        await fake.advance(PAUSE[1])  # Ben's own lone Pass, opening the round
+        assert "Modifier round: **Cleo**" in table_of(fake).text()
+        cleos = [m for m in fake.public_messages() if cleo.mention in m.content]
+        assert cleos and "Play a modifier or pass" in cleos[-1].content
+        hand = await show_hand(fake, cleo)
+        await fake.click(cleo, hand, hand.find_button("Pass"))
+        assert "Modifier round: **Ana**" in table_of(fake).text()
+        anas = [m for m in fake.public_messages() if ana.mention in m.content]
+        assert anas and "Play a modifier or pass" in anas[-1].content
+        await fake.advance(PAUSE[1])
+        actions = await bot.service.store.actions(match_id)
+        assert [(a.seat, a.action) for a in actions[-2:]] == [(2, "pass"), (0, "pass")]
+        seat = (await bot.service.get(match_id)).seats[0]
+        assert (seat.away, seat.missed) == (0, 0)  # not counted as a missed turn
     fake.assert_clean()

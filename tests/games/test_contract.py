@@ -62,6 +62,23 @@ def test_every_step_round_trips_copies_refuses_bad_moves_and_hides_secrets(key: 
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
+def test_a_decision_played_unasked_was_forced_for_all_to_see(key: str) -> None:
+    """Where a lone answer is played for its player without a ping, nobody may learn from
+    that what they hold (contract.check_forced_is_public_or_hidden)."""
+    game = GAMES[key]
+    rng = random.Random(f"forced:{key}")
+    checked = 0
+
+    def every_state(state, decisions) -> None:  # type: ignore[no-untyped-def]
+        nonlocal checked
+        checked += contract.check_forced_is_public_or_hidden(game, state, rng)
+
+    for _ in range(FULL_CHECKS):
+        contract.playout(game, rng, every_state=every_state)
+    assert checked > 0  # forced decisions were met
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
 def test_the_search_move_is_the_same_whatever_the_hidden_cards_really_are(key: str) -> None:
     """The no-leak test of every game's search bot (contract.check_search_is_blind)."""
     game = GAMES[key]

@@ -13,8 +13,12 @@ class MatchNotFound(UserError):
 
 
 class NotSeated(UserError):
-    def __init__(self) -> None:
-        super().__init__("You are not seated at this table. Use **Spectate** to watch it.")
+    def __init__(self, *, lobby: bool = False) -> None:
+        # A lobby has no Spectate button: what it offers is a seat.
+        if lobby:
+            super().__init__("You are not in this lobby. Press **Join** to take a seat.")
+        else:
+            super().__init__("You are not seated at this table. Use **Spectate** to watch it.")
 
 
 class NotHost(UserError):

@@ -278,7 +278,8 @@ class Play(commands.Cog):
                 interaction, lambda r: r.seat_of(user_id) is not None, "leave"
             )
             if record.seat_of(user_id) is None:
-                raise NotSeated  # asked nothing: there is no seat to give away
+                # Asked nothing: there is no seat to give away.
+                raise NotSeated(lobby=record.status == "lobby")
             if record.status == "lobby":
                 await self.service.leave(record.match_id, person(interaction))
                 await tell(interaction, "You left the lobby.")

@@ -166,7 +166,7 @@ class Lobbies(ServiceBase):
     async def leave(self, match_id: str, person: Person) -> MatchRecord:
         def edit(record: MatchRecord) -> dict[str, object]:
             if record.seat_of(person.user_id) is None:
-                raise NotSeated()
+                raise NotSeated(lobby=True)
             seats = [s for s in record.seats if s.user_id != person.user_id]
             host = record.host_id
             if host == person.user_id:

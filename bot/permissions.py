@@ -10,6 +10,7 @@ NEEDED: dict[str, str] = {
     "view_channel": "View Channels",
     "send_messages": "Send Messages",
     "embed_links": "Embed Links",
+    "attach_files": "Attach Files",  # the tables' pictures (unless /settings pictures:off)
     "read_message_history": "Read Message History",
     "create_public_threads": "Create Public Threads",
     "send_messages_in_threads": "Send Messages in Threads",
@@ -17,6 +18,7 @@ NEEDED: dict[str, str] = {
 }
 IN_CHANNEL = ("view_channel", "send_messages", "embed_links", "read_message_history")
 FOR_THREADS = (*IN_CHANNEL, "create_public_threads", "send_messages_in_threads")
+FOR_PICTURES = ("attach_files",)
 
 INVITE_PERMISSIONS = discord.Permissions(**dict.fromkeys(NEEDED, True))
 
@@ -28,6 +30,12 @@ def invite_url(application_id: int) -> str:
         permissions=INVITE_PERMISSIONS,
         scopes=("bot", "applications.commands"),
     )
+
+
+def in_a_thread(needed: tuple[str, ...]) -> tuple[str, ...]:
+    """What ``needed`` means inside a thread: there Discord asks for Send Messages in
+    Threads, and Send Messages (the parent channel's) does not count."""
+    return tuple("send_messages_in_threads" if name == "send_messages" else name for name in needed)
 
 
 def missing(permissions: discord.Permissions, needed: tuple[str, ...]) -> list[str]:

@@ -5,20 +5,34 @@ from __future__ import annotations
 import discord
 
 from bot.errors import UserError
-from bot.permissions import missing
+from bot.permissions import FOR_PICTURES, NEEDED, in_a_thread, missing
 from games.core.words import join_names
 
 
-def require_permissions(interaction: discord.Interaction, needed: tuple[str, ...]) -> None:
+def require_permissions(
+    interaction: discord.Interaction, needed: tuple[str, ...], *, pictures: bool
+) -> None:
     """Before the bot posts, edits or opens a thread here: name what it lacks, and how to
-    grant it, instead of failing on Discord's 403."""
+    grant it, instead of failing on Discord's 403 (a table whose picture cannot be
+    attached would stay a lobby, unseen by everyone)."""
+    if pictures:
+        needed = (*needed, *FOR_PICTURES)
+    if isinstance(interaction.channel, discord.Thread):
+        needed = in_a_thread(needed)
     lacking = missing(interaction.app_permissions, needed)
     if not lacking:
         return
     names = join_names([f"**{name}**" for name in lacking])
     where = f"<#{interaction.channel_id}>"
+    # The pictures are the server's choice: turning them off is the other way out.
+    instead = " (or turn pictures off: /settings pictures:False)" if pictures_only(lacking) else ""
     raise UserError(
         f"I can't run a game in {where}: I'm missing {names} there. A server admin can "
         "grant it to my role in Server Settings → Roles, or in this channel's Edit Channel "
-        "→ Permissions; then try /play again."
+        f"→ Permissions; then try /play again{instead}."
     )
+
+
+def pictures_only(lacking: list[str]) -> bool:
+    """Whether what the bot lacks is needed only for the pictures."""
+    return lacking == [NEEDED[name] for name in FOR_PICTURES]

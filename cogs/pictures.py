@@ -40,3 +40,9 @@ def keep(embed: discord.Embed, message: discord.Message | None, filename: str) -
 def with_files(files: list[discord.File]) -> dict[str, list[discord.File]]:
     """``files=`` for a send only when there are some."""
     return {"files": files} if files else {}
+
+
+async def draws_pictures(bot: CookieJar, guild_id: int) -> bool:
+    """Whether the server's tables carry pictures: this process draws (``PICTURES``) and
+    the server wants them."""
+    return bot.settings.pictures and await pictures_on(bot, guild_id)

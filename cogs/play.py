@@ -18,6 +18,7 @@ from cogs import render
 from cogs.components import LEVEL_CHOICES, components_view, guarded, level_of, person, tell
 from cogs.decks import any_deck
 from cogs.permissions import require_permissions
+from cogs.pictures import draws_pictures
 from cogs.table import Presenter, presenter_of
 from cogs.table.buttons import LeaveButton
 from cogs.taken import can_cancel, channel_taken
@@ -91,7 +92,11 @@ class Play(commands.Cog):
             wanted = defaults.threads if thread is None else thread
             parent = interaction.channel
             in_thread = wanted and isinstance(parent, discord.TextChannel)
-            require_permissions(interaction, FOR_THREADS if in_thread else IN_CHANNEL)
+            require_permissions(
+                interaction,
+                FOR_THREADS if in_thread else IN_CHANNEL,
+                pictures=await draws_pictures(self.bot, interaction.guild_id or 0),
+            )
             if in_thread:
                 assert isinstance(parent, discord.TextChannel)
                 record = await self.open_in_thread(interaction, parent, game, bots, pick, bot_level)

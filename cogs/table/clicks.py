@@ -16,6 +16,7 @@ from bot.store import MatchRecord
 from cogs import render
 from cogs.components import match_id_of, person, tell
 from cogs.permissions import require_permissions
+from cogs.pictures import draws_pictures
 from cogs.table.base import Part
 from cogs.table.drawing import Drawing
 from cogs.table.hands import Hands
@@ -159,7 +160,8 @@ class Clicks(Part):
         await self.send_hand(interaction, seen, note="👋 Welcome back: your seat is yours.")
 
     async def rematch(self, interaction: discord.Interaction, match_id: str) -> None:
-        require_permissions(interaction, IN_CHANNEL)
+        pictures = await draws_pictures(self.bot, interaction.guild_id or 0)
+        require_permissions(interaction, IN_CHANNEL, pictures=pictures)
         who = person(interaction)
         try:
             record = await self.service.rematch(match_id, who)

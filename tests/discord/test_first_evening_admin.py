@@ -3,7 +3,15 @@ named before a game, and members who press what is not theirs told what they can
 
 from __future__ import annotations
 
+import discord
+
+from bot.permissions import INVITE_PERMISSIONS
 from tests.discord.conftest import make_bot, table_of
+from tests.discord.test_onboarding import README_BEFORE, restrict_bot
+
+FOR_THREADS_GRANTED = discord.Permissions(
+    create_public_threads=True, send_messages_in_threads=True, manage_threads=True
+)
 
 
 async def test_leaving_a_lobby_you_are_not_in_offers_a_seat_not_spectate(fake, db) -> None:
@@ -17,4 +25,45 @@ async def test_leaving_a_lobby_you_are_not_in_offers_a_seat_not_spectate(fake, d
         assert fake.last_reply(carl).text() == joining
         await fake.slash(carl, "leave")
         assert fake.last_reply(carl).text() == joining
+    fake.assert_clean()
+
+
+async def test_a_channel_where_pictures_cannot_be_attached_is_named_before_a_lobby(
+    fake, db, monkeypatch
+) -> None:
+    # A server whose @everyone may not attach files: the bot's role had no Attach Files,
+    # the table's first edit (with its picture) was refused, and the lobby stayed a lobby.
+    restrict_bot(monkeypatch, README_BEFORE | FOR_THREADS_GRANTED)
+    ana, mod = fake.add_user("ana"), fake.add_user("mod", manage_guild=True)
+    assert INVITE_PERMISSIONS.attach_files  # the invite link asks for it
+    async with fake.running(make_bot(db, pictures=True)) as bot:
+        await fake.slash(ana, "play", game="toss_your_cookies")
+        assert fake.last_reply(ana).text() == (
+            f"I can't run a game in <#{fake.general.id}>: I'm missing **Attach Files** there. "
+            "A server admin can grant it to my role in Server Settings → Roles, or in this "
+            "channel's Edit Channel → Permissions; then try /play again (or turn pictures "
+            "off: /settings pictures:False)."
+        )
+        assert await bot.service.store.open_in_channel(fake.general.id) is None
+        await fake.slash(mod, "settings", pictures=False)  # text-only tables need no files
+        await fake.slash(ana, "play", game="toss_your_cookies")
+        assert "· lobby" in table_of(fake).text()
+    fake.assert_clean()
+
+
+async def test_a_thread_where_the_bot_may_not_talk_is_named_before_a_lobby(
+    fake, db, monkeypatch
+) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        await fake.slash(ana, "play", game="toss_your_cookies", thread=True)
+        [thread] = [c for c in fake.channels.values() if c.parent_id == fake.general.id]
+        await fake.slash(ana, "cancel", channel=thread)
+        # Send Messages holds in the channel; inside a thread Discord asks for its own.
+        restrict_bot(monkeypatch, README_BEFORE)
+        await fake.slash(ana, "play", channel=thread, game="toss_your_cookies")
+        said = fake.last_reply(ana).text()
+        assert "I'm missing **Send Messages in Threads** there" in said
+        assert "/settings pictures" not in said  # pictures are not what it lacks
+        assert len(fake.public_messages(thread)) == 1  # the cancelled lobby only
     fake.assert_clean()

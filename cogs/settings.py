@@ -55,6 +55,11 @@ def pictures_line(current: GuildSettings) -> str:
     return "off (text only)"
 
 
+FORFEITS_OFF = (
+    f" It counts only with on_timeout: {POLICY_LABELS['forfeit']}; nobody forfeits until then."
+)
+
+
 def set_lines(changes: dict[str, object], current: GuildSettings) -> str:
     """What this command changed, said first, so an admin sees their change took."""
     lines = []
@@ -67,7 +72,9 @@ def set_lines(changes: dict[str, object], current: GuildSettings) -> str:
     if "on_timeout" in changes:
         lines.append(f"✅ On timeout: {POLICY_LABELS[match.on_timeout]}.")
     if "forfeit_after" in changes:
-        lines.append(f"✅ Forfeit after {plural(match.forfeit_after, 'timeout')} in a row.")
+        # Said as the custom pace is: a number that does nothing yet says so.
+        pick = "" if match.on_timeout == "forfeit" else FORFEITS_OFF
+        lines.append(f"✅ Forfeit after {plural(match.forfeit_after, 'timeout')} in a row.{pick}")
     if "threads" in changes:
         lines.append(f"✅ Each match in its own thread: {'yes' if current.threads else 'no'}.")
     if "ratings" in changes:

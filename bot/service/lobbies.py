@@ -66,8 +66,10 @@ class Lobbies(ServiceBase):
         try:
             match = current.match.model_validate({**current.match.model_dump(), **changes})
         except ValueError:
+            # The one rule the model holds settings to: a custom pace has its minutes.
             raise UserError(
-                "Those settings do not fit together (a custom pace needs custom_minutes)."
+                "A custom pace needs its length first: add custom_minutes, for example "
+                "/settings pace: Custom custom_minutes: 30."
             ) from None
         updated = current.model_validate(
             {

@@ -67,3 +67,26 @@ async def test_a_thread_where_the_bot_may_not_talk_is_named_before_a_lobby(
         assert "/settings pictures" not in said  # pictures are not what it lacks
         assert len(fake.public_messages(thread)) == 1  # the cancelled lobby only
     fake.assert_clean()
+
+
+async def test_settings_say_when_a_number_waits_for_its_switch(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    async with fake.running(make_bot(db)):
+        # A custom pace alone: said what to add, not that "those settings" clash.
+        await fake.slash(mod, "settings", pace="custom")
+        assert fake.last_reply(mod).text() == (
+            "A custom pace needs its length first: add custom_minutes, for example "
+            "/settings pace: Custom custom_minutes: 30."
+        )
+        # A forfeit count while timeouts play default moves: nobody would forfeit.
+        await fake.slash(mod, "settings", forfeit_after=2)
+        said = fake.last_reply(mod).text()
+        assert (
+            "✅ Forfeit after 2 timeouts in a row. It counts only with on_timeout: Default "
+            "moves, then forfeit after repeated timeouts; nobody forfeits until then."
+        ) in said
+        await fake.slash(mod, "settings", on_timeout="forfeit", forfeit_after=4)
+        said = fake.last_reply(mod).text()
+        assert "✅ Forfeit after 4 timeouts in a row.\n" in said
+        assert "nobody forfeits" not in said
+    fake.assert_clean()

@@ -297,7 +297,11 @@ class Deadlines(Play):
         now = self.clock.now()
         current = await self.user_settings(user_id)
         if not current.away_at(now) or current.away_until is None:
-            raise UserError("You are not away.")
+            # /away with no date is how one comes back: say how one goes, too.
+            raise UserError(
+                "You are not away, so your clocks already run. To stop them in slow games, "
+                "give the date you are back: /away until: YYYY-MM-DD."
+            )
         refund = (current.away_until - now) / DAY
         updated = current.model_copy(
             update={"away_until": now, "vacation_days": max(0.0, current.vacation_days - refund)}

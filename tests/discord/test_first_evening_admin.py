@@ -90,3 +90,14 @@ async def test_settings_say_when_a_number_waits_for_its_switch(fake, db) -> None
         assert "✅ Forfeit after 4 timeouts in a row.\n" in said
         assert "nobody forfeits" not in said
     fake.assert_clean()
+
+
+async def test_away_with_no_date_when_not_away_says_how_to_go_away(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        await fake.slash(ana, "away")
+        assert fake.last_reply(ana).text() == (
+            "You are not away, so your clocks already run. To stop them in slow games, give "
+            "the date you are back: /away until: YYYY-MM-DD."
+        )
+    fake.assert_clean()

@@ -48,15 +48,11 @@ def timeout_text(seat: SeatRecord, names: list[str]) -> str:
     """What became of ``names`` (``seat`` the latest of them: they share its state)."""
     who = join_names(names)
     if seat.away == GONE:
+        # A server may forfeit at the first timeout: "1 turns in a row" read wrong.
+        missed = "a turn" if seat.missed == 1 else f"{seat.missed} turns in a row"
         if len(names) == 1:
-            return (
-                f"🏳️ {who} missed {seat.missed} turns in a row and forfeits; a bot plays "
-                "their seat to the end."
-            )
-        return (
-            f"🏳️ {who} missed {seat.missed} turns in a row and forfeit; bots play their "
-            "seats to the end."
-        )
+            return f"🏳️ {who} missed {missed} and forfeits; a bot plays their seat to the end."
+        return f"🏳️ {who} missed {missed} and forfeit; bots play their seats to the end."
     if seat.away == STANDING_IN:
         return f"⏰ {who} ran out of time; a bot plays for them until they press **I'm back**."
     return f"⏰ {who} ran out of time, so the default move was played for them."

@@ -6,6 +6,8 @@ from __future__ import annotations
 import discord
 
 from bot.permissions import INVITE_PERMISSIONS
+from bot.store.models import GONE, SeatRecord
+from cogs.table.notices import timeout_text
 from tests.discord.conftest import make_bot, table_of
 from tests.discord.test_onboarding import README_BEFORE, restrict_bot
 
@@ -101,3 +103,12 @@ async def test_away_with_no_date_when_not_away_says_how_to_go_away(fake, db) -> 
             "the date you are back: /away until: YYYY-MM-DD."
         )
     fake.assert_clean()
+
+
+def test_a_forfeit_at_the_first_timeout_reads_as_one_missed_turn() -> None:
+    # /settings forfeit_after:1 is allowed: its notice said "missed 1 turns in a row".
+    seat = SeatRecord(seat=0, user_id=1, name="Ana", away=GONE, missed=1)
+    assert timeout_text(seat, ["Ana"]) == (
+        "🏳️ Ana missed a turn and forfeits; a bot plays their seat to the end."
+    )
+    assert timeout_text(seat, ["Ben", "Ana"]).startswith("🏳️ Ben and Ana missed a turn and forfeit;")

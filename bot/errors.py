@@ -26,6 +26,13 @@ class NotHost(UserError):
         super().__init__(f"Only the host or someone with Manage Server can {what}.")
 
 
+class NotManager(UserError):
+    """A server's own things have no host: only Manage Server may change them."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"Only someone with Manage Server can {what}.")
+
+
 class LobbyFull(UserError):
     def __init__(self, most: int) -> None:
         super().__init__(f"This table is full ({most} seats). Watch, or open another with /play.")

@@ -12,8 +12,8 @@ from bot.errors import (
     AlreadySeated,
     ChannelTaken,
     LobbyFull,
-    NotHost,
     NotInLobby,
+    NotManager,
     NotRunning,
     NotSeated,
     UnknownGame,
@@ -51,7 +51,7 @@ class Lobbies(ServiceBase):
     ) -> GuildSettings:
         """Defaults for the server's new matches: Manage Server only."""
         if not actor.can_manage:
-            raise NotHost("change this server's settings")
+            raise NotManager("change this server's settings")
         current = await self.guild_settings(guild_id)
         changes = dict(changes)
         threads = changes.pop("threads", current.threads)

@@ -9,6 +9,7 @@ from bot.permissions import INVITE_PERMISSIONS
 from bot.store.models import GONE, SeatRecord
 from cogs.table.notices import timeout_text
 from tests.discord.conftest import make_bot, table_of
+from tests.discord.harness import FakeDiscord
 from tests.discord.test_onboarding import README_BEFORE, restrict_bot
 
 FOR_THREADS_GRANTED = discord.Permissions(
@@ -112,3 +113,19 @@ def test_a_forfeit_at_the_first_timeout_reads_as_one_missed_turn() -> None:
         "🏳️ Ana missed a turn and forfeits; a bot plays their seat to the end."
     )
     assert timeout_text(seat, ["Ben", "Ana"]).startswith("🏳️ Ben and Ana missed a turn and forfeit;")
+
+
+async def test_a_member_let_into_settings_is_refused_changes_without_a_host(
+    fake, db, monkeypatch
+) -> None:
+    # Discord hides /settings from members, but Server Settings → Integrations may let a
+    # role without Manage Server use it: a change is refused, and servers have no "host".
+    monkeypatch.setattr(FakeDiscord, "_check_can_use", lambda self, user, root: None)
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(ana, "settings", pace="live")
+        said = fake.last_reply(ana)
+        assert said.ephemeral
+        assert said.text() == "Only someone with Manage Server can change this server's settings."
+        assert (await bot.service.guild_settings(fake.guild_id)).match.pace == "casual"
+    fake.assert_clean()

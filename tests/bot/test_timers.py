@@ -8,7 +8,7 @@ import pytest
 
 from bot.bots import BotDriver
 from bot.clock import ManualClock
-from bot.errors import NotHost, UserError
+from bot.errors import NotManager, UserError
 from bot.scheduler import Scheduler
 from bot.service import Change, MatchService
 from bot.store import Store, Timer, open_store
@@ -184,7 +184,7 @@ async def test_a_forfeited_player_cannot_move_and_leaving_hands_the_seat_to_a_bo
 
 
 async def test_server_defaults_are_for_managers_and_seed_new_lobbies(timed) -> None:
-    with pytest.raises(NotHost):
+    with pytest.raises(NotManager):
         await timed.set_guild_defaults(1, ANA, {"pace": "live"})
     await timed.set_guild_defaults(1, MOD, {"pace": "correspondence", "on_timeout": "bot"})
     record = await timed.open_lobby(

@@ -97,7 +97,11 @@ def web_line(site_url: str | None, guild_id: int, current: GuildSettings) -> str
         return "off (turn it on with web)"
     link = page_link(site_url, guild_id, current)
     # The address is the key to the page: said only to admins, in this ephemeral answer.
-    return f"on, at {link}" if link else "on, but this bot serves no web page (no PUBLIC_URL)"
+    if link is None:
+        # Neither WEB_PORT nor PUBLIC_URL is set: a server's admin cannot change that, so
+        # name who can.
+        return "on, but this bot serves no web pages: whoever runs it must set WEB_PORT"
+    return f"on, at {link}"
 
 
 class Settings(commands.Cog):

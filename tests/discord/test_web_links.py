@@ -54,7 +54,9 @@ async def test_without_a_public_address_no_link_is_made(fake, db) -> None:
     mod = fake.add_user("mod", manage_guild=True)
     async with fake.running(make_bot(db)):
         await fake.slash(mod, "settings", web=True)
-        assert "no PUBLIC_URL" in fake.last_reply(mod).text()
+        # Said to a server's admin, who cannot set it: who can, and what.
+        said = fake.last_reply(mod).text()
+        assert "serves no web pages: whoever runs it must set WEB_PORT" in said
         await open_lobby(fake, ana, bots=3)
         await fake.click(ana, table_of(fake), table_of(fake).find_button("Start"))
         await make_a_move(fake, ana)

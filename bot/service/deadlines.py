@@ -279,7 +279,7 @@ class Deadlines(Play):
             left = max(0, int(VACATION_DAYS_A_MONTH - used + 1e-9))
             raise UserError(
                 f"Vacations are limited to {VACATION_DAYS_A_MONTH} days a month; you have "
-                f"{plural(left, 'day')} left this month."
+                f"{plural(left, 'day')} left this month.{latest_return(now, used)}"
             )
         updated = current.model_copy(
             update={
@@ -531,3 +531,12 @@ class MyMatch:
     my_turn: bool
     waiting_on: frozenset[int]
     my_deadline: float | None
+
+
+def latest_return(now: float, used: float) -> str:
+    """The latest date /away takes with ``used`` days of the month booked, said so that a
+    refused date is followed by one that works (nothing when no whole date fits)."""
+    last = datetime.fromtimestamp(now + (VACATION_DAYS_A_MONTH - used) * DAY, UTC).date()
+    if last <= datetime.fromtimestamp(now, UTC).date():
+        return ""
+    return f" The latest return date you can pick is {last.isoformat()}."

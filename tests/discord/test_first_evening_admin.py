@@ -3,8 +3,11 @@ named before a game, and members who press what is not theirs told what they can
 
 from __future__ import annotations
 
+import datetime
+
 import discord
 
+from bot.clock import ManualClock
 from bot.permissions import INVITE_PERMISSIONS
 from bot.store.models import GONE, SeatRecord
 from cogs.table.notices import timeout_text
@@ -128,4 +131,19 @@ async def test_a_member_let_into_settings_is_refused_changes_without_a_host(
         assert said.ephemeral
         assert said.text() == "Only someone with Manage Server can change this server's settings."
         assert (await bot.service.guild_settings(fake.guild_id)).match.pace == "casual"
+    fake.assert_clean()
+
+
+async def test_a_vacation_too_long_is_answered_with_the_latest_date_that_fits(fake, db) -> None:
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        evening = datetime.datetime(2026, 11, 27, 19, 0, tzinfo=datetime.UTC).timestamp()
+        bot.service.clock = bot.scheduler.clock = ManualClock(start=evening)
+        await fake.slash(ana, "away", until="2026-12-30")
+        assert fake.last_reply(ana).text() == (
+            "Vacations are limited to 14 days a month; you have 14 days left this month. "
+            "The latest return date you can pick is 2026-12-11."
+        )
+        await fake.slash(ana, "away", until="2026-12-11")  # that date is taken
+        assert fake.last_reply(ana).text().startswith("🏖️ Enjoy!")
     fake.assert_clean()

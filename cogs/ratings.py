@@ -59,8 +59,22 @@ def sparkline(values: list[int]) -> str:
     return "".join(BLOCKS[round((v - low) * steps / (high - low))] for v in values)
 
 
+# How a match comes to be rated on a server (/settings ratings), said where nothing is rated
+# yet: a server that rates no match must not send people off to /play for a rating.
+HOW_RATED = {
+    "all": "A finished match with two or more people rates its players: start one with /play!",
+    "events": "Only tournament matches are rated here: ask the organisers when the next one is.",
+    "off": "This server rates no matches: its admins turned ratings off in /settings.",
+}
+
+
+async def how_rated(client: discord.Client, guild_id: int) -> str:
+    return HOW_RATED[(await client.known_settings.get(guild_id)).ratings]  # type: ignore[attr-defined]
+
+
 # --- /leaderboard ------------------------------------------------------------------------------
-def leaderboard_message(found: LeaderboardPage) -> tuple[discord.Embed, discord.ui.View]:
+def leaderboard_message(found: LeaderboardPage, how: str) -> tuple[discord.Embed, discord.ui.View]:
+    """A page of the leaderboard; ``how`` says how a match is rated here, when nobody is."""
     name = GAMES[found.game].name
     if found.entries:
         lines = [
@@ -70,10 +84,7 @@ def leaderboard_message(found: LeaderboardPage) -> tuple[discord.Embed, discord.
         ]
         text = "\n".join(lines)
     else:
-        text = (
-            f"Nobody is rated in {name} here yet. A finished match with two or more people "
-            "rates its players: start one with /play!"
-        )
+        text = f"Nobody is rated in {name} here yet. {how}"
     if found.bots:
         levels = " · ".join(
             f"{LEVEL_NAMES[level]} {shown(rating)}"
@@ -124,10 +135,9 @@ class LeaderboardButton(
         return cls(match["game"], int(match["page"]), match["slot"])
 
     async def _run(self, interaction: discord.Interaction) -> None:
-        found = await ratings_of(interaction).leaderboard(
-            interaction.guild_id or 0, self.game, self.page
-        )
-        embed, view = leaderboard_message(found)
+        guild = interaction.guild_id or 0
+        found = await ratings_of(interaction).leaderboard(guild, self.game, self.page)
+        embed, view = leaderboard_message(found, await how_rated(interaction.client, guild))
         await interaction.response.edit_message(embed=embed, view=view)
 
 
@@ -265,8 +275,9 @@ class RatingsCog(commands.Cog, name="Ratings"):
         self, interaction: discord.Interaction, game: app_commands.Choice[str]
     ) -> None:
         async def run() -> None:
-            found = await self.bot.ratings.leaderboard(interaction.guild_id or 0, game.value)
-            embed, view = leaderboard_message(found)
+            guild = interaction.guild_id or 0
+            found = await self.bot.ratings.leaderboard(guild, game.value)
+            embed, view = leaderboard_message(found, await how_rated(self.bot, guild))
             await interaction.response.send_message(
                 embed=embed,
                 view=view,
@@ -295,8 +306,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
                 found = await self.bot.ratings.rated_games(guild, who.id)
                 if not found:
                     raise UserError(
-                        f"{whose} no rated match here yet: a finished match with two or more "
-                        "people rates its players."
+                        f"{whose} no rated match here yet. {await how_rated(self.bot, guild)}"
                     )
                 embed = summary_embed(who.id, found)
             else:

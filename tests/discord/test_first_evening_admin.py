@@ -147,3 +147,20 @@ async def test_a_vacation_too_long_is_answered_with_the_latest_date_that_fits(fa
         await fake.slash(ana, "away", until="2026-12-11")  # that date is taken
         assert fake.last_reply(ana).text().startswith("🏖️ Enjoy!")
     fake.assert_clean()
+
+
+async def test_an_empty_leaderboard_says_how_this_server_rates(fake, db) -> None:
+    mod, ana = fake.add_user("mod", manage_guild=True), fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        await fake.slash(ana, "stats")
+        assert fake.last_reply(ana).text() == (
+            "You have no rated match here yet. A finished match with two or more people "
+            "rates its players: start one with /play!"
+        )
+        await fake.slash(mod, "settings", ratings="events")
+        await fake.slash(ana, "leaderboard", game="toss_your_cookies")
+        assert (
+            "Nobody is rated in Toss Your Cookies here yet. Only tournament matches are rated "
+            "here: ask the organisers when the next one is."
+        ) in fake.last_reply(ana).text()
+    fake.assert_clean()

@@ -313,7 +313,7 @@ class SignUp(TournamentsBase):
             playing = candidates[: config.max_players]
             least = kind.least_at_table
             if len(playing) < least:
-                raise TooFewPlayers(least, len(playing))
+                raise TooFewPlayers(least, len(playing), len(unchecked))
             for e in unchecked:
                 await self.store.save_entrant(e.model_copy(update={"state": "dropped"}))
             for e in candidates:
@@ -348,7 +348,8 @@ class SignUp(TournamentsBase):
             return
         except TooFewPlayers as short:
             reason = (
-                f"it needed at least {short.needed} players at its start time and had {short.found}"
+                f"it needed at least {short.needed} players at its start time and had "
+                f"{short.found}" + (" checked in" if short.unchecked else "")
             )
         except UserError:
             return  # started meanwhile

@@ -1,0 +1,45 @@
+"""A community's first tournament night: what the organiser and players read at each step
+says what happened and what to do next."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.discord.conftest import make_bot
+from tests.discord.harness import FakeDiscord
+from tests.discord.test_tournaments import PatientDiscord, create_event, settle_all
+
+
+@pytest.fixture
+def fake() -> FakeDiscord:
+    return PatientDiscord()
+
+
+async def test_start_with_players_not_checked_in_says_who_is_missing_and_what_to_do(
+    fake, db
+) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        signup = await create_event(
+            fake, mod, game="cover_your_assets", format="swiss", pace="live", checkin=True
+        )
+        for user in (ana, ben):
+            await fake.click(user, signup, signup.find_button("Join"))
+        # Two signed up, listed on the embed, but nobody checked in: not "there are 0".
+        await fake.click(mod, signup, signup.find_button("Start"))
+        assert fake.last_reply(mod).text() == (
+            "A tournament needs at least 2 players checked in; there are 0 (2 more players "
+            "signed up but have not checked in: they press **Check in**). Add bots or wait."
+        )
+        await fake.click(ana, signup, signup.find_button("Check in"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        assert fake.last_reply(mod).text() == (
+            "A tournament needs at least 2 players checked in; there is 1 (1 more player "
+            "signed up but has not checked in: they press **Check in**). Add bots or wait."
+        )
+        await fake.click(ben, signup, signup.find_button("Check in"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        assert "round 1 is paired" in fake.last_reply(mod).text()
+        await settle_all(fake, bot)
+    fake.assert_clean()

@@ -56,7 +56,8 @@ def signup_embed(view: TournamentView) -> discord.Embed:
     deadline = config.round_length
     lines = [
         state,
-        f"**Format:** {view.format.label}" + (f", {view.rounds} rounds" if view.rounds else ""),
+        f"**Format:** {view.format.label}"
+        + (f", {plural(view.rounds, 'round')}" if view.rounds else ""),
         f"**Pace:** {PACE_LABELS[config.pace]} · rounds last "
         + (duration(deadline) if deadline else "until every table is done"),
     ]

@@ -43,3 +43,12 @@ async def test_start_with_players_not_checked_in_says_who_is_missing_and_what_to
         assert "round 1 is paired" in fake.last_reply(mod).text()
         await settle_all(fake, bot)
     fake.assert_clean()
+
+
+async def test_a_two_player_swiss_says_one_round_not_one_rounds(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    async with fake.running(make_bot(db)):
+        signup = await create_event(fake, mod, game="cover_your_assets", format="swiss")
+        assert "**Format:** Swiss (2 players a table), 1 round\n" in signup.text()
+        assert "1 rounds" not in signup.text()
+    fake.assert_clean()

@@ -30,12 +30,12 @@ def shown_breakers(view: TournamentView) -> int:
 
 def standing_lines(view: TournamentView, standings: list[Standing]) -> list[str]:
     lines = []
-    shown = shown_breakers(view)
+    shown, gone = shown_breakers(view), view.gone_words()
     for s in standings[:STANDINGS_SHOWN]:
         breakers = " · ".join(
             f"{name} {tiebreaker_text(name, value)}" for name, value in s.tiebreakers[:shown]
         )
-        dropped = " *(dropped)*" if s.dropped else ""
+        dropped = f" *({gone.get(s.player, 'dropped')})*" if s.dropped else ""
         lines.append(
             f"**{s.rank}.** {view.name(s.player)}{dropped} — {points_text(s.points)} pts"
             + (f" · {breakers}" if breakers else "")

@@ -52,3 +52,27 @@ async def test_a_two_player_swiss_says_one_round_not_one_rounds(fake, db) -> Non
         assert "**Format:** Swiss (2 players a table), 1 round\n" in signup.text()
         assert "1 rounds" not in signup.text()
     fake.assert_clean()
+
+
+async def test_a_disqualified_player_reads_as_disqualified_in_the_standings(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    cleo, dev = fake.add_user("cleo"), fake.add_user("dev")
+    async with fake.running(make_bot(db)) as bot:
+        signup = await create_event(
+            fake, mod, game="cover_your_assets", format="swiss", pace="casual", rounds=3
+        )
+        for user in (cleo, dev):
+            await fake.click(user, signup, signup.find_button("Join"))
+        for _ in range(2):
+            await fake.click(mod, signup, signup.find_button("Add bot"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        await fake.slash(mod, "tournament player", name="Cleo", action="disqualified")
+        await fake.slash(dev, "tournament player", name="Dev", action="dropped")
+        await fake.slash(mod, "tournament player", name="Dev", action="dropped")
+        await settle_all(fake, bot)
+        await fake.slash(cleo, "tournament standings")
+        text = fake.last_reply(cleo).text()
+        assert "Cleo *(disqualified)*" in text and "Cleo *(dropped)*" not in text
+        assert "Dev *(dropped)*" in text
+    fake.assert_clean()

@@ -112,6 +112,11 @@ class TournamentView:
     def entrant(self, number: int) -> EntrantRecord:
         return next(e for e in self.entrants if e.entrant == number)
 
+    def gone_words(self) -> dict[int, str]:
+        """What the standings say of a player who is out by the organiser's hand:
+        "disqualified" (the rest who left are "dropped")."""
+        return {e.entrant: "disqualified" for e in self.entrants if e.state == "disqualified"}
+
     def name(self, number: int) -> str:
         return self.entrant(number).name
 

@@ -144,6 +144,10 @@ def pairings_pages(view: TournamentView, round_no: int) -> list[str]:
         key=lambda r: r.table_no,
     )
     lines += [f"☕ {view.name(r.players[0])} {rest}" for r in byes]
+    lines += [
+        f"⏳ {view.name(q)} waits for an opponent to come through"
+        for q in view.format.waiting(view.progress, round_no)
+    ]
     if view.format.shows_rematches:
         earlier = [r for r in view.results if r.round < round_no]
         swiss = [t for t in view.tables if t.round == round_no and t.bracket_id is None]

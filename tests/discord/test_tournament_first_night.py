@@ -76,3 +76,33 @@ async def test_a_disqualified_player_reads_as_disqualified_in_the_standings(fake
         assert "Cleo *(disqualified)*" in text and "Cleo *(dropped)*" not in text
         assert "Dev *(dropped)*" in text
     fake.assert_clean()
+
+
+async def test_a_bye_in_an_elimination_bracket_is_told_in_the_pairings_and_my_table(
+    fake, db
+) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    people = [fake.add_user(name) for name in ("ana", "ben", "cleo")]
+    async with fake.running(make_bot(db)) as bot:
+        signup = await create_event(
+            fake, mod, game="cover_your_assets", format="single_elimination", pace="live"
+        )
+        for user in people:
+            await fake.click(user, signup, signup.find_button("Join"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        # Three players: two meet in round 1, the third goes through to the final.
+        pairings = next(m for m in fake.public_messages() if "Round 1 pairings" in m.text())
+        table = next(x for x in pairings.text().splitlines() if x.startswith("**T1**"))
+        seated = [u for u in people if u.display_name in table]
+        waiting = next(u for u in people if u not in seated)
+        line = f"⏳ {waiting.display_name} waits for an opponent to come through"
+        assert line in pairings.text()
+        await fake.click(waiting, pairings, pairings.find_button("My table"))
+        assert fake.last_reply(waiting).text() == (
+            "⏳ You have no match in round 1: you are still in, and wait for an opponent to "
+            "come through. The pairings show the bracket."
+        )
+        await fake.click(seated[0], pairings, pairings.find_button("My table"))
+        assert "Round 1, table 1 with" in fake.last_reply(seated[0]).text()
+    fake.assert_clean()

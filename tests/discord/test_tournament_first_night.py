@@ -106,3 +106,34 @@ async def test_a_bye_in_an_elimination_bracket_is_told_in_the_pairings_and_my_ta
         await fake.click(seated[0], pairings, pairings.find_button("My table"))
         assert "Round 1, table 1 with" in fake.last_reply(seated[0]).text()
     fake.assert_clean()
+
+
+async def test_a_second_open_event_in_a_channel_is_refused_so_the_first_stays_in_reach(
+    fake, db
+) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        signup = await create_event(fake, mod, game="cover_your_assets", format="swiss")
+        for user in (ana, ben):
+            await fake.click(user, signup, signup.find_button("Join"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        event = (await bot.tournaments.store.tournaments(None, open_only=True))[0]
+        posted = len(fake.public_messages())
+        # A second event here would take every /tournament command of this channel.
+        await fake.slash(mod, "tournament create", game="toss_your_cookies", format="pods")
+        assert fake.last_reply(mod).text() == (
+            "This channel already has an open Cover Your Assets tournament (event "
+            f"{event.tournament_id}), and /tournament here goes to it. Finish or cancel it "
+            "first, or create the new one in another channel."
+        )
+        assert len(fake.public_messages()) == posted
+        assert len(await bot.tournaments.store.tournaments(None, open_only=False)) == 1
+        await fake.slash(mod, "tournament pause")
+        assert "paused" in fake.last_reply(mod).text()
+        # Once it is over, the channel takes a new one.
+        await fake.slash(mod, "tournament cancel")
+        await settle_all(fake, bot)
+        await create_event(fake, mod, game="toss_your_cookies", format="pods")
+    fake.assert_clean()

@@ -44,6 +44,7 @@ class SignUp(TournamentsBase):
         if config.starts_at is not None and config.starts_at <= self.clock.now():
             raise UserError("That start time has passed: give one in the future.")
         config = kind.checked()
+        await self._channel_free(guild_id, channel_id)
         record = TournamentRecord(
             tournament_id=secrets.token_hex(4),
             guild_id=guild_id,
@@ -293,6 +294,18 @@ class SignUp(TournamentsBase):
         await self.store.save_entrant(entrant)
         await self.audit(event, actor, action, {}, {"entrant": number, "name": name})
         return entrant
+
+    async def _channel_free(self, guild_id: int, channel_id: int) -> None:
+        """One open event a channel: /tournament finds its event by the channel (or its
+        table threads), so a second one there would leave the first out of reach."""
+        for event in await self.store.tournaments(guild_id, open_only=True):
+            if event.channel_id == channel_id:
+                game = self.matches.games[event.game].name
+                raise UserError(
+                    f"This channel already has an open {game} tournament (event "
+                    f"{event.tournament_id}), and /tournament here goes to it. Finish or "
+                    "cancel it first, or create the new one in another channel."
+                )
 
     async def start(self, tournament_id: str, actor: Person) -> None:
         """Close sign-up: unchecked entrants drop, the waitlist fills their places in

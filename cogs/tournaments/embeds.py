@@ -185,6 +185,8 @@ def standings_title(
     """``during``: round ``round_no`` is still being played (its results so far count)."""
     if final:
         what = "final standings"
+    elif round_no == 0:  # asked during sign-up: there is no "round 0"
+        what = "standings before round 1"
     else:
         what = f"standings {'during' if during else 'after'} round {round_no}"
     return f"{view.game.name} · {what}"
@@ -206,6 +208,11 @@ def standings_embed(
             f"… and {len(view.standings) - STANDINGS_SHOWN} more: My standing shows yours."
         )
     description = "\n".join(lines) or "No results yet."
+    if view.event.status == "signup":
+        description = (
+            "Sign-up is open: nothing is played until the organiser presses **Start**.\n\n"
+            + "\n".join(lines)
+        ).strip()
     if next_round_at is not None:
         description = (
             f"⏭️ **Round {round_no + 1} starts <t:{int(next_round_at)}:R>**; the organiser "

@@ -137,3 +137,15 @@ async def test_a_second_open_event_in_a_channel_is_refused_so_the_first_stays_in
         await settle_all(fake, bot)
         await create_event(fake, mod, game="toss_your_cookies", format="pods")
     fake.assert_clean()
+
+
+async def test_the_standings_asked_during_sign_up_say_so_not_round_0(fake, db) -> None:
+    mod, ana = fake.add_user("mod", manage_guild=True), fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        signup = await create_event(fake, mod, game="toss_your_cookies", format="pods")
+        await fake.click(ana, signup, signup.find_button("Join"))
+        await fake.slash(ana, "tournament standings")
+        text = fake.last_reply(ana).text()
+        assert "standings before round 1" in text and "round 0" not in text
+        assert "Sign-up is open: nothing is played until the organiser presses **Start**." in text
+    fake.assert_clean()

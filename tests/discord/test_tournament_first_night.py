@@ -149,3 +149,22 @@ async def test_the_standings_asked_during_sign_up_say_so_not_round_0(fake, db) -
         assert "standings before round 1" in text and "round 0" not in text
         assert "Sign-up is open: nothing is played until the organiser presses **Start**." in text
     fake.assert_clean()
+
+
+async def test_repair_while_paused_says_to_resume_not_that_there_is_no_round(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        signup = await create_event(fake, mod, game="cover_your_assets", format="swiss")
+        for user in (ana, ben):
+            await fake.click(user, signup, signup.find_button("Join"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        await fake.slash(mod, "tournament pause")
+        await fake.slash(mod, "tournament repair")
+        assert fake.last_reply(mod).text() == "The tournament is paused: /tournament resume first."
+        await fake.slash(mod, "tournament resume")
+        await fake.slash(mod, "tournament repair")
+        assert "paired again" in fake.last_reply(mod).text()
+        await settle_all(fake, bot)
+    fake.assert_clean()

@@ -152,6 +152,7 @@ class Organiser(TournamentsBase):
         seen a move."""
         async with self.lock(tournament_id):
             event = await self._organise(tournament_id, actor, "re-pair a round")
+            refuse_if_paused(event)
             if event.status != "running" or event.round == 0:
                 raise UserError("There is no round to re-pair.")
             tables = [
@@ -224,8 +225,7 @@ class Organiser(TournamentsBase):
         players read the standings. The round's number."""
         async with self.lock(tournament_id):
             event = await self._organise(tournament_id, actor, "start the next round")
-            if event.status == "paused":
-                raise UserError("The tournament is paused: /tournament resume first.")
+            refuse_if_paused(event)
             timers = await self.store.tournament_timers(tournament_id)
             if not any(t.kind == "next_round" and t.version == event.round for t in timers):
                 raise UserError(f"Round {event.round} is under way already.")
@@ -341,3 +341,10 @@ class Organiser(TournamentsBase):
                             await self.matches.cancel(table.match_id, actor)
             await self.audit(event, actor, "cancel", {"status": before}, {"status": "cancelled"})
         await self.notify(TournamentChange(kind="cancelled", event=event, round=event.round))
+
+
+def refuse_if_paused(event: TournamentRecord) -> None:
+    """A paused event's round stands still: the organiser is told the way on, not that
+    there is no round."""
+    if event.status == "paused":
+        raise UserError("The tournament is paused: /tournament resume first.")

@@ -276,8 +276,10 @@ class SignUp(TournamentsBase):
             if rounds is None:  # a format that plans no rounds takes no late entries
                 raise UserError("An elimination bracket takes no late entries.")
             if not late_entry_open(next_round, rounds):
+                # Said from the round under way: "up to round 2" read in round 2 sounded open.
                 raise UserError(
-                    f"Late entry is closed: players could join up to round {math.ceil(rounds / 2)}."
+                    f"Late entry is closed: round {math.ceil(rounds / 2)} was the last a late "
+                    "player could start in."
                 )
             for missed in late_entry(number, next_round):
                 await self.store.add_result(

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.service.base import waiting_on
 from bot.service.tournaments import TournamentChange, Tournaments, TournamentView
+from bot.store import MatchRecord
 from bot.store.tournament_records import TournamentRecord, TournamentTable
 from bot.tournaments.config import ROUND_DEADLINES
 from cogs.components import add_web_link, components_view
@@ -221,8 +223,25 @@ class TournamentPosts:
             f"🏆 Round {table.round}, table {table.table_no} of the **{game}** tournament: "
             + what.strip()
             + (f"\nChances: {odds}" if odds else ""),
+            allowed_mentions=await self.announced(record),
         )
         self.presenter.request_refresh(record.match_id)
+
+    async def announced(self, record: MatchRecord) -> discord.AllowedMentions:
+        """Who the table's announcement notifies: every person at it but those the game
+        calls on at once, whose turn ping (Show hand, the deadline) already notifies them;
+        they are named all the same. Two notifications a second apart was one too many.
+        A decision played for its seat (a lone Pass) pings nobody: that seat is notified here."""
+        _, deciding = await self.bot.service.deciding_now(record.match_id)
+        pinged = [d for d in deciding if d.forced is None or d.hides_choice]
+        called = set(waiting_on(pinged))
+        return discord.AllowedMentions(
+            users=[
+                discord.Object(s.user_id)
+                for s in record.seats
+                if s.user_id is not None and s.seat not in called
+            ]
+        )
 
     async def post_result(self, change: TournamentChange) -> None:
         table = change.tables[0]

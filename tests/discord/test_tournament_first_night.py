@@ -3,6 +3,8 @@ says what happened and what to do next."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.discord.conftest import make_bot
@@ -167,4 +169,44 @@ async def test_repair_while_paused_says_to_resume_not_that_there_is_no_round(fak
         await fake.slash(mod, "tournament repair")
         assert "paired again" in fake.last_reply(mod).text()
         await settle_all(fake, bot)
+    fake.assert_clean()
+
+
+def notified(fake: FakeDiscord, channel_id: int) -> list[str]:
+    """The user ids each message posted in the channel notifies, in order: its mentions
+    that its allowed mentions let through."""
+    found = []
+    for request in fake.requests:
+        if request.method != "POST" or request.path != f"/channels/{channel_id}/messages":
+            continue
+        body = request.body or {}
+        mentioned = re.findall(r"<@!?(\d+)>", str(body.get("content") or ""))
+        allowed = body.get("allowed_mentions") or {"parse": ["users"]}
+        found += [
+            uid
+            for uid in mentioned
+            if "users" in allowed.get("parse", []) or uid in map(str, allowed.get("users", []))
+        ]
+    return found
+
+
+async def test_a_table_opening_notifies_each_player_once(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        signup = await create_event(fake, mod, game="cover_your_assets", format="swiss")
+        for user in (ana, ben):
+            await fake.click(user, signup, signup.find_button("Join"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        event = (await bot.tournaments.store.tournaments(None, open_only=True))[0]
+        (table,) = (await bot.tournaments.view(event.tournament_id)).tables
+        thread = fake.channels[table.thread_id]  # type: ignore[index]
+        texts = [m.content for m in fake.public_messages(thread)]
+        # The first player's turn ping and the announcement both name them...
+        assert any("your move in" in t for t in texts)
+        announcement = next(t for t in texts if "your match is on" in t)
+        assert ana.mention in announcement and ben.mention in announcement
+        # ...but each person's phone buzzes once.
+        assert sorted(notified(fake, thread.id)) == sorted([str(ana.id), str(ben.id)])
     fake.assert_clean()

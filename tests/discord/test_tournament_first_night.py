@@ -9,7 +9,12 @@ import pytest
 
 from tests.discord.conftest import make_bot
 from tests.discord.harness import FakeDiscord
-from tests.discord.test_tournaments import PatientDiscord, create_event, settle_all
+from tests.discord.test_tournaments import (
+    PatientDiscord,
+    create_event,
+    settle_all,
+    use_manual_clock,
+)
 
 
 @pytest.fixture
@@ -209,4 +214,18 @@ async def test_a_table_opening_notifies_each_player_once(fake, db) -> None:
         assert ana.mention in announcement and ben.mention in announcement
         # ...but each person's phone buzzes once.
         assert sorted(notified(fake, thread.id)) == sorted([str(ana.id), str(ben.id)])
+    fake.assert_clean()
+
+
+async def test_commands_reach_the_open_event_not_one_cancelled_the_same_second(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    async with fake.running(make_bot(db)) as bot:
+        use_manual_clock(bot)  # the clock stands still: every event is made the same second
+        for _ in range(5):  # the organiser tries options, cancelling each sign-up
+            await create_event(fake, mod, game="cover_your_assets", format="swiss")
+            await fake.slash(mod, "tournament cancel")
+            assert fake.last_reply(mod).text() == "✖️ The tournament is cancelled."
+        await create_event(fake, mod, game="toss_your_cookies", format="pods")
+        await fake.slash(mod, "tournament standings")
+        assert "Toss Your Cookies · standings before round 1" in fake.last_reply(mod).text()
     fake.assert_clean()

@@ -411,6 +411,13 @@ class SignUp(TournamentsBase):
                 ),
                 None,
             )
+            if mine is not None and mine.state == "dropped" and mine.forfeited and event.is_open:
+                # Pressed after the next round was paired: the way back is the organiser's.
+                raise UserError(
+                    f"Too late: round {(mine.dropped_round or 0) + 1} was paired without you "
+                    "after your forfeit. The organiser can put you back in with "
+                    "/tournament player (Undrop)."
+                )
             if mine is None or mine.state != "entered" or not event.is_open:
                 raise UserError("You are not playing in this tournament any more.")
             if not mine.forfeited:

@@ -229,3 +229,34 @@ async def test_commands_reach_the_open_event_not_one_cancelled_the_same_second(f
         await fake.slash(mod, "tournament standings")
         assert "Toss Your Cookies · standings before round 1" in fake.last_reply(mod).text()
     fake.assert_clean()
+
+
+@pytest.mark.parametrize("tool", ["cancel", "end", "repair", "result"])
+async def test_a_fellow_organiser_of_the_role_closes_tables_they_did_not_open(
+    fake, db, tool
+) -> None:
+    """Cleo runs the evening with Ana (both of the organiser role, neither with Manage
+    Server): her cancel, end, re-pair or result closes the matches Ana's event opened."""
+    mod = fake.add_user("mod", manage_guild=True)
+    ana, ben, cleo = fake.add_user("ana"), fake.add_user("ben"), fake.add_user("cleo")
+    role = fake.add_role("Organisers", ana, cleo)
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(mod, "settings", organiser_role=role)
+        signup = await create_event(fake, ana, game="cover_your_assets", format="swiss")
+        for user in (ana, ben):
+            await fake.click(user, signup, signup.find_button("Join"))
+        await fake.click(ana, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        event = (await bot.tournaments.store.tournaments(None, open_only=False))[0]
+        (first,) = (await bot.tournaments.view(event.tournament_id)).tables
+        options = {"order": "Ana > Ben"} if tool == "result" else {}
+        await fake.slash(cleo, f"tournament {tool}", **options)
+        await settle_all(fake, bot)
+        said = fake.last_reply(cleo).text()
+        done = ("✖️ The tournament is cancelled", "🏁", "✍️ The round", "✍️ Result set")
+        assert said.startswith(done), said
+        record = await bot.service.get(first.match_id)  # type: ignore[arg-type]
+        assert record.status == "cancelled"
+        thread = fake.channels[first.thread_id]  # type: ignore[index]
+        assert any("cancelled by **Cleo**" in m.text() for m in fake.public_messages(thread))
+    fake.assert_clean()

@@ -58,7 +58,7 @@ class Organiser(TournamentsBase):
             if table.match_id is not None:
                 record = await self.matches.get(table.match_id)
                 if record.is_open:
-                    await self.matches.cancel(table.match_id, actor)
+                    await self.close_match(table.match_id, actor)
             await self.audit(
                 event,
                 actor,
@@ -169,7 +169,7 @@ class Organiser(TournamentsBase):
             for table in tables:
                 await self.store.save_tournament_table(table.model_copy(update={"status": "done"}))
             for record in records:
-                await self.matches.cancel(record.match_id, actor)
+                await self.close_match(record.match_id, actor)
             await self.store.delete_results(tournament_id, event.round)
             await self.audit(
                 event,
@@ -319,7 +319,7 @@ class Organiser(TournamentsBase):
             await self.store.save_tournament(event)
             for table in await self.store.tournament_tables(tournament_id):
                 if table.status == "playing" and table.round == event.round:
-                    await self._adjudicate(event, table.table_no)
+                    await self._adjudicate(event, table.table_no, actor)
             await self.audit(event, actor, "end", {"round": event.round}, {"status": "finished"})
             await self._finish(event)
 
@@ -338,7 +338,7 @@ class Organiser(TournamentsBase):
                     if table.match_id:
                         record = await self.matches.get(table.match_id)
                         if record.is_open:
-                            await self.matches.cancel(table.match_id, actor)
+                            await self.close_match(table.match_id, actor)
             await self.audit(event, actor, "cancel", {"status": before}, {"status": "cancelled"})
         await self.notify(TournamentChange(kind="cancelled", event=event, round=event.round))
 

@@ -13,7 +13,7 @@ import discord
 from bot.service.base import waiting_on
 from bot.service.tournaments import TournamentChange, Tournaments, TournamentView
 from bot.store import MatchRecord
-from bot.store.tournament_records import TournamentRecord, TournamentTable
+from bot.store.tournament_records import ResultRecord, TournamentRecord, TournamentTable
 from bot.tournaments.config import ROUND_DEADLINES
 from cogs.components import add_web_link, components_view
 from cogs.pictures import attach, keep, pictures_on, with_files
@@ -33,6 +33,7 @@ from cogs.tournaments.embeds import (
 )
 from cogs.tournaments.pictures import BRACKET, STANDINGS, bracket_png, standings_png
 from games import GAMES
+from games.core.words import join_names, ordinal
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -256,7 +257,29 @@ class TournamentPosts:
             return
         if Tournaments.config_of(change.event).best_of > 1 and table.thread_id:
             await self.post_table_result(table)
+        elif table.thread_id:
+            await self.post_decided(table)
         await self.redraw_bracket(change)
+
+    async def post_decided(self, table: TournamentTable) -> None:
+        """A table decided without its match's end (the organiser's result, a draw at the
+        round's end): its thread says how it stands; "cancelled by Mod" alone does not."""
+        view = await self.events.view(table.tournament_id)
+        result = next(
+            (r for r in view.results if (r.round, r.table_no) == (table.round, table.table_no)),
+            None,
+        )
+        if result is None or result.source == "match":
+            return  # the match's own end says it all
+        lead = {
+            "organiser": "✍️ The organiser set this table's result",
+            "adjudicated": "🤝 The round ended before this table did, so it is drawn",
+        }[result.source]
+        await self.presenter.post(
+            table.thread_id,  # type: ignore[arg-type]
+            f"{lead}: {placings(view, result)}.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     async def post_table_result(self, table: TournamentTable) -> None:
         """A best-of-three table is decided: its score in the thread, its games played."""
@@ -402,3 +425,12 @@ class TournamentPosts:
             await self.bot.http.edit_channel(table.thread_id, archived=True)
         except discord.HTTPException:
             log.info("could not archive thread %s", table.thread_id)
+
+
+def placings(view: TournamentView, result: ResultRecord) -> str:
+    """``1st Ana · 2nd Ben and Cleo``: a result's seats by place, ties together."""
+    by_place: dict[int, list[str]] = {}
+    seats = sorted(zip(result.places, result.players, strict=True), key=lambda s: s[0])
+    for place, player in seats:
+        by_place.setdefault(place, []).append(view.name(player))
+    return " · ".join(f"{ordinal(place)} {join_names(names)}" for place, names in by_place.items())

@@ -260,3 +260,32 @@ async def test_a_fellow_organiser_of_the_role_closes_tables_they_did_not_open(
         thread = fake.channels[first.thread_id]  # type: ignore[index]
         assert any("cancelled by **Cleo**" in m.text() for m in fake.public_messages(thread))
     fake.assert_clean()
+
+
+async def test_a_table_the_organiser_or_the_round_end_decides_says_how_it_stands(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    people = [fake.add_user(name) for name in ("ana", "ben", "cleo", "dev")]
+    async with fake.running(make_bot(db)) as bot:
+        signup = await create_event(fake, mod, game="cover_your_assets", format="swiss", rounds=2)
+        for user in people:
+            await fake.click(user, signup, signup.find_button("Join"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        event = (await bot.tournaments.store.tournaments(None, open_only=True))[0]
+        view = await bot.tournaments.view(event.tournament_id)
+        first, second = sorted(view.tables, key=lambda t: t.table_no)
+        names = [view.name(p) for p in first.seats]
+        await fake.slash(mod, "tournament result", order=f"{names[1]} > {names[0]}")
+        await fake.slash(mod, "tournament end")  # the other table is drawn, unfinished
+        await settle_all(fake, bot)
+        thread = fake.channels[first.thread_id]  # type: ignore[index]
+        said = [m.text() for m in fake.public_messages(thread)]
+        assert f"✍️ The organiser set this table's result: 1st {names[1]} · 2nd {names[0]}." in said
+        other = [view.name(p) for p in second.seats]
+        drawn = fake.public_messages(fake.channels[second.thread_id])  # type: ignore[index]
+        assert (
+            "🤝 The round ended before this table did, so it is drawn: "
+            f"1st {other[0]} and {other[1]}."
+        ) in [m.text() for m in drawn]
+        assert thread.archived
+    fake.assert_clean()

@@ -160,6 +160,11 @@ async def my_table(events: Tournaments, tournament_id: str, user_id: int) -> str
         r.round == round_no and r.kind == "bye" and mine.entrant in r.players for r in view.results
     ):
         return BYE_LINES[view.format.bye].format(round=round_no)
+    if mine.entrant in view.format.waiting(view.progress, round_no):
+        return (
+            f"⏳ You have no match in round {round_no}: you are still in, and wait for an "
+            "opponent to come through. The pairings show the bracket."
+        )
     return f"You have no table in round {round_no}."
 
 

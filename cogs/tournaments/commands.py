@@ -65,8 +65,9 @@ class TournamentCog(commands.Cog):
 
     # --- finding the event ------------------------------------------------------------------
     async def tournament_here(self, interaction: discord.Interaction) -> TournamentRecord:
-        """The event of this channel (or of the table thread the command is used in); else
-        the server's newest open one."""
+        """The event of this channel (or of the table thread the command is used in): its
+        open one (a channel holds one at a time) before any that is over; else the
+        server's newest open one."""
         found = await self.events.store.tournaments(interaction.guild_id or 0, open_only=False)
         if not found:
             raise UserError(
@@ -74,7 +75,8 @@ class TournamentCog(commands.Cog):
             )
         channel = interaction.channel
         here = {interaction.channel_id, getattr(channel, "parent_id", None)}
-        for event in found:
+        # Open first: one made in the same second as an old one must not lose to it.
+        for event in sorted(found, key=lambda e: not e.is_open):
             if event.channel_id in here:
                 return event
         return next((e for e in found if e.is_open), found[0])

@@ -30,12 +30,12 @@ def shown_breakers(view: TournamentView) -> int:
 
 def standing_lines(view: TournamentView, standings: list[Standing]) -> list[str]:
     lines = []
-    shown = shown_breakers(view)
+    shown, gone = shown_breakers(view), view.gone_words()
     for s in standings[:STANDINGS_SHOWN]:
         breakers = " · ".join(
             f"{name} {tiebreaker_text(name, value)}" for name, value in s.tiebreakers[:shown]
         )
-        dropped = " *(dropped)*" if s.dropped else ""
+        dropped = f" *({gone.get(s.player, 'dropped')})*" if s.dropped else ""
         lines.append(
             f"**{s.rank}.** {view.name(s.player)}{dropped} — {points_text(s.points)} pts"
             + (f" · {breakers}" if breakers else "")
@@ -56,7 +56,8 @@ def signup_embed(view: TournamentView) -> discord.Embed:
     deadline = config.round_length
     lines = [
         state,
-        f"**Format:** {view.format.label}" + (f", {view.rounds} rounds" if view.rounds else ""),
+        f"**Format:** {view.format.label}"
+        + (f", {plural(view.rounds, 'round')}" if view.rounds else ""),
         f"**Pace:** {PACE_LABELS[config.pace]} · rounds last "
         + (duration(deadline) if deadline else "until every table is done"),
     ]
@@ -143,6 +144,10 @@ def pairings_pages(view: TournamentView, round_no: int) -> list[str]:
         key=lambda r: r.table_no,
     )
     lines += [f"☕ {view.name(r.players[0])} {rest}" for r in byes]
+    lines += [
+        f"⏳ {view.name(q)} waits for an opponent to come through"
+        for q in view.format.waiting(view.progress, round_no)
+    ]
     if view.format.shows_rematches:
         earlier = [r for r in view.results if r.round < round_no]
         swiss = [t for t in view.tables if t.round == round_no and t.bracket_id is None]
@@ -180,6 +185,8 @@ def standings_title(
     """``during``: round ``round_no`` is still being played (its results so far count)."""
     if final:
         what = "final standings"
+    elif round_no == 0:  # asked during sign-up: there is no "round 0"
+        what = "standings before round 1"
     else:
         what = f"standings {'during' if during else 'after'} round {round_no}"
     return f"{view.game.name} · {what}"
@@ -201,6 +208,11 @@ def standings_embed(
             f"… and {len(view.standings) - STANDINGS_SHOWN} more: My standing shows yours."
         )
     description = "\n".join(lines) or "No results yet."
+    if view.event.status == "signup":
+        description = (
+            "Sign-up is open: nothing is played until the organiser presses **Start**.\n\n"
+            + "\n".join(lines)
+        ).strip()
     if next_round_at is not None:
         description = (
             f"⏭️ **Round {round_no + 1} starts <t:{int(next_round_at)}:R>**; the organiser "

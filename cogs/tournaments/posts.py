@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.service.base import waiting_on
 from bot.service.tournaments import TournamentChange, Tournaments, TournamentView
-from bot.store.tournament_records import TournamentRecord, TournamentTable
+from bot.store import MatchRecord
+from bot.store.tournament_records import ResultRecord, TournamentRecord, TournamentTable
 from bot.tournaments.config import ROUND_DEADLINES
 from cogs.components import add_web_link, components_view
 from cogs.pictures import attach, keep, pictures_on, with_files
@@ -31,6 +33,7 @@ from cogs.tournaments.embeds import (
 )
 from cogs.tournaments.pictures import BRACKET, STANDINGS, bracket_png, standings_png
 from games import GAMES
+from games.core.words import join_names, ordinal
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -221,8 +224,25 @@ class TournamentPosts:
             f"🏆 Round {table.round}, table {table.table_no} of the **{game}** tournament: "
             + what.strip()
             + (f"\nChances: {odds}" if odds else ""),
+            allowed_mentions=await self.announced(record),
         )
         self.presenter.request_refresh(record.match_id)
+
+    async def announced(self, record: MatchRecord) -> discord.AllowedMentions:
+        """Who the table's announcement notifies: every person at it but those the game
+        calls on at once, whose turn ping (Show hand, the deadline) already notifies them;
+        they are named all the same. Two notifications a second apart was one too many.
+        A decision played for its seat (a lone Pass) pings nobody: that seat is notified here."""
+        _, deciding = await self.bot.service.deciding_now(record.match_id)
+        pinged = [d for d in deciding if d.forced is None or d.hides_choice]
+        called = set(waiting_on(pinged))
+        return discord.AllowedMentions(
+            users=[
+                discord.Object(s.user_id)
+                for s in record.seats
+                if s.user_id is not None and s.seat not in called
+            ]
+        )
 
     async def post_result(self, change: TournamentChange) -> None:
         table = change.tables[0]
@@ -237,7 +257,29 @@ class TournamentPosts:
             return
         if Tournaments.config_of(change.event).best_of > 1 and table.thread_id:
             await self.post_table_result(table)
+        elif table.thread_id:
+            await self.post_decided(table)
         await self.redraw_bracket(change)
+
+    async def post_decided(self, table: TournamentTable) -> None:
+        """A table decided without its match's end (the organiser's result, a draw at the
+        round's end): its thread says how it stands; "cancelled by Mod" alone does not."""
+        view = await self.events.view(table.tournament_id)
+        result = next(
+            (r for r in view.results if (r.round, r.table_no) == (table.round, table.table_no)),
+            None,
+        )
+        if result is None or result.source == "match":
+            return  # the match's own end says it all
+        lead = {
+            "organiser": "✍️ The organiser set this table's result",
+            "adjudicated": "🤝 The round ended before this table did, so it is drawn",
+        }[result.source]
+        await self.presenter.post(
+            table.thread_id,  # type: ignore[arg-type]
+            f"{lead}: {placings(view, result)}.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     async def post_table_result(self, table: TournamentTable) -> None:
         """A best-of-three table is decided: its score in the thread, its games played."""
@@ -383,3 +425,12 @@ class TournamentPosts:
             await self.bot.http.edit_channel(table.thread_id, archived=True)
         except discord.HTTPException:
             log.info("could not archive thread %s", table.thread_id)
+
+
+def placings(view: TournamentView, result: ResultRecord) -> str:
+    """``1st Ana · 2nd Ben and Cleo``: a result's seats by place, ties together."""
+    by_place: dict[int, list[str]] = {}
+    seats = sorted(zip(result.places, result.players, strict=True), key=lambda s: s[0])
+    for place, player in seats:
+        by_place.setdefault(place, []).append(view.name(player))
+    return " · ".join(f"{ordinal(place)} {join_names(names)}" for place, names in by_place.items())

@@ -194,7 +194,8 @@ async def test_a_player_joins_a_running_swiss_late_until_half_way_with_losses(
     # Round 2 is on: late entry was open until round ⌈4/2⌉ = 2.
     assert not view.late_entry_open
     assert "join" not in verbs(view)
-    with pytest.raises(UserError, match="Late entry is closed: players could join up to round 2"):
+    closed = "Late entry is closed: round 2 was the last a late player could start in."
+    with pytest.raises(UserError, match=closed):
         await events.join(tid, BEN)
     assert (await events.view(tid)).of_user(BEN.user_id) is None
 

@@ -66,11 +66,13 @@ async def test_the_sign_up_embed_describes_each_new_format(fake, db) -> None:
         assert "Double round robin (2 a table, up to 16: everyone meets twice)" in robin.text()
         assert "everyone plays everyone twice" in robin.text()
         assert "Entrants (0/16)" in robin.text()  # a round robin's default field
+        await fake.click(mod, robin, robin.find_button("Cancel"))  # one open event a channel
         knockout = await create_event(
             fake, mod, game="toss_your_cookies", format="multiplayer_elimination", pod_size=5
         )
         assert "Multiplayer elimination" in knockout.text()
         assert "Tables of:** 5 players; the top 2 of each go on" in knockout.text()
+        await fake.click(mod, knockout, knockout.find_button("Cancel"))
         pods = await create_event(
             fake,
             mod,

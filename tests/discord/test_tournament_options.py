@@ -52,6 +52,7 @@ async def test_create_takes_the_reset_the_round_length_and_larger_tables(fake, d
             fake, mod, game="braverse", format="double_elimination", reset=False
         )
         assert "Grand final:** one match, no reset" in double.text()
+        await fake.click(mod, double, double.find_button("Cancel"))  # one open event a channel
         timed = await create_event(
             fake, mod, game="cover_your_assets", format="swiss", round_hours=6
         )

@@ -435,8 +435,9 @@ async def test_a_no_show_forfeits_their_table_at_once_and_stay_in_keeps_them_in(
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db)) as bot:
         clock = use_manual_clock(bot)
+        # Four rounds: the event is still on when she comes back after round 3 is paired.
         signup = await create_event(
-            fake, mod, game="cover_your_assets", format="swiss", pace="live", rounds=3
+            fake, mod, game="cover_your_assets", format="swiss", pace="live", rounds=4
         )
         await fake.click(ana, signup, signup.find_button("Join"))
         for _ in range(3):
@@ -488,6 +489,19 @@ async def test_a_no_show_forfeits_their_table_at_once_and_stay_in_keeps_them_in(
         assert mine.state == "dropped" and mine.dropped_round == 2  # type: ignore[union-attr]
         assert not any(mine.entrant in t.seats for t in view.tables if t.round == 3)  # type: ignore[union-attr]
         assert next(s for s in view.standings if s.player == mine.entrant).dropped  # type: ignore[union-attr]
+        # Back too late, she presses Stay in after all: told the way back, not just "no".
+        late = next(
+            m
+            for t in view.tables
+            if t.round == 2 and t.thread_id
+            for m in fake.public_messages(fake.channels[t.thread_id])
+            if "Stay in" in m.text() and ana.mention in m.content
+        )
+        await fake.click(ana, late, late.find_button("Stay in"))
+        assert fake.last_reply(ana).text() == (
+            "Too late: round 3 was paired without you after your forfeit. The organiser can "
+            "put you back in with /tournament player (Undrop)."
+        )
     fake.assert_clean()
 
 

@@ -5,6 +5,7 @@ and reading an event (its record, its format, the view shown of it). The other p
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import weakref
@@ -196,6 +197,12 @@ class TournamentsBase:
         )
 
     # --- organiser tools -------------------------------------------------------------------
+    async def close_match(self, match_id: str, by: Person) -> None:
+        """Close a table's match for the event. Whoever may run the event may close its
+        tables, though an organiser of the role is neither the match's host nor holds
+        Manage Server; its thread says who closed it."""
+        await self.matches.cancel(match_id, dataclasses.replace(by, can_manage=True))
+
     async def _organise(self, tournament_id: str, actor: Person, what: str) -> TournamentRecord:
         event = await self.get(tournament_id)
         await self.require_organiser(event, actor, what)

@@ -45,4 +45,6 @@ def standings_drawn(view: TournamentView, title: str) -> bytes | None:
     """The standings (None: nobody to list)."""
     if not view.standings:
         return None
-    return standings_picture(view.standings, names_of(view), title, stage_words(view))
+    return standings_picture(
+        view.standings, names_of(view), title, stage_words(view), view.gone_words()
+    )

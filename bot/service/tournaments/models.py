@@ -24,6 +24,7 @@ from bot.tournaments.progress import Progress, to_table_result
 from bot.tournaments.results import meetings
 from bot.tournaments.standings import Standing
 from games.core.protocol import Game
+from games.core.words import plural
 
 # Pause between rounds, so players can read the standings (async events go straight on).
 GRACE: dict[str, float] = {"live": 120.0, "casual": 0.0, "async": 0.0, "correspondence": 0.0}
@@ -110,6 +111,11 @@ class TournamentView:
 
     def entrant(self, number: int) -> EntrantRecord:
         return next(e for e in self.entrants if e.entrant == number)
+
+    def gone_words(self) -> dict[int, str]:
+        """What the standings say of a player who is out by the organiser's hand:
+        "disqualified" (the rest who left are "dropped")."""
+        return {e.entrant: "disqualified" for e in self.entrants if e.state == "disqualified"}
 
     def name(self, number: int) -> str:
         return self.entrant(number).name
@@ -227,11 +233,23 @@ def gone_last(players: Sequence[int], places: Sequence[int], gone: set[int]) -> 
 
 
 class TooFewPlayers(UserError):
-    def __init__(self, needed: int, found: int) -> None:
-        self.needed, self.found = needed, found
+    """Too few players to start. With check-in, ``found`` counts only those checked in:
+    the rest (``unchecked``) are named as a count, or the organiser would read "there are
+    0" above a list of entrants and not know what to wait for."""
+
+    def __init__(self, needed: int, found: int, unchecked: int = 0) -> None:
+        self.needed, self.found, self.unchecked = needed, found, unchecked
+        if unchecked:
+            waiting = (
+                f" checked in; there {'is' if found == 1 else 'are'} {found} "
+                f"({plural(unchecked, 'more player')} signed up but "
+                f"{'has' if unchecked == 1 else 'have'} not checked in: they press "
+                "**Check in**)"
+            )
+        else:
+            waiting = f"; there {'is' if found == 1 else 'are'} {found}"
         super().__init__(
-            f"A tournament needs at least {needed} players; there "
-            f"{'is' if found == 1 else 'are'} {found}. Add bots or wait."
+            f"A tournament needs at least {needed} players{waiting}. Add bots or wait."
         )
 
 

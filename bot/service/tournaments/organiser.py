@@ -58,7 +58,7 @@ class Organiser(TournamentsBase):
             if table.match_id is not None:
                 record = await self.matches.get(table.match_id)
                 if record.is_open:
-                    await self.matches.cancel(table.match_id, actor)
+                    await self.close_match(table.match_id, actor)
             await self.audit(
                 event,
                 actor,
@@ -152,6 +152,7 @@ class Organiser(TournamentsBase):
         seen a move."""
         async with self.lock(tournament_id):
             event = await self._organise(tournament_id, actor, "re-pair a round")
+            refuse_if_paused(event)
             if event.status != "running" or event.round == 0:
                 raise UserError("There is no round to re-pair.")
             tables = [
@@ -168,7 +169,7 @@ class Organiser(TournamentsBase):
             for table in tables:
                 await self.store.save_tournament_table(table.model_copy(update={"status": "done"}))
             for record in records:
-                await self.matches.cancel(record.match_id, actor)
+                await self.close_match(record.match_id, actor)
             await self.store.delete_results(tournament_id, event.round)
             await self.audit(
                 event,
@@ -224,8 +225,7 @@ class Organiser(TournamentsBase):
         players read the standings. The round's number."""
         async with self.lock(tournament_id):
             event = await self._organise(tournament_id, actor, "start the next round")
-            if event.status == "paused":
-                raise UserError("The tournament is paused: /tournament resume first.")
+            refuse_if_paused(event)
             timers = await self.store.tournament_timers(tournament_id)
             if not any(t.kind == "next_round" and t.version == event.round for t in timers):
                 raise UserError(f"Round {event.round} is under way already.")
@@ -319,7 +319,7 @@ class Organiser(TournamentsBase):
             await self.store.save_tournament(event)
             for table in await self.store.tournament_tables(tournament_id):
                 if table.status == "playing" and table.round == event.round:
-                    await self._adjudicate(event, table.table_no)
+                    await self._adjudicate(event, table.table_no, actor)
             await self.audit(event, actor, "end", {"round": event.round}, {"status": "finished"})
             await self._finish(event)
 
@@ -338,6 +338,13 @@ class Organiser(TournamentsBase):
                     if table.match_id:
                         record = await self.matches.get(table.match_id)
                         if record.is_open:
-                            await self.matches.cancel(table.match_id, actor)
+                            await self.close_match(table.match_id, actor)
             await self.audit(event, actor, "cancel", {"status": before}, {"status": "cancelled"})
         await self.notify(TournamentChange(kind="cancelled", event=event, round=event.round))
+
+
+def refuse_if_paused(event: TournamentRecord) -> None:
+    """A paused event's round stands still: the organiser is told the way on, not that
+    there is no round."""
+    if event.status == "paused":
+        raise UserError("The tournament is paused: /tournament resume first.")

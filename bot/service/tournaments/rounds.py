@@ -282,8 +282,11 @@ class Rounds(TournamentsBase):
             if playing and table.table_no not in extended:
                 await self._adjudicate(event, table.table_no)
 
-    async def _adjudicate(self, event: TournamentRecord, table_no: int) -> None:
-        """A draw among the seats still playing; those who forfeited are last."""
+    async def _adjudicate(
+        self, event: TournamentRecord, table_no: int, by: Person | None = None
+    ) -> None:
+        """A draw among the seats still playing; those who forfeited are last. ``by``: who
+        closes its match, as its thread is told (the round's deadline unless said)."""
         table = next(
             (
                 t
@@ -305,9 +308,8 @@ class Rounds(TournamentsBase):
         if table.match_id is not None:
             record = await self.matches.get(table.match_id)
             if record.is_open:
-                await self.matches.cancel(
-                    table.match_id, Person(event.organiser_id, "Round deadline", can_manage=True)
-                )
+                deadline = Person(event.organiser_id, "Round deadline")
+                await self.close_match(table.match_id, by or deadline)
         await self._decide(
             event,
             table.model_copy(update={"status": "playing"}),

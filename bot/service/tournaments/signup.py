@@ -44,6 +44,7 @@ class SignUp(TournamentsBase):
         if config.starts_at is not None and config.starts_at <= self.clock.now():
             raise UserError("That start time has passed: give one in the future.")
         config = kind.checked()
+        await self._channel_free(guild_id, channel_id)
         record = TournamentRecord(
             tournament_id=secrets.token_hex(4),
             guild_id=guild_id,
@@ -275,8 +276,10 @@ class SignUp(TournamentsBase):
             if rounds is None:  # a format that plans no rounds takes no late entries
                 raise UserError("An elimination bracket takes no late entries.")
             if not late_entry_open(next_round, rounds):
+                # Said from the round under way: "up to round 2" read in round 2 sounded open.
                 raise UserError(
-                    f"Late entry is closed: players could join up to round {math.ceil(rounds / 2)}."
+                    f"Late entry is closed: round {math.ceil(rounds / 2)} was the last a late "
+                    "player could start in."
                 )
             for missed in late_entry(number, next_round):
                 await self.store.add_result(
@@ -293,6 +296,18 @@ class SignUp(TournamentsBase):
         await self.store.save_entrant(entrant)
         await self.audit(event, actor, action, {}, {"entrant": number, "name": name})
         return entrant
+
+    async def _channel_free(self, guild_id: int, channel_id: int) -> None:
+        """One open event a channel: /tournament finds its event by the channel (or its
+        table threads), so a second one there would leave the first out of reach."""
+        for event in await self.store.tournaments(guild_id, open_only=True):
+            if event.channel_id == channel_id:
+                game = self.matches.games[event.game].name
+                raise UserError(
+                    f"This channel already has an open {game} tournament (event "
+                    f"{event.tournament_id}), and /tournament here goes to it. Finish or "
+                    "cancel it first, or create the new one in another channel."
+                )
 
     async def start(self, tournament_id: str, actor: Person) -> None:
         """Close sign-up: unchecked entrants drop, the waitlist fills their places in
@@ -313,7 +328,7 @@ class SignUp(TournamentsBase):
             playing = candidates[: config.max_players]
             least = kind.least_at_table
             if len(playing) < least:
-                raise TooFewPlayers(least, len(playing))
+                raise TooFewPlayers(least, len(playing), len(unchecked))
             for e in unchecked:
                 await self.store.save_entrant(e.model_copy(update={"state": "dropped"}))
             for e in candidates:
@@ -348,7 +363,8 @@ class SignUp(TournamentsBase):
             return
         except TooFewPlayers as short:
             reason = (
-                f"it needed at least {short.needed} players at its start time and had {short.found}"
+                f"it needed at least {short.needed} players at its start time and had "
+                f"{short.found}" + (" checked in" if short.unchecked else "")
             )
         except UserError:
             return  # started meanwhile
@@ -395,6 +411,13 @@ class SignUp(TournamentsBase):
                 ),
                 None,
             )
+            if mine is not None and mine.state == "dropped" and mine.forfeited and event.is_open:
+                # Pressed after the next round was paired: the way back is the organiser's.
+                raise UserError(
+                    f"Too late: round {(mine.dropped_round or 0) + 1} was paired without you "
+                    "after your forfeit. The organiser can put you back in with "
+                    "/tournament player (Undrop)."
+                )
             if mine is None or mine.state != "entered" or not event.is_open:
                 raise UserError("You are not playing in this tournament any more.")
             if not mine.forfeited:

@@ -172,6 +172,11 @@ class Format(ABC):
         """The order a final table or a finished bracket gives the top (none by default)."""
         return []
 
+    def waiting(self, p: Progress, number: int) -> list[Player]:
+        """Players still in the event with neither a table nor a recorded bye in round
+        ``number`` (a bracket's bye): told they wait, not merely that they have no table."""
+        return []
+
     # --- rounds ----------------------------------------------------------------------------
     def pairs_by_rating(self, p: Progress, number: int) -> bool:
         """Whether round ``number`` is paired by the entrants' ratings, read as it starts."""

@@ -3,6 +3,7 @@ the start, played until it has a champion."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from bot.tournaments import elimination as elim
@@ -16,9 +17,17 @@ class SingleElimination(Format):
     label = "Single elimination"
     no_late_entry = "An elimination bracket takes no late entries."
     seeded_at_start = True
+    lives = 1  # the table losses that put a player out of the bracket
 
     def rounds(self, players: int) -> int | None:
         return None
+
+    def waiting(self, p: Progress, number: int) -> list[Player]:
+        # A bye in the bracket is no result: whoever is still in and not seated waits
+        # for an opponent to come through.
+        seated = {q for t in p.tables if t.round == number for q in t.seats}
+        lost = Counter(q for r in p.scored for q in r.players if q != elim.table_winner(r))
+        return [q for q in p.active if q not in seated and lost[q] < self.lives]
 
     def pair(self, p: Progress, number: int) -> Pairing:
         _, state = self.bracket(p, p.players)
@@ -41,6 +50,7 @@ class SingleElimination(Format):
 class DoubleElimination(SingleElimination):
     key = "double_elimination"
     label = "Double elimination"
+    lives = 2
     options = frozenset({"reset"})
 
     def new_bracket(self, seeds: Sequence[Player]) -> elim.Bracket:

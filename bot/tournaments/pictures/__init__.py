@@ -28,9 +28,13 @@ def bracket_picture(
 
 
 def standings_picture(
-    standings: Sequence[Standing], names: Mapping[Player, str], title: str, subtitle: str
+    standings: Sequence[Standing],
+    names: Mapping[Player, str],
+    title: str,
+    subtitle: str,
+    gone: Mapping[Player, str] | None = None,
 ) -> bytes:
-    return draw_standings(standings, names, title, subtitle).png()
+    return draw_standings(standings, names, title, subtitle, gone).png()
 
 
 __all__ = ["bracket_picture", "standings_picture"]

@@ -1,6 +1,7 @@
 """Standings as a picture: rank, name, points and the tiebreaks the format uses, one row
 a player, every player (the embed's text stops at 25). The top three ranks sit on
-medal-coloured discs; a dropped player's row is grey and says so."""
+medal-coloured discs; a dropped player's row is grey and says so ("dropped", or the word
+``gone`` gives it: "disqualified")."""
 
 from __future__ import annotations
 
@@ -22,7 +23,11 @@ MEDALS = {1: (232, 184, 40), 2: (186, 192, 204), 3: (196, 128, 72)}  # gold, sil
 
 
 def draw_standings(
-    standings: Sequence[Standing], names: Mapping[Player, str], title: str, subtitle: str
+    standings: Sequence[Standing],
+    names: Mapping[Player, str],
+    title: str,
+    subtitle: str,
+    gone: Mapping[Player, str] | None = None,
 ) -> Canvas:
     breakers = [name for name, _ in standings[0].tiebreakers] if standings else []
     height = HEADER + COLUMN_TITLES + ROW_HEIGHT * max(len(standings), 1) + PAD
@@ -56,7 +61,8 @@ def draw_standings(
             canvas.draw.ellipse((centre - 14, middle - 14, centre + 14, middle + 14), fill=medal)
         rank_colour = PALETTE.card_text if medal else colour
         canvas.text((centre, middle), str(line.rank), 16, rank_colour, bold=True, anchor="mm")
-        shown = names.get(line.player, "?") + (" (dropped)" if line.dropped else "")
+        said = (gone or {}).get(line.player, "dropped")
+        shown = names.get(line.player, "?") + (f" ({said})" if line.dropped else "")
         canvas.text(
             (name_x, middle), shown, SIZE, colour, bold=line.rank <= 3, width=name_room, anchor="lm"
         )

@@ -354,6 +354,7 @@ class Asks(Effects):
                 options=tuple(opts),
                 default=opts[0].action if forced else Action.of("done"),
                 reaction=seat != state.turn,
+                hides_choice=True,  # a side with no Cookie in hand is pinged all the same
             )
         if isinstance(frame, RefreshFrame):
             side = state.sides[frame.seat]

@@ -283,8 +283,9 @@ class Battle:
                     events,
                 )
                 return True
-            if in_hand and len(side.battle) < 2 and (side.left > 0 or not side.battle):
-                return False
+            may_place = len(side.battle) < 2 and (side.left > 0 or not side.battle)
+            if may_place and (in_hand or state.options.ask_replacement):
+                return False  # asked even with no Cookie in hand: the wait tells nothing
             side.left = 0
             frame.order.pop(0)
         state.stack.pop()

@@ -85,7 +85,8 @@ damage; an attack's "then" effect needs its attacker still in the Battle Area.
 • After Cookies faint or leave, their owner may place that many Cookies from hand (turn \
 player first), each On Reveal resolving before the next; re-placement follows an attack \
 once it has resolved, and an effect once it is done. On Reveal may be paid for and used \
-on the opponent's turn too.
+on the opponent's turn too. A player with no Cookie in hand is asked all the same and \
+passes on their own after a short pause, so waiting tells nothing of their hand.
 • A player with no Cookie in the Battle Area and none in hand loses (checked at \
 re-placement); a Break Area of LV {WIN_LEVEL} loses at once.
 • An empty deck refreshes at once, even in the middle of a draw or an HP pile: you choose \

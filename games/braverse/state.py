@@ -39,6 +39,17 @@ class BraverseOptions(BaseModel):
         title="Always open the trap window",
         json_schema_extra={"offered": False},
     )
+    # After a Cookie faints or leaves, its owner is asked whether to place another even
+    # with no Cookie in hand (a lone "Place no more", answered after the pause of any
+    # forced decision): skipped, the game going straight on would tell the table that hand
+    # holds no Cookie. Matches begun before this rule hold False (migration 020; an export
+    # of one holds no word of it: "before") and replay so from their logs; no lobby offers
+    # the old rule. Last of the fields: the migration appends it where a dump writes it.
+    ask_replacement: bool = Field(
+        default=True,
+        title="Ask re-placement with no Cookie in hand",
+        json_schema_extra={"offered": False, "before": False},
+    )
 
 
 class Cookie(BaseModel):

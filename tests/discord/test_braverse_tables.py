@@ -311,3 +311,42 @@ async def test_the_attacker_sees_the_same_whether_the_defender_can_answer_or_not
     other.assert_clean()
     assert any("🪤 Ben may answer the attack." in t for t in trap[0])
     assert nothing == trap
+
+
+# --- re-placement is asked whether or not a Cookie is in hand ---------------------------------
+SPROUT_TENDER = "S1-031"  # a Cookie Ben could place
+
+
+async def what_ana_sees_after_a_faint(fake, db, monkeypatch, card: str):  # type: ignore[no-untyped-def]
+    """Ana's attack makes one of Ben's two Cookies faint; Ben holds ``card`` and asked to
+    be asked always by nobody. Seen once the trap window has passed for him."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    two = side(battle=[("S1-035", [FILLER]), ("S1-046", [FILLER] * 2)], hand=[card])
+    async with fake.running(make_bot(db)) as bot:
+        bot.bots.forced_pause = PAUSE
+        monkeypatch.setitem(GAMES, "braverse", ember_knight_attacks(two))
+        await open_game(fake, "braverse", ana, ben, always_ask=False)
+        await attack(fake, ana)
+        await fake.advance(PAUSE[1])  # Ben's forced pass in the trap window
+        table = table_of(fake).text()
+        assert "🍪 Ben may place Cookies." in table and "▶️ Ben" in table
+        seen = public_words(fake), (await show_hand(fake, ana)).text()
+        if card != SPROUT_TENDER:  # nothing to place: "Place no more" after the pause
+            await fake.advance(PAUSE[1])
+            assert "▶️ Ana" in table_of(fake).text()
+        return seen
+
+
+async def test_re_placement_reads_alike_whether_or_not_the_player_holds_a_cookie(
+    fake, db, monkeypatch, tmp_path
+) -> None:
+    """Skipped for a hand with no Cookie, the game went straight on, and the table and
+    the missing ping told Ana that Ben's hand held none."""
+    nothing = await what_ana_sees_after_a_faint(fake, db, monkeypatch, TAX_COLLECTOR)
+    fake.assert_clean()
+    other = FakeDiscord()
+    cookie = await what_ana_sees_after_a_faint(
+        other, tmp_path / "other.db", monkeypatch, SPROUT_TENDER
+    )
+    other.assert_clean()
+    assert nothing == cookie

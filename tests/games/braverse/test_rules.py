@@ -351,7 +351,11 @@ def test_battle_a_match_stored_with_the_old_trap_window_replays_from_its_log() -
     export = MatchExport.model_validate(data)
     assert export.options["always_ask"] is False
     *_, final = states(GAME, export)
-    assert hashlib.sha256(final.model_dump_json().encode()).hexdigest() == digest
+    # Exported before re-placement was asked of a side with no Cookie in hand, it holds
+    # no word of that rule either: it replays under the old one, as it was saved then.
+    assert final.options.ask_replacement is False
+    saved = final.model_dump_json().replace(',"ask_replacement":false', "")
+    assert hashlib.sha256(saved.encode()).hexdigest() == digest
     # the same seed, decks and moves under today's rule: the first attack on a defender
     # with no answer finds a window the old log never answered
     export.options["always_ask"] = True
@@ -545,6 +549,34 @@ def test_replacement_both_sides_turn_player_first_zero_to_n_and_forced() -> None
     assert [c.card for c in t.side("Ben").battle] == ["S1-050", "S1-047"]
     assert [c.card for c in t.side("Ana").battle] == ["S1-035", "S1-046"]
     assert t.deciding() == "Ana" and t.state.phase == "main" and t.state.stack == []
+
+
+@pytest.mark.parametrize("hand", [["S1-047"], ["S1-014"]])
+def test_replacement_asks_a_side_with_no_cookie_in_hand_all_the_same(hand: list[str]) -> None:
+    """Whether a side is asked to re-place must not tell the table whether it holds a
+    Cookie: with none, its lone "Place no more" is asked all the same (and, hiding that
+    it has no choice, pinged like any decision)."""
+    t = Table(
+        side(battle=[("S1-005", [FILLER] * 3)], support=["S1-001", "S1-001", "S1-016"]),
+        side(battle=[("S1-035", [FILLER]), ("S1-046", [FILLER] * 2)], hand=hand),
+    )
+    t.play("Ana", "atk", 0, 0, "RRY")
+    decision = t.decision()
+    assert t.deciding() == "Ben" and decision.hides_choice
+    assert t.options("Ben")[-1] == "done"
+    t.play("Ben", "done")
+    assert t.deciding() == "Ana" and t.state.phase == "main"
+
+
+def test_replacement_under_the_old_rule_skips_a_side_with_no_cookie_in_hand() -> None:
+    """Matches begun before that rule (``ask_replacement`` off) replay as they were played."""
+    t = Table(
+        side(battle=[("S1-005", [FILLER] * 3)], support=["S1-001", "S1-001", "S1-016"]),
+        side(battle=[("S1-035", [FILLER]), ("S1-046", [FILLER] * 2)], hand=["S1-014"]),
+        ask_replacement=False,
+    )
+    t.play("Ana", "atk", 0, 0, "RRY")
+    assert t.deciding() == "Ana" and t.state.phase == "main"
 
 
 def test_replacement_is_forced_when_the_battle_area_is_empty() -> None:

@@ -88,6 +88,8 @@ def deck_picked(name: str, problems: list[str]) -> str:
         text += (
             " It is a draft, so the match cannot start with it until it is fixed:\n"
             + problem_lines(problems)
+            + "\nFix it with /deck import under the same name, or pick another with "
+            "**Choose deck**."
         )
     return clip(text, CONTENT)
 

@@ -129,11 +129,11 @@ class Decks(Lobbies):
         return deck
 
     # --- the lobby's per-seat choice -----------------------------------------------------
-    async def start_options(self, record: MatchRecord, game: Game) -> BaseModel:
-        options = await super().start_options(record, game)
+    async def start_options(self, record: MatchRecord, game: Game, actor: Person) -> BaseModel:
+        options = await super().start_options(record, game, actor)
         if not isinstance(game, SeatChoosing):
             return options
-        return game.with_seat_lists(options, await self.seat_lists(record, game))
+        return game.with_seat_lists(options, await self.seat_lists(record, game, actor))
 
     def pick_label(self, game: Game, value: str) -> str:
         """How a pick reads in a lobby: a ready deck's label, or the player's deck name."""
@@ -161,8 +161,12 @@ class Decks(Lobbies):
 
         return await self._edit_lobby(match_id, edit)
 
-    async def seat_lists(self, record: MatchRecord, game: SeatChoosing) -> list[list[str]]:
-        """Every seat's full list at Start: its player's pick, else the seat's ready one."""
+    async def seat_lists(
+        self, record: MatchRecord, game: SeatChoosing, actor: Person
+    ) -> list[list[str]]:
+        """Every seat's full list at Start: its player's pick, else the seat's ready one.
+        A pick that cannot be played is refused in words for ``actor``: their own pick is
+        theirs to change; someone else's, that player's (the lobby's select is per seat)."""
         picks = settings_of(record).picks
         lists = []
         noun = game.seat_choice.noun
@@ -171,20 +175,24 @@ class Decks(Lobbies):
             value = value or game.default_choice(seat.seat)
             if value.startswith(MINE) and seat.user_id is not None:
                 name = value.removeprefix(MINE)
+                own = seat.user_id == actor.user_id
+                whose = "Your" if own else f"{seat.name}'s"
+                pick = f"**{game.seat_choice.title}**"
+                pick = (
+                    f"Pick another with {pick}"
+                    if own
+                    else f"{seat.name} can pick another with {pick}"
+                )
                 try:
                     deck = await self.deck(seat.user_id, name)
                 except UserError:
-                    raise UserError(
-                        f"{seat.name}'s {noun} '{name}' no longer exists; "
-                        f"they can pick another with **{game.seat_choice.title}**."
-                    ) from None
+                    raise UserError(f"{whose} {noun} '{name}' no longer exists. {pick}.") from None
                 problems = game.list_problems(deck.cards)
                 if problems:
                     raise UserError(
-                        f"{seat.name}'s {noun} '{deck.name}' is a draft and cannot be played: "
+                        f"{whose} {noun} '{deck.name}' is a draft and cannot be played: "
                         + " ".join(problems[:4])
-                        + f" Pick another with **{game.seat_choice.title}**, or fix it "
-                        "with /deck import."
+                        + f" {pick}, or fix it with /deck import."
                     )
                 lists.append(list(deck.cards))
             else:

@@ -257,3 +257,44 @@ async def test_play_with_a_draft_of_ones_own_says_at_once_it_cannot_start(fake, 
         await fake.slash(ana, "play", game="braverse", deck="Ana Fort")
         assert fake.last_reply(ana).text() == "You play **Ana Fort** at this table."
     fake.assert_clean()
+
+
+async def test_a_draft_keeps_a_lobby_open_and_each_refusal_says_who_can_fix_it(fake, db) -> None:
+    """/play deck: with a draft and bots for every seat told the host twice, the second
+    time of "Ana's deck" as of someone else; Start refused for a guest's draft told the
+    host to "pick another", which only the guest can."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)):
+        await import_deck(fake, ana, "Tiny", "4 S1-001\n")
+        before = len(fake.ephemerals(ana))
+        await fake.slash(ana, "play", game="braverse", deck="Tiny", bots=1)
+        said = [m.text() for m in fake.ephemerals(ana)[before:]]
+        assert said == [
+            "You play **Tiny** at this table. It is a draft, so the match cannot start with "
+            "it until it is fixed:\n• The deck has 4 cards; it needs exactly 60.\n"
+            "Fix it with /deck import under the same name, or pick another with "
+            "**Choose deck**."
+        ]
+        assert "· lobby" in table_of(fake).text()  # still open, nothing started
+        await fake.click(ana, table_of(fake), table_of(fake).find_button("Start"))
+        assert fake.last_reply(ana).text() == (
+            "Your deck 'Tiny' is a draft and cannot be played: The deck has 4 cards; it "
+            "needs exactly 60. Pick another with **Choose deck**, or fix it with /deck import."
+        )
+        await fake.slash(ana, "cancel")
+        # A guest's draft: the host hears who can fix it.
+        await import_deck(fake, ben, "Half", "4 S1-001\n")
+        await fake.slash(ana, "play", game="braverse")
+        lobby = fake.public_messages(fake.general)[-1]
+        await fake.click(ben, lobby, lobby.find_button("Join"))
+        picker = next(s for s in lobby.selects() if s["custom_id"].startswith("cj:seatpick:"))
+        await fake.select(ben, lobby, picker["custom_id"], ["mine"])
+        private = fake.last_reply(ben)
+        await fake.select(ben, private, private.selects()[0]["custom_id"], ["mine:Half"])
+        await fake.click(ana, lobby, lobby.find_button("Start"))
+        assert fake.last_reply(ana).text() == (
+            "Ben's deck 'Half' is a draft and cannot be played: The deck has 4 cards; it "
+            "needs exactly 60. Ben can pick another with **Choose deck**, or fix it with "
+            "/deck import."
+        )
+    fake.assert_clean()

@@ -321,8 +321,9 @@ def table_panel(game: BraverseRules, view: BraverseView) -> Panel:
         title="⚔️ CookieRun: Braverse",
         description=description,
         fields=tuple(fields),
-        footer="Unofficial fan implementation · a Break Area of LV 10 loses · "
-        "Discard Piles and Break Areas: Details",
+        # The piles are behind the table's own button, named after them; a Spectate copy,
+        # a finished table and a replay page have none, so the footer names no button.
+        footer="Unofficial fan implementation · a Break Area of LV 10 loses",
         accent=accent,  # type: ignore[arg-type]
     )
 

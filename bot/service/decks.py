@@ -17,10 +17,22 @@ from bot.service.base import _MARKDOWN, Person, clean_name, settings_of
 from bot.service.lobbies import Lobbies
 from bot.store import DeckRecord, MatchRecord
 from games.core.protocol import Game, SeatChoosing
+from games.core.words import bullets, plural
 
 MOST_DECKS = 25
 NAME_LONGEST = 32
+UNREAD_SHOWN = 10  # lines naming no card told one by one in an import's report
 MINE = "mine:"  # a pick naming one of the player's own decks; other picks are ready values
+
+
+def few_unread(unread: Sequence[str]) -> list[str]:
+    """The lines that named no card, the first few of them and a count of the rest: a
+    pasted list from elsewhere may have hundreds, which would push the deck's own
+    problems out of the message."""
+    shown = list(unread[:UNREAD_SHOWN])
+    if rest := len(unread) - len(shown):
+        shown.append(f"…and {plural(rest, 'more line')} that name no card.")
+    return shown
 
 
 def deck_name(text: str) -> str:
@@ -98,9 +110,15 @@ class Decks(Lobbies):
         game = self.deck_game(catalogue)
         cards, unread = game.read_list(text)
         if not cards:
-            raise UserError(" ".join(["No line of that text names a card here.", *unread[:5]]))
+            noun = game.seat_choice.noun
+            told = f":\n{bullets(few_unread(unread))}" if unread else "."
+            raise UserError(
+                f"No line of that text names a card here, so nothing was saved{told}\n"
+                f"Write one line per card, as /{noun} export prints them; /{noun} copy "
+                f"starts a {noun} from a ready one instead."
+            )
         deck = await self.save_deck(user_id, catalogue, name, cards)
-        return deck, unread + game.list_problems(cards)
+        return deck, few_unread(unread) + game.list_problems(cards)
 
     async def pick_value(self, catalogue: str, user_id: int, text: str) -> str:
         """A deck as typed (a ready deck's key or name, or one of the user's own) as a

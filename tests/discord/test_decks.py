@@ -72,7 +72,7 @@ async def test_import_reports_every_problem_at_once_and_saves_a_draft(fake, db) 
         await fake.slash(ana, "deck import", name="Junk")
         await fake.submit_modal(ana, {"deck:cards": "hello world\n"})
         said = fake.last_reply(ana).text()
-        assert said.startswith("No line of that text names a card here.")
+        assert said.startswith("No line of that text names a card here, so nothing was saved")
         assert "Line 1: 'hello world' is not a card here." in said
         assert len(await bot.service.decks(ana.id)) == 2
     fake.assert_clean()
@@ -296,5 +296,39 @@ async def test_a_draft_keeps_a_lobby_open_and_each_refusal_says_who_can_fix_it(f
             "Ben's deck 'Half' is a draft and cannot be played: The deck has 4 cards; it "
             "needs exactly 60. Ben can pick another with **Choose deck**, or fix it with "
             "/deck import."
+        )
+    fake.assert_clean()
+
+
+async def test_an_import_report_keeps_the_decks_own_problems_and_says_how_to_go_on(
+    fake, db
+) -> None:
+    """A paste of many lines that name no card buried the deck's own problems under a
+    clipped wall of 'Line N' bullets; a paste of none said only that nothing named a card,
+    run on in one paragraph, and not how to write one."""
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        pasted = "\n".join(f"1 Official Card {i}" for i in range(1, 41)) + "\n4 S1-001\n"
+        text = (await import_deck(fake, ana, "Mixed", pasted)).text()
+        assert "• Line 10: 'Official Card 10' is not a card here." in text
+        assert "Line 11:" not in text
+        assert "• …and 30 more lines that name no card." in text
+        assert "• The deck has 4 cards; it needs exactly 60." in text
+        assert "…" not in text.replace("…and 30", "")  # nothing clipped
+        await fake.slash(ana, "deck import", name="Nothing")
+        await fake.submit_modal(ana, {"deck:cards": "\n".join(f"junk{i}" for i in range(12))})
+        assert fake.last_reply(ana).text() == (
+            "No line of that text names a card here, so nothing was saved:\n"
+            + "".join(f"• Line {i + 1}: 'junk{i}' is not a card here.\n" for i in range(10))
+            + "• …and 2 more lines that name no card.\n"
+            "Write one line per card, as /deck export prints them; /deck copy starts a deck "
+            "from a ready one instead."
+        )
+        await fake.slash(ana, "deck import", name="Blank")
+        await fake.submit_modal(ana, {"deck:cards": " \n \n"})
+        assert fake.last_reply(ana).text() == (
+            "No line of that text names a card here, so nothing was saved.\n"
+            "Write one line per card, as /deck export prints them; /deck copy starts a deck "
+            "from a ready one instead."
         )
     fake.assert_clean()

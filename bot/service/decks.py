@@ -62,15 +62,20 @@ class Decks(Lobbies):
     async def decks(self, user_id: int) -> list[DeckRecord]:
         return await self.store.decks(user_id)
 
+    async def find_deck(self, user_id: int, name: str) -> DeckRecord | None:
+        """The user's deck of that name, whatever its case, or None."""
+        wanted = " ".join(name.split()).casefold()
+        decks = await self.store.decks(user_id)
+        return next((deck for deck in decks if deck.name.casefold() == wanted), None)
+
     async def deck(self, user_id: int, name: str) -> DeckRecord:
         """The user's deck of that name, whatever its case."""
-        wanted = " ".join(name.split()).casefold()
-        for deck in await self.store.decks(user_id):
-            if deck.name.casefold() == wanted:
-                return deck
-        raise UserError(
-            f"You have no deck called '{clean_name(name)[:40]}'. /deck list shows yours."
-        )
+        deck = await self.find_deck(user_id, name)
+        if deck is None:
+            raise UserError(
+                f"You have no deck called '{clean_name(name)[:40]}'. /deck list shows yours."
+            )
+        return deck
 
     def deck_problems(self, deck: DeckRecord) -> list[str]:
         """Why the deck cannot be played; empty when it can."""
@@ -82,11 +87,9 @@ class Decks(Lobbies):
         """Save (or replace) a deck, legal or not; a new one only under the limit."""
         name = deck_name(name)
         stamp = datetime.now(UTC)
-        try:
-            existing = await self.deck(user_id, name)
+        created = stamp
+        if (existing := await self.find_deck(user_id, name)) is not None:
             name, created = existing.name, existing.created_at  # the same deck, re-imported
-        except UserError:
-            created = stamp
         deck = DeckRecord(
             user_id=user_id,
             name=name,
@@ -136,9 +139,17 @@ class Decks(Lobbies):
         return self.deck_game(catalogue).ready_list(value) or []
 
     async def copy_deck(self, user_id: int, catalogue: str, source: str, name: str) -> DeckRecord:
-        """A new deck from a ready deck (by key or name) or from one of the user's own."""
+        """A new deck from a ready deck (by key or name) or from one of the user's own.
+        Never over one of the same name: a copy that replaced a deck lost its edits
+        without a word (re-importing is the way to replace one, and says so)."""
         value = await self.pick_value(catalogue, user_id, source)
         cards = await self.picked_cards(catalogue, user_id, value)
+        taken = await self.find_deck(user_id, deck_name(name))
+        if taken is not None:
+            raise UserError(
+                f"You already have a deck called **{taken.name}**. Give the copy another "
+                f"name, or /deck delete {taken.name} first."
+            )
         return await self.save_deck(user_id, catalogue, name, cards)
 
     async def delete_deck(self, user_id: int, name: str) -> DeckRecord:

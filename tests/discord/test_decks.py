@@ -332,3 +332,18 @@ async def test_an_import_report_keeps_the_decks_own_problems_and_says_how_to_go_
             "from a ready one instead."
         )
     fake.assert_clean()
+
+
+async def test_copy_never_overwrites_a_deck_of_the_same_name(fake, db) -> None:
+    """/deck copy onto a name already taken replaced that deck without a word, and the
+    edits in it were gone; /deck import is the one way to replace a deck, and says so."""
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        await import_deck(fake, ana, "Mine", "\n".join(FORT))
+        await fake.slash(ana, "deck copy", source="R+Y Rush", name="mine")
+        assert fake.last_reply(ana).text() == (
+            "You already have a deck called **Mine**. Give the copy another name, or "
+            "/deck delete Mine first."
+        )
+        assert (await bot.service.deck(ana.id, "Mine")).cards == FORT
+    fake.assert_clean()

@@ -17,7 +17,7 @@ from bot.service.base import _MARKDOWN, Person, clean_name, settings_of
 from bot.service.lobbies import Lobbies
 from bot.store import DeckRecord, MatchRecord
 from games.core.protocol import Game, SeatChoosing
-from games.core.words import bullets, plural
+from games.core.words import bullets, join_names, plural
 
 MOST_DECKS = 25
 NAME_LONGEST = 32
@@ -33,6 +33,13 @@ def few_unread(unread: Sequence[str]) -> list[str]:
     if rest := len(unread) - len(shown):
         shown.append(f"…and {plural(rest, 'more line')} that name no card.")
     return shown
+
+
+def ready_named(game: SeatChoosing, name: str) -> tuple[str, str] | None:
+    """The ready list (value, label) that ``name`` names by key or label, whatever its case."""
+    wanted = " ".join(name.split()).casefold()
+    found = (r for r in game.seat_choice.ready if wanted in (r[0].casefold(), r[1].casefold()))
+    return next(found, None)
 
 
 def deck_name(text: str) -> str:
@@ -127,11 +134,17 @@ class Decks(Lobbies):
         """A deck as typed (a ready deck's key or name, or one of the user's own) as a
         lobby pick: the ready value, or ``mine:<name>``."""
         game = self.deck_game(catalogue)
-        wanted = " ".join(text.split()).casefold()
-        for value, label in game.seat_choice.ready:
-            if wanted in (value.casefold(), label.casefold()):
-                return value
-        return MINE + (await self.deck(user_id, text)).name
+        if (ready := ready_named(game, text)) is not None:
+            return ready[0]
+        if (deck := await self.find_deck(user_id, text)) is not None:
+            return MINE + deck.name
+        labels = join_names([label for _, label in game.seat_choice.ready])
+        noun = game.seat_choice.noun
+        # A typo of a ready deck's name is the likelier one for a newcomer with no decks.
+        raise UserError(
+            f"There is no {noun} called '{clean_name(text)[:40]}': the ready {noun}s are "
+            f"{labels}; /{noun} list shows your own."
+        )
 
     async def picked_cards(self, catalogue: str, user_id: int, value: str) -> list[str]:
         if value.startswith(MINE):
@@ -153,6 +166,14 @@ class Decks(Lobbies):
         return await self.save_deck(user_id, catalogue, name, cards)
 
     async def delete_deck(self, user_id: int, name: str) -> DeckRecord:
+        if await self.find_deck(user_id, name) is None:
+            for game in self.games.values():
+                if isinstance(game, SeatChoosing) and (ready := ready_named(game, name)):
+                    noun = game.seat_choice.noun
+                    raise UserError(
+                        f"{ready[1]} is a ready {noun}: it stays for everyone. /{noun} delete "
+                        f"removes one of your own (/{noun} list shows them)."
+                    )
         deck = await self.deck(user_id, name)
         await self.store.delete_deck(user_id, deck.name)
         return deck

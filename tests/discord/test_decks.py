@@ -203,7 +203,7 @@ async def test_play_with_a_deck_and_with_no_set_up_at_all(fake, db) -> None:
         await fake.slash(ana, "play", game="cover_your_assets", deck="Walls")
         assert "is played without decks" in fake.last_reply(ana).text()
         await fake.slash(ana, "play", game="braverse", deck="Nope")
-        assert "You have no deck called 'Nope'" in fake.last_reply(ana).text()
+        assert "There is no deck called 'Nope'" in fake.last_reply(ana).text()
         assert await bot.service.store.open_in_channel(fake.general.id) is None
         await fake.slash(ana, "play", game="braverse", deck="walls")
         lobby = table_of(fake)
@@ -346,4 +346,22 @@ async def test_copy_never_overwrites_a_deck_of_the_same_name(fake, db) -> None:
             "/deck delete Mine first."
         )
         assert (await bot.service.deck(ana.id, "Mine")).cards == FORT
+    fake.assert_clean()
+
+
+async def test_a_ready_decks_name_mistyped_or_deleted_gets_a_way_on(fake, db) -> None:
+    """A typo of a ready deck's name, or /deck delete of a ready deck, said only "You have
+    no deck called …": a newcomer with no deck of their own was sent to an empty list."""
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        await fake.slash(ana, "deck copy", source="R+Y Rsh", name="Mine")
+        assert fake.last_reply(ana).text() == (
+            "There is no deck called 'R+Y Rsh': the ready decks are R+Y Rush, B+G Tempo and "
+            "Y+G Fort; /deck list shows your own."
+        )
+        await fake.slash(ana, "deck delete", name="r+y rush")
+        assert fake.last_reply(ana).text() == (
+            "R+Y Rush is a ready deck: it stays for everyone. /deck delete removes one of "
+            "your own (/deck list shows them)."
+        )
     fake.assert_clean()

@@ -70,6 +70,7 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     quick_start: ClassVar[str] = QUICK_START
+    round_word: ClassVar[str] = "turn"  # its log says "Turn 3: Ana."
     options_model = BraverseOptions
     state_model = BraverseState
     search_kind = search.BraverseSearch

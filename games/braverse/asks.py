@@ -88,6 +88,7 @@ class Asks(Effects):
             prompt="Choose your starting Cookie (secret until both have chosen).",
             options=opts,
             default=opts[0].action,
+            hides_choice=True,  # one kind of Cookie in hand is pinged all the same
         )
 
     def effect_brief(self, number: str, trigger: str | None = None) -> str:

@@ -350,3 +350,26 @@ async def test_re_placement_reads_alike_whether_or_not_the_player_holds_a_cookie
     )
     other.assert_clean()
     assert nothing == cookie
+
+
+async def test_a_hand_with_one_kind_of_cookie_is_pinged_for_its_starting_cookie(
+    fake, db, monkeypatch
+) -> None:
+    """A hand holding one kind of Cookie has one starting choice, played for it after the
+    pause: unpinged, the table learnt that hand held no other Cookie."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    rigged = RiggedBraverse(
+        side(hand=["S1-031", "S1-035", FILLER]),
+        side(hand=["S1-031", "S1-031", FILLER]),
+        phase="starting",
+        round=0,
+    )
+    async with fake.running(make_bot(db)) as bot:
+        bot.bots.forced_pause = PAUSE
+        monkeypatch.setitem(GAMES, "braverse", rigged)
+        await open_game(fake, "braverse", ana, ben, always_ask=False)
+        ping = last_ping(fake, ben)  # one ping for both, as for two hands with a choice
+        assert f"<@{ana.id}> <@{ben.id}>, your move" in ping
+        await fake.advance(PAUSE[1])
+        assert "Ben has chosen a starting Cookie." in table_of(fake).text()
+    fake.assert_clean()

@@ -321,7 +321,7 @@ class Asks(Effects):
                 self.flip_payments(state, frame),
                 use=("flip", "Use FLIP", "FLIP", self.effect_brief(frame.card, "flip")),
                 refuse=("decline", "Decline"),
-                prompt=f"FLIP: {card.name} — {self.flip_text(card.number)}",
+                prompt=f"FLIP: {card.name} — {self.trigger_text(card.number, 'flip')}",
             )
         if isinstance(frame, RevealFrame):
             found = self.find(state, frame.uid)
@@ -332,9 +332,10 @@ class Asks(Effects):
                 key,
                 frame.seat,
                 self.reveal_payments(state, frame),
-                use=("reveal", "Use On Reveal", "Use", ""),
+                use=("reveal", "Use On Reveal", "Use", self.effect_brief(card.number, "on_reveal")),
                 refuse=("skip", "Skip"),
-                prompt=f"On Reveal: {card.name}?",
+                # What it does, as a FLIP's prompt says it: the choice is to pay for it.
+                prompt=f"On Reveal: {card.name} — {self.trigger_text(card.number, 'on_reveal')}",
             )
         if isinstance(frame, ReplaceFrame):
             seat = frame.order[0]
@@ -384,6 +385,9 @@ class Asks(Effects):
             reaction=choice.seat != state.turn,
         )
 
-    def flip_text(self, number: str) -> str:
-        line = next(x for x in self.pool[number].text.splitlines() if x.startswith("FLIP"))
+    def trigger_text(self, number: str, trigger: str) -> str:
+        """What the card's line for ``trigger`` says it does ("FLIP (1 Red): Deal 2
+        damage…" -> "Deal 2 damage…")."""
+        name = TRIGGER_NAMES[trigger]
+        line = next(x for x in self.pool[number].text.splitlines() if x.startswith(name))
         return line.split(": ", 1)[1]

@@ -613,6 +613,9 @@ def test_on_reveal_may_be_paid_and_used_on_the_opponents_turn() -> None:
     decision = t.decision()
     assert decision.seat == 1 and decision.reaction
     assert t.options("Ben") == ["reveal.R", "skip"]
+    # What it does is said, as a FLIP's is: "On Reveal: Chili Drummer?" alone was not.
+    assert decision.prompt == "On Reveal: Chili Drummer — Deal 1 damage to an opponent's Cookie."
+    assert decision.options[0].description == "On Reveal: Deal 1 damage to an opponent's Cookie."
     assert decision.default == Action.of("skip")  # it costs something: a timeout skips
     t.play("Ben", "reveal", "R")  # Chili Drummer: 1 damage to Ana's only Cookie
     assert t.hp("Ana") == [FILLER, FILLER] and t.side("Ben").support[0].rested

@@ -131,13 +131,24 @@ class Asks(Effects):
         )
 
     def main_decision(self, state: BraverseState, key: str) -> Decision:
+        # A newcomer missing the attack they expected is told the rule that holds it back.
+        prompt = (
+            "Main Phase: play, attack, or end your turn."
+            if self.may_attack(state)
+            else "Main Phase: play, or end your turn. (The first player cannot attack on "
+            "their first turn.)"
+        )
         return Decision(
             key=key,
             seat=state.turn,
-            prompt="Main Phase: play, attack, or end your turn.",
+            prompt=prompt,
             options=tuple(self.main_options(state)),
             default=Action.of("end"),
         )
+
+    def may_attack(self, state: BraverseState) -> bool:
+        """Not on the first player's first turn."""
+        return state.round > 1 or state.turn != state.first
 
     def main_options(self, state: BraverseState) -> list[Option]:
         seat = state.turn
@@ -196,7 +207,7 @@ class Asks(Effects):
                         description=self.effect_brief(stage.number, "activate"),
                     )
                 )
-        if state.round > 1 or seat != state.first:
+        if self.may_attack(state):
             opts += self.attack_options(state)
         opts.append(option(Action.of("end"), "End turn", group="End", style="danger"))
         return opts

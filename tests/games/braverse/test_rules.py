@@ -143,8 +143,13 @@ def test_battle_the_first_player_cannot_attack_on_turn_one_the_second_can() -> N
     ben = side(battle=[("S1-046", [FILLER] * 2)], support=["S1-046"], hand=[])
     t = Table(ana, ben, round=1)
     assert not any(o.startswith("atk") for o in t.options("Ana"))
+    # The question says why no attack is offered, instead of "play, attack, or end".
+    assert t.decision().prompt == (
+        "Main Phase: play, or end your turn. (The first player cannot attack on their first turn.)"
+    )
     t = Table(ana, ben, round=2, turn=1)
     assert "atk.0.0.B" in t.options("Ben")
+    assert t.decision().prompt == "Main Phase: play, attack, or end your turn."
 
 
 def test_main_phase_a_placed_cookie_is_active_and_may_attack_at_once() -> None:

@@ -30,6 +30,7 @@ from games.braverse.state import (
     TrapWindow,
 )
 from games.core.protocol import Event
+from games.core.words import plural
 
 if TYPE_CHECKING:
     from games.braverse.cards import Card
@@ -248,7 +249,7 @@ class Battle:
             Event(
                 text=f"♻️ {state.names[seat]} refreshes: {self.pool[card].name} goes to the Break "
                 f"Area (LV {self.break_level(side)}/{WIN_LEVEL}); the Discard Pile becomes "
-                f"the deck ({len(side.deck)} cards)."
+                f"the deck ({plural(len(side.deck), 'card')})."
             )
         )
         self.check_break(state, seat, events)

@@ -31,6 +31,7 @@ from games.braverse.state import (
 from games.core.panels import Panel, PanelField, Panels
 from games.core.protocol import Decision
 from games.core.views import TableView, to_move
+from games.core.words import plural
 
 
 class BraverseRules(Protocol):
@@ -371,7 +372,7 @@ def hand_panel(game: BraverseRules, view: BraverseView) -> Panel | None:
             )
         )
     return Panel(
-        title=f"Your hand ({len(side.hand)} cards)",
+        title=f"Your hand ({plural(len(side.hand), 'card')})",
         description="\n".join(lines)[:4000] or "*empty*",
         fields=tuple(fields),
         accent="turn",

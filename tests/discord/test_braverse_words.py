@@ -97,3 +97,23 @@ async def test_the_tables_footer_points_at_no_button_that_is_not_there(
             footer = message.embeds[0]["footer"]["text"]
             assert footer == "Unofficial fan implementation · a Break Area of LV 10 loses"
     fake.assert_clean()
+
+
+async def test_one_card_is_one_card_not_one_cards(fake, db, monkeypatch) -> None:
+    """A hand of one read "Your hand (1 cards)"; a deck of one "1 cards"."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    rigged = RiggedBraverse(
+        side(battle=[(BLAZE_FENCER, [FILLER] * 4)], hand=[FLARE_JUGGLER]),
+        side(battle=[(MOSSY_PORTER, [FILLER] * 3)]),
+    )
+    async with fake.running(make_bot(db)):
+        await start(fake, monkeypatch, rigged, ana, ben)
+        assert "Your hand (1 card)" in (await show_hand(fake, ana)).text()
+        await fake.slash(ana, "deck import", name="One")
+        await fake.submit_modal(ana, {"deck:cards": "S1-001"})
+        assert "1 card. It cannot be played" in fake.last_reply(ana).text()
+        await fake.slash(ana, "deck list")
+        assert "**One** · 📝 draft (1 card): cannot be played yet" in fake.last_reply(ana).text()
+        await fake.slash(ana, "deck show", name="One")
+        assert "📝 Draft: cannot be played yet · 1 card" in fake.last_reply(ana).text()
+    fake.assert_clean()

@@ -394,6 +394,7 @@ class Asks(Effects):
             options=tuple(choice.options),
             default=choice.options[0].action,
             reaction=choice.seat != state.turn,
+            hides_choice=choice.hides,
         )
 
     def trigger_text(self, number: str, trigger: str) -> str:

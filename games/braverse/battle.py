@@ -285,7 +285,7 @@ class Battle:
                 )
                 return True
             may_place = len(side.battle) < 2 and (side.left > 0 or not side.battle)
-            if may_place and (in_hand or state.options.ask_replacement):
+            if may_place and (in_hand or state.options.ask_lone_choice):
                 return False  # asked even with no Cookie in hand: the wait tells nothing
             side.left = 0
             frame.order.pop(0)

@@ -483,7 +483,7 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
         # was asked of a side with no Cookie in hand, may still hold the old rule: a match
         # started now plays today's.
         update = {"decks": tuple(tuple(d) for d in lists), "cards": self.pool.digest}
-        today = {"always_ask": True, "ask_replacement": True}
+        today = {"always_ask": True, "ask_lone_choice": True}
         return options.model_copy(update={**update, **today})  # type: ignore[return-value]
 
     def lookup(self, name: str) -> str | None:

@@ -95,7 +95,9 @@ new deck; if it is still empty you refresh again; with no Cookie to send, you lo
 • End-of-turn effects: the Stage first, then Cookies left to right.
 • The opponent's draw after a forced redraw is automatic, each time.
 • The trap window opens after every attack, so waiting tells nothing of the defender's \
-hand; a defender with nothing to answer passes on their own after a short pause.
+hand; a defender with nothing to answer passes on their own after a short pause. A \
+choice your hand leaves one answer to (a discard of your choice from a hand of one kind) \
+is likewise asked, and answered for you after the pause.
 • "When attacked" is the Cookie's own effect: only the Cookie the attack targets may use \
 it, not its neighbour.
 • "+N HP" has no cap: it puts the top card of the deck on the HP pile. Moving HP cards \

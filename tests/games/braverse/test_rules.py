@@ -358,8 +358,8 @@ def test_battle_a_match_stored_with_the_old_trap_window_replays_from_its_log() -
     *_, final = states(GAME, export)
     # Exported before re-placement was asked of a side with no Cookie in hand, it holds
     # no word of that rule either: it replays under the old one, as it was saved then.
-    assert final.options.ask_replacement is False
-    saved = final.model_dump_json().replace(',"ask_replacement":false', "")
+    assert final.options.ask_lone_choice is False
+    saved = final.model_dump_json().replace(',"ask_lone_choice":false', "")
     assert hashlib.sha256(saved.encode()).hexdigest() == digest
     # the same seed, decks and moves under today's rule: the first attack on a defender
     # with no answer finds a window the old log never answered
@@ -574,11 +574,11 @@ def test_replacement_asks_a_side_with_no_cookie_in_hand_all_the_same(hand: list[
 
 
 def test_replacement_under_the_old_rule_skips_a_side_with_no_cookie_in_hand() -> None:
-    """Matches begun before that rule (``ask_replacement`` off) replay as they were played."""
+    """Matches begun before that rule (``ask_lone_choice`` off) replay as they were played."""
     t = Table(
         side(battle=[("S1-005", [FILLER] * 3)], support=["S1-001", "S1-001", "S1-016"]),
         side(battle=[("S1-035", [FILLER]), ("S1-046", [FILLER] * 2)], hand=["S1-014"]),
-        ask_replacement=False,
+        ask_lone_choice=False,
     )
     t.play("Ana", "atk", 0, 0, "RRY")
     assert t.deciding() == "Ana" and t.state.phase == "main"
@@ -624,6 +624,34 @@ def test_on_reveal_may_be_paid_and_used_on_the_opponents_turn() -> None:
     assert decision.default == Action.of("skip")  # it costs something: a timeout skips
     t.play("Ben", "reveal", "R")  # Chili Drummer: 1 damage to Ana's only Cookie
     assert t.hp("Ana") == [FILLER, FILLER] and t.side("Ben").support[0].rested
+
+
+@pytest.mark.parametrize("hand", [["S1-031", "S1-031"], ["S1-031", "S1-035"]])
+def test_a_discard_of_ones_choice_asks_a_hand_of_one_kind_all_the_same(hand: list[str]) -> None:
+    """Custard Lookout's On Reveal: Ben discards a card of his choice. A hand of one kind
+    has one choice; played at once, the game going straight on told Ana so."""
+    t = Table(
+        side(battle=[(PLAIN, [FILLER] * 2)], hand=["S1-019"], support=["S1-016"]),
+        side(battle=[("S1-035", [FILLER] * 3)], hand=hand),
+    )
+    t.play("Ana", "cookie", "S1-019")
+    t.play("Ana", "reveal", "Y")
+    decision = t.decision()
+    assert t.deciding() == "Ben" and decision.hides_choice
+    assert t.options("Ben")[0] == "take.S1-031"
+    t.play("Ben", "take", "S1-031")
+    assert t.side("Ben").discard == ["S1-031"] and t.deciding() == "Ana"
+
+
+def test_a_discard_of_ones_choice_under_the_old_rule_takes_a_lone_kind_at_once() -> None:
+    t = Table(
+        side(battle=[(PLAIN, [FILLER] * 2)], hand=["S1-019"], support=["S1-016"]),
+        side(battle=[("S1-035", [FILLER] * 3)], hand=["S1-031", "S1-031"]),
+        ask_lone_choice=False,
+    )
+    t.play("Ana", "cookie", "S1-019")
+    t.play("Ana", "reveal", "Y")
+    assert t.side("Ben").discard == ["S1-031"] and t.deciding() == "Ana"
 
 
 # --- Refresh ---------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""Migration 020: Braverse matches begun before a side with no Cookie in hand was asked to
-re-place keep the old rule in their options and in their state's, written as a dump of the
+"""Migration 020: Braverse matches begun before a hand leaving one choice or none was asked
+all the same keep the old rule in their options and in their state's, written as a dump of the
 model would write them, so that their logs replay to the state they saved; lobbies and
 other games untouched."""
 
@@ -12,7 +12,7 @@ from games import GAMES
 from tests.bot.conftest import ANA, BEN
 from tests.bot.test_migration_ask_unanswerable import a_match
 
-NEW = ',"ask_replacement":true'
+NEW = ',"ask_lone_choice":true'
 
 
 async def braverse_match(service: MatchService, channel: int, *, start: bool) -> str:
@@ -55,14 +55,14 @@ async def test_begun_braverse_matches_keep_the_old_rule_as_a_dump_would_write_it
     game = GAMES["braverse"]
     options = game.load_options(record.options)
     state = game.load_state(record.state)
-    assert options.ask_replacement is False  # type: ignore[attr-defined]
-    assert state.options.ask_replacement is False  # type: ignore[attr-defined]
+    assert options.ask_lone_choice is False  # type: ignore[attr-defined]
+    assert state.options.ask_lone_choice is False  # type: ignore[attr-defined]
     # Byte for byte what the model dumps: a replay compares the saved text.
     assert record.options == options.model_dump_json()
     assert record.state == state.model_dump_json()
     old_options, old_state = before[begun]
-    assert record.options.replace(',"ask_replacement":false', "") == old_options
-    assert record.state.replace(',"ask_replacement":false', "") == old_state
+    assert record.options.replace(',"ask_lone_choice":false', "") == old_options
+    assert record.state.replace(',"ask_lone_choice":false', "") == old_state
     untouched = await store.get(lobby)
     assert untouched is not None and untouched.options == before[lobby][0]
     assert await store.get(cover) == cover_before

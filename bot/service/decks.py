@@ -93,6 +93,14 @@ class Decks(Lobbies):
     ) -> DeckRecord:
         """Save (or replace) a deck, legal or not; a new one only under the limit."""
         name = deck_name(name)
+        game = self.deck_game(catalogue)
+        if (ready := ready_named(game, name)) is not None:
+            # Every command reads a ready deck's name (or key) as that deck: one of the
+            # player's own under it could never be shown, exported or played by name.
+            raise UserError(
+                f"'{name}' is taken by the ready {game.seat_choice.noun} {ready[1]}: give "
+                "yours another name."
+            )
         stamp = datetime.now(UTC)
         created = stamp
         if (existing := await self.find_deck(user_id, name)) is not None:

@@ -365,3 +365,21 @@ async def test_a_ready_decks_name_mistyped_or_deleted_gets_a_way_on(fake, db) ->
             "your own (/deck list shows them)."
         )
     fake.assert_clean()
+
+
+async def test_a_deck_cannot_take_a_ready_decks_name(fake, db) -> None:
+    """A deck of one's own called "R+Y Rush" was saved, then never found by name: /deck
+    show, /deck export and /play deck: all read that name as the ready deck."""
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(ana, "deck copy", source="R+Y Rush", name="r+y rush")
+        assert fake.last_reply(ana).text() == (
+            "'r+y rush' is taken by the ready deck R+Y Rush: give yours another name."
+        )
+        await fake.slash(ana, "deck import", name="Tempo")
+        await fake.submit_modal(ana, {"deck:cards": "\n".join(TEMPO)})
+        assert fake.last_reply(ana).text() == (
+            "'Tempo' is taken by the ready deck B+G Tempo: give yours another name."
+        )
+        assert await bot.service.decks(ana.id) == []
+    fake.assert_clean()

@@ -373,3 +373,22 @@ async def test_a_hand_with_one_kind_of_cookie_is_pinged_for_its_starting_cookie(
         await fake.advance(PAUSE[1])
         assert "Ben has chosen a starting Cookie." in table_of(fake).text()
     fake.assert_clean()
+
+
+async def test_the_attackers_hand_waits_on_the_answer_without_saying_it_is_not_her_turn(
+    fake, db, monkeypatch
+) -> None:
+    """After her attack, Ana's hand said "Your moves show here on your turn", on her own
+    turn, while the table said it was hers: it now says the moves come back when she has
+    one to make."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    rigged = ember_knight_attacks(side(battle=[("S1-035", [FILLER] * 4)]))
+    async with fake.running(make_bot(db)):
+        await start(fake, monkeypatch, rigged, ana, ben)
+        await attack(fake, ana)
+        hand = await show_hand(fake, ana)
+        assert "Waiting for **Ben**. Your moves show here when you have one to make." in (
+            hand.text()
+        )
+        assert "on your turn" not in hand.text()
+    fake.assert_clean()

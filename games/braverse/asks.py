@@ -378,8 +378,9 @@ class Asks(Effects):
             return Decision(
                 key=key,
                 seat=frame.seat,
-                prompt="Your deck is empty: which Cookie from the Discard Pile goes to the "
-                "Break Area?",
+                prompt="Your deck is empty: which Cookie from your Discard Pile goes to the "
+                "Break Area? Its LV counts toward the 10 that lose; the rest of the pile "
+                "becomes your deck.",
                 options=tuple(opts),
                 default=opts[0].action,
                 reaction=frame.seat != state.turn,

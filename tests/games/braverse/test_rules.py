@@ -667,6 +667,11 @@ def test_refresh_in_the_middle_of_a_draw_then_the_draw_goes_on() -> None:
     t.play("Ana", "end")
     assert t.side("Ben").hand == ["S1-047"] and t.side("Ben").deck == []
     assert t.options("Ben") == ["refresh.S1-001", "refresh.S1-005"]  # lowest level first
+    # The question says what the pick costs: its level goes to the Break Area's count.
+    assert t.decision().prompt == (
+        "Your deck is empty: which Cookie from your Discard Pile goes to the Break Area? Its "
+        "LV counts toward the 10 that lose; the rest of the pile becomes your deck."
+    )
     t.play("Ben", "refresh", "S1-001")
     ben = t.side("Ben")
     assert ben.break_area == ["S1-001"] and ben.discard == []

@@ -167,9 +167,10 @@ class Decks(Lobbies):
         cards = await self.picked_cards(catalogue, user_id, value)
         taken = await self.find_deck(user_id, deck_name(name))
         if taken is not None:
+            noun = self.deck_game(catalogue).seat_choice.noun
             raise UserError(
-                f"You already have a deck called **{taken.name}**. Give the copy another "
-                f"name, or /deck delete {taken.name} first."
+                f"You already have a {noun} called **{taken.name}**. Give the copy another "
+                f"name, or /{noun} delete {taken.name} first."
             )
         return await self.save_deck(user_id, catalogue, name, cards)
 
@@ -241,16 +242,15 @@ class Decks(Lobbies):
                     if own
                     else f"{seat.name} can pick another with {pick}"
                 )
-                try:
-                    deck = await self.deck(seat.user_id, name)
-                except UserError:
-                    raise UserError(f"{whose} {noun} '{name}' no longer exists. {pick}.") from None
+                deck = await self.find_deck(seat.user_id, name)
+                if deck is None:
+                    raise UserError(f"{whose} {noun} '{name}' no longer exists. {pick}.")
                 problems = game.list_problems(deck.cards)
                 if problems:
                     raise UserError(
                         f"{whose} {noun} '{deck.name}' is a draft and cannot be played: "
                         + " ".join(problems[:4])
-                        + f" {pick}, or fix it with /deck import."
+                        + f" {pick}, or fix it with /{noun} import."
                     )
                 lists.append(list(deck.cards))
             else:

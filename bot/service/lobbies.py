@@ -190,7 +190,7 @@ class Lobbies(ServiceBase):
             self.require_host(record, actor, "add bots")
             game = self.game_of(record)
             if len(record.seats) >= game.max_players:
-                raise LobbyFull(game.max_players)
+                raise LobbyFull(game.max_players, for_bot=True)
             name = bot_name({s.name for s in record.seats}) or unique_name("🤖 Bot", record.seats)
             seat = SeatRecord(seat=len(record.seats), user_id=None, name=name, level=level)
             return {"seats": [*record.seats, seat]}

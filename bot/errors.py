@@ -34,8 +34,10 @@ class NotManager(UserError):
 
 
 class LobbyFull(UserError):
-    def __init__(self, most: int) -> None:
-        super().__init__(f"This table is full ({most} seats). Watch, or open another with /play.")
+    def __init__(self, most: int, *, for_bot: bool = False) -> None:
+        # The host adding a bot has a table to start, not one to watch or leave for another.
+        then = "Press **Start** to play." if for_bot else "Watch, or open another with /play."
+        super().__init__(f"This table is full ({most} seats). {then}")
 
 
 class AlreadySeated(UserError):

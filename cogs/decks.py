@@ -21,6 +21,7 @@ from cogs import render
 from cogs.components import guarded, service_of, tell
 from games import GAMES
 from games.core.protocol import CardLookup, SeatChoosing
+from games.core.words import plural
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -43,8 +44,8 @@ def deck_game() -> SeatChoosing:
 
 def status_line(deck: DeckRecord, problems: list[str]) -> str:
     if problems:
-        return f"📝 draft ({len(deck.cards)} cards): cannot be played yet"
-    return f"✅ ready to play ({len(deck.cards)} cards)"
+        return f"📝 draft ({plural(len(deck.cards), 'card')}): cannot be played yet"
+    return f"✅ ready to play ({plural(len(deck.cards), 'card')})"
 
 
 # --- autocomplete (also /play's deck:) ----------------------------------------------------
@@ -129,7 +130,7 @@ async def import_submitted(interaction: discord.Interaction, values: dict[str, s
         embed = discord.Embed(
             title=render.clip(f"📝 Saved {deck.name} as a draft", render.TITLE),
             description=render.clip(
-                f"{len(deck.cards)} cards. It cannot be played until these are "
+                f"{plural(len(deck.cards), 'card')}. It cannot be played until these are "
                 f"fixed (import it again under the same name):\n{render.problem_lines(problems)}",
                 render.DESCRIPTION,
             ),
@@ -138,7 +139,7 @@ async def import_submitted(interaction: discord.Interaction, values: dict[str, s
     else:
         embed = discord.Embed(
             title=render.clip(f"💾 Saved {deck.name}", render.TITLE),
-            description=f"{len(deck.cards)} cards: ready to play. Pick it with "
+            description=f"{plural(len(deck.cards), 'card')}: ready to play. Pick it with "
             "**Choose deck** in a lobby, or `/play deck:`.",
             colour=render.COLOURS["turn"],
         )
@@ -215,7 +216,7 @@ class Decks(commands.Cog):
             )
             status = "📝 Draft: cannot be played yet" if problems else "✅ Ready to play"
             embed.add_field(
-                name=f"{status} · {len(cards)} cards",
+                name=f"{status} · {plural(len(cards), 'card')}",
                 value=render.clip(render.problem_lines(problems) or "Legal.", render.FIELD_VALUE),
             )
             embed.set_footer(text="/card tells what a card does · /deck export to copy it")
@@ -254,7 +255,7 @@ class Decks(commands.Cog):
             deck = await self.service.copy_deck(interaction.user.id, DECK_GAME, source, name)
             await tell(
                 interaction,
-                f"💾 Saved **{deck.name}** ({len(deck.cards)} cards) from {source}. "
+                f"💾 Saved **{deck.name}** ({plural(len(deck.cards), 'card')}) from {source}. "
                 "/deck export gives its list to edit and import again.",
             )
 

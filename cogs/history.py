@@ -227,8 +227,9 @@ def replay_message(
 
     starts = round_starts(frames)
     rounds = len(starts) > 1
+    word = game.round_word  # "round", or what the game's own log counts ("turn")
     view = components_view()
-    back, forward = ("Last round", "Next round") if rounds else ("−10", "+10")
+    back, forward = (f"Last {word}", f"Next {word}") if rounds else ("−10", "+10")
     turns = [
         ("a", jump(frames, step, -1), hands, back, "⏪", step == 0),
         ("b", step - 1, hands, "Back", "◀", step == 0),
@@ -241,7 +242,7 @@ def replay_message(
             ReplayButton(record.match_id, slot, to, with_hands, label, emoji, disabled, owner)
         )
     marks = (
-        [(f"Round {r} · from move {s}", s) for r, s in starts]
+        [(f"{round_mark(word, r)} · from move {s}", s) for r, s in starts]
         if rounds
         else [(f"Move {s}" + (" (the deal)" if s == 0 else ""), s) for s in range(0, last + 1, 10)]
     )
@@ -255,11 +256,16 @@ def replay_message(
                 record.match_id,
                 hands,
                 owner,
-                "Jump to a round" if rounds else "Jump to a move",
+                f"Jump to a {word}" if rounds else "Jump to a move",
                 marks[first : first + render.SELECT_OPTIONS],
             )
         )
     return content, embeds, view
+
+
+def round_mark(word: str, number: int) -> str:
+    """ "Round 3", "Turn 3"; a round 0 is what comes before the first: the set-up."""
+    return f"{word.capitalize()} {number}" if number else "Set-up"
 
 
 def shown_step(found: Replay, step: int) -> int:

@@ -108,14 +108,17 @@ class Play(commands.Cog):
                 drawn = await self.presenter.table_message(record)  # a lobby: no picture
                 response = await interaction.response.send_message(**drawn.sent())
                 await self.presenter.remember_message(record, response)
+            draft = False
             if pick is not None and pick.startswith(MINE):
                 # As the lobby's own deck select says it: a draft is named now, not at Start.
                 mine = await self.service.deck(interaction.user.id, pick.removeprefix(MINE))
+                draft = bool(self.service.deck_problems(mine))
                 said = render.deck_picked(mine.name, self.service.deck_problems(mine))
                 await interaction.followup.send(said, ephemeral=True)
-            if bots and len(record.seats) >= chosen.max_players:
+            if bots and len(record.seats) >= chosen.max_players and not draft:
                 # Bots took every seat: nobody could join, so nothing to wait for. With a
-                # seat free the lobby stays open for friends until the host presses Start.
+                # seat free the lobby stays open for friends until the host presses Start;
+                # with the host's draft, until they fix it or pick another (said above).
                 # The presenter turns the lobby message into the table.
                 await self.service.start(record.match_id, person(interaction))
 

@@ -14,6 +14,7 @@ from games.core.levels import LEVEL_NAMES
 from games.core.options import choice_text, describe, summary, switches
 from games.core.panels import Panel
 from games.core.protocol import Decision, Game, Option, SeatChoosing
+from games.core.words import bullets
 
 COLOURS = {
     "neutral": discord.Colour.from_rgb(201, 146, 84),  # cookie brown
@@ -78,7 +79,7 @@ def embed_from_panel(panel: Panel) -> discord.Embed:
 # --- lobby ---------------------------------------------------------------------------------
 def problem_lines(problems: list[str]) -> str:
     """What keeps a deck from play, one bullet a line."""
-    return "\n".join(f"• {p}" for p in problems)
+    return bullets(problems)
 
 
 def deck_picked(name: str, problems: list[str]) -> str:
@@ -88,6 +89,8 @@ def deck_picked(name: str, problems: list[str]) -> str:
         text += (
             " It is a draft, so the match cannot start with it until it is fixed:\n"
             + problem_lines(problems)
+            + "\nFix it with /deck import under the same name, or pick another with "
+            "**Choose deck**."
         )
     return clip(text, CONTENT)
 

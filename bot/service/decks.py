@@ -17,10 +17,29 @@ from bot.service.base import _MARKDOWN, Person, clean_name, settings_of
 from bot.service.lobbies import Lobbies
 from bot.store import DeckRecord, MatchRecord
 from games.core.protocol import Game, SeatChoosing
+from games.core.words import bullets, join_names, plural
 
 MOST_DECKS = 25
 NAME_LONGEST = 32
+UNREAD_SHOWN = 10  # lines naming no card told one by one in an import's report
 MINE = "mine:"  # a pick naming one of the player's own decks; other picks are ready values
+
+
+def few_unread(unread: Sequence[str]) -> list[str]:
+    """The lines that named no card, the first few of them and a count of the rest: a
+    pasted list from elsewhere may have hundreds, which would push the deck's own
+    problems out of the message."""
+    shown = list(unread[:UNREAD_SHOWN])
+    if rest := len(unread) - len(shown):
+        shown.append(f"…and {plural(rest, 'more line')} that name no card.")
+    return shown
+
+
+def ready_named(game: SeatChoosing, name: str) -> tuple[str, str] | None:
+    """The ready list (value, label) that ``name`` names by key or label, whatever its case."""
+    wanted = " ".join(name.split()).casefold()
+    found = (r for r in game.seat_choice.ready if wanted in (r[0].casefold(), r[1].casefold()))
+    return next(found, None)
 
 
 def deck_name(text: str) -> str:
@@ -50,15 +69,20 @@ class Decks(Lobbies):
     async def decks(self, user_id: int) -> list[DeckRecord]:
         return await self.store.decks(user_id)
 
+    async def find_deck(self, user_id: int, name: str) -> DeckRecord | None:
+        """The user's deck of that name, whatever its case, or None."""
+        wanted = " ".join(name.split()).casefold()
+        decks = await self.store.decks(user_id)
+        return next((deck for deck in decks if deck.name.casefold() == wanted), None)
+
     async def deck(self, user_id: int, name: str) -> DeckRecord:
         """The user's deck of that name, whatever its case."""
-        wanted = " ".join(name.split()).casefold()
-        for deck in await self.store.decks(user_id):
-            if deck.name.casefold() == wanted:
-                return deck
-        raise UserError(
-            f"You have no deck called '{clean_name(name)[:40]}'. /deck list shows yours."
-        )
+        deck = await self.find_deck(user_id, name)
+        if deck is None:
+            raise UserError(
+                f"You have no deck called '{clean_name(name)[:40]}'. /deck list shows yours."
+            )
+        return deck
 
     def deck_problems(self, deck: DeckRecord) -> list[str]:
         """Why the deck cannot be played; empty when it can."""
@@ -69,12 +93,18 @@ class Decks(Lobbies):
     ) -> DeckRecord:
         """Save (or replace) a deck, legal or not; a new one only under the limit."""
         name = deck_name(name)
+        game = self.deck_game(catalogue)
+        if (ready := ready_named(game, name)) is not None:
+            # Every command reads a ready deck's name (or key) as that deck: one of the
+            # player's own under it could never be shown, exported or played by name.
+            raise UserError(
+                f"'{name}' is taken by the ready {game.seat_choice.noun} {ready[1]}: give "
+                "yours another name."
+            )
         stamp = datetime.now(UTC)
-        try:
-            existing = await self.deck(user_id, name)
+        created = stamp
+        if (existing := await self.find_deck(user_id, name)) is not None:
             name, created = existing.name, existing.created_at  # the same deck, re-imported
-        except UserError:
-            created = stamp
         deck = DeckRecord(
             user_id=user_id,
             name=name,
@@ -98,19 +128,31 @@ class Decks(Lobbies):
         game = self.deck_game(catalogue)
         cards, unread = game.read_list(text)
         if not cards:
-            raise UserError(" ".join(["No line of that text names a card here.", *unread[:5]]))
+            noun = game.seat_choice.noun
+            told = f":\n{bullets(few_unread(unread))}" if unread else "."
+            raise UserError(
+                f"No line of that text names a card here, so nothing was saved{told}\n"
+                f"Write one line per card, as /{noun} export prints them; /{noun} copy "
+                f"starts a {noun} from a ready one instead."
+            )
         deck = await self.save_deck(user_id, catalogue, name, cards)
-        return deck, unread + game.list_problems(cards)
+        return deck, few_unread(unread) + game.list_problems(cards)
 
     async def pick_value(self, catalogue: str, user_id: int, text: str) -> str:
         """A deck as typed (a ready deck's key or name, or one of the user's own) as a
         lobby pick: the ready value, or ``mine:<name>``."""
         game = self.deck_game(catalogue)
-        wanted = " ".join(text.split()).casefold()
-        for value, label in game.seat_choice.ready:
-            if wanted in (value.casefold(), label.casefold()):
-                return value
-        return MINE + (await self.deck(user_id, text)).name
+        if (ready := ready_named(game, text)) is not None:
+            return ready[0]
+        if (deck := await self.find_deck(user_id, text)) is not None:
+            return MINE + deck.name
+        labels = join_names([label for _, label in game.seat_choice.ready])
+        noun = game.seat_choice.noun
+        # A typo of a ready deck's name is the likelier one for a newcomer with no decks.
+        raise UserError(
+            f"There is no {noun} called '{clean_name(text)[:40]}': the ready {noun}s are "
+            f"{labels}; /{noun} list shows your own."
+        )
 
     async def picked_cards(self, catalogue: str, user_id: int, value: str) -> list[str]:
         if value.startswith(MINE):
@@ -118,22 +160,39 @@ class Decks(Lobbies):
         return self.deck_game(catalogue).ready_list(value) or []
 
     async def copy_deck(self, user_id: int, catalogue: str, source: str, name: str) -> DeckRecord:
-        """A new deck from a ready deck (by key or name) or from one of the user's own."""
+        """A new deck from a ready deck (by key or name) or from one of the user's own.
+        Never over one of the same name: a copy that replaced a deck lost its edits
+        without a word (re-importing is the way to replace one, and says so)."""
         value = await self.pick_value(catalogue, user_id, source)
         cards = await self.picked_cards(catalogue, user_id, value)
+        taken = await self.find_deck(user_id, deck_name(name))
+        if taken is not None:
+            noun = self.deck_game(catalogue).seat_choice.noun
+            raise UserError(
+                f"You already have a {noun} called **{taken.name}**. Give the copy another "
+                f"name, or /{noun} delete {taken.name} first."
+            )
         return await self.save_deck(user_id, catalogue, name, cards)
 
     async def delete_deck(self, user_id: int, name: str) -> DeckRecord:
+        if await self.find_deck(user_id, name) is None:
+            for game in self.games.values():
+                if isinstance(game, SeatChoosing) and (ready := ready_named(game, name)):
+                    noun = game.seat_choice.noun
+                    raise UserError(
+                        f"{ready[1]} is a ready {noun}: it stays for everyone. /{noun} delete "
+                        f"removes one of your own (/{noun} list shows them)."
+                    )
         deck = await self.deck(user_id, name)
         await self.store.delete_deck(user_id, deck.name)
         return deck
 
     # --- the lobby's per-seat choice -----------------------------------------------------
-    async def start_options(self, record: MatchRecord, game: Game) -> BaseModel:
-        options = await super().start_options(record, game)
+    async def start_options(self, record: MatchRecord, game: Game, actor: Person) -> BaseModel:
+        options = await super().start_options(record, game, actor)
         if not isinstance(game, SeatChoosing):
             return options
-        return game.with_seat_lists(options, await self.seat_lists(record, game))
+        return game.with_seat_lists(options, await self.seat_lists(record, game, actor))
 
     def pick_label(self, game: Game, value: str) -> str:
         """How a pick reads in a lobby: a ready deck's label, or the player's deck name."""
@@ -161,8 +220,12 @@ class Decks(Lobbies):
 
         return await self._edit_lobby(match_id, edit)
 
-    async def seat_lists(self, record: MatchRecord, game: SeatChoosing) -> list[list[str]]:
-        """Every seat's full list at Start: its player's pick, else the seat's ready one."""
+    async def seat_lists(
+        self, record: MatchRecord, game: SeatChoosing, actor: Person
+    ) -> list[list[str]]:
+        """Every seat's full list at Start: its player's pick, else the seat's ready one.
+        A pick that cannot be played is refused in words for ``actor``: their own pick is
+        theirs to change; someone else's, that player's (the lobby's select is per seat)."""
         picks = settings_of(record).picks
         lists = []
         noun = game.seat_choice.noun
@@ -171,20 +234,23 @@ class Decks(Lobbies):
             value = value or game.default_choice(seat.seat)
             if value.startswith(MINE) and seat.user_id is not None:
                 name = value.removeprefix(MINE)
-                try:
-                    deck = await self.deck(seat.user_id, name)
-                except UserError:
-                    raise UserError(
-                        f"{seat.name}'s {noun} '{name}' no longer exists; "
-                        f"they can pick another with **{game.seat_choice.title}**."
-                    ) from None
+                own = seat.user_id == actor.user_id
+                whose = "Your" if own else f"{seat.name}'s"
+                pick = f"**{game.seat_choice.title}**"
+                pick = (
+                    f"Pick another with {pick}"
+                    if own
+                    else f"{seat.name} can pick another with {pick}"
+                )
+                deck = await self.find_deck(seat.user_id, name)
+                if deck is None:
+                    raise UserError(f"{whose} {noun} '{name}' no longer exists. {pick}.")
                 problems = game.list_problems(deck.cards)
                 if problems:
                     raise UserError(
-                        f"{seat.name}'s {noun} '{deck.name}' is a draft and cannot be played: "
+                        f"{whose} {noun} '{deck.name}' is a draft and cannot be played: "
                         + " ".join(problems[:4])
-                        + f" Pick another with **{game.seat_choice.title}**, or fix it "
-                        "with /deck import."
+                        + f" {pick}, or fix it with /{noun} import."
                     )
                 lists.append(list(deck.cards))
             else:

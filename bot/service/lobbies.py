@@ -192,7 +192,7 @@ class Lobbies(ServiceBase):
             self.require_host(record, actor, "add bots")
             game = self.game_of(record)
             if len(record.seats) >= game.max_players:
-                raise LobbyFull(game.max_players)
+                raise LobbyFull(game.max_players, for_bot=True)
             name = bot_name({s.name for s in record.seats}) or unique_name("🤖 Bot", record.seats)
             seat = SeatRecord(seat=len(record.seats), user_id=None, name=name, level=level)
             return {"seats": [*record.seats, seat]}
@@ -269,7 +269,7 @@ class Lobbies(ServiceBase):
                     f"there {'is' if n == 1 else 'are'} {n}. Invite people or add bots."
                 )
             seed = self.new_seed()
-            options = await self.start_options(record, game)
+            options = await self.start_options(record, game, actor)
             try:
                 state = game.setup(options, [s.name for s in record.seats], seed)
             except IllegalAction as exc:
@@ -300,8 +300,9 @@ class Lobbies(ServiceBase):
         await self.notify(Change(kind=kind, match=record, state=state, events=list(state.log)))
         return record
 
-    async def start_options(self, record: MatchRecord, game: Game) -> BaseModel:
-        """The options a match starts with: the lobby's, and whatever Start settles."""
+    async def start_options(self, record: MatchRecord, game: Game, actor: Person) -> BaseModel:
+        """The options a match starts with: the lobby's, and whatever Start settles (a
+        refusal is told to ``actor``, who pressed Start)."""
         return game.load_options(record.options)  # type: ignore[attr-defined]
 
     async def cancel(self, match_id: str, actor: Person | None) -> MatchRecord:

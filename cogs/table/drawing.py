@@ -240,7 +240,10 @@ class Drawing(Part):
             pass  # nothing more to wait for: no ping comes to a seat its player left
         elif decision is None:
             names = [s.name for s in seen.match.seats if s.seat in seen.waiting_on]
-            lines.append(f"Waiting for **{', '.join(names)}**. Your moves show here on your turn.")
+            lines.append(
+                f"Waiting for **{', '.join(names)}**. Your moves show here when you have one "
+                "to make."  # not "on your turn": in a game of answers it may be yours
+            )
         elif decision.window is not None:
             lines.append(f"**{decision.prompt}**")
             self.add_race(view, seen.match.match_id, decision)

@@ -88,6 +88,7 @@ class Asks(Effects):
             prompt="Choose your starting Cookie (secret until both have chosen).",
             options=opts,
             default=opts[0].action,
+            hides_choice=True,  # one kind of Cookie in hand is pinged all the same
         )
 
     def effect_brief(self, number: str, trigger: str | None = None) -> str:
@@ -130,14 +131,25 @@ class Asks(Effects):
         )
 
     def main_decision(self, state: BraverseState, key: str) -> Decision:
+        # A newcomer missing the attack they expected is told the rule that holds it back.
+        prompt = (
+            "Main Phase: play, attack, or end your turn."
+            if self.may_attack(state)
+            else "Main Phase: play, or end your turn. (The first player cannot attack on "
+            "their first turn.)"
+        )
         return Decision(
             key=key,
             seat=state.turn,
-            prompt="Main Phase: play, attack, or end your turn.",
+            prompt=prompt,
             options=tuple(self.main_options(state)),
             default=Action.of("end"),
             hides_choice=True,  # a lone End turn would tell the hand holds nothing to play
         )
+
+    def may_attack(self, state: BraverseState) -> bool:
+        """Not on the first player's first turn."""
+        return state.round > 1 or state.turn != state.first
 
     def main_options(self, state: BraverseState) -> list[Option]:
         seat = state.turn
@@ -196,7 +208,7 @@ class Asks(Effects):
                         description=self.effect_brief(stage.number, "activate"),
                     )
                 )
-        if state.round > 1 or seat != state.first:
+        if self.may_attack(state):
             opts += self.attack_options(state)
         opts.append(option(Action.of("end"), "End turn", group="End", style="danger"))
         return opts
@@ -321,7 +333,7 @@ class Asks(Effects):
                 self.flip_payments(state, frame),
                 use=("flip", "Use FLIP", "FLIP", self.effect_brief(frame.card, "flip")),
                 refuse=("decline", "Decline"),
-                prompt=f"FLIP: {card.name} — {self.flip_text(card.number)}",
+                prompt=f"FLIP: {card.name} — {self.trigger_text(card.number, 'flip')}",
             )
         if isinstance(frame, RevealFrame):
             found = self.find(state, frame.uid)
@@ -332,9 +344,10 @@ class Asks(Effects):
                 key,
                 frame.seat,
                 self.reveal_payments(state, frame),
-                use=("reveal", "Use On Reveal", "Use", ""),
+                use=("reveal", "Use On Reveal", "Use", self.effect_brief(card.number, "on_reveal")),
                 refuse=("skip", "Skip"),
-                prompt=f"On Reveal: {card.name}?",
+                # What it does, as a FLIP's prompt says it: the choice is to pay for it.
+                prompt=f"On Reveal: {card.name} — {self.trigger_text(card.number, 'on_reveal')}",
             )
         if isinstance(frame, ReplaceFrame):
             seat = frame.order[0]
@@ -355,6 +368,7 @@ class Asks(Effects):
                 options=tuple(opts),
                 default=opts[0].action if forced else Action.of("done"),
                 reaction=seat != state.turn,
+                hides_choice=True,  # a side with no Cookie in hand is pinged all the same
             )
         if isinstance(frame, RefreshFrame):
             side = state.sides[frame.seat]
@@ -365,8 +379,9 @@ class Asks(Effects):
             return Decision(
                 key=key,
                 seat=frame.seat,
-                prompt="Your deck is empty: which Cookie from the Discard Pile goes to the "
-                "Break Area?",
+                prompt="Your deck is empty: which Cookie from your Discard Pile goes to the "
+                "Break Area? Its LV counts toward the 10 that lose; the rest of the pile "
+                "becomes your deck.",
                 options=tuple(opts),
                 default=opts[0].action,
                 reaction=frame.seat != state.turn,
@@ -381,8 +396,12 @@ class Asks(Effects):
             options=tuple(choice.options),
             default=choice.options[0].action,
             reaction=choice.seat != state.turn,
+            hides_choice=choice.hides,
         )
 
-    def flip_text(self, number: str) -> str:
-        line = next(x for x in self.pool[number].text.splitlines() if x.startswith("FLIP"))
+    def trigger_text(self, number: str, trigger: str) -> str:
+        """What the card's line for ``trigger`` says it does ("FLIP (1 Red): Deal 2
+        damage…" -> "Deal 2 damage…")."""
+        name = TRIGGER_NAMES[trigger]
+        line = next(x for x in self.pool[number].text.splitlines() if x.startswith(name))
         return line.split(": ", 1)[1]

@@ -30,6 +30,7 @@ from games.braverse.state import (
     TrapWindow,
 )
 from games.core.protocol import Event
+from games.core.words import plural
 
 if TYPE_CHECKING:
     from games.braverse.cards import Card
@@ -248,7 +249,7 @@ class Battle:
             Event(
                 text=f"♻️ {state.names[seat]} refreshes: {self.pool[card].name} goes to the Break "
                 f"Area (LV {self.break_level(side)}/{WIN_LEVEL}); the Discard Pile becomes "
-                f"the deck ({len(side.deck)} cards)."
+                f"the deck ({plural(len(side.deck), 'card')})."
             )
         )
         self.check_break(state, seat, events)
@@ -283,8 +284,9 @@ class Battle:
                     events,
                 )
                 return True
-            if in_hand and len(side.battle) < 2 and (side.left > 0 or not side.battle):
-                return False
+            may_place = len(side.battle) < 2 and (side.left > 0 or not side.battle)
+            if may_place and (in_hand or state.options.ask_lone_choice):
+                return False  # asked even with no Cookie in hand: the wait tells nothing
             side.left = 0
             frame.order.pop(0)
         state.stack.pop()

@@ -47,8 +47,11 @@ TARGETED = (Damage, AddHp, ReturnToHand, Rest, Activate, SupportToHand, ToDiscar
 class Choice:
     """What an op asks: who, what, and whether stopping early is allowed."""
 
-    def __init__(self, seat: int, prompt: str, options: list[Option]) -> None:
+    def __init__(
+        self, seat: int, prompt: str, options: list[Option], *, hides: bool = False
+    ) -> None:
         self.seat, self.prompt, self.options = seat, prompt, options
+        self.hides = hides  # whether the seat has a choice at all is a secret of its hand
 
 
 class Effects(Battle):
@@ -215,13 +218,16 @@ class Effects(Battle):
         if pile is not None:
             seat, cards, verb = pile
             distinct = sorted(set(cards))
-            if len(distinct) <= 1:
+            # A hand of one kind is asked all the same: taken at once, the game going
+            # straight on would tell the table (public piles need no such care).
+            hidden = isinstance(op, Discard) and state.options.ask_lone_choice
+            if len(distinct) < (1 if hidden else 2):
                 return None
             opts = [
                 option(Action.of("take", c), f"{verb} {self.pool[c].name}", group=verb)
                 for c in distinct
             ]
-            return Choice(seat, f"{name}: {verb.lower()} which card?", opts)
+            return Choice(seat, f"{name}: {verb.lower()} which card?", opts, hides=hidden)
         return None
 
     def pile_for(

@@ -70,6 +70,7 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     quick_start: ClassVar[str] = QUICK_START
+    round_word: ClassVar[str] = "turn"  # its log says "Turn 3: Ana."
     options_model = BraverseOptions
     state_model = BraverseState
     search_kind = search.BraverseSearch
@@ -478,10 +479,12 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
     ) -> BraverseOptions:
         # The card list's digest pins what the numbers meant, so a replay on a host with
         # other cards is refused instead of replaying another game. A lobby or tournament
-        # stored before the trap window opened after every attack may still hold the old
-        # rule (``always_ask`` False): a match started now plays today's.
+        # stored before the trap window opened after every attack, or before re-placement
+        # was asked of a side with no Cookie in hand, may still hold the old rule: a match
+        # started now plays today's.
         update = {"decks": tuple(tuple(d) for d in lists), "cards": self.pool.digest}
-        return options.model_copy(update={**update, "always_ask": True})  # type: ignore[return-value]
+        today = {"always_ask": True, "ask_lone_choice": True}
+        return options.model_copy(update={**update, **today})  # type: ignore[return-value]
 
     def lookup(self, name: str) -> str | None:
         """A card's text by number or name, for a generic ``/card`` command: the whole

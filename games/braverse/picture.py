@@ -30,6 +30,7 @@ from games.core.pictures import (
     section_height,
 )
 from games.core.pictures import header as draw_header
+from games.core.words import plural
 
 SYMBOLS: dict[str, tuple[Shape, str]] = {
     "R": ("circle", "red"),
@@ -276,7 +277,7 @@ def hand_scene(view: BraverseView) -> BraverseHand | None:
 
 def draw_hand(pool: CardPool, scene: BraverseHand) -> bytes:
     counted = sorted(Counter(scene.hand).items())
-    sections = [(f"Your hand ({len(scene.hand)} cards)", counted)]
+    sections = [(f"Your hand ({plural(len(scene.hand), 'card')})", counted)]
     if scene.start:
         sections.append(("Your starting Cookie", [(scene.start, 1)]))
     if scene.looked:

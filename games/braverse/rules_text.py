@@ -85,7 +85,8 @@ damage; an attack's "then" effect needs its attacker still in the Battle Area.
 • After Cookies faint or leave, their owner may place that many Cookies from hand (turn \
 player first), each On Reveal resolving before the next; re-placement follows an attack \
 once it has resolved, and an effect once it is done. On Reveal may be paid for and used \
-on the opponent's turn too.
+on the opponent's turn too. A player with no Cookie in hand is asked all the same and \
+passes on their own after a short pause, so waiting tells nothing of their hand.
 • A player with no Cookie in the Battle Area and none in hand loses (checked at \
 re-placement); a Break Area of LV {WIN_LEVEL} loses at once.
 • An empty deck refreshes at once, even in the middle of a draw or an HP pile: you choose \
@@ -94,7 +95,9 @@ new deck; if it is still empty you refresh again; with no Cookie to send, you lo
 • End-of-turn effects: the Stage first, then Cookies left to right.
 • The opponent's draw after a forced redraw is automatic, each time.
 • The trap window opens after every attack, so waiting tells nothing of the defender's \
-hand; a defender with nothing to answer passes on their own after a short pause.
+hand; a defender with nothing to answer passes on their own after a short pause. A \
+choice your hand leaves one answer to (a discard of your choice from a hand of one kind) \
+is likewise asked, and answered for you after the pause.
 • "When attacked" is the Cookie's own effect: only the Cookie the attack targets may use \
 it, not its neighbour.
 • "+N HP" has no cap: it puts the top card of the deck on the HP pile. Moving HP cards \

@@ -39,6 +39,19 @@ class BraverseOptions(BaseModel):
         title="Always open the trap window",
         json_schema_extra={"offered": False},
     )
+    # A side whose hand leaves it one choice or none is asked all the same (its lone
+    # answer played after the pause of any forced decision): after a Cookie faints or
+    # leaves, whether to place another with no Cookie in hand ("Place no more"); which
+    # card to discard from a hand of one kind. Skipped, the game going straight on would
+    # tell the table what that hand holds. Matches begun before this rule hold False
+    # (migration 020; an export of one holds no word of it: "before") and replay so from
+    # their logs; no lobby offers the old rule. Last of the fields: the migration appends
+    # it where a dump writes it.
+    ask_lone_choice: bool = Field(
+        default=True,
+        title="Ask a hand with one choice",
+        json_schema_extra={"offered": False, "before": False},
+    )
 
 
 class Cookie(BaseModel):

@@ -31,6 +31,7 @@ from games.braverse.state import (
 from games.core.panels import Panel, PanelField, Panels
 from games.core.protocol import Decision
 from games.core.views import TableView, to_move
+from games.core.words import plural
 
 
 class BraverseRules(Protocol):
@@ -321,8 +322,9 @@ def table_panel(game: BraverseRules, view: BraverseView) -> Panel:
         title="⚔️ CookieRun: Braverse",
         description=description,
         fields=tuple(fields),
-        footer="Unofficial fan implementation · a Break Area of LV 10 loses · "
-        "Discard Piles and Break Areas: Details",
+        # The piles are behind the table's own button, named after them; a Spectate copy,
+        # a finished table and a replay page have none, so the footer names no button.
+        footer="Unofficial fan implementation · a Break Area of LV 10 loses",
         accent=accent,  # type: ignore[arg-type]
     )
 
@@ -370,7 +372,7 @@ def hand_panel(game: BraverseRules, view: BraverseView) -> Panel | None:
             )
         )
     return Panel(
-        title=f"Your hand ({len(side.hand)} cards)",
+        title=f"Your hand ({plural(len(side.hand), 'card')})",
         description="\n".join(lines)[:4000] or "*empty*",
         fields=tuple(fields),
         accent="turn",

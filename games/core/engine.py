@@ -46,6 +46,9 @@ class Engine(Generic[StateT, OptionsT]):
     contract_guide: ClassVar[float] = 0.0
     # The search bot's class: ``Search`` itself, or the game's own with its hints.
     search_kind: ClassVar[type[Search]] = Search  # type: ignore[type-arg]
+    # What the game calls the stretch its state's ``round`` counts, as its own log says
+    # it ("Turn 3: Ana."): a replay steps and jumps by it.
+    round_word: ClassVar[str] = "round"
 
     # --- to write per game -------------------------------------------------------------
     def setup(self, options: OptionsT, players: Sequence[str], seed: int) -> StateT:

@@ -316,6 +316,7 @@ class Game(Protocol):
     min_players: int
     max_players: int
     quick_start: str  # what /rules opens with: the goal, a turn, how it ends
+    round_word: str  # what its state's ``round`` counts: "round", Braverse's "turn"
     options_model: type[BaseModel]
     state_model: type[GameState]
 

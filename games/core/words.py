@@ -83,3 +83,8 @@ def ordinal(place: int) -> str:
     """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st."""
     suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
     return f"{place}{suffix}"
+
+
+def bullets(lines: Sequence[str]) -> str:
+    """One bullet a line: every list of problems reads alike, in Discord and out of it."""
+    return "\n".join(f"• {line}" for line in lines)

@@ -131,7 +131,7 @@ async def test_a_draft_is_refused_at_start_and_a_ready_pick_then_starts(
         await service.start(match_id, ANA)
     assert str(refused.value) == (
         "Ben's deck 'Half' is a draft and cannot be played: The deck has 4 cards; it needs "
-        "exactly 60. Pick another with **Choose deck**, or fix it with /deck import."
+        "exactly 60. Ben can pick another with **Choose deck**, or fix it with /deck import."
     )
     assert (await service.get(match_id)).status == "lobby"
     await service.choose(match_id, BEN, "fort")

@@ -38,3 +38,24 @@ async def test_two_players_play_a_full_match_and_hands_stay_private(fake, db) ->
         for text in fake.all_public_text():
             assert "You draw" not in text  # a drawn card is told to its drawer only
     fake.assert_clean()
+
+
+async def test_a_replay_steps_by_turn_as_the_game_counts_them(fake, db) -> None:
+    """Braverse counts turns ("Turn 3: Ana.", "Ana's turn 3"); its replay offered
+    "Round 3", "Next round" and "Jump to a round" for the same stretches, and "Round 0"
+    for the set-up."""
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        await open_game(fake, "braverse", ana, bots=1)
+        await play_to_the_end(fake, [ana])
+        match_id = table_of(fake).find_button("Rematch").custom_id.split(":")[2]
+        await fake.slash(ana, "replay", match=match_id)
+        page = fake.last_reply(ana)
+        labels = [b.label for b in page.buttons()]
+        assert labels[:4] == ["Last turn", "Back", "Next", "Next turn"]
+        jump = page.selects()[0]
+        assert jump["placeholder"] == "Jump to a turn"
+        marks = [o["label"] for o in jump["options"]]
+        assert marks[0] == "Set-up · from move 0" and marks[1].startswith("Turn 1 · from move ")
+        assert not any("Round" in m for m in marks)
+    fake.assert_clean()

@@ -311,3 +311,84 @@ async def test_the_attacker_sees_the_same_whether_the_defender_can_answer_or_not
     other.assert_clean()
     assert any("🪤 Ben may answer the attack." in t for t in trap[0])
     assert nothing == trap
+
+
+# --- re-placement is asked whether or not a Cookie is in hand ---------------------------------
+SPROUT_TENDER = "S1-031"  # a Cookie Ben could place
+
+
+async def what_ana_sees_after_a_faint(fake, db, monkeypatch, card: str):  # type: ignore[no-untyped-def]
+    """Ana's attack makes one of Ben's two Cookies faint; Ben holds ``card`` and asked to
+    be asked always by nobody. Seen once the trap window has passed for him."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    two = side(battle=[("S1-035", [FILLER]), ("S1-046", [FILLER] * 2)], hand=[card])
+    async with fake.running(make_bot(db)) as bot:
+        bot.bots.forced_pause = PAUSE
+        monkeypatch.setitem(GAMES, "braverse", ember_knight_attacks(two))
+        await open_game(fake, "braverse", ana, ben, always_ask=False)
+        await attack(fake, ana)
+        await fake.advance(PAUSE[1])  # Ben's forced pass in the trap window
+        table = table_of(fake).text()
+        assert "🍪 Ben may place Cookies." in table and "▶️ Ben" in table
+        seen = public_words(fake), (await show_hand(fake, ana)).text()
+        if card != SPROUT_TENDER:  # nothing to place: "Place no more" after the pause
+            await fake.advance(PAUSE[1])
+            assert "▶️ Ana" in table_of(fake).text()
+        return seen
+
+
+async def test_re_placement_reads_alike_whether_or_not_the_player_holds_a_cookie(
+    fake, db, monkeypatch, tmp_path
+) -> None:
+    """Skipped for a hand with no Cookie, the game went straight on, and the table and
+    the missing ping told Ana that Ben's hand held none."""
+    nothing = await what_ana_sees_after_a_faint(fake, db, monkeypatch, TAX_COLLECTOR)
+    fake.assert_clean()
+    other = FakeDiscord()
+    cookie = await what_ana_sees_after_a_faint(
+        other, tmp_path / "other.db", monkeypatch, SPROUT_TENDER
+    )
+    other.assert_clean()
+    assert nothing == cookie
+
+
+async def test_a_hand_with_one_kind_of_cookie_is_pinged_for_its_starting_cookie(
+    fake, db, monkeypatch
+) -> None:
+    """A hand holding one kind of Cookie has one starting choice, played for it after the
+    pause: unpinged, the table learnt that hand held no other Cookie."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    rigged = RiggedBraverse(
+        side(hand=["S1-031", "S1-035", FILLER]),
+        side(hand=["S1-031", "S1-031", FILLER]),
+        phase="starting",
+        round=0,
+    )
+    async with fake.running(make_bot(db)) as bot:
+        bot.bots.forced_pause = PAUSE
+        monkeypatch.setitem(GAMES, "braverse", rigged)
+        await open_game(fake, "braverse", ana, ben, always_ask=False)
+        ping = last_ping(fake, ben)  # one ping for both, as for two hands with a choice
+        assert f"<@{ana.id}> <@{ben.id}>, your move" in ping
+        await fake.advance(PAUSE[1])
+        assert "Ben has chosen a starting Cookie." in table_of(fake).text()
+    fake.assert_clean()
+
+
+async def test_the_attackers_hand_waits_on_the_answer_without_saying_it_is_not_her_turn(
+    fake, db, monkeypatch
+) -> None:
+    """After her attack, Ana's hand said "Your moves show here on your turn", on her own
+    turn, while the table said it was hers: it now says the moves come back when she has
+    one to make."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    rigged = ember_knight_attacks(side(battle=[("S1-035", [FILLER] * 4)]))
+    async with fake.running(make_bot(db)):
+        await start(fake, monkeypatch, rigged, ana, ben)
+        await attack(fake, ana)
+        hand = await show_hand(fake, ana)
+        assert "Waiting for **Ben**. Your moves show here when you have one to make." in (
+            hand.text()
+        )
+        assert "on your turn" not in hand.text()
+    fake.assert_clean()

@@ -79,3 +79,41 @@ async def test_the_support_prompt_says_what_support_pays_for_and_skip_comes_last
         await choose(fake, ana, hand, "Flare Juggler (pays Red)")
         assert "Support (pays costs): 🟥 Red 1 of 1 active" in table_of(fake).text()
     fake.assert_clean()
+
+
+async def test_the_tables_footer_points_at_no_button_that_is_not_there(
+    fake, db, monkeypatch
+) -> None:
+    """The footer said "Discard Piles and Break Areas: Details": no button is called
+    Details, and a Spectate copy, a finished table and a replay page have no such button
+    at all. The button says what it shows; the footer says what the game is."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)):
+        await start(fake, monkeypatch, fencer_against_two_porters(), ana, ben)
+        table = table_of(fake)
+        assert table.find_button("Discard Piles and Break Areas")
+        await fake.click(ben, table, table.find_button("Spectate"))
+        for message in (table, fake.last_reply(ben)):
+            footer = message.embeds[0]["footer"]["text"]
+            assert footer == "Unofficial fan implementation · a Break Area of LV 10 loses"
+    fake.assert_clean()
+
+
+async def test_one_card_is_one_card_not_one_cards(fake, db, monkeypatch) -> None:
+    """A hand of one read "Your hand (1 cards)"; a deck of one "1 cards"."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    rigged = RiggedBraverse(
+        side(battle=[(BLAZE_FENCER, [FILLER] * 4)], hand=[FLARE_JUGGLER]),
+        side(battle=[(MOSSY_PORTER, [FILLER] * 3)]),
+    )
+    async with fake.running(make_bot(db)):
+        await start(fake, monkeypatch, rigged, ana, ben)
+        assert "Your hand (1 card)" in (await show_hand(fake, ana)).text()
+        await fake.slash(ana, "deck import", name="One")
+        await fake.submit_modal(ana, {"deck:cards": "S1-001"})
+        assert "1 card. It cannot be played" in fake.last_reply(ana).text()
+        await fake.slash(ana, "deck list")
+        assert "**One** · 📝 draft (1 card): cannot be played yet" in fake.last_reply(ana).text()
+        await fake.slash(ana, "deck show", name="One")
+        assert "📝 Draft: cannot be played yet · 1 card" in fake.last_reply(ana).text()
+    fake.assert_clean()

@@ -72,7 +72,7 @@ async def test_import_reports_every_problem_at_once_and_saves_a_draft(fake, db) 
         await fake.slash(ana, "deck import", name="Junk")
         await fake.submit_modal(ana, {"deck:cards": "hello world\n"})
         said = fake.last_reply(ana).text()
-        assert said.startswith("No line of that text names a card here.")
+        assert said.startswith("No line of that text names a card here, so nothing was saved")
         assert "Line 1: 'hello world' is not a card here." in said
         assert len(await bot.service.decks(ana.id)) == 2
     fake.assert_clean()
@@ -203,7 +203,7 @@ async def test_play_with_a_deck_and_with_no_set_up_at_all(fake, db) -> None:
         await fake.slash(ana, "play", game="cover_your_assets", deck="Walls")
         assert "is played without decks" in fake.last_reply(ana).text()
         await fake.slash(ana, "play", game="braverse", deck="Nope")
-        assert "You have no deck called 'Nope'" in fake.last_reply(ana).text()
+        assert "There is no deck called 'Nope'" in fake.last_reply(ana).text()
         assert await bot.service.store.open_in_channel(fake.general.id) is None
         await fake.slash(ana, "play", game="braverse", deck="walls")
         lobby = table_of(fake)
@@ -256,4 +256,130 @@ async def test_play_with_a_draft_of_ones_own_says_at_once_it_cannot_start(fake, 
         await fake.slash(ana, "deck copy", source="fort", name="Ana Fort")
         await fake.slash(ana, "play", game="braverse", deck="Ana Fort")
         assert fake.last_reply(ana).text() == "You play **Ana Fort** at this table."
+    fake.assert_clean()
+
+
+async def test_a_draft_keeps_a_lobby_open_and_each_refusal_says_who_can_fix_it(fake, db) -> None:
+    """/play deck: with a draft and bots for every seat told the host twice, the second
+    time of "Ana's deck" as of someone else; Start refused for a guest's draft told the
+    host to "pick another", which only the guest can."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)):
+        await import_deck(fake, ana, "Tiny", "4 S1-001\n")
+        before = len(fake.ephemerals(ana))
+        await fake.slash(ana, "play", game="braverse", deck="Tiny", bots=1)
+        said = [m.text() for m in fake.ephemerals(ana)[before:]]
+        assert said == [
+            "You play **Tiny** at this table. It is a draft, so the match cannot start with "
+            "it until it is fixed:\n• The deck has 4 cards; it needs exactly 60.\n"
+            "Fix it with /deck import under the same name, or pick another with "
+            "**Choose deck**."
+        ]
+        assert "· lobby" in table_of(fake).text()  # still open, nothing started
+        await fake.click(ana, table_of(fake), table_of(fake).find_button("Start"))
+        assert fake.last_reply(ana).text() == (
+            "Your deck 'Tiny' is a draft and cannot be played: The deck has 4 cards; it "
+            "needs exactly 60. Pick another with **Choose deck**, or fix it with /deck import."
+        )
+        await fake.slash(ana, "cancel")
+        # A guest's draft: the host hears who can fix it.
+        await import_deck(fake, ben, "Half", "4 S1-001\n")
+        await fake.slash(ana, "play", game="braverse")
+        lobby = fake.public_messages(fake.general)[-1]
+        await fake.click(ben, lobby, lobby.find_button("Join"))
+        picker = next(s for s in lobby.selects() if s["custom_id"].startswith("cj:seatpick:"))
+        await fake.select(ben, lobby, picker["custom_id"], ["mine"])
+        private = fake.last_reply(ben)
+        await fake.select(ben, private, private.selects()[0]["custom_id"], ["mine:Half"])
+        await fake.click(ana, lobby, lobby.find_button("Start"))
+        assert fake.last_reply(ana).text() == (
+            "Ben's deck 'Half' is a draft and cannot be played: The deck has 4 cards; it "
+            "needs exactly 60. Ben can pick another with **Choose deck**, or fix it with "
+            "/deck import."
+        )
+    fake.assert_clean()
+
+
+async def test_an_import_report_keeps_the_decks_own_problems_and_says_how_to_go_on(
+    fake, db
+) -> None:
+    """A paste of many lines that name no card buried the deck's own problems under a
+    clipped wall of 'Line N' bullets; a paste of none said only that nothing named a card,
+    run on in one paragraph, and not how to write one."""
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        pasted = "\n".join(f"1 Official Card {i}" for i in range(1, 41)) + "\n4 S1-001\n"
+        text = (await import_deck(fake, ana, "Mixed", pasted)).text()
+        assert "• Line 10: 'Official Card 10' is not a card here." in text
+        assert "Line 11:" not in text
+        assert "• …and 30 more lines that name no card." in text
+        assert "• The deck has 4 cards; it needs exactly 60." in text
+        assert "…" not in text.replace("…and 30", "")  # nothing clipped
+        await fake.slash(ana, "deck import", name="Nothing")
+        await fake.submit_modal(ana, {"deck:cards": "\n".join(f"junk{i}" for i in range(12))})
+        assert fake.last_reply(ana).text() == (
+            "No line of that text names a card here, so nothing was saved:\n"
+            + "".join(f"• Line {i + 1}: 'junk{i}' is not a card here.\n" for i in range(10))
+            + "• …and 2 more lines that name no card.\n"
+            "Write one line per card, as /deck export prints them; /deck copy starts a deck "
+            "from a ready one instead."
+        )
+        await fake.slash(ana, "deck import", name="Blank")
+        await fake.submit_modal(ana, {"deck:cards": " \n \n"})
+        assert fake.last_reply(ana).text() == (
+            "No line of that text names a card here, so nothing was saved.\n"
+            "Write one line per card, as /deck export prints them; /deck copy starts a deck "
+            "from a ready one instead."
+        )
+    fake.assert_clean()
+
+
+async def test_copy_never_overwrites_a_deck_of_the_same_name(fake, db) -> None:
+    """/deck copy onto a name already taken replaced that deck without a word, and the
+    edits in it were gone; /deck import is the one way to replace a deck, and says so."""
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        await import_deck(fake, ana, "Mine", "\n".join(FORT))
+        await fake.slash(ana, "deck copy", source="R+Y Rush", name="mine")
+        assert fake.last_reply(ana).text() == (
+            "You already have a deck called **Mine**. Give the copy another name, or "
+            "/deck delete Mine first."
+        )
+        assert (await bot.service.deck(ana.id, "Mine")).cards == FORT
+    fake.assert_clean()
+
+
+async def test_a_ready_decks_name_mistyped_or_deleted_gets_a_way_on(fake, db) -> None:
+    """A typo of a ready deck's name, or /deck delete of a ready deck, said only "You have
+    no deck called …": a newcomer with no deck of their own was sent to an empty list."""
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        await fake.slash(ana, "deck copy", source="R+Y Rsh", name="Mine")
+        assert fake.last_reply(ana).text() == (
+            "There is no deck called 'R+Y Rsh': the ready decks are R+Y Rush, B+G Tempo and "
+            "Y+G Fort; /deck list shows your own."
+        )
+        await fake.slash(ana, "deck delete", name="r+y rush")
+        assert fake.last_reply(ana).text() == (
+            "R+Y Rush is a ready deck: it stays for everyone. /deck delete removes one of "
+            "your own (/deck list shows them)."
+        )
+    fake.assert_clean()
+
+
+async def test_a_deck_cannot_take_a_ready_decks_name(fake, db) -> None:
+    """A deck of one's own called "R+Y Rush" was saved, then never found by name: /deck
+    show, /deck export and /play deck: all read that name as the ready deck."""
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(ana, "deck copy", source="R+Y Rush", name="r+y rush")
+        assert fake.last_reply(ana).text() == (
+            "'r+y rush' is taken by the ready deck R+Y Rush: give yours another name."
+        )
+        await fake.slash(ana, "deck import", name="Tempo")
+        await fake.submit_modal(ana, {"deck:cards": "\n".join(TEMPO)})
+        assert fake.last_reply(ana).text() == (
+            "'Tempo' is taken by the ready deck B+G Tempo: give yours another name."
+        )
+        assert await bot.service.decks(ana.id) == []
     fake.assert_clean()

@@ -39,3 +39,18 @@ async def test_the_lobbys_leave_and_cancel_change_the_lobby_in_place(
         assert ended.buttons() == []
         assert (await bot.service.store.open_in_channel(fake.general.id)) is None
     fake.assert_clean()
+
+
+async def test_add_bot_at_a_full_table_tells_the_host_to_start(fake, db) -> None:
+    """The host pressing Add bot at a full Braverse table was told to "Watch, or open
+    another with /play", as if they were a stranger to it."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)):
+        await fake.slash(ana, "play", game="braverse")
+        lobby = table_of(fake)
+        await fake.click(ben, lobby, lobby.find_button("Join"))
+        await fake.click(ana, lobby, lobby.find_button("Add bot"))
+        assert fake.last_reply(ana).text() == (
+            "This table is full (2 seats). Press **Start** to play."
+        )
+    fake.assert_clean()

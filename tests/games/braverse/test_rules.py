@@ -143,8 +143,13 @@ def test_battle_the_first_player_cannot_attack_on_turn_one_the_second_can() -> N
     ben = side(battle=[("S1-046", [FILLER] * 2)], support=["S1-046"], hand=[])
     t = Table(ana, ben, round=1)
     assert not any(o.startswith("atk") for o in t.options("Ana"))
+    # The question says why no attack is offered, instead of "play, attack, or end".
+    assert t.decision().prompt == (
+        "Main Phase: play, or end your turn. (The first player cannot attack on their first turn.)"
+    )
     t = Table(ana, ben, round=2, turn=1)
     assert "atk.0.0.B" in t.options("Ben")
+    assert t.decision().prompt == "Main Phase: play, attack, or end your turn."
 
 
 def test_main_phase_a_placed_cookie_is_active_and_may_attack_at_once() -> None:
@@ -351,7 +356,11 @@ def test_battle_a_match_stored_with_the_old_trap_window_replays_from_its_log() -
     export = MatchExport.model_validate(data)
     assert export.options["always_ask"] is False
     *_, final = states(GAME, export)
-    assert hashlib.sha256(final.model_dump_json().encode()).hexdigest() == digest
+    # Exported before re-placement was asked of a side with no Cookie in hand, it holds
+    # no word of that rule either: it replays under the old one, as it was saved then.
+    assert final.options.ask_lone_choice is False
+    saved = final.model_dump_json().replace(',"ask_lone_choice":false', "")
+    assert hashlib.sha256(saved.encode()).hexdigest() == digest
     # the same seed, decks and moves under today's rule: the first attack on a defender
     # with no answer finds a window the old log never answered
     export.options["always_ask"] = True
@@ -547,6 +556,34 @@ def test_replacement_both_sides_turn_player_first_zero_to_n_and_forced() -> None
     assert t.deciding() == "Ana" and t.state.phase == "main" and t.state.stack == []
 
 
+@pytest.mark.parametrize("hand", [["S1-047"], ["S1-014"]])
+def test_replacement_asks_a_side_with_no_cookie_in_hand_all_the_same(hand: list[str]) -> None:
+    """Whether a side is asked to re-place must not tell the table whether it holds a
+    Cookie: with none, its lone "Place no more" is asked all the same (and, hiding that
+    it has no choice, pinged like any decision)."""
+    t = Table(
+        side(battle=[("S1-005", [FILLER] * 3)], support=["S1-001", "S1-001", "S1-016"]),
+        side(battle=[("S1-035", [FILLER]), ("S1-046", [FILLER] * 2)], hand=hand),
+    )
+    t.play("Ana", "atk", 0, 0, "RRY")
+    decision = t.decision()
+    assert t.deciding() == "Ben" and decision.hides_choice
+    assert t.options("Ben")[-1] == "done"
+    t.play("Ben", "done")
+    assert t.deciding() == "Ana" and t.state.phase == "main"
+
+
+def test_replacement_under_the_old_rule_skips_a_side_with_no_cookie_in_hand() -> None:
+    """Matches begun before that rule (``ask_lone_choice`` off) replay as they were played."""
+    t = Table(
+        side(battle=[("S1-005", [FILLER] * 3)], support=["S1-001", "S1-001", "S1-016"]),
+        side(battle=[("S1-035", [FILLER]), ("S1-046", [FILLER] * 2)], hand=["S1-014"]),
+        ask_lone_choice=False,
+    )
+    t.play("Ana", "atk", 0, 0, "RRY")
+    assert t.deciding() == "Ana" and t.state.phase == "main"
+
+
 def test_replacement_is_forced_when_the_battle_area_is_empty() -> None:
     t = Table(
         side(battle=[("S1-005", [FILLER] * 3)], support=["S1-001", "S1-001", "S1-016"]),
@@ -581,9 +618,40 @@ def test_on_reveal_may_be_paid_and_used_on_the_opponents_turn() -> None:
     decision = t.decision()
     assert decision.seat == 1 and decision.reaction
     assert t.options("Ben") == ["reveal.R", "skip"]
+    # What it does is said, as a FLIP's is: "On Reveal: Chili Drummer?" alone was not.
+    assert decision.prompt == "On Reveal: Chili Drummer — Deal 1 damage to an opponent's Cookie."
+    assert decision.options[0].description == "On Reveal: Deal 1 damage to an opponent's Cookie."
     assert decision.default == Action.of("skip")  # it costs something: a timeout skips
     t.play("Ben", "reveal", "R")  # Chili Drummer: 1 damage to Ana's only Cookie
     assert t.hp("Ana") == [FILLER, FILLER] and t.side("Ben").support[0].rested
+
+
+@pytest.mark.parametrize("hand", [["S1-031", "S1-031"], ["S1-031", "S1-035"]])
+def test_a_discard_of_ones_choice_asks_a_hand_of_one_kind_all_the_same(hand: list[str]) -> None:
+    """Custard Lookout's On Reveal: Ben discards a card of his choice. A hand of one kind
+    has one choice; played at once, the game going straight on told Ana so."""
+    t = Table(
+        side(battle=[(PLAIN, [FILLER] * 2)], hand=["S1-019"], support=["S1-016"]),
+        side(battle=[("S1-035", [FILLER] * 3)], hand=hand),
+    )
+    t.play("Ana", "cookie", "S1-019")
+    t.play("Ana", "reveal", "Y")
+    decision = t.decision()
+    assert t.deciding() == "Ben" and decision.hides_choice
+    assert t.options("Ben")[0] == "take.S1-031"
+    t.play("Ben", "take", "S1-031")
+    assert t.side("Ben").discard == ["S1-031"] and t.deciding() == "Ana"
+
+
+def test_a_discard_of_ones_choice_under_the_old_rule_takes_a_lone_kind_at_once() -> None:
+    t = Table(
+        side(battle=[(PLAIN, [FILLER] * 2)], hand=["S1-019"], support=["S1-016"]),
+        side(battle=[("S1-035", [FILLER] * 3)], hand=["S1-031", "S1-031"]),
+        ask_lone_choice=False,
+    )
+    t.play("Ana", "cookie", "S1-019")
+    t.play("Ana", "reveal", "Y")
+    assert t.side("Ben").discard == ["S1-031"] and t.deciding() == "Ana"
 
 
 # --- Refresh ---------------------------------------------------------------------------------
@@ -599,6 +667,11 @@ def test_refresh_in_the_middle_of_a_draw_then_the_draw_goes_on() -> None:
     t.play("Ana", "end")
     assert t.side("Ben").hand == ["S1-047"] and t.side("Ben").deck == []
     assert t.options("Ben") == ["refresh.S1-001", "refresh.S1-005"]  # lowest level first
+    # The question says what the pick costs: its level goes to the Break Area's count.
+    assert t.decision().prompt == (
+        "Your deck is empty: which Cookie from your Discard Pile goes to the Break Area? Its "
+        "LV counts toward the 10 that lose; the rest of the pile becomes your deck."
+    )
     t.play("Ben", "refresh", "S1-001")
     ben = t.side("Ben")
     assert ben.break_area == ["S1-001"] and ben.discard == []

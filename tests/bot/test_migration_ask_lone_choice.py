@@ -1,0 +1,68 @@
+"""Migration 020: Braverse matches begun before a hand leaving one choice or none was asked
+all the same keep the old rule in their options and in their state's, written as a dump of the
+model would write them, so that their logs replay to the state they saved; lobbies and
+other games untouched."""
+
+from __future__ import annotations
+
+from bot.service import MatchService
+from bot.store import Store
+from bot.store.sql import Dialects, Step, shipped
+from games import GAMES
+from tests.bot.conftest import ANA, BEN
+from tests.bot.test_migration_ask_unanswerable import a_match
+
+NEW = ',"ask_lone_choice":true'
+
+
+async def braverse_match(service: MatchService, channel: int, *, start: bool) -> str:
+    record = await service.open_lobby(guild_id=1, channel_id=channel, host=ANA, game_key="braverse")
+    await service.join(record.match_id, BEN)
+    if start:
+        await service.start(record.match_id, ANA)
+    return record.match_id
+
+
+async def as_old_code_wrote_it(store: Store, match_id: str) -> tuple[str, str | None]:
+    """The row's options and state without the new key, as the old code saved them."""
+    record = await store.get(match_id)
+    assert record is not None and (record.status == "lobby" or NEW in record.options)
+    options = record.options.replace(NEW, "")
+    state = None if record.state is None else record.state.replace(NEW, "")
+    await store._write(  # type: ignore[attr-defined]
+        Step(
+            "UPDATE matches SET options = :options, state = :state WHERE id = :id",
+            {"options": options, "state": state, "id": match_id},
+        )
+    )
+    return options, state
+
+
+async def test_begun_braverse_matches_keep_the_old_rule_as_a_dump_would_write_it(
+    store: Store, service: MatchService
+) -> None:
+    begun = await braverse_match(service, 10, start=True)
+    lobby = await braverse_match(service, 11, start=False)
+    cover = await a_match(service, "cover_your_assets", 12, start=True)
+    before = {m: await as_old_code_wrote_it(store, m) for m in (begun, lobby)}
+    cover_before = await store.get(cover)
+    migration = Dialects(
+        sqlite=dict(shipped("migrations"))[20], postgres=dict(shipped("migrations_pg"))[20]
+    )
+    await store._write(Step(migration))  # type: ignore[attr-defined]
+    record = await store.get(begun)
+    assert record is not None and record.state is not None
+    game = GAMES["braverse"]
+    options = game.load_options(record.options)
+    state = game.load_state(record.state)
+    assert options.ask_lone_choice is False  # type: ignore[attr-defined]
+    assert state.options.ask_lone_choice is False  # type: ignore[attr-defined]
+    # Byte for byte what the model dumps: a replay compares the saved text.
+    assert record.options == options.model_dump_json()
+    assert record.state == state.model_dump_json()
+    old_options, old_state = before[begun]
+    assert record.options.replace(',"ask_lone_choice":false', "") == old_options
+    assert record.state.replace(',"ask_lone_choice":false', "") == old_state
+    untouched = await store.get(lobby)
+    assert untouched is not None and untouched.options == before[lobby][0]
+    assert await store.get(cover) == cover_before

@@ -153,15 +153,22 @@ class Lobbies(ServiceBase):
         return record
 
     async def join(self, match_id: str, person: Person) -> MatchRecord:
+        """A seat for ``person``; at a table bots fill, the last bot added gives its seat
+        up: a friend who arrives after a quick start with bots is never locked out."""
+
         def edit(record: MatchRecord) -> dict[str, object]:
             game = self.game_of(record)
             if record.seat_of(person.user_id) is not None:
                 raise AlreadySeated()
-            if len(record.seats) >= game.max_players:
-                raise LobbyFull(game.max_players)
-            name = unique_name(clean_name(person.name), record.seats)
-            seat = SeatRecord(seat=len(record.seats), user_id=person.user_id, name=name)
-            return {"seats": [*record.seats, seat]}
+            seats = record.seats
+            if len(seats) >= game.max_players:
+                bots = [s for s in seats if s.is_bot]
+                if not bots:
+                    raise LobbyFull(game.max_players)
+                seats = [s for s in seats if s is not bots[-1]]
+            name = unique_name(clean_name(person.name), seats)
+            seat = SeatRecord(seat=len(seats), user_id=person.user_id, name=name)
+            return {"seats": [*seats, seat]}
 
         return await self._edit_lobby(match_id, edit)
 

@@ -17,7 +17,7 @@ from bot.errors import (
     StaleClick,
     UserError,
 )
-from bot.service import MatchService
+from bot.service import MatchService, Person
 from bot.store import open_store
 from games import GAMES
 from games.core.protocol import Action
@@ -38,7 +38,14 @@ async def test_lobby_seats_people_and_bots_up_to_the_maximum(service: MatchServi
         record = await service.add_bot(record.match_id, ANA)
     assert [s.name for s in record.seats] == ["Ana", "Ben", "🤖 Abe", "🤖 Bea", "🤖 Cal", "🤖 Dot"]
     with pytest.raises(LobbyFull):
-        await service.join(record.match_id, CLEO)
+        await service.add_bot(record.match_id, ANA)
+    # A person outranks a bot: the last bot added gives its seat up, one bot a person.
+    for person in (CLEO, DEV, MOD, STRANGER):
+        record = await service.join(record.match_id, person)
+    assert [s.name for s in record.seats] == ["Ana", "Ben", "Cleo", "Dev", "Mod", "Stranger"]
+    assert [s.seat for s in record.seats] == list(range(6))
+    with pytest.raises(LobbyFull, match="full"):
+        await service.join(record.match_id, Person(user_id=99, name="Late"))
 
 
 async def test_only_the_host_or_a_manager_starts_and_needs_enough_seats(

@@ -54,3 +54,25 @@ async def test_add_bot_at_a_full_table_tells_the_host_to_start(fake, db) -> None
             "This table is full (2 seats). Press **Start** to play."
         )
     fake.assert_clean()
+
+
+async def test_a_friend_joining_a_table_bots_fill_takes_the_last_bots_seat(fake, db) -> None:
+    """Ana adds a bot to her Braverse table to play at once; Ben arrives before she
+    presses Start. He is seated in the bot's place rather than turned away."""
+    ana, ben, cleo = fake.add_user("ana"), fake.add_user("ben"), fake.add_user("cleo")
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(ana, "play", game="braverse")
+        lobby = table_of(fake)
+        await fake.click(ana, lobby, lobby.find_button("Add bot"))
+        assert "\n2. 🤖 Abe (Normal)" in table_of(fake).text()
+        await fake.click(ben, lobby, lobby.find_button("Join"))
+        seats = table_of(fake).text().split("Options")[0]
+        assert "Seats (2/2)" in seats and "\n2. Ben" in seats and "🤖" not in seats
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        assert [s.user_id for s in record.seats] == [ana.id, ben.id]
+        # Once people fill it, the next is told it is full, as before.
+        await fake.click(cleo, lobby, lobby.find_button("Join"))
+        assert fake.last_reply(cleo).text() == (
+            "This table is full (2 seats). Watch, or open another with /play."
+        )
+    fake.assert_clean()

@@ -32,6 +32,7 @@ from cogs.pictures import keep
 from cogs.tournaments.embeds import pairings_pages, tiebreak_words
 from cogs.tournaments.pictures import BRACKET
 from games.core.levels import LEVEL_NAMES, Level
+from games.core.words import points_word
 
 EID = r"(?P<tid>[0-9a-f]{8})"
 # What a bye is in the format (``Format.bye``), said to the player who has it.
@@ -180,7 +181,7 @@ async def my_standing(events: Tournaments, tournament_id: str, user_id: int) -> 
     words = tiebreak_words([name for name, _ in line.tiebreakers])
     return (
         f"📊 You are **#{line.rank}** of {len(view.standings)} with "
-        f"**{points_text(line.points)}** points"
+        f"**{points_text(line.points)}** {points_word(float(line.points))}"
         + (f" ({breakers})" if breakers else "")
         + "."
         + (f"\n-# {words}" if words else "")

@@ -18,7 +18,7 @@ from bot.tournaments.formats import format_class
 from bot.tournaments.standings import Standing
 from bot.tournaments.tiebreakers import tiebreak_words, tiebreaker_text
 from cogs import render
-from games.core.words import plural
+from games.core.words import plural, points_word
 
 STANDINGS_SHOWN = 25
 PAIRINGS_A_PAGE = 20  # lines (tables, byes) a page of the pairings message
@@ -36,8 +36,9 @@ def standing_lines(view: TournamentView, standings: list[Standing]) -> list[str]
             f"{name} {tiebreaker_text(name, value)}" for name, value in s.tiebreakers[:shown]
         )
         dropped = f" *({gone.get(s.player, 'dropped')})*" if s.dropped else ""
+        pts = points_word(float(s.points), short=True)
         lines.append(
-            f"**{s.rank}.** {view.name(s.player)}{dropped} — {points_text(s.points)} pts"
+            f"**{s.rank}.** {view.name(s.player)}{dropped} — {points_text(s.points)} {pts}"
             + (f" · {breakers}" if breakers else "")
         )
     return lines

@@ -38,7 +38,7 @@ from games.core.protocol import (
 )
 from games.core.rng import rng_for
 from games.core.windows import RoundTable
-from games.core.words import plural
+from games.core.words import plural, points_word
 
 PLAIN = ("double", "negate", "reverse", "flip")  # modifiers that need no target
 AIMED = ("opposites", "again", "veto")  # modifiers aimed at a card in the queue
@@ -790,7 +790,7 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
             left = placement.score
             return f"{left} card{'' if left == 1 else 's'} left"
         if state.options.hoarder:
-            return f"{placement.score} pts"
+            return f"{placement.score} {points_word(placement.score, short=True)}"
         return ""  # the Golden Cookie, or the last player standing: the place says it all
 
     @staticmethod

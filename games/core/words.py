@@ -33,6 +33,14 @@ def noun(count: int, word: str, *, many: str | None = None) -> str:
     return word if int(count) == 1 else (many or plural_of(word))
 
 
+def points_word(value: float, *, short: bool = False) -> str:
+    """The word after a number of points, which may be a fraction: 1 point, 2.5 points
+    (``short``: pt, pts)."""
+    if value == 1:
+        return "pt" if short else "point"
+    return "pts" if short else "points"
+
+
 def join_names(names: Sequence[str]) -> str:
     """ "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
     if len(names) <= 1:

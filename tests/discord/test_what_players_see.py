@@ -12,6 +12,7 @@ from cogs.components import OOPS
 from cogs.table.hands import HAND_EDITABLE
 from games import GAMES
 from games.core.protocol import Action, Placement
+from games.core.words import points_word
 from games.cover import CoverYourAssets
 from games.cover.state import CoverOptions, CoverSet, CoverState
 from tests.discord.conftest import make_bot, open_game, show_hand, table_of
@@ -228,6 +229,13 @@ def test_every_game_names_its_scores_as_players_count_them() -> None:
     assert chomper.score_text(chain, placement) == "2 cards left"
     standard = chomper.setup(chomper.options_model(), names, 1)
     assert chomper.score_text(standard, placement) == ""  # the place says it all
+    hoard = chomper.setup(chomper.options_model(mode="hoarder"), names, 1)
+    assert chomper.score_text(hoard, placement) == "2 pts"
+    assert chomper.score_text(hoard, Placement(seat=1, place=2, score=1)) == "1 pt"
+    # Tournament points may be halves (a draw): only exactly one is singular.
+    said = [points_word(p) for p in (0, 0.5, 1, 1.5)]
+    assert said == ["points", "points", "point", "points"]
+    assert points_word(1, short=True) == "pt" and points_word(3, short=True) == "pts"
 
 
 async def a_finished_match(  # type: ignore[no-untyped-def]

@@ -10,7 +10,11 @@ from games.core.words import join_names
 
 
 def require_permissions(
-    interaction: discord.Interaction, needed: tuple[str, ...], *, pictures: bool
+    interaction: discord.Interaction,
+    needed: tuple[str, ...],
+    *,
+    pictures: bool,
+    again: str = "/play",
 ) -> None:
     """Before the bot posts, edits or opens a thread here: name what it lacks, and how to
     grant it, instead of failing on Discord's 403 (a table whose picture cannot be
@@ -29,7 +33,7 @@ def require_permissions(
     raise UserError(
         f"I can't run a game in {where}: I'm missing {names} there. A server admin can "
         "grant it to my role in Server Settings → Roles, or in this channel's Edit Channel "
-        f"→ Permissions; then try /play again{instead}."
+        f"→ Permissions; then try {again} again{instead}."
     )
 
 

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
+from bot.permissions import FOR_THREADS
 from bot.service import Person
 from bot.service.tournaments import TournamentConfig, Tournaments
 from bot.store.tournament_records import TournamentRecord
@@ -30,7 +31,8 @@ from cogs.components import (
     person,
     tell,
 )
-from cogs.pictures import attach, pictures_on
+from cogs.permissions import require_permissions
+from cogs.pictures import attach, draws_pictures, pictures_on
 from cogs.tournaments.buttons import signup_buttons, with_roles
 from cogs.tournaments.embeds import (
     log_line,
@@ -125,6 +127,14 @@ class TournamentCog(commands.Cog):
         seeding: Literal["lot", "rating"] = "lot",
     ) -> None:
         async def run() -> None:
+            # Every table opens a thread of this channel, and the brackets and standings
+            # come as pictures: refused now, not at round 1 with everyone waiting.
+            require_permissions(
+                interaction,
+                FOR_THREADS,
+                pictures=await draws_pictures(self.bot, interaction.guild_id or 0),
+                again="/tournament create",
+            )
             kind = format_class(format.value)
             most = kind.most_players if max_players is None else max_players
             config = TournamentConfig(

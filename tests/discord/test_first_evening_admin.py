@@ -164,3 +164,22 @@ async def test_an_empty_leaderboard_says_how_this_server_rates(fake, db) -> None
             "here: ask the organisers when the next one is."
         ) in fake.last_reply(ana).text()
     fake.assert_clean()
+
+
+async def test_a_tournament_is_refused_where_its_tables_could_not_open(
+    fake, db, monkeypatch
+) -> None:
+    """Every table of an event opens a thread of its channel: without Create Public
+    Threads the event would sign everyone up and then stall at round 1. It is refused at
+    once instead, naming what to grant and the command to try again."""
+    restrict_bot(monkeypatch, README_BEFORE)
+    mod = fake.add_user("mod", manage_guild=True)
+    async with fake.running(make_bot(db)) as bot:
+        await fake.slash(mod, "tournament create", game="toss_your_cookies", format="swiss")
+        said = fake.last_reply(mod).text()
+        assert said.startswith(f"I can't run a game in <#{fake.general.id}>: I'm missing ")
+        assert "**Create Public Threads**" in said and "**Send Messages in Threads**" in said
+        assert said.endswith("then try /tournament create again.")
+        assert fake.last_reply(mod).ephemeral
+        assert await bot.tournaments.store.tournaments(None, open_only=False) == []
+    fake.assert_clean()

@@ -12,6 +12,7 @@ from cogs.table.posting import ChannelPace
 from cogs.table.sweeps import SWEEP_AFTER
 from tests.discord.conftest import make_bot, move_components, open_game, show_hand
 from tests.discord.harness import FakeDiscord, FakeUser
+from tests.discord.test_toss_your_cookies import play_to_the_end
 
 
 def pings_for(fake: FakeDiscord, user: FakeUser) -> list:  # type: ignore[type-arg]
@@ -131,3 +132,21 @@ async def test_old_pings_go_in_one_call_or_one_by_one_without_manage_messages(
         assert refused.struck and all(fake.messages[m.id].deleted for m in more)
         assert not fake.messages[pings[2].id].deleted
     assert not fake.error_logs
+
+
+async def test_no_call_on_anyone_is_left_standing_once_a_match_is_over(fake: FakeDiscord, db):  # type: ignore[no-untyped-def]
+    """Ana and Ben play Cookie Chomper to its end. Their turn pings go with it: what stays
+    is the table and the result, which names everyone at once."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)):
+        await open_game(fake, "cookie_chomper", ana, ben, always_ask=False)
+        await play_to_the_end(fake, [ana, ben])
+        await fake.advance(SWEEP_AFTER + 1)
+        calls = [
+            m.content
+            for m in fake.public_messages()
+            if ana.mention in m.content or ben.mention in m.content
+        ]
+        (result,) = calls
+        assert result.startswith("🏁 **Cookie Chomper** is over: 🏆 **")
+    fake.assert_clean()

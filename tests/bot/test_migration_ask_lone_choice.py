@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from bot.service import MatchService
 from bot.store import Store
-from bot.store.sql import Dialects, Step, shipped
 from games import GAMES
 from tests.bot.conftest import ANA, BEN
+from tests.bot.old_rules import as_old_code_wrote_it, run_migration
 from tests.bot.test_migration_ask_unanswerable import a_match
 
 NEW = ',"ask_lone_choice":true'
@@ -23,33 +23,15 @@ async def braverse_match(service: MatchService, channel: int, *, start: bool) ->
     return record.match_id
 
 
-async def as_old_code_wrote_it(store: Store, match_id: str) -> tuple[str, str | None]:
-    """The row's options and state without the new key, as the old code saved them."""
-    record = await store.get(match_id)
-    assert record is not None and (record.status == "lobby" or NEW in record.options)
-    options = record.options.replace(NEW, "")
-    state = None if record.state is None else record.state.replace(NEW, "")
-    await store._write(  # type: ignore[attr-defined]
-        Step(
-            "UPDATE matches SET options = :options, state = :state WHERE id = :id",
-            {"options": options, "state": state, "id": match_id},
-        )
-    )
-    return options, state
-
-
 async def test_begun_braverse_matches_keep_the_old_rule_as_a_dump_would_write_it(
     store: Store, service: MatchService
 ) -> None:
     begun = await braverse_match(service, 10, start=True)
     lobby = await braverse_match(service, 11, start=False)
     cover = await a_match(service, "cover_your_assets", 12, start=True)
-    before = {m: await as_old_code_wrote_it(store, m) for m in (begun, lobby)}
+    before = {m: await as_old_code_wrote_it(store, m, NEW) for m in (begun, lobby)}
     cover_before = await store.get(cover)
-    migration = Dialects(
-        sqlite=dict(shipped("migrations"))[20], postgres=dict(shipped("migrations_pg"))[20]
-    )
-    await store._write(Step(migration))  # type: ignore[attr-defined]
+    await run_migration(store, 20)
     record = await store.get(begun)
     assert record is not None and record.state is not None
     game = GAMES["braverse"]

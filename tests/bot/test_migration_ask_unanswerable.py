@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from bot.service import MatchService
 from bot.store import Store
-from bot.store.sql import Dialects, Step, shipped
 from games import GAMES
 from tests.bot.conftest import ANA, BEN
+from tests.bot.old_rules import as_old_code_wrote_it, run_migration
 
 NEW = ',"ask_unanswerable":true'
 
@@ -22,21 +22,6 @@ async def a_match(service: MatchService, game: str, channel: int, *, start: bool
     return record.match_id
 
 
-async def as_old_code_wrote_it(store: Store, match_id: str) -> tuple[str, str | None]:
-    """The row's options and state without the new key, as the old code saved them."""
-    record = await store.get(match_id)
-    assert record is not None and NEW in record.options
-    options = record.options.replace(NEW, "")
-    state = None if record.state is None else record.state.replace(NEW, "")
-    await store._write(  # type: ignore[attr-defined]
-        Step(
-            "UPDATE matches SET options = :options, state = :state WHERE id = :id",
-            {"options": options, "state": state, "id": match_id},
-        )
-    )
-    return options, state
-
-
 async def test_begun_cover_matches_keep_the_old_rule_as_a_dump_would_write_it(
     store: Store, service: MatchService
 ) -> None:
@@ -44,12 +29,9 @@ async def test_begun_cover_matches_keep_the_old_rule_as_a_dump_would_write_it(
     cookies = await a_match(service, "cover_your_cookies", 11, start=True)
     lobby = await a_match(service, "cover_your_assets", 12, start=False)
     toss = await a_match(service, "toss_your_cookies", 13, start=True)
-    before = {m: await as_old_code_wrote_it(store, m) for m in (assets, cookies, lobby)}
+    before = {m: await as_old_code_wrote_it(store, m, NEW) for m in (assets, cookies, lobby)}
     toss_before = await store.get(toss)
-    migration = Dialects(
-        sqlite=dict(shipped("migrations"))[19], postgres=dict(shipped("migrations_pg"))[19]
-    )
-    await store._write(Step(migration))  # type: ignore[attr-defined]
+    await run_migration(store, 19)
     for match_id in (assets, cookies):
         record = await store.get(match_id)
         assert record is not None and record.state is not None

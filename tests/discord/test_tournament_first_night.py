@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.discord.conftest import make_bot
-from tests.discord.harness import FakeDiscord
+from tests.discord.harness import FakeDiscord, FakeUser
 from tests.discord.test_tournaments import (
     PatientDiscord,
     create_event,
@@ -20,6 +20,16 @@ from tests.discord.test_tournaments import (
 @pytest.fixture
 def fake() -> FakeDiscord:
     return PatientDiscord()
+
+
+async def a_started_swiss(fake: FakeDiscord, bot, mod: FakeUser, *players: FakeUser) -> None:  # type: ignore[no-untyped-def]
+    """A Cover Your Assets Swiss the players signed up to, started by ``mod``, its first
+    round's tables open."""
+    signup = await create_event(fake, mod, game="cover_your_assets", format="swiss")
+    for user in players:
+        await fake.click(user, signup, signup.find_button("Join"))
+    await fake.click(mod, signup, signup.find_button("Start"))
+    await settle_all(fake, bot)
 
 
 async def test_start_with_players_not_checked_in_says_who_is_missing_and_what_to_do(
@@ -121,11 +131,7 @@ async def test_a_second_open_event_in_a_channel_is_refused_so_the_first_stays_in
     mod = fake.add_user("mod", manage_guild=True)
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
-        signup = await create_event(fake, mod, game="cover_your_assets", format="swiss")
-        for user in (ana, ben):
-            await fake.click(user, signup, signup.find_button("Join"))
-        await fake.click(mod, signup, signup.find_button("Start"))
-        await settle_all(fake, bot)
+        await a_started_swiss(fake, bot, mod, ana, ben)
         event = (await bot.tournaments.store.tournaments(None, open_only=True))[0]
         posted = len(fake.public_messages())
         # A second event here would take every /tournament command of this channel.
@@ -162,11 +168,7 @@ async def test_repair_while_paused_says_to_resume_not_that_there_is_no_round(fak
     mod = fake.add_user("mod", manage_guild=True)
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
-        signup = await create_event(fake, mod, game="cover_your_assets", format="swiss")
-        for user in (ana, ben):
-            await fake.click(user, signup, signup.find_button("Join"))
-        await fake.click(mod, signup, signup.find_button("Start"))
-        await settle_all(fake, bot)
+        await a_started_swiss(fake, bot, mod, ana, ben)
         await fake.slash(mod, "tournament pause")
         await fake.slash(mod, "tournament repair")
         assert fake.last_reply(mod).text() == "The tournament is paused: /tournament resume first."
@@ -199,11 +201,7 @@ async def test_a_table_opening_notifies_each_player_once(fake, db) -> None:
     mod = fake.add_user("mod", manage_guild=True)
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
-        signup = await create_event(fake, mod, game="cover_your_assets", format="swiss")
-        for user in (ana, ben):
-            await fake.click(user, signup, signup.find_button("Join"))
-        await fake.click(mod, signup, signup.find_button("Start"))
-        await settle_all(fake, bot)
+        await a_started_swiss(fake, bot, mod, ana, ben)
         event = (await bot.tournaments.store.tournaments(None, open_only=True))[0]
         (table,) = (await bot.tournaments.view(event.tournament_id)).tables
         thread = fake.channels[table.thread_id]  # type: ignore[index]

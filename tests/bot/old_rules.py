@@ -1,0 +1,32 @@
+"""For the migrations that keep matches begun before a rule changed on the old rule: rows
+written as the old code wrote them (without the new option), and a shipped migration run."""
+
+from __future__ import annotations
+
+from bot.store import Store
+from bot.store.sql import Dialects, Step, shipped
+
+
+async def as_old_code_wrote_it(store: Store, match_id: str, new: str) -> tuple[str, str | None]:
+    """The row's options and state without ``new`` (the key and its value, as dumped), as
+    the old code saved them."""
+    record = await store.get(match_id)
+    assert record is not None and (record.status == "lobby" or new in record.options)
+    options = record.options.replace(new, "")
+    state = None if record.state is None else record.state.replace(new, "")
+    await store._write(  # type: ignore[attr-defined]
+        Step(
+            "UPDATE matches SET options = :options, state = :state WHERE id = :id",
+            {"options": options, "state": state, "id": match_id},
+        )
+    )
+    return options, state
+
+
+async def run_migration(store: Store, number: int) -> None:
+    """The shipped migration ``number``, in the store's own dialect."""
+    migration = Dialects(
+        sqlite=dict(shipped("migrations"))[number],
+        postgres=dict(shipped("migrations_pg"))[number],
+    )
+    await store._write(Step(migration))  # type: ignore[attr-defined]

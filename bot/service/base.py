@@ -192,6 +192,17 @@ def match_outcome(record: MatchRecord, game: Game, state: GameState) -> Outcome 
     return final_outcome(game, state, names, gone, record.status == "finished")
 
 
+def seat_place(record: MatchRecord, game: Game, seat: int | None) -> int | None:
+    """Where a seat finished its match, every seat counted (bots too), as the result,
+    /history, /stats and the web page say it; None for no seat or a match with no result."""
+    if seat is None or record.state is None:
+        return None
+    outcome = match_outcome(record, game, game.load_state(record.state))
+    if outcome is None:
+        return None
+    return next((p.place for p in outcome.placements if p.seat == seat), None)
+
+
 def new_match_id() -> str:
     # 10 hex characters (40 bits): short enough for custom_ids, ample against collisions.
     return secrets.token_hex(5)

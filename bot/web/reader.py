@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ValidationError
 
 from bot.errors import UserError
-from bot.service.base import SeatView, match_outcome, waiting_on
+from bot.service.base import SeatView, seat_place, waiting_on
 from bot.service.history import History, Replay
 from bot.service.tournaments.models import EventRecords, event_records, view_of
 from bot.store import MatchRecord, Store
@@ -311,10 +311,5 @@ class Reader:
 
     def _placed(self, record: MatchRecord, user_id: int) -> Placed:
         game = self.games[record.game]
-        seat = record.seat_of(user_id)
-        place = None
-        if record.state is not None:
-            outcome = match_outcome(record, game, game.load_state(record.state))
-            if outcome is not None:
-                place = next((p.place for p in outcome.placements if p.seat == seat), None)
+        place = seat_place(record, game, record.seat_of(user_id))
         return Placed(record.match_id, game.name, place, len(record.seats), record.finished_at)

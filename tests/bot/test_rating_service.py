@@ -399,3 +399,22 @@ async def test_start_up_rates_the_matches_a_stop_left_unrated_in_order(
     assert all([await rigged_store.match_rated(m.match_id) for m in missed])
     assert await ratings.sweep() == 0
     assert (await rebuild(rigged_store, GAMES_AND_RIGGED)).changed == 0  # the order held
+
+
+async def test_stats_count_the_places_at_the_table_a_bot_that_won_included(
+    rigged: tuple[MatchService, Ratings], rigged_store: Store
+) -> None:
+    """A rating's place is among people (bots are rated apart), but /stats says where the
+    player finished, as the result, /history and the web page do: second behind a bot that
+    won is no win."""
+    _, ratings = rigged
+    behind_the_bot = await rigged_match(rigged_store, [2, 1, 3], [101, None, 102])
+    won = await rigged_match(rigged_store, [1, 2], [101, 102])
+    alone_with_bots = await rigged_match(rigged_store, [1, 2], [101, None])  # not rated
+    for record in (behind_the_bot, won, alone_with_bots):
+        await ratings.rate(record)
+    found = await ratings.stats(1, 101, RIGGED)
+    assert found is not None
+    assert (found.rating.games, found.wins, found.places) == (2, 1, {1: 1, 2: 1})
+    other = await ratings.stats(1, 102, RIGGED)
+    assert other is not None and (other.wins, other.places) == (0, {2: 1, 3: 1})

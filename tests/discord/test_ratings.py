@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
+from bot.service.base import seat_place
 from bot.store.ratings import RatingRecord
+from games import GAMES
+from games.core.words import ordinal
 from tests.discord.conftest import make_bot, open_game
 from tests.discord.harness import FakeDiscord, FakeUser
 
@@ -61,8 +64,10 @@ async def test_a_finished_match_of_two_people_moves_the_leaderboard_and_stats(fa
         await fake.slash(ana, "stats", game="cookie_chomper", options={"user": winner})
         stats = fake.last_reply(ana)
         assert stats.ephemeral
-        assert "**Games:** 1 · **Wins:** 1" in stats.text()
-        assert "1st ×1" in stats.text() and SPARK.search(stats.text())
+        # Places at the table, the bot counted (the rating's place is among people only).
+        place = seat_place(record, GAMES["cookie_chomper"], record.seat_of(winner.id))
+        assert f"**Games:** 1 · **Wins:** {int(place == 1)}" in stats.text()
+        assert f"{ordinal(place)} ×1" in stats.text() and SPARK.search(stats.text())
         assert "4 more games to settle" in stats.text()
 
         await fake.slash(loser, "stats")  # every game, for oneself

@@ -193,14 +193,21 @@ def match_outcome(record: MatchRecord, game: Game, state: GameState) -> Outcome 
 
 
 def seat_place(record: MatchRecord, game: Game, seat: int | None) -> int | None:
-    """Where a seat finished its match, every seat counted (bots too), as the result,
-    /history, /stats and the web page say it; None for no seat or a match with no result."""
+    """Where a player finished their match, every seat counted (bots too), for /stats and
+    the player's web page; None for no seat or a match with no result. A player who left
+    for good ranks last, tied with the others who left, as their rating counts it: what a
+    bot made of the seat after them is not theirs."""
     if seat is None or record.state is None:
         return None
     outcome = match_outcome(record, game, game.load_state(record.state))
-    if outcome is None:
+    places = {p.seat: p.place for p in outcome.placements} if outcome is not None else {}
+    if seat not in places:
         return None
-    return next((p.place for p in outcome.placements if p.seat == seat), None)
+    gone = {s.seat for s in record.seats if s.away == GONE}
+    still_in = [place for other, place in places.items() if other not in gone]
+    if seat in gone:
+        return len(still_in) + 1
+    return sum(place < places[seat] for place in still_in) + 1
 
 
 def new_match_id() -> str:

@@ -411,10 +411,13 @@ async def test_stats_count_the_places_at_the_table_a_bot_that_won_included(
     behind_the_bot = await rigged_match(rigged_store, [2, 1, 3], [101, None, 102])
     won = await rigged_match(rigged_store, [1, 2], [101, 102])
     alone_with_bots = await rigged_match(rigged_store, [1, 2], [101, None])  # not rated
-    for record in (behind_the_bot, won, alone_with_bots):
+    # 102 left for good and the bot playing the seat on won it: no win of 102's, who ranks
+    # last, as the rating counts it.
+    left = await rigged_match(rigged_store, [2, 1, 3], [101, 102, None], gone=[1])
+    for record in (behind_the_bot, won, alone_with_bots, left):
         await ratings.rate(record)
     found = await ratings.stats(1, 101, RIGGED)
     assert found is not None
-    assert (found.rating.games, found.wins, found.places) == (2, 1, {1: 1, 2: 1})
+    assert (found.rating.games, found.wins, found.places) == (3, 2, {1: 2, 2: 1})
     other = await ratings.stats(1, 102, RIGGED)
-    assert other is not None and (other.wins, other.places) == (0, {2: 1, 3: 1})
+    assert other is not None and (other.wins, other.places) == (0, {2: 1, 3: 2})

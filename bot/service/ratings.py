@@ -17,7 +17,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bot.errors import UserError
-from bot.ratings import BOT_IDS, Rating, RatingChange, SeatResult, rate_bots, rate_match
+from bot.ratings import (
+    BOT_IDS,
+    Rating,
+    RatingChange,
+    SeatResult,
+    rate_bots,
+    rate_match,
+    shared_ranks,
+)
 from bot.service.base import Change, match_outcome, seat_place, settings_of
 from bot.service.lobbies import Lobbies
 from bot.store import MatchRecord, Store
@@ -222,10 +230,15 @@ class Ratings:
         found = await self.store.leaderboard(
             guild_id, game, limit=LEADERBOARD_PAGE, offset=page * LEADERBOARD_PAGE
         )
-        first = page * LEADERBOARD_PAGE + 1
+        # Equal ratings share the better rank, across pages too: a page's first rank is
+        # one below the people rated higher than its first rating.
+        above = 0
+        if page and found:
+            above = await self.store.count_rated(guild_id, game, found[0].display)
+        ranks = shared_ranks([r.display for r in found], 1 + above)
         return LeaderboardPage(
             game=game,
-            entries=list(enumerate(found, start=first)),
+            entries=list(zip(ranks, found, strict=True)),
             page=page,
             pages=pages,
             total=total,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ValidationError
 
 from bot.errors import UserError
+from bot.ratings import shared_ranks
 from bot.service.base import SeatView, seat_place, waiting_on
 from bot.service.history import History, Replay
 from bot.service.tournaments.models import EventRecords, event_records, view_of
@@ -217,9 +218,10 @@ class Reader:
             top = await self.store.leaderboard(site.guild_id, key, limit=LEADERS_SHOWN)
             names = await self.store.player_names(site.guild_id, [r.user_id for r in top])
             if top:
+                ranks = shared_ranks([r.display for r in top])
                 leaders[game.name] = [
-                    Leader(i + 1, r.user_id, names.get(r.user_id, "Player"), r.display, r.games)
-                    for i, r in enumerate(top)
+                    Leader(rank, r.user_id, names.get(r.user_id, "Player"), r.display, r.games)
+                    for rank, r in zip(ranks, top, strict=True)
                 ]
         return Front(running, events, leaders)
 

@@ -25,7 +25,7 @@ from bot.service.ratings import Ratings, rebuild, seat_results
 from bot.store import MatchRecord, SeatRecord, SQLiteStore, Store
 from bot.store.models import GONE
 from bot.store.postgres import PostgresStore
-from bot.store.ratings import RatingConflict
+from bot.store.ratings import RatingConflict, RatingRecord
 from bot.timing import MatchSettings
 from devtools.postgres_server import drop_database, fresh_database
 from games import GAMES
@@ -421,3 +421,22 @@ async def test_stats_count_the_places_at_the_table_a_bot_that_won_included(
     assert (found.rating.games, found.wins, found.places) == (3, 2, {1: 2, 2: 1})
     other = await ratings.stats(1, 102, RIGGED)
     assert other is not None and (other.wins, other.places) == (0, {2: 1, 3: 2})
+
+
+async def test_a_leaderboard_page_starts_at_the_rank_its_first_rating_shares(
+    rigged: tuple[MatchService, Ratings], rigged_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.service.ratings.LEADERBOARD_PAGE", 2)
+    _, ratings = rigged
+    displays = [1600, 1550, 1550, 1550, 1500]
+    await rigged_store.replace_ratings(
+        [
+            RatingRecord(
+                guild_id=1, game=RIGGED, user_id=101 + n, mu=25, sigma=3, games=5, display=d
+            )
+            for n, d in enumerate(displays)
+        ],
+        [],
+    )
+    pages = [await ratings.leaderboard(1, RIGGED, page) for page in range(3)]
+    assert [[rank for rank, _ in p.entries] for p in pages] == [[1, 2], [2, 2], [5]]

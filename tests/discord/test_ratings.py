@@ -146,3 +146,33 @@ async def test_the_leaderboard_pages_with_its_buttons_after_a_restart(fake, db) 
         assert "Page 3 of 3" in board.text() and "<@1000> · **1500ᴾ** · 0 games" in board.text()
         assert board.find_button("Lower").disabled
     fake.assert_clean()
+
+
+async def test_equal_ratings_share_a_rank_across_pages(fake, db) -> None:
+    """Three people at 1600 are all first, and the nine at 1550 all fourth, on the second
+    page too: ranked one below another, equals read as better and worse."""
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        await bot.store.replace_ratings(
+            [
+                RatingRecord(
+                    guild_id=fake.guild_id,
+                    game="toss_your_cookies",
+                    user_id=1000 + n,
+                    mu=25.0,
+                    sigma=3.0,
+                    games=5,
+                    display=1600 if n < 3 else 1550,
+                )
+                for n in range(12)
+            ],
+            [],
+        )
+        await fake.slash(ana, "leaderboard", game="toss_your_cookies")
+        board = fake.last_reply(ana)
+        lines = board.text().splitlines()
+        assert [line.split(" <@")[0] for line in lines[1:11]] == ["🥇"] * 3 + ["`  4.`"] * 7
+        await fake.click(ana, board, board.find_button("Lower"))
+        lines = fake.messages[board.id].text().splitlines()
+        assert [line.split(" <@")[0] for line in lines[1:3]] == ["`  4.`"] * 2
+    fake.assert_clean()

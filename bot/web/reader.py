@@ -133,9 +133,10 @@ class Curve:
 class PlayerPage:
     user_id: int
     name: str
-    matches: list[Placed]
+    matches: list[Placed]  # the latest PLAYER_MATCHES
     curves: list[Curve]
     events: list[EventPlaced]
+    finished: int = 0  # their finished matches in all, however many are listed
 
 
 def format_name(event: TournamentRecord) -> str:
@@ -309,6 +310,7 @@ class Reader:
             matches,
             [Curve(game, points) for game, points in sorted(curves.items())],
             events,
+            await self.store.count_finished(site.guild_id, user_id=user_id),
         )
 
     def _placed(self, record: MatchRecord, user_id: int) -> Placed:

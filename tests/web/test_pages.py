@@ -561,3 +561,19 @@ async def test_the_front_pages_leaderboard_ranks_equal_ratings_alike(
     board = page[page.index("<caption>Cookie Chomper</caption>") :]
     ranks = [cell.split("<td>")[1] for cell in board.split("<tr>")[2:5]]
     assert ranks == ["1</td>", "1</td>", "3</td>"]
+
+
+async def test_a_players_page_says_when_it_lists_only_their_latest_matches(
+    service: MatchService, web: TestClient, monkeypatch
+) -> None:
+    """A regular's page lists their latest matches, and says so and where the rest are,
+    instead of passing the first of them off as all."""
+    monkeypatch.setattr("bot.web.reader.PLAYER_MATCHES", 2)
+    root = await opt_in(service)
+    for channel in (20, 21, 22):
+        await finished_match(service, channel_id=channel)
+    page = await get_text(web, f"{root}/player/{ANA.user_id}")
+    assert page.count("/replay/") == 2
+    assert "The latest 2 of 3. In Discord, /history user:Ana lists them all." in page
+    monkeypatch.setattr("bot.web.reader.PLAYER_MATCHES", 3)
+    assert "The latest" not in await get_text(web, f"{root}/player/{ANA.user_id}")

@@ -97,6 +97,17 @@ def win_chances(ratings: Sequence[Rating]) -> list[int]:
     return whole
 
 
+def shared_ranks(displays: Sequence[int], first: int = 1) -> list[int]:
+    """Ranks of display ratings listed highest first, equal ones sharing the better rank
+    (1, 1, 3): ``first`` is the first one's rank. A leaderboard that ranked equals one
+    below another would call one of them better."""
+    ranks: list[int] = []
+    for index, display in enumerate(displays):
+        tied = index and display == displays[index - 1]
+        ranks.append(ranks[-1] if tied else first + index)
+    return ranks
+
+
 def rated_places(seats: Sequence[SeatResult]) -> list[tuple[int, int]]:
     """(user, place) for the human seats: bots removed, humans keep their order, and every
     seat that ended gone is last, tied with the other quitters. Places are 1-based with

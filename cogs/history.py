@@ -89,6 +89,13 @@ def day(moment: float | None) -> str:
 
 
 # --- /history ------------------------------------------------------------------------------
+def looked_for(game: str | None, user_id: int | None) -> str:
+    """The filters of an empty /history, said: " of Cookie Chomper with @Ana", or "" for
+    none (the server has no finished match at all)."""
+    said = f" of {GAMES[game].name}" if game in GAMES else ""
+    return said + (f" with <@{user_id}>" if user_id is not None else "")
+
+
 def history_message(
     found: HistoryPage, game: str | None, user_id: int | None
 ) -> tuple[discord.Embed, discord.ui.View]:
@@ -99,7 +106,7 @@ def history_message(
         title="📜 Finished matches on this server",
         description=f"Newest first · {' · '.join(scope)} · {found.total} in all"
         if found.total
-        else "No finished match here yet. Play one with /play!",
+        else f"No finished match{looked_for(game, user_id)} here yet. Play one with /play!",
         colour=render.COLOURS["done"],
     )
     for past in found.entries:

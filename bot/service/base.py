@@ -192,6 +192,24 @@ def match_outcome(record: MatchRecord, game: Game, state: GameState) -> Outcome 
     return final_outcome(game, state, names, gone, record.status == "finished")
 
 
+def seat_place(record: MatchRecord, game: Game, seat: int | None) -> int | None:
+    """Where a player finished their match, every seat counted (bots too), for /stats and
+    the player's web page; None for no seat or a match with no result. A player who left
+    for good ranks last, tied with the others who left, as their rating counts it: what a
+    bot made of the seat after them is not theirs."""
+    if seat is None or record.state is None:
+        return None
+    outcome = match_outcome(record, game, game.load_state(record.state))
+    places = {p.seat: p.place for p in outcome.placements} if outcome is not None else {}
+    if seat not in places:
+        return None
+    gone = {s.seat for s in record.seats if s.away == GONE}
+    still_in = [place for other, place in places.items() if other not in gone]
+    if seat in gone:
+        return len(still_in) + 1
+    return sum(place < places[seat] for place in still_in) + 1
+
+
 def new_match_id() -> str:
     # 10 hex characters (40 bits): short enough for custom_ids, ample against collisions.
     return secrets.token_hex(5)

@@ -114,7 +114,9 @@ class History(ServiceBase):
         if game is not None and record.state is not None:
             state = game.load_state(record.state)
             outcome = match_outcome(record, game, state)
-            names = {s.seat: s.name for s in record.seats}
+            # A seat a bot played on after its player left for good: the place is the
+            # seat's, not the player's (their rating and /stats rank them last).
+            names = {s.seat: s.name + (" (left)" if s.away == GONE else "") for s in record.seats}
             if outcome is not None:
                 standings = tuple(
                     (p.place, names.get(p.seat, "?"), game.score_text(state, p))

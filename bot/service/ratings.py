@@ -12,13 +12,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bot.errors import UserError
-from bot.ratings import BOT_IDS, Rating, RatingChange, SeatResult, rate_bots, rate_match
-from bot.service.base import Change, match_outcome, settings_of
+from bot.ratings import (
+    BOT_IDS,
+    Rating,
+    RatingChange,
+    SeatResult,
+    rate_bots,
+    rate_match,
+    shared_ranks,
+)
+from bot.service.base import Change, match_outcome, seat_place, settings_of
 from bot.service.lobbies import Lobbies
 from bot.store import MatchRecord, Store
 from bot.store.models import GONE
@@ -108,7 +116,7 @@ class PlayerStats:
     game: str
     rating: RatingRecord
     wins: int
-    places: dict[int, int]  # place -> how many times
+    places: dict[int, int]  # place at the table (bots counted) -> how many times
     history: list[int]  # display ratings: 1500 before the first game, then after each
     times: list[float] = field(default_factory=list)  # when each of ``history`` was reached
 
@@ -222,10 +230,15 @@ class Ratings:
         found = await self.store.leaderboard(
             guild_id, game, limit=LEADERBOARD_PAGE, offset=page * LEADERBOARD_PAGE
         )
-        first = page * LEADERBOARD_PAGE + 1
+        # Equal ratings share the better rank, across pages too: a page's first rank is
+        # one below the people rated higher than its first rating.
+        above = 0
+        if page and found:
+            above = await self.store.count_rated(guild_id, game, found[0].display)
+        ranks = shared_ranks([r.display for r in found], 1 + above)
         return LeaderboardPage(
             game=game,
-            entries=list(enumerate(found, start=first)),
+            entries=list(zip(ranks, found, strict=True)),
             page=page,
             pages=pages,
             total=total,
@@ -245,9 +258,7 @@ class Ratings:
         if user_id not in found:
             return None
         events = await self.store.rating_changes_of(guild_id, game, user_id)
-        places: dict[int, int] = {}
-        for event in events:
-            places[event.place] = places.get(event.place, 0) + 1
+        places = await self._places(guild_id, game, user_id, {e.match_id for e in events})
         return PlayerStats(
             user_id=user_id,
             game=game,
@@ -258,6 +269,20 @@ class Ratings:
             times=[events[0].at, *(e.at for e in events)] if events else [],
         )
 
+    async def _places(
+        self, guild_id: int, game: str, user_id: int, rated: set[str]
+    ) -> dict[int, int]:
+        """How often the player finished each place of their rated matches, bots counted:
+        a rating's own place is among people only, and a second place behind a bot that
+        won is no win. Place -> times, best first."""
+        total = await self.store.count_finished(guild_id, game=game, user_id=user_id)
+        records = await self.store.finished_matches(
+            guild_id, game=game, user_id=user_id, limit=total
+        )
+        played = [r for r in records if r.match_id in rated]
+        # Reading every final state takes a while for a regular: off the event loop.
+        return await asyncio.to_thread(_places_of, played, self._game(game), user_id)
+
     async def rated_games(self, guild_id: int, user_id: int) -> list[RatingRecord]:
         """The player's ratings here, one per game they have a rated match in."""
         games = sorted(
@@ -267,6 +292,11 @@ class Ratings:
         for game in games:
             found += (await self.store.ratings_of(guild_id, game, [user_id])).values()
         return found
+
+
+def _places_of(records: Sequence[MatchRecord], game: Game, user_id: int) -> dict[int, int]:
+    found = Counter(seat_place(r, game, r.seat_of(user_id)) for r in records)
+    return {place: found[place] for place in sorted(p for p in found if p is not None)}
 
 
 async def rebuild(store: Store, games: Mapping[str, Game]) -> Rebuilt:

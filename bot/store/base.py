@@ -332,7 +332,8 @@ class Store(ABC):
         """Highest display rating first (ties: lower user id first)."""
 
     @abstractmethod
-    async def count_rated(self, guild_id: int, game: str) -> int: ...
+    async def count_rated(self, guild_id: int, game: str, above: int | None = None) -> int:
+        """People rated in the game here (``above``: only those rated higher than it)."""
 
     @abstractmethod
     async def rating_changes_of(

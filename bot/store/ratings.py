@@ -125,12 +125,16 @@ class RatingSQL(Executor):
         )
         return [RatingRecord(**dict(row)) for row in rows]
 
-    async def count_rated(self, guild_id: int, game: str) -> int:
+    async def count_rated(self, guild_id: int, game: str, above: int | None = None) -> int:
+        params: dict[str, object] = {"guild": guild_id, "game": game}
+        higher = ""
+        if above is not None:
+            higher, params["above"] = " AND display > :above", above
         return int(
             await self._value(
                 "SELECT count(*) FROM ratings WHERE guild_id = :guild AND game = :game "
-                f"AND {PEOPLE}",
-                {"guild": guild_id, "game": game},
+                f"AND {PEOPLE}{higher}",
+                params,
             )
         )
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ValidationError
 
 from bot.errors import UserError
-from bot.service.base import SeatView, match_outcome, waiting_on
+from bot.ratings import shared_ranks
+from bot.service.base import SeatView, seat_place, waiting_on
 from bot.service.history import History, Replay
 from bot.service.tournaments.models import EventRecords, event_records, view_of
 from bot.store import MatchRecord, Store
@@ -132,9 +133,10 @@ class Curve:
 class PlayerPage:
     user_id: int
     name: str
-    matches: list[Placed]
+    matches: list[Placed]  # the latest PLAYER_MATCHES
     curves: list[Curve]
     events: list[EventPlaced]
+    finished: int = 0  # their finished matches in all, however many are listed
 
 
 def format_name(event: TournamentRecord) -> str:
@@ -217,9 +219,10 @@ class Reader:
             top = await self.store.leaderboard(site.guild_id, key, limit=LEADERS_SHOWN)
             names = await self.store.player_names(site.guild_id, [r.user_id for r in top])
             if top:
+                ranks = shared_ranks([r.display for r in top])
                 leaders[game.name] = [
-                    Leader(i + 1, r.user_id, names.get(r.user_id, "Player"), r.display, r.games)
-                    for i, r in enumerate(top)
+                    Leader(rank, r.user_id, names.get(r.user_id, "Player"), r.display, r.games)
+                    for rank, r in zip(ranks, top, strict=True)
                 ]
         return Front(running, events, leaders)
 
@@ -307,14 +310,10 @@ class Reader:
             matches,
             [Curve(game, points) for game, points in sorted(curves.items())],
             events,
+            await self.store.count_finished(site.guild_id, user_id=user_id),
         )
 
     def _placed(self, record: MatchRecord, user_id: int) -> Placed:
         game = self.games[record.game]
-        seat = record.seat_of(user_id)
-        place = None
-        if record.state is not None:
-            outcome = match_outcome(record, game, game.load_state(record.state))
-            if outcome is not None:
-                place = next((p.place for p in outcome.placements if p.seat == seat), None)
+        place = seat_place(record, game, record.seat_of(user_id))
         return Placed(record.match_id, game.name, place, len(record.seats), record.finished_at)

@@ -39,6 +39,29 @@ async def finished_match(service: MatchService, channel_id: int = 10) -> str:
     raise AssertionError("the match did not end")
 
 
+async def test_history_names_a_player_who_left_as_gone(service: MatchService) -> None:
+    """Ben left for good and a bot played his seat on: his line says so, whatever place
+    the seat reached (his rating and /stats rank him last)."""
+    record = await service.open_lobby(
+        guild_id=1, channel_id=10, host=ANA, game_key="cookie_chomper"
+    )
+    await service.join(record.match_id, BEN)
+    await service.add_bot(record.match_id, ANA)
+    await service.start(record.match_id, ANA)
+    await service.leave_match(record.match_id, BEN.user_id)
+    for _ in range(5000):
+        if (await service.get(record.match_id)).status == "finished":
+            break
+        if await service.play_bot(record.match_id) is None:
+            seen = await service.seat_view(record.match_id, ANA.user_id)
+            decision = seen.decision or seen.chances[0]
+            picks = list(range(decision.min_picks))
+            await service.act(record.match_id, ANA.user_id, stamp=decision.stamp, picks=picks)
+    (past,) = (await service.history(1)).entries
+    names = [name for _, name, _ in past.standings]
+    assert sorted(names) == sorted(["Ana", "Ben (left)", "🤖 Abe"])
+
+
 async def test_finishing_or_cancelling_a_match_notes_when_it_ended(
     service: MatchService,
 ) -> None:

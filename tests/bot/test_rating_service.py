@@ -25,7 +25,7 @@ from bot.service.ratings import Ratings, rebuild, seat_results
 from bot.store import MatchRecord, SeatRecord, SQLiteStore, Store
 from bot.store.models import GONE
 from bot.store.postgres import PostgresStore
-from bot.store.ratings import RatingConflict
+from bot.store.ratings import RatingConflict, RatingRecord
 from bot.timing import MatchSettings
 from devtools.postgres_server import drop_database, fresh_database
 from games import GAMES
@@ -399,3 +399,44 @@ async def test_start_up_rates_the_matches_a_stop_left_unrated_in_order(
     assert all([await rigged_store.match_rated(m.match_id) for m in missed])
     assert await ratings.sweep() == 0
     assert (await rebuild(rigged_store, GAMES_AND_RIGGED)).changed == 0  # the order held
+
+
+async def test_stats_count_the_places_at_the_table_a_bot_that_won_included(
+    rigged: tuple[MatchService, Ratings], rigged_store: Store
+) -> None:
+    """A rating's place is among people (bots are rated apart), but /stats says where the
+    player finished, as the result, /history and the web page do: second behind a bot that
+    won is no win."""
+    _, ratings = rigged
+    behind_the_bot = await rigged_match(rigged_store, [2, 1, 3], [101, None, 102])
+    won = await rigged_match(rigged_store, [1, 2], [101, 102])
+    alone_with_bots = await rigged_match(rigged_store, [1, 2], [101, None])  # not rated
+    # 102 left for good and the bot playing the seat on won it: no win of 102's, who ranks
+    # last, as the rating counts it.
+    left = await rigged_match(rigged_store, [2, 1, 3], [101, 102, None], gone=[1])
+    for record in (behind_the_bot, won, alone_with_bots, left):
+        await ratings.rate(record)
+    found = await ratings.stats(1, 101, RIGGED)
+    assert found is not None
+    assert (found.rating.games, found.wins, found.places) == (3, 2, {1: 2, 2: 1})
+    other = await ratings.stats(1, 102, RIGGED)
+    assert other is not None and (other.wins, other.places) == (0, {2: 1, 3: 2})
+
+
+async def test_a_leaderboard_page_starts_at_the_rank_its_first_rating_shares(
+    rigged: tuple[MatchService, Ratings], rigged_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.service.ratings.LEADERBOARD_PAGE", 2)
+    _, ratings = rigged
+    displays = [1600, 1550, 1550, 1550, 1500]
+    await rigged_store.replace_ratings(
+        [
+            RatingRecord(
+                guild_id=1, game=RIGGED, user_id=101 + n, mu=25, sigma=3, games=5, display=d
+            )
+            for n, d in enumerate(displays)
+        ],
+        [],
+    )
+    pages = [await ratings.leaderboard(1, RIGGED, page) for page in range(3)]
+    assert [[rank for rank, _ in p.entries] for p in pages] == [[1, 2], [2, 2], [5]]

@@ -9,8 +9,8 @@ import re
 import pytest
 from rich.console import Console
 
-from bot.service import Person, Replay
-from cogs.history import replay_message
+from bot.service import HistoryPage, Person, Replay
+from cogs.history import history_message, replay_message
 from games import GAMES
 from games.cli.main import main
 from games.cli.simulate import Job, play_one
@@ -289,6 +289,19 @@ async def test_history_pages_and_filters_by_game_and_player(fake, db, monkeypatc
         mine = fake.last_reply(ana).text()
         assert "1 in all" in mine and "Cover Your Assets" in mine
     fake.assert_clean()
+
+
+def test_an_empty_filtered_history_says_what_it_looked_for() -> None:
+    """A server with matches, none of them this game with this member: not "No finished
+    match here yet", which tells a regular their month of matches is gone."""
+    empty = HistoryPage(entries=(), page=0, pages=1, total=0)
+    embed, _ = history_message(empty, "braverse", 42)
+    assert embed.description == (
+        "No finished match of CookieRun: Braverse with <@42> here yet. Play one with /play!"
+    )
+    assert history_message(empty, None, None)[0].description == (
+        "No finished match here yet. Play one with /play!"
+    )
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))

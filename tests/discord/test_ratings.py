@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
+from bot.service.base import seat_place
 from bot.store.ratings import RatingRecord
+from games import GAMES
+from games.core.words import ordinal
 from tests.discord.conftest import make_bot, open_game
 from tests.discord.harness import FakeDiscord, FakeUser
 
@@ -61,8 +64,10 @@ async def test_a_finished_match_of_two_people_moves_the_leaderboard_and_stats(fa
         await fake.slash(ana, "stats", game="cookie_chomper", options={"user": winner})
         stats = fake.last_reply(ana)
         assert stats.ephemeral
-        assert "**Games:** 1 · **Wins:** 1" in stats.text()
-        assert "1st ×1" in stats.text() and SPARK.search(stats.text())
+        # Places at the table, the bot counted (the rating's place is among people only).
+        place = seat_place(record, GAMES["cookie_chomper"], record.seat_of(winner.id))
+        assert f"**Games:** 1 · **Wins:** {int(place == 1)}" in stats.text()
+        assert f"{ordinal(place)} ×1" in stats.text() and SPARK.search(stats.text())
         assert "4 more games to settle" in stats.text()
 
         await fake.slash(loser, "stats")  # every game, for oneself
@@ -140,4 +145,34 @@ async def test_the_leaderboard_pages_with_its_buttons_after_a_restart(fake, db) 
         board = fake.messages[board.id]
         assert "Page 3 of 3" in board.text() and "<@1000> · **1500ᴾ** · 0 games" in board.text()
         assert board.find_button("Lower").disabled
+    fake.assert_clean()
+
+
+async def test_equal_ratings_share_a_rank_across_pages(fake, db) -> None:
+    """Three people at 1600 are all first, and the nine at 1550 all fourth, on the second
+    page too: ranked one below another, equals read as better and worse."""
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        await bot.store.replace_ratings(
+            [
+                RatingRecord(
+                    guild_id=fake.guild_id,
+                    game="toss_your_cookies",
+                    user_id=1000 + n,
+                    mu=25.0,
+                    sigma=3.0,
+                    games=5,
+                    display=1600 if n < 3 else 1550,
+                )
+                for n in range(12)
+            ],
+            [],
+        )
+        await fake.slash(ana, "leaderboard", game="toss_your_cookies")
+        board = fake.last_reply(ana)
+        lines = board.text().splitlines()
+        assert [line.split(" <@")[0] for line in lines[1:11]] == ["🥇"] * 3 + ["`  4.`"] * 7
+        await fake.click(ana, board, board.find_button("Lower"))
+        lines = fake.messages[board.id].text().splitlines()
+        assert [line.split(" <@")[0] for line in lines[1:3]] == ["`  4.`"] * 2
     fake.assert_clean()

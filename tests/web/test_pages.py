@@ -543,3 +543,37 @@ async def test_a_players_page_lists_their_events_with_the_place_a_finished_one_g
     ana = rows(await get_text(web, f"{root}/player/{ANA.user_id}"))
     assert len(ana) == 1 and f"{ordinal(rank[ANA.user_id])} of 4</td>" in ana[0]
     assert rank[ANA.user_id] > 1 and "🏆" not in ana[0]  # Ana lost round 1
+
+
+async def test_the_front_pages_leaderboard_ranks_equal_ratings_alike(
+    service: MatchService, web: TestClient
+) -> None:
+    """Ana and Ben both at 1,120 share first place; Mod, below them, is third (ranked
+    one below the other, equals read as better and worse)."""
+    root = await opt_in(service)
+    done = await finished_match(service)
+    await service.store.save_match_ratings(
+        [rated(done, BEN.user_id, 1, 1120), rated(done, ANA.user_id, 1, 1120)]
+    )
+    other = await finished_match(service, channel_id=21)
+    await service.store.save_match_ratings([rated(other, MOD.user_id, 2, 900)])
+    page = await get_text(web, f"{root}/")
+    board = page[page.index("<caption>Cookie Chomper</caption>") :]
+    ranks = [cell.split("<td>")[1] for cell in board.split("<tr>")[2:5]]
+    assert ranks == ["1</td>", "1</td>", "3</td>"]
+
+
+async def test_a_players_page_says_when_it_lists_only_their_latest_matches(
+    service: MatchService, web: TestClient, monkeypatch
+) -> None:
+    """A regular's page lists their latest matches, and says so and where the rest are,
+    instead of passing the first of them off as all."""
+    monkeypatch.setattr("bot.web.reader.PLAYER_MATCHES", 2)
+    root = await opt_in(service)
+    for channel in (20, 21, 22):
+        await finished_match(service, channel_id=channel)
+    page = await get_text(web, f"{root}/player/{ANA.user_id}")
+    assert page.count("/replay/") == 2
+    assert "The latest 2 of 3. In Discord, /history user:Ana lists them all." in page
+    monkeypatch.setattr("bot.web.reader.PLAYER_MATCHES", 3)
+    assert "The latest" not in await get_text(web, f"{root}/player/{ANA.user_id}")

@@ -341,3 +341,42 @@ async def test_a_deal_that_is_already_won_ends_the_match_at_start_with_a_rematch
         await fake.click(people[1], table, table.find_button("Rematch"))
         assert "· lobby" in table_of(fake).text() or "· lobby" in fake.last_reply(people[1]).text()
     fake.assert_clean()
+
+
+async def test_cards_that_change_hands_unseen_are_told_in_their_holders_hand_view(
+    fake, db, monkeypatch
+) -> None:
+    """A swap's target reads which cards were taken from them and which they were given,
+    and after a pass everyone reads what they passed and got: their hand alone does not
+    say which cards are new. Nobody else reads it."""
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo", "dev")]
+    ana, ben, cleo, dev = people
+    rolls = (Roll(action="swap", number="2"), Roll(action="left", number="1"))
+    game = await rigged_table(fake, db, monkeypatch, people, *rolls, first=0)
+    async with fake.running(make_bot(db)) as bot:
+        await open_toss_lobby(fake, ana, ben, cleo, dev)
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        before = bot.service.load_state(record)
+        hand = await show_hand(fake, ana)
+        await fake.click(ana, hand, hand.find_button("Roll the dice"))
+        hand = fake.last_reply(ana)
+        await fake.click(ana, hand, hand.find_button("Swap with Ben"))
+        await move_in_hand(fake, ana)  # two cards to give
+        await move_in_hand(fake, ana)  # two face-down cards of Ben's
+        given = before.hands[0][:2]  # the first two rows of Ana's select
+        labels = game.cards.labels
+        seen = (await show_hand(fake, ben)).text()
+        assert "🤫 Only you saw" in seen and f"Ana gave you {labels(given)}." in seen
+        assert "Ana took " in seen and " from your hand." in seen
+        assert "You took " in (await show_hand(fake, ana)).text()
+        for person in (cleo, dev):
+            assert "Only you saw" not in (await show_hand(fake, person)).text()
+        await move_in_hand(fake, ben)  # Pass Left · 1
+        for person in people:
+            await move_in_hand(fake, person)
+        for person in people:
+            seen = (await show_hand(fake, person)).text()
+            assert "You passed " in seen and " and got " in seen, person.name
+        for text in fake.all_public_text():
+            assert not any(w in text for w in ("You passed", "You took", "gave you", "your hand"))
+    fake.assert_clean()

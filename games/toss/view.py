@@ -195,6 +195,17 @@ def phase_text(view: TossView) -> str:
     return ""
 
 
+def milk_marked(view: TossView) -> int | None:
+    """The seat the table marks with the milk: where everyone last saw it go. Tossed, it
+    lies in the middle (no seat); caught or handed over, it is on its way to the player
+    the giver takes a card from first, as everyone saw."""
+    if view.over or view.tosser is not None:
+        return None
+    if view.phase == "milk_take" and view.blind is not None and view.blind.milk_to_source:
+        return view.blind.source
+    return view.milk_seen
+
+
 def table_panel(game: TossRules, view: TossView) -> Panel:
     rounds = int(view.options.rounds)
     extra = f": extra, first to {rounds // 2 + 1} wins" if view.round > rounds else ""
@@ -218,7 +229,7 @@ def table_panel(game: TossRules, view: TossView) -> Panel:
             parts.append(f"🏆 {player.round_wins}")
         if player.status and view.to_move:
             parts.append(player.status)
-        if s == view.milk_seen and not view.over:
+        if s == milk_marked(view):
             parts.append("🥛 milk last seen here")
         lines.append(f"{marker} **{player.name}** — " + " · ".join(parts))
     fields = [PanelField(name="Players", value="\n".join(lines))]

@@ -220,6 +220,31 @@ def test_milk_with_toss_everyone_else_races_and_pays_the_tosser() -> None:
     assert "milk" in t.hand("Dev") and [len(h) for h in t.state.hands] == [7, 7, 7, 7]
 
 
+def test_the_table_marks_the_milk_where_everyone_saw_it_go_while_it_moves() -> None:
+    """Tossed, the milk lies in the middle, not with its tosser; caught, it is the
+    catcher's (the tosser first takes a card of theirs): the table says so, not where
+    it was seen before."""
+    t = table()
+
+    def marked() -> list[str]:
+        text = t.game.panels(t.game.view(t.state, None)).table.as_text()
+        return [n for n in t.state.names if f"**{n}** — " in text and _seen_line(text, n)]
+
+    t.roll("Ana", "swap", "milk")  # Ana holds it: nothing happens, and all saw it is hers
+    assert marked() == ["Ana"]
+    t.roll("Ben", "toss", "milk")  # Ana tosses it
+    assert marked() == []
+    t.play("Dev", "grab", "milk")
+    assert t.deciding() == ["Ana"] and marked() == ["Dev"]
+    t.play("Ana", "take", 0)
+    assert marked() == ["Dev"]
+
+
+def _seen_line(text: str, name: str) -> bool:
+    line = next(line for line in text.splitlines() if f"**{name}** — " in line)
+    return "milk last seen here" in line
+
+
 def test_a_tossed_milk_nobody_grabs_goes_to_one_of_the_others() -> None:
     t = table()
     t.roll("Ana", "toss", "milk")

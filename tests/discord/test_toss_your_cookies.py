@@ -380,3 +380,47 @@ async def test_cards_that_change_hands_unseen_are_told_in_their_holders_hand_vie
         for text in fake.all_public_text():
             assert not any(w in text for w in ("You passed", "You took", "gave you", "your hand"))
     fake.assert_clean()
+
+
+async def test_a_round_won_on_anothers_turn_is_told_in_every_followed_hand_view(
+    fake, db, monkeypatch
+) -> None:
+    """Ana passes Ben his fifth Chocolate Chip: he wins round 1 in the middle of the pass
+    and a new round is dealt. Everyone's open hand view turns to the new hand and says who
+    won: those who had picked earlier kept the old hand and its pick, waiting for players
+    who had all passed."""
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo", "dev")]
+    rolls = [Roll(action="left", number="1")] + [Roll(action="right", number="1")] * 3
+    game = await rigged_table(fake, db, monkeypatch, people, *rolls, first=0)
+    real_setup = game.setup
+
+    def setup(options, players, seed):  # type: ignore[no-untyped-def]
+        """Ben one Chocolate Chip short of winning; Ana holds one to pass him."""
+        state = real_setup(options, players, seed)
+        if "chip" not in state.cookies:
+            state.cookies[0] = "chip"
+        everything = Counter(game.cards.deck(len(players), state.cookies))
+        ben = ["chip"] * 3 + ["wild", "milk", "half", "half"]
+        rest = list((everything - Counter(ben) - Counter(["chip"])).elements())
+        state.hands = [game.cards.sort(["chip", *rest[:6]]), game.cards.sort(ben)] + [
+            game.cards.sort(rest[6 + i * 7 : 13 + i * 7]) for i in range(2)
+        ]
+        return state
+
+    monkeypatch.setattr(game, "setup", setup)
+    async with fake.running(make_bot(db)):
+        await open_toss_lobby(fake, *people, rounds="3")
+        hand = await show_hand(fake, people[0])
+        await fake.click(people[0], hand, hand.find_button("Roll the dice"))  # Pass Left · 1
+        hands = {p.id: await show_hand(fake, p) for p in people}
+        for person, card in zip(people, ("Chocolate Chip", "Half-eaten", "", ""), strict=True):
+            (select,) = move_components(hands[person.id])[1]
+            row = next(o for o in select["options"] if card in o["label"])
+            await fake.select(person, hands[person.id], select["custom_id"], [row["value"]])
+        await fake.settle()
+        assert "round 2 (best of 3)" in table_of(fake).text()
+        for person in people:
+            seen = fake.ephemerals(person)[-1].text()
+            assert "Snickerdoodle! Ben wins round 1" in seen, person.name
+            assert "Your hand (7 cards)" in seen and "Your pick" not in seen, person.name
+    fake.assert_clean()

@@ -57,6 +57,9 @@ class SeatLine(BaseModel):
     score: int | None = None  # Cookie Hoarder
 
 
+OUT = "☠️ You took the poison cookie: you are out."
+
+
 class ChomperView(TableView):
     game: str = "cookie_chomper"
     viewer: int | None
@@ -121,6 +124,7 @@ def view_of(
         chain_top=state.chain_top,
         bandit_pile=state.bandit_pile,
         hand=list(state.hands[seat]) if seat is not None else None,
+        out=OUT if seat is not None and state.out[seat] and outcome is None else "",
         barred=list(state.barred[seat]) if seat is not None else [],
         redo_entry=state.redo.entry if state.redo is not None else None,
         over=outcome is not None,

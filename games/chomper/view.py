@@ -36,6 +36,8 @@ class ChomperRules(Protocol):
 
     def number_card_of(self, entry: Entry) -> str | None: ...
 
+    def main_entry(self, state: ChomperState) -> Entry | None: ...
+
 
 MODE_TITLES = {
     "standard": "Standard",
@@ -58,6 +60,14 @@ class SeatLine(BaseModel):
 
 
 OUT = "☠️ You took the poison cookie: you are out."
+# The main cards that make no number ("Skip does not produce a number, so it is not
+# equivalent to Zero"): what the round's question and the table say instead of a number
+# that modifiers would only seem to change.
+NO_NUMBER = {
+    "skip": "Skip makes no number: no cookies are taken",
+    "seek": "Seek makes no number: the turn starts again",
+    "mulligan": "Mulligan makes no number: the turn starts again",
+}
 
 
 class ChomperView(TableView):
@@ -72,6 +82,7 @@ class ChomperView(TableView):
     queue: list[Entry]
     trail: str
     amount: int
+    no_number: str = ""  # the turn's main card makes no number: what it does (NO_NUMBER)
     last_trail: str
     played: list[str]  # the Played Cards Pile, public, newest last
     deck_count: int
@@ -118,6 +129,7 @@ def view_of(
         queue=list(state.queue),
         trail=total.trail,
         amount=total.amount,
+        no_number=no_number(game.main_entry(state)),
         last_trail=state.trail,
         played=list(state.played),
         deck_count=len(state.deck),
@@ -131,6 +143,11 @@ def view_of(
         result=outcome.reason if outcome else "",
         log=[e.text for e in state.log if e.visible_for(seat)][-LOG_SHOWN:],
     )
+
+
+def no_number(main: Entry | None) -> str:
+    """What the turn's main card does instead of making a number ("" if it makes one)."""
+    return NO_NUMBER.get(main.acts_as, "") if main is not None else ""
 
 
 def stack_row(view: ChomperView) -> str:
@@ -206,7 +223,7 @@ def table_panel(game: ChomperRules, view: ChomperView) -> Panel:
             fields.append(
                 PanelField(
                     name=f"This turn: {view.trail or '—'}",
-                    value=f"{played}\n**Number: {view.amount}**",
+                    value=f"{played}\n**{view.no_number or f'Number: {view.amount}'}**",
                 )
             )
         elif view.last_trail:

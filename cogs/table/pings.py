@@ -3,7 +3,7 @@ sent off the click's path (a burst of moves pings once), kept until its player a
 and a direct message in slow games for those who asked. A player who answered moments ago
 gets no new mention: their open hand view follows the turn instead. An open hand view
 also follows a change that told its seat something of its own (the cards a pass brought
-it), whoever moved."""
+it) or gave it a chance (a shout), whoever moved."""
 
 from __future__ import annotations
 
@@ -169,12 +169,15 @@ class Pings(Part):
         # A seat told something of its own by another's move (the cards a pass brought it,
         # what a swap took) holds a changed hand: its open view would show the old one.
         told = told_privately(change.events) - before
+        # A chance that opened (a Snickerdoodle! to shout) shows only in its seat's open
+        # hand view: never pinged, which would tell the table.
+        chanced = chances(deciding) - chances(earlier)
         said = [e.text for e in change.events if e.visible_to is None]
         for stamp in races:  # who grabbed what, for a grab that came too late
             self.drawing.race_said(match_id, stamp, said)
         if said:  # what happened, for the ping that tells of it (the latest lines win)
             self._ping_news[match_id] = (self._ping_news.get(match_id, []) + said)[-3:]
-        humans, follow = new & people, (new | raced_out | told) & people
+        humans, follow = new & people, (new | raced_out | told | chanced) & people
         if not follow:
             return
         self._ping_seats.setdefault(match_id, set()).update(humans)
@@ -373,6 +376,11 @@ class Pings(Part):
             await self.notices.direct_message(
                 seat.user_id, f"🎯 It's your move in **{game.name}**: {link}{when}"
             )
+
+
+def chances(decisions: Sequence[Decision]) -> set[int]:
+    """The seats that may take a chance now (optional decisions: a shout)."""
+    return {d.seat for d in decisions if d.optional}
 
 
 def told_privately(events: Sequence[Event]) -> set[int]:

@@ -424,3 +424,46 @@ async def test_a_round_won_on_anothers_turn_is_told_in_every_followed_hand_view(
             assert "Snickerdoodle! Ben wins round 1" in seen, person.name
             assert "Your hand (7 cards)" in seen and "Your pick" not in seen, person.name
     fake.assert_clean()
+
+
+async def test_a_shout_that_opens_on_anothers_move_shows_in_the_open_hand_view(
+    fake, db, monkeypatch
+) -> None:
+    """Must shout: Ana swaps her whole (winning) hand with Cleo's, and Ben rolls next.
+    Cleo may shout now, and nobody is pinged for it (that would tell the table): her open
+    hand view turns to the new hand with its Snickerdoodle! button, or she would find it
+    only by pressing Refresh."""
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo")]
+    ana, _, cleo = people
+    game = await rigged_table(fake, db, monkeypatch, people, Roll(action="swap", number="all"))
+    winning = ["chip"] * 4 + ["wild", "milk", "half"]
+    real_setup = game.setup
+
+    def setup(options, players, seed):  # type: ignore[no-untyped-def]
+        """Ana rolls first, holding five Chocolate Chips (a wild among them) and the milk."""
+        state = real_setup(options, players, seed)
+        if "chip" not in state.cookies:
+            state.cookies[0] = "chip"
+        everything = Counter(game.cards.deck(len(players), state.cookies))
+        rest = list((everything - Counter(winning)).elements())
+        state.hands = [game.cards.sort(winning)] + [
+            game.cards.sort(rest[i * 7 : i * 7 + 7]) for i in range(2)
+        ]
+        game.settle(state, [], None)  # the must-shout rule: Ana may shout
+        return state.model_copy(update={"turn": 0, "first": 0})
+
+    monkeypatch.setattr(game, "setup", setup)
+    async with fake.running(make_bot(db)):
+        await open_game(fake, "toss_your_cookies", *people, choices={"_switches": ["must_shout"]})
+        before = len(fake.public_messages())
+        await show_hand(fake, cleo)
+        hand = await show_hand(fake, ana)
+        await fake.click(ana, hand, hand.find_button("Roll the dice"))
+        await fake.click(ana, fake.last_reply(ana), fake.last_reply(ana).find_button("Cleo"))
+        await fake.settle()
+        opened = fake.ephemerals(cleo)[-1]
+        assert [b.label for b in opened.buttons() if b.label == "Snickerdoodle!"]
+        assert "Your hand (7 cards)" in opened.text()
+        new = fake.public_messages()[before:]
+        assert not any(cleo.mention in m.content for m in new)  # nobody learns she may shout
+    fake.assert_clean()

@@ -82,7 +82,9 @@ class ChomperView(TableView):
     queue: list[Entry]
     trail: str
     amount: int
-    no_number: str = ""  # the turn's main card makes no number: what it does (NO_NUMBER)
+    # What stands in place of a number: the main card makes none (NO_NUMBER), or a Veto
+    # sent it back and the next one sets it afresh.
+    no_number: str = ""
     last_trail: str
     played: list[str]  # the Played Cards Pile, public, newest last
     deck_count: int
@@ -129,7 +131,7 @@ def view_of(
         queue=list(state.queue),
         trail=total.trail,
         amount=total.amount,
-        no_number=no_number(game.main_entry(state)),
+        no_number=number_note(game, state),
         last_trail=state.trail,
         played=list(state.played),
         deck_count=len(state.deck),
@@ -143,6 +145,13 @@ def view_of(
         result=outcome.reason if outcome else "",
         log=[e.text for e in state.log if e.visible_for(seat)][-LOG_SHOWN:],
     )
+
+
+def number_note(game: ChomperRules, state: ChomperState) -> str:
+    """What the table says in place of the Produced Number ("" when there is one)."""
+    if state.phase == "main" and state.queue:  # a Veto sent the main card back
+        return f"{state.names[state.turn]} plays another card: it sets the number afresh"
+    return no_number(game.main_entry(state))
 
 
 def no_number(main: Entry | None) -> str:

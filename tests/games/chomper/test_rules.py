@@ -612,6 +612,10 @@ def test_modifiers_played_before_a_vetoed_main_card_is_replaced_change_nothing()
     t.play("Ben", "play", "add", "2", 2)
     t.play("Ben", "aim", "veto", 0)
     assert t.state.phase == "main" and t.options("Ana") == ["number.5.5"]
+    # Until she plays it, the table says so, not the "Number: 2" the Add alone would make.
+    shown = t.game.panels(t.game.view(t.state, None)).table.as_text()
+    assert "**Ana plays another card: it sets the number afresh**" in shown
+    assert "Number: 2" not in shown
     t.play("Ana", "number", "5", 5)
     assert t.number() == 5
     t.passes("Ana", "Ben", "Cleo")

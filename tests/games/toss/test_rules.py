@@ -112,6 +112,30 @@ def test_pass_left_waits_for_everyone_then_all_pass_together() -> None:
     )
 
 
+def test_the_hand_tells_only_its_holder_what_changed_hands_this_turn_and_the_last() -> None:
+    """Ben reads what he passed and got in his hand view, through the next turn (his next
+    move comes a roll later); not once another roll has come, and never in another's."""
+    t = table()
+
+    def news(name: str) -> str:
+        hand = t.game.panels(t.game.view(t.state, t.seat(name))).hand
+        return hand.as_text() if hand is not None else ""
+
+    t.roll("Ana", "left", "1")
+    for name, card in (("Ben", "wild"), ("Ana", "half"), ("Dev", "chip")):
+        t.play(name, "pass", card)
+    assert "Only you saw" not in news("Ben")  # his pick shows as his pick meanwhile
+    t.play("Cleo", "pass", "fudge")
+    said = "You passed 🌟 Wild to Cleo and got 🥮 Half-eaten from Ana."
+    assert said in news("Ben") and said not in news("Cleo")
+    t.roll("Ben", "swap", "milk")  # Ana holds it: she hands it to Ben
+    assert said in news("Ben")
+    t.play("Ana", "take", 0)
+    assert "took" in news("Ben") and said in news("Ben")  # the same turn's lines, in order
+    t.roll("Cleo", "left", "1")
+    assert said not in news("Ben")
+
+
 def test_pass_right_all_is_a_confirmation_and_every_hand_moves_right() -> None:
     t = table()
     t.roll("Ana", "right", "all")

@@ -167,8 +167,10 @@ class Pings(Part):
         # A racer whose race ended (the milk was caught) sees who got what in their hand.
         raced_out = {d.seat for d in earlier if d.window is not None} - now
         # A seat told something of its own by another's move (the cards a pass brought it,
-        # what a swap took) holds a changed hand: its open view would show the old one.
+        # what a swap took), or whose hand it changed, would see the old hand in its view.
         told = told_privately(change.events) - before
+        if change.previous is not None:  # a hand handed over whole, a new deal
+            told |= game.hands_changed(change.previous, change.state) - before
         # A chance that opened (a Snickerdoodle! to shout) shows only in its seat's open
         # hand view: never pinged, which would tell the table.
         chanced = chances(deciding) - chances(earlier)

@@ -103,6 +103,10 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
         self.next_turn(state, state.first)
         return [Event(text=f"{DEALT}{state.round}: {state.names[state.first]} rolls first.")]
 
+    def hands_changed(self, before: TossState, after: TossState) -> set[int]:
+        """Hands change on others' moves: a pass, a swap, a new deal (hands stay sorted)."""
+        return {s for s in self.seats(after) if before.hands[s] != after.hands[s]}
+
     @staticmethod
     def seats(state: TossState) -> range:
         return range(len(state.names))

@@ -467,3 +467,34 @@ async def test_a_shout_that_opens_on_anothers_move_shows_in_the_open_hand_view(
         new = fake.public_messages()[before:]
         assert not any(cleo.mention in m.content for m in new)  # nobody learns she may shout
     fake.assert_clean()
+
+
+async def test_a_hand_swapped_whole_turns_in_its_holders_open_hand_view(
+    fake, db, monkeypatch
+) -> None:
+    """Ana rolls Swap · All and swaps with Cleo (Ben rolls next): Cleo's open hand view
+    turns to the hand she now holds, not the one Ana took away."""
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo", "dev")]
+    ana, _, cleo, _ = people
+    await rigged_table(fake, db, monkeypatch, people, Roll(action="swap", number="all"), first=0)
+    async with fake.running(make_bot(db)) as bot:
+        await open_toss_lobby(fake, *people)
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        anas = bot.service.load_state(record).hands[0]
+        await show_hand(fake, cleo)
+        hand = await show_hand(fake, ana)
+        await fake.click(ana, hand, hand.find_button("Roll the dice"))
+        await fake.click(ana, fake.last_reply(ana), fake.last_reply(ana).find_button("Cleo"))
+        await fake.settle()
+        after = bot.service.load_state(await bot.service.get(record.match_id))
+        assert after.hands[2] == anas
+        opened = fake.ephemerals(cleo)[-1].text()
+        assert hand_lines(opened) == hand_lines((await show_hand(fake, cleo)).text())
+    fake.assert_clean()
+
+
+def hand_lines(text: str) -> list[str]:
+    """The cards a hand view lists, between its title and its goal."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Your hand ("))
+    return lines[start : lines.index("Goal")]

@@ -11,7 +11,7 @@ import discord
 
 from bot.errors import ChannelTaken, NotSeated, StaleClick, UserError
 from bot.permissions import IN_CHANNEL
-from bot.service import SeatView
+from bot.service import Change, SeatView
 from bot.store import MatchRecord
 from cogs import render
 from cogs.components import match_id_of, person, tell
@@ -78,9 +78,10 @@ class Clicks(Part):
     async def move(
         self, interaction: discord.Interaction, match_id: str, stamp: str, picks: list[int]
     ) -> None:
-        await self.service.act(match_id, interaction.user.id, stamp=stamp, picks=picks)
+        change = await self.service.act(match_id, interaction.user.id, stamp=stamp, picks=picks)
         seen = await self.service.seat_view(match_id, interaction.user.id)
-        drawn = await self.drawing.hand_message(seen, then=self.picture_follows(seen))
+        note = latest_lines(change, seen.seat)
+        drawn = await self.drawing.hand_message(seen, note, then=self.picture_follows(seen, note))
         await interaction.response.edit_message(**drawn.edited())
         self.hands.touched(match_id, interaction)
 
@@ -193,3 +194,14 @@ class Clicks(Part):
                     await self.send_hand(interaction, seen, note=f"⏩ {text}")
                     return
         await tell(interaction, text)
+
+
+# Lines of what a move led to that the mover's hand view tells: a hand that changed on the
+# click (a pass all have now made, a round someone won meanwhile) says why.
+MOVE_NEWS = 2
+
+
+def latest_lines(change: Change, seat: int | None) -> str | None:
+    """The latest lines of ``change`` the seat may read, as one note (None: none)."""
+    said = [e.text for e in change.events if e.visible_for(seat)]
+    return " ".join(said[-MOVE_NEWS:]) or None

@@ -28,6 +28,7 @@ from cogs.table.pictured import HAND_FILE, Drawn
 from cogs.table.seat_choice import SeatChoiceSelect
 from games.core.panels import PanelField
 from games.core.protocol import Decision, SeatChoosing
+from games.core.views import TableView
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -238,6 +239,8 @@ class Drawing(Part):
             )
         elif gone:
             pass  # nothing more to wait for: no ping comes to a seat its player left
+        elif isinstance(seen.view, TableView) and seen.view.out:
+            lines.append(f"{seen.view.out} The others play on: the table shows how it ends.")
         elif decision is None:
             names = [s.name for s in seen.match.seats if s.seat in seen.waiting_on]
             lines.append(

@@ -1,7 +1,9 @@
 """Turn pings: a new message with a real mention for each seat that newly must decide,
 sent off the click's path (a burst of moves pings once), kept until its player answers,
 and a direct message in slow games for those who asked. A player who answered moments ago
-gets no new mention: their open hand view follows the turn instead."""
+gets no new mention: their open hand view follows the turn instead. An open hand view
+also follows a change that told its seat something of its own (the cards a pass brought
+it) or gave it a chance (a shout), whoever moved."""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ from cogs.table.hands import Hands
 from cogs.table.notices import Notices
 from cogs.table.posting import Poster, with_retries
 from cogs.table.sweeps import Sweeps
-from games.core.protocol import Decision, Game, GameState
+from games.core.protocol import Decision, Event, Game, GameState
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -164,12 +166,20 @@ class Pings(Part):
         self._release(match_id, {s for s, t in reminded.items() if t and (s, t) not in standing})
         # A racer whose race ended (the milk was caught) sees who got what in their hand.
         raced_out = {d.seat for d in earlier if d.window is not None} - now
+        # A seat told something of its own by another's move (the cards a pass brought it,
+        # what a swap took), or whose hand it changed, would see the old hand in its view.
+        told = told_privately(change.events) - before
+        if change.previous is not None:  # a hand handed over whole, a new deal
+            told |= game.hands_changed(change.previous, change.state) - before
+        # A chance that opened (a Snickerdoodle! to shout) shows only in its seat's open
+        # hand view: never pinged, which would tell the table.
+        chanced = chances(deciding) - chances(earlier)
         said = [e.text for e in change.events if e.visible_to is None]
         for stamp in races:  # who grabbed what, for a grab that came too late
             self.drawing.race_said(match_id, stamp, said)
         if said:  # what happened, for the ping that tells of it (the latest lines win)
             self._ping_news[match_id] = (self._ping_news.get(match_id, []) + said)[-3:]
-        humans, follow = new & people, (new | raced_out) & people
+        humans, follow = new & people, (new | raced_out | told | chanced) & people
         if not follow:
             return
         self._ping_seats.setdefault(match_id, set()).update(humans)
@@ -368,6 +378,16 @@ class Pings(Part):
             await self.notices.direct_message(
                 seat.user_id, f"🎯 It's your move in **{game.name}**: {link}{when}"
             )
+
+
+def chances(decisions: Sequence[Decision]) -> set[int]:
+    """The seats that may take a chance now (optional decisions: a shout)."""
+    return {d.seat for d in decisions if d.optional}
+
+
+def told_privately(events: Sequence[Event]) -> set[int]:
+    """The seats some of these lines were for alone."""
+    return {seat for e in events if e.visible_to is not None for seat in e.visible_to}
 
 
 def people_and_played(record: MatchRecord) -> tuple[set[int], set[int]]:

@@ -22,7 +22,7 @@ from games.chomper.queue import is_main, produced
 from games.chomper.rules_text import HOW_TO_PLAY_HERE, QUICK_START, rules_text
 from games.chomper.search import ChomperSearch
 from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperState, Entry, Redo
-from games.chomper.view import panels, view_of
+from games.chomper.view import no_number, panels, view_of
 from games.core.engine import Engine
 from games.core.panels import Panels
 from games.core.pictures import DrawnBy
@@ -257,13 +257,13 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
     def round_decision(self, state: ChomperState, key: str, seat: int) -> Decision:
         options = [option(Action.of("pass"), "Pass", style="primary", group="Pass")]
         options += self.modifier_options(state, seat)
-        total = produced(state.queue)
         main = self.main_entry(state)
         skipper = main is not None and main.acts_as == "skip" and seat == state.turn
+        number = no_number(main) or f"the number is {produced(state.queue).amount}"
         return Decision(
             key=key,
             seat=seat,
-            prompt=f"Play a modifier or pass (the number is {total.amount}).",
+            prompt=f"Play a modifier or pass ({number}).",
             options=tuple(options),
             default=Action.of("pass"),
             reaction=True,

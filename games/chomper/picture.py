@@ -110,7 +110,7 @@ def stack_section(canvas: Canvas, view: ChomperView, y: int) -> int:
         kinds = list(view.stack)
         title = f"Stack: {plural(len(kinds), 'token')}, top first"
     canvas.text((PAD + 4, y), title, 18, PALETTE.text, bold=True)
-    taking = view.amount if view.queue and view.stack is not None else 0
+    taking = view.amount if view.queue and view.stack is not None and not view.no_number else 0
     # A Flip settles before the cookies are taken: an odd number of them takes from the end
     flipped = produced(view.queue).flips % 2 == 1
     if taking:
@@ -317,7 +317,7 @@ def queue_section(canvas: Canvas, cards: ChomperCards, view: ChomperView, y: int
 
     title = f"This turn: {view.trail or 'no number yet'}"
     bottom = cards_section(canvas, y, title, view.queue, QUEUE_COLUMNS, QUEUE_H + 18, draw)
-    number = f"Produced Number: {view.amount}"
+    number = view.no_number or f"Produced Number: {view.amount}"
     canvas.text((PAD + 4, bottom), number, 20, PALETTE.accent, bold=True)
     return bottom + 34
 

@@ -91,6 +91,8 @@ card sets the Produced Number afresh: modifiers played before it change nothing 
 settle to the Played Cards Pile), so play yours after it.
 • Skip must be its owner's only card this turn: others may only Veto it. A vetoed card had \
 no effect, so after a Veto sent your number card back you may still play Skip.
+• Skip, Seek and Mulligan make no number (Skip "is not equivalent to Zero"): no cookies \
+are taken, and modifiers played on them change nothing.
 • Opposites and Think Again! make the owner choose at once; Think Again! on a Roll \
 rerolls; it may be played on any card its owner chose something on, and on a card with \
 only one choice (🔢 4, say, or a Seek with one card in the pile) it has no effect.

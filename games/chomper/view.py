@@ -36,6 +36,8 @@ class ChomperRules(Protocol):
 
     def number_card_of(self, entry: Entry) -> str | None: ...
 
+    def main_entry(self, state: ChomperState) -> Entry | None: ...
+
 
 MODE_TITLES = {
     "standard": "Standard",
@@ -57,6 +59,17 @@ class SeatLine(BaseModel):
     score: int | None = None  # Cookie Hoarder
 
 
+OUT = "☠️ You took the poison cookie: you are out."
+# The main cards that make no number ("Skip does not produce a number, so it is not
+# equivalent to Zero"): what the round's question and the table say instead of a number
+# that modifiers would only seem to change.
+NO_NUMBER = {
+    "skip": "Skip makes no number: no cookies are taken",
+    "seek": "Seek makes no number: the turn starts again",
+    "mulligan": "Mulligan makes no number: the turn starts again",
+}
+
+
 class ChomperView(TableView):
     game: str = "cookie_chomper"
     viewer: int | None
@@ -69,6 +82,9 @@ class ChomperView(TableView):
     queue: list[Entry]
     trail: str
     amount: int
+    # What stands in place of a number: the main card makes none (NO_NUMBER), or a Veto
+    # sent it back and the next one sets it afresh.
+    no_number: str = ""
     last_trail: str
     played: list[str]  # the Played Cards Pile, public, newest last
     deck_count: int
@@ -115,18 +131,32 @@ def view_of(
         queue=list(state.queue),
         trail=total.trail,
         amount=total.amount,
+        no_number=number_note(game, state),
         last_trail=state.trail,
         played=list(state.played),
         deck_count=len(state.deck),
         chain_top=state.chain_top,
         bandit_pile=state.bandit_pile,
         hand=list(state.hands[seat]) if seat is not None else None,
+        out=OUT if seat is not None and state.out[seat] and outcome is None else "",
         barred=list(state.barred[seat]) if seat is not None else [],
         redo_entry=state.redo.entry if state.redo is not None else None,
         over=outcome is not None,
         result=outcome.reason if outcome else "",
         log=[e.text for e in state.log if e.visible_for(seat)][-LOG_SHOWN:],
     )
+
+
+def number_note(game: ChomperRules, state: ChomperState) -> str:
+    """What the table says in place of the Produced Number ("" when there is one)."""
+    if state.phase == "main" and state.queue:  # a Veto sent the main card back
+        return f"{state.names[state.turn]} plays another card: it sets the number afresh"
+    return no_number(game.main_entry(state))
+
+
+def no_number(main: Entry | None) -> str:
+    """What the turn's main card does instead of making a number ("" if it makes one)."""
+    return NO_NUMBER.get(main.acts_as, "") if main is not None else ""
 
 
 def stack_row(view: ChomperView) -> str:
@@ -202,7 +232,7 @@ def table_panel(game: ChomperRules, view: ChomperView) -> Panel:
             fields.append(
                 PanelField(
                     name=f"This turn: {view.trail or '—'}",
-                    value=f"{played}\n**Number: {view.amount}**",
+                    value=f"{played}\n**{view.no_number or f'Number: {view.amount}'}**",
                 )
             )
         elif view.last_trail:

@@ -98,6 +98,12 @@ class Engine(Generic[StateT, OptionsT]):
         (the service, the views' turn markers, the bots)."""
         return self._per_state("_decided").get(state, lambda: tuple(self.decisions(state)))
 
+    def hands_changed(self, before: StateT, after: StateT) -> set[int]:
+        """The seats whose own hand a move changed where nothing they were told says so
+        (a hand handed over whole, a new deal): a front end redraws what they hold. None
+        by default; a game whose moves change others' hands says which."""
+        return set()
+
     def public_table(self, state: StateT) -> tuple[BaseModel, Panels]:
         """``view(state, None)`` and its panels, of a state ``apply`` handed out: the
         table everyone sees, built once for all who ask (the service builds it while the

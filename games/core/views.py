@@ -21,6 +21,9 @@ class TableView(BaseModel):
 
     to_move: tuple[int, ...] = ()  # who must decide now (public: it is on every table)
     hand: list[str] | None = None  # the viewer's own cards; None for a spectator
+    # The viewer is out of the game while the others play on, said in the game's words
+    # ("☠️ You took the poison cookie: you are out."): no move will come to them.
+    out: str = ""
 
     @property
     def empty_handed(self) -> bool:

@@ -37,7 +37,7 @@ from games.toss.rules_text import HOW_TO_PLAY_HERE, QUICK_START, rules_text
 from games.toss.scramble import Scrambling
 from games.toss.search import TossSearch
 from games.toss.state import BlindTake, Roll, TossOptions, TossState
-from games.toss.view import panels, view_of
+from games.toss.view import DEALT, PICKED, ROLLED, panels, view_of
 
 FACES = {"swap": "Swap", "left": "Pass Left", "right": "Pass Right", "toss": "Toss"}
 
@@ -101,7 +101,11 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
         state.hands = [self.cards.sort(deck[i * size : (i + 1) * size]) for i in self.seats(state)]
         sightings.forget_all(state)
         self.next_turn(state, state.first)
-        return [Event(text=f"Round {state.round}: {state.names[state.first]} rolls first.")]
+        return [Event(text=f"{DEALT}{state.round}: {state.names[state.first]} rolls first.")]
+
+    def hands_changed(self, before: TossState, after: TossState) -> set[int]:
+        """Hands change on others' moves: a pass, a swap, a new deal (hands stay sorted)."""
+        return {s for s in self.seats(after) if before.hands[s] != after.hands[s]}
 
     @staticmethod
     def seats(state: TossState) -> range:
@@ -279,7 +283,7 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
         state.roll = roll
         roller = state.names[state.turn]
         number = "🥛 Milk" if roll.milk else ("All" if roll.number == "all" else roll.number)
-        events.append(Event(text=f"🎲 {roller} rolled {FACES[roll.action]} · {number}."))
+        events.append(Event(text=f"{ROLLED}{roller} rolled {FACES[roll.action]} · {number}."))
         if roll.milk:
             self.move_the_milk(state, roll, events)
             return
@@ -342,7 +346,7 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
         picked = self.pick_from_hand(state, seat, action)
         state.chosen[seat] = picked
         events.append(
-            Event(text=f"You chose {self.cards.labels(picked)}.", visible_to=frozenset({seat}))
+            Event(text=f"{PICKED} {self.cards.labels(picked)}.", visible_to=frozenset({seat}))
         )
         if any(c is None for c in state.chosen):
             return

@@ -33,7 +33,7 @@ from games.core.pictures import (
 )
 from games.core.words import plural
 from games.toss.cards import HALF, MILK, WILD, TossCards
-from games.toss.view import FACES, TossView, champion, phase_text
+from games.toss.view import FACES, TossView, champion, milk_marked, phase_text
 
 HEADER = 92
 DICE = 84  # the dice strip
@@ -350,7 +350,7 @@ def tile(canvas: Canvas, view: TossView, seat: int, box: Box) -> None:
     right = backs(canvas, (x0 + 14, y0 + 40), player.cards, most=12, size=30)
     counted = plural(player.cards, "card")
     canvas.text((right + 8, y0 + 46), counted, 16, PALETTE.text)
-    if seat == view.milk_seen and not view.over:  # what everyone saw, not where it is
+    if seat == milk_marked(view):  # what everyone saw, not where it is
         x = right + 8 + canvas.measure(counted, 16) + 22
         milk(canvas, (x, y0 + 55), 22)
         canvas.text((x + 14, y0 + 47), "seen", 14, PALETTE.muted)

@@ -28,6 +28,11 @@ class TossRules(Protocol):
 
 
 LOG_SHOWN = 6
+# The private line a seat's own pick writes: the hand's "Your pick" shows it while it
+# matters, so it is no news of what changed hands.
+PICKED = "You chose"
+# The public lines that open a turn and a round (the dice, a new deal).
+ROLLED, DEALT = "🎲 ", "Round "
 FACES = {"swap": "Swap", "left": "Pass Left", "right": "Pass Right", "toss": "Toss"}
 
 
@@ -58,6 +63,9 @@ class TossView(TableView):
     hand: list[str] | None
     # The viewer's own secret pick, or the cards they are giving.
     my_pick: list[str] = Field(default_factory=list)
+    # The viewer's own lines of what last changed hands (passed, given, taken unseen,
+    # dealt): only they saw it, and their hand alone does not say which cards were new.
+    news: list[str] = Field(default_factory=list)
     can_shout: bool = False
     winners: list[int]
     over: bool
@@ -109,6 +117,7 @@ def view_of(game: TossRules, state: TossState, seat: int | None) -> TossView:
         blind=state.blind,
         hand=list(state.hands[seat]) if seat is not None else None,
         my_pick=my_pick,
+        news=own_news(state, seat),
         can_shout=seat is not None and state.shouter == seat,
         winners=list(state.winners),
         over=outcome is not None,
@@ -117,6 +126,25 @@ def view_of(game: TossRules, state: TossState, seat: int | None) -> TossView:
         milk_seen=state.milk_seen,
         grabbed=[list(g) for g in state.grabbed],
     )
+
+
+def own_news(state: TossState, seat: int | None) -> list[str]:
+    """The seat's lines only it saw (what it passed and got, what was taken from it unseen
+    or dealt to it), from this turn and the one before: the next decision usually comes a
+    roll after the cards moved. A new deal forgets them."""
+    if seat is None:
+        return []
+    mine, rolls, news = frozenset({seat}), 0, []
+    for event in reversed(state.log):
+        if event.visible_to is None and event.text.startswith(DEALT):
+            break
+        if event.visible_to is None and event.text.startswith(ROLLED):
+            rolls += 1
+            if rolls == 2:
+                break
+        elif event.visible_to == mine and not event.text.startswith(PICKED):
+            news.append(event.text)
+    return news[::-1]
 
 
 def panels(game: TossRules, view: TossView) -> Panels:
@@ -167,6 +195,17 @@ def phase_text(view: TossView) -> str:
     return ""
 
 
+def milk_marked(view: TossView) -> int | None:
+    """The seat the table marks with the milk: where everyone last saw it go. Tossed, it
+    lies in the middle (no seat); caught or handed over, it is on its way to the player
+    the giver takes a card from first, as everyone saw."""
+    if view.over or view.tosser is not None:
+        return None
+    if view.phase == "milk_take" and view.blind is not None and view.blind.milk_to_source:
+        return view.blind.source
+    return view.milk_seen
+
+
 def table_panel(game: TossRules, view: TossView) -> Panel:
     rounds = int(view.options.rounds)
     extra = f": extra, first to {rounds // 2 + 1} wins" if view.round > rounds else ""
@@ -190,7 +229,7 @@ def table_panel(game: TossRules, view: TossView) -> Panel:
             parts.append(f"🏆 {player.round_wins}")
         if player.status and view.to_move:
             parts.append(player.status)
-        if s == view.milk_seen and not view.over:
+        if s == milk_marked(view):
             parts.append("🥛 milk last seen here")
         lines.append(f"{marker} **{player.name}** — " + " · ".join(parts))
     fields = [PanelField(name="Players", value="\n".join(lines))]
@@ -230,6 +269,8 @@ def hand_panel(game: TossRules, view: TossView) -> Panel | None:
     fields = [PanelField(name="Goal", value=goal)]
     if view.my_pick:
         fields.append(PanelField(name="Your pick", value=game.cards.labels(view.my_pick)))
+    elif view.news:
+        fields.append(PanelField(name="🤫 Only you saw", value="\n".join(view.news)))
     if view.can_shout:
         fields.append(PanelField(name="🥛 Snickerdoodle!", value="Press the button to win!"))
     return Panel(

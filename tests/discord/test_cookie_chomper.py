@@ -3,6 +3,7 @@ public pile, and full matches of three modes to the final embed."""
 
 from __future__ import annotations
 
+from games import GAMES
 from tests.discord.conftest import make_bot, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord, FakeUser
 from tests.discord.test_toss_your_cookies import move_in_hand, play_to_the_end
@@ -157,4 +158,34 @@ async def test_a_shorter_live_modifier_round_is_a_lobby_option(fake, db) -> None
         assert state.phase == "round"
         timers = await bot.service.store.timers_of(match_id)
         assert [t.due_at - clock.now() for t in timers if t.kind == "timeout"] == [5.0]
+    fake.assert_clean()
+
+
+async def test_a_player_out_reads_that_they_are_out_not_that_a_move_will_come(
+    fake, db, monkeypatch
+) -> None:
+    """Ana plays 4 on a Stack of three cookies and the poison: she is out. Her hand view
+    says so, instead of "Your moves show here when you have one to make", which never
+    comes; the others' views still say whom they wait for."""
+    chomper = GAMES["cookie_chomper"]
+    real_setup = chomper.setup
+
+    def setup(options, players, seed):  # type: ignore[no-untyped-def]
+        dealt = real_setup(options, players, seed)
+        hands = [["4", "14", "24"], ["2", "3", "5"], ["23", "12", "13"]]
+        return dealt.model_copy(update={"hands": hands, "turn": 0, "stack": ["c"] * 3 + ["p"]})
+
+    monkeypatch.setattr(chomper, "setup", setup)
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo")]
+    async with fake.running(make_bot(db)):
+        await open_chomper_lobby(fake, *people)
+        hand = await show_hand(fake, people[0])
+        await fake.click(people[0], hand, hand.find_button("4 from 🔢 4"))
+        for person in people:  # nobody holds a modifier: three passes settle it
+            await move_in_hand(fake, person)
+        assert "☠️ **Ana** — 0 cards · out" in table_of(fake).text()
+        seen = (await show_hand(fake, people[0])).text()
+        assert "☠️ You took the poison cookie: you are out." in seen
+        assert "Your moves show here" not in seen and "Waiting for" not in seen
+        assert "Waiting for **Ben**" in (await show_hand(fake, people[2])).text()
     fake.assert_clean()

@@ -341,3 +341,160 @@ async def test_a_deal_that_is_already_won_ends_the_match_at_start_with_a_rematch
         await fake.click(people[1], table, table.find_button("Rematch"))
         assert "· lobby" in table_of(fake).text() or "· lobby" in fake.last_reply(people[1]).text()
     fake.assert_clean()
+
+
+async def test_cards_that_change_hands_unseen_are_told_in_their_holders_hand_view(
+    fake, db, monkeypatch
+) -> None:
+    """A swap's target reads which cards were taken from them and which they were given,
+    and after a pass everyone reads what they passed and got: their hand alone does not
+    say which cards are new. Nobody else reads it."""
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo", "dev")]
+    ana, ben, cleo, dev = people
+    rolls = (Roll(action="swap", number="2"), Roll(action="left", number="1"))
+    game = await rigged_table(fake, db, monkeypatch, people, *rolls, first=0)
+    async with fake.running(make_bot(db)) as bot:
+        await open_toss_lobby(fake, ana, ben, cleo, dev)
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        before = bot.service.load_state(record)
+        hand = await show_hand(fake, ana)
+        await fake.click(ana, hand, hand.find_button("Roll the dice"))
+        hand = fake.last_reply(ana)
+        await fake.click(ana, hand, hand.find_button("Swap with Ben"))
+        await move_in_hand(fake, ana)  # two cards to give
+        await move_in_hand(fake, ana)  # two face-down cards of Ben's
+        given = before.hands[0][:2]  # the first two rows of Ana's select
+        labels = game.cards.labels
+        seen = (await show_hand(fake, ben)).text()
+        assert "🤫 Only you saw" in seen and f"Ana gave you {labels(given)}." in seen
+        assert "Ana took " in seen and " from your hand." in seen
+        assert "You took " in (await show_hand(fake, ana)).text()
+        for person in (cleo, dev):
+            assert "Only you saw" not in (await show_hand(fake, person)).text()
+        await move_in_hand(fake, ben)  # Pass Left · 1
+        for person in people:
+            await move_in_hand(fake, person)
+        for person in people:
+            seen = (await show_hand(fake, person)).text()
+            assert "You passed " in seen and " and got " in seen, person.name
+        for text in fake.all_public_text():
+            assert not any(w in text for w in ("You passed", "You took", "gave you", "your hand"))
+    fake.assert_clean()
+
+
+async def test_a_round_won_on_anothers_turn_is_told_in_every_followed_hand_view(
+    fake, db, monkeypatch
+) -> None:
+    """Ana passes Ben his fifth Chocolate Chip: he wins round 1 in the middle of the pass
+    and a new round is dealt. Everyone's open hand view turns to the new hand and says who
+    won: those who had picked earlier kept the old hand and its pick, waiting for players
+    who had all passed."""
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo", "dev")]
+    rolls = [Roll(action="left", number="1")] + [Roll(action="right", number="1")] * 3
+    game = await rigged_table(fake, db, monkeypatch, people, *rolls, first=0)
+    real_setup = game.setup
+
+    def setup(options, players, seed):  # type: ignore[no-untyped-def]
+        """Ben one Chocolate Chip short of winning; Ana holds one to pass him."""
+        state = real_setup(options, players, seed)
+        if "chip" not in state.cookies:
+            state.cookies[0] = "chip"
+        everything = Counter(game.cards.deck(len(players), state.cookies))
+        ben = ["chip"] * 3 + ["wild", "milk", "half", "half"]
+        rest = list((everything - Counter(ben) - Counter(["chip"])).elements())
+        state.hands = [game.cards.sort(["chip", *rest[:6]]), game.cards.sort(ben)] + [
+            game.cards.sort(rest[6 + i * 7 : 13 + i * 7]) for i in range(2)
+        ]
+        return state
+
+    monkeypatch.setattr(game, "setup", setup)
+    async with fake.running(make_bot(db)):
+        await open_toss_lobby(fake, *people, rounds="3")
+        hand = await show_hand(fake, people[0])
+        await fake.click(people[0], hand, hand.find_button("Roll the dice"))  # Pass Left · 1
+        hands = {p.id: await show_hand(fake, p) for p in people}
+        for person, card in zip(people, ("Chocolate Chip", "Half-eaten", "", ""), strict=True):
+            (select,) = move_components(hands[person.id])[1]
+            row = next(o for o in select["options"] if card in o["label"])
+            await fake.select(person, hands[person.id], select["custom_id"], [row["value"]])
+        await fake.settle()
+        assert "round 2 (best of 3)" in table_of(fake).text()
+        for person in people:
+            seen = fake.ephemerals(person)[-1].text()
+            assert "Snickerdoodle! Ben wins round 1" in seen, person.name
+            assert "Your hand (7 cards)" in seen and "Your pick" not in seen, person.name
+    fake.assert_clean()
+
+
+async def test_a_shout_that_opens_on_anothers_move_shows_in_the_open_hand_view(
+    fake, db, monkeypatch
+) -> None:
+    """Must shout: Ana swaps her whole (winning) hand with Cleo's, and Ben rolls next.
+    Cleo may shout now, and nobody is pinged for it (that would tell the table): her open
+    hand view turns to the new hand with its Snickerdoodle! button, or she would find it
+    only by pressing Refresh."""
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo")]
+    ana, _, cleo = people
+    game = await rigged_table(fake, db, monkeypatch, people, Roll(action="swap", number="all"))
+    winning = ["chip"] * 4 + ["wild", "milk", "half"]
+    real_setup = game.setup
+
+    def setup(options, players, seed):  # type: ignore[no-untyped-def]
+        """Ana rolls first, holding five Chocolate Chips (a wild among them) and the milk."""
+        state = real_setup(options, players, seed)
+        if "chip" not in state.cookies:
+            state.cookies[0] = "chip"
+        everything = Counter(game.cards.deck(len(players), state.cookies))
+        rest = list((everything - Counter(winning)).elements())
+        state.hands = [game.cards.sort(winning)] + [
+            game.cards.sort(rest[i * 7 : i * 7 + 7]) for i in range(2)
+        ]
+        game.settle(state, [], None)  # the must-shout rule: Ana may shout
+        return state.model_copy(update={"turn": 0, "first": 0})
+
+    monkeypatch.setattr(game, "setup", setup)
+    async with fake.running(make_bot(db)):
+        await open_game(fake, "toss_your_cookies", *people, choices={"_switches": ["must_shout"]})
+        before = len(fake.public_messages())
+        await show_hand(fake, cleo)
+        hand = await show_hand(fake, ana)
+        await fake.click(ana, hand, hand.find_button("Roll the dice"))
+        await fake.click(ana, fake.last_reply(ana), fake.last_reply(ana).find_button("Cleo"))
+        await fake.settle()
+        opened = fake.ephemerals(cleo)[-1]
+        assert [b.label for b in opened.buttons() if b.label == "Snickerdoodle!"]
+        assert "Your hand (7 cards)" in opened.text()
+        new = fake.public_messages()[before:]
+        assert not any(cleo.mention in m.content for m in new)  # nobody learns she may shout
+    fake.assert_clean()
+
+
+async def test_a_hand_swapped_whole_turns_in_its_holders_open_hand_view(
+    fake, db, monkeypatch
+) -> None:
+    """Ana rolls Swap · All and swaps with Cleo (Ben rolls next): Cleo's open hand view
+    turns to the hand she now holds, not the one Ana took away."""
+    people = [fake.add_user(n) for n in ("ana", "ben", "cleo", "dev")]
+    ana, _, cleo, _ = people
+    await rigged_table(fake, db, monkeypatch, people, Roll(action="swap", number="all"), first=0)
+    async with fake.running(make_bot(db)) as bot:
+        await open_toss_lobby(fake, *people)
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        anas = bot.service.load_state(record).hands[0]
+        await show_hand(fake, cleo)
+        hand = await show_hand(fake, ana)
+        await fake.click(ana, hand, hand.find_button("Roll the dice"))
+        await fake.click(ana, fake.last_reply(ana), fake.last_reply(ana).find_button("Cleo"))
+        await fake.settle()
+        after = bot.service.load_state(await bot.service.get(record.match_id))
+        assert after.hands[2] == anas
+        opened = fake.ephemerals(cleo)[-1].text()
+        assert hand_lines(opened) == hand_lines((await show_hand(fake, cleo)).text())
+    fake.assert_clean()
+
+
+def hand_lines(text: str) -> list[str]:
+    """The cards a hand view lists, between its title and its goal."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Your hand ("))
+    return lines[start : lines.index("Goal")]

@@ -201,6 +201,27 @@ def test_skip_is_its_owners_only_card_and_passes_the_turn() -> None:
     assert len(t.state.stack) == 40 and t.deciding() == "Ben" and len(t.state.hands[0]) == 3
 
 
+def test_skip_seek_and_mulligan_make_no_number_and_the_round_says_so() -> None:
+    """ "Skip does not produce a number, so it is not equivalent to Zero": the round's
+    question and the table say what the card does instead of "the number is 0", and an
+    Add played on a Seek does not show a number of cookies to take."""
+    t = table(["skip", "double", "1"], ["veto", "double", "1"], ["0", "1", "2"])
+    t.play("Ana", "skip")
+    t.play("Ana", "pass")
+    ben = t.game.decision_for(t.state, t.seat("Ben"))
+    assert ben.prompt == "Play a modifier or pass (Skip makes no number: no cookies are taken)."
+    shown = t.game.panels(t.game.view(t.state, None)).table.as_text()
+    assert "**Skip makes no number: no cookies are taken**" in shown and "Number: 0" not in shown
+    t = table(["seek", "0", "1"], ["add", "3", "1"], ["0", "1", "2"], deck=["4"])
+    t.play("Ana", "seek")
+    t.play("Ana", "pass")
+    t.play("Ben", "play", "add", "3", 3)
+    ben = t.game.decision_for(t.state, t.seat("Ben"))
+    assert ben.prompt == "Play a modifier or pass (Seek makes no number: the turn starts again)."
+    shown = t.game.panels(t.game.view(t.state, None)).table.as_text()
+    assert "Number: 3" not in shown and "Seek makes no number" in shown
+
+
 def test_veto_returns_the_card_and_its_number_card_and_bars_them_this_turn() -> None:
     t = table(["2", "add", "3"], ["veto", "5", "1"], ["0", "1", "2"])
     t.play("Ana", "number", "2", 2)
@@ -591,6 +612,10 @@ def test_modifiers_played_before_a_vetoed_main_card_is_replaced_change_nothing()
     t.play("Ben", "play", "add", "2", 2)
     t.play("Ben", "aim", "veto", 0)
     assert t.state.phase == "main" and t.options("Ana") == ["number.5.5"]
+    # Until she plays it, the table says so, not the "Number: 2" the Add alone would make.
+    shown = t.game.panels(t.game.view(t.state, None)).table.as_text()
+    assert "**Ana plays another card: it sets the number afresh**" in shown
+    assert "Number: 2" not in shown
     t.play("Ana", "number", "5", 5)
     assert t.number() == 5
     t.passes("Ana", "Ben", "Cleo")

@@ -112,6 +112,30 @@ def test_pass_left_waits_for_everyone_then_all_pass_together() -> None:
     )
 
 
+def test_the_hand_tells_only_its_holder_what_changed_hands_this_turn_and_the_last() -> None:
+    """Ben reads what he passed and got in his hand view, through the next turn (his next
+    move comes a roll later); not once another roll has come, and never in another's."""
+    t = table()
+
+    def news(name: str) -> str:
+        hand = t.game.panels(t.game.view(t.state, t.seat(name))).hand
+        return hand.as_text() if hand is not None else ""
+
+    t.roll("Ana", "left", "1")
+    for name, card in (("Ben", "wild"), ("Ana", "half"), ("Dev", "chip")):
+        t.play(name, "pass", card)
+    assert "Only you saw" not in news("Ben")  # his pick shows as his pick meanwhile
+    t.play("Cleo", "pass", "fudge")
+    said = "You passed 🌟 Wild to Cleo and got 🥮 Half-eaten from Ana."
+    assert said in news("Ben") and said not in news("Cleo")
+    t.roll("Ben", "swap", "milk")  # Ana holds it: she hands it to Ben
+    assert said in news("Ben")
+    t.play("Ana", "take", 0)
+    assert "took" in news("Ben") and said in news("Ben")  # the same turn's lines, in order
+    t.roll("Cleo", "left", "1")
+    assert said not in news("Ben")
+
+
 def test_pass_right_all_is_a_confirmation_and_every_hand_moves_right() -> None:
     t = table()
     t.roll("Ana", "right", "all")
@@ -218,6 +242,31 @@ def test_milk_with_toss_everyone_else_races_and_pays_the_tosser() -> None:
     assert t.deciding() == ["Ana"]  # Ana takes one of Dev's cards blindly
     t.play("Ana", "take", 2)
     assert "milk" in t.hand("Dev") and [len(h) for h in t.state.hands] == [7, 7, 7, 7]
+
+
+def test_the_table_marks_the_milk_where_everyone_saw_it_go_while_it_moves() -> None:
+    """Tossed, the milk lies in the middle, not with its tosser; caught, it is the
+    catcher's (the tosser first takes a card of theirs): the table says so, not where
+    it was seen before."""
+    t = table()
+
+    def marked() -> list[str]:
+        text = t.game.panels(t.game.view(t.state, None)).table.as_text()
+        return [n for n in t.state.names if f"**{n}** — " in text and _seen_line(text, n)]
+
+    t.roll("Ana", "swap", "milk")  # Ana holds it: nothing happens, and all saw it is hers
+    assert marked() == ["Ana"]
+    t.roll("Ben", "toss", "milk")  # Ana tosses it
+    assert marked() == []
+    t.play("Dev", "grab", "milk")
+    assert t.deciding() == ["Ana"] and marked() == ["Dev"]
+    t.play("Ana", "take", 0)
+    assert marked() == ["Dev"]
+
+
+def _seen_line(text: str, name: str) -> bool:
+    line = next(line for line in text.splitlines() if f"**{name}** — " in line)
+    return "milk last seen here" in line
 
 
 def test_a_tossed_milk_nobody_grabs_goes_to_one_of_the_others() -> None:

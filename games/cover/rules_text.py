@@ -100,8 +100,9 @@ players get there in the same round, the highest total wins.
 • A round is won by the highest score of that round; players who tie all win it. In "first \
 to win 2 rounds", if several players reach two wins in the same round, total money decides.
 • Equal final figures share a place.
-• A player who holds no matching card when it is their turn to answer a challenge loses it \
-at once (they could not respond); the table says so.
+• A player who holds no matching card when it is their turn to answer a challenge is asked \
+all the same: their only answer (let the set go, or give up) is played for them after a \
+short pause, so nobody learns from the wait what they hold.
 • Once the draw pile is empty, a player with an empty hand is skipped, but their top set can \
 still be challenged.
 • The first dealer is drawn at random; the deal passes left each round.

@@ -177,7 +177,7 @@ class Battles(CoverCards):
         where = "" if depth == 0 else " (second from top)"
         events.append(
             Event(
-                text=f"⚔️ {state.names[seat]} {self.WORDS['challenge']}d {state.names[target]}'s "
+                text=f"⚔️ {state.names[seat]} {self.WORDS['challenged']} {state.names[target]}'s "
                 f"{self.cards[asset].name} {self.WORDS['set']}{where} with "
                 f"{self.play_label(play)}."
             )

@@ -56,7 +56,9 @@ class CoverYourCookies(CoverYourAssets):
         "challenge": "swipe",
         "Challenge": "Swipe",
         "challenging": "swiping",
-        "challenged": "swiped",
+        # The attempt, not the take: "Dev swiped Cleo's Batch" then "Cleo kept the Batch"
+        # read as a contradiction; the rulebook says "attempt to swipe".
+        "challenged": "tried to swipe",
         "stole": "swiped",
         "an asset": "a Cookie",
         "assets": "Cookies",

@@ -279,6 +279,13 @@ def test_the_rulebook_example_carmela_swipes_gingers_lemon_glaze() -> None:
     # Carmela draws back up to five, then Ginger does: her new card is a Lemon Glaze.
     assert len(t.hand("Carmela")) == 5 and "lemon_glaze" in t.hand("Ginger")
     assert t.state.crumbs == [0, 1, 0, 0]  # Ginger's Crumb Collector moves up a step
+    # The log tells the attempt from the take, in the rulebook's words.
+    assert t.public_log()[:4] == [
+        "⚔️ Carmela tried to swipe Ginger's Lemon Glaze Batch with 🍋 Lemon Glaze.",
+        "Ginger defended with 🍫 Chocolate Milk.",
+        "Carmela tried to swipe again with 🥛 Fresh Milk.",
+        "Ginger let the Batch go.",
+    ]
     assert "Carmela swiped the Lemon Glaze Batch (5 cards, 105 Dough)." in t.public_log()
 
 

@@ -53,6 +53,9 @@ class CoverYourCookies(CoverYourAssets):
         "set": "Batch",
         "Set": "Batch",
         "sets": "Batches",
+        # Its rules "start a Batch" (a turn's first option) where Assets "form a set".
+        "form": "start",
+        "formed": "started",
         "challenge": "swipe",
         "Challenge": "Swipe",
         "challenging": "swiping",
@@ -163,7 +166,7 @@ class CoverYourCookies(CoverYourAssets):
                         option(
                             Action.of("take", card, index),
                             label=f"Batch: {self.label(card)} + {self.label(top)} from the row",
-                            group="Start a Batch",
+                            group=self.form_group,
                             style="success",
                         )
                     )
@@ -189,7 +192,7 @@ class CoverYourCookies(CoverYourAssets):
             option(
                 Action.of("improve", asset),
                 label=f"Add {self.label(asset)} to your top Batch",
-                group="Start a Batch",
+                group=self.form_group,
                 style="success",
             )
         ]
@@ -201,7 +204,7 @@ class CoverYourCookies(CoverYourAssets):
             option(
                 Action.of("single", card),
                 label=f"First Batch: a single {self.label(card)}",
-                group="Start a Batch",
+                group=self.form_group,
                 style="success",
             )
             for card in dict.fromkeys(hand)

@@ -152,7 +152,8 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
             default = Action.of("discard", cheapest)
             words = self.WORDS
             prompt = (
-                f"Your turn: form a {words['set']}, {words['challenge']} a top {words['set']}, "
+                f"Your turn: {words['form']} a {words['set']}, {words['challenge']} a top "
+                f"{words['set']}, "
                 "or discard."
             )
         return Decision(
@@ -221,7 +222,7 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         return option(
             Action.of("pair", high, low),
             label=f"{self.WORDS['Set']}: {self.label(high)} + {self.label(low)}",
-            group=f"Form a {self.WORDS['set']}",
+            group=self.form_group,
             style="success",
         )
 
@@ -231,7 +232,7 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         return option(
             Action.of("take", card),
             label=f"{self.WORDS['Set']}: {self.label(card)} + discard {self.label(top)}",
-            group=f"Form a {self.WORDS['set']}",
+            group=self.form_group,
             style="success",
         )
 
@@ -250,7 +251,7 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
             option(
                 Action.of("improve", asset),
                 label=f"Improve your top {self.WORDS['set']} with {self.label(asset)}",
-                group=f"Form a {self.WORDS['set']}",
+                group=self.form_group,
                 style="success",
             )
         ]
@@ -382,7 +383,10 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         state.players[seat].stack.append(new)
         cards = " + ".join(self.label(c) for c in reversed(new.cards))
         events.append(
-            Event(text=f"{state.names[seat]} formed a {self.WORDS['set']}{how}: {cards}.")
+            Event(
+                text=f"{state.names[seat]} {self.WORDS['formed']} a {self.WORDS['set']}{how}: "
+                f"{cards}."
+            )
         )
 
     def on_new_set(self, state: CoverState, seat: int, new: CoverSet) -> CoverSet:
@@ -594,7 +598,7 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
             )
         if action.kind == "challenge" and not self.may_challenge(state, seat):
             return (
-                f"You must form at least one {w['set']} of your own before you can "
+                f"You must {w['form']} at least one {w['set']} of your own before you can "
                 f"{w['challenge']}."
             )
         if action.kind == "challenge":

@@ -223,7 +223,7 @@ def test_who_may_swipe_is_who_has_laid_down_a_batch() -> None:
     assert t.stack("Cleo")[-1] == ["lemon_glaze", "lemon_glaze"]  # exposed again
     # Ginger holds a Batch now, but never laid one down: she may not swipe.
     assert not [o for o in t.options("Ginger") if o.startswith("challenge")]
-    with pytest.raises(IllegalAction, match="form at least one Batch"):
+    with pytest.raises(IllegalAction, match="start at least one Batch"):
         t.play("Ginger", "challenge", t.seat("Cleo"), "lemon_glaze")
     t.play("Ginger", "discard", "pink_sugar")
     t.play("Cleo", "discard", "churro")
@@ -519,6 +519,22 @@ def test_three_players_may_use_any_cookie_in_the_discard_row() -> None:
     t.state.turn, t.state.actions_taken = 0, 0
     t.play("Carmela", "discard", "lemon_glaze")
     assert t.state.discard == ["raspberry", "peanut_butter", "lemon_glaze"]  # to the right
+
+
+def test_a_hand_starts_a_batch_under_one_heading_in_the_rulebooks_words() -> None:
+    """From the hand or from the row, it is one move, "Start a Batch": the hand showed
+    two headings for it (Assets' "Form a Batch" beside "Start a Batch")."""
+    t = rig(
+        names=("Carmela", "Ginger", "Cleo"),
+        hands={"Carmela": ["churro", "churro", "lemon_glaze"]},
+        discard=["raspberry", "lemon_glaze", "peanut_butter"],
+    )
+    decision = GAME.decision_for(t.state, t.seat("Carmela"))
+    assert decision is not None
+    assert decision.prompt == "Your turn: start a Batch, swipe a top Batch, or discard."
+    assert {o.group for o in decision.options} == {"Start a Batch", "Discard"}
+    t.play("Carmela", "pair", "churro", "churro")
+    assert "Carmela started a Batch: 🌀 Churro + 🌀 Churro." in t.public_log()
 
 
 # --- two actions -----------------------------------------------------------------------------

@@ -140,7 +140,9 @@ class Battles(CoverCards):
             default=Action.of("concede"),
             reaction=True,
             # Whether this side holds an answer is a secret: pinged and waited for alike.
-            hides_choice=True,
+            # Not so for an empty hand (the deck gone), which the table shows: its player is
+            # not called on for nothing.
+            hides_choice=bool(hand),
         )
 
     @staticmethod

@@ -175,3 +175,38 @@ async def test_a_defender_whose_turn_follows_the_challenge_is_called_to_it_alike
         assert "Ben stole the Piano set" in called.content
         assert "Defend it" not in called.content
     fake.assert_clean()
+
+
+async def test_a_defender_with_an_empty_hand_is_not_called_on_for_nothing(
+    fake, db, monkeypatch
+) -> None:
+    """The deck is gone and Cleo has played every card: the table shows '0 in hand'. Ben
+    challenges her Piano set; her lone 'let it go' is played after the pause, but nobody
+    learns anything from it, so she is not pinged for it (a Cover endgame pinged every
+    empty-handed player whose top set was challenged)."""
+    assets = GAMES["cover_your_assets"]
+    real_setup = assets.setup
+
+    def setup(options, players, seed):  # type: ignore[no-untyped-def]
+        dealt = real_setup(options, players, seed)
+        hands = [["jewels"], ["piano", "jewels"], [], ["scooter"]]
+        stacks = [[], [cover_set("cabin", "cabin")], [cover_set("cabin", "cabin")], []]
+        stacks[2].append(cover_set("piano", "piano"))
+        for player, hand, stack in zip(dealt.players, hands, stacks, strict=True):
+            player.hand, player.stack = assets.cards.sort(hand), stack
+        dealt.deck, dealt.turn = [], 1
+        return dealt
+
+    monkeypatch.setattr(assets, "setup", setup)
+    ana, ben, cleo, dev = (fake.add_user(n) for n in ("ana", "ben", "cleo", "dev"))
+    async with fake.running(make_bot(db)) as bot:
+        bot.bots.forced_pause = PAUSE
+        await open_game(fake, "cover_your_assets", ana, ben, cleo, dev, always_ask=False)
+        assert "Cleo · 0 in hand" in table_of(fake).text()
+        hand = await show_hand(fake, ben)
+        await fake.click(ben, hand, hand.find_button("Challenge Cleo's Piano"))
+        await fake.advance(PAUSE[1] + 60)
+        assert "Ben stole the Piano set" in table_of(fake).text()
+        ever = [m for m in fake.messages.values() if m.visible_to is None]
+        assert not [m for m in ever if cleo.mention in m.content]  # not even swept since
+    fake.assert_clean()

@@ -123,7 +123,9 @@ class Drafting(Battles):
             options=tuple(options),
             default=Action.of("accept"),
             reaction=True,
-            hides_choice=True,  # a lone "Let them have it" would tell the hand holds no match
+            # A lone "Let them have it" would tell the hand holds no match; an empty hand,
+            # which the table shows, tells nothing: its player is not pinged for it.
+            hides_choice=bool(hand),
         )
 
     def challenge_draft(

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from games.core.protocol import IllegalAction, NotYourTurn
+from games.core.protocol import Action, IllegalAction, NotYourTurn
 from games.cover import CoverYourAssets
 from games.cover.state import CoverOptions
 
@@ -54,6 +54,23 @@ def test_rulebook_example_1_phil_drafts_two_scooters_and_carla_lets_it_be(rig) -
     assert t.stack("Phil") == [["scooter", "scooter", "scooter"]]
     assert [pile[-1] for pile in t.state.drafts] == ["cash", "piano", "toy_train"]  # flipped
     assert t.state.turn == t.seat("Carla")
+
+
+@pytest.mark.parametrize(("hand", "secret"), [(["jewels"], True), ([], False)])
+def test_a_draft_answer_is_a_secret_unless_the_hand_is_empty(rig, hand, secret) -> None:
+    """Asked alike whether Carla holds a Scooter or not, but an empty hand (the deck
+    gone) is on the table for all to see: she is not pinged to let it be."""
+    t = rig(
+        names=TWO,
+        turn="Phil",
+        hands={"Phil": ["scooter", "piano"], "Carla": hand},
+        deck=[],
+        drafts=[["cash", "scooter"], ["piano", "scooter"], ["cash", "toy_train"]],
+    )
+    t.state, _ = t.game.apply(t.state, t.seat("Phil"), Action.of("draft", "scooter", 0, 1))
+    (answer,) = t.game.decisions(t.state)
+    assert answer.seat == t.seat("Carla") and answer.forced is not None
+    assert answer.hides_choice is secret
 
 
 def test_rulebook_example_2_apryl_wins_davids_drafted_jewels(rig) -> None:

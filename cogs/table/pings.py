@@ -191,8 +191,9 @@ class Pings(Part):
         is edited to say the move that stands. Alike whether they clicked or their lone
         answer was played for them, so the ping tells nobody which it was."""
         live = self._live.get(match_id, {})
-        standing = {(d.seat, d.stamp) for d in deciding}
-        asked = {d.seat for d in earlier if (d.seat, d.stamp) not in standing}
+        # A race is one decision however its options shrink (its ping holds the grabs).
+        standing = {(d.seat, clock_stamp(d)) for d in deciding}
+        asked = {d.seat for d in earlier if (d.seat, clock_stamp(d)) not in standing}
         return {s for s in asked & set(waiting_on(deciding)) if s in live}
 
     async def unpinged(self, record: MatchRecord, state: GameState) -> set[int]:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from itertools import combinations
 
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, option
+from games.core.words import join_names
 from games.cover.battle import Battles, Play, take_card
 from games.cover.cards import move_set, swap_top_sets
 from games.cover.state import Battle, CoverState, Draft, Reveal
@@ -73,12 +75,21 @@ class Drafting(Battles):
                         found.append(
                             option(
                                 Action.of("draft", card, *piles),
-                                label=f"Draft: {self.label(card)} + {taken}",
+                                label=f"Draft from {self.piles_named(piles)}: "
+                                f"{self.label(card)} + {taken}",
                                 group="Draft a set",
                                 style="success",
                             )
                         )
         return found
+
+    @staticmethod
+    def piles_named(piles: Sequence[int]) -> str:
+        """Which piles, as the table numbers them: two piles may show the same top card,
+        and which one is taken decides what turns up and (three players) who may
+        challenge. First in a label, so a long one clipped to fit keeps it."""
+        numbers = [str(p + 1) for p in piles]
+        return f"pile {numbers[0]}" if len(numbers) == 1 else f"piles {join_names(numbers)}"
 
     def drafts_a_set(self, cards: list[str]) -> bool:
         """At least one asset, every asset the same, no action cards; wilds may join."""

@@ -73,6 +73,24 @@ def test_a_draft_answer_is_a_secret_unless_the_hand_is_empty(rig, hand, secret) 
     assert answer.hides_choice is secret
 
 
+def test_a_draft_names_the_piles_it_takes_from(rig) -> None:
+    """Two piles showing a Scooter read as two identical buttons, though which pile is
+    taken decides what turns up next: each names its piles, as the table numbers them."""
+    t = rig(
+        names=TWO,
+        turn="Phil",
+        hands={"Phil": ["scooter", "piano"], "Carla": ["jewels"]},
+        drafts=[["cash", "scooter"], ["piano", "scooter"], ["cash", "toy_train"]],
+    )
+    decision = t.game.decision_for(t.state, t.seat("Phil"))
+    assert decision is not None
+    assert [o.label for o in decision.options if o.action.kind == "draft"] == [
+        "Draft from pile 1: 🛴 Scooter + 🛴 Scooter",
+        "Draft from pile 2: 🛴 Scooter + 🛴 Scooter",
+        "Draft from piles 1 and 2: 🛴 Scooter + 🛴 Scooter + 🛴 Scooter",
+    ]
+
+
 def test_rulebook_example_2_apryl_wins_davids_drafted_jewels(rig) -> None:
     t = rig(
         names=("David", "Apryl"),

@@ -197,6 +197,11 @@ class CoverYourCookies(CoverYourAssets):
             )
         ]
 
+    def improved_text(self, name: str, card: str) -> str:
+        """In its rulebook's words ("add a matching Cookie from your hand to your top
+        Batch"), as its button says: "improve" is Cover Your Assets' action."""
+        return f"{name} added {self.label(card)} to their top Batch."
+
     def single_batch_options(self, state: CookiesState, seat: int, hand: list[str]) -> list[Option]:
         if not state.single_allowed[seat] or state.laid_batch[seat]:
             return []

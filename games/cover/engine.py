@@ -397,12 +397,11 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         take_card(state.players[seat].hand, card)
         stack = state.players[seat].stack
         stack[-1] = self.add_to_set(stack[-1], card)
-        events.append(
-            Event(
-                text=f"{state.names[seat]} improved their top {self.WORDS['set']} with "
-                f"{self.label(card)}."
-            )
-        )
+        events.append(Event(text=self.improved_text(state.names[seat], card)))
+
+    def improved_text(self, name: str, card: str) -> str:
+        """The log's line for "Improve a Set"."""
+        return f"{name} improved their top set with {self.label(card)}."
 
     def discard(self, state: CoverState, seat: int, card: str, events: list[Event]) -> None:
         take_card(state.players[seat].hand, card)

@@ -466,6 +466,8 @@ def test_after_the_deck_runs_out_a_cookie_may_top_up_your_own_batch() -> None:
     assert "improve.churro" in t.options("Carmela")
     t.play("Carmela", "improve", "churro")
     assert t.stack("Carmela") == [["churro", "churro", "churro"]]
+    # In its rulebook's words, as the button says: "improve" is Cover Your Assets'.
+    assert t.public_log()[0] == "Carmela added 🌀 Churro to their top Batch."
 
 
 def test_topping_up_is_only_for_when_the_deck_is_gone() -> None:

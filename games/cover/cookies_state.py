@@ -32,7 +32,7 @@ class CookiesOptions(BaseModel):
     mixers: bool = Field(
         default=True,
         title="Mixers",
-        description="Mixer cards act as they are drawn: Rotate, Swap, Exchange.",
+        description="Mixer cards act as they are drawn: Rotate, Enhance, Swap, Exchange.",
     )
     extra_strength: bool = Field(
         default=False,

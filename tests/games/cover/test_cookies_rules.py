@@ -606,3 +606,9 @@ def test_the_longer_games_end_as_the_rulebook_says(mode, round_, wins, reason) -
     t.state.round, t.state.round_wins, t.state.totals = round_, wins, [0, 700, 0, 0]
     t.play("Carmela", "discard", "churro")
     assert t.state.end_reason == reason
+
+
+def test_the_lobby_names_every_mixer() -> None:
+    """The Mixers switch listed three of the four: Enhance is a Mixer too."""
+    mixers = CookiesOptions.model_fields["mixers"].description or ""
+    assert all(name in mixers for name in ("Rotate", "Enhance", "Swap", "Exchange"))

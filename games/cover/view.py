@@ -48,6 +48,7 @@ class CoverRules(Protocol):
 
 SETS_SHOWN = 4  # sets listed per stack; the rest are summed up below them
 LOG_SHOWN = 5
+NEWS = 2  # private lines under a hand: a draw, and an Exchange before it
 
 
 class SetView(BaseModel):
@@ -115,6 +116,9 @@ class CoverView(TableView):
     discard_row: list[str] = Field(default_factory=list)
     rounds: list[RoundResult]
     log: list[str]
+    # The latest lines only this seat saw ("You drew…", what an Exchange moved), for its
+    # hand: a sorted hand does not show what came or went.
+    news: list[str] = Field(default_factory=list)
     end_reason: str | None
     placements: list[tuple[int, int]]  # (seat, place), once the match is over
 
@@ -167,6 +171,7 @@ def view_of(game: CoverRules, state: CoverState, seat: int | None) -> CoverView:
             **cookies_extras(state),
             "rounds": state.rounds,
             "log": [e.text for e in state.log if e.visible_for(seat)],
+            "news": [e.text for e in state.log if e.visible_to and seat in e.visible_to][-NEWS:],
             "end_reason": state.end_reason,
             "placements": [(p.seat, p.place) for p in outcome.placements] if outcome else [],
         }
@@ -335,9 +340,10 @@ def hand_panel(game: CoverRules, view: CoverView) -> Panel | None:
         for card, n in counts.items()
     ]
     me = view.players[view.viewer] if view.viewer is not None else None
+    news = [f"*{line}*" for line in view.news]
     return Panel(
         title="🃏 Your hand",
-        description="\n".join(lines) if lines else "*Your hand is empty.*",
+        description="\n".join(lines + news) if lines else "*Your hand is empty.*",
         footer=(
             f"Your stack: {game.short_money(me.stack_value)} in {game.count(len(me.stack), 'set')}"
             if me

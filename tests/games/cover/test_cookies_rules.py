@@ -453,6 +453,34 @@ def test_exchange_takes_blindly_from_the_neighbour_and_skips_short_hands() -> No
     assert t.state.removed == ["exchange_left"]
 
 
+def test_a_hand_says_what_an_exchange_and_a_draw_brought_it() -> None:
+    """A hand is shown sorted: without a word, nobody could tell which card a neighbour
+    took from them or which they took (as at a table they would see)."""
+    t = rig(
+        hands={
+            "Carmela": FULL,
+            "Ginger": ["raspberry"] * 4,
+            "Cleo": ["lemon_glaze"] * 4,
+            "Dev": ["peanut_butter"] * 4,
+        },
+        deck=["snickerdoodle", "exchange_left"],
+    )
+    t.play("Carmela", "discard", "churro")
+    t.play("Carmela", "exchange", 1)
+    ginger = GAME.panels(GAME.view(t.state, t.seat("Ginger"))).hand
+    assert ginger is not None and ginger.description.endswith(
+        "*You gave Carmela 🍓 Raspberry Cheesecake and took 🍋 Lemon Glaze from Cleo.*"
+    )
+    carmela = GAME.panels(GAME.view(t.state, t.seat("Carmela"))).hand
+    assert carmela is not None
+    assert carmela.description.splitlines()[-2:] == [
+        "*You gave Dev 🥜 Peanut Butter and took 🍓 Raspberry Cheesecake from Ginger.*",
+        "*You drew 🟤 Snickerdoodle.*",
+    ]
+    spectator = GAME.view(t.state, None)
+    assert spectator.news == []
+
+
 # --- the end, crumbs and longer games ----------------------------------------------------
 
 

@@ -63,6 +63,7 @@ class CookiesOptions(BaseModel):
     action_cards: ClassVar[bool] = False
     second_from_top: ClassVar[bool] = False
     penny_jar: ClassVar[bool] = False
+    one_move_for_two_sets: ClassVar[bool] = True  # (no Move cards here)
 
     @property
     def advanced(self) -> list[str]:

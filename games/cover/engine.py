@@ -29,7 +29,7 @@ from games.core.protocol import (
 from games.core.words import join_names, plural
 from games.cover import ai, picture
 from games.cover.battle import take_card
-from games.cover.cards import move_set, swap_top_sets
+from games.cover.cards import MOVED, move_set, swap_top_sets
 from games.cover.draft import TWO_PLAYER_REMOVALS, Drafting
 from games.cover.rules_text import HOW_TO_PLAY_HERE, QUICK_START, RULES
 from games.cover.search import AssetsSearch
@@ -276,27 +276,17 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
                     )
         if "move" in hand:
             for other, player in enumerate(players):
-                if len(player.stack) < 2:
-                    continue
                 whose = "your" if other == seat else f"{names[other]}'s"
-                options.append(
+                options += [
                     option(
-                        Action.of("move", other, "top"),
-                        label=f"Move {whose} top set to the bottom",
+                        Action.of("move", other, end),
+                        label=f"Move {whose} {MOVED[end]}",
                         group="Action cards",
                         description=MOVE_TEXT,
                         style="primary",
                     )
-                )
-                options.append(
-                    option(
-                        Action.of("move", other, "bottom"),
-                        label=f"Move {whose} bottom set to the top",
-                        group="Action cards",
-                        description=MOVE_TEXT,
-                        style="primary",
-                    )
-                )
+                    for end in self.move_ends(state, player.stack)
+                ]
         return options
 
     # --- moves -------------------------------------------------------------------------

@@ -127,7 +127,8 @@ stack yet), and whoever used cards in that challenge draws back up after the tur
 players decide (in either order) before anything else is flipped, so a Swap lying under it \
 swaps the top sets the Move left; a second Move under it turns up only then, and is \
 decided the same way.
-• A Move card turned up does nothing to a stack of fewer than two sets. A Swap card that \
-cannot go anywhere because its pile holds only action cards leaves play.
+• A Move card turned up does nothing to a stack of fewer than two sets. On a stack of two, \
+its top set to the bottom and its bottom set to the top are one move: it is made for you. \
+A Swap card that cannot go anywhere because its pile holds only action cards leaves play.
 • Cards still in draft piles when the round ends are not scored.
 """

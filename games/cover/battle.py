@@ -127,7 +127,8 @@ class Battles(CoverCards):
                 label=f"Play {self.play_label(play)}",
                 group="Answer",
                 style="primary",
-                description=self.weight_note(state, play),
+                # In a second-from-top challenge every answer weighs one, a Penny Jar too.
+                description="" if battle.depth else self.weight_note(state, play),
             )
             for play in self.plays(state, hand, battle.asset, battle.need)
         ]

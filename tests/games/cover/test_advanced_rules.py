@@ -224,6 +224,9 @@ def test_a_second_from_top_challenge_is_answered_with_one_card_even_after_a_penn
     t = second_from_top_table(rig, ["piano", "silver", "gold"], ["penny_jar", "cash"])
     cathy = t.seat("Cathy")
     t.play("Ezra", "challenge_second", cathy, "piano", "silver")
+    # So her Penny Jar is not said to count as two cards here (it did say so).
+    answer = t.game.decision_for(t.state, cathy)
+    assert answer is not None and [o.description for o in answer.options] == ["", ""]
     t.play("Cathy", "counter", "penny_jar")
     assert t.state.battle is not None and t.state.battle.need == 1
     assert t.options("Ezra") == ["counter.gold", "concede"]  # a single wild answers it

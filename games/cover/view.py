@@ -283,7 +283,9 @@ def situation(
         return Situation(
             "📥",
             f"{strong(names[d.drafter])} drafted a set: {cards}.",
-            waiting=f"Waiting for {strong(names[d.opponent])}: challenge it, or let it go?",
+            # In the words of the opponent's own buttons ("Challenge it with…", "Let them
+            # have it"): a drafted set is not theirs to let go.
+            waiting=f"Waiting for {strong(names[d.opponent])}: challenge it, or let them have it?",
         )
     who = ", ".join(strong(names[s]) for s in view.to_move)
     return Situation("🎯", f"{who}'s turn.")

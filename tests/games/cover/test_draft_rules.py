@@ -10,6 +10,7 @@ import pytest
 from games.core.protocol import Action, IllegalAction, NotYourTurn
 from games.cover import CoverYourAssets
 from games.cover.state import CoverOptions
+from games.cover.view import situation
 
 from .conftest import cover_set
 
@@ -71,6 +72,20 @@ def test_a_draft_answer_is_a_secret_unless_the_hand_is_empty(rig, hand, secret) 
     (answer,) = t.game.decisions(t.state)
     assert answer.seat == t.seat("Carla") and answer.forced is not None
     assert answer.hides_choice is secret
+
+
+def test_the_table_waits_on_a_draft_in_the_buttons_words(rig) -> None:
+    t = rig(
+        names=TWO,
+        turn="Phil",
+        hands={"Phil": ["scooter", "piano"], "Carla": ["scooter"]},
+        drafts=[["cash", "scooter"], ["piano", "jewels"], ["cash", "toy_train"]],
+    )
+    t.state, _ = t.game.apply(t.state, t.seat("Phil"), Action.of("draft", "scooter", 0))
+    (answer,) = t.game.decisions(t.state)
+    assert [o.label for o in answer.options][-1] == "Let them have it"
+    said = situation(t.game, t.game.view(t.state, None), list(TWO))
+    assert said.waiting == "Waiting for **Carla**: challenge it, or let them have it?"
 
 
 def test_a_draft_names_the_piles_it_takes_from(rig) -> None:

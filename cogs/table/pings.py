@@ -189,11 +189,12 @@ class Pings(Part):
         """Seats still deciding, but something else, whose live ping asked the question
         they answered (a Cover defender let the set go and the turn is theirs): the ping
         is edited to say the move that stands. Alike whether they clicked or their lone
-        answer was played for them, so the ping tells nobody which it was."""
+        answer was played for them, so the ping tells nobody which it was. Only a
+        reaction's ping quotes its question; "your move" stays true over a turn's moves."""
         live = self._live.get(match_id, {})
         # A race is one decision however its options shrink (its ping holds the grabs).
         standing = {(d.seat, clock_stamp(d)) for d in deciding}
-        asked = {d.seat for d in earlier if (d.seat, clock_stamp(d)) not in standing}
+        asked = {d.seat for d in earlier if d.reaction and (d.seat, clock_stamp(d)) not in standing}
         return {s for s in asked & set(waiting_on(deciding)) if s in live}
 
     async def unpinged(self, record: MatchRecord, state: GameState) -> set[int]:

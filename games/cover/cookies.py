@@ -231,16 +231,19 @@ class CoverYourCookies(CoverYourAssets):
     # --- Mixers ------------------------------------------------------------------------
     def mixer_decision(self, state: CookiesState, pending: PendingMixer) -> Decision:
         card, names = pending.card, state.names
+        seat, n = pending.seat, len(names)
         if card == "rotate":
             prompt = "You drew Rotate: every top Batch moves one seat. Which way?"
+            # A list in Discord has no left or right: say where the drawer's own Batch goes.
             options = [
                 option(
                     Action.of("rotate", side),
                     label=f"Pass them {side}",
                     group="Rotate",
-                    description=f"Every top Batch moves one seat to the {side}.",
+                    description=f"Every top Batch moves one seat to the {side}: yours to "
+                    f"{names[(seat + step) % n]}, {names[(seat - step) % n]}'s to you.",
                 )
-                for side in ("left", "right")
+                for side, step in (("left", LEFT), ("right", RIGHT))
             ]
         elif card == "mixer_swap":
             prompt = "You drew Swap: pick two other players to swap their top Batches."
@@ -255,8 +258,11 @@ class CoverYourCookies(CoverYourAssets):
             ]
         else:
             side = "left" if card == "exchange_left" else "right"
+            giver = self.exchange_sources(state, LEFT if side == "left" else RIGHT).get(seat)
+            yours = f" (you, from {names[giver]})" if giver is not None else ""
             prompt = (
-                f"You drew Exchange: everyone takes cards from their {side} neighbour. How many?"
+                f"You drew Exchange: everyone takes cards from their {side} neighbour{yours}. "
+                "How many?"
             )
             options = [
                 option(
@@ -281,6 +287,18 @@ class CoverYourCookies(CoverYourAssets):
     def exchangers(self, state: CookiesState) -> list[int]:
         """Players with fewer than three cards are skipped by an Exchange."""
         return [s for s, p in enumerate(state.players) if len(p.hand) >= 3]
+
+    def exchange_sources(self, state: CookiesState, step: int) -> dict[int, int]:
+        """Who takes from whom: each player not skipped takes from the next one in the
+        card's direction who is not skipped either."""
+        taking = self.exchangers(state)
+        n = len(state.players)
+        return {
+            seat: next(
+                (seat + k * step) % n for k in range(1, n) if (seat + k * step) % n in taking
+            )
+            for seat in taking
+        }
 
     def mix(self, state: CookiesState, seat: int, card: str, events: list[Event]) -> bool:
         """A Mixer drawn acts at once. True when its drawer must choose first."""
@@ -330,15 +348,8 @@ class CoverYourCookies(CoverYourAssets):
         pending = state.mixer
         assert pending is not None
         step = LEFT if pending.card == "exchange_left" else RIGHT
-        taking = self.exchangers(state)
-        n = len(state.players)
-        source = {}
-        for seat in taking:
-            other = next(
-                (seat + k * step) % n for k in range(1, n) if (seat + k * step) % n in taking
-            )
-            source[seat] = other
-        given = {s: rng.sample(state.players[s].hand, count) for s in taking}
+        source = self.exchange_sources(state, step)
+        given = {s: rng.sample(state.players[s].hand, count) for s in source}
         for giver, cards in given.items():
             for card in cards:
                 state.players[giver].hand.remove(card)

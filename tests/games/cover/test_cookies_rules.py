@@ -352,6 +352,12 @@ def test_rotate_moves_every_top_batch_the_way_the_drawer_says_and_drawing_resume
     t.play("Carmela", "discard", "churro")
     assert [d.seat for d in t.game.decisions(t.state)] == [0]
     assert t.options("Carmela") == ["rotate.left", "rotate.right"]
+    # A list in Discord has no left or right: each way says where her own Batch goes.
+    rotate = GAME.decision_for(t.state, t.seat("Carmela"))
+    assert rotate is not None and [o.description for o in rotate.options] == [
+        "Every top Batch moves one seat to the left: yours to Ginger, Dev's to you.",
+        "Every top Batch moves one seat to the right: yours to Dev, Ginger's to you.",
+    ]
     t.play("Carmela", "rotate", "left")
     assert t.stack("Carmela") == [["fresh_milk", "pink_sugar"]]  # from Dev, on her right
     assert t.stack("Ginger") == [["churro", "churro"]]
@@ -444,6 +450,11 @@ def test_exchange_takes_blindly_from_the_neighbour_and_skips_short_hands() -> No
         deck=["snickerdoodle", "exchange_left"],
     )
     t.play("Carmela", "discard", "churro")
+    exchange = GAME.decision_for(t.state, t.seat("Carmela"))
+    assert exchange is not None and exchange.prompt == (
+        "You drew Exchange: everyone takes cards from their left neighbour (you, from "
+        "Ginger). How many?"
+    )
     t.play("Carmela", "exchange", 2)
     # Left is the next seat. Cleo (two cards) is skipped: Ginger takes from Dev instead.
     assert t.hand("Cleo") == ["lemon_glaze", "lemon_glaze"]

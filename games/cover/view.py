@@ -41,6 +41,8 @@ class CoverRules(Protocol):
 
     def is_wild(self, card: str) -> bool: ...
 
+    def is_action(self, card: str) -> bool: ...
+
     def matches(self, card: str, asset: str) -> bool: ...
 
     def make_set(self, *cards: str) -> CoverSet: ...
@@ -330,6 +332,11 @@ def score_line(game: CoverRules, view: CoverView) -> str:
     return f"Totals after {plural(len(view.rounds), 'round')}: " + ", ".join(parts)
 
 
+def worth(game: CoverRules, card: str) -> str:
+    """A card's value in a hand; Swap and Move have none (not "$0k")."""
+    return "action card" if game.is_action(card) else game.short_money(game.cards[card].value)
+
+
 def hand_panel(game: CoverRules, view: CoverView) -> Panel | None:
     if view.hand is None:
         return None
@@ -337,8 +344,7 @@ def hand_panel(game: CoverRules, view: CoverView) -> Panel | None:
     for card in view.hand:
         counts[card] = counts.get(card, 0) + 1
     lines = [
-        f"{game.label(card)}{f' ×{n}' if n > 1 else ''} · "
-        f"{game.short_money(game.cards[card].value)}"
+        f"{game.label(card)}{f' ×{n}' if n > 1 else ''} · {worth(game, card)}"
         for card, n in counts.items()
     ]
     me = view.players[view.viewer] if view.viewer is not None else None

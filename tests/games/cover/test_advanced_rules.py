@@ -166,6 +166,17 @@ def test_move_works_on_your_own_stack(rig) -> None:
     assert t.stack("Ezra") == [["gold", "cabin"], ["piano", "piano"]]
 
 
+def test_a_hand_shows_an_action_card_as_one_not_as_no_money(rig) -> None:
+    t = rig(hands={"Ezra": ["swap", "move", "piano"]}, options=CoverOptions(action_cards=True))
+    hand = t.game.panels(t.game.view(t.state, t.seat("Ezra"))).hand
+    assert hand is not None
+    assert hand.description.splitlines()[:3] == [
+        "🎹 Piano · $5k",
+        "🔄 Swap · action card",
+        "↕️ Move · action card",
+    ]
+
+
 def test_action_cards_never_pair(rig) -> None:
     t = rig(
         hands={"Ezra": ["swap", "swap", "gold", "piano"]}, options=CoverOptions(action_cards=True)

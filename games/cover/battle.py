@@ -28,10 +28,14 @@ class Battles(CoverCards):
     def weight(self, state: CoverState, play: Play) -> int:
         return sum(self.card_weight(state, card) for card in play)
 
-    def weight_note(self, state: CoverState, play: Play) -> str:
-        """A card that counts as more than one says so under the option (a Penny Jar)."""
+    def weight_note(self, state: CoverState, play: Play, *, single: bool = False) -> str:
+        """A card that counts as more than one says so under the option (a Penny Jar);
+        ``single``: where every card counts as one (answers in a second-from-top
+        challenge), it says that instead."""
         return " ".join(
-            f"{self.label(card)} counts as {self.card_weight(state, card)} cards here."
+            f"{self.label(card)} counts as one card in a second-from-top challenge."
+            if single
+            else f"{self.label(card)} counts as {self.card_weight(state, card)} cards here."
             for card in dict.fromkeys(play)
             if self.card_weight(state, card) > 1
         )
@@ -128,7 +132,7 @@ class Battles(CoverCards):
                 group="Answer",
                 style="primary",
                 # In a second-from-top challenge every answer weighs one, a Penny Jar too.
-                description="" if battle.depth else self.weight_note(state, play),
+                description=self.weight_note(state, play, single=bool(battle.depth)),
             )
             for play in self.plays(state, hand, battle.asset, battle.need)
         ]

@@ -237,7 +237,10 @@ def test_a_second_from_top_challenge_is_answered_with_one_card_even_after_a_penn
     t.play("Ezra", "challenge_second", cathy, "piano", "silver")
     # So her Penny Jar is not said to count as two cards here (it did say so).
     answer = t.game.decision_for(t.state, cathy)
-    assert answer is not None and [o.description for o in answer.options] == ["", ""]
+    assert answer is not None and [o.description for o in answer.options] == [
+        "🫙 Penny Jar counts as one card in a second-from-top challenge.",
+        "",
+    ]
     t.play("Cathy", "counter", "penny_jar")
     assert t.state.battle is not None and t.state.battle.need == 1
     assert t.options("Ezra") == ["counter.gold", "concede"]  # a single wild answers it

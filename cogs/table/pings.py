@@ -81,6 +81,8 @@ class Pings(Part):
         # Seats whose open hand view is redrawn: new deciders, and racers whose race ended.
         self._follow: dict[str, set[int]] = {}
         self._ping_news: dict[str, list[str]] = {}  # the public lines the next ping tells of
+        # Seats whose live ping asks what no longer stands: it is edited to their new move.
+        self._reword: dict[str, set[int]] = {}
         self._pingers: dict[str, asyncio.Task[object]] = {}
         self._live: dict[str, dict[int, LivePing]] = {}  # per match: each seat's live ping
         self._answered: dict[tuple[str, int], float] = {}  # (match, seat) -> loop time
@@ -94,6 +96,7 @@ class Pings(Part):
         """An ended match pings nobody any more: its pings go."""
         self._ping_seats.pop(match_id, None)
         self._follow.pop(match_id, None)
+        self._reword.pop(match_id, None)
         self._ping_news.pop(match_id, None)
         for ping in {id(p): p for p in self._live.pop(match_id, {}).values()}.values():
             self.sweeps.retire(ping.channel_id, ping.message_id)
@@ -180,13 +183,29 @@ class Pings(Part):
         if said:  # what happened, for the ping that tells of it (the latest lines win)
             self._ping_news[match_id] = (self._ping_news.get(match_id, []) + said)[-3:]
         humans, follow = new & people, (new | raced_out | told | chanced) & people
-        if not follow:
+        reword = self._moved_on(match_id, earlier, deciding) & people
+        if not follow and not reword:
             return
         self._ping_seats.setdefault(match_id, set()).update(humans)
         self._follow.setdefault(match_id, set()).update(follow)
+        self._reword.setdefault(match_id, set()).update(reword)
         task = self._pingers.get(match_id)
         if task is None or task.done():
             self._pingers[match_id] = self.bot.spawn(self._send_pings(match_id), f"ping:{match_id}")
+
+    def _moved_on(
+        self, match_id: str, earlier: Sequence[Decision], deciding: Sequence[Decision]
+    ) -> set[int]:
+        """Seats still deciding, but something else, whose live ping asked the question
+        they answered (a Cover defender let the set go and the turn is theirs): the ping
+        is edited to say the move that stands. Alike whether they clicked or their lone
+        answer was played for them, so the ping tells nobody which it was. Only a
+        reaction's ping quotes its question; "your move" stays true over a turn's moves."""
+        live = self._live.get(match_id, {})
+        # A race is one decision however its options shrink (its ping holds the grabs).
+        standing = {(d.seat, clock_stamp(d)) for d in deciding}
+        asked = {d.seat for d in earlier if d.reaction and (d.seat, clock_stamp(d)) not in standing}
+        return {s for s in asked & set(waiting_on(deciding)) if s in live}
 
     async def unpinged(self, record: MatchRecord, state: GameState) -> set[int]:
         """Seats whose decision is played for them (a lone Pass): no ping, unless whether
@@ -200,11 +219,12 @@ class Pings(Part):
         A new message with a real mention (an edited mention does not notify), within the
         channel's message rate; whoever answered meanwhile is left out of it."""
         try:
-            while match_id in self._ping_seats or match_id in self._follow:
+            while any(match_id in d for d in (self._ping_seats, self._follow, self._reword)):
                 record, _ = await self.service.deciding_now(match_id)
                 if record.status != "active":
                     return
                 seats = await self._to_ping(record)
+                await self._reword_pings(record, seats)
                 if not seats:
                     continue
                 await self.poster.pace.wait(record.channel_id)
@@ -227,6 +247,26 @@ class Pings(Part):
             return  # the match is gone
         finally:
             self._pingers.pop(match_id, None)
+
+    async def _reword_pings(self, record: MatchRecord, pinging: set[int]) -> None:
+        """Edit each live ping whose seats all moved on to a new decision to say it (an
+        edit notifies nobody); seats about to be pinged anyway are left to that ping."""
+        match_id = record.match_id
+        seats = self._reword.pop(match_id, set()) - pinging
+        live = self._live.get(match_id, {})
+        pings = {id(live[s]): live[s] for s in seats if s in live}
+        if not pings:
+            return
+        record, deciding = await self.service.deciding_now(match_id)
+        waiting = waiting_on(deciding)
+        game = self.service.game_of(record)
+        deadlines = await self.service.deadlines(match_id)
+        said = self._ping_news.get(match_id, [])
+        for ping in pings.values():
+            if not ping.seats <= seats & set(waiting) or ping.text_for is not None:
+                continue  # it still asks someone else, or is a reminder: left as it is
+            text, view = turn_ping(record, game, deciding, sorted(ping.seats), deadlines, said)
+            await self._post_or_edit(record, sorted(ping.seats), text, view)
 
     async def _to_ping(self, record: MatchRecord) -> set[int]:
         """Follow the gathered seats' open hands; the seats that still need a ping: all

@@ -28,10 +28,14 @@ class Battles(CoverCards):
     def weight(self, state: CoverState, play: Play) -> int:
         return sum(self.card_weight(state, card) for card in play)
 
-    def weight_note(self, state: CoverState, play: Play) -> str:
-        """A card that counts as more than one says so under the option (a Penny Jar)."""
+    def weight_note(self, state: CoverState, play: Play, *, single: bool = False) -> str:
+        """A card that counts as more than one says so under the option (a Penny Jar);
+        ``single``: where every card counts as one (answers in a second-from-top
+        challenge), it says that instead."""
         return " ".join(
-            f"{self.label(card)} counts as {self.card_weight(state, card)} cards here."
+            f"{self.label(card)} counts as one card in a second-from-top challenge."
+            if single
+            else f"{self.label(card)} counts as {self.card_weight(state, card)} cards here."
             for card in dict.fromkeys(play)
             if self.card_weight(state, card) > 1
         )
@@ -127,7 +131,8 @@ class Battles(CoverCards):
                 label=f"Play {self.play_label(play)}",
                 group="Answer",
                 style="primary",
-                description=self.weight_note(state, play),
+                # In a second-from-top challenge every answer weighs one, a Penny Jar too.
+                description=self.weight_note(state, play, single=bool(battle.depth)),
             )
             for play in self.plays(state, hand, battle.asset, battle.need)
         ]
@@ -140,7 +145,9 @@ class Battles(CoverCards):
             default=Action.of("concede"),
             reaction=True,
             # Whether this side holds an answer is a secret: pinged and waited for alike.
-            hides_choice=True,
+            # Not so for an empty hand (the deck gone), which the table shows: its player is
+            # not called on for nothing.
+            hides_choice=bool(hand),
         )
 
     @staticmethod
@@ -177,7 +184,7 @@ class Battles(CoverCards):
         where = "" if depth == 0 else " (second from top)"
         events.append(
             Event(
-                text=f"⚔️ {state.names[seat]} {self.WORDS['challenge']}d {state.names[target]}'s "
+                text=f"⚔️ {state.names[seat]} {self.WORDS['challenged']} {state.names[target]}'s "
                 f"{self.cards[asset].name} {self.WORDS['set']}{where} with "
                 f"{self.play_label(play)}."
             )

@@ -16,6 +16,8 @@ class CoverCards:
         "set": "set",
         "Set": "Set",
         "sets": "sets",
+        "form": "form",
+        "formed": "formed",
         "challenge": "challenge",
         "Challenge": "Challenge",
         "challenging": "challenging",
@@ -29,6 +31,12 @@ class CoverCards:
 
     def __init__(self, catalogue: Catalogue) -> None:
         self.cards = catalogue
+
+    @property
+    def form_group(self) -> str:
+        """The hand's heading for the moves that lay down a set: "Form a set", "Start a
+        Batch" (one heading, so a hand never splits one move in two)."""
+        return f"{self.WORDS['form'].capitalize()} a {self.WORDS['set']}"
 
     def count(self, number: int, word: str) -> str:
         """``count(1, "set")``: "1 set" here, "1 Batch" in Cover Your Cookies."""

@@ -53,10 +53,15 @@ class CoverYourCookies(CoverYourAssets):
         "set": "Batch",
         "Set": "Batch",
         "sets": "Batches",
+        # Its rules "start a Batch" (a turn's first option) where Assets "form a set".
+        "form": "start",
+        "formed": "started",
         "challenge": "swipe",
         "Challenge": "Swipe",
         "challenging": "swiping",
-        "challenged": "swiped",
+        # The attempt, not the take: "Dev swiped Cleo's Batch" then "Cleo kept the Batch"
+        # read as a contradiction; the rulebook says "attempt to swipe".
+        "challenged": "tried to swipe",
         "stole": "swiped",
         "an asset": "a Cookie",
         "assets": "Cookies",
@@ -161,7 +166,7 @@ class CoverYourCookies(CoverYourAssets):
                         option(
                             Action.of("take", card, index),
                             label=f"Batch: {self.label(card)} + {self.label(top)} from the row",
-                            group="Start a Batch",
+                            group=self.form_group,
                             style="success",
                         )
                     )
@@ -187,10 +192,15 @@ class CoverYourCookies(CoverYourAssets):
             option(
                 Action.of("improve", asset),
                 label=f"Add {self.label(asset)} to your top Batch",
-                group="Start a Batch",
+                group=self.form_group,
                 style="success",
             )
         ]
+
+    def improved_text(self, name: str, card: str) -> str:
+        """In its rulebook's words ("add a matching Cookie from your hand to your top
+        Batch"), as its button says: "improve" is Cover Your Assets' action."""
+        return f"{name} added {self.label(card)} to their top Batch."
 
     def single_batch_options(self, state: CookiesState, seat: int, hand: list[str]) -> list[Option]:
         if not state.single_allowed[seat] or state.laid_batch[seat]:
@@ -199,7 +209,7 @@ class CoverYourCookies(CoverYourAssets):
             option(
                 Action.of("single", card),
                 label=f"First Batch: a single {self.label(card)}",
-                group="Start a Batch",
+                group=self.form_group,
                 style="success",
             )
             for card in dict.fromkeys(hand)
@@ -221,16 +231,19 @@ class CoverYourCookies(CoverYourAssets):
     # --- Mixers ------------------------------------------------------------------------
     def mixer_decision(self, state: CookiesState, pending: PendingMixer) -> Decision:
         card, names = pending.card, state.names
+        seat, n = pending.seat, len(names)
         if card == "rotate":
             prompt = "You drew Rotate: every top Batch moves one seat. Which way?"
+            # A list in Discord has no left or right: say where the drawer's own Batch goes.
             options = [
                 option(
                     Action.of("rotate", side),
                     label=f"Pass them {side}",
                     group="Rotate",
-                    description=f"Every top Batch moves one seat to the {side}.",
+                    description=f"Every top Batch moves one seat to the {side}: yours to "
+                    f"{names[(seat + step) % n]}, {names[(seat - step) % n]}'s to you.",
                 )
-                for side in ("left", "right")
+                for side, step in (("left", LEFT), ("right", RIGHT))
             ]
         elif card == "mixer_swap":
             prompt = "You drew Swap: pick two other players to swap their top Batches."
@@ -245,8 +258,11 @@ class CoverYourCookies(CoverYourAssets):
             ]
         else:
             side = "left" if card == "exchange_left" else "right"
+            giver = self.exchange_sources(state, LEFT if side == "left" else RIGHT).get(seat)
+            yours = f" (you, from {names[giver]})" if giver is not None else ""
             prompt = (
-                f"You drew Exchange: everyone takes cards from their {side} neighbour. How many?"
+                f"You drew Exchange: everyone takes cards from their {side} neighbour{yours}. "
+                "How many?"
             )
             options = [
                 option(
@@ -271,6 +287,18 @@ class CoverYourCookies(CoverYourAssets):
     def exchangers(self, state: CookiesState) -> list[int]:
         """Players with fewer than three cards are skipped by an Exchange."""
         return [s for s, p in enumerate(state.players) if len(p.hand) >= 3]
+
+    def exchange_sources(self, state: CookiesState, step: int) -> dict[int, int]:
+        """Who takes from whom: each player not skipped takes from the next one in the
+        card's direction who is not skipped either."""
+        taking = self.exchangers(state)
+        n = len(state.players)
+        return {
+            seat: next(
+                (seat + k * step) % n for k in range(1, n) if (seat + k * step) % n in taking
+            )
+            for seat in taking
+        }
 
     def mix(self, state: CookiesState, seat: int, card: str, events: list[Event]) -> bool:
         """A Mixer drawn acts at once. True when its drawer must choose first."""
@@ -320,15 +348,8 @@ class CoverYourCookies(CoverYourAssets):
         pending = state.mixer
         assert pending is not None
         step = LEFT if pending.card == "exchange_left" else RIGHT
-        taking = self.exchangers(state)
-        n = len(state.players)
-        source = {}
-        for seat in taking:
-            other = next(
-                (seat + k * step) % n for k in range(1, n) if (seat + k * step) % n in taking
-            )
-            source[seat] = other
-        given = {s: rng.sample(state.players[s].hand, count) for s in taking}
+        source = self.exchange_sources(state, step)
+        given = {s: rng.sample(state.players[s].hand, count) for s in source}
         for giver, cards in given.items():
             for card in cards:
                 state.players[giver].hand.remove(card)

@@ -99,8 +99,9 @@ has since carried it off; a Batch you only received from a Mixer does not count.
 • A Milk on the discard pile or in the row (the opening card, or one discarded by someone \
 with no Cookie) cannot be taken into a Batch: on the pile it waits until a card covers it, \
 in the row it stays for the round.
-• A player who holds no matching card when it is their turn to answer a swipe loses it at \
-once (they could not respond).
+• A player who holds no matching card when it is their turn to answer a swipe is asked all \
+the same: their only answer (let the Batch go, or give up) is played for them after a short \
+pause, so nobody learns from the wait what they hold.
 • Once the deck is gone, a player with an empty hand is skipped; their top Batch can still \
 be swiped.
 • The first player is drawn at random; each later round starts one seat further left.

@@ -32,7 +32,7 @@ class CookiesOptions(BaseModel):
     mixers: bool = Field(
         default=True,
         title="Mixers",
-        description="Mixer cards act as they are drawn: Rotate, Swap, Exchange.",
+        description="Mixer cards act as they are drawn: Rotate, Enhance, Swap, Exchange.",
     )
     extra_strength: bool = Field(
         default=False,
@@ -63,6 +63,7 @@ class CookiesOptions(BaseModel):
     action_cards: ClassVar[bool] = False
     second_from_top: ClassVar[bool] = False
     penny_jar: ClassVar[bool] = False
+    one_move_for_two_sets: ClassVar[bool] = True  # (no Move cards here)
 
     @property
     def advanced(self) -> list[str]:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from itertools import combinations
 
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, option
+from games.core.words import join_names
 from games.cover.battle import Battles, Play, take_card
 from games.cover.cards import move_set, swap_top_sets
-from games.cover.state import Battle, CoverState, Draft, Reveal
+from games.cover.state import Battle, CoverSet, CoverState, Draft, Reveal
 
 DRAFT_PILES = 3
 DRAFT_PILE_SIZE = 10
@@ -38,6 +40,17 @@ class Drafting(Battles):
     def piles_of(self, state: CoverState, seat: int) -> list[int]:
         """The piles a player may draft from: all three with two players; else left and right."""
         return [p for p in range(len(state.drafts)) if seat in self.pile_players(state, p)]
+
+    @staticmethod
+    def move_ends(state: CoverState, stack: Sequence[CoverSet]) -> tuple[str, ...]:
+        """What a Move (played or turned up) may do to a stack: nothing under two sets;
+        with two, one move (the top to the bottom is the bottom to the top), unless the
+        match began before ``one_move_for_two_sets``."""
+        if len(stack) < 2:
+            return ()
+        if len(stack) == 2 and state.options.one_move_for_two_sets:
+            return ("top",)
+        return ("top", "bottom")
 
     def deal_draft_piles(self, state: CoverState, rng: random.Random) -> None:
         state.drafts = [
@@ -73,12 +86,21 @@ class Drafting(Battles):
                         found.append(
                             option(
                                 Action.of("draft", card, *piles),
-                                label=f"Draft: {self.label(card)} + {taken}",
+                                label=f"Draft from {self.piles_named(piles)}: "
+                                f"{self.label(card)} + {taken}",
                                 group="Draft a set",
                                 style="success",
                             )
                         )
         return found
+
+    @staticmethod
+    def piles_named(piles: Sequence[int]) -> str:
+        """Which piles, as the table numbers them: two piles may show the same top card,
+        and which one is taken decides what turns up and (three players) who may
+        challenge. First in a label, so a long one clipped to fit keeps it."""
+        numbers = [str(p + 1) for p in piles]
+        return f"pile {numbers[0]}" if len(numbers) == 1 else f"piles {join_names(numbers)}"
 
     def drafts_a_set(self, cards: list[str]) -> bool:
         """At least one asset, every asset the same, no action cards; wilds may join."""
@@ -123,7 +145,9 @@ class Drafting(Battles):
             options=tuple(options),
             default=Action.of("accept"),
             reaction=True,
-            hides_choice=True,  # a lone "Let them have it" would tell the hand holds no match
+            # A lone "Let them have it" would tell the hand holds no match; an empty hand,
+            # which the table shows, tells nothing: its player is not pinged for it.
+            hides_choice=bool(hand),
         )
 
     def challenge_draft(
@@ -228,6 +252,7 @@ class Drafting(Battles):
         decisions = []
         for reveal in state.reveals:
             name = state.names[reveal.target]
+            ends = self.move_ends(state, state.players[reveal.target].stack)
             decisions.append(
                 Decision(
                     # One occasion: this Move card (the cards out of play count them), this
@@ -235,17 +260,13 @@ class Drafting(Battles):
                     key=f"reveal-{state.round}-{len(state.removed)}-{reveal.decider}",
                     seat=reveal.decider,
                     prompt=f"A Move card turned up: decide for {name}'s stack.",
-                    options=(
+                    options=tuple(
                         option(
-                            Action.of("force_move", reveal.target, "top"),
-                            label=f"{name}'s top set goes to the bottom",
+                            Action.of("force_move", reveal.target, end),
+                            label=f"{name}'s {REVEAL_MOVES[end]}",
                             group="Move",
-                        ),
-                        option(
-                            Action.of("force_move", reveal.target, "bottom"),
-                            label=f"{name}'s bottom set comes to the top",
-                            group="Move",
-                        ),
+                        )
+                        for end in ends
                     ),
                     default=Action.of("force_move", reveal.target, "top"),
                     reaction=True,
@@ -262,6 +283,9 @@ class Drafting(Battles):
         state.reveals.remove(reveal)
         where = move_set(state.players[target].stack, which)
         events.append(Event(text=f"↕️ {state.names[seat]} moved {state.names[target]}'s {where}."))
+
+
+REVEAL_MOVES = {"top": "top set goes to the bottom", "bottom": "bottom set comes to the top"}
 
 
 def bury(pile: list[str], card: str, rng: random.Random) -> None:

@@ -29,7 +29,7 @@ from games.core.protocol import (
 from games.core.words import join_names, plural
 from games.cover import ai, picture
 from games.cover.battle import take_card
-from games.cover.cards import move_set, swap_top_sets
+from games.cover.cards import MOVED, move_set, swap_top_sets
 from games.cover.draft import TWO_PLAYER_REMOVALS, Drafting
 from games.cover.rules_text import HOW_TO_PLAY_HERE, QUICK_START, RULES
 from games.cover.search import AssetsSearch
@@ -152,7 +152,8 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
             default = Action.of("discard", cheapest)
             words = self.WORDS
             prompt = (
-                f"Your turn: form a {words['set']}, {words['challenge']} a top {words['set']}, "
+                f"Your turn: {words['form']} a {words['set']}, {words['challenge']} a top "
+                f"{words['set']}, "
                 "or discard."
             )
         return Decision(
@@ -221,7 +222,7 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         return option(
             Action.of("pair", high, low),
             label=f"{self.WORDS['Set']}: {self.label(high)} + {self.label(low)}",
-            group=f"Form a {self.WORDS['set']}",
+            group=self.form_group,
             style="success",
         )
 
@@ -231,7 +232,7 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         return option(
             Action.of("take", card),
             label=f"{self.WORDS['Set']}: {self.label(card)} + discard {self.label(top)}",
-            group=f"Form a {self.WORDS['set']}",
+            group=self.form_group,
             style="success",
         )
 
@@ -250,7 +251,7 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
             option(
                 Action.of("improve", asset),
                 label=f"Improve your top {self.WORDS['set']} with {self.label(asset)}",
-                group=f"Form a {self.WORDS['set']}",
+                group=self.form_group,
                 style="success",
             )
         ]
@@ -275,27 +276,17 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
                     )
         if "move" in hand:
             for other, player in enumerate(players):
-                if len(player.stack) < 2:
-                    continue
                 whose = "your" if other == seat else f"{names[other]}'s"
-                options.append(
+                options += [
                     option(
-                        Action.of("move", other, "top"),
-                        label=f"Move {whose} top set to the bottom",
+                        Action.of("move", other, end),
+                        label=f"Move {whose} {MOVED[end]}",
                         group="Action cards",
                         description=MOVE_TEXT,
                         style="primary",
                     )
-                )
-                options.append(
-                    option(
-                        Action.of("move", other, "bottom"),
-                        label=f"Move {whose} bottom set to the top",
-                        group="Action cards",
-                        description=MOVE_TEXT,
-                        style="primary",
-                    )
-                )
+                    for end in self.move_ends(state, player.stack)
+                ]
         return options
 
     # --- moves -------------------------------------------------------------------------
@@ -382,7 +373,10 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         state.players[seat].stack.append(new)
         cards = " + ".join(self.label(c) for c in reversed(new.cards))
         events.append(
-            Event(text=f"{state.names[seat]} formed a {self.WORDS['set']}{how}: {cards}.")
+            Event(
+                text=f"{state.names[seat]} {self.WORDS['formed']} a {self.WORDS['set']}{how}: "
+                f"{cards}."
+            )
         )
 
     def on_new_set(self, state: CoverState, seat: int, new: CoverSet) -> CoverSet:
@@ -393,12 +387,11 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         take_card(state.players[seat].hand, card)
         stack = state.players[seat].stack
         stack[-1] = self.add_to_set(stack[-1], card)
-        events.append(
-            Event(
-                text=f"{state.names[seat]} improved their top {self.WORDS['set']} with "
-                f"{self.label(card)}."
-            )
-        )
+        events.append(Event(text=self.improved_text(state.names[seat], card)))
+
+    def improved_text(self, name: str, card: str) -> str:
+        """The log's line for "Improve a Set"."""
+        return f"{name} improved their top set with {self.label(card)}."
 
     def discard(self, state: CoverState, seat: int, card: str, events: list[Event]) -> None:
         take_card(state.players[seat].hand, card)
@@ -594,7 +587,7 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
             )
         if action.kind == "challenge" and not self.may_challenge(state, seat):
             return (
-                f"You must form at least one {w['set']} of your own before you can "
+                f"You must {w['form']} at least one {w['set']} of your own before you can "
                 f"{w['challenge']}."
             )
         if action.kind == "challenge":

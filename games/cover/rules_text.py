@@ -100,8 +100,9 @@ players get there in the same round, the highest total wins.
 • A round is won by the highest score of that round; players who tie all win it. In "first \
 to win 2 rounds", if several players reach two wins in the same round, total money decides.
 • Equal final figures share a place.
-• A player who holds no matching card when it is their turn to answer a challenge loses it \
-at once (they could not respond); the table says so.
+• A player who holds no matching card when it is their turn to answer a challenge is asked \
+all the same: their only answer (let the set go, or give up) is played for them after a \
+short pause, so nobody learns from the wait what they hold.
 • Once the draw pile is empty, a player with an empty hand is skipped, but their top set can \
 still be challenged.
 • The first dealer is drawn at random; the deal passes left each round.
@@ -126,7 +127,8 @@ stack yet), and whoever used cards in that challenge draws back up after the tur
 players decide (in either order) before anything else is flipped, so a Swap lying under it \
 swaps the top sets the Move left; a second Move under it turns up only then, and is \
 decided the same way.
-• A Move card turned up does nothing to a stack of fewer than two sets. A Swap card that \
-cannot go anywhere because its pile holds only action cards leaves play.
+• A Move card turned up does nothing to a stack of fewer than two sets. On a stack of two, \
+its top set to the bottom and its bottom set to the top are one move: it is made for you. \
+A Swap card that cannot go anywhere because its pile holds only action cards leaves play.
 • Cards still in draft piles when the round ends are not scored.
 """

@@ -63,6 +63,16 @@ class CoverOptions(BaseModel):
         title="Ask a side with no answer",
         json_schema_extra={"offered": False, "before": False},
     )
+    # A Move on a stack of two sets is one move: its top set to the bottom and its bottom
+    # set to the top leave the same stack, and offering both asked a turned-up Move's
+    # decider to choose between them. Matches begun before hold False (migration 021; an
+    # export of one holds no word of it: "before") and replay so; no lobby offers it.
+    # Last of the fields: the migration appends it where a dump writes it.
+    one_move_for_two_sets: bool = Field(
+        default=True,
+        title="One Move for a stack of two",
+        json_schema_extra={"offered": False, "before": False},
+    )
 
     @property
     def advanced(self) -> list[str]:

@@ -41,6 +41,8 @@ class CoverRules(Protocol):
 
     def is_wild(self, card: str) -> bool: ...
 
+    def is_action(self, card: str) -> bool: ...
+
     def matches(self, card: str, asset: str) -> bool: ...
 
     def make_set(self, *cards: str) -> CoverSet: ...
@@ -48,6 +50,7 @@ class CoverRules(Protocol):
 
 SETS_SHOWN = 4  # sets listed per stack; the rest are summed up below them
 LOG_SHOWN = 5
+NEWS = 2  # private lines under a hand: a draw, and an Exchange before it
 
 
 class SetView(BaseModel):
@@ -115,6 +118,9 @@ class CoverView(TableView):
     discard_row: list[str] = Field(default_factory=list)
     rounds: list[RoundResult]
     log: list[str]
+    # The latest lines only this seat saw ("You drew…", what an Exchange moved), for its
+    # hand: a sorted hand does not show what came or went.
+    news: list[str] = Field(default_factory=list)
     end_reason: str | None
     placements: list[tuple[int, int]]  # (seat, place), once the match is over
 
@@ -167,6 +173,7 @@ def view_of(game: CoverRules, state: CoverState, seat: int | None) -> CoverView:
             **cookies_extras(state),
             "rounds": state.rounds,
             "log": [e.text for e in state.log if e.visible_for(seat)],
+            "news": [e.text for e in state.log if e.visible_to and seat in e.visible_to][-NEWS:],
             "end_reason": state.end_reason,
             "placements": [(p.seat, p.place) for p in outcome.placements] if outcome else [],
         }
@@ -278,7 +285,9 @@ def situation(
         return Situation(
             "📥",
             f"{strong(names[d.drafter])} drafted a set: {cards}.",
-            waiting=f"Waiting for {strong(names[d.opponent])}: challenge it, or let it go?",
+            # In the words of the opponent's own buttons ("Challenge it with…", "Let them
+            # have it"): a drafted set is not theirs to let go.
+            waiting=f"Waiting for {strong(names[d.opponent])}: challenge it, or let them have it?",
         )
     who = ", ".join(strong(names[s]) for s in view.to_move)
     return Situation("🎯", f"{who}'s turn.")
@@ -323,6 +332,11 @@ def score_line(game: CoverRules, view: CoverView) -> str:
     return f"Totals after {plural(len(view.rounds), 'round')}: " + ", ".join(parts)
 
 
+def worth(game: CoverRules, card: str) -> str:
+    """A card's value in a hand; Swap and Move have none (not "$0k")."""
+    return "action card" if game.is_action(card) else game.short_money(game.cards[card].value)
+
+
 def hand_panel(game: CoverRules, view: CoverView) -> Panel | None:
     if view.hand is None:
         return None
@@ -330,14 +344,14 @@ def hand_panel(game: CoverRules, view: CoverView) -> Panel | None:
     for card in view.hand:
         counts[card] = counts.get(card, 0) + 1
     lines = [
-        f"{game.label(card)}{f' ×{n}' if n > 1 else ''} · "
-        f"{game.short_money(game.cards[card].value)}"
+        f"{game.label(card)}{f' ×{n}' if n > 1 else ''} · {worth(game, card)}"
         for card, n in counts.items()
     ]
     me = view.players[view.viewer] if view.viewer is not None else None
+    news = [f"*{line}*" for line in view.news]
     return Panel(
         title="🃏 Your hand",
-        description="\n".join(lines) if lines else "*Your hand is empty.*",
+        description="\n".join(lines + news) if lines else "*Your hand is empty.*",
         footer=(
             f"Your stack: {game.short_money(me.stack_value)} in {game.count(len(me.stack), 'set')}"
             if me

@@ -7,13 +7,17 @@ from bot.store import Store
 from bot.store.sql import Dialects, Step, shipped
 
 
-async def as_old_code_wrote_it(store: Store, match_id: str, new: str) -> tuple[str, str | None]:
-    """The row's options and state without ``new`` (the key and its value, as dumped), as
-    the old code saved them."""
+async def as_old_code_wrote_it(
+    store: Store, match_id: str, new: str, *later: str
+) -> tuple[str, str | None]:
+    """The row's options and state without ``new`` (the key and its value, as dumped) and
+    the ``later`` keys other migrations append after it, as the old code saved them."""
     record = await store.get(match_id)
     assert record is not None and (record.status == "lobby" or new in record.options)
-    options = record.options.replace(new, "")
-    state = None if record.state is None else record.state.replace(new, "")
+    options, state = record.options, record.state
+    for key in (new, *later):
+        options = options.replace(key, "")
+        state = None if state is None else state.replace(key, "")
     await store._write(  # type: ignore[attr-defined]
         Step(
             "UPDATE matches SET options = :options, state = :state WHERE id = :id",
@@ -23,10 +27,9 @@ async def as_old_code_wrote_it(store: Store, match_id: str, new: str) -> tuple[s
     return options, state
 
 
-async def run_migration(store: Store, number: int) -> None:
-    """The shipped migration ``number``, in the store's own dialect."""
-    migration = Dialects(
-        sqlite=dict(shipped("migrations"))[number],
-        postgres=dict(shipped("migrations_pg"))[number],
-    )
-    await store._write(Step(migration))  # type: ignore[attr-defined]
+async def run_migration(store: Store, *numbers: int) -> None:
+    """The shipped migrations ``numbers``, in order, in the store's own dialect."""
+    lite, pg = dict(shipped("migrations")), dict(shipped("migrations_pg"))
+    for number in numbers:
+        migration = Dialects(sqlite=lite[number], postgres=pg[number])
+        await store._write(Step(migration))  # type: ignore[attr-defined]

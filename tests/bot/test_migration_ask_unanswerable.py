@@ -11,6 +11,8 @@ from tests.bot.conftest import ANA, BEN
 from tests.bot.old_rules import as_old_code_wrote_it, run_migration
 
 NEW = ',"ask_unanswerable":true'
+# Fields later migrations append after it (021): old code wrote neither.
+LATER = (',"one_move_for_two_sets":true',)
 
 
 async def a_match(service: MatchService, game: str, channel: int, *, start: bool) -> str:
@@ -29,9 +31,11 @@ async def test_begun_cover_matches_keep_the_old_rule_as_a_dump_would_write_it(
     cookies = await a_match(service, "cover_your_cookies", 11, start=True)
     lobby = await a_match(service, "cover_your_assets", 12, start=False)
     toss = await a_match(service, "toss_your_cookies", 13, start=True)
-    before = {m: await as_old_code_wrote_it(store, m, NEW) for m in (assets, cookies, lobby)}
+    before = {
+        m: await as_old_code_wrote_it(store, m, NEW, *LATER) for m in (assets, cookies, lobby)
+    }
     toss_before = await store.get(toss)
-    await run_migration(store, 19)
+    await run_migration(store, 19, 21)  # and the later one that appends after it, in order
     for match_id in (assets, cookies):
         record = await store.get(match_id)
         assert record is not None and record.state is not None
@@ -44,8 +48,14 @@ async def test_begun_cover_matches_keep_the_old_rule_as_a_dump_would_write_it(
         assert record.options == options.model_dump_json()
         assert record.state == state.model_dump_json()
         old_options, old_state = before[match_id]
-        assert record.options.replace(',"ask_unanswerable":false', "") == old_options
-        assert record.state.replace(',"ask_unanswerable":false', "") == old_state
+        for key in (',"ask_unanswerable":false', ',"one_move_for_two_sets":false'):
+            record = record.model_copy(
+                update={
+                    "options": record.options.replace(key, ""),
+                    "state": record.state.replace(key, ""),
+                }
+            )
+        assert (record.options, record.state) == (old_options, old_state)
     untouched = await store.get(lobby)
     assert untouched is not None and untouched.options == before[lobby][0]
     assert GAMES["cover_your_assets"].load_options(untouched.options).ask_unanswerable  # type: ignore[attr-defined]

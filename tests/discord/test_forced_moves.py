@@ -6,9 +6,12 @@ nothing of their hand."""
 
 from __future__ import annotations
 
+import pytest
+
 from games import GAMES
 from tests.discord.conftest import make_bot, move_components, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord, FakeUser
+from tests.games.cover.conftest import cover_set
 
 PAUSE = (30.0, 40.0)  # longer than the harness fast-forwards, so the pause can be watched
 
@@ -119,4 +122,91 @@ async def test_who_holds_no_modifier_is_called_on_in_the_round_like_who_does(
         assert [(a.seat, a.action) for a in actions[-2:]] == [(2, "pass"), (0, "pass")]
         seat = (await bot.service.get(match_id)).seats[0]
         assert (seat.away, seat.missed) == (0, 0)  # not counted as a missed turn
+    fake.assert_clean()
+
+
+@pytest.mark.parametrize("holds_an_answer", [False, True])
+async def test_a_defender_whose_turn_follows_the_challenge_is_called_to_it_alike(
+    fake, db, monkeypatch, holds_an_answer
+) -> None:
+    """Ben takes Cleo's Piano set; the turn is Cleo's next. Her ping asked "Defend it, or
+    let it go?": once she let go, by her click or (holding no answer) after the pause, the
+    same ping calls her to her turn instead of asking what no longer stands, and the
+    channel reads the same either way."""
+    assets = GAMES["cover_your_assets"]
+    real_setup = assets.setup
+
+    def setup(options, players, seed):  # type: ignore[no-untyped-def]
+        dealt = real_setup(options, players, seed)
+        answer = "piano" if holds_an_answer else "jewels"
+        hands = [
+            ["jewels"] * 5,
+            ["piano", "jewels", "jewels", "scooter", "scooter"],
+            ["comic_books", "comic_books", "toy_train", "toy_train", answer],
+            ["scooter"] * 5,
+        ]
+        stacks = [[], [cover_set("cabin", "cabin")], [cover_set("cabin", "cabin")], []]
+        stacks[2].append(cover_set("piano", "piano"))
+        for player, hand, stack in zip(dealt.players, hands, stacks, strict=True):
+            player.hand, player.stack = assets.cards.sort(hand), stack
+        dealt.turn = 1
+        return dealt
+
+    monkeypatch.setattr(assets, "setup", setup)
+    ana, ben, cleo, dev = (fake.add_user(n) for n in ("ana", "ben", "cleo", "dev"))
+    async with fake.running(make_bot(db)) as bot:
+        bot.bots.forced_pause = PAUSE
+        await open_game(fake, "cover_your_assets", ana, ben, cleo, dev, always_ask=False)
+        hand = await show_hand(fake, ben)
+        await fake.click(ben, hand, hand.find_button("Challenge Cleo's Piano"))
+        (asked,) = [m for m in fake.public_messages() if cleo.mention in m.content]
+        assert "Defend it, or let it go?" in asked.content
+        await fake.advance(60)  # the quiet that shows nobody whether she had a choice
+        if holds_an_answer:
+            hand = await show_hand(fake, cleo)
+            await fake.click(cleo, hand, hand.find_button("Let it go"))
+        else:
+            await fake.advance(PAUSE[1])
+        assert "**Cleo**'s turn" in table_of(fake).text()
+        await fake.advance(60)
+        (called,) = [m for m in fake.public_messages() if cleo.mention in m.content]
+        assert called is asked  # edited, not a second mention
+        assert called.content.startswith(f"🎯 {cleo.mention}, your move in **Cover Your Assets**")
+        assert "Ben stole the Piano set" in called.content
+        assert "Defend it" not in called.content
+    fake.assert_clean()
+
+
+async def test_a_defender_with_an_empty_hand_is_not_called_on_for_nothing(
+    fake, db, monkeypatch
+) -> None:
+    """The deck is gone and Cleo has played every card: the table shows '0 in hand'. Ben
+    challenges her Piano set; her lone 'let it go' is played after the pause, but nobody
+    learns anything from it, so she is not pinged for it (a Cover endgame pinged every
+    empty-handed player whose top set was challenged)."""
+    assets = GAMES["cover_your_assets"]
+    real_setup = assets.setup
+
+    def setup(options, players, seed):  # type: ignore[no-untyped-def]
+        dealt = real_setup(options, players, seed)
+        hands = [["jewels"], ["piano", "jewels"], [], ["scooter"]]
+        stacks = [[], [cover_set("cabin", "cabin")], [cover_set("cabin", "cabin")], []]
+        stacks[2].append(cover_set("piano", "piano"))
+        for player, hand, stack in zip(dealt.players, hands, stacks, strict=True):
+            player.hand, player.stack = assets.cards.sort(hand), stack
+        dealt.deck, dealt.turn = [], 1
+        return dealt
+
+    monkeypatch.setattr(assets, "setup", setup)
+    ana, ben, cleo, dev = (fake.add_user(n) for n in ("ana", "ben", "cleo", "dev"))
+    async with fake.running(make_bot(db)) as bot:
+        bot.bots.forced_pause = PAUSE
+        await open_game(fake, "cover_your_assets", ana, ben, cleo, dev, always_ask=False)
+        assert "Cleo · 0 in hand" in table_of(fake).text()
+        hand = await show_hand(fake, ben)
+        await fake.click(ben, hand, hand.find_button("Challenge Cleo's Piano"))
+        await fake.advance(PAUSE[1] + 60)
+        assert "Ben stole the Piano set" in table_of(fake).text()
+        ever = [m for m in fake.messages.values() if m.visible_to is None]
+        assert not [m for m in ever if cleo.mention in m.content]  # not even swept since
     fake.assert_clean()

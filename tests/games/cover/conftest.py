@@ -35,7 +35,7 @@ class Table:
     def lone_answer(self) -> Decision | None:
         found = self.game.decisions(self.state)
         # An answer to another's move, not a turn: a rule's test plays every turn itself.
-        lone = len(found) == 1 and found[0].reaction and found[0].hides_choice
+        lone = len(found) == 1 and found[0].reaction
         if lone and found[0].forced is not None:
             return found[0]
         return None

@@ -166,6 +166,17 @@ def test_move_works_on_your_own_stack(rig) -> None:
     assert t.stack("Ezra") == [["gold", "cabin"], ["piano", "piano"]]
 
 
+def test_a_hand_shows_an_action_card_as_one_not_as_no_money(rig) -> None:
+    t = rig(hands={"Ezra": ["swap", "move", "piano"]}, options=CoverOptions(action_cards=True))
+    hand = t.game.panels(t.game.view(t.state, t.seat("Ezra"))).hand
+    assert hand is not None
+    assert hand.description.splitlines()[:3] == [
+        "🎹 Piano · $5k",
+        "🔄 Swap · action card",
+        "↕️ Move · action card",
+    ]
+
+
 def test_action_cards_never_pair(rig) -> None:
     t = rig(
         hands={"Ezra": ["swap", "swap", "gold", "piano"]}, options=CoverOptions(action_cards=True)
@@ -224,6 +235,12 @@ def test_a_second_from_top_challenge_is_answered_with_one_card_even_after_a_penn
     t = second_from_top_table(rig, ["piano", "silver", "gold"], ["penny_jar", "cash"])
     cathy = t.seat("Cathy")
     t.play("Ezra", "challenge_second", cathy, "piano", "silver")
+    # So her Penny Jar is not said to count as two cards here (it did say so).
+    answer = t.game.decision_for(t.state, cathy)
+    assert answer is not None and [o.description for o in answer.options] == [
+        "🫙 Penny Jar counts as one card in a second-from-top challenge.",
+        "",
+    ]
     t.play("Cathy", "counter", "penny_jar")
     assert t.state.battle is not None and t.state.battle.need == 1
     assert t.options("Ezra") == ["counter.gold", "concede"]  # a single wild answers it

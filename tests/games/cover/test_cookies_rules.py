@@ -223,7 +223,7 @@ def test_who_may_swipe_is_who_has_laid_down_a_batch() -> None:
     assert t.stack("Cleo")[-1] == ["lemon_glaze", "lemon_glaze"]  # exposed again
     # Ginger holds a Batch now, but never laid one down: she may not swipe.
     assert not [o for o in t.options("Ginger") if o.startswith("challenge")]
-    with pytest.raises(IllegalAction, match="form at least one Batch"):
+    with pytest.raises(IllegalAction, match="start at least one Batch"):
         t.play("Ginger", "challenge", t.seat("Cleo"), "lemon_glaze")
     t.play("Ginger", "discard", "pink_sugar")
     t.play("Cleo", "discard", "churro")
@@ -279,6 +279,13 @@ def test_the_rulebook_example_carmela_swipes_gingers_lemon_glaze() -> None:
     # Carmela draws back up to five, then Ginger does: her new card is a Lemon Glaze.
     assert len(t.hand("Carmela")) == 5 and "lemon_glaze" in t.hand("Ginger")
     assert t.state.crumbs == [0, 1, 0, 0]  # Ginger's Crumb Collector moves up a step
+    # The log tells the attempt from the take, in the rulebook's words.
+    assert t.public_log()[:4] == [
+        "⚔️ Carmela tried to swipe Ginger's Lemon Glaze Batch with 🍋 Lemon Glaze.",
+        "Ginger defended with 🍫 Chocolate Milk.",
+        "Carmela tried to swipe again with 🥛 Fresh Milk.",
+        "Ginger let the Batch go.",
+    ]
     assert "Carmela swiped the Lemon Glaze Batch (5 cards, 105 Dough)." in t.public_log()
 
 
@@ -345,6 +352,12 @@ def test_rotate_moves_every_top_batch_the_way_the_drawer_says_and_drawing_resume
     t.play("Carmela", "discard", "churro")
     assert [d.seat for d in t.game.decisions(t.state)] == [0]
     assert t.options("Carmela") == ["rotate.left", "rotate.right"]
+    # A list in Discord has no left or right: each way says where her own Batch goes.
+    rotate = GAME.decision_for(t.state, t.seat("Carmela"))
+    assert rotate is not None and [o.description for o in rotate.options] == [
+        "Every top Batch moves one seat to the left: yours to Ginger, Dev's to you.",
+        "Every top Batch moves one seat to the right: yours to Dev, Ginger's to you.",
+    ]
     t.play("Carmela", "rotate", "left")
     assert t.stack("Carmela") == [["fresh_milk", "pink_sugar"]]  # from Dev, on her right
     assert t.stack("Ginger") == [["churro", "churro"]]
@@ -437,6 +450,11 @@ def test_exchange_takes_blindly_from_the_neighbour_and_skips_short_hands() -> No
         deck=["snickerdoodle", "exchange_left"],
     )
     t.play("Carmela", "discard", "churro")
+    exchange = GAME.decision_for(t.state, t.seat("Carmela"))
+    assert exchange is not None and exchange.prompt == (
+        "You drew Exchange: everyone takes cards from their left neighbour (you, from "
+        "Ginger). How many?"
+    )
     t.play("Carmela", "exchange", 2)
     # Left is the next seat. Cleo (two cards) is skipped: Ginger takes from Dev instead.
     assert t.hand("Cleo") == ["lemon_glaze", "lemon_glaze"]
@@ -444,6 +462,34 @@ def test_exchange_takes_blindly_from_the_neighbour_and_skips_short_hands() -> No
     assert t.hand("Dev").count("raspberry") == 0 and len(t.hand("Dev")) == 4
     assert len(t.hand("Carmela")) == 5 and t.hand("Carmela").count("raspberry") == 2
     assert t.state.removed == ["exchange_left"]
+
+
+def test_a_hand_says_what_an_exchange_and_a_draw_brought_it() -> None:
+    """A hand is shown sorted: without a word, nobody could tell which card a neighbour
+    took from them or which they took (as at a table they would see)."""
+    t = rig(
+        hands={
+            "Carmela": FULL,
+            "Ginger": ["raspberry"] * 4,
+            "Cleo": ["lemon_glaze"] * 4,
+            "Dev": ["peanut_butter"] * 4,
+        },
+        deck=["snickerdoodle", "exchange_left"],
+    )
+    t.play("Carmela", "discard", "churro")
+    t.play("Carmela", "exchange", 1)
+    ginger = GAME.panels(GAME.view(t.state, t.seat("Ginger"))).hand
+    assert ginger is not None and ginger.description.endswith(
+        "*You gave Carmela 🍓 Raspberry Cheesecake and took 🍋 Lemon Glaze from Cleo.*"
+    )
+    carmela = GAME.panels(GAME.view(t.state, t.seat("Carmela"))).hand
+    assert carmela is not None
+    assert carmela.description.splitlines()[-2:] == [
+        "*You gave Dev 🥜 Peanut Butter and took 🍓 Raspberry Cheesecake from Ginger.*",
+        "*You drew 🟤 Snickerdoodle.*",
+    ]
+    spectator = GAME.view(t.state, None)
+    assert spectator.news == []
 
 
 # --- the end, crumbs and longer games ----------------------------------------------------
@@ -459,6 +505,8 @@ def test_after_the_deck_runs_out_a_cookie_may_top_up_your_own_batch() -> None:
     assert "improve.churro" in t.options("Carmela")
     t.play("Carmela", "improve", "churro")
     assert t.stack("Carmela") == [["churro", "churro", "churro"]]
+    # In its rulebook's words, as the button says: "improve" is Cover Your Assets'.
+    assert t.public_log()[0] == "Carmela added 🌀 Churro to their top Batch."
 
 
 def test_topping_up_is_only_for_when_the_deck_is_gone() -> None:
@@ -512,6 +560,22 @@ def test_three_players_may_use_any_cookie_in_the_discard_row() -> None:
     t.state.turn, t.state.actions_taken = 0, 0
     t.play("Carmela", "discard", "lemon_glaze")
     assert t.state.discard == ["raspberry", "peanut_butter", "lemon_glaze"]  # to the right
+
+
+def test_a_hand_starts_a_batch_under_one_heading_in_the_rulebooks_words() -> None:
+    """From the hand or from the row, it is one move, "Start a Batch": the hand showed
+    two headings for it (Assets' "Form a Batch" beside "Start a Batch")."""
+    t = rig(
+        names=("Carmela", "Ginger", "Cleo"),
+        hands={"Carmela": ["churro", "churro", "lemon_glaze"]},
+        discard=["raspberry", "lemon_glaze", "peanut_butter"],
+    )
+    decision = GAME.decision_for(t.state, t.seat("Carmela"))
+    assert decision is not None
+    assert decision.prompt == "Your turn: start a Batch, swipe a top Batch, or discard."
+    assert {o.group for o in decision.options} == {"Start a Batch", "Discard"}
+    t.play("Carmela", "pair", "churro", "churro")
+    assert "Carmela started a Batch: 🌀 Churro + 🌀 Churro." in t.public_log()
 
 
 # --- two actions -----------------------------------------------------------------------------
@@ -581,3 +645,9 @@ def test_the_longer_games_end_as_the_rulebook_says(mode, round_, wins, reason) -
     t.state.round, t.state.round_wins, t.state.totals = round_, wins, [0, 700, 0, 0]
     t.play("Carmela", "discard", "churro")
     assert t.state.end_reason == reason
+
+
+def test_the_lobby_names_every_mixer() -> None:
+    """The Mixers switch listed three of the four: Enhance is a Mixer too."""
+    mixers = CookiesOptions.model_fields["mixers"].description or ""
+    assert all(name in mixers for name in ("Rotate", "Enhance", "Swap", "Exchange"))

@@ -7,9 +7,10 @@ from collections import Counter
 
 import pytest
 
-from games.core.protocol import IllegalAction, NotYourTurn
+from games.core.protocol import Action, IllegalAction, NotYourTurn
 from games.cover import CoverYourAssets
 from games.cover.state import CoverOptions
+from games.cover.view import situation
 
 from .conftest import cover_set
 
@@ -54,6 +55,55 @@ def test_rulebook_example_1_phil_drafts_two_scooters_and_carla_lets_it_be(rig) -
     assert t.stack("Phil") == [["scooter", "scooter", "scooter"]]
     assert [pile[-1] for pile in t.state.drafts] == ["cash", "piano", "toy_train"]  # flipped
     assert t.state.turn == t.seat("Carla")
+
+
+@pytest.mark.parametrize(("hand", "secret"), [(["jewels"], True), ([], False)])
+def test_a_draft_answer_is_a_secret_unless_the_hand_is_empty(rig, hand, secret) -> None:
+    """Asked alike whether Carla holds a Scooter or not, but an empty hand (the deck
+    gone) is on the table for all to see: she is not pinged to let it be."""
+    t = rig(
+        names=TWO,
+        turn="Phil",
+        hands={"Phil": ["scooter", "piano"], "Carla": hand},
+        deck=[],
+        drafts=[["cash", "scooter"], ["piano", "scooter"], ["cash", "toy_train"]],
+    )
+    t.state, _ = t.game.apply(t.state, t.seat("Phil"), Action.of("draft", "scooter", 0, 1))
+    (answer,) = t.game.decisions(t.state)
+    assert answer.seat == t.seat("Carla") and answer.forced is not None
+    assert answer.hides_choice is secret
+
+
+def test_the_table_waits_on_a_draft_in_the_buttons_words(rig) -> None:
+    t = rig(
+        names=TWO,
+        turn="Phil",
+        hands={"Phil": ["scooter", "piano"], "Carla": ["scooter"]},
+        drafts=[["cash", "scooter"], ["piano", "jewels"], ["cash", "toy_train"]],
+    )
+    t.state, _ = t.game.apply(t.state, t.seat("Phil"), Action.of("draft", "scooter", 0))
+    (answer,) = t.game.decisions(t.state)
+    assert [o.label for o in answer.options][-1] == "Let them have it"
+    said = situation(t.game, t.game.view(t.state, None), list(TWO))
+    assert said.waiting == "Waiting for **Carla**: challenge it, or let them have it?"
+
+
+def test_a_draft_names_the_piles_it_takes_from(rig) -> None:
+    """Two piles showing a Scooter read as two identical buttons, though which pile is
+    taken decides what turns up next: each names its piles, as the table numbers them."""
+    t = rig(
+        names=TWO,
+        turn="Phil",
+        hands={"Phil": ["scooter", "piano"], "Carla": ["jewels"]},
+        drafts=[["cash", "scooter"], ["piano", "scooter"], ["cash", "toy_train"]],
+    )
+    decision = t.game.decision_for(t.state, t.seat("Phil"))
+    assert decision is not None
+    assert [o.label for o in decision.options if o.action.kind == "draft"] == [
+        "Draft from pile 1: 🛴 Scooter + 🛴 Scooter",
+        "Draft from pile 2: 🛴 Scooter + 🛴 Scooter",
+        "Draft from piles 1 and 2: 🛴 Scooter + 🛴 Scooter + 🛴 Scooter",
+    ]
 
 
 def test_rulebook_example_2_apryl_wins_davids_drafted_jewels(rig) -> None:
@@ -176,7 +226,11 @@ def test_a_move_turned_up_lets_each_player_decide_for_the_other(rig) -> None:
         hands={"Phil": ["piano", "cash"], "Carla": ["jewels"]},
         stacks={
             "Phil": [cover_set("cabin", "cabin"), cover_set("jewels", "jewels")],
-            "Carla": [cover_set("cash", "gold"), cover_set("scooter", "scooter")],
+            "Carla": [
+                cover_set("cash", "gold"),
+                cover_set("scooter", "scooter"),
+                cover_set("toy_train", "toy_train"),
+            ],
         },
         drafts=[["toy_train", "move", "piano"], ["jewels"], ["scooter"]],
         options=CoverOptions(action_cards=True),
@@ -187,20 +241,74 @@ def test_a_move_turned_up_lets_each_player_decide_for_the_other(rig) -> None:
     t.play("Carla", "force_move", t.seat("Phil"), "bottom")
     t.play("Phil", "force_move", t.seat("Carla"), "top")
     assert [s[-1] for s in t.stack("Phil")] == ["jewels", "piano", "cabin"]
-    assert [s[-1] for s in t.stack("Carla")] == ["scooter", "cash"]
+    assert [s[-1] for s in t.stack("Carla")] == ["toy_train", "cash", "scooter"]
     assert t.state.turn == t.seat("Carla") and t.state.removed == ["move"]
+
+
+@pytest.mark.parametrize("one_move", [True, False])
+def test_a_turned_up_move_on_a_stack_of_two_asks_nothing(rig, one_move) -> None:
+    """On two sets, the top to the bottom and the bottom to the top leave the same stack:
+    each player was asked to pick one of two identical outcomes. Now the one Move is
+    played for them after the pause, unpinged (the stacks are on the table); a match
+    begun before (``one_move_for_two_sets`` off) still asks."""
+    t = rig(
+        names=TWO,
+        turn="Phil",
+        hands={"Phil": ["piano", "cash"], "Carla": ["jewels"]},
+        stacks={
+            "Phil": [cover_set("cabin", "cabin")],
+            "Carla": [cover_set("cash", "gold"), cover_set("scooter", "scooter")],
+        },
+        drafts=[["toy_train", "move", "piano"], ["jewels"], ["scooter"]],
+        options=CoverOptions(action_cards=True, one_move_for_two_sets=one_move),
+    )
+    t.state, _ = t.game.apply(t.state, t.seat("Phil"), Action.of("draft", "piano", 0))
+    t.state, _ = t.game.apply(t.state, t.seat("Carla"), Action.of("accept"))
+    decisions = {d.seat: d for d in t.game.decisions(t.state)}
+    assert sorted(decisions) == [0, 1]
+    carla = decisions[t.seat("Carla")]
+    assert [o.label for o in carla.options] == (
+        ["Phil's top set goes to the bottom"]
+        if one_move
+        else ["Phil's top set goes to the bottom", "Phil's bottom set comes to the top"]
+    )
+    assert (carla.forced is not None) is one_move and not carla.hides_choice
+
+
+def test_a_move_card_offers_one_move_for_a_stack_of_two(rig) -> None:
+    t = rig(
+        hands={"Ezra": ["move", "piano"]},
+        stacks={
+            "Ezra": [cover_set("piano", "piano"), cover_set("cabin", "gold")],
+            "Cathy": [
+                cover_set("jewels", "jewels"),
+                cover_set("cash", "cash"),
+                cover_set("toy_train", "toy_train"),
+            ],
+        },
+        options=CoverOptions(action_cards=True),
+    )
+    assert [o for o in t.options("Ezra") if o.startswith("move")] == [
+        "move.0.top",
+        "move.1.top",
+        "move.1.bottom",
+    ]
 
 
 def move_pile_table(rig, pile: list[str]):  # type: ignore[no-untyped-def]
     """Phil drafts a Piano off pile 0; under it lies ``pile`` (top last). Both players hold
-    two sets, so a Move turned up asks each to decide for the other."""
+    three sets, so a Move turned up asks each to decide for the other."""
     t = rig(
         names=TWO,
         turn="Phil",
         hands={"Phil": ["piano", "cash"], "Carla": ["jewels"]},
         stacks={
             "Phil": [cover_set("cabin", "cabin"), cover_set("jewels", "jewels")],
-            "Carla": [cover_set("cash", "gold"), cover_set("scooter", "scooter")],
+            "Carla": [
+                cover_set("cash", "gold"),
+                cover_set("scooter", "scooter"),
+                cover_set("toy_train", "toy_train"),
+            ],
         },
         drafts=[[*pile, "piano"], ["jewels"], ["scooter"]],
         options=CoverOptions(action_cards=True),
@@ -223,7 +331,7 @@ def test_a_turned_up_move_is_settled_before_the_next_card_turns_up(rig) -> None:
     t.play("Phil", "force_move", t.seat("Carla"), "bottom")  # Carla's Cash set to the top
     # Now the Swap turns up: the two top sets the Move left swap places.
     assert [s[-1] for s in t.stack("Phil")] == ["piano", "cabin", "cash"]
-    assert [s[-1] for s in t.stack("Carla")] == ["scooter", "jewels"]
+    assert [s[-1] for s in t.stack("Carla")] == ["scooter", "toy_train", "jewels"]
     assert t.state.drafts[0] == ["toy_train"] and t.state.removed == ["move", "swap"]
     assert t.state.turn == t.seat("Carla") and not t.state.reveals
 
@@ -246,7 +354,7 @@ def test_two_moves_in_a_row_are_decided_one_at_a_time(rig) -> None:
     assert not {d.key for d in second.values()} & {d.key for d in first.values()}
     t.play("Phil", "force_move", t.seat("Carla"), "top")
     t.play("Carla", "force_move", t.seat("Phil"), "top")
-    # Each top set went to the bottom twice: the stacks read as they began, plus the Piano.
+    # Each top set went to the bottom twice.
     assert [s[-1] for s in t.stack("Phil")] == ["jewels", "piano", "cabin"]
-    assert [s[-1] for s in t.stack("Carla")] == ["cash", "scooter"]
+    assert [s[-1] for s in t.stack("Carla")] == ["scooter", "toy_train", "cash"]
     assert t.state.removed == ["move", "move"] and t.state.turn == t.seat("Carla")

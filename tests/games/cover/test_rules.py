@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from games import GAMES
 from games.core.protocol import Action, IllegalAction, NotYourTurn
 from games.cover import CoverYourAssets
 from games.cover.state import CoverOptions
@@ -467,3 +468,12 @@ def test_an_export_written_before_the_rule_replays_under_the_rule_it_was_played_
         status="active",
     )
     assert final_state(game, export).model_dump_json() == state.model_dump_json()
+
+
+@pytest.mark.parametrize("key", ["cover_your_assets", "cover_your_cookies"])
+def test_the_rules_say_a_side_with_no_answer_is_asked_all_the_same(key: str) -> None:
+    """/rules once said such a side 'loses it at once': since ask_unanswerable its lone
+    answer waits for the pause, as a player with no matching card sees it happen."""
+    rules = GAMES[key].rulebook()
+    assert "at once (they could not respond)" not in rules
+    assert "asked all the same: their only answer" in " ".join(rules.split())

@@ -110,7 +110,8 @@ async def test_a_flip_is_used_on_the_opponents_turn_between_two_flips(
     async with fake.running(make_bot(db)):
         await start(fake, monkeypatch, rigged, ana, ben)
         await attack(fake, ana, ben)
-        assert "You are attacked (3 damage)" in last_ping(fake, ben)  # still his to answer
+        # Still his to answer, now the FLIP his flipped card offers: the ping says so.
+        assert "FLIP: Spark Tumbler" in last_ping(fake, ben)
         assert "Oakheart Warden LV2 — HP 3/4" in table_of(fake).text()  # one flip so far
         hand = await show_hand(fake, ben)
         assert "FLIP: Spark Tumbler" in hand.text()

@@ -10,7 +10,7 @@ from games.cover.state import CoverState
 
 CookiesEnd = Literal["single", "first_to_750", "highest_after_3", "first_to_2"]
 
-CRUMB_STEPS = 6  # assumed: the Crumb Collector track (FACTS.md)
+CRUMB_STEPS = 6  # assumed: the Crumb Collector track (our ruling, docs/games.md)
 CRUMB_DOUGH = 10  # assumed: Dough per step
 
 END_LABELS = {

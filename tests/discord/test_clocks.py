@@ -21,6 +21,8 @@ from tests.discord.conftest import (
 from tests.discord.harness import FakeDiscord
 from tests.discord.test_toss_your_cookies import move_in_hand, rigged_table
 
+SEED = 7  # a Toss deal in which the rigged turns below win nobody a round
+
 
 async def start_with_bots(fake: FakeDiscord, bot, host, pace: str, *people) -> str:  # type: ignore[no-untyped-def]
     clock = ManualClock(start=bot.service.clock.now())
@@ -260,6 +262,9 @@ async def test_one_absence_from_a_toss_swap_is_one_missed_turn(fake, db, monkeyp
     async with fake.running(make_bot(db)) as bot:
         clock = ManualClock(start=bot.service.clock.now())
         bot.service.clock = bot.scheduler.clock = clock
+        # A deal her default swap does not make a winning hand of: a won round would end
+        # the match, and no timeout is told of a match that is over.
+        bot.service.new_seed = lambda: SEED
         await fake.slash(mod, "settings", on_timeout="forfeit", forfeit_after=2)
         await open_game(fake, "toss_your_cookies", *people, choices={"_pace": ["async"]})
         match_id = table_of(fake).find_button("hand").custom_id.split(":")[2]
@@ -300,6 +305,7 @@ async def test_seats_timing_out_on_one_pass_share_one_notice(fake, db, monkeypat
     async with fake.running(make_bot(db)) as bot:
         clock = ManualClock(start=bot.service.clock.now())
         bot.service.clock = bot.scheduler.clock = clock
+        bot.service.new_seed = lambda: SEED  # no pass of this deal wins a round
         await open_game(fake, "toss_your_cookies", *people, choices={"_pace": ["async"]})
         match_id = table_of(fake).find_button("hand").custom_id.split(":")[2]
         assert await move_in_hand(fake, ana)  # she rolls

@@ -207,6 +207,13 @@ class Pings(Part):
         asked = {d.seat for d in earlier if d.reaction and (d.seat, clock_stamp(d)) not in standing}
         return {s for s in asked & set(waiting_on(deciding)) if s in live}
 
+    async def called_on(self, match_id: str) -> set[int]:
+        """The seats a turn ping calls on now: every seat deciding, but those whose move
+        is played for them without one."""
+        record, deciding = await self.service.deciding_now(match_id)
+        unpinged = await self.unpinged(record, self.service.load_state(record))
+        return set(waiting_on(deciding)) - unpinged
+
     async def unpinged(self, record: MatchRecord, state: GameState) -> set[int]:
         """Seats whose decision is played for them (a lone Pass): no ping, unless whether
         they had a choice is a secret the missing ping would tell (``hides_choice``)."""

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.service.base import waiting_on
 from bot.service.tournaments import TournamentChange, Tournaments, TournamentView
 from bot.store import MatchRecord
 from bot.store.tournament_records import ResultRecord, TournamentRecord, TournamentTable
@@ -233,9 +232,7 @@ class TournamentPosts:
         calls on at once, whose turn ping (Show hand, the deadline) already notifies them;
         they are named all the same. Two notifications a second apart was one too many.
         A decision played for its seat (a lone Pass) pings nobody: that seat is notified here."""
-        _, deciding = await self.bot.service.deciding_now(record.match_id)
-        pinged = [d for d in deciding if d.forced is None or d.hides_choice]
-        called = set(waiting_on(pinged))
+        called = await self.presenter.pings.called_on(record.match_id)
         return discord.AllowedMentions(
             users=[
                 discord.Object(s.user_id)

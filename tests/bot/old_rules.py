@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.store import Store
 from bot.store.sql import Dialects, Step, shipped
+from games import GAMES
 
 
 async def as_old_code_wrote_it(
@@ -33,3 +34,25 @@ async def run_migration(store: Store, *numbers: int) -> None:
     for number in numbers:
         migration = Dialects(sqlite=lite[number], postgres=pg[number])
         await store._write(Step(migration))  # type: ignore[attr-defined]
+
+
+async def assert_kept_on_the_old_rule(
+    store: Store, match_id: str, field: str, old: tuple[str, str | None], *later: str
+) -> None:
+    """The begun match now says ``field`` is false in its options and in its state's, in
+    the very text a dump of the model writes (a replay compares the saved text), and is
+    otherwise ``old``, as the old code wrote it (``later``: fields other migrations set)."""
+    record = await store.get(match_id)
+    assert record is not None and record.state is not None
+    game = GAMES[record.game]
+    options = game.load_options(record.options)
+    state = game.load_state(record.state)
+    assert getattr(options, field) is False
+    assert getattr(state.options, field) is False  # type: ignore[attr-defined]
+    assert record.options == options.model_dump_json()
+    assert record.state == state.model_dump_json()
+    saved = (record.options, record.state)
+    for name in (field, *later):
+        key = f',"{name}":false'
+        saved = (saved[0].replace(key, ""), saved[1].replace(key, ""))
+    assert saved == old

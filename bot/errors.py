@@ -6,6 +6,11 @@ from __future__ import annotations
 class UserError(Exception):
     """Shown to the user who caused it, ephemerally; nothing was changed."""
 
+    @property
+    def text(self) -> str:
+        # The sentence as a Text, rendered in the reader's language (str(exc) is English).
+        return self.args[0] if self.args and isinstance(self.args[0], str) else str(self)
+
 
 class MatchNotFound(UserError):
     def __init__(self) -> None:

@@ -96,7 +96,7 @@ class StaleClick(UserError):
 
 class UnknownGame(UserError):
     def __init__(self, key: str) -> None:
-        super().__init__(t("There is no game called “{key}”. Pick one from the list.", key=key))
+        super().__init__(t("There is no game called '{key}'. Pick one from the list.", key=key))
 
 
 class Held(UserError):

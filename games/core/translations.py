@@ -122,6 +122,9 @@ def render_in(book: Catalog, value: str, escape: Escape | None = None) -> str:
 
 def _render(text: Text, book: Catalog, escape: Escape | None) -> str:
     if text.msgid is None:
+        if "parts" in text.args:
+            parts = (_arg(part, book, escape) for part in text.args["parts"])
+            return str(text.args["sep"]).join(parts)
         data = str(text.args.get("", ""))
         return escape(data) if escape else data
     template = _template(text, book)

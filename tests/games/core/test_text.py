@@ -164,3 +164,14 @@ def test_a_discord_locale_maps_to_a_shipped_language() -> None:
 
 def test_placeholders_are_named() -> None:
     assert placeholders("{name} draws {n} cards.") == {"name", "n"}
+
+
+def test_joined_lines_each_speak_the_language_and_survive_storage(portuguese) -> None:
+    from games.core.text import joined
+
+    block = joined([t("{who} cover {card}.", who=Names(["Ana"]), card=tc("card", "Gold")), "x_y"])
+    assert block == "Ana cover Gold.\nx_y"
+    assert render_in(portuguese, block, lambda s: s.replace("_", "\\_")) == (
+        "Ouro: Ana cobrem.\nx\\_y"
+    )
+    assert Text.from_data(block.data()).data() == block.data()

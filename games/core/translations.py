@@ -124,7 +124,8 @@ def _render(text: Text, book: Catalog, escape: Escape | None) -> str:
     if text.msgid is None:
         if "parts" in text.args:
             parts = (_arg(part, book, escape) for part in text.args["parts"])
-            return str(text.args["sep"]).join(parts)
+            sep = text.args["sep"]  # a Text (", then ") is words; a plain str is layout
+            return (_render(sep, book, escape) if isinstance(sep, Text) else sep).join(parts)
         data = str(text.args.get("", ""))
         return escape(data) if escape else data
     template = _template(text, book)

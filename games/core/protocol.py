@@ -17,7 +17,7 @@ from typing import Annotated, Any, ClassVar, Protocol, Self, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from games.core.panels import Panels
-from games.core.text import Names, Words, t
+from games.core.text import Names, Text, Words, t
 
 Token = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]+$")]
 MAX_ACTION_CHARS = 80
@@ -118,7 +118,16 @@ def option(
 ) -> Option:
     """Shorthand for engines: the action first, the rest by name. Options are frozen, and
     most come back unchanged at the next move: each is built once (see ``_made``)."""
-    return _option(action, label, group, style, emoji, description)
+    # A Text equals its English: the cache also tells one message from a plain string, or
+    # from another message that reads the same in English (a card's name, a heading).
+    words = (_message(label), _message(group), _message(description))
+    return _option(action, label, group, style, emoji, description, words)
+
+
+def _message(value: str) -> tuple[object, ...] | None:
+    return (
+        (value.msgid, value.context, tuple(value.args.items())) if isinstance(value, Text) else None
+    )
 
 
 # Smaller than the actions' cache: labels name players, so a busy bot offers many more
@@ -126,7 +135,13 @@ def option(
 # objects each full garbage collection walks (8,192 of them added 30k to the heap).
 @lru_cache(maxsize=1024)
 def _option(
-    action: Action, label: str, group: str, style: str, emoji: str | None, description: str
+    action: Action,
+    label: str,
+    group: str,
+    style: str,
+    emoji: str | None,
+    description: str,
+    words: tuple[object, ...],
 ) -> Option:
     return Option(
         action=action, label=label, emoji=emoji, group=group, style=style, description=description

@@ -154,8 +154,10 @@ def _arg(value: object, book: Catalog, escape: Escape | None) -> str:
         return _render(value, book, escape)
     if isinstance(value, Names):
         items = [_arg(item, book, escape) for item in value]
-        if book.code in (ENGLISH, PSEUDO):
+        if book.code == ENGLISH or len(items) < 2:
             return english_list(items)
+        if book.code == PSEUDO:  # its "and" looks foreign too
+            return ", ".join(items[:-1]) + f" {pseudo('and')} " + items[-1]
         return _list(tuple(items), book.code)
     if isinstance(value, Num):
         return _number(float(value), book.code, grouped=True)

@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from games.core.cards import DATA_DIR
 from games.core.protocol import Picturing
+from games.core.text import tc
 from games.core.translations import ENGLISH, render
 
 WIDTH = 800  # Discord shows an embed image at up to ~400-520 px: 800 halves to phone size
@@ -438,7 +439,7 @@ def player_band(
         canvas.text((x1 - 14, y0 + 14), counts, counts_size, PALETTE.muted, anchor="ra", width=400)
     if won:
         cut = canvas.measure(canvas.fit(shown, 20, name_width, bold=True), 20, bold=True)
-        ribbon(canvas, (x0 + 14 + cut + 80, y0 + 13), "WINNER", PALETTE.good)
+        ribbon(canvas, (x0 + 14 + cut + 80, y0 + 13), tc("ribbon", "WINNER"), PALETTE.good)
 
 
 def header(canvas: Canvas, title: str, right: str, status: str, hue: RGB) -> None:

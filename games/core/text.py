@@ -61,11 +61,14 @@ def placeholders(template: str) -> frozenset[str]:
 class Text(str):
     """A message id, its plural and context, and its arguments; its value is the English."""
 
-    __slots__ = ("args", "context", "msgid", "plural")
+    __slots__ = ("args", "context", "msgid", "plural", "rendered")
     msgid: str | None  # None: verbatim data (``plain``), no catalog entry
     plural: str | None
     context: str | None
     args: Mapping[str, Arg]
+    # Its renderings so far, by language and escape: a Text never changes, and the same
+    # one (a card's name, a button, a set's line) is shown at move after move.
+    rendered: dict[tuple[str, object], str] | None
 
     def __new__(
         cls,
@@ -84,6 +87,7 @@ class Text(str):
         self.plural = plural
         self.context = context
         self.args = args
+        self.rendered = None
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -113,6 +113,19 @@ def render(value: str, language: str = ENGLISH, escape: Escape | None = None) ->
 
 
 def _render(text: Text, book: Catalog, escape: Escape | None) -> str:
+    memo = text.rendered
+    if memo is None:
+        memo = text.rendered = {}
+    key = (book.code, escape)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= 8:  # an escape made afresh at each call must not grow it for ever
+            memo.clear()
+        found = memo[key] = _rendered(text, book, escape)
+    return found
+
+
+def _rendered(text: Text, book: Catalog, escape: Escape | None) -> str:
     if text.msgid is None:
         data = str(text.args.get("", ""))
         return escape(data) if escape else data
@@ -157,7 +170,7 @@ def _arg(value: object, book: Catalog, escape: Escape | None) -> str:
         if book.code == ENGLISH or len(items) < 2:
             return english_list(items)
         if book.code == PSEUDO:  # its "and" looks foreign too
-            return ", ".join(items[:-1]) + f" {pseudo('and')} " + items[-1]
+            return ", ".join(items[:-1]) + f" {'and'.translate(_ACCENTED)} " + items[-1]
         return _list(tuple(items), book.code)
     if isinstance(value, Num):
         return _number(float(value), book.code, grouped=True)

@@ -145,20 +145,24 @@ def plain(value: str) -> Text:
     return Text(None, {"": value}, english=value)
 
 
-# The context of a Text that only lays out others (``joined``): no catalog entry, never
-# pseudo-translated, its parts each rendered in the reader's language.
-JOINED = "joined"
-
-
 def joined(parts: Iterable[str], sep: str = "\n", *, lead: str = "", end: str = "") -> Text:
-    """Complete sentences (or lines, or labels) shown one after another, each rendered on
-    its own: a table's lines, a rulebook's paragraphs, "A + B". ``sep`` goes between them,
-    ``lead`` before each (a bullet) and ``end`` after the last; none holds a word."""
-    items = list(parts)
-    template = sep.join(f"{lead}{{p{index}}}" for index in range(len(items))) + end
-    args = {f"p{index}": item for index, item in enumerate(items)}
-    english = sep.join(f"{lead}{item}" for item in items) + end
-    return Text(template, args, context=JOINED, english=english)
+    """Complete lines (or sentences) shown together, each in the reader's language: a list of
+    problems, a bulleted block, a rulebook's paragraphs. Never for pieces of one sentence:
+    that is one message. ``lead`` goes before each part (a bullet, ``**`` around a name with
+    ``end``) and ``end`` after the last; neither holds a word."""
+    items = Names(parts)
+    args: dict[str, Arg] = {"parts": items, "sep": sep}
+    if lead:
+        args["lead"] = lead
+    if end:
+        args["end"] = end
+    return Text(None, args, english=laid_out([str(item) for item in items], args, str(sep)))
+
+
+def laid_out(parts: list[str], args: Mapping[str, Arg], sep: str) -> str:
+    """A ``joined`` Text's parts (each rendered already) and its separator, laid out."""
+    lead = args.get("lead", "")
+    return sep.join(lead + part for part in parts) + args.get("end", "")
 
 
 def english_plural(n: float) -> bool:
@@ -167,6 +171,8 @@ def english_plural(n: float) -> bool:
 
 def _english(msgid: str | None, plural: str | None, args: Mapping[str, Arg]) -> str:
     if msgid is None:
+        if "parts" in args:
+            return laid_out([str(part) for part in args["parts"]], args, str(args["sep"]))
         return str(args.get("", ""))
     template = msgid
     if plural is not None and english_plural(args.get("n", 1)):

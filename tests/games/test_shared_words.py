@@ -88,3 +88,12 @@ def test_a_text_rendered_in_one_language_is_not_given_in_another() -> None:
     )
     assert render(said, "ko") == "Ana 및 Ben_x 님의 차례예요."
     assert render(said) == "Ana and Ben_x's turn."
+
+
+def test_a_view_keeps_its_out_line_as_a_message() -> None:
+    from games.core.views import TableView
+
+    view = TableView.model_validate({"out": t("It is not your turn.")})
+    assert render(view.out, "ko") == "내 차례가 아니에요."
+    stored = TableView.model_validate_json(view.model_dump_json())
+    assert render(stored.out, "ja") == "あなたの手番ではありません。"

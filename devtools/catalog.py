@@ -72,6 +72,11 @@ def data_messages() -> Iterator[Entry]:
     for card in cards:
         if isinstance(card.get("name"), str):
             yield Entry(card["name"], None, "card")
+    # The Cover family's catalogues (games.core.cards.CardSpec.title).
+    for name in ("cover_your_assets", "cover_your_cookies"):
+        with (ROOT / "data" / f"{name}.toml").open("rb") as handle:
+            for card in tomllib.load(handle).get("cards", []):
+                yield Entry(card["name"], None, "card")
 
 
 # Where each keyword's message, plural and context sit among its arguments.

@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from games.core.text import Text, joined
+
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
 
@@ -26,9 +28,16 @@ class CardSpec(BaseModel):
     weight: int = Field(default=1, ge=1)
     advanced: bool = False
 
-    @property
-    def label(self) -> str:
-        return f"{self.emoji} {self.name}".strip()
+    @cached_property
+    def title(self) -> Text:
+        """The card's name in the reader's language (its English is ``name``; the catalog
+        holds every catalogue's names under the context "card")."""
+        return Text(self.name, context="card")
+
+    @cached_property
+    def label(self) -> Text:
+        """Its emoji and name: "🥇 Gold"."""
+        return joined((self.emoji, self.title), " ") if self.emoji else self.title
 
 
 class Catalogue(BaseModel):
@@ -60,6 +69,10 @@ class Catalogue(BaseModel):
         return {c.key: i for i, c in enumerate(self.cards)}
 
     @cached_property
+    def titles(self) -> dict[str, Text]:
+        return {c.key: c.title for c in self.cards}
+
+    @cached_property
     def values(self) -> dict[str, int]:
         return {c.key: c.value for c in self.cards}
 
@@ -72,7 +85,7 @@ class Catalogue(BaseModel):
         return frozenset(c.key for c in self.cards if c.kind == "action")
 
     @cached_property
-    def labels(self) -> dict[str, str]:
+    def labels(self) -> dict[str, Text]:
         return {c.key: c.label for c in self.cards}
 
     def order(self, key: str) -> int:

@@ -29,6 +29,7 @@ from games.core.protocol import (
 )
 from games.core.rng import rng_for
 from games.core.search import Budget, Search
+from games.core.text import t
 from games.core.words import split_rulings
 
 StateT = TypeVar("StateT", bound=GameState)
@@ -147,11 +148,11 @@ class Engine(Generic[StateT, OptionsT]):
         from ``decisions(state)``), which spares computing it twice on the hot path.
         """
         if self.outcome(state) is not None:
-            raise MatchOver("This match is over.")
+            raise MatchOver(t("This match is over."))
         if decision is None or decision.seat != seat:
             decision = self.decision_for(state, seat, action)
         if decision is None:
-            raise NotYourTurn("It is not your turn.")
+            raise NotYourTurn(t("It is not your turn."))
         # A decision's default is always playable: a timer may play it (a race's close).
         if decision.max_picks == 1 and not decision.allows(action) and action != decision.default:
             raise IllegalAction(self.why_illegal(state, seat, action))
@@ -175,7 +176,7 @@ class Engine(Generic[StateT, OptionsT]):
         """The built-in bot's move for ``seat``; it sees only that seat's view."""
         decision = decision or self.decision_for(state, seat)
         if decision is None:
-            raise NotYourTurn("It is not this seat's turn.")
+            raise NotYourTurn(t("It is not this seat's turn."))
         return self.choose(self.view(state, seat), decision)
 
     # easy's share of moves answered at random: a beginner's slips, tuned per game so that
@@ -197,7 +198,7 @@ class Engine(Generic[StateT, OptionsT]):
         may know."""
         decision = decision or self.decision_for(state, seat)
         if decision is None:
-            raise NotYourTurn("It is not this seat's turn.")
+            raise NotYourTurn(t("It is not this seat's turn."))
         rng = rng or random.Random()
         if level == "hard":
             return self.search_action(
@@ -227,7 +228,7 @@ class Engine(Generic[StateT, OptionsT]):
         hard grabs by its search's own rule (``Search.lead``) where the game gives one."""
         decision = decision or self.decision_for(state, seat)
         if decision is None:
-            raise NotYourTurn("It is not this seat's turn.")
+            raise NotYourTurn(t("It is not this seat's turn."))
         if level == "hard":
             return self.searcher().lead(self.view(state, seat), decision)
         rng = rng or random.Random()
@@ -268,7 +269,7 @@ class Engine(Generic[StateT, OptionsT]):
 
     def why_illegal(self, state: StateT, seat: int, action: Action) -> str:
         """A sentence for an action that is not among the options; games may say more."""
-        return "That move is not allowed right now."
+        return t("That move is not allowed right now.")
 
     def load_state(self, data: str | bytes) -> StateT:
         return self.state_model.model_validate_json(data)

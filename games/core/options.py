@@ -17,7 +17,7 @@ from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict
 
-from games.core.text import Words
+from games.core.text import Text, Words, joined, t
 
 
 class Choice(BaseModel):
@@ -36,7 +36,7 @@ class OptionField(BaseModel):
     description: Words = ""  # what the option does (the field's description), for a select
 
 
-BOOL_LABELS: dict[Any, str] = {True: "On", False: "Off"}
+BOOL_LABELS: dict[Any, Text] = {True: t("On"), False: t("Off")}
 
 
 def as_text(value: Any) -> str:
@@ -88,9 +88,9 @@ def with_choice(options: BaseModel, name: str, value: str) -> BaseModel:
     return type(options).model_validate(data)
 
 
-def summary(options: BaseModel) -> str:
+def summary(options: BaseModel) -> Text:
     """One line naming every choice by its label, and the switches that are on."""
-    parts = []
+    parts: list[str] = []
     for field in describe(type(options)):
         value = getattr(options, field.name)
         if isinstance(value, bool):
@@ -99,7 +99,7 @@ def summary(options: BaseModel) -> str:
             continue
         text = as_text(value)
         parts.append(next((c.label for c in field.choices if c.value == text), text))
-    return " · ".join(parts)
+    return joined(parts, " · ")
 
 
 def switches(model: type[BaseModel]) -> list[OptionField]:

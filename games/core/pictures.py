@@ -22,6 +22,8 @@ from pydantic import BaseModel
 
 from games.core.cards import DATA_DIR
 from games.core.protocol import Picturing
+from games.core.text import tc
+from games.core.translations import ENGLISH, render
 
 WIDTH = 800  # Discord shows an embed image at up to ~400-520 px: 800 halves to phone size
 PAD = 16
@@ -93,10 +95,18 @@ def plain(text: str) -> str:
 
 
 class Canvas:
-    """An image of WIDTH and a fixed height with the panel drawn, and drawing helpers."""
+    """An image of WIDTH and a fixed height with the panel drawn, and drawing helpers.
+    Words given as a ``Text`` are drawn in ``language`` (names as written)."""
 
-    def __init__(self, height: int, width: int = WIDTH, palette: Palette = PALETTE) -> None:
+    def __init__(
+        self,
+        height: int,
+        width: int = WIDTH,
+        palette: Palette = PALETTE,
+        language: str = ENGLISH,
+    ) -> None:
         self.width, self.height, self.palette = width, height, palette
+        self.language = language
         # Drawn opaque (true colour with alpha is a third more to carry and to reduce);
         # the corners outside the panel become transparent in the PNG (``corners``).
         self.image = Image.new("RGB", (width, height), palette.panel)
@@ -104,12 +114,16 @@ class Canvas:
         panel(self.draw, width, height, palette.panel, palette.border)
 
     # --- text --------------------------------------------------------------------------
+    def words(self, text: str) -> str:
+        """``text`` as this picture's reader reads it (a Text in their language)."""
+        return render(text, self.language)
+
     def measure(self, text: str, size: int, *, bold: bool = False) -> int:
-        return text_width(text, size, bold)
+        return text_width(self.words(text), size, bold)
 
     def fit(self, text: str, size: int, width: int, *, bold: bool = False) -> str:
         """The text, cut with an ellipsis if it is wider than ``width``."""
-        return fitted(text, size, width, bold)
+        return fitted(self.words(text), size, width, bold)
 
     def text(
         self,
@@ -122,7 +136,7 @@ class Canvas:
         width: int | None = None,
         anchor: str = "la",
     ) -> None:
-        shown = self.fit(text, size, width, bold=bold) if width else plain(text)
+        shown = self.fit(text, size, width, bold=bold) if width else plain(self.words(text))
         self.lettering(xy, shown, size, fill, bold, anchor)
 
     def lettering(
@@ -143,7 +157,7 @@ class Canvas:
         self, text: str, size: int, width: int, lines: int, *, bold: bool = False
     ) -> list[str]:
         """Word-wrapped to ``lines`` lines at most; the last one ends in … if cut."""
-        return list(wrapped(text, size, width, lines, bold))
+        return list(wrapped(self.words(text), size, width, lines, bold))
 
     def paragraph(
         self,
@@ -425,7 +439,7 @@ def player_band(
         canvas.text((x1 - 14, y0 + 14), counts, counts_size, PALETTE.muted, anchor="ra", width=400)
     if won:
         cut = canvas.measure(canvas.fit(shown, 20, name_width, bold=True), 20, bold=True)
-        ribbon(canvas, (x0 + 14 + cut + 80, y0 + 13), "WINNER", PALETTE.good)
+        ribbon(canvas, (x0 + 14 + cut + 80, y0 + 13), tc("ribbon", "WINNER"), PALETTE.good)
 
 
 def header(canvas: Canvas, title: str, right: str, status: str, hue: RGB) -> None:
@@ -536,10 +550,12 @@ def wrapped(text: str, size: int, width: int, lines: int, bold: bool) -> tuple[s
     return tuple(fitted(each, size, width, bold) for each in out)
 
 
-def hand_picture(game: Picturing, view: BaseModel) -> bytes | None:
+def hand_picture(game: Picturing, view: BaseModel, language: str = ENGLISH) -> bytes | None:
     """The viewing seat's hand picture, drawn from its scene; None for a spectator."""
     scene = game.hand_scene(view)
-    return None if scene is None else game.draw_hand(scene)
+    if scene is None:
+        return None
+    return game.draw_hand(scene, language) if language != ENGLISH else game.draw_hand(scene)
 
 
 class DrawnBy:
@@ -553,11 +569,19 @@ class DrawnBy:
     def picture_source(self) -> object:
         return self
 
-    def table_picture(self, view: BaseModel) -> bytes:
-        return self.picture_module.table_picture(self.picture_source(), view)  # type: ignore[no-any-return]
+    def table_picture(self, view: BaseModel, language: str = ENGLISH) -> bytes:
+        return self._draw("table_picture", view, language)
 
     def hand_scene(self, view: BaseModel) -> Hashable | None:
         return self.picture_module.hand_scene(view)  # type: ignore[no-any-return]
 
-    def draw_hand(self, scene: Any) -> bytes:
-        return self.picture_module.draw_hand(self.picture_source(), scene)  # type: ignore[no-any-return]
+    def draw_hand(self, scene: Any, language: str = ENGLISH) -> bytes:
+        return self._draw("draw_hand", scene, language)
+
+    def _draw(self, name: str, shown: Any, language: str) -> bytes:
+        draw = getattr(self.picture_module, name)
+        # A game whose drawings do not take a language yet draws in English (games move to
+        # the catalog one by one): only another language is passed on.
+        if language == ENGLISH:
+            return draw(self.picture_source(), shown)  # type: ignore[no-any-return]
+        return draw(self.picture_source(), shown, language)  # type: ignore[no-any-return]

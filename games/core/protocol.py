@@ -17,7 +17,7 @@ from typing import Annotated, Any, ClassVar, Protocol, Self, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from games.core.panels import Panels
-from games.core.text import Words
+from games.core.text import Names, Text, Words, t
 
 Token = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]+$")]
 MAX_ACTION_CHARS = 80
@@ -76,12 +76,12 @@ class Action(BaseModel):
     @classmethod
     def decode(cls, text: str) -> Action:
         if not text or len(text) > MAX_ACTION_CHARS:
-            raise UnknownAction("That move could not be read.")
+            raise UnknownAction(t("That move could not be read."))
         kind, *args = text.split(".")
         try:
             return cls(kind=kind, args=tuple(args))
         except ValidationError as exc:
-            raise UnknownAction("That move could not be read.") from exc
+            raise UnknownAction(t("That move could not be read.")) from exc
 
     def __str__(self) -> str:
         return self.encode()
@@ -118,7 +118,16 @@ def option(
 ) -> Option:
     """Shorthand for engines: the action first, the rest by name. Options are frozen, and
     most come back unchanged at the next move: each is built once (see ``_made``)."""
-    return _option(action, label, group, style, emoji, description)
+    # A Text equals its English: the cache also tells one message from a plain string, or
+    # from another message that reads the same in English (a card's name, a heading).
+    words = (_message(label), _message(group), _message(description))
+    return _option(action, label, group, style, emoji, description, words)
+
+
+def _message(value: str) -> tuple[object, ...] | None:
+    return (
+        (value.msgid, value.context, tuple(value.args.items())) if isinstance(value, Text) else None
+    )
 
 
 # Smaller than the actions' cache: labels name players, so a busy bot offers many more
@@ -126,7 +135,13 @@ def option(
 # objects each full garbage collection walks (8,192 of them added 30k to the heap).
 @lru_cache(maxsize=1024)
 def _option(
-    action: Action, label: str, group: str, style: str, emoji: str | None, description: str
+    action: Action,
+    label: str,
+    group: str,
+    style: str,
+    emoji: str | None,
+    description: str,
+    words: tuple[object, ...],
 ) -> Option:
     return Option(
         action=action, label=label, emoji=emoji, group=group, style=style, description=description
@@ -193,15 +208,23 @@ class Decision(BaseModel):
         """Answer a multi-pick decision with one action (``kind.arg.arg...``)."""
         if not self.min_picks <= len(chosen) <= self.max_picks:
             if self.min_picks == self.max_picks:
-                raise IllegalAction(f"Pick exactly {self.min_picks}: you picked {len(chosen)}.")
-            raise IllegalAction(f"Pick between {self.min_picks} and {self.max_picks}.")
+                raise IllegalAction(
+                    t(
+                        "Pick exactly {n}: you picked {picked}.",
+                        n=self.min_picks,
+                        picked=len(chosen),
+                    )
+                )
+            raise IllegalAction(
+                t("Pick between {low} and {high}.", low=self.min_picks, high=self.max_picks)
+            )
         if self.max_picks == 1:
             return chosen[0].action
         kind = chosen[0].action.kind
         args: list[str] = []
         for option in chosen:
             if option not in self.options:
-                raise IllegalAction("That choice is not on offer.")
+                raise IllegalAction(t("That choice is not on offer."))
             args.extend(option.action.args)
         return Action(kind=kind, args=tuple(args))
 
@@ -288,8 +311,8 @@ class Outcome(BaseModel):
             Placement(seat=seat, place=last if seat in gone else 1, score=0)
             for seat in [*staying, *sorted(gone)]
         )
-        who = " and ".join(names[seat] for seat in sorted(gone))
-        return cls(placements=placements, reason=f"{who} forfeited.")
+        who = Names(names[seat] for seat in sorted(gone))
+        return cls(placements=placements, reason=t("{names} forfeited.", names=who))
 
 
 def final_outcome(
@@ -438,8 +461,9 @@ class Picturing(Protocol):
     """Optional, beside ``Game``: pictures drawn from a view (never the state), as PNG bytes.
     The table picture uses only what everyone sees, so it is the same for every seat."""
 
-    def table_picture(self, view: BaseModel) -> bytes:
-        """The table as everyone sees it, from any seat's view or a spectator's."""
+    def table_picture(self, view: BaseModel, language: str = "en") -> bytes:
+        """The table as everyone sees it, from any seat's view or a spectator's; its words
+        in ``language``."""
         ...
 
     def hand_scene(self, view: BaseModel) -> Hashable | None:
@@ -449,6 +473,6 @@ class Picturing(Protocol):
         not drawn again."""
         ...
 
-    def draw_hand(self, scene: Any) -> bytes:
-        """The hand picture of a scene ``hand_scene`` gave."""
+    def draw_hand(self, scene: Any, language: str = "en") -> bytes:
+        """The hand picture of a scene ``hand_scene`` gave, its words in ``language``."""
         ...

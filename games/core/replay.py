@@ -27,7 +27,7 @@ from games.core.protocol import (
     Outcome,
     final_outcome,
 )
-from games.core.text import Words
+from games.core.text import Words, joined, t
 
 FORMAT = "cookie-jar-match/1"
 
@@ -70,7 +70,12 @@ class MatchExport(BaseModel):
 
 
 class ReplayError(Exception):
-    """The file or log cannot be replayed; ``str(exc)`` says why in one sentence."""
+    """The file or log cannot be replayed; ``text`` says why in one sentence (a Text;
+    ``str(exc)`` is its English)."""
+
+    @property
+    def text(self) -> str:
+        return self.args[0] if self.args and isinstance(self.args[0], str) else str(self)
 
 
 @dataclass(frozen=True)
@@ -101,7 +106,9 @@ def load_export(text: str | bytes) -> MatchExport:
         return MatchExport.model_validate_json(text)
     except ValidationError as exc:
         reason = exc.errors()[0]["msg"]
-        raise ReplayError(f"That is not a Cookie Jar match file ({reason}).") from None
+        raise ReplayError(
+            t("That is not a Cookie Jar match file ({reason}).", reason=reason)
+        ) from None
 
 
 def move_label(decisions: Sequence[Decision], seat: int, action: Action) -> str:
@@ -124,21 +131,23 @@ def move_label(decisions: Sequence[Decision], seat: int, action: Action) -> str:
                     labels.append(option.label)
                     rest = rest[width:]
             if labels and not rest:
-                return " + ".join(labels)
+                return joined(labels, " + ")
         if action == decision.default:
-            return "the clock ran out"
+            return t("the clock ran out")
     return action.encode()
 
 
 def _setup(game: Game, export: MatchExport) -> GameState:
     if export.game != game.key:
-        raise ReplayError(f"This file holds a {export.game} match, not {game.key}.")
+        raise ReplayError(
+            t("This file holds a {found} match, not {wanted}.", found=export.game, wanted=game.key)
+        )
     try:
         # A file exported before a rule change holds no word of it: the rule it was
         # played by (``as_written``), or its log would replay another game.
         options = game.options_model.model_validate(as_written(game.options_model, export.options))
     except ValidationError:
-        raise ReplayError("The match's options are not valid for this game any more.") from None
+        raise ReplayError(t("The match's options are not valid for this game any more.")) from None
     return game.setup(options, export.names, export.seed)
 
 
@@ -147,18 +156,20 @@ def _steps(game: Game, export: MatchExport) -> Iterator[tuple[ExportedAction, Ac
         try:
             yield logged, Action.decode(logged.action)
         except IllegalAction:
-            raise ReplayError(f"Move {logged.seq + 1} could not be read.") from None
+            raise ReplayError(t("Move {n} could not be read.", n=logged.seq + 1)) from None
 
 
 def _apply(
     game: Game, state: GameState, logged: ExportedAction, action: Action
 ) -> tuple[GameState, list[Event]]:
     if logged.seq != state.version:
-        raise ReplayError(f"Move {logged.seq + 1} is out of order in the log.")
+        raise ReplayError(t("Move {n} is out of order in the log.", n=logged.seq + 1))
     try:
         return game.apply(state, logged.seat, action)
     except IllegalAction as exc:
-        raise ReplayError(f"Move {logged.seq + 1} does not replay: {exc}") from None
+        raise ReplayError(
+            t("Move {n} does not replay: {reason}", n=logged.seq + 1, reason=exc.text)
+        ) from None
 
 
 def states(game: Game, export: MatchExport) -> Iterator[GameState]:

@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.protocol import Action, Decision, Event, GameState, NotYourTurn, Outcome
 from games.core.rng import rng_for
+from games.core.text import t
 
 StateT = TypeVar("StateT", bound=GameState)
 PLAYOUT_CAP = 2_000  # actions in one playout: a bound on a policy that never ends a match
@@ -104,7 +105,7 @@ class Search(Generic[StateT]):
         budget = budget or Budget()
         decision = decision or self.game.decision_for(state, seat)
         if decision is None or decision.seat != seat:
-            raise NotYourTurn("It is not this seat's turn.")
+            raise NotYourTurn(t("It is not this seat's turn."))
         if decision.forced is not None:
             return decision.forced
         view = self.game.view(state, seat)

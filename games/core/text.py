@@ -61,11 +61,14 @@ def placeholders(template: str) -> frozenset[str]:
 class Text(str):
     """A message id, its plural and context, and its arguments; its value is the English."""
 
-    __slots__ = ("args", "context", "msgid", "plural")
+    __slots__ = ("args", "context", "msgid", "plural", "rendered")
     msgid: str | None  # None: verbatim data (``plain``), no catalog entry
     plural: str | None
     context: str | None
     args: Mapping[str, Arg]
+    # Its renderings so far, by language and escape: a Text never changes, and the same
+    # one (a card's name, a button, a set's line) is shown at move after move.
+    rendered: dict[tuple[str, object], str] | None
 
     def __new__(
         cls,
@@ -84,6 +87,7 @@ class Text(str):
         self.plural = plural
         self.context = context
         self.args = args
+        self.rendered = None
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -141,11 +145,24 @@ def plain(value: str) -> Text:
     return Text(None, {"": value}, english=value)
 
 
-def joined(parts: Iterable[str], sep: str = "\n") -> Text:
+def joined(parts: Iterable[str], sep: str = "\n", *, lead: str = "", end: str = "") -> Text:
     """Complete lines (or sentences) shown together, each in the reader's language: a list of
-    problems, a bulleted block. Never for pieces of one sentence: that is one message."""
+    problems, a bulleted block, a rulebook's paragraphs. Never for pieces of one sentence:
+    that is one message. ``lead`` goes before each part (a bullet, ``**`` around a name with
+    ``end``) and ``end`` after the last; neither holds a word."""
     items = Names(parts)
-    return Text(None, {"parts": items, "sep": sep}, english=sep.join(map(str, items)))
+    args: dict[str, Arg] = {"parts": items, "sep": sep}
+    if lead:
+        args["lead"] = lead
+    if end:
+        args["end"] = end
+    return Text(None, args, english=laid_out([str(item) for item in items], args, str(sep)))
+
+
+def laid_out(parts: list[str], args: Mapping[str, Arg], sep: str) -> str:
+    """A ``joined`` Text's parts (each rendered already) and its separator, laid out."""
+    lead = args.get("lead", "")
+    return sep.join(lead + part for part in parts) + args.get("end", "")
 
 
 def english_plural(n: float) -> bool:
@@ -155,7 +172,7 @@ def english_plural(n: float) -> bool:
 def _english(msgid: str | None, plural: str | None, args: Mapping[str, Arg]) -> str:
     if msgid is None:
         if "parts" in args:
-            return str(args["sep"]).join(map(str, args["parts"]))
+            return laid_out([str(part) for part in args["parts"]], args, str(args["sep"]))
         return str(args.get("", ""))
     template = msgid
     if plural is not None and english_plural(args.get("n", 1)):

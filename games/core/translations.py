@@ -26,7 +26,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 from games.core.cards import DATA_DIR
-from games.core.text import Names, Num, Text, english_arg, english_list
+from games.core.text import Names, Num, Text, english_arg, english_list, laid_out
 
 LOCALES_DIR: Path = DATA_DIR / "locales"
 ENGLISH = "en"
@@ -121,11 +121,26 @@ def render_in(book: Catalog, value: str, escape: Escape | None = None) -> str:
 
 
 def _render(text: Text, book: Catalog, escape: Escape | None) -> str:
+    memo = text.rendered
+    if memo is None:
+        memo = text.rendered = {}
+    key = (book.code, escape)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= 8:  # an escape made afresh at each call must not grow it for ever
+            memo.clear()
+        found = memo[key] = _rendered(text, book, escape)
+    return found
+
+
+def _rendered(text: Text, book: Catalog, escape: Escape | None) -> str:
     if text.msgid is None:
         if "parts" in text.args:
-            parts = (_arg(part, book, escape) for part in text.args["parts"])
+            parts = [_arg(part, book, escape) for part in text.args["parts"]]
             sep = text.args["sep"]  # a Text (", then ") is words; a plain str is layout
-            return (_render(sep, book, escape) if isinstance(sep, Text) else sep).join(parts)
+            return laid_out(
+                parts, text.args, _render(sep, book, escape) if isinstance(sep, Text) else sep
+            )
         data = str(text.args.get("", ""))
         return escape(data) if escape else data
     template = _template(text, book)
@@ -164,8 +179,10 @@ def _arg(value: object, book: Catalog, escape: Escape | None) -> str:
         return _render(value, book, escape)
     if isinstance(value, Names):
         items = [_arg(item, book, escape) for item in value]
-        if book.code in (ENGLISH, PSEUDO):
+        if book.code == ENGLISH or len(items) < 2:
             return english_list(items)
+        if book.code == PSEUDO:  # its "and" looks foreign too
+            return ", ".join(items[:-1]) + f" {'and'.translate(_ACCENTED)} " + items[-1]
         return _list(tuple(items), book.code)
     if isinstance(value, Num):
         return _number(float(value), book.code, grouped=True)

@@ -14,6 +14,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from games.core.protocol import Decision
+from games.core.text import Words
 
 
 class TableView(BaseModel):
@@ -23,7 +24,7 @@ class TableView(BaseModel):
     hand: list[str] | None = None  # the viewer's own cards; None for a spectator
     # The viewer is out of the game while the others play on, said in the game's words
     # ("☠️ You took the poison cookie: you are out."): no move will come to them.
-    out: str = ""
+    out: Words = ""
 
     @property
     def empty_handed(self) -> bool:

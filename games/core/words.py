@@ -1,9 +1,17 @@
-"""Words every game shares: counts with the right plural, said one way everywhere."""
+"""Words every game shares: counts with the right plural, said one way everywhere.
+
+Each sentence is a ``Text`` from the catalog (games.core.text): a count takes the
+language's plural (``tn("{n} card", "{n} cards", n=3)``), a list of names is ``Names``.
+``plural``, ``noun``, ``join_names`` and ``ordinal`` glue English and stay only for code not
+yet moved to the catalog: ``tn``, ``Names`` and ``place`` are their replacements.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+
+from games.core.text import Text, joined, t, tc, tn
 
 # The names bot seats take, first free one first: in lobbies, tournaments and the terminal.
 BOT_NAMES = ("Abe", "Bea", "Cal", "Dot", "Eve", "Fin", "Gil", "Hal", "Ivy", "Jon", "Kit", "Lou")
@@ -24,7 +32,9 @@ def plural_of(word: str) -> str:
 
 def plural(count: int, word: str, *, many: str | None = None) -> str:
     """``plural(1, "card")`` is "1 card", ``plural(3, "card")`` is "3 cards"; the word as
-    the caller capitalises it ("Batch" -> "Batches"). A count is always a whole number."""
+    the caller capitalises it ("Batch" -> "Batches"). A count is always a whole number.
+
+    English only: a sentence a player reads says ``tn("{n} card", "{n} cards", n=count)``."""
     return f"{int(count)} {noun(count, word, many=many)}"
 
 
@@ -35,27 +45,37 @@ def noun(count: int, word: str, *, many: str | None = None) -> str:
 
 def points_word(value: float, *, short: bool = False) -> str:
     """The word after a number of points, which may be a fraction: 1 point, 2.5 points
-    (``short``: pt, pts)."""
+    (``short``: pt, pts). English only: a sentence says ``points(value)``."""
     if value == 1:
         return "pt" if short else "point"
     return "pts" if short else "points"
 
 
+def points(value: float, *, short: bool = False) -> Text:
+    """A number of points with its word, in the reader's language: "1 point", "2.5 pts"."""
+    if short:
+        return tn("{n} pt", "{n} pts", n=value)
+    return tn("{n} point", "{n} points", n=value)
+
+
 def join_names(names: Sequence[str]) -> str:
-    """ "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
+    """ "Ana", "Ana and Ben", "Ana, Ben and Cleo". English only: pass ``Names(names)`` as
+    a Text's argument, which the reader's language joins its own way."""
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def how_to_play_here(turn: str) -> str:
-    """The three lines that open a game's /rules: how a turn is played in Discord."""
-    return (
-        "**How to play here**\n"
-        "1. Press **Show hand** on the table: your cards and your moves, just for you.\n"
-        f"2. {turn}\n"
-        "3. You are pinged when it is your move; the table shows what everyone may see.\n\n"
+def how_to_play_here(turn: str) -> Text:
+    """The three lines that open a game's /rules: how a turn is played in Discord. ``turn``
+    is the game's own second line (a Text)."""
+    lines = (
+        t("**How to play here**"),
+        t("1. Press **Show hand** on the table: your cards and your moves, just for you."),
+        t("2. {turn}", turn=turn),
+        t("3. You are pinged when it is your move; the table shows what everyone may see."),
     )
+    return joined(lines, "\n", end="\n\n")
 
 
 def brief(text: str, limit: int = 100) -> str:
@@ -87,12 +107,24 @@ def split_rulings(rulebook: str) -> tuple[str, str]:
     return rulebook, ""
 
 
+def place(number: int) -> Text:
+    """A place in a ranking in the reader's language: 1st, 2nd, 3rd, 4th … 11th … 21st."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10)
+    if suffix == "st":
+        return tc("place", "{n}st", n=number)
+    if suffix == "nd":
+        return tc("place", "{n}nd", n=number)
+    if suffix == "rd":
+        return tc("place", "{n}rd", n=number)
+    return tc("place", "{n}th", n=number)
+
+
 def ordinal(place: int) -> str:
-    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st."""
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. English only: see ``place``."""
     suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
     return f"{place}{suffix}"
 
 
-def bullets(lines: Sequence[str]) -> str:
+def bullets(lines: Sequence[str]) -> Text:
     """One bullet a line: every list of problems reads alike, in Discord and out of it."""
-    return "\n".join(f"• {line}" for line in lines)
+    return joined(lines, "\n", lead="• ")

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, option
-from games.core.words import plural
+from games.core.text import Text, joined, t, tc, tn
 from games.cover.cards import CoverCards
 from games.cover.state import Battle, CoverState
 
@@ -28,16 +28,27 @@ class Battles(CoverCards):
     def weight(self, state: CoverState, play: Play) -> int:
         return sum(self.card_weight(state, card) for card in play)
 
-    def weight_note(self, state: CoverState, play: Play, *, single: bool = False) -> str:
+    def weight_note(self, state: CoverState, play: Play, *, single: bool = False) -> Text:
         """A card that counts as more than one says so under the option (a Penny Jar);
         ``single``: where every card counts as one (answers in a second-from-top
         challenge), it says that instead."""
-        return " ".join(
-            f"{self.label(card)} counts as one card in a second-from-top challenge."
-            if single
-            else f"{self.label(card)} counts as {self.card_weight(state, card)} cards here."
-            for card in dict.fromkeys(play)
-            if self.card_weight(state, card) > 1
+        return joined(
+            (
+                t(
+                    "{card} counts as one card in a second-from-top challenge.",
+                    card=self.label(card),
+                )
+                if single
+                else tn(
+                    "{card} counts as {n} card here.",
+                    "{card} counts as {n} cards here.",
+                    n=self.card_weight(state, card),
+                    card=self.label(card),
+                )
+                for card in dict.fromkeys(play)
+                if self.card_weight(state, card) > 1
+            ),
+            " ",
         )
 
     # --- what can be played ------------------------------------------------------------
@@ -85,58 +96,51 @@ class Battles(CoverCards):
         for depth in depths:
             for target in self.challengeable(state, seat, depth):
                 target_set = state.players[target].stack[-1 - depth]
-                name = self.cards[target_set.asset].name
-                where = "" if depth == 0 else " (second from top)"
-                words = self.WORDS
+                name = self.title(target_set.asset)
                 for play in self.openings(state, hand, target_set.asset, depth):
                     kind = "challenge" if depth == 0 else "challenge_second"
                     found.append(
                         option(
                             Action.of(kind, target, *play),
-                            label=f"{words['Challenge']} {state.names[target]}'s {name}{where}"
-                            f" with {self.play_label(play)}",
-                            group=words["Challenge"],
+                            label=self.words.challenge_option(
+                                state.names[target], name, self.play_label(play), depth
+                            ),
+                            group=self.words.challenge_group(),
                             style="danger",
                             description=self.weight_note(state, play),
                         )
                     )
         return found
 
-    def play_label(self, play: Play) -> str:
-        return " + ".join(self.label(c) for c in play)
+    def play_label(self, play: Play) -> Text:
+        return self.labels(play)
 
     def answer_decision(self, state: CoverState, battle: Battle) -> Decision:
         seat = battle.to_answer
         hand = state.players[seat].hand
         last_seat = battle.played[-1][0]
         last_play = tuple(c for s, c in battle.played[-self.last_play_size(battle) :])
-        asset = self.cards[battle.asset].name
-        due = " (two cards, or a Penny Jar)" if battle.need == 2 else ""
+        asset = self.title(battle.asset)
+        two = battle.need == 2
+        cards = self.play_label(last_play)
         if seat == battle.defender:
-            prompt = (
-                f"{state.names[last_seat]} {self.WORDS['challenge']}s your {asset} "
-                f"{self.WORDS['set']} with "
-                f"{self.play_label(last_play)}. Defend it{due}, or let it go?"
-            )
-            give_up = "Let it go"
+            prompt = self.words.defend_prompt(state.names[last_seat], asset, cards, two)
+            give_up = t("Let it go")
         else:
-            prompt = (
-                f"{state.names[last_seat]} defended the {asset} {self.WORDS['set']} with "
-                f"{self.play_label(last_play)}. {self.WORDS['Challenge']} again{due}, or give up?"
-            )
-            give_up = "Give up"
+            prompt = self.words.again_prompt(state.names[last_seat], asset, cards, two)
+            give_up = t("Give up")
         options = [
             option(
                 Action.of("counter", *play),
-                label=f"Play {self.play_label(play)}",
-                group="Answer",
+                label=t("Play {cards}", cards=self.play_label(play)),
+                group=tc("group", "Answer"),
                 style="primary",
                 # In a second-from-top challenge every answer weighs one, a Penny Jar too.
                 description=self.weight_note(state, play, single=bool(battle.depth)),
             )
             for play in self.plays(state, hand, battle.asset, battle.need)
         ]
-        options.append(option(Action.of("concede"), label=give_up, group="Answer"))
+        options.append(option(Action.of("concede"), label=give_up, group=tc("group", "Answer")))
         return Decision(
             key=f"answer-{state.round}-{state.version}",
             seat=seat,
@@ -181,12 +185,15 @@ class Battles(CoverCards):
             to_answer=target,
             need=need,
         )
-        where = "" if depth == 0 else " (second from top)"
         events.append(
             Event(
-                text=f"⚔️ {state.names[seat]} {self.WORDS['challenged']} {state.names[target]}'s "
-                f"{self.cards[asset].name} {self.WORDS['set']}{where} with "
-                f"{self.play_label(play)}."
+                text=self.words.challenged(
+                    state.names[seat],
+                    state.names[target],
+                    self.title(asset),
+                    self.play_label(play),
+                    depth,
+                )
             )
         )
         self.settle_if_unanswerable(state, events)
@@ -201,10 +208,12 @@ class Battles(CoverCards):
         # challenging": in a second-from-top challenge even a Penny Jar is met by one card.
         lone = len(play) == 1 and not battle.depth
         battle.need = min(2, self.weight(state, play)) if lone else 1
-        verb = (
-            "defended with" if seat == battle.defender else f"{self.WORDS['challenged']} again with"
-        )
-        events.append(Event(text=f"{state.names[seat]} {verb} {self.play_label(play)}."))
+        name, cards = state.names[seat], self.play_label(play)
+        if seat == battle.defender:
+            said = t("{name} defended with {cards}.", name=name, cards=cards)
+        else:
+            said = self.words.again(name, cards)
+        events.append(Event(text=said))
         battle.to_answer = self.other_side(battle, seat)
         self.settle_if_unanswerable(state, events)
 
@@ -217,19 +226,17 @@ class Battles(CoverCards):
         battle = state.battle
         assert battle is not None
         if not self.plays(state, state.players[battle.to_answer].hand, battle.asset, battle.need):
-            events.append(Event(text=f"{state.names[battle.to_answer]} cannot answer."))
+            events.append(
+                Event(text=t("{name} cannot answer.", name=state.names[battle.to_answer]))
+            )
             self.win_battle(state, self.other_side(battle, battle.to_answer), events)
 
     def concede(self, state: CoverState, seat: int, events: list[Event]) -> None:
         battle = state.battle
         assert battle is not None
-        words = self.WORDS
-        word = (
-            f"let the {words['set']} go"
-            if seat == battle.defender
-            else f"gave up the {words['challenge']}"
-        )
-        events.append(Event(text=f"{state.names[seat]} {word}."))
+        name = state.names[seat]
+        said = self.words.let_go(name) if seat == battle.defender else self.words.gave_up(name)
+        events.append(Event(text=said))
         self.win_battle(state, self.other_side(battle, seat), events)
 
     def on_swiped(self, state: CoverState, loser: int) -> None:
@@ -258,10 +265,10 @@ class Battles(CoverCards):
             state.players[winner].stack.append(prize)
             if battle.drafted is None:
                 self.on_swiped(state, battle.defender)
-            verb = self.WORDS["stole"] if battle.drafted is None else "won"
+            told = self.words.stole if battle.drafted is None else self.words.won
         else:
             stack.insert(index, prize)
-            verb = "kept"
+            told = self.words.kept
             if battle.challenger == state.turn:
                 state.barred.append(battle.defender)  # no second try at them this turn
         # Whoever used cards during another player's turn draws back up after that turn.
@@ -272,9 +279,12 @@ class Battles(CoverCards):
         value = sum(self.cards[c].value for c in prize.cards)
         events.append(
             Event(
-                text=f"{state.names[winner]} {verb} the "
-                f"{self.cards[prize.asset].name} {self.WORDS['set']} "
-                f"({plural(len(prize.cards), 'card')}, {self.money(value)})."
+                text=told(
+                    state.names[winner],
+                    self.title(prize.asset),
+                    len(prize.cards),
+                    self.money(value),
+                )
             )
         )
 
@@ -283,4 +293,4 @@ def take_card(hand: list[str], card: str) -> None:
     try:
         hand.remove(card)
     except ValueError:
-        raise IllegalAction("You don't hold that card.") from None
+        raise IllegalAction(t("You don't hold that card.")) from None

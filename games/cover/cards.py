@@ -3,55 +3,53 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
+from typing import ClassVar
 
 from games.core.cards import Catalogue
-from games.core.words import plural
+from games.core.text import Num, Text, joined, t
+from games.cover.lexicon import AssetsWords
 from games.cover.state import CoverOptions, CoverSet, Player
 
 
 class CoverCards:
-    # The family's vocabulary, the one place its words come from: Cover Your Cookies says
-    # Batch, swipe and Dough (its own WORDS). Every text says game.WORDS[...] or count().
-    WORDS = {
-        "set": "set",
-        "Set": "Set",
-        "sets": "sets",
-        "form": "form",
-        "formed": "formed",
-        "challenge": "challenge",
-        "Challenge": "Challenge",
-        "challenging": "challenging",
-        "challenged": "challenged",
-        "stole": "stole",
-        "an asset": "an asset",
-        "assets": "assets",
-        "wild": "wild",
-        "wilds": "wilds",
-    }
+    # The family's sentences, the one place its words come from: Cover Your Cookies says
+    # Batch, swipe and Dough (its own ``words``). Every text says ``game.words``' sentence.
+    words: ClassVar[AssetsWords] = AssetsWords()
 
     def __init__(self, catalogue: Catalogue) -> None:
         self.cards = catalogue
 
     @property
-    def form_group(self) -> str:
+    def form_group(self) -> Text:
         """The hand's heading for the moves that lay down a set: "Form a set", "Start a
         Batch" (one heading, so a hand never splits one move in two)."""
-        return f"{self.WORDS['form'].capitalize()} a {self.WORDS['set']}"
+        return self.words.form_group()
 
-    def count(self, number: int, word: str) -> str:
-        """``count(1, "set")``: "1 set" here, "1 Batch" in Cover Your Cookies."""
-        return plural(number, self.WORDS[word], many=self.WORDS[word + "s"])
+    def count(self, number: int) -> Text:
+        """ "1 set" here, "1 Batch" in Cover Your Cookies."""
+        return self.words.sets(number)
 
-    def money(self, amount: int) -> str:
-        return f"${amount:,}"
+    def money(self, amount: int) -> Text:
+        return t("${amount}", amount=Num(amount))
 
-    def short_money(self, amount: int) -> str:
+    def short_money(self, amount: int) -> Text:
         if amount >= 1_000_000:
-            return f"${amount / 1_000_000:.2f}M".replace(".00M", "M")
-        return f"${amount // 1000}k" if amount % 1000 == 0 else f"${amount:,}"
+            return t("${amount}M", amount=round(amount / 1_000_000, 2))
+        if amount % 1000 == 0:
+            return t("${amount}k", amount=amount // 1000)
+        return t("${amount}", amount=Num(amount))
 
-    def label(self, card: str) -> str:
+    def label(self, card: str) -> Text:
         return self.cards.labels[card]
+
+    def title(self, card: str) -> Text:
+        """The card's name alone, in the reader's language."""
+        return self.cards.titles[card]
+
+    def labels(self, cards: Iterable[str], sep: str = " + ") -> Text:
+        """Cards one after another: "🥇 Gold + 💎 Jewels" (``sep``: ", " for a draw)."""
+        return joined((self.label(c) for c in cards), sep)
 
     def is_wild(self, card: str) -> bool:
         return card in self.cards.wilds
@@ -99,16 +97,35 @@ class CoverCards:
         return deck + [c for c in self.cards.deck(advanced=True) if c in extras]
 
 
-MOVED = {"top": "top set to the bottom", "bottom": "bottom set to the top"}
-
-
-def move_set(stack: list[CoverSet], which: str) -> str:
-    """The Move card: the top set to the bottom, or the bottom set to the top."""
+def move_set(stack: list[CoverSet], which: str) -> None:
+    """The Move card: the top set to the bottom (``which`` "top"), or the bottom set to the
+    top."""
     if which == "top":
         stack.insert(0, stack.pop())
     else:
         stack.append(stack.pop(0))
-    return MOVED[which]
+
+
+def move_label(end: str, name: str | None) -> Text:
+    """A Move card's button: which end of whose stack (``name`` None: your own)."""
+    if name is None:
+        if end == "top":
+            return t("Move your top set to the bottom")
+        return t("Move your bottom set to the top")
+    if end == "top":
+        return t("Move {name}'s top set to the bottom", name=name)
+    return t("Move {name}'s bottom set to the top", name=name)
+
+
+def moved_text(name: str, end: str, other: str, own: bool) -> Text:
+    """The log's line for a Move, played (``own``: on the player's own stack) or turned up."""
+    if own:
+        if end == "top":
+            return t("↕️ {name} moved their top set to the bottom.", name=name)
+        return t("↕️ {name} moved their bottom set to the top.", name=name)
+    if end == "top":
+        return t("↕️ {name} moved {other}'s top set to the bottom.", name=name, other=other)
+    return t("↕️ {name} moved {other}'s bottom set to the top.", name=name, other=other)
 
 
 def swap_top_sets(ours: list[CoverSet], theirs: list[CoverSet]) -> None:

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from games.core.cards import Catalogue, load_catalogue
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, option
 from games.core.search import Search
-from games.core.words import join_names, plural
+from games.core.text import Names, Num, Text, t, tc, tn
 from games.cover import cookies_rules
 from games.cover.battle import take_card
 from games.cover.cards import swap_top_sets
@@ -27,7 +27,8 @@ from games.cover.cookies_state import (
     CookiesState,
     PendingMixer,
 )
-from games.cover.engine import CoverYourAssets
+from games.cover.engine import CoverYourAssets, won_two_first
+from games.cover.lexicon import CookiesWords
 from games.cover.state import CoverSet
 from games.cover.view import view_of
 
@@ -41,6 +42,9 @@ class CoverYourCookies(CoverYourAssets):
     min_players = 3
     max_players = 6
     quick_start = cookies_rules.QUICK_START
+    how_to_play_here = cookies_rules.HOW_TO_PLAY_HERE
+    rules_blocks = cookies_rules.RULES
+    rulings = cookies_rules.RULINGS
     options_model = CookiesOptions
     state_model = CookiesState
     # Its matches are short enough for playouts to the end (they beat the heuristic
@@ -49,34 +53,16 @@ class CoverYourCookies(CoverYourAssets):
     # As in Chomper one slip is cheap (a Batch lost is often won back), so easy slips
     # far more often than the default to lose clearly to normal (docs/benchmarks.md).
     easy_mistakes = 0.8
-    WORDS = {
-        "set": "Batch",
-        "Set": "Batch",
-        "sets": "Batches",
-        # Its rules "start a Batch" (a turn's first option) where Assets "form a set".
-        "form": "start",
-        "formed": "started",
-        "challenge": "swipe",
-        "Challenge": "Swipe",
-        "challenging": "swiping",
-        # The attempt, not the take: "Dev swiped Cleo's Batch" then "Cleo kept the Batch"
-        # read as a contradiction; the rulebook says "attempt to swipe".
-        "challenged": "tried to swipe",
-        "stole": "swiped",
-        "an asset": "a Cookie",
-        "assets": "Cookies",
-        "wild": "Milk",
-        "wilds": "Milks",
-    }
+    words = CookiesWords()
 
     def __init__(self, catalogue: Catalogue | None = None) -> None:
         super().__init__(catalogue or load_catalogue(self.key))
 
-    def money(self, amount: int) -> str:
-        return f"{amount:,} Dough"
+    def money(self, amount: int) -> Text:
+        return t("{amount} Dough", amount=Num(amount))
 
-    def short_money(self, amount: int) -> str:
-        return f"{amount:,} Dough"  # not 🍪: that is a card (Milk Chocolate Chip)
+    def short_money(self, amount: int) -> Text:
+        return self.money(amount)  # not 🍪: that is a card (Milk Chocolate Chip)
 
     @staticmethod
     def hand_size(state: CookiesState) -> int:
@@ -165,7 +151,11 @@ class CoverYourCookies(CoverYourAssets):
                     options.append(
                         option(
                             Action.of("take", card, index),
-                            label=f"Batch: {self.label(card)} + {self.label(top)} from the row",
+                            label=t(
+                                "Batch: {card} + {top} from the row",
+                                card=self.label(card),
+                                top=self.label(top),
+                            ),
                             group=self.form_group,
                             style="success",
                         )
@@ -191,16 +181,16 @@ class CoverYourCookies(CoverYourAssets):
         return [
             option(
                 Action.of("improve", asset),
-                label=f"Add {self.label(asset)} to your top Batch",
+                label=self.words.improve(self.label(asset)),
                 group=self.form_group,
                 style="success",
             )
         ]
 
-    def improved_text(self, name: str, card: str) -> str:
+    def improved_text(self, name: str, card: str) -> Text:
         """In its rulebook's words ("add a matching Cookie from your hand to your top
         Batch"), as its button says: "improve" is Cover Your Assets' action."""
-        return f"{name} added {self.label(card)} to their top Batch."
+        return t("{name} added {card} to their top Batch.", name=name, card=self.label(card))
 
     def single_batch_options(self, state: CookiesState, seat: int, hand: list[str]) -> list[Option]:
         if not state.single_allowed[seat] or state.laid_batch[seat]:
@@ -208,7 +198,7 @@ class CoverYourCookies(CoverYourAssets):
         return [
             option(
                 Action.of("single", card),
-                label=f"First Batch: a single {self.label(card)}",
+                label=t("First Batch: a single {card}", card=self.label(card)),
                 group=self.form_group,
                 style="success",
             )
@@ -220,10 +210,7 @@ class CoverYourCookies(CoverYourAssets):
         """Discard a Cookie; a Milk only by someone who holds no Cookie (our ruling)."""
         cookies = [c for c in dict.fromkeys(hand) if not self.is_wild(c)]
         choices = cookies or list(dict.fromkeys(hand))
-        return [
-            option(Action.of("discard", c), label=f"Discard {self.label(c)}", group="Discard")
-            for c in choices
-        ]
+        return [self.discard_option(c) for c in choices]
 
     def action_card_options(self, state: CookiesState, seat: int, hand: list[str]) -> list[Option]:
         return []  # Mixers act when drawn; none is ever played from a hand
@@ -233,43 +220,42 @@ class CoverYourCookies(CoverYourAssets):
         card, names = pending.card, state.names
         seat, n = pending.seat, len(names)
         if card == "rotate":
-            prompt = "You drew Rotate: every top Batch moves one seat. Which way?"
+            prompt = t("You drew Rotate: every top Batch moves one seat. Which way?")
             # A list in Discord has no left or right: say where the drawer's own Batch goes.
             options = [
                 option(
                     Action.of("rotate", side),
-                    label=f"Pass them {side}",
-                    group="Rotate",
-                    description=f"Every top Batch moves one seat to the {side}: yours to "
-                    f"{names[(seat + step) % n]}, {names[(seat - step) % n]}'s to you.",
+                    label=t("Pass them left") if side == "left" else t("Pass them right"),
+                    group=tc("card", "Rotate"),
+                    description=rotate_text(
+                        side, names[(seat + step) % n], names[(seat - step) % n]
+                    ),
                 )
                 for side, step in (("left", LEFT), ("right", RIGHT))
             ]
         elif card == "mixer_swap":
-            prompt = "You drew Swap: pick two other players to swap their top Batches."
+            prompt = t("You drew Swap: pick two other players to swap their top Batches.")
             options = [
                 option(
                     Action.of("mixer_swap", a, b),
-                    label=f"Swap {names[a]} and {names[b]}",
-                    group="Swap",
-                    description=f"{names[a]} and {names[b]} trade their top Batches.",
+                    label=t("Swap {name} and {other}", name=names[a], other=names[b]),
+                    group=tc("card", "Swap"),
+                    description=t(
+                        "{name} and {other} trade their top Batches.", name=names[a], other=names[b]
+                    ),
                 )
                 for a, b in combinations(self.swappable(state, pending.seat), 2)
             ]
         else:
-            side = "left" if card == "exchange_left" else "right"
-            giver = self.exchange_sources(state, LEFT if side == "left" else RIGHT).get(seat)
-            yours = f" (you, from {names[giver]})" if giver is not None else ""
-            prompt = (
-                f"You drew Exchange: everyone takes cards from their {side} neighbour{yours}. "
-                "How many?"
-            )
+            left = card == "exchange_left"
+            giver = self.exchange_sources(state, LEFT if left else RIGHT).get(seat)
+            prompt = exchange_prompt(left, None if giver is None else names[giver])
             options = [
                 option(
                     Action.of("exchange", k),
-                    label=plural(k, "card"),
-                    group="Exchange",
-                    description=f"Everyone takes {plural(k, 'card')} from their {side} neighbour.",
+                    label=tn("{n} card", "{n} cards", n=k),
+                    group=tc("card", "Exchange"),
+                    description=exchange_text(left, k),
                 )
                 for k in (1, 2)
             ]
@@ -303,15 +289,19 @@ class CoverYourCookies(CoverYourAssets):
     def mix(self, state: CookiesState, seat: int, card: str, events: list[Event]) -> bool:
         """A Mixer drawn acts at once. True when its drawer must choose first."""
         name = state.names[seat]
-        events.append(Event(text=f"🎛️ {name} drew a Mixer: {self.label(card)}."))
+        events.append(
+            Event(text=t("🎛️ {name} drew a Mixer: {card}.", name=name, card=self.label(card)))
+        )
         if card == "enhance":
             stack = state.players[seat].stack
             if stack:
                 stack[-1] = self.add_to_set(stack[-1], card)
-                events.append(Event(text=f"✨ {name}'s top Batch is worth 30 more."))
+                events.append(Event(text=t("✨ {name}'s top Batch is worth 30 more.", name=name)))
             else:  # our ruling: it waits beside the stack for the first Batch
                 state.enhance_waiting[seat] += 1
-                events.append(Event(text=f"✨ Enhance waits for {name}'s first Batch."))
+                events.append(
+                    Event(text=t("✨ Enhance waits for {name}'s first Batch.", name=name))
+                )
             return False
         needs_choice = {
             "rotate": any(p.stack for p in state.players),
@@ -319,7 +309,7 @@ class CoverYourCookies(CoverYourAssets):
         }.get(card, len(self.exchangers(state)) >= 2)
         if not needs_choice:
             state.removed.append(card)
-            events.append(Event(text="It has no effect this time."))
+            events.append(Event(text=t("It has no effect this time.")))
             return False
         state.mixer = PendingMixer(seat=seat, card=card)
         return True
@@ -330,15 +320,29 @@ class CoverYourCookies(CoverYourAssets):
         moving = {s: p.stack.pop() for s, p in enumerate(state.players) if p.stack}
         for seat, batch in moving.items():
             state.players[(seat + step) % n].stack.append(batch)
-        events.append(Event(text=f"🔃 Every top Batch moved one seat {direction}."))
+        events.append(
+            Event(
+                text=t("🔃 Every top Batch moved one seat left.")
+                if direction == "left"
+                else t("🔃 Every top Batch moved one seat right.")
+            )
+        )
 
     def swap_batches(self, state: CookiesState, a: int, b: int, events: list[Event]) -> None:
         pending = state.mixer
         assert pending is not None
         if {a, b} - set(self.swappable(state, pending.seat)) or a == b:
-            raise IllegalAction("Pick two other players who both have a Batch.")
+            raise IllegalAction(t("Pick two other players who both have a Batch."))
         swap_top_sets(state.players[a].stack, state.players[b].stack)
-        events.append(Event(text=f"🔀 {state.names[a]} and {state.names[b]} swapped top Batches."))
+        events.append(
+            Event(
+                text=t(
+                    "🔀 {name} and {other} swapped top Batches.",
+                    name=state.names[a],
+                    other=state.names[b],
+                )
+            )
+        )
 
     def exchange(
         self, state: CookiesState, count: int, rng: random.Random, events: list[Event]
@@ -359,19 +363,17 @@ class CoverYourCookies(CoverYourAssets):
             taker_of_mine = next(s for s, g in source.items() if g == seat)
             events.append(
                 Event(
-                    text=f"You gave {state.names[taker_of_mine]} "
-                    f"{', '.join(self.label(c) for c in given[seat])} and took "
-                    f"{', '.join(self.label(c) for c in given[giver])} from {state.names[giver]}.",
+                    text=t(
+                        "You gave {name} {cards} and took {taken} from {other}.",
+                        name=state.names[taker_of_mine],
+                        cards=self.labels(given[seat], ", "),
+                        taken=self.labels(given[giver], ", "),
+                        other=state.names[giver],
+                    ),
                     visible_to=frozenset({seat}),
                 )
             )
-        side = "left" if step == LEFT else "right"
-        events.append(
-            Event(
-                text=f"🔁 Everyone with three cards or more took "
-                f"{plural(count, 'card')} from their {side} neighbour."
-            )
-        )
+        events.append(Event(text=exchanged_text(step == LEFT, count)))
 
     # --- moves -------------------------------------------------------------------------
     def play(
@@ -399,12 +401,12 @@ class CoverYourCookies(CoverYourAssets):
                     seat,
                     CoverSet(asset=args[0], cards=[args[0]]),
                     events,
-                    how=" with a single Cookie",
+                    how="single",
                 )
             case "take" if len(args) == 2:
                 take_card(state.players[seat].hand, args[0])
                 top = state.discard.pop(int(args[1]))
-                self.add_set(state, seat, self.make_set(args[0], top), events, how=" from the row")
+                self.add_set(state, seat, self.make_set(args[0], top), events, how="row")
             case _:
                 return super().play(state, seat, action, rng)
         self.action_finished(state, action.kind, events, rng)
@@ -478,13 +480,7 @@ class CoverYourCookies(CoverYourAssets):
         self, state: CookiesState, seat: int, drawn: list[str], events: list[Event]
     ) -> None:
         if drawn:
-            events.append(Event(text=f"{state.names[seat]} drew {plural(len(drawn), 'card')}."))
-            events.append(
-                Event(
-                    text=f"You drew {', '.join(self.label(c) for c in drawn)}.",
-                    visible_to=frozenset({seat}),
-                )
-            )
+            events += self.drew(state, seat, drawn)
 
     # --- scoring and the end -----------------------------------------------------------
     def round_scores(self, state: CookiesState) -> list[int]:
@@ -493,32 +489,41 @@ class CoverYourCookies(CoverYourAssets):
             self.stack_value(p) + CRUMB_DOUGH * state.crumbs[s] for s, p in enumerate(state.players)
         ]
 
-    def game_end_reason(self, state: CookiesState) -> str | None:
+    def game_end_reason(self, state: CookiesState) -> Text | None:
         names = state.names
         best = max(state.totals)
-        leaders = join_names([names[s] for s, v in enumerate(state.totals) if v == best])
+        leaders = Names(names[s] for s, v in enumerate(state.totals) if v == best)
         match state.options.end_mode:
             case "single":
-                return f"{leaders} baked the most Dough: {self.money(best)}."
+                return t(
+                    "{names} baked the most Dough: {money}.", names=leaders, money=self.money(best)
+                )
             case "first_to_750":
                 if best < TARGET:
                     return None
-                return f"{leaders} reached {TARGET} Dough with {self.money(best)}."
+                return t(
+                    "{names} reached {target} with {money}.",
+                    names=leaders,
+                    target=self.money(TARGET),
+                    money=self.money(best),
+                )
             case "highest_after_3":
                 if state.round < 3:
                     return None
-                return f"After 3 rounds, {leaders} has the most Dough: {self.money(best)}."
+                return t(
+                    "After 3 rounds, {names} has the most Dough: {money}.",
+                    names=leaders,
+                    money=self.money(best),
+                )
             case "first_to_2":
                 if max(state.round_wins) < 2:
                     return None
-                keys = self.ranking_keys(state)
-                first = [names[s] for s, k in enumerate(keys) if k == max(keys)]
-                return f"{join_names(first)} won 2 rounds first."
+                return won_two_first(names, self.ranking_keys(state))
         return None
 
-    def why_illegal(self, state: CookiesState, seat: int, action: Action) -> str:
+    def why_illegal(self, state: CookiesState, seat: int, action: Action) -> Text:
         if action.kind == "single" and state.battle is None:
-            return (
+            return t(
                 "A single Cookie may start your first Batch only from your second turn on, "
                 "if you could not start a Batch on your first, and until you lay one down."
             )
@@ -528,11 +533,70 @@ class CoverYourCookies(CoverYourAssets):
             if -len(state.discard) <= index < len(state.discard) and self.is_wild(
                 state.discard[index]
             ):
-                return "A Milk on the discard pile cannot be taken into a Batch: only a Cookie."
+                return t("A Milk on the discard pile cannot be taken into a Batch: only a Cookie.")
         return super().why_illegal(state, seat, action)
 
     def view(self, state: CookiesState, seat: int | None) -> BaseModel:
         return view_of(self, state, seat)
 
-    def rulebook(self, options: CookiesOptions | None = None) -> str:
-        return cookies_rules.HOW_TO_PLAY_HERE + cookies_rules.RULES
+
+def rotate_text(side: str, yours_to: str, to_you: str) -> Text:
+    """A Rotate's option: where the drawer's own Batch goes, and whose comes to them."""
+    if side == "left":
+        return t(
+            "Every top Batch moves one seat to the left: yours to {name}, {other}'s to you.",
+            name=yours_to,
+            other=to_you,
+        )
+    return t(
+        "Every top Batch moves one seat to the right: yours to {name}, {other}'s to you.",
+        name=yours_to,
+        other=to_you,
+    )
+
+
+def exchange_prompt(left: bool, giver: str | None) -> Text:
+    """An Exchange's question to its drawer, with whom they take from (None: skipped)."""
+    if giver is None:
+        if left:
+            return t("You drew Exchange: everyone takes cards from their left neighbour. How many?")
+        return t("You drew Exchange: everyone takes cards from their right neighbour. How many?")
+    if left:
+        return t(
+            "You drew Exchange: everyone takes cards from their left neighbour (you, from "
+            "{name}). How many?",
+            name=giver,
+        )
+    return t(
+        "You drew Exchange: everyone takes cards from their right neighbour (you, from "
+        "{name}). How many?",
+        name=giver,
+    )
+
+
+def exchange_text(left: bool, count: int) -> Text:
+    if left:
+        return tn(
+            "Everyone takes {n} card from their left neighbour.",
+            "Everyone takes {n} cards from their left neighbour.",
+            n=count,
+        )
+    return tn(
+        "Everyone takes {n} card from their right neighbour.",
+        "Everyone takes {n} cards from their right neighbour.",
+        n=count,
+    )
+
+
+def exchanged_text(left: bool, count: int) -> Text:
+    if left:
+        return tn(
+            "🔁 Everyone with three cards or more took {n} card from their left neighbour.",
+            "🔁 Everyone with three cards or more took {n} cards from their left neighbour.",
+            n=count,
+        )
+    return tn(
+        "🔁 Everyone with three cards or more took {n} card from their right neighbour.",
+        "🔁 Everyone with three cards or more took {n} cards from their right neighbour.",
+        n=count,
+    )

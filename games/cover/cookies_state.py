@@ -6,6 +6,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from games.core.text import Text, t
 from games.cover.state import CoverState
 
 CookiesEnd = Literal["single", "first_to_750", "highest_after_3", "first_to_2"]
@@ -14,11 +15,13 @@ CRUMB_STEPS = 6  # assumed: the Crumb Collector track (our ruling, docs/games.md
 CRUMB_DOUGH = 10  # assumed: Dough per step
 
 END_LABELS = {
-    "single": "One round: the most Dough wins",
-    "first_to_750": "First to 750 Dough",
-    "highest_after_3": "Highest total after 3 rounds",
-    "first_to_2": "First to win 2 rounds",
+    "single": t("One round: the most Dough wins"),
+    "first_to_750": t("First to 750 Dough"),
+    "highest_after_3": t("Highest total after 3 rounds"),
+    "first_to_2": t("First to win 2 rounds"),
 }
+EXTRA_STRENGTH = t("Extra Strength Chocolate Milk")
+TWO_ACTIONS = t("Two actions a turn")
 
 
 class CookiesOptions(BaseModel):
@@ -27,22 +30,24 @@ class CookiesOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     end_mode: CookiesEnd = Field(
-        default="single", title="Game end", json_schema_extra={"labels": END_LABELS}
+        default="single",
+        title=t("Game end"),
+        json_schema_extra={"labels": END_LABELS},  # type: ignore[dict-item]
     )
     mixers: bool = Field(
         default=True,
-        title="Mixers",
-        description="Mixer cards act as they are drawn: Rotate, Enhance, Swap, Exchange.",
+        title=t("Mixers"),
+        description=t("Mixer cards act as they are drawn: Rotate, Enhance, Swap, Exchange."),
     )
     extra_strength: bool = Field(
         default=False,
-        title="Extra Strength Chocolate Milk",
-        description="Chocolate Milk counts as two cards in a swipe.",
+        title=EXTRA_STRENGTH,
+        description=t("Chocolate Milk counts as two cards in a swipe."),
     )
     two_actions: bool = Field(
         default=False,
-        title="Two actions a turn",
-        description="Take up to two actions each turn; draw up after both.",
+        title=TWO_ACTIONS,
+        description=t("Take up to two actions each turn; draw up after both."),
     )
 
     # A side with no answer to a challenge is asked all the same, its lone answer (let go,
@@ -66,12 +71,12 @@ class CookiesOptions(BaseModel):
     one_move_for_two_sets: ClassVar[bool] = True  # (no Move cards here)
 
     @property
-    def advanced(self) -> list[str]:
+    def advanced(self) -> list[Text]:
         return [
-            t
-            for t, on in (
-                ("Extra Strength Chocolate Milk", self.extra_strength),
-                ("Two actions a turn", self.two_actions),
+            title
+            for title, on in (
+                (EXTRA_STRENGTH, self.extra_strength),
+                (TWO_ACTIONS, self.two_actions),
             )
             if on
         ]

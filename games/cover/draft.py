@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from games.core.protocol import Action, Decision, Event, IllegalAction, Option, option
-from games.core.words import join_names
+from games.core.text import Names, Text, t, tc, tn
 from games.cover.battle import Battles, Play, take_card
-from games.cover.cards import move_set, swap_top_sets
+from games.cover.cards import move_set, moved_text, swap_top_sets
 from games.cover.state import Battle, CoverSet, CoverState, Draft, Reveal
 
 DRAFT_PILES = 3
@@ -82,25 +82,28 @@ class Drafting(Battles):
                 for piles in combinations(sorted(tops), size):
                     cards = [card, *(tops[p] for p in piles)]
                     if self.drafts_a_set(cards):
-                        taken = " + ".join(self.label(tops[p]) for p in piles)
                         found.append(
                             option(
                                 Action.of("draft", card, *piles),
-                                label=f"Draft from {self.piles_named(piles)}: "
-                                f"{self.label(card)} + {taken}",
-                                group="Draft a set",
+                                label=tn(
+                                    "Draft from pile {piles}: {cards}",
+                                    "Draft from piles {piles}: {cards}",
+                                    n=len(piles),
+                                    piles=self.piles_named(piles),
+                                    cards=self.labels([card, *(tops[p] for p in piles)]),
+                                ),
+                                group=t("Draft a set"),
                                 style="success",
                             )
                         )
         return found
 
     @staticmethod
-    def piles_named(piles: Sequence[int]) -> str:
+    def piles_named(piles: Sequence[int]) -> Names:
         """Which piles, as the table numbers them: two piles may show the same top card,
         and which one is taken decides what turns up and (three players) who may
         challenge. First in a label, so a long one clipped to fit keeps it."""
-        numbers = [str(p + 1) for p in piles]
-        return f"pile {numbers[0]}" if len(numbers) == 1 else f"piles {join_names(numbers)}"
+        return Names(str(p + 1) for p in piles)
 
     def drafts_a_set(self, cards: list[str]) -> bool:
         """At least one asset, every asset the same, no action cards; wilds may join."""
@@ -121,8 +124,10 @@ class Drafting(Battles):
             piles=list(piles),
             opponent=b if a == seat else a,
         )
-        shown = " + ".join(self.label(c) for c in reversed(state.draft.cards))
-        events.append(Event(text=f"📥 {state.names[seat]} drafted a set: {shown}."))
+        shown = self.labels(reversed(state.draft.cards))
+        events.append(
+            Event(text=t("📥 {name} drafted a set: {cards}.", name=state.names[seat], cards=shown))
+        )
 
     def draft_decision(self, state: CoverState, draft: Draft) -> Decision:
         hand = state.players[draft.opponent].hand
@@ -130,18 +135,23 @@ class Drafting(Battles):
         options = [
             option(
                 Action.of("challenge_draft", *play),
-                label=f"Challenge it with {self.play_label(play)}",
-                group="Challenge",
+                label=t("Challenge it with {cards}", cards=self.play_label(play)),
+                group=tc("group", "Challenge"),
                 style="danger",
             )
             for play in self.plays(state, hand, asset, need=1)
         ]
-        options.append(option(Action.of("accept"), label="Let them have it", group="Challenge"))
+        options.append(
+            option(Action.of("accept"), label=t("Let them have it"), group=tc("group", "Challenge"))
+        )
         return Decision(
             key=f"draft-{state.round}-{state.version}",
             seat=draft.opponent,
-            prompt=f"{state.names[draft.drafter]} drafted a {self.cards[asset].name} set. "
-            "Challenge it?",
+            prompt=t(
+                "{name} drafted a {asset} set. Challenge it?",
+                name=state.names[draft.drafter],
+                asset=self.title(asset),
+            ),
             options=tuple(options),
             default=Action.of("accept"),
             reaction=True,
@@ -169,8 +179,12 @@ class Drafting(Battles):
         )
         events.append(
             Event(
-                text=f"⚔️ {state.names[seat]} challenged the drafted "
-                f"{self.cards[asset].name} set with {self.play_label(play)}."
+                text=t(
+                    "⚔️ {name} challenged the drafted {asset} set with {cards}.",
+                    name=state.names[seat],
+                    asset=self.title(asset),
+                    cards=self.play_label(play),
+                )
             )
         )
         self.settle_if_unanswerable(state, events)
@@ -180,7 +194,11 @@ class Drafting(Battles):
         assert draft is not None
         state.players[draft.drafter].stack.append(self.make_set(*draft.cards))
         events.append(
-            Event(text=f"{state.names[draft.drafter]} adds the drafted set to their stack.")
+            Event(
+                text=t(
+                    "{name} adds the drafted set to their stack.", name=state.names[draft.drafter]
+                )
+            )
         )
 
     def flip_draft_piles(self, state: CoverState, rng: random.Random, events: list[Event]) -> None:
@@ -216,8 +234,11 @@ class Drafting(Battles):
                 state.removed.append(card)
                 events.append(
                     Event(
-                        text=f"↕️ A Move card turns up: {state.names[a]} and "
-                        f"{state.names[b]} each decide for the other."
+                        text=t(
+                            "↕️ A Move card turns up: {name} and {other} each decide for the other.",
+                            name=state.names[a],
+                            other=state.names[b],
+                        )
                     )
                 )
                 state.reveals += [
@@ -232,8 +253,11 @@ class Drafting(Battles):
                 swap_top_sets(state.players[a].stack, state.players[b].stack)
                 events.append(
                     Event(
-                        text=f"🔄 A Swap card turns up: {state.names[a]} and "
-                        f"{state.names[b]} swap top sets."
+                        text=t(
+                            "🔄 A Swap card turns up: {name} and {other} swap top sets.",
+                            name=state.names[a],
+                            other=state.names[b],
+                        )
                     )
                 )
             elif all(self.is_action(c) for c in cards):
@@ -243,8 +267,10 @@ class Drafting(Battles):
                 bury(cards, card, rng)
                 events.append(
                     Event(
-                        text="🔄 A Swap card turns up, but someone has no set: "
-                        "it goes back into the pile."
+                        text=t(
+                            "🔄 A Swap card turns up, but someone has no set: it goes back into "
+                            "the pile."
+                        )
                     )
                 )
 
@@ -259,12 +285,12 @@ class Drafting(Battles):
                     # decider; it stands while the other player decides their half.
                     key=f"reveal-{state.round}-{len(state.removed)}-{reveal.decider}",
                     seat=reveal.decider,
-                    prompt=f"A Move card turned up: decide for {name}'s stack.",
+                    prompt=t("A Move card turned up: decide for {name}'s stack.", name=name),
                     options=tuple(
                         option(
                             Action.of("force_move", reveal.target, end),
-                            label=f"{name}'s {REVEAL_MOVES[end]}",
-                            group="Move",
+                            label=reveal_label(name, end),
+                            group=tc("card", "Move"),
                         )
                         for end in ends
                     ),
@@ -279,13 +305,19 @@ class Drafting(Battles):
     ) -> None:
         reveal = next((r for r in state.reveals if r.decider == seat and r.target == target), None)
         if reveal is None:
-            raise IllegalAction("There is no Move card for you to decide.")
+            raise IllegalAction(t("There is no Move card for you to decide."))
         state.reveals.remove(reveal)
-        where = move_set(state.players[target].stack, which)
-        events.append(Event(text=f"↕️ {state.names[seat]} moved {state.names[target]}'s {where}."))
+        move_set(state.players[target].stack, which)
+        events.append(
+            Event(text=moved_text(state.names[seat], which, state.names[target], own=False))
+        )
 
 
-REVEAL_MOVES = {"top": "top set goes to the bottom", "bottom": "bottom set comes to the top"}
+def reveal_label(name: str, end: str) -> Text:
+    """A turned-up Move's choice for the other player's stack."""
+    if end == "top":
+        return t("{name}'s top set goes to the bottom", name=name)
+    return t("{name}'s bottom set comes to the top", name=name)
 
 
 def bury(pile: list[str], card: str, rng: random.Random) -> None:

@@ -26,12 +26,13 @@ from games.core.protocol import (
     Placement,
     option,
 )
-from games.core.words import join_names, plural
+from games.core.text import Names, Text, joined, t, tc, tn
 from games.cover import ai, picture
 from games.cover.battle import take_card
-from games.cover.cards import MOVED, move_set, swap_top_sets
+from games.cover.cards import move_label, move_set, moved_text, swap_top_sets
 from games.cover.draft import TWO_PLAYER_REMOVALS, Drafting
-from games.cover.rules_text import HOW_TO_PLAY_HERE, QUICK_START, RULES
+from games.cover.rules_layout import blocks
+from games.cover.rules_text import HOW_TO_PLAY_HERE, QUICK_START, RULES, RULINGS
 from games.cover.search import AssetsSearch
 from games.cover.state import CoverOptions, CoverSet, CoverState, Player, RoundResult
 from games.cover.view import panels_of, view_of
@@ -39,7 +40,7 @@ from games.cover.view import panels_of, view_of
 MILLION = 1_000_000
 
 
-MOVE_TEXT = "Move card: a top set goes to the bottom of its stack, or the bottom set to the top."
+MOVE_TEXT = t("Move card: a top set goes to the bottom of its stack, or the bottom set to the top.")
 
 
 class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
@@ -49,6 +50,9 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
     min_players = 2
     max_players = 6
     quick_start = QUICK_START
+    how_to_play_here = HOW_TO_PLAY_HERE
+    rules_blocks = RULES
+    rulings = RULINGS
     options_model = CoverOptions
     state_model = CoverState
     search_kind = AssetsSearch
@@ -64,7 +68,12 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
     def setup(self, options: CoverOptions, players: Sequence[str], seed: int) -> CoverState:
         if not self.min_players <= len(players) <= self.max_players:
             raise IllegalAction(
-                f"{self.name} takes {self.min_players} to {self.max_players} players."
+                t(
+                    "{game} takes {low} to {high} players.",
+                    game=self.name,
+                    low=self.min_players,
+                    high=self.max_players,
+                )
             )
         rng = random.Random(f"{seed}:setup")
         n = len(players)
@@ -142,20 +151,18 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
             options.insert(
                 0,
                 option(
-                    Action.of("done"), label="I'm done with my turn", group="Done", style="primary"
+                    Action.of("done"),
+                    label=t("I'm done with my turn"),
+                    group=tc("group", "Done"),
+                    style="primary",
                 ),
             )
             default = Action.of("done")
-            prompt = "Your second action, or say you're done."
+            prompt = t("Your second action, or say you're done.")
         else:
             cheapest = min(hand, key=lambda c: (self.cards[c].value, self.cards.order(c)))
             default = Action.of("discard", cheapest)
-            words = self.WORDS
-            prompt = (
-                f"Your turn: {words['form']} a {words['set']}, {words['challenge']} a top "
-                f"{words['set']}, "
-                "or discard."
-            )
+            prompt = self.words.turn()
         return Decision(
             key=f"turn-{state.round}-{state.version}",
             seat=seat,
@@ -212,7 +219,9 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
 
     def _discard_option(self, card: str) -> Option:
         return option(
-            Action.of("discard", card), label=f"Discard {self.label(card)}", group="Discard"
+            Action.of("discard", card),
+            label=t("Discard {card}", card=self.label(card)),
+            group=tc("group", "Discard"),
         )
 
     def _pair_option(self, a: str, b: str) -> Option | None:
@@ -221,7 +230,7 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         low, high = self.wilds_below([a, b])
         return option(
             Action.of("pair", high, low),
-            label=f"{self.WORDS['Set']}: {self.label(high)} + {self.label(low)}",
+            label=self.words.pair(self.label(high), self.label(low)),
             group=self.form_group,
             style="success",
         )
@@ -231,7 +240,7 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
             return None
         return option(
             Action.of("take", card),
-            label=f"{self.WORDS['Set']}: {self.label(card)} + discard {self.label(top)}",
+            label=self.words.take(self.label(card), self.label(top)),
             group=self.form_group,
             style="success",
         )
@@ -250,7 +259,7 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         return [
             option(
                 Action.of("improve", asset),
-                label=f"Improve your top {self.WORDS['set']} with {self.label(asset)}",
+                label=self.words.improve(self.label(asset)),
                 group=self.form_group,
                 style="success",
             )
@@ -264,24 +273,27 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         if "swap" in hand and players[seat].stack:
             for other, player in enumerate(players):
                 if other != seat and player.stack:
-                    theirs = self.cards[player.stack[-1].asset].name
+                    theirs = self.title(player.stack[-1].asset)
                     options.append(
                         option(
                             Action.of("swap", other),
-                            label=f"Swap top sets with {names[other]} ({theirs})",
-                            group="Action cards",
-                            description="Swap card: your top set for another player's top set.",
+                            label=t(
+                                "Swap top sets with {name} ({asset})",
+                                name=names[other],
+                                asset=theirs,
+                            ),
+                            group=t("Action cards"),
+                            description=t("Swap card: your top set for another player's top set."),
                             style="primary",
                         )
                     )
         if "move" in hand:
             for other, player in enumerate(players):
-                whose = "your" if other == seat else f"{names[other]}'s"
                 options += [
                     option(
                         Action.of("move", other, end),
-                        label=f"Move {whose} {MOVED[end]}",
-                        group="Action cards",
+                        label=move_label(end, None if other == seat else names[other]),
+                        group=t("Action cards"),
                         description=MOVE_TEXT,
                         style="primary",
                     )
@@ -322,11 +334,11 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
             case "force_move":
                 self.force_move(state, seat, int(args[0]), args[1], events)
             case "done":
-                events.append(Event(text=f"{state.names[seat]} is done."))
+                events.append(Event(text=t("{name} is done.", name=state.names[seat])))
                 self.end_turn(state, events, rng)
                 return events
             case _:
-                raise IllegalAction("That move is not part of this game.")
+                raise IllegalAction(t("That move is not part of this game."))
         if state.battle is None and state.draft is not None and action.kind != "draft":
             self.flip_draft_piles(state, rng, events)  # the drafted set has found its owner
         elif action.kind == "force_move" and not state.reveals:
@@ -356,28 +368,24 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         hand = state.players[seat].hand
         take_card(hand, a)
         take_card(hand, b)
-        self.add_set(state, seat, self.make_set(a, b), events, how="")
+        self.add_set(state, seat, self.make_set(a, b), events, how="hand")
 
     def form_set_with_discard(
         self, state: CoverState, seat: int, card: str, events: list[Event]
     ) -> None:
         take_card(state.players[seat].hand, card)
         top = state.discard.pop()
-        self.add_set(state, seat, self.make_set(card, top), events, how=" with the discard")
+        self.add_set(state, seat, self.make_set(card, top), events, how="discard")
 
     def add_set(
         self, state: CoverState, seat: int, new: CoverSet, events: list[Event], how: str
     ) -> None:
-        """New sets go on top and are never combined with earlier sets of the same asset."""
+        """New sets go on top and are never combined with earlier sets of the same asset.
+        ``how``: from the "hand", with the "discard" (Cookies: a "single" Cookie, the "row")."""
         new = self.on_new_set(state, seat, new)
         state.players[seat].stack.append(new)
-        cards = " + ".join(self.label(c) for c in reversed(new.cards))
-        events.append(
-            Event(
-                text=f"{state.names[seat]} {self.WORDS['formed']} a {self.WORDS['set']}{how}: "
-                f"{cards}."
-            )
-        )
+        cards = self.labels(reversed(new.cards))
+        events.append(Event(text=self.words.formed(how, state.names[seat], cards)))
 
     def on_new_set(self, state: CoverState, seat: int, new: CoverSet) -> CoverSet:
         """A hook for rule sets that add to a set as it is formed: the set to place."""
@@ -389,14 +397,16 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         stack[-1] = self.add_to_set(stack[-1], card)
         events.append(Event(text=self.improved_text(state.names[seat], card)))
 
-    def improved_text(self, name: str, card: str) -> str:
+    def improved_text(self, name: str, card: str) -> Text:
         """The log's line for "Improve a Set"."""
-        return f"{name} improved their top set with {self.label(card)}."
+        return t("{name} improved their top set with {card}.", name=name, card=self.label(card))
 
     def discard(self, state: CoverState, seat: int, card: str, events: list[Event]) -> None:
         take_card(state.players[seat].hand, card)
         state.discard.append(card)
-        events.append(Event(text=f"{state.names[seat]} discarded {self.label(card)}."))
+        events.append(
+            Event(text=t("{name} discarded {card}.", name=state.names[seat], card=self.label(card)))
+        )
 
     def play_action_card(self, state: CoverState, seat: int, card: str) -> None:
         """Action cards cannot be blocked, and leave play once used."""
@@ -409,9 +419,12 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         swap_top_sets(mine, state.players[other].stack)
         events.append(
             Event(
-                text=f"🔄 {state.names[seat]} swapped top sets with "
-                f"{state.names[other]}: took the "
-                f"{self.cards[mine[-1].asset].name} set."
+                text=t(
+                    "🔄 {name} swapped top sets with {other}: took the {asset} set.",
+                    name=state.names[seat],
+                    other=state.names[other],
+                    asset=self.title(mine[-1].asset),
+                )
             )
         )
 
@@ -419,9 +432,10 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         self, state: CoverState, seat: int, other: int, which: str, events: list[Event]
     ) -> None:
         self.play_action_card(state, seat, "move")
-        what = move_set(state.players[other].stack, which)
-        whose = "their" if other == seat else f"{state.names[other]}'s"
-        events.append(Event(text=f"↕️ {state.names[seat]} moved {whose} {what}."))
+        move_set(state.players[other].stack, which)
+        events.append(
+            Event(text=moved_text(state.names[seat], which, state.names[other], other == seat))
+        )
 
     # --- end of a turn, a round, a game ------------------------------------------------
     def end_turn(self, state: CoverState, events: list[Event], rng: random.Random) -> None:
@@ -446,13 +460,24 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
         if not drawn:
             return
         player.hand = self.cards.sort(player.hand + drawn)
-        events.append(Event(text=f"{state.names[seat]} drew {plural(len(drawn), 'card')}."))
-        events.append(
+        events += self.drew(state, seat, drawn)
+
+    def drew(self, state: CoverState, seat: int, drawn: list[str]) -> list[Event]:
+        """The table's line for a draw, and the drawer's own with the cards."""
+        return [
             Event(
-                text=f"You drew {', '.join(self.label(c) for c in drawn)}.",
+                text=tn(
+                    "{name} drew {n} card.",
+                    "{name} drew {n} cards.",
+                    n=len(drawn),
+                    name=state.names[seat],
+                )
+            ),
+            Event(
+                text=t("You drew {cards}.", cards=self.labels(drawn, ", ")),
                 visible_to=frozenset({seat}),
-            )
-        )
+            ),
+        ]
 
     @staticmethod
     def next_player(state: CoverState, seat: int) -> int:
@@ -473,54 +498,66 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
             state.totals[seat] += score
         for seat in winners:
             state.round_wins[seat] += 1
-        ranking = ", ".join(
-            f"{state.names[s]} {self.money(scores[s])}"
-            for s in sorted(range(len(scores)), key=lambda s: -scores[s])
+        ranking = joined(
+            (
+                joined((state.names[s], self.money(scores[s])), " ")
+                for s in sorted(range(len(scores)), key=lambda s: -scores[s])
+            ),
+            ", ",
         )
-        events.append(Event(text=f"🏁 Round {state.round} is over: {ranking}."))
+        events.append(
+            Event(text=t("🏁 Round {n} is over: {ranking}.", n=state.round, ranking=ranking))
+        )
         state.end_reason = self.game_end_reason(state)
         if state.end_reason is not None:
-            events.append(Event(text=f"🏆 {state.end_reason}"))
+            events.append(Event(text=t("🏆 {reason}", reason=state.end_reason)))
             return
         state.round += 1
         state.dealer = (state.dealer + 1) % len(state.players)
         self.deal_round(state, rng)
         events.append(
-            Event(text=f"Round {state.round} is dealt; {state.names[state.turn]} goes first.")
+            Event(
+                text=t(
+                    "Round {n} is dealt; {name} goes first.",
+                    n=state.round,
+                    name=state.names[state.turn],
+                )
+            )
         )
 
     def round_scores(self, state: CoverState) -> list[int]:
         return [self.stack_value(p) for p in state.players]
 
-    def game_end_reason(self, state: CoverState) -> str | None:
+    def game_end_reason(self, state: CoverState) -> Text | None:
         names = state.names
 
-        def leaders(values: Sequence[int]) -> list[str]:
-            return [names[s] for s, v in enumerate(values) if v == max(values)]
+        def leaders(values: Sequence[int]) -> Names:
+            return Names(names[s] for s, v in enumerate(values) if v == max(values))
 
         match state.options.end_mode:
             case "quick":
-                return f"Quick game: {join_names(leaders(state.totals))} scored highest."
+                return t("Quick game: {names} scored highest.", names=leaders(state.totals))
             case "classic":
                 if max(state.totals) < MILLION:
                     return None
-                return (
-                    f"{join_names(leaders(state.totals))} passed {self.money(MILLION)} with "
-                    f"{self.money(max(state.totals))}."
+                return t(
+                    "{names} passed {target} with {money}.",
+                    names=leaders(state.totals),
+                    target=self.money(MILLION),
+                    money=self.money(max(state.totals)),
                 )
             case "highest_after_3":
                 if state.round < 3:
                     return None
-                return (
-                    f"After 3 rounds, {join_names(leaders(state.totals))} has the highest "
-                    f"total: {self.money(max(state.totals))}."
+                return t(
+                    "After 3 rounds, {names} has the highest total: {money}.",
+                    names=leaders(state.totals),
+                    money=self.money(max(state.totals)),
                 )
             case "first_to_2":
                 if max(state.round_wins) < 2:
                     return None
-                keys = self.ranking_keys(state)
-                first = [names[s] for s, k in enumerate(keys) if k == max(keys)]
-                return f"{join_names(first)} won 2 rounds first."
+                return won_two_first(names, self.ranking_keys(state))
         return None
 
     def ranking_keys(self, state: CoverState) -> list[tuple[int, ...]]:
@@ -534,7 +571,7 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
             return None
         return Outcome.ranked(state.totals, state.end_reason, keys=self.ranking_keys(state))
 
-    def score_text(self, state: CoverState, placement: Placement) -> str:
+    def score_text(self, state: CoverState, placement: Placement) -> Text:
         return self.short_money(placement.score)
 
     # --- what players see --------------------------------------------------------------
@@ -567,10 +604,17 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         return ai.choose(self, view, decision)  # type: ignore[arg-type]
 
-    def rulebook(self, options: CoverOptions | None = None) -> str:
-        return HOW_TO_PLAY_HERE + RULES
+    def rulebook(self, options: CoverOptions | None = None) -> Text:
+        return joined((self.rules_text(options), self.rulings_text(options)), "\n")
 
-    def why_illegal(self, state: CoverState, seat: int, action: Action) -> str:
+    def rules_text(self, options: CoverOptions | None = None) -> Text:
+        """How to play here, then the rulebook in brief: one message a paragraph."""
+        return joined((self.how_to_play_here, blocks(self.rules_blocks)), "")
+
+    def rulings_text(self, options: CoverOptions | None = None) -> Text:
+        return joined(self.rulings, "\n", end="\n")
+
+    def why_illegal(self, state: CoverState, seat: int, action: Action) -> Text:
         hand = state.players[seat].hand
         cards = [a for a in action.args if a in self.cards]
         missing = [c for c in cards if c not in hand]
@@ -578,23 +622,19 @@ class CoverYourAssets(DrawnBy, Drafting, Engine[CoverState, CoverOptions]):
             action.kind in {"pair", "take", "discard", "challenge", "counter", "improve"}
             and missing
         ):
-            return f"You don't hold {self.label(missing[0])}."
-        w = self.WORDS
+            return t("You don't hold {card}.", card=self.label(missing[0]))
         if action.kind == "pair" and len(cards) == 2 and not self.can_pair(*cards):
-            return (
-                f"A {w['set']} is two identical {w['assets']}, or {w['an asset']} and a "
-                f"{w['wild']}, never two {w['wilds']}."
-            )
+            return self.words.pair_rule()
         if action.kind == "challenge" and not self.may_challenge(state, seat):
-            return (
-                f"You must {w['form']} at least one {w['set']} of your own before you can "
-                f"{w['challenge']}."
-            )
+            return self.words.need_own_set()
         if action.kind == "challenge":
-            return (
-                f"You can only {w['challenge']} a top {w['set']} that is not the bottom "
-                f"{w['set']}, with a match."
-            )
+            return self.words.challenge_rule()
         if state.battle is not None and action.kind in {"pair", "take", "discard"}:
-            return f"A {w['challenge']} is under way: answer it first."
-        return "That move is not allowed right now."
+            return self.words.under_way()
+        return t("That move is not allowed right now.")
+
+
+def won_two_first(names: Sequence[str], keys: Sequence[object]) -> Text:
+    """The end of a "first to win 2 rounds" game: who got there (ties: by money)."""
+    first = Names(names[s] for s, k in enumerate(keys) if k == max(keys))  # type: ignore[type-var]
+    return t("{names} won 2 rounds first.", names=first)

@@ -31,7 +31,8 @@ from games.core.pictures import (
     ribbon,
     text_width,
 )
-from games.core.words import plural
+from games.core.text import Text, joined, plain, t, tc, tn
+from games.core.translations import ENGLISH, render
 from games.cover.cookies_state import CRUMB_STEPS
 from games.cover.view import CoverRules, CoverView, PlayerView, SetView, situation
 
@@ -64,7 +65,6 @@ ACTION_LOOK = CardLook(
     paper=(72, 52, 110), ink=(252, 248, 255), muted=(214, 204, 236), band=PALETTE.accent
 )
 WILD_LOOK = CardLook(paper=(214, 214, 226), band=(120, 120, 140))
-ACTION_WORDS = {"cover_your_cookies": "Mixer"}  # what the game calls its action cards
 
 
 # --- cards ---------------------------------------------------------------------------------
@@ -85,16 +85,16 @@ def looks(game: CoverRules) -> dict[str, CardLook]:
     return out
 
 
-def kind_word(game: CoverRules, card: str) -> str:
+def kind_word(game: CoverRules, card: str) -> Text:
     kind = game.cards[card].kind
     if kind == "asset":
-        return game.WORDS["an asset"].split()[-1].capitalize()
+        return game.words.asset_kind()
     if kind == "wild":
-        return "Wild"
-    return ACTION_WORDS.get(game.key, "Action")
+        return tc("card kind", "Wild")
+    return game.words.action_kind()
 
 
-def about(game: CoverRules, card: str) -> tuple[str, ...]:
+def about(game: CoverRules, card: str) -> tuple[Text, ...]:
     """What a card says under its name: its worth (an action's is none) and its kind."""
     value = game.cards[card].value
     return (game.short_money(value),) * bool(value) + (kind_word(game, card),)
@@ -109,9 +109,9 @@ def fitting_size(text: str, width: int, largest: int, smallest: int = 12) -> int
 
 
 def title_size(name: str, width: int) -> int:
-    """The size at which each word of a card's name fits its width: "Snickerdoodle" is one
-    word, and cut it would not read."""
-    return fitting_size(max(name.split(), key=len), width, 16)
+    """The size at which each word of a card's name (as drawn) fits its width:
+    "Snickerdoodle" is one word, and cut it would not read."""
+    return fitting_size(max(name.split() or [""], key=len), width, 16)
 
 
 def face(
@@ -125,13 +125,13 @@ def face(
 ) -> int:
     """A card's face: its name (up to three lines) and, under it, its value and kind (or
     the ``lines`` given). Returns the y under the text."""
-    spec = game.cards[card]
+    name = canvas.words(game.title(card))
     return canvas.card(
         box,
-        title=spec.name,
+        title=name,
         lines=lines or about(game, card),
         look=looks(game)[card],
-        size=title_size(spec.name, box[2] - box[0] - 20),
+        size=title_size(name, box[2] - box[0] - 20),
         title_lines=3,
         outline=outline,
     )
@@ -148,12 +148,12 @@ def pile_label(canvas: Canvas, xy: tuple[int, int], text: str, width: int) -> No
 
 
 # --- the table -----------------------------------------------------------------------------
-def table_picture(game: CoverRules, view: CoverView) -> bytes:
+def table_picture(game: CoverRules, view: CoverView, language: str = ENGLISH) -> bytes:
     event = has_event(view)
-    mid = middle_height(game, view)
+    mid = middle_height(game, view, language)
     bands = grid_height(len(view.players), 2, BAND_H, GAP)
     height = HEADER + mid + (EVENT if event else 0) + bands + PAD - GAP
-    canvas = Canvas(height)
+    canvas = Canvas(height, language=language)
     header(canvas, game, view)
     y = HEADER
     middle(canvas, game, view, y, mid)
@@ -170,18 +170,18 @@ def has_event(view: CoverView) -> bool:
     return not view.end_reason and bool(view.battle or view.draft or view.mixer)
 
 
-def status_text(game: CoverRules, view: CoverView) -> str:
+def status_text(game: CoverRules, view: CoverView) -> Text:
     if view.end_reason:
-        return f"Game over. {view.end_reason}"
+        return t("Game over. {reason}", reason=view.end_reason)
     if not view.to_move:
-        return ""
-    now = situation(game, view, [p.name for p in view.players], strong=str)
-    return f"{now.headline} {now.waiting}".strip()
+        return plain("")
+    now = situation(game, view, [p.name for p in view.players], strong=plain)
+    return joined((now.headline, now.waiting), " ") if now.waiting else now.headline
 
 
 def header(canvas: Canvas, game: CoverRules, view: CoverView) -> None:
     canvas.text((PAD + 4, PAD), game.name, 24, PALETTE.text, bold=True, width=470)
-    where = f"Round {view.round}"
+    where = t("Round {n}", n=view.round)
     canvas.text((WIDTH - PAD - 4, PAD + 4), where, 18, PALETTE.muted, anchor="ra", width=260)
     hue = PALETTE.danger if view.battle and not view.end_reason else PALETTE.accent
     text = status_text(game, view)
@@ -193,32 +193,32 @@ def middle(canvas: Canvas, game: CoverRules, view: CoverView, y: int, height: in
     players of Cover Your Cookies) and the draft piles (two and three players)."""
     canvas.panel((PAD, y, WIDTH - PAD, y + height - GAP), PALETTE.band)
     top, x = y + 36, PAD + 12
-    pile_label(canvas, (x, y + 10), "Deck", FACE_W)
+    pile_label(canvas, (x, y + 10), t("Deck"), FACE_W)
     deck_box = (x, top, x + FACE_W - 16, top + PILE_H)
     if view.deck_count:
         card_back(canvas, deck_box, str(view.deck_count), 22)
     else:
-        empty_slot(canvas, deck_box, "empty", 15)
+        empty_slot(canvas, deck_box, t("empty"), 15)
     x += FACE_W + 2
     if view.discard_row:
         discard_row(canvas, game, view.discard_row, (x, y + 10), ROW_W)
         return
-    pile_label(canvas, (x, y + 10), f"Discard ({view.discard_count})", FACE_W + 30)
+    pile_label(canvas, (x, y + 10), t("Discard ({n})", n=view.discard_count), FACE_W + 30)
     small = (x, top, x + FACE_W, top + PILE_H)
     if view.discard_top:
         face(canvas, game, view.discard_top, small)
     else:
-        empty_slot(canvas, small, "empty", 15)
+        empty_slot(canvas, small, t("empty"), 15)
     x += FACE_W + 34
     names = [p.name for p in view.players]
     for number, pile in enumerate(view.drafts):
-        label = f"Draft {number + 1} ({pile.size})"
+        label = t("Draft {number} ({n})", number=number + 1, n=pile.size)
         pile_label(canvas, (x, y + 10), label, FACE_W + 10)
         box = (x, top, x + FACE_W, top + PILE_H)
         if pile.top:
             face(canvas, game, pile.top, box)
         else:
-            empty_slot(canvas, box, "empty", 15)
+            empty_slot(canvas, box, t("empty"), 15)
         if len(names) == 3:  # only the two players beside a pile may draft from it
             beside = f"{names[pile.between[0]]}–{names[pile.between[1]]}"
             under_card(canvas, box, beside, 13, PALETTE.muted)
@@ -231,15 +231,15 @@ def discard_row(
     """Every card of the discard row may be taken: each kind once, as a chip in its look
     with how many, flowing onto as many lines as it needs (``row_lines`` counts them)."""
     x, y = xy
-    pile_label(canvas, (x, y), f"Discard row ({len(row)})", width)
-    for (left, top, right), card, count in chip_places(game, row, x, width):
+    pile_label(canvas, (x, y), t("Discard row ({n})", n=len(row)), width)
+    for (left, top, right), card, count in chip_places(game, row, x, width, canvas.language):
         look = looks(game)[card]
         box = (left, y + 26 + top, right, y + 26 + top + CHIP_H)
         canvas.draw.rounded_rectangle(box, 8, fill=look.paper, outline=(60, 56, 52), width=2)
         canvas.draw.rounded_rectangle(
             (left + 5, box[1] + 6, left + 11, box[3] - 6), 3, fill=look.band or look.ink
         )
-        text = game.cards[card].name + (f" ×{count}" if count > 1 else "")
+        text = chip_text(game, card, count, canvas.language)
         canvas.text(
             (left + 18, box[1] + CHIP_H // 2),
             text,
@@ -251,14 +251,20 @@ def discard_row(
         )
 
 
+def chip_text(game: CoverRules, card: str, count: int, language: str) -> str:
+    """A chip's words: the card's name in ``language``, and how many."""
+    name = render(game.title(card), language)
+    return name + (f" ×{count}" if count > 1 else "")
+
+
 def chip_places(
-    game: CoverRules, row: list[str], x: int, width: int
+    game: CoverRules, row: list[str], x: int, width: int, language: str = ENGLISH
 ) -> list[tuple[tuple[int, int, int], str, int]]:
     """Where each chip of the discard row goes: (left, top, right), left to right."""
     counts = Counter(row)
     places, left, top = [], x, 0
     for card in game.cards.sort(counts):
-        text = game.cards[card].name + (f" ×{counts[card]}" if counts[card] > 1 else "")
+        text = chip_text(game, card, counts[card], language)
         chip = min(width, text_width(text, 16, True) + 28)
         if left + chip > x + width and left > x:
             left, top = x, top + CHIP_H + 6
@@ -267,10 +273,10 @@ def chip_places(
     return places
 
 
-def middle_height(game: CoverRules, view: CoverView) -> int:
+def middle_height(game: CoverRules, view: CoverView, language: str = ENGLISH) -> int:
     if not view.discard_row:
         return MIDDLE
-    places = chip_places(game, view.discard_row, 0, ROW_W)
+    places = chip_places(game, view.discard_row, 0, ROW_W, language)
     lines = places[-1][0][1] // (CHIP_H + 6) + 1 if places else 1
     return max(MIDDLE, 36 + lines * (CHIP_H + 6) + 20)
 
@@ -282,19 +288,18 @@ def event_strip(canvas: Canvas, game: CoverRules, view: CoverView, y: int) -> No
     canvas.panel((PAD, y, WIDTH - PAD, y + EVENT - GAP), PALETTE.band, outline=PALETTE.danger)
     if view.battle:
         b = view.battle
-        what = f"{game.cards[b.asset].name} {game.WORDS['set']}"
-        title = f"{names[b.challenger]} vs {names[b.defender]} for the {what}"
+        title = game.words.battle_title(names[b.challenger], names[b.defender], game.title(b.asset))
         played: list[tuple[str, str]] = [(c, names[s]) for s, c in b.played]
         if b.drafted:
-            played = [(c, "drafted") for c in reversed(b.drafted)] + played
+            played = [(c, t("drafted")) for c in reversed(b.drafted)] + played
     elif view.draft:
         d = view.draft
-        title = f"{names[d.drafter]} drafted a {game.WORDS['set']}"
+        title = t("{name} drafted a set", name=names[d.drafter])  # only Assets drafts
         played = [(c, names[d.drafter]) for c in reversed(d.cards)]
     else:
         assert view.mixer is not None
         seat, card = view.mixer
-        title = f"{names[seat]} drew a Mixer"
+        title = t("{name} drew a Mixer", name=names[seat])
         played = [(card, names[seat])]
     canvas.text((PAD + 12, y + 10), title, 18, PALETTE.text, bold=True, width=WIDTH - 2 * PAD - 24)
     space, step = WIDTH - 2 * PAD - 24, SMALL_W + 10
@@ -320,7 +325,7 @@ def seat_band(canvas: Canvas, game: CoverRules, view: CoverView, seat: int, box:
     player = view.players[seat]
     moving = seat in view.to_move and not view.end_reason
     tag, hue = band_tag(game, view, seat)
-    counts = f"Hand {player.hand_count}"
+    counts = t("Hand {n}", n=player.hand_count)
     outline = hue if tag else None
     player_band(
         canvas,
@@ -344,13 +349,13 @@ def band_tag(game: CoverRules, view: CoverView, seat: int) -> tuple[str, tuple[i
     if view.end_reason:
         place = dict(view.placements).get(seat)
         if place == 1:
-            return "WINNER", PALETTE.good
+            return tc("ribbon", "WINNER"), PALETTE.good
         return (f"#{place}", (70, 74, 92)) if place else ("", PALETTE.muted)
     b = view.battle
     if b and seat == b.challenger:
-        return game.WORDS["challenging"].upper(), (196, 140, 20)
+        return game.words.challenging_tag(), (196, 140, 20)
     if b and seat == b.defender:
-        return "DEFENDING", PALETTE.danger
+        return tc("ribbon", "DEFENDING"), PALETTE.danger
     return "", PALETTE.muted
 
 
@@ -376,7 +381,7 @@ def stack_picture(
     x, y = xy
     box = (x + 14, y, x + 14 + FACE_W, y + FACE_H)
     if not stack:
-        empty_slot(canvas, box, f"no {game.WORDS['sets']}", 15)
+        empty_slot(canvas, box, game.words.no_sets(), 15)
         return
     if len(stack) > 1:
         under = stack[-2]
@@ -385,18 +390,18 @@ def stack_picture(
         edge = PALETTE.danger if target == 1 else look.band or (60, 56, 52)
         canvas.draw.rounded_rectangle(across, 10, fill=look.paper, outline=edge, width=5)
     top = stack[-1]
-    spec = game.cards[top.asset]
-    size = title_size(spec.name, FACE_W - 20)
+    name = canvas.words(game.title(top.asset))
+    size = title_size(name, FACE_W - 20)
     outline = PALETTE.danger if target == 0 else None
     below = canvas.card(
-        box, title=spec.name, look=looks(game)[top.asset], size=size, title_lines=3, outline=outline
+        box, title=name, look=looks(game)[top.asset], size=size, title_lines=3, outline=outline
     )
     set_pips(canvas, game, top.cards, (box[0] + 10, max(below + 2, box[3] - 50)))
     worth = game.short_money(top.value)
     look = looks(game)[top.asset]
     canvas.text((box[0] + 10, box[3] - 26), worth, 17, look.ink, bold=True, width=FACE_W - 20)
     if len(stack) == 1:  # the bottom set may never be taken
-        ribbon(canvas, (box[2] - 6, box[1] - 9), "SAFE", PALETTE.good, 12)
+        ribbon(canvas, (box[2] - 6, box[1] - 9), tc("ribbon", "SAFE"), PALETTE.good, 12)
 
 
 def set_pips(canvas: Canvas, game: CoverRules, cards: Sequence[str], xy: tuple[int, int]) -> None:
@@ -426,23 +431,25 @@ def stack_lines(
     lines: list[tuple[str, int, tuple[int, int, int], bool]] = []
     under = len(player.stack) - 1
     if under > 0:
-        lines.append((f"{game.count(under, 'set')} under it", INFO, PALETTE.text, False))
-        below = game.cards[player.stack[-2].asset].name
+        lines.append((game.words.under_it(under), INFO, PALETTE.text, False))
+        below = t("next: {card}", card=game.title(player.stack[-2].asset))
         target = challenged(view, seat) == 1
-        lines.append((f"next: {below}", INFO, PALETTE.danger if target else PALETTE.muted, target))
+        lines.append((below, INFO, PALETTE.danger if target else PALETTE.muted, target))
     elif under == 0:
-        lines.append((f"its first {game.WORDS['set']}: safe", INFO, PALETTE.muted, False))
-    stack = f"Stack {game.short_money(player.stack_value)}"
+        lines.append((game.words.first_safe(), INFO, PALETTE.muted, False))
+    stack = canvas.words(t("Stack {money}", money=game.short_money(player.stack_value)))
     lines.append((stack, fitting_size(stack, width, 22, INFO), PALETTE.text, True))
     if view.crumbs:
-        lines.append((f"Crumbs {view.crumbs[seat]}/{CRUMB_STEPS}", INFO, PALETTE.text, False))
+        crumbs = t("Crumbs {n}/{total}", n=view.crumbs[seat], total=CRUMB_STEPS)
+        lines.append((crumbs, INFO, PALETTE.text, False))
     if view.enhance_waiting and view.enhance_waiting[seat]:
-        waiting = f"Enhance ×{view.enhance_waiting[seat]} waiting"
+        waiting = t("Enhance ×{n} waiting", n=view.enhance_waiting[seat])
         lines.append((waiting, INFO, PALETTE.accent, False))
     if view.rounds:
-        lines.append((f"Total {game.short_money(player.total)}", INFO, PALETTE.accent, True))
+        total = t("Total {money}", money=game.short_money(player.total))
+        lines.append((total, INFO, PALETTE.accent, True))
         if player.round_wins:
-            won = f"{plural(player.round_wins, 'round')} won"
+            won = tn("{n} round won", "{n} rounds won", n=player.round_wins)
             lines.append((won, INFO, PALETTE.accent, False))
     for text, size, hue, bold in lines:
         canvas.text((x, y), text, size, hue, bold=bold, width=width)
@@ -465,23 +472,23 @@ def hand_scene(view: CoverView) -> CoverHand | None:
     return CoverHand(tuple(sorted(view.hand)), me.stack_value, len(me.stack))
 
 
-def draw_hand(game: CoverRules, scene: CoverHand) -> bytes:
+def draw_hand(game: CoverRules, scene: CoverHand, language: str = ENGLISH) -> bytes:
     counts = Counter(scene.hand)
     cards = game.cards.sort(counts)
-    canvas = Canvas(PAD + 40 + grid_height(len(cards), HAND_COLUMNS, HAND_H, GAP) + PAD - GAP)
-    canvas.text((PAD + 4, PAD), f"Your hand ({len(scene.hand)})", 22, PALETTE.text, bold=True)
-    mine = (
-        f"Your stack {game.short_money(scene.stack_value)} · {game.count(scene.stack_sets, 'set')}"
-    )
+    height = PAD + 40 + grid_height(len(cards), HAND_COLUMNS, HAND_H, GAP) + PAD - GAP
+    canvas = Canvas(height, language=language)
+    mine_title = t("Your hand ({n})", n=len(scene.hand))
+    canvas.text((PAD + 4, PAD), mine_title, 22, PALETTE.text, bold=True)
+    mine = game.words.stack_short(game.short_money(scene.stack_value), scene.stack_sets)
     canvas.text((WIDTH - PAD - 4, PAD + 4), mine, 17, PALETTE.muted, anchor="ra", width=440)
     top = PAD + 40
     if not cards:
-        canvas.text((PAD + 4, top + 8), "No cards.", 18, PALETTE.muted)
+        canvas.text((PAD + 4, top + 8), t("No cards."), 18, PALETTE.muted)
     for card, box in zip(cards, grid(len(cards), HAND_COLUMNS, top, HAND_H, GAP), strict=True):
         _, y0, x1, _ = box
-        spec = game.cards[card]
-        lines = (" · ".join(reversed(about(game, card))),)
-        canvas.card(box, title=spec.name, lines=lines, look=looks(game)[card], size=23)
+        lines = (joined(reversed(about(game, card)), " · "),)
+        title = game.title(card)
+        canvas.card(box, title=title, lines=lines, look=looks(game)[card], size=23)
         if counts[card] > 1:  # copies: on the top edge, clear of the card's lines
             ribbon(canvas, (x1 - 10, y0 - 9), f"×{counts[card]}", (40, 40, 48), 14)
     return canvas.png()

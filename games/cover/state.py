@@ -8,18 +8,19 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.options import switches
 from games.core.protocol import GameState
+from games.core.text import Text, Words, t
 
 EndMode = Literal["classic", "quick", "highest_after_3", "first_to_2"]
 
 END_MODE_LABELS = {
-    "classic": "Classic: rounds until someone passes $1,000,000",
-    "quick": "Quick: one round",
-    "highest_after_3": "Highest total after 3 rounds",
-    "first_to_2": "First to win 2 rounds",
+    "classic": t("Classic: rounds until someone passes $1,000,000"),
+    "quick": t("Quick: one round"),
+    "highest_after_3": t("Highest total after 3 rounds"),
+    "first_to_2": t("First to win 2 rounds"),
 }
 
 
-def switch(title: str, description: str) -> object:
+def switch(title: Text, description: Text) -> object:
     """An advanced rule, off by default; ``description`` says what it does (≤ 100)."""
     return Field(default=False, title=title, description=description)
 
@@ -33,23 +34,26 @@ class CoverOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     end_mode: EndMode = Field(
-        default="classic", title="Game end", json_schema_extra={"labels": END_MODE_LABELS}
+        default="classic",
+        title=t("Game end"),
+        json_schema_extra={"labels": END_MODE_LABELS},  # type: ignore[dict-item]
     )
-    hand_of_six: bool = switch("Hand of six", "Hands of six cards instead of five.")
+    hand_of_six: bool = switch(t("Hand of six"), t("Hands of six cards instead of five."))
     two_actions: bool = switch(
-        "Two actions a turn", "Take up to two actions each turn; draw up after both."
+        t("Two actions a turn"), t("Take up to two actions each turn; draw up after both.")
     )
     improve: bool = switch(
-        "Improve a set", "An action: add one matching asset (not a wild) to your top set."
+        t("Improve a set"), t("An action: add one matching asset (not a wild) to your top set.")
     )
     action_cards: bool = switch(
-        "Swap and Move cards", "Swap trades top sets; Move sends a top set to the bottom, or back."
+        t("Swap and Move cards"),
+        t("Swap trades top sets; Move sends a top set to the bottom, or back."),
     )
     second_from_top: bool = switch(
-        "Challenge second-from-top sets", "Challenge the set under a top set, with two cards."
+        t("Challenge second-from-top sets"), t("Challenge the set under a top set, with two cards.")
     )
     penny_jar: bool = switch(
-        "Penny Jars", "Two $1,000 wilds that count as two cards in a challenge."
+        t("Penny Jars"), t("Two $1,000 wilds that count as two cards in a challenge.")
     )
 
     # A side with no answer to a challenge is asked all the same, its lone answer (let go,
@@ -75,7 +79,7 @@ class CoverOptions(BaseModel):
     )
 
     @property
-    def advanced(self) -> list[str]:
+    def advanced(self) -> list[Words]:
         """Titles of the advanced rules that are on (the ones a lobby offers)."""
         return [field.title for field in switches(type(self)) if getattr(self, field.name)]
 
@@ -156,4 +160,4 @@ class CoverState(GameState):
     totals: list[int]
     round_wins: list[int]
     rounds: list[RoundResult] = []
-    end_reason: str | None = None
+    end_reason: Words | None = None

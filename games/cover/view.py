@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import ClassVar, NamedTuple, Protocol
 
@@ -12,9 +12,10 @@ from games.core.cards import Catalogue
 from games.core.options import summary
 from games.core.panels import Panel, PanelField, Panels
 from games.core.protocol import Decision, Outcome
+from games.core.text import Names, Text, Words, joined, plain, t, tn
 from games.core.views import TableView, to_move
-from games.core.words import plural
 from games.cover.cookies_state import CRUMB_STEPS, CookiesOptions, CookiesState
+from games.cover.lexicon import AssetsWords
 from games.cover.state import CoverOptions, CoverSet, CoverState, RoundResult
 
 
@@ -24,7 +25,7 @@ class CoverRules(Protocol):
 
     key: str
     name: str
-    WORDS: ClassVar[dict[str, str]]
+    words: ClassVar[AssetsWords]
     cards: Catalogue
 
     def outcome(self, state: CoverState) -> Outcome | None: ...
@@ -33,11 +34,15 @@ class CoverRules(Protocol):
 
     def pile_players(self, state: CoverState, pile: int) -> tuple[int, int]: ...
 
-    def count(self, number: int, word: str) -> str: ...
+    def count(self, number: int) -> Text: ...
 
-    def short_money(self, amount: int) -> str: ...
+    def short_money(self, amount: int) -> Text: ...
 
-    def label(self, card: str) -> str: ...
+    def label(self, card: str) -> Text: ...
+
+    def title(self, card: str) -> Text: ...
+
+    def labels(self, cards: Iterable[str], sep: str = " + ") -> Text: ...
 
     def is_wild(self, card: str) -> bool: ...
 
@@ -117,11 +122,11 @@ class CoverView(TableView):
     # Three players of Cover Your Cookies: the discard row.
     discard_row: list[str] = Field(default_factory=list)
     rounds: list[RoundResult]
-    log: list[str]
+    log: list[Words]
     # The latest lines only this seat saw ("You drew…", what an Exchange moved), for its
     # hand: a sorted hand does not show what came or went.
-    news: list[str] = Field(default_factory=list)
-    end_reason: str | None
+    news: list[Words] = Field(default_factory=list)
+    end_reason: Words | None
     placements: list[tuple[int, int]]  # (seat, place), once the match is over
 
 
@@ -198,143 +203,188 @@ def panels_of(game: CoverRules, view: CoverView) -> Panels:
 def table_panel(game: CoverRules, view: CoverView) -> Panel:
     names = [p.name for p in view.players]
     fields = [player_field(game, view, seat) for seat in range(len(view.players))]
-    discard = game.label(view.discard_top) if view.discard_top else "empty"
     if view.discard_row:
-        discard = "row " + " · ".join(game.label(c) for c in view.discard_row)
-    middle = [f"🂠 Draw pile: {view.deck_count} · Discard: {discard}"]
+        discard: Text = t("row {cards}", cards=game.labels(view.discard_row, " · "))
+    else:
+        discard = game.label(view.discard_top) if view.discard_top else t("empty")
+    middle = [t("🂠 Draw pile: {n} · Discard: {discard}", n=view.deck_count, discard=discard)]
     for number, pile in enumerate(view.drafts):
-        top = game.label(pile.top) if pile.top else "empty"
-        beside = "" if len(names) == 2 else f" ({names[pile.between[0]]}–{names[pile.between[1]]})"
-        middle.append(f"📥 Draft pile {number + 1}{beside}: {top} · {pile.size} left")
-    fields.append(PanelField(name="Middle", value="\n".join(middle)))
+        top = game.label(pile.top) if pile.top else t("empty")
+        if len(names) == 2:
+            line = t(
+                "📥 Draft pile {number}: {top} · {n} left", number=number + 1, top=top, n=pile.size
+            )
+        else:
+            line = t(
+                "📥 Draft pile {number} ({name}–{other}): {top} · {n} left",
+                number=number + 1,
+                name=names[pile.between[0]],
+                other=names[pile.between[1]],
+                top=top,
+                n=pile.size,
+            )
+        middle.append(line)
+    fields.append(PanelField(name=t("Middle"), value=joined(middle)))
     if view.log:
-        fields.append(PanelField(name="Last moves", value="\n".join(view.log[-LOG_SHOWN:])))
+        fields.append(PanelField(name=t("Last moves"), value=joined(view.log[-LOG_SHOWN:])))
+    title = (
+        t("🍪 {game} · Round {n}", game=game.name, n=view.round)
+        if view.crumbs
+        else t("💰 {game} · Round {n}", game=game.name, n=view.round)
+    )
     return Panel(
-        title=f"{'🍪' if view.crumbs else '💰'} {game.name} · Round {view.round}",
+        title=title,
         description=status_line(game, view, names),
         fields=tuple(fields),
-        footer=f"{summary(view.options)} · {score_line(game, view)}",
+        footer=joined((summary(view.options), score_line(game, view)), " · "),
         accent="done" if view.end_reason else ("battle" if view.battle else "turn"),
     )
 
 
-def status_line(game: CoverRules, view: CoverView, names: list[str]) -> str:
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
+def status_line(game: CoverRules, view: CoverView, names: list[str]) -> Text:
     if view.end_reason:
-        medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-        lines = [f"**Game over.** {view.end_reason}", ""]
+        lines: list[str] = [t("**Game over.** {reason}", reason=view.end_reason), ""]
         for seat, place in view.placements:
             p = view.players[seat]
-            lines.append(
-                f"{medals.get(place, f'{place}.')} **{p.name}** {game.short_money(p.total)}"
-                + (
-                    f" · {plural(p.round_wins, 'round win')}"
-                    if view.options.end_mode == "first_to_2"
-                    else ""
-                )
-            )
-        return "\n".join(lines)
+            medal = MEDALS.get(place, f"{place}.")
+            money = game.short_money(p.total)
+            line = joined((medal, bold(p.name), money), " ")
+            if view.options.end_mode == "first_to_2":
+                wins = tn("{n} round win", "{n} round wins", n=p.round_wins)
+                line = joined((line, wins), " · ")
+            lines.append(line)
+        return joined(lines)
     if not view.to_move:
-        return ""  # a closed table: nobody is to move, so no line says who is
+        return plain("")  # a closed table: nobody is to move, so no line says who is
     now = situation(game, view, names)
-    return "\n".join(
-        line for line in (f"{now.icon} {now.headline}", now.detail, now.waiting) if line
+    return joined(
+        (
+            joined((now.icon, now.headline), " "),
+            *(line for line in (now.detail, now.waiting) if line),
+        )
     )
 
 
-def bold(text: str) -> str:
-    return f"**{text}**"
+def bold(name: str) -> Text:
+    """A name in bold, as an embed marks it (markdown kept out of the name itself)."""
+    return joined((name,), lead="**", end="**")
 
 
 class Situation(NamedTuple):
     """What is happening at a table in play: the table's embed and its picture both say it."""
 
     icon: str
-    headline: str
-    detail: str = ""  # the cards of a challenge (the picture draws them instead)
-    waiting: str = ""
+    headline: Text
+    detail: Text | str = ""  # the cards of a challenge (the picture draws them instead)
+    waiting: Text | str = ""
 
 
 def situation(
-    game: CoverRules, view: CoverView, names: list[str], strong: Callable[[str], str] = bold
+    game: CoverRules, view: CoverView, names: list[str], strong: Callable[[str], Text] = bold
 ) -> Situation:
-    """``strong`` marks a name: bold in an embed, as it is in a picture."""
+    """``strong`` marks a name: bold in an embed, plain in a picture (which draws it bold)."""
     if view.battle:
         b = view.battle
-        played = " → ".join(f"{names[s]}: {game.label(c)}" for s, c in b.played)
-        where = " (second from top)" if b.depth else " (just drafted)" if b.drafted else ""
-        due = " (two cards, or a Penny Jar)" if b.need == 2 else ""
+        played = joined((joined((names[s], game.label(c)), ": ") for s, c in b.played), " → ")
+        where = "second" if b.depth else "drafted" if b.drafted else ""
         return Situation(
             "⚔️",
-            f"{strong(names[b.challenger])} is {game.WORDS['challenging']} "
-            f"{strong(names[b.defender])}'s {game.cards[b.asset].name} {game.WORDS['set']}{where}.",
+            game.words.challenging(
+                strong(names[b.challenger]), strong(names[b.defender]), game.title(b.asset), where
+            ),
             played,
-            f"Waiting for {strong(names[b.to_answer])}{due}.",
+            game.words.waiting_for(strong(names[b.to_answer]), b.need == 2),
         )
     if view.mixer:
         seat, card = view.mixer
-        drew = f"{strong(names[seat])} drew {game.label(card)} and is choosing how it acts."
+        drew = t(
+            "{name} drew {card} and is choosing how it acts.",
+            name=strong(names[seat]),
+            card=game.label(card),
+        )
         return Situation("🎛️", drew)
     if view.deciding:
-        who = ", ".join(strong(names[s]) for s in view.deciding)
+        who = Names(strong(names[s]) for s in view.deciding)
         return Situation(
-            "↕️", f"A Move card turned up on a draft pile. Waiting for {who} to decide."
+            "↕️",
+            t("A Move card turned up on a draft pile. Waiting for {names} to decide.", names=who),
         )
     if view.draft:
         d = view.draft
-        cards = " + ".join(game.label(c) for c in reversed(d.cards))
+        cards = game.labels(reversed(d.cards))
         return Situation(
             "📥",
-            f"{strong(names[d.drafter])} drafted a set: {cards}.",
+            t("{name} drafted a set: {cards}.", name=strong(names[d.drafter]), cards=cards),
             # In the words of the opponent's own buttons ("Challenge it with…", "Let them
             # have it"): a drafted set is not theirs to let go.
-            waiting=f"Waiting for {strong(names[d.opponent])}: challenge it, or let them have it?",
+            waiting=t(
+                "Waiting for {name}: challenge it, or let them have it?",
+                name=strong(names[d.opponent]),
+            ),
         )
-    who = ", ".join(strong(names[s]) for s in view.to_move)
-    return Situation("🎯", f"{who}'s turn.")
+    who = Names(strong(names[s]) for s in view.to_move)
+    return Situation("🎯", t("{names}'s turn.", names=who))
 
 
 def player_field(game: CoverRules, view: CoverView, seat: int) -> PanelField:
     p = view.players[seat]
-    marker = "▶ " if seat in view.to_move else ""
-    name = f"{marker}{p.name} · {p.hand_count} in hand · {game.short_money(p.stack_value)}"
+    parts: list[str] = [
+        joined((p.name,), lead="▶ ") if seat in view.to_move else plain(p.name),
+        t("{n} in hand", n=p.hand_count),
+        game.short_money(p.stack_value),
+    ]
     if view.crumbs:
-        name += f" · crumbs {view.crumbs[seat]}/{CRUMB_STEPS}"
+        parts.append(t("crumbs {n}/{total}", n=view.crumbs[seat], total=CRUMB_STEPS))
     if view.enhance_waiting and view.enhance_waiting[seat]:
-        name += " · ✨ waiting"
+        parts.append(t("✨ waiting"))
+    name = joined(parts, " · ")
     if not p.stack:
-        return PanelField(name=name, value=f"*no {game.WORDS['sets']} yet*", inline=True)
-    lines = []
+        return PanelField(name=name, value=game.words.no_sets_yet(), inline=True)
+    lines: list[str] = []
     for depth, s in enumerate(reversed(p.stack)):
         if depth == SETS_SHOWN:
             rest = p.stack[: len(p.stack) - SETS_SHOWN]
             lines.append(
-                f"…{len(rest)} more below ({game.short_money(sum(x.value for x in rest))})"
+                t(
+                    "…{n} more below ({money})",
+                    n=len(rest),
+                    money=game.short_money(sum(x.value for x in rest)),
+                )
             )
             break
         bottom = depth == len(p.stack) - 1
         tag = "🔒 " if bottom else ("🔓 " if depth == 0 else "")
-        lines.append(tag + set_line(game, s.asset, tuple(s.cards), s.value))
-    return PanelField(name=name, value="\n".join(lines), inline=True)
+        line = set_line(game, s.asset, tuple(s.cards), s.value)
+        lines.append(joined((line,), lead=tag) if tag else line)
+    return PanelField(name=name, value=joined(lines), inline=True)
 
 
 @lru_cache(maxsize=4096)
-def set_line(game: CoverRules, asset: str, cards: tuple[str, ...], value: int) -> str:
+def set_line(game: CoverRules, asset: str, cards: tuple[str, ...], value: int) -> Text:
     """A set as the table lists it: its asset, a card emoji each (top first), its worth.
     Each move redraws every stack while changing a set or two: each is written once."""
     emojis = "".join(game.cards[c].emoji for c in reversed(cards))
-    return f"{game.cards[asset].name} {emojis} {game.short_money(value)}"
+    return joined((game.title(asset), emojis, game.short_money(value)), " ")
 
 
-def score_line(game: CoverRules, view: CoverView) -> str:
+def score_line(game: CoverRules, view: CoverView) -> Text:
     if not view.rounds:
-        return "First round"
-    parts = [f"{p.name} {game.short_money(p.total)}" for p in view.players]
-    return f"Totals after {plural(len(view.rounds), 'round')}: " + ", ".join(parts)
+        return t("First round")
+    parts = joined((joined((p.name, game.short_money(p.total)), " ") for p in view.players), ", ")
+    return tn(
+        "Totals after {n} round: {totals}",
+        "Totals after {n} rounds: {totals}",
+        n=len(view.rounds),
+        totals=parts,
+    )
 
 
-def worth(game: CoverRules, card: str) -> str:
+def worth(game: CoverRules, card: str) -> Text:
     """A card's value in a hand; Swap and Move have none (not "$0k")."""
-    return "action card" if game.is_action(card) else game.short_money(game.cards[card].value)
+    return t("action card") if game.is_action(card) else game.short_money(game.cards[card].value)
 
 
 def hand_panel(game: CoverRules, view: CoverView) -> Panel | None:
@@ -343,18 +393,22 @@ def hand_panel(game: CoverRules, view: CoverView) -> Panel | None:
     counts: dict[str, int] = {}
     for card in view.hand:
         counts[card] = counts.get(card, 0) + 1
-    lines = [
-        f"{game.label(card)}{f' ×{n}' if n > 1 else ''} · {worth(game, card)}"
+    lines: list[str] = [
+        joined(
+            (
+                joined((game.label(card), f"×{n}"), " ") if n > 1 else game.label(card),
+                worth(game, card),
+            ),
+            " · ",
+        )
         for card, n in counts.items()
     ]
     me = view.players[view.viewer] if view.viewer is not None else None
-    news = [f"*{line}*" for line in view.news]
+    news = [joined((line,), lead="*", end="*") for line in view.news]
     return Panel(
-        title="🃏 Your hand",
-        description="\n".join(lines + news) if lines else "*Your hand is empty.*",
+        title=t("🃏 Your hand"),
+        description=joined(lines + news) if lines else t("*Your hand is empty.*"),
         footer=(
-            f"Your stack: {game.short_money(me.stack_value)} in {game.count(len(me.stack), 'set')}"
-            if me
-            else ""
+            game.words.stack_footer(game.short_money(me.stack_value), len(me.stack)) if me else ""
         ),
     )

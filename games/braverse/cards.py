@@ -507,8 +507,21 @@ def colour_word(colour: str) -> Text:
     return tc("colour", "any colour")
 
 
+def quality_colour(colour: str) -> Text:
+    """A colour said of a card ("a Red Cookie"): languages whose adjectives agree take
+    another form than the colour named alone (a cost's "2 Red")."""
+    match colour:
+        case "R":
+            return tc("card colour", "Red")
+        case "Y":
+            return tc("card colour", "Yellow")
+        case "G":
+            return tc("card colour", "Green")
+    return tc("card colour", "Blue")
+
+
 def colours_word(colours: tuple[str, ...]) -> Text:
-    return slashed([colour_word(c) for c in colours])
+    return slashed([quality_colour(c) for c in colours])
 
 
 def symbols_text(symbols: str) -> Text:

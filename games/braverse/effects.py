@@ -405,11 +405,11 @@ class Effects(Battle):
             events.append(Event(text=text))
         else:
             state.sides[seat].attack_bonus += n
-            text = t(
-                "{card}: {player}'s attacks deal {n} this turn.",
-                card=name,
-                player=state.names[seat],
-                n=f"{n:+d}",
+            who = state.names[seat]
+            text = (
+                t("{card}: {player}'s attacks deal +{n} this turn.", card=name, player=who, n=n)
+                if n >= 0
+                else t("{card}: {player}'s attacks deal {n} this turn.", card=name, player=who, n=n)
             )
             events.append(Event(text=text))
 

@@ -5,10 +5,15 @@ multiset, the automatic payment first."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from games.braverse.battle import other, position_word
 from games.braverse.cards import (
+    Op,
     colour_word,
     effect_text,
+    op_brief,
+    op_text,
     ops_text,
     trigger_name,
     type_name,
@@ -31,6 +36,7 @@ from games.core.text import Text, t, tc
 from games.core.words import brief
 
 BUTTON_LABEL = 80  # Discord's longest button label; a select's option label takes 100
+DESCRIPTION = 100  # a select option's description
 
 
 class Asks(Effects):
@@ -107,14 +113,24 @@ class Asks(Effects):
         if trigger is not None:
             effects = [(t, e) for t, e in effects if t == trigger]
         if not effects:
-            return Text("")
-        text = sentences(
-            [
-                t("{trigger}: {effect}", trigger=trigger_name(name), effect=ops_text(ops))
-                for name, ops in effects
-            ]
-        )
-        return brief(text)
+            return Text(None, {"": ""}, english="")
+
+        def said(op_words: Callable[[Op], Text]) -> Text:
+            return sentences(
+                [
+                    t(
+                        "{trigger}: {effect}",
+                        trigger=trigger_name(name),
+                        effect=sentences([op_words(op) for op in ops]),
+                    )
+                    for name, ops in effects
+                ]
+            )
+
+        text = said(op_text)
+        if len(text) > DESCRIPTION:  # the English's length: translations are kept as short
+            text = said(op_brief)
+        return text if len(text) <= DESCRIPTION else brief(text, DESCRIPTION)
 
     def card_label(self, number: str) -> Text:
         card = self.pool[number]

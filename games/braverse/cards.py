@@ -766,6 +766,19 @@ def op_text(op: Op) -> Text:
     raise AssertionError(op)
 
 
+def op_brief(op: Op) -> Text:
+    """An op in fewer words, where a select's 100 characters cannot hold all of it."""
+    if isinstance(op, Search):
+        return tn(
+            "Look at the top {n} card of your deck; take up to {take} {cards} into your hand…",
+            "Look at the top {n} cards of your deck; take up to {take} {cards} into your hand…",
+            n=op.n,
+            take=op.take,
+            cards=filter_text(op.filter),
+        )
+    return op_text(op)
+
+
 def target_verb(op: Op) -> Text:
     """What a targeted op does, as the prompt for its target says it: "deals 1 damage"."""
     match op:

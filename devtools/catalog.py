@@ -113,13 +113,23 @@ def load(code: str) -> Catalog:
 
 
 def _new_catalog(code: str) -> Catalog:
-    return Catalog(locale=code, project="Cookie Jar", fuzzy=False)
+    catalog = Catalog(locale=code, project="Cookie Jar", fuzzy=False)
+    _our_plurals(catalog, code)
+    return catalog
+
+
+def _our_plurals(catalog: Catalog, code: str) -> None:
+    # Babel would take CLDR's count of plural forms (three for Spanish and Portuguese);
+    # the catalogs state gettext's own (PLURAL_FORMS), and every entry has that many.
+    catalog._num_plurals = _nplurals(code)
+    catalog._plural_expr = PLURAL_FORMS[code].split("plural=", 1)[1].rstrip(";")
 
 
 def save(code: str, catalog: Catalog, path: Path | None = None) -> None:
     catalog.project = "Cookie Jar"
     catalog.version = "1"
     catalog.fuzzy = False
+    _our_plurals(catalog, code)
     catalog.header_comment = (
         f"# Cookie Jar's {code} catalog: one entry a message, its English id and its\n"
         f"# translation. Game terms follow {code}.glossary.toml; docs/translating.md says how."
@@ -131,20 +141,10 @@ def save(code: str, catalog: Catalog, path: Path | None = None) -> None:
     buffer = BytesIO()
     # Sorted and without source lines: a catalog changes only where its messages change.
     write_po(buffer, catalog, width=0, no_location=True, sort_output=True, ignore_obsolete=True)
-    text = buffer.getvalue().decode()
-    text = _with_plural_header(text, code)
-    (path or catalog_path(code)).write_text(text)
-
-
-def _with_plural_header(text: str, code: str) -> str:
-    lines = [
-        line
-        for line in text.splitlines(keepends=True)
-        if not line.startswith(('"Plural-Forms:', '"POT-Creation-Date:', '"PO-Revision-Date:'))
-    ]
-    header_end = lines.index("\n") if "\n" in lines else len(lines)
-    lines.insert(header_end, f'"Plural-Forms: {PLURAL_FORMS[code]}\\n"\n')
-    return "".join(lines)
+    # No creation or revision dates: they would change, and conflict, at every update.
+    lines = buffer.getvalue().decode().splitlines(keepends=True)
+    dated = ('"POT-Creation-Date:', '"PO-Revision-Date:')
+    (path or catalog_path(code)).write_text("".join(x for x in lines if not x.startswith(dated)))
 
 
 def update() -> None:

@@ -32,7 +32,7 @@ from games.braverse.state import (
     TrapWindow,
 )
 from games.core.protocol import Action, Decision, Option, option
-from games.core.text import Text, t, tc
+from games.core.text import Text, plain, t, tc
 from games.core.words import brief
 
 BUTTON_LABEL = 80  # Discord's longest button label; a select's option label takes 100
@@ -113,7 +113,7 @@ class Asks(Effects):
         if trigger is not None:
             effects = [(t, e) for t, e in effects if t == trigger]
         if not effects:
-            return Text(None, {"": ""}, english="")
+            return plain("")
 
         def said(op_words: Callable[[Op], Text]) -> Text:
             return sentences(

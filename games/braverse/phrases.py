@@ -1,11 +1,12 @@
-"""Braverse's words put together: each way of joining parts is a catalog message of its
-own, so a language may join them its way ("2 Red + 1 any colour", "Cookie or Item")."""
+"""Braverse's words put together. A join that carries a word or a language's punctuation
+("Cookie or Item", "A, B", sentences one after another) is a catalog message of its own, so
+a language joins them its way; pure layout (lines, " · ", " + ", "/") is ``joined``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from games.core.text import Text, t
+from games.core.text import Text, joined, plain, t
 
 Join = Callable[[Text | str, Text | str], Text]
 
@@ -13,24 +14,20 @@ Join = Callable[[Text | str, Text | str], Text]
 def _chain(parts: Sequence[Text | str], join: Join) -> Text:
     """``parts`` joined left to right: a, join(a, b), join(join(a, b), c)..."""
     if not parts:
-        return t("—")
+        return plain("")
     first = parts[0]
-    text = first if isinstance(first, Text) else _verbatim(first)
+    text = first if isinstance(first, Text) else plain(first)
     for part in parts[1:]:
         text = join(text, part)
     return text
 
 
-def _verbatim(value: str) -> Text:
-    return Text(None, {"": value}, english=value)
-
-
 def slashed(parts: Sequence[Text | str]) -> Text:
-    return _chain(parts, lambda a, b: t("{a}/{b}", a=a, b=b))
+    return joined(parts, "/")
 
 
 def plussed(parts: Sequence[Text | str]) -> Text:
-    return _chain(parts, lambda a, b: t("{a} + {b}", a=a, b=b))
+    return joined(parts, " + ")
 
 
 def commas(parts: Sequence[Text | str]) -> Text:
@@ -47,7 +44,7 @@ def anded(parts: Sequence[Text | str]) -> Text:
 
 def dotted(parts: Sequence[Text | str]) -> Text:
     """Facts side by side: "Cookie · Red · LV1"."""
-    return _chain(parts, lambda a, b: t("{a} · {b}", a=a, b=b))
+    return joined(parts, " · ")
 
 
 def sentences(parts: Sequence[Text | str]) -> Text:
@@ -57,9 +54,9 @@ def sentences(parts: Sequence[Text | str]) -> Text:
 
 def lined(parts: Sequence[Text | str]) -> Text:
     """One part a line."""
-    return _chain(parts, lambda a, b: t("{a}\n{b}", a=a, b=b))
+    return joined(parts, "\n")
 
 
 def paragraphs(parts: Sequence[Text | str]) -> Text:
     """Paragraphs, a blank line between them."""
-    return _chain(parts, lambda a, b: t("{a}\n\n{b}", a=a, b=b))
+    return joined(parts, "\n\n")

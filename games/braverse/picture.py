@@ -31,7 +31,7 @@ from games.core.pictures import (
     section_height,
 )
 from games.core.pictures import header as draw_header
-from games.core.text import Text, t, tc
+from games.core.text import Text, plain, t, tc
 from games.core.translations import ENGLISH, render
 
 SYMBOLS: dict[str, tuple[Shape, str]] = {
@@ -107,7 +107,7 @@ def ability_text(card: Card) -> Text:
     lines = card_lines(card)[1:]
     if card.attack is not None and not card.attack.then:
         lines = lines[1:]
-    return sentences(lines) if lines else Text(None, {"": ""}, english="")
+    return sentences(lines) if lines else plain("")
 
 
 def effect_lines(

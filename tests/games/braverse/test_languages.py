@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from games.braverse import picture
+from games.braverse import picture, rules_text
 from games.braverse.state import BraverseState
 from games.core.panels import Panel, Panels
 from games.core.pictures import Canvas
@@ -78,7 +78,10 @@ def test_a_log_line_reads_in_korean_with_the_name_as_written() -> None:
     chooser = state.names[state.chooser]
     (line,) = state.log
     assert render(line.text, "ko") == f"✊ {chooser}이(가) 가위바위보에서 이겨서 선공을 정해요."
-    assert render(line.text, "es") == f"✊ {chooser} gana piedra, papel o tijera y elige quién empieza."
+    assert (
+        render(line.text, "es")
+        == f"✊ {chooser} gana piedra, papel o tijera y elige quién empieza."
+    )
 
 
 def test_a_card_text_reads_in_korean_line_by_line() -> None:
@@ -126,7 +129,8 @@ def test_a_played_match_says_nothing_in_english_in_pseudo() -> None:
 
 
 def test_rules_and_cards_say_nothing_in_english_in_pseudo() -> None:
-    for words in (GAME.quick_start, GAME.rules_text(), GAME.rulings_text()):
+    # The rulebook's own paragraphs; its opening "How to play here" is games.core's.
+    for words in (GAME.quick_start, rules_text.game_rules(GAME.pool), GAME.rulings_text()):
         assert not english_words(render(words, PSEUDO)), render(words, PSEUDO)
     for card in GAME.pool.cards:
         assert not english_words(render(card.text, PSEUDO))
@@ -184,4 +188,5 @@ def test_a_stored_match_with_plain_english_lines_still_shows() -> None:
     assert all(type(line.text) is str for line in old.log)
     panels = GAME.panels(GAME.view(old, None))
     log = next(f for f in panels.table.fields if f.name == "Log")
-    assert render(log.value, "ko").splitlines()[-1] == str(old.log[-1].text)
+    public = [line.text for line in old.log if line.visible_for(None)]
+    assert render(log.value, "ko").splitlines()[-1] == public[-1]

@@ -6,6 +6,7 @@ multiset, the automatic payment first."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from games.braverse.battle import other, position_word
 from games.braverse.cards import (
@@ -33,10 +34,18 @@ from games.braverse.state import (
 )
 from games.core.protocol import Action, Decision, Option, option
 from games.core.text import Text, plain, t, tc
+from games.core.translations import LANGUAGES, render
 from games.core.words import brief
 
 BUTTON_LABEL = 80  # Discord's longest button label; a select's option label takes 100
 DESCRIPTION = 100  # a select option's description
+
+
+@lru_cache(maxsize=8192)  # keyed by the English, which names the same words alike
+def widest(label: Text) -> int:
+    """A label's length in the longest of the shipped languages: a move whose label one of
+    them cannot fit on a button goes in a select, for every reader alike."""
+    return max(len(render(label, code)) for code in LANGUAGES)
 
 
 class Asks(Effects):
@@ -267,7 +276,7 @@ class Asks(Effects):
             name = self.pool[cookie.card].name
             attacker = self.pool[cookie.card].title
             if [self.pool[c.card].name for c in side.battle].count(name) > 1:
-                attacker = t("{card} ({place})", card=attacker, place=position_word(i))
+                attacker = t("{card} ({place})", card=attacker, place=position_word(i, short=True))
             for j in range(len(foe.battle)):
                 for p in payments(side, self.pool, card.attack.cost):
                     opts.append(
@@ -283,7 +292,7 @@ class Asks(Effects):
                             group=tc("group", "Attacks"),
                         )
                     )
-        if all(len(o.label) <= BUTTON_LABEL for o in opts):
+        if all(widest(o.label) <= BUTTON_LABEL for o in opts):
             return opts
         return [
             option(o.action, o.label, group=o.group, description=self.attack_brief(state, o.action))

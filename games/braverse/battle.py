@@ -30,7 +30,7 @@ from games.braverse.state import (
     TrapWindow,
 )
 from games.core.protocol import Event
-from games.core.text import Text, t, tn
+from games.core.text import Text, t, tc, tn
 
 if TYPE_CHECKING:
     from games.braverse.cards import Card
@@ -42,11 +42,15 @@ def other(seat: int) -> int:
     return 1 - seat
 
 
-def position_word(index: int, *, first: bool = False) -> Text:
-    """A place in the Battle Area (``POSITIONS``), as moves and the table name it."""
-    if POSITIONS[index] == "left":
-        return t("Left") if first else t("left")
-    return t("Right") if first else t("right")
+def position_word(index: int, *, first: bool = False, short: bool = False) -> Text:
+    """A place in the Battle Area (``POSITIONS``), as moves and the table name it;
+    ``short``: abridged where a language needs it to fit a move's label."""
+    left = POSITIONS[index] == "left"
+    if short:
+        return tc("short", "left") if left else tc("short", "right")
+    if first:
+        return t("Left") if left else t("Right")
+    return t("left") if left else t("right")
 
 
 class Battle:
@@ -73,9 +77,8 @@ class Battle:
         cookie = battle[index]
         card = self.pool[cookie.card].title
         if len(battle) > 1:
-            return t(
-                "{card} ({place}, HP {n})", card=card, place=position_word(index), n=len(cookie.hp)
-            )
+            place = position_word(index, short=True)
+            return t("{card} ({place}, HP {n})", card=card, place=place, n=len(cookie.hp))
         return t("{card} (HP {n})", card=card, n=len(cookie.hp))
 
     @staticmethod

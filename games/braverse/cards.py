@@ -321,8 +321,9 @@ class Card(Strict):
 
     @property
     def title(self) -> Text:
-        """The card's name, as its reader's language calls it."""
-        return tc("card", self.name)
+        """The card's name, as its reader's language calls it: devtools.catalog extracts
+        every name of the card list under the context "card"."""
+        return Text(self.name, context="card")
 
     @property
     def label(self) -> Text:

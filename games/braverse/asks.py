@@ -41,11 +41,48 @@ BUTTON_LABEL = 80  # Discord's longest button label; a select's option label tak
 DESCRIPTION = 100  # a select option's description
 
 
-@lru_cache(maxsize=8192)  # keyed by the English, which names the same words alike
+# A label's widest rendering, by its English with every digit read as 0: digits are the
+# same in every language, so labels that differ only in their figures are as wide.
+_WIDEST: dict[str, int] = {}
+_ZEROS = str.maketrans("123456789", "000000000")
+
+
 def widest(label: Text) -> int:
     """A label's length in the longest of the shipped languages: a move whose label one of
     them cannot fit on a button goes in a select, for every reader alike."""
-    return max(len(render(label, code)) for code in LANGUAGES)
+    key = label.translate(_ZEROS)
+    found = _WIDEST.get(key)
+    if found is None:
+        if len(_WIDEST) > 8192:
+            _WIDEST.clear()
+        found = _WIDEST[key] = max(len(render(label, code)) for code in LANGUAGES)
+    return found
+
+
+# The groups moves are shown in, and words every main decision says: made once.
+ATTACKS = tc("group", "Attacks")
+COOKIES = tc("group", "Cookies")
+ITEMS = tc("group", "Items")
+STAGE = tc("group", "Stage")
+END = tc("group", "End")
+END_TURN = t("End turn")
+SUPPORT = tc("group", "Support")
+SKIP = tc("group", "Skip")
+
+
+# Decisions are hot (a search bot asks at every step of its playouts) and an attack's label
+# repeats: kept by its parts, Texts whose English names them (card names are unique).
+@lru_cache(maxsize=4096)
+def attack_label(attacker: Text, target: Text, damage: int, paid: Text) -> tuple[Text, bool]:
+    """An attack's label, and whether it fits a button in every shipped language."""
+    label = t(
+        "{attacker} → {target}: {n} dmg ({paid})",
+        attacker=attacker,
+        target=target,
+        n=damage,
+        paid=paid,
+    )
+    return label, widest(label) <= BUTTON_LABEL
 
 
 class Asks(Effects):
@@ -102,7 +139,7 @@ class Asks(Effects):
 
     def starting_decision(self, state: BraverseState, seat: int) -> Decision:
         opts = tuple(
-            option(Action.of("start", c), self.card_label(c), group=tc("group", "Cookies"))
+            option(Action.of("start", c), self.card_label(c), group=COOKIES)
             for c in self.cookies_in_hand(state.sides[seat])
         )
         return Decision(
@@ -114,13 +151,27 @@ class Asks(Effects):
             hides_choice=True,  # one kind of Cookie in hand is pinged all the same
         )
 
+    def said_once(self, key: tuple[str, ...], make: Callable[[], Text]) -> Text:
+        """Words of a card, made once per engine: they depend on the pool alone, and
+        decisions, which say them, are hot."""
+        said: dict[tuple[str, ...], Text] = self.__dict__.setdefault("_said", {})
+        found = said.get(key)
+        if found is None:
+            found = said[key] = make()
+        return found
+
     def effect_brief(self, number: str, trigger: str | None = None) -> Text:
         """What a card does, for its option's description (at most 100 characters): the
         one trigger's text, or every effect but the plain attack; "" for a vanilla card."""
+        return self.said_once(
+            ("brief", number, trigger or ""), lambda: self.make_brief(number, trigger)
+        )
+
+    def make_brief(self, number: str, trigger: str | None) -> Text:
         card = self.pool[number]
-        effects = [(t, e) for t, e in card.effects() if t != "attack.then"]
+        effects = [(name, ops) for name, ops in card.effects() if name != "attack.then"]
         if trigger is not None:
-            effects = [(t, e) for t, e in effects if t == trigger]
+            effects = [(name, ops) for name, ops in effects if name == trigger]
         if not effects:
             return plain("")
 
@@ -142,26 +193,29 @@ class Asks(Effects):
         return text if len(text) <= DESCRIPTION else brief(text, DESCRIPTION)
 
     def card_label(self, number: str) -> Text:
+        return self.said_once(("label", number), lambda: self.make_card_label(number))
+
+    def make_card_label(self, number: str) -> Text:
         card = self.pool[number]
         if card.type == "cookie":
             return t("{card} (LV{level}, HP {hp})", card=card.title, level=card.level, hp=card.hp)
         return t("{card} ({kind})", card=card.title, kind=type_name(card.type))
+
+    def support_label(self, number: str) -> Text:
+        card = self.pool[number]
+        return t("{card} (pays {colour})", card=card.label, colour=colour_word(card.colour))
 
     def support_decision(self, state: BraverseState, key: str) -> Decision:
         side = state.sides[state.turn]
         opts = [
             option(
                 Action.of("sup", c),
-                t(
-                    "{card} (pays {colour})",
-                    card=self.pool[c].label,
-                    colour=colour_word(self.pool[c].colour),
-                ),
-                group=tc("group", "Support"),
+                self.said_once(("support", c), lambda c=c: self.support_label(c)),
+                group=SUPPORT,
             )
             for c in sorted(set(side.hand))
         ]
-        opts.append(option(Action.of("skip"), t("Skip"), group=tc("group", "Skip")))
+        opts.append(option(Action.of("skip"), t("Skip"), group=SKIP))
         return Decision(
             key=key,
             seat=state.turn,
@@ -206,8 +260,10 @@ class Asks(Effects):
             opts += [
                 option(
                     Action.of("cookie", c),
-                    t("Place {card}", card=self.card_label(c)),
-                    group=tc("group", "Cookies"),
+                    self.said_once(
+                        ("place", c), lambda c=c: t("Place {card}", card=self.card_label(c))
+                    ),
+                    group=COOKIES,
                     description=self.effect_brief(c),
                 )
                 for c in hand
@@ -223,7 +279,7 @@ class Asks(Effects):
                         option(
                             Action.of("item", number, *p.args),
                             t("Use {card} ({paid})", card=card.title, paid=self.paid_text(p)),
-                            group=tc("group", "Items"),
+                            group=ITEMS,
                             description=self.effect_brief(number, "item"),
                         )
                     )
@@ -233,7 +289,7 @@ class Asks(Effects):
                         option(
                             Action.of("stage", number, *p.args),
                             t("Stage {card} ({paid})", card=card.title, paid=self.paid_text(p)),
-                            group=tc("group", "Stage"),
+                            group=STAGE,
                             description=self.effect_brief(number),
                         )
                     )
@@ -250,15 +306,13 @@ class Asks(Effects):
                     option(
                         Action.of("act", *p.args),
                         t("Activate {card} ({paid})", card=stage.title, paid=self.paid_text(p)),
-                        group=tc("group", "Stage"),
+                        group=STAGE,
                         description=self.effect_brief(stage.number, "activate"),
                     )
                 )
         if self.may_attack(state):
             opts += self.attack_options(state)
-        opts.append(
-            option(Action.of("end"), t("End turn"), group=tc("group", "End"), style="danger")
-        )
+        opts.append(option(Action.of("end"), END_TURN, group=END, style="danger"))
         return opts
 
     def attack_options(self, state: BraverseState) -> list[Option]:
@@ -268,6 +322,7 @@ class Asks(Effects):
         seat = state.turn
         side, foe = state.sides[seat], state.sides[other(seat)]
         opts: list[Option] = []
+        every_fits = True
         for i, cookie in enumerate(side.battle):
             card = self.pool[cookie.card]
             if cookie.rested or card.attack is None:
@@ -278,21 +333,12 @@ class Asks(Effects):
             if [self.pool[c.card].name for c in side.battle].count(name) > 1:
                 attacker = t("{card} ({place})", card=attacker, place=position_word(i, short=True))
             for j in range(len(foe.battle)):
+                target = self.battle_name(foe.battle, j)
                 for p in payments(side, self.pool, card.attack.cost):
-                    opts.append(
-                        option(
-                            Action.of("atk", i, j, *p.args),
-                            t(
-                                "{attacker} → {target}: {n} dmg ({paid})",
-                                attacker=attacker,
-                                target=self.battle_name(foe.battle, j),
-                                n=damage,
-                                paid=self.paid_text(p),
-                            ),
-                            group=tc("group", "Attacks"),
-                        )
-                    )
-        if all(widest(o.label) <= BUTTON_LABEL for o in opts):
+                    label, fits = attack_label(attacker, target, damage, self.paid_text(p))
+                    every_fits = every_fits and fits
+                    opts.append(option(Action.of("atk", i, j, *p.args), label, group=ATTACKS))
+        if every_fits:
             return opts
         return [
             option(o.action, o.label, group=o.group, description=self.attack_brief(state, o.action))
@@ -442,8 +488,10 @@ class Asks(Effects):
             opts = [
                 option(
                     Action.of("place", c),
-                    t("Place {card}", card=self.card_label(c)),
-                    group=tc("group", "Cookies"),
+                    self.said_once(
+                        ("place", c), lambda c=c: t("Place {card}", card=self.card_label(c))
+                    ),
+                    group=COOKIES,
                 )
                 for c in self.cookies_in_hand(side)
             ]

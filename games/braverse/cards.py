@@ -319,17 +319,17 @@ class Card(Strict):
     def is_flip(self) -> bool:
         return self.flip is not None
 
-    @property
+    @cached_property
     def title(self) -> Text:
         """The card's name, as its reader's language calls it: devtools.catalog extracts
         every name of the card list under the context "card"."""
         return Text(self.name, context="card")
 
-    @property
+    @cached_property
     def label(self) -> Text:
         return t("{colour} {card}", colour=COLOUR_EMOJI[self.colour], card=self.title)
 
-    @property
+    @cached_property
     def text(self) -> Text:
         return card_text(self)
 
@@ -525,6 +525,7 @@ def colours_word(colours: tuple[str, ...]) -> Text:
     return slashed([quality_colour(c) for c in colours])
 
 
+@cache
 def symbols_text(symbols: str) -> Text:
     """Cost symbols in words, so that no colour is told by its hue alone:
     "RRN" is "2 Red + 1 any colour"."""
@@ -532,6 +533,7 @@ def symbols_text(symbols: str) -> Text:
     return plussed([t("{n} {colour}", n=n, colour=word) for n, word in counts if n])
 
 
+@cache
 def cost_text(cost: str) -> Text:
     parts = parse_cost(cost)
     words = [symbols_text(parts.symbols)] if parts.symbols else []

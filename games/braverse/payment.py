@@ -35,6 +35,7 @@ class Payment:
         return cls(paid=args[0], discard=args[1] if len(args) > 1 else None)
 
 
+@cache  # a few payments come up again and again: decisions are hot
 def payment_text(payment: Payment, discard: str | None = None) -> Text:
     """A payment in words: "pay 1 Red + 1 any colour", with the hand card it discards
     (``discard``: the card as named to its reader, else its number)."""

@@ -21,7 +21,7 @@ from games.braverse.cards import (
 )
 from games.braverse.effects import Effects
 from games.braverse.payment import Payment, payment_text, payments
-from games.braverse.phrases import sentences
+from games.braverse.phrases import sentences, widest
 from games.braverse.state import (
     WIN_LEVEL,
     BraverseState,
@@ -34,29 +34,10 @@ from games.braverse.state import (
 )
 from games.core.protocol import Action, Decision, Option, option
 from games.core.text import Text, plain, t, tc
-from games.core.translations import LANGUAGES, render
 from games.core.words import brief
 
 BUTTON_LABEL = 80  # Discord's longest button label; a select's option label takes 100
 DESCRIPTION = 100  # a select option's description
-
-
-# A label's widest rendering, by its English with every digit read as 0: digits are the
-# same in every language, so labels that differ only in their figures are as wide.
-_WIDEST: dict[str, int] = {}
-_ZEROS = str.maketrans("123456789", "000000000")
-
-
-def widest(label: Text) -> int:
-    """A label's length in the longest of the shipped languages: a move whose label one of
-    them cannot fit on a button goes in a select, for every reader alike."""
-    key = label.translate(_ZEROS)
-    found = _WIDEST.get(key)
-    if found is None:
-        if len(_WIDEST) > 8192:
-            _WIDEST.clear()
-        found = _WIDEST[key] = max(len(render(label, code)) for code in LANGUAGES)
-    return found
 
 
 # The groups moves are shown in, and words every main decision says: made once.

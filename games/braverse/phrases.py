@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from games.core.text import Text, joined, plain, t
+from games.core.translations import LANGUAGES, render
 
 Join = Callable[[Text | str, Text | str], Text]
 
@@ -60,3 +61,21 @@ def lined(parts: Sequence[Text | str]) -> Text:
 def paragraphs(parts: Sequence[Text | str]) -> Text:
     """Paragraphs, a blank line between them."""
     return joined(parts, "\n\n")
+
+
+# A Text's widest rendering, by its English with every digit read as 0: digits are the same
+# in every language, so Texts that differ only in their figures are as wide.
+_WIDEST: dict[str, int] = {}
+_ZEROS = str.maketrans("123456789", "000000000")
+
+
+def widest(text: Text) -> int:
+    """A Text's length in the longest of the shipped languages: what must fit a Discord
+    limit (a button's 80 characters, a field's 1,024) in every one of them."""
+    key = text.translate(_ZEROS)
+    found = _WIDEST.get(key)
+    if found is None:
+        if len(_WIDEST) > 8192:
+            _WIDEST.clear()
+        found = _WIDEST[key] = max(len(render(text, code)) for code in LANGUAGES)
+    return found

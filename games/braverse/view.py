@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from games.braverse.battle import position_word
 from games.braverse.cards import COLOUR_EMOJI, CardPool, Target, colour_word, cost_text, type_word
-from games.braverse.phrases import commas, dotted, lined
+from games.braverse.phrases import commas, dotted, lined, widest
 from games.braverse.state import (
     WIN_LEVEL,
     AttackFrame,
@@ -31,7 +31,7 @@ from games.braverse.state import (
 )
 from games.core.panels import Panel, PanelField, Panels
 from games.core.protocol import Decision
-from games.core.text import Text, Words, plain, t, tn
+from games.core.text import Text, Words, joined, plain, t, tn
 from games.core.views import TableView, to_move
 
 
@@ -387,11 +387,12 @@ def table_panel(game: BraverseRules, view: BraverseView) -> Panel:
 
 
 def log_text(log: list[str]) -> Text:
-    """The last lines of the log that fit a field (1,000 characters in English)."""
+    """The last lines of the log that fit a field in every shipped language (1,000
+    characters: a field holds 1,024)."""
     kept: list[str] = []
     size = 0
     for line in reversed(log):
-        size += len(line) + 1
+        size += (widest(line) if isinstance(line, Text) else len(line)) + 1
         if size > 1000 and kept:
             break
         kept.insert(0, line)
@@ -475,12 +476,20 @@ def hand_panel(game: BraverseRules, view: BraverseView) -> Panel | None:
 
 
 def pile_text(game: BraverseRules, cards: list[str]) -> Text | str:
+    """A pile by card, as many as fit a field in every shipped language, then "…"."""
     counted = sorted(Counter(cards).items())
     parts = [
         t("{card} ×{n}", card=game.pool[c].title, n=n) if n > 1 else game.pool[c].title
         for c, n in counted
     ]
-    return commas(parts) if parts else "—"
+    kept: list[Text] = []
+    size = 0
+    for part in parts:
+        size += widest(part) + 2
+        if size > 1000:
+            return joined([commas(kept), "…"], ", ")
+        kept.append(part)
+    return commas(kept) if kept else "—"
 
 
 def details(game: BraverseRules, view: BraverseView) -> Panel:

@@ -15,7 +15,7 @@ from games.core.panels import Panel, Panels
 from games.core.pictures import Canvas
 from games.core.protocol import Event
 from games.core.text import Text
-from games.core.translations import PSEUDO, render
+from games.core.translations import LANGUAGES, PSEUDO, render
 
 from .conftest import GAME
 
@@ -190,3 +190,30 @@ def test_a_stored_match_with_plain_english_lines_still_shows() -> None:
     log = next(f for f in panels.table.fields if f.name == "Log")
     public = [line.text for line in old.log if line.visible_for(None)]
     assert render(log.value, "ko").splitlines()[-1] == public[-1]
+
+
+def test_the_table_fits_discords_fields_in_every_language() -> None:
+    """A field holds 1,024 characters: the log keeps the last lines that fit in the longest
+    language, and every other field of the table fits as well."""
+    for state, _ in played(300):
+        panels = GAME.panels(GAME.view(state, 0))
+        for panel in (panels.table, panels.hand, panels.details):
+            if panel is None:
+                continue
+            for field in panel.fields:
+                for language in LANGUAGES:
+                    assert len(render(field.value, language)) <= 1024, field.name
+                    assert len(render(field.name, language)) <= 256, field.name
+
+
+def test_a_pile_of_every_card_fits_a_field_in_every_language() -> None:
+    """The whole pool in one Discard Pile: the field says as many cards as fit, then …"""
+    state = next(s for s, _ in played(40) if s.round >= 1)
+    state.sides[1].discard = [c.number for c in GAME.pool.cards] * 2
+    details = GAME.panels(GAME.view(state, None)).details
+    assert details is not None
+    pile = details.fields[3].value
+    for language in LANGUAGES:
+        shown = render(pile, language)
+        assert len(shown) <= 1024 and shown.endswith("…"), language
+    assert render(pile, "ko").startswith("불씨 정찰병 ×2, 잉걸불 강아지 ×2")

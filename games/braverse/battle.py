@@ -30,7 +30,7 @@ from games.braverse.state import (
     TrapWindow,
 )
 from games.core.protocol import Event
-from games.core.words import plural
+from games.core.text import Text, t, tc, tn
 
 if TYPE_CHECKING:
     from games.braverse.cards import Card
@@ -40,6 +40,17 @@ SETUP_PHASES = ("order", "mulligan", "redraw", "starting")
 
 def other(seat: int) -> int:
     return 1 - seat
+
+
+def position_word(index: int, *, first: bool = False, short: bool = False) -> Text:
+    """A place in the Battle Area (``POSITIONS``), as moves and the table name it;
+    ``short``: abridged where a language needs it to fit a move's label."""
+    left = POSITIONS[index] == "left"
+    if short:
+        return tc("short", "left") if left else tc("short", "right")
+    if first:
+        return t("Left") if left else t("Right")
+    return t("left") if left else t("right")
 
 
 class Battle:
@@ -57,15 +68,18 @@ class Battle:
     def break_level(self, side: Side) -> int:
         return sum(self.pool[c].level or 0 for c in side.break_area)
 
-    def cookie_name(self, state: BraverseState, seat: int, card: str) -> str:
-        return f"{state.names[seat]}'s {self.pool[card].name}"
+    def cookie_name(self, state: BraverseState, seat: int, card: str) -> Text:
+        return t("{player}'s {card}", player=state.names[seat], card=self.pool[card].title)
 
-    def battle_name(self, battle: list[Cookie], index: int) -> str:
+    def battle_name(self, battle: list[Cookie], index: int) -> Text:
         """A Cookie as an option names it: its HP left, and its place when there are two,
         so that two Cookies of one name never read alike."""
         cookie = battle[index]
-        where = f"{POSITIONS[index]}, " if len(battle) > 1 else ""
-        return f"{self.pool[cookie.card].name} ({where}HP {len(cookie.hp)})"
+        card = self.pool[cookie.card].title
+        if len(battle) > 1:
+            place = position_word(index, short=True)
+            return t("{card} ({place}, HP {n})", card=card, place=place, n=len(cookie.hp))
+        return t("{card} (HP {n})", card=card, n=len(cookie.hp))
 
     @staticmethod
     def current_attack(state: BraverseState) -> AttackFrame | None:
@@ -96,19 +110,20 @@ class Battle:
         return all(test(value) for value, test in checks if value is not None)
 
     # --- the end ------------------------------------------------------------------------
-    def lose(self, state: BraverseState, seat: int, why: str, events: list[Event]) -> None:
+    def lose(self, state: BraverseState, seat: int, why: Text, events: list[Event]) -> None:
         if state.winner is not None:
             return
         state.winner = other(seat)
         state.phase = "over"
         state.stack = []
-        state.reason = f"{why}: {state.names[other(seat)]} wins."
-        events.append(Event(text=f"🏁 {state.reason}"))
+        state.reason = t("{why}: {winner} wins.", why=why, winner=state.names[other(seat)])
+        events.append(Event(text=t("🏁 {reason}", reason=state.reason)))
 
     def check_break(self, state: BraverseState, seat: int, events: list[Event]) -> None:
         level = self.break_level(state.sides[seat])
         if level >= WIN_LEVEL:
-            self.lose(state, seat, f"{state.names[seat]}'s Break Area reached LV {level}", events)
+            why = t("{player}'s Break Area reached LV {n}", player=state.names[seat], n=level)
+            self.lose(state, seat, why, events)
 
     # --- moving Cookies -----------------------------------------------------------------
     def place(
@@ -128,9 +143,14 @@ class Battle:
         state.next_uid += 1
         side.battle.append(cookie)
         spec = self.pool[card]
-        events.append(
-            Event(text=f"🍪 {state.names[seat]} places {spec.name} (LV{spec.level}, HP {spec.hp}).")
+        text = t(
+            "🍪 {player} places {card} (LV{level}, HP {hp}).",
+            player=state.names[seat],
+            card=spec.title,
+            level=spec.level,
+            hp=spec.hp,
         )
+        events.append(Event(text=text))
         if reveal and spec.on_reveal is not None:
             state.stack.append(RevealFrame(seat=seat, uid=cookie.uid))
         state.stack.append(DealFrame(seat=seat, to="hp", left=spec.hp or 0, uid=cookie.uid))
@@ -142,12 +162,13 @@ class Battle:
         side.discard += cookie.hp
         side.break_area.append(cookie.card)
         side.left += 1
-        events.append(
-            Event(
-                text=f"💔 {self.cookie_name(state, seat, cookie.card)} faints "
-                f"(Break Area LV {self.break_level(side)}/{WIN_LEVEL})."
-            )
+        text = t(
+            "💔 {cookie} faints (Break Area LV {level}/{win}).",
+            cookie=self.cookie_name(state, seat, cookie.card),
+            level=self.break_level(side),
+            win=WIN_LEVEL,
         )
+        events.append(Event(text=text))
         self.check_break(state, seat, events)
 
     def leave(
@@ -159,8 +180,11 @@ class Battle:
         side.discard += cookie.hp
         (side.hand if to == "hand" else side.discard).append(cookie.card)
         side.left += 1
-        where = "back to the hand" if to == "hand" else "to the Discard Pile"
-        events.append(Event(text=f"↩️ {self.cookie_name(state, seat, cookie.card)} goes {where}."))
+        who = self.cookie_name(state, seat, cookie.card)
+        if to == "hand":
+            events.append(Event(text=t("↩️ {cookie} goes back to the hand.", cookie=who)))
+        else:
+            events.append(Event(text=t("↩️ {cookie} goes to the Discard Pile.", cookie=who)))
 
     # --- dealing from a deck ------------------------------------------------------------
     def deal(
@@ -169,7 +193,7 @@ class Battle:
         if n <= 0:
             return
         if to == "hand":
-            events.append(Event(text=f"{state.names[seat]} draws {n}."))
+            events.append(Event(text=t("{player} draws {n}.", player=state.names[seat], n=n)))
         state.stack.append(DealFrame(seat=seat, to=to, left=n, **kw))  # type: ignore[arg-type]
 
     def step_deal(self, state: BraverseState, frame: DealFrame, events: list[Event]) -> bool:
@@ -183,19 +207,28 @@ class Battle:
         if frame.to == "hand":
             side.hand.append(card)
             events.append(
-                Event(text=f"You draw {self.pool[card].name}.", visible_to=frozenset({frame.seat}))
+                Event(
+                    text=t("You draw {card}.", card=self.pool[card].title),
+                    visible_to=frozenset({frame.seat}),
+                )
             )
         elif frame.to == "hp":
             assert target is not None
             target[1].hp.append(card)
         elif frame.to == "discard":
             side.discard.append(card)
-            events.append(Event(text=f"{state.names[frame.seat]} mills {self.pool[card].name}."))
+            text = t(
+                "{player} mills {card}.", player=state.names[frame.seat], card=self.pool[card].title
+            )
+            events.append(Event(text=text))
         else:
             side.support.append(SupportCard(card=card, rested=frame.rested))
-            events.append(
-                Event(text=f"{state.names[frame.seat]} adds {self.pool[card].name} to Support.")
+            text = t(
+                "{player} adds {card} to Support.",
+                player=state.names[frame.seat],
+                card=self.pool[card].title,
             )
+            events.append(Event(text=text))
         return True
 
     # --- refresh ------------------------------------------------------------------------
@@ -226,8 +259,10 @@ class Battle:
             self.lose(
                 state,
                 frame.seat,
-                f"{state.names[frame.seat]}'s deck ran out with no Cookie in the Discard Pile "
-                "to refresh it",
+                t(
+                    "{player}'s deck ran out with no Cookie in the Discard Pile to refresh it",
+                    player=state.names[frame.seat],
+                ),
                 events,
             )
             return True
@@ -245,13 +280,18 @@ class Battle:
         side.break_area.append(card)
         side.deck = rng.sample(side.discard, len(side.discard))
         side.discard = []
-        events.append(
-            Event(
-                text=f"♻️ {state.names[seat]} refreshes: {self.pool[card].name} goes to the Break "
-                f"Area (LV {self.break_level(side)}/{WIN_LEVEL}); the Discard Pile becomes "
-                f"the deck ({plural(len(side.deck), 'card')})."
-            )
+        text = tn(
+            "♻️ {player} refreshes: {card} goes to the Break Area (LV {level}/{win}); the "
+            "Discard Pile becomes the deck ({n} card).",
+            "♻️ {player} refreshes: {card} goes to the Break Area (LV {level}/{win}); the "
+            "Discard Pile becomes the deck ({n} cards).",
+            n=len(side.deck),
+            player=state.names[seat],
+            card=self.pool[card].title,
+            level=self.break_level(side),
+            win=WIN_LEVEL,
         )
+        events.append(Event(text=text))
         self.check_break(state, seat, events)
 
     # --- re-placement -------------------------------------------------------------------
@@ -280,7 +320,10 @@ class Battle:
                 self.lose(
                     state,
                     seat,
-                    f"{state.names[seat]} has no Cookie in the Battle Area and none in hand",
+                    t(
+                        "{player} has no Cookie in the Battle Area and none in hand",
+                        player=state.names[seat],
+                    ),
                     events,
                 )
                 return True
@@ -304,18 +347,23 @@ class Battle:
             attacker, target = self.find(state, frame.attacker), self.find(state, frame.target)
             frame.step = "then"
             if attacker is None or target is None:
-                gone = "attacker" if attacker is None else "target"
-                events.append(Event(text=f"The {gone} has left the Battle Area: no damage."))
+                gone = (
+                    t("The attacker has left the Battle Area: no damage.")
+                    if attacker is None
+                    else t("The target has left the Battle Area: no damage.")
+                )
+                events.append(Event(text=gone))
                 frame.step = "done"
                 return True
             frame.damage = max(0, frame.damage)  # locked from here on
             frame.dealt = True
-            events.append(
-                Event(
-                    text=f"⚔️ {self.pool[attacker[1].card].name} deals {frame.damage} damage to "
-                    f"{self.cookie_name(state, defender, target[1].card)}."
-                )
+            text = t(
+                "⚔️ {card} deals {n} damage to {cookie}.",
+                card=self.pool[attacker[1].card].title,
+                n=frame.damage,
+                cookie=self.cookie_name(state, defender, target[1].card),
             )
+            events.append(Event(text=text))
             if frame.damage:
                 state.stack.append(
                     DamageFrame(
@@ -377,12 +425,13 @@ class Battle:
         card = cookie.hp.pop()
         side.discard.append(card)
         frame.left -= 1
-        events.append(
-            Event(
-                text=f"💥 {self.cookie_name(state, seat, cookie.card)} flips "
-                f"{self.pool[card].name} (HP {len(cookie.hp)} left)."
-            )
+        text = t(
+            "💥 {cookie} flips {card} (HP {n} left).",
+            cookie=self.cookie_name(state, seat, cookie.card),
+            card=self.pool[card].title,
+            n=len(cookie.hp),
         )
+        events.append(Event(text=text))
         if not cookie.hp:
             frame.left = 0  # surplus damage is lost
             self.faint(state, seat, cookie, events)
@@ -394,11 +443,15 @@ class Battle:
         side = state.sides[seat]
         assert card.flip is not None
         if side.flip_off:
-            events.append(Event(text=f"FLIP effects are off this turn: {card.name} does nothing."))
+            text = t("FLIP effects are off this turn: {card} does nothing.", card=card.title)
+            events.append(Event(text=text))
         elif not self.holds(state, seat, card.flip.if_):
-            events.append(Event(text=f"{card.name}'s FLIP condition does not hold."))
+            events.append(Event(text=t("{card}'s FLIP condition does not hold.", card=card.title)))
         elif not payments(side, self.pool, card.flip.cost):
-            events.append(Event(text=f"{state.names[seat]} cannot pay {card.name}'s FLIP."))
+            text = t(
+                "{player} cannot pay {card}'s FLIP.", player=state.names[seat], card=card.title
+            )
+            events.append(Event(text=text))
         else:
             state.stack.append(FlipFrame(seat=seat, card=card.number))
 
@@ -413,7 +466,8 @@ class Battle:
         if self.flip_payments(state, frame):
             return False
         state.stack.pop()
-        events.append(Event(text=f"{self.pool[frame.card].name}'s FLIP can no longer be paid."))
+        text = t("{card}'s FLIP can no longer be paid.", card=self.pool[frame.card].title)
+        events.append(Event(text=text))
         return True
 
     def reveal_payments(self, state: BraverseState, frame: RevealFrame) -> list[Payment]:

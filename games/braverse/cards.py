@@ -20,7 +20,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from games.braverse.phrases import anded, commas, dotted, lined, ored, plussed, sentences, slashed
 from games.core.cards import DATA_DIR
+from games.core.text import Text, t, tc, tn
 
 Colour = Literal["R", "Y", "G", "B"]
 CardType = Literal["cookie", "item", "trap", "stage"]
@@ -317,12 +319,18 @@ class Card(Strict):
     def is_flip(self) -> bool:
         return self.flip is not None
 
-    @property
-    def label(self) -> str:
-        return f"{COLOUR_EMOJI[self.colour]} {self.name}"
+    @cached_property
+    def title(self) -> Text:
+        """The card's name, as its reader's language calls it: devtools.catalog extracts
+        every name of the card list under the context "card"."""
+        return Text(self.name, context="card")
 
-    @property
-    def text(self) -> str:
+    @cached_property
+    def label(self) -> Text:
+        return t("{colour} {card}", colour=COLOUR_EMOJI[self.colour], card=self.title)
+
+    @cached_property
+    def text(self) -> Text:
         return card_text(self)
 
 
@@ -485,190 +493,411 @@ def card_schema_text() -> str:
 
 
 # --- card text ----------------------------------------------------------------------------
-def symbols_text(symbols: str) -> str:
+# Every piece is a catalog message (games.braverse.phrases joins them), so a card reads in
+# its reader's language; its English is what the card list's snapshot test holds.
+def colour_word(colour: str) -> Text:
+    match colour:
+        case "R":
+            return tc("colour", "Red")
+        case "Y":
+            return tc("colour", "Yellow")
+        case "G":
+            return tc("colour", "Green")
+        case "B":
+            return tc("colour", "Blue")
+    return tc("colour", "any colour")
+
+
+def quality_colour(colour: str) -> Text:
+    """A colour said of a card ("a Red Cookie"): languages whose adjectives agree take
+    another form than the colour named alone (a cost's "2 Red")."""
+    match colour:
+        case "R":
+            return tc("card colour", "Red")
+        case "Y":
+            return tc("card colour", "Yellow")
+        case "G":
+            return tc("card colour", "Green")
+    return tc("card colour", "Blue")
+
+
+def colours_word(colours: tuple[str, ...]) -> Text:
+    return slashed([quality_colour(c) for c in colours])
+
+
+@cache
+def symbols_text(symbols: str) -> Text:
     """Cost symbols in words, so that no colour is told by its hue alone:
     "RRN" is "2 Red + 1 any colour"."""
-    counts = [(symbols.count(c), COLOURS.get(c, "any colour")) for c in "RYGBN"]
-    return " + ".join(f"{n} {word}" for n, word in counts if n)
+    counts = [(symbols.count(c), colour_word(c)) for c in "RYGBN"]
+    return plussed([t("{n} {colour}", n=n, colour=word) for n, word in counts if n])
 
 
-def cost_text(cost: str) -> str:
+@cache
+def cost_text(cost: str) -> Text:
     parts = parse_cost(cost)
     words = [symbols_text(parts.symbols)] if parts.symbols else []
     if parts.discard:
-        words.append("discard a card")
+        words.append(t("discard a card"))
     if parts.rest_self:
-        words.append("rest this")
-    return ", ".join(words) or "free"
+        words.append(t("rest this"))
+    return commas(words) if words else tc("cost", "free")
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def type_word(kind: str) -> Text:
+    match kind:
+        case "cookie":
+            return tc("card type", "Cookie")
+        case "item":
+            return tc("card type", "Item")
+        case "trap":
+            return tc("card type", "Trap")
+        case "stage":
+            return tc("card type", "Stage")
+    return tc("card type", "card")
 
 
-def target_text(target: Target, noun: str = "Cookie") -> str:
+def type_name(kind: str) -> Text:
+    """A card's type in running text: "Backdraft (trap)"."""
+    match kind:
+        case "item":
+            return tc("card type", "item")
+        case "trap":
+            return tc("card type", "trap")
+        case "stage":
+            return tc("card type", "stage")
+    return tc("card type", "cookie")
+
+
+def _qualified(thing: Text, qualities: list[Text]) -> Text:
+    """ "Active LV1 Red Cookie": each quality put before the rest, as the language orders it."""
+    for quality in reversed(qualities):
+        thing = t("{quality} {thing}", quality=quality, thing=thing)
+    return thing
+
+
+def _levels(levels: tuple[int, ...]) -> Text:
+    return t("LV{levels}", levels="/".join(str(n) for n in levels))
+
+
+def _flip_word(flip: bool) -> Text:
+    return tc("card", "FLIP") if flip else tc("card", "non-FLIP")
+
+
+def target_text(target: Target, *, first: bool = False) -> Text:
+    """What an op aims at, in words; ``first``: opening a sentence (capitalised)."""
     if target.side == "self":
-        return "this Cookie"
-    if target.zone == "support":
-        noun = "Support card"
-    whose = {"own": "your", "opponent": "an opponent's", "either": "a"}[target.side]
-    quals = []
+        return t("This Cookie") if first else t("this Cookie")
+    quals: list[Text] = []
     if target.state:
-        quals.append("Active" if target.state == "active" else "Rested")
+        quals.append(
+            tc("card state", "Active") if target.state == "active" else tc("card state", "Rested")
+        )
     if target.level:
-        quals.append("LV" + "/".join(str(n) for n in target.level))
+        quals.append(_levels(target.level))
     if target.colour:
-        quals.append("/".join(COLOURS[c] for c in target.colour))
+        quals.append(colours_word(target.colour))
     if target.flip is not None:
-        quals.append("FLIP" if target.flip else "non-FLIP")
-    what = " ".join([*quals, noun])
-    if target.count == 1 and not target.up_to:
-        text = f"{whose} {what}" if target.side != "own" else f"one of your {what}s"
+        quals.append(_flip_word(target.flip))
+    support = target.zone == "support"
+    one = _qualified(tc("target", "Support card") if support else tc("target", "Cookie"), quals)
+    many = _qualified(tc("target", "Support cards") if support else tc("target", "Cookies"), quals)
+    n, side = target.count, target.side
+    if n == 1 and not target.up_to:
+        if side == "own":
+            text = (
+                t("One of your {cards}", cards=many)
+                if first
+                else t("one of your {cards}", cards=many)
+            )
+        elif side == "opponent":
+            text = (
+                t("An opponent's {card}", card=one)
+                if first
+                else t("an opponent's {card}", card=one)
+            )
+        else:
+            text = t("A {card}", card=one) if first else t("a {card}", card=one)
+    elif target.up_to:
+        if side == "own":
+            text = (
+                t("Up to {n} of your {cards}", n=n, cards=many)
+                if first
+                else t("up to {n} of your {cards}", n=n, cards=many)
+            )
+        elif side == "opponent":
+            text = (
+                t("Up to {n} of the opponent's {cards}", n=n, cards=many)
+                if first
+                else t("up to {n} of the opponent's {cards}", n=n, cards=many)
+            )
+        else:
+            text = (
+                t("Up to {n} {cards}", n=n, cards=many)
+                if first
+                else t("up to {n} {cards}", n=n, cards=many)
+            )
+    elif side == "own":
+        text = t("{n} of your {cards}", n=n, cards=many)
+    elif side == "opponent":
+        text = t("{n} of the opponent's {cards}", n=n, cards=many)
     else:
-        amount = f"up to {target.count}" if target.up_to else str(target.count)
-        owner = {"own": "of your", "opponent": "of the opponent's", "either": ""}[target.side]
-        text = " ".join(w for w in (amount, owner, what + "s") if w)
+        text = t("{n} {cards}", n=n, cards=many)
     if target.hp_left_at_most is not None:
-        text += f" with {target.hp_left_at_most} HP or less"
+        text = t("{target} with {n} HP or less", target=text, n=target.hp_left_at_most)
     return text
 
 
-def upper_first(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def filter_text(card_filter: CardFilter) -> str:
-    words = []
+def filter_text(card_filter: CardFilter) -> Text:
+    quals: list[Text] = []
     if card_filter.colour:
-        words.append("/".join(COLOURS[c] for c in card_filter.colour))
+        quals.append(colours_word(card_filter.colour))
     if card_filter.level:
-        words.append("LV" + "/".join(str(n) for n in card_filter.level))
+        quals.append(_levels(card_filter.level))
     if card_filter.flip is not None:
-        words.append("FLIP" if card_filter.flip else "non-FLIP")
-    kinds = card_filter.type or ("card",)
-    return " ".join([*words, " or ".join(k.capitalize() if k != "card" else k for k in kinds)])
+        quals.append(_flip_word(card_filter.flip))
+    kinds = ored([type_word(k) for k in card_filter.type or ("card",)])
+    return _qualified(kinds, quals)
 
 
-def op_text(op: Op) -> str:
+def op_text(op: Op) -> Text:
     match op:
         case Draw(n=n, up_to=up_to):
-            return f"Draw {'up to ' if up_to else ''}{plural(n, 'card')}."
+            if up_to:
+                return tn("Draw up to {n} card.", "Draw up to {n} cards.", n=n)
+            return tn("Draw {n} card.", "Draw {n} cards.", n=n)
         case Damage(n=n, target=target):
-            return f"Deal {n} damage to {target_text(target)}."
+            return t("Deal {n} damage to {target}.", n=n, target=target_text(target))
         case ModifyAttack(n=n):
             if n > 0:
-                return f"Your attacks deal +{n} damage this turn."
-            return f"The attack deals {-n} less damage."
+                return t("Your attacks deal +{n} damage this turn.", n=n)
+            return t("The attack deals {n} less damage.", n=-n)
         case AddHp(n=n, target=target):
-            return f"{upper_first(target_text(target))} gets +{n} HP from the top of your deck."
+            return t(
+                "{target} gets +{n} HP from the top of your deck.",
+                target=target_text(target, first=True),
+                n=n,
+            )
         case Search(n=n, take=take, filter=card_filter):
-            return (
-                f"Look at the top {plural(n, 'card')} of your deck; take up to {take} "
-                f"{filter_text(card_filter)} into your hand; the rest go to the bottom."
+            return tn(
+                "Look at the top {n} card of your deck; take up to {take} {cards} into your "
+                "hand; the rest go to the bottom.",
+                "Look at the top {n} cards of your deck; take up to {take} {cards} into your "
+                "hand; the rest go to the bottom.",
+                n=n,
+                take=take,
+                cards=filter_text(card_filter),
             )
         case ReturnToHand(target=target):
-            return f"Return {target_text(target)} to its owner's hand (its HP cards are discarded)."
+            return t(
+                "Return {target} to its owner's hand (its HP cards are discarded).",
+                target=target_text(target),
+            )
         case Recover(n=n, filter=card_filter):
-            return f"Put {n} {filter_text(card_filter)} from your Discard Pile into your hand."
+            return t(
+                "Put {n} {cards} from your Discard Pile into your hand.",
+                n=n,
+                cards=filter_text(card_filter),
+            )
         case Rest(target=target):
-            return f"Rest {target_text(target)}."
+            return t("Rest {target}.", target=target_text(target))
         case Activate(target=target):
-            return f"Make {target_text(target)} Active."
+            return t("Make {target} Active.", target=target_text(target))
         case Discard(n=n, side=side, how=how):
-            whose = "You discard" if side == "own" else "Your opponent discards"
-            chosen = "at random" if how == "random" else "of their choice"
-            if side == "own" and how == "choose":
-                chosen = "of your choice"
-            return f"{whose} {plural(n, 'card')} {chosen}."
+            if side == "own" and how == "random":
+                return tn(
+                    "You discard {n} card at random.", "You discard {n} cards at random.", n=n
+                )
+            if side == "own":
+                return tn(
+                    "You discard {n} card of your choice.",
+                    "You discard {n} cards of your choice.",
+                    n=n,
+                )
+            if how == "random":
+                return tn(
+                    "Your opponent discards {n} card at random.",
+                    "Your opponent discards {n} cards at random.",
+                    n=n,
+                )
+            return tn(
+                "Your opponent discards {n} card of their choice.",
+                "Your opponent discards {n} cards of their choice.",
+                n=n,
+            )
         case Mill(n=n, side=side):
-            whose = "your" if side == "own" else "your opponent's"
-            return f"Put the top {plural(n, 'card')} of {whose} deck into the Discard Pile."
+            if side == "own":
+                return tn(
+                    "Put the top {n} card of your deck into the Discard Pile.",
+                    "Put the top {n} cards of your deck into the Discard Pile.",
+                    n=n,
+                )
+            return tn(
+                "Put the top {n} card of your opponent's deck into the Discard Pile.",
+                "Put the top {n} cards of your opponent's deck into the Discard Pile.",
+                n=n,
+            )
         case DeckToSupport(n=n, rested=rested):
-            return (
-                f"Put the top {plural(n, 'card')} of your deck into your Support Area"
-                f"{' in Rest' if rested else ''}."
+            if rested:
+                return tn(
+                    "Put the top {n} card of your deck into your Support Area in Rest.",
+                    "Put the top {n} cards of your deck into your Support Area in Rest.",
+                    n=n,
+                )
+            return tn(
+                "Put the top {n} card of your deck into your Support Area.",
+                "Put the top {n} cards of your deck into your Support Area.",
+                n=n,
             )
         case SupportToHand(target=target):
-            return f"Return {target_text(target)} to its owner's hand."
+            return t("Return {target} to its owner's hand.", target=target_text(target))
         case BreakToDiscard(n=n):
-            return f"Move {plural(n, 'Cookie')} from your Break Area to your Discard Pile."
+            return tn(
+                "Move {n} Cookie from your Break Area to your Discard Pile.",
+                "Move {n} Cookies from your Break Area to your Discard Pile.",
+                n=n,
+            )
         case ToDiscard(target=target):
-            return f"Put {target_text(target)} into the Discard Pile (it does not faint)."
+            return t(
+                "Put {target} into the Discard Pile (it does not faint).",
+                target=target_text(target),
+            )
         case DisableFlip(side=side):
-            whose = "Your" if side == "own" else "Your opponent's"
-            return f"{whose} FLIP effects do not activate this turn."
+            if side == "own":
+                return t("Your FLIP effects do not activate this turn.")
+            return t("Your opponent's FLIP effects do not activate this turn.")
     raise AssertionError(op)
 
 
-def target_verb(op: Op) -> str:
+def op_brief(op: Op) -> Text:
+    """An op in fewer words, where a select's 100 characters cannot hold all of it."""
+    if isinstance(op, Search):
+        return tn(
+            "Look at the top {n} card of your deck; take up to {take} {cards} into your hand…",
+            "Look at the top {n} cards of your deck; take up to {take} {cards} into your hand…",
+            n=op.n,
+            take=op.take,
+            cards=filter_text(op.filter),
+        )
+    return op_text(op)
+
+
+def target_verb(op: Op) -> Text:
     """What a targeted op does, as the prompt for its target says it: "deals 1 damage"."""
     match op:
         case Damage(n=n):
-            return f"deals {n} damage"
+            return t("deals {n} damage", n=n)
         case AddHp(n=n):
-            return f"gives +{n} HP"
+            return t("gives +{n} HP", n=n)
         case ReturnToHand():
-            return "returns a Cookie to its owner's hand"
+            return t("returns a Cookie to its owner's hand")
         case Rest():
-            return "rests a card"
+            return t("rests a card")
         case Activate():
-            return "makes a card Active"
+            return t("makes a card Active")
         case SupportToHand():
-            return "returns a Support card to its owner's hand"
+            return t("returns a Support card to its owner's hand")
         case ToDiscard():
-            return "puts a Cookie into the Discard Pile"
-    return ""
+            return t("puts a Cookie into the Discard Pile")
+    return t("does its effect")
 
 
-def condition_text(condition: Condition | None) -> str:
-    if condition is None:
-        return ""
-    parts = []
+def condition_text(condition: Condition) -> Text:
+    parts: list[Text] = []
     if condition.break_level_at_least:
-        parts.append(f"your Break Area is LV {condition.break_level_at_least}+")
+        parts.append(t("your Break Area is LV {n}+", n=condition.break_level_at_least))
     if condition.opponent_break_level_at_least:
-        parts.append(f"the opponent's Break Area is LV {condition.opponent_break_level_at_least}+")
+        parts.append(
+            t("the opponent's Break Area is LV {n}+", n=condition.opponent_break_level_at_least)
+        )
     if condition.hand_at_most is not None:
-        parts.append(f"you hold {condition.hand_at_most} cards or fewer")
+        parts.append(t("you hold {n} cards or fewer", n=condition.hand_at_most))
     if condition.hand_at_least is not None:
-        parts.append(f"you hold {condition.hand_at_least} cards or more")
+        parts.append(t("you hold {n} cards or more", n=condition.hand_at_least))
     if condition.active_support_at_least:
-        parts.append(f"you have {condition.active_support_at_least}+ Active Support cards")
+        parts.append(t("you have {n}+ Active Support cards", n=condition.active_support_at_least))
     if condition.attack_damage_at_least:
-        parts.append(f"the attack declares {condition.attack_damage_at_least}+ damage")
-    return "If " + " and ".join(parts) + ": "
+        parts.append(t("the attack declares {n}+ damage", n=condition.attack_damage_at_least))
+    return anded(parts)
 
 
-TRIGGER_NAMES = {
-    "on_reveal": "On Reveal",
-    "flip": "FLIP",
-    "when_attacked": "When attacked",
-    "item": "Use",
-    "trap": "Trap",
-    "activate": "Activate (rest the Stage)",
-    "end_of_turn": "End of your turn",
-}
+def trigger_name(trigger: str) -> Text:
+    match trigger:
+        case "on_reveal":
+            return tc("trigger", "On Reveal")
+        case "flip":
+            return tc("trigger", "FLIP")
+        case "when_attacked":
+            return tc("trigger", "When attacked")
+        case "item":
+            return tc("trigger", "Use")
+        case "trap":
+            return tc("trigger", "Trap")
+        case "activate":
+            return tc("trigger", "Activate (rest the Stage)")
+        case "end_of_turn":
+            return tc("trigger", "End of your turn")
+    return tc("trigger", "Attack")
 
 
-def effect_text(effect: Effect) -> str:
-    return condition_text(effect.if_) + " ".join(op_text(op) for op in effect.do)
+TRIGGERS_SHOWN = ("on_reveal", "flip", "when_attacked", "item", "trap", "activate", "end_of_turn")
 
 
-def card_text(card: Card) -> str:
-    head = [card.type.capitalize(), COLOURS[card.colour]]
+def ops_text(ops: tuple[Op, ...]) -> Text:
+    return sentences([op_text(op) for op in ops])
+
+
+def effect_text(effect: Effect) -> Text:
+    text = ops_text(effect.do)
+    if effect.if_ is None:
+        return text
+    return t("If {condition}: {effect}", condition=condition_text(effect.if_), effect=text)
+
+
+def attack_text(attack: Attack) -> Text:
+    cost = cost_text(attack.cost)
+    if attack.then:
+        return t(
+            "Attack ({cost}): {n} damage. Then: {then}",
+            cost=cost,
+            n=attack.damage,
+            then=ops_text(attack.then),
+        )
+    return t("Attack ({cost}): {n} damage.", cost=cost, n=attack.damage)
+
+
+def trigger_line(trigger: str, effect: Effect) -> Text:
+    if isinstance(effect, Ability):
+        return t(
+            "{trigger} ({cost}): {effect}",
+            trigger=trigger_name(trigger),
+            cost=cost_text(effect.cost),
+            effect=effect_text(effect),
+        )
+    return t("{trigger}: {effect}", trigger=trigger_name(trigger), effect=effect_text(effect))
+
+
+def heading(card: Card) -> Text:
+    head = [type_word(card.type), colour_word(card.colour)]
     if card.type == "cookie":
-        head += [f"LV{card.level}", f"HP {card.hp}"] + (["FLIP"] if card.is_flip else [])
+        head += [t("LV{n}", n=card.level), t("HP {n}", n=card.hp)]
+        head += [tc("card", "FLIP")] if card.is_flip else []
     else:
-        head.append(f"cost {cost_text(card.cost)}")
-    lines = [f"{card.number} {card.name} — " + " · ".join(head)]
+        head.append(t("cost {cost}", cost=cost_text(card.cost)))
+    return t("{number} {card} — {about}", number=card.number, card=card.title, about=dotted(head))
+
+
+def card_lines(card: Card) -> list[Text]:
+    """The card's text, line by line: its heading, its attack, each trigger's effect."""
+    lines = [heading(card)]
     if card.attack is not None:
-        then = " ".join(op_text(op) for op in card.attack.then)
-        then = f" Then: {then}" if then else ""
-        lines.append(f"Attack ({cost_text(card.attack.cost)}): {card.attack.damage} damage.{then}")
-    for trigger, name in TRIGGER_NAMES.items():
+        lines.append(attack_text(card.attack))
+    for trigger in TRIGGERS_SHOWN:
         effect = getattr(card, trigger)
-        if effect is None:
-            continue
-        cost = f" ({cost_text(effect.cost)})" if isinstance(effect, Ability) else ""
-        lines.append(f"{name}{cost}: {effect_text(effect)}")
-    return "\n".join(lines)
+        if effect is not None:
+            lines.append(trigger_line(trigger, effect))
+    return lines
+
+
+def card_text(card: Card) -> Text:
+    return lined(card_lines(card))

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 from games.braverse.cards import CardListError, CardPool, braverse_pool, pool_path
 from games.braverse.state import BraverseOptions
 from games.core.cards import DATA_DIR
+from games.core.text import Text, Words, t, tn
 
 DECK_SIZE = 60
 MAX_COPIES = 4
@@ -33,7 +34,7 @@ class ParsedDeck(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     cards: tuple[str, ...]  # card numbers, one entry per copy
-    problems: tuple[str, ...]  # lines that could not be read
+    problems: tuple[Words, ...]  # lines that could not be read
     unknown: tuple[str, ...] = ()  # what those lines named, as written
 
 
@@ -54,7 +55,7 @@ def _count(token: str) -> int | None:
 
 def parse_deck(text: str, pool: CardPool) -> ParsedDeck:
     cards: list[str] = []
-    problems: list[str] = []
+    problems: list[Text] = []
     unknown: list[str] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -78,34 +79,46 @@ def parse_deck(text: str, pool: CardPool) -> ParsedDeck:
             shown = " ".join(words)
             card = pool.lookup(shown)
         if card is None:
-            problems.append(f"Line {number}: '{shown}' is not a card here.")
+            problems.append(t("Line {n}: '{card}' is not a card here.", n=number, card=shown))
             unknown.append(shown)
             continue
         cards += [card.number] * count
     return ParsedDeck(cards=tuple(cards), problems=tuple(problems), unknown=tuple(unknown))
 
 
-def deck_problems(cards: Iterable[str], pool: CardPool) -> list[str]:
+def deck_problems(cards: Iterable[str], pool: CardPool) -> list[Text]:
     """Every rule the deck breaks, each as a sentence; empty means legal."""
     cards = list(cards)
-    problems: list[str] = []
+    problems: list[Text] = []
     if len(cards) != DECK_SIZE:
-        problems.append(f"The deck has {len(cards)} cards; it needs exactly {DECK_SIZE}.")
+        problems.append(
+            tn(
+                "The deck has {n} card; it needs exactly {size}.",
+                "The deck has {n} cards; it needs exactly {size}.",
+                n=len(cards),
+                size=DECK_SIZE,
+            )
+        )
     counted = Counter(cards)
     for number, copies in sorted(counted.items()):
         if number not in pool:
-            problems.append(f"'{number}' is not a card here.")
+            problems.append(t("'{card}' is not a card here.", card=number))
         elif copies > MAX_COPIES:
             problems.append(
-                f"{number} {pool[number].name}: {copies} copies; "
-                f"at most {MAX_COPIES} of one card number."
+                t(
+                    "{number} {card}: {n} copies; at most {most} of one card number.",
+                    number=number,
+                    card=pool[number].title,
+                    n=copies,
+                    most=MAX_COPIES,
+                )
             )
     known = [c for c in cards if c in pool]
     flips = sum(1 for c in known if pool[c].is_flip)
     if flips > MAX_FLIP:
-        problems.append(f"{flips} FLIP cards; at most {MAX_FLIP}.")
+        problems.append(t("{n} FLIP cards; at most {most}.", n=flips, most=MAX_FLIP))
     if not any(pool[c].type == "cookie" for c in known):
-        problems.append("No Cookie card; a deck needs at least one.")
+        problems.append(t("No Cookie card; a deck needs at least one."))
     return problems
 
 

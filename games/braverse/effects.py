@@ -32,6 +32,7 @@ from games.braverse.cards import (
     ToDiscard,
     target_verb,
 )
+from games.braverse.phrases import commas
 from games.braverse.state import (
     AttackFrame,
     BraverseState,
@@ -40,15 +41,44 @@ from games.braverse.state import (
     SupportCard,
 )
 from games.core.protocol import Action, Event, Option, option
+from games.core.text import Text, t, tc
 
 TARGETED = (Damage, AddHp, ReturnToHand, Rest, Activate, SupportToHand, ToDiscard)
+
+
+def pile_label(verb: str, card: Text) -> Text:
+    """An option taking ``card`` from a pile (``pile_for``'s verb)."""
+    match verb:
+        case "Recover":
+            return t("Recover {card}", card=card)
+        case "Move":
+            return t("Move {card}", card=card)
+    return t("Discard {card}", card=card)
+
+
+def pile_group(verb: str) -> Text:
+    match verb:
+        case "Recover":
+            return tc("group", "Recover")
+        case "Move":
+            return tc("group", "Move")
+    return tc("group", "Discard")
+
+
+def pile_prompt(verb: str, card: Text) -> Text:
+    match verb:
+        case "Recover":
+            return t("{card}: recover which card?", card=card)
+        case "Move":
+            return t("{card}: move which card?", card=card)
+    return t("{card}: discard which card?", card=card)
 
 
 class Choice:
     """What an op asks: who, what, and whether stopping early is allowed."""
 
     def __init__(
-        self, seat: int, prompt: str, options: list[Option], *, hides: bool = False
+        self, seat: int, prompt: Text, options: list[Option], *, hides: bool = False
     ) -> None:
         self.seat, self.prompt, self.options = seat, prompt, options
         self.hides = hides  # whether the seat has a choice at all is a secret of its hand
@@ -71,7 +101,8 @@ class Effects(Battle):
             # a played or chosen effect was offered only while its condition held: paying
             # for it (a card from hand, a Support card) must not make it fail afterwards
             if not frame.chosen and not self.holds(state, frame.seat, effect.if_):
-                events.append(Event(text=f"{self.pool[frame.card].name}: the condition fails."))
+                text = t("{card}: the condition fails.", card=self.pool[frame.card].title)
+                events.append(Event(text=text))
                 self.finish_effect(state)
                 return True
         if frame.at >= len(effect.do):
@@ -143,7 +174,7 @@ class Effects(Battle):
             and (card_filter.flip is None or card.is_flip == card_filter.flip)
         )
 
-    def ref_label(self, state: BraverseState, ref: str) -> str:
+    def ref_label(self, state: BraverseState, ref: str) -> Text:
         """A target as its option names it; no two targets read alike (HP left and place
         for Cookies, the place in the Support Area for two alike Support cards)."""
         if ref.startswith("c"):
@@ -151,30 +182,55 @@ class Effects(Battle):
             assert found is not None
             seat, cookie = found
             battle = state.sides[seat].battle
-            return f"{state.names[seat]}'s {self.battle_name(battle, battle.index(cookie))}"
+            return t(
+                "{player}'s {card}",
+                player=state.names[seat],
+                card=self.battle_name(battle, battle.index(cookie)),
+            )
         seat, index = (int(x) for x in ref[1:].split("-"))
         support = state.sides[seat].support
-        card, mode = support[index].card, "Rest" if support[index].rested else "Active"
-        alike = sum(s.card == card and s.rested == support[index].rested for s in support)
-        place = f", #{index + 1}" if alike > 1 else ""
-        return f"{state.names[seat]}'s Support {self.pool[card].name} ({mode}{place})"
+        card, rested = support[index].card, support[index].rested
+        mode = tc("card state", "Rest") if rested else tc("card state", "Active")
+        alike = sum(s.card == card and s.rested == rested for s in support)
+        name = state.names[seat]
+        if alike > 1:
+            return t(
+                "{player}'s Support {card} ({state}, #{n})",
+                player=name,
+                card=self.pool[card].title,
+                state=mode,
+                n=index + 1,
+            )
+        return t(
+            "{player}'s Support {card} ({state})",
+            player=name,
+            card=self.pool[card].title,
+            state=mode,
+        )
 
-    def target_prompt(self, frame: EffectFrame, op: Op, target: Target) -> str:
+    def target_prompt(self, frame: EffectFrame, op: Op, target: Target) -> Text:
         """Says which effect asks and what it does: "Blaze Fencer's attack also deals 1
         damage: pick a target." """
-        name = self.pool[frame.card].name
-        whose = {
-            "attack.then": f"{name}'s attack also",
-            "flip": f"{name}'s FLIP",
-            "on_reveal": f"{name}'s On Reveal",
-            "when_attacked": f"{name}'s answer",
-            "end_of_turn": f"At the end of the turn, {name}",
-        }.get(frame.trigger, name)
+        card = self.pool[frame.card].title
         if target.up_to:
-            pick = f"pick up to {target.count}, then Done"
+            pick = t("pick up to {n}, then Done", n=target.count)
+        elif target.count == 1:
+            pick = t("pick a target")
         else:
-            pick = "pick a target" if target.count == 1 else f"pick {target.count} targets"
-        return f"{whose} {target_verb(op)}: {pick}."
+            pick = t("pick {n} targets", n=target.count)
+        args = {"card": card, "does": target_verb(op), "pick": pick}
+        match frame.trigger:
+            case "attack.then":
+                return t("{card}'s attack also {does}: {pick}.", **args)
+            case "flip":
+                return t("{card}'s FLIP {does}: {pick}.", **args)
+            case "on_reveal":
+                return t("{card}'s On Reveal {does}: {pick}.", **args)
+            case "when_attacked":
+                return t("{card}'s answer {does}: {pick}.", **args)
+            case "end_of_turn":
+                return t("At the end of the turn, {card} {does}: {pick}.", **args)
+        return t("{card} {does}: {pick}.", **args)
 
     # --- what an op asks ----------------------------------------------------------------
     def effect_choice(self, state: BraverseState, frame: EffectFrame) -> Choice | None:
@@ -182,12 +238,13 @@ class Effects(Battle):
         if frame.at >= len(ops) or not frame.started:
             return None
         op = ops[frame.at]
-        name = self.pool[frame.card].name
+        name = self.pool[frame.card].title
         if isinstance(op, Draw) and op.up_to:
             opts = [
-                option(Action.of("draw", k), f"Draw {k}", group="Draw") for k in range(op.n + 1)
+                option(Action.of("draw", k), t("Draw {n}", n=k), group=tc("group", "Draw"))
+                for k in range(op.n + 1)
             ]
-            return Choice(frame.seat, f"{name}: draw how many?", opts[::-1])
+            return Choice(frame.seat, t("{card}: draw how many?", card=name), opts[::-1])
         if isinstance(op, TARGETED):
             target: Target = op.target
             cands = self.candidates(state, frame, target)
@@ -195,12 +252,14 @@ class Effects(Battle):
             if len(frame.picks) >= need or (not target.up_to and len(cands) <= target.count):
                 return None
             opts = [
-                option(Action.of("pick", ref), self.ref_label(state, ref), group="Targets")
+                option(
+                    Action.of("pick", ref), self.ref_label(state, ref), group=tc("group", "Targets")
+                )
                 for ref in cands
                 if ref not in frame.picks
             ]
             if target.up_to:
-                opts.append(option(Action.of("done"), "Done", group="Done"))
+                opts.append(option(Action.of("done"), t("Done"), group=tc("group", "Done")))
             return Choice(frame.seat, self.target_prompt(frame, op, target), opts)
         if isinstance(op, Search) and frame.opened:
             if frame.done >= op.take:
@@ -209,11 +268,15 @@ class Effects(Battle):
             if not matching:
                 return None
             opts = [
-                option(Action.of("take", c), f"Take {self.pool[c].name}", group="Take")
+                option(
+                    Action.of("take", c),
+                    t("Take {card}", card=self.pool[c].title),
+                    group=tc("group", "Take"),
+                )
                 for c in matching
             ]
-            opts.append(option(Action.of("done"), "Done", group="Done"))
-            return Choice(frame.seat, f"{name}: take a card into your hand?", opts)
+            opts.append(option(Action.of("done"), t("Done"), group=tc("group", "Done")))
+            return Choice(frame.seat, t("{card}: take a card into your hand?", card=name), opts)
         pile = self.pile_for(state, frame, op)
         if pile is not None:
             seat, cards, verb = pile
@@ -224,10 +287,14 @@ class Effects(Battle):
             if len(distinct) < (1 if hidden else 2):
                 return None
             opts = [
-                option(Action.of("take", c), f"{verb} {self.pool[c].name}", group=verb)
+                option(
+                    Action.of("take", c),
+                    pile_label(verb, self.pool[c].title),
+                    group=pile_group(verb),
+                )
                 for c in distinct
             ]
-            return Choice(seat, f"{name}: {verb.lower()} which card?", opts, hides=hidden)
+            return Choice(seat, pile_prompt(verb, name), opts, hides=hidden)
         return None
 
     def pile_for(
@@ -271,20 +338,30 @@ class Effects(Battle):
             case DisableFlip(side=whose):
                 victim = seat if whose == "own" else other(seat)
                 state.sides[victim].flip_off = True
-                events.append(
-                    Event(text=f"🚫 {state.names[victim]}'s FLIP effects are off this turn.")
+                text = t(
+                    "🚫 {player}'s FLIP effects are off this turn.", player=state.names[victim]
                 )
+                events.append(Event(text=text))
             case Search(n=n):
                 deck = state.sides[seat].deck
                 if not frame.opened:
                     # the cards stay on top of the deck while looked at: not an empty deck
                     frame.looked = deck[::-1][:n]
                     frame.opened = True
-                    seen = ", ".join(self.pool[c].name for c in frame.looked) or "nothing"
-                    events.append(
-                        Event(text=f"{state.names[seat]} looks at the top {len(frame.looked)}.")
+                    seen = (
+                        commas([self.pool[c].title for c in frame.looked])
+                        if frame.looked
+                        else t("nothing")
                     )
-                    events.append(Event(text=f"You see: {seen}.", visible_to=frozenset({seat})))
+                    text = t(
+                        "{player} looks at the top {n}.",
+                        player=state.names[seat],
+                        n=len(frame.looked),
+                    )
+                    events.append(Event(text=text))
+                    events.append(
+                        Event(text=t("You see: {cards}.", cards=seen), visible_to=frozenset({seat}))
+                    )
                     return
                 # nothing (more) to take: the rest go to the bottom, in the order seen
                 rest = len(frame.looked)
@@ -299,9 +376,12 @@ class Effects(Battle):
                 for _ in range(min(n, len(hand))):
                     card = hand.pop(rng.randrange(len(hand)))
                     state.sides[victim].discard.append(card)
-                    events.append(
-                        Event(text=f"🗑️ {state.names[victim]} discards {self.pool[card].name}.")
+                    text = t(
+                        "🗑️ {player} discards {card}.",
+                        player=state.names[victim],
+                        card=self.pool[card].title,
                     )
+                    events.append(Event(text=text))
             case _ if isinstance(op, TARGETED):
                 cands = self.candidates(state, frame, op.target)
                 if not op.target.up_to and len(cands) <= op.target.count:
@@ -315,23 +395,27 @@ class Effects(Battle):
         self.next_op(frame)
 
     def modify_attack(
-        self, state: BraverseState, seat: int, n: int, name: str, events: list[Event]
+        self, state: BraverseState, seat: int, n: int, name: Text, events: list[Event]
     ) -> None:
         """The attack in progress if its damage is not locked yet; else this turn's attacks."""
         attack = self.current_attack(state)
         if attack is not None and attack.step in ("window", "damage"):
             attack.damage += n
-            events.append(
-                Event(text=f"{name}: the attack now deals {max(0, attack.damage)} damage.")
-            )
+            text = t("{card}: the attack now deals {n} damage.", card=name, n=max(0, attack.damage))
+            events.append(Event(text=text))
         else:
             state.sides[seat].attack_bonus += n
-            text = f"{name}: {state.names[seat]}'s attacks deal {n:+d} this turn."
+            who = state.names[seat]
+            text = (
+                t("{card}: {player}'s attacks deal +{n} this turn.", card=name, player=who, n=n)
+                if n >= 0
+                else t("{card}: {player}'s attacks deal {n} this turn.", card=name, player=who, n=n)
+            )
             events.append(Event(text=text))
 
     def hit(self, state: BraverseState, frame: EffectFrame, op: Op, events: list[Event]) -> None:
         """Carry out a targeted op on the picked targets, in the order picked."""
-        name = self.pool[frame.card].name
+        name = self.pool[frame.card].title
         support_refs = sorted(
             (r for r in frame.picks if r.startswith("s")),
             key=lambda r: -int(r.split("-")[1]),
@@ -348,20 +432,21 @@ class Effects(Battle):
             seat, cookie = found
             who = self.cookie_name(state, seat, cookie.card)
             if isinstance(op, Damage):  # the points themselves come as frames, below
-                events.append(Event(text=f"{name} deals {op.n} damage to {who}."))
+                text = t("{card} deals {n} damage to {cookie}.", card=name, n=op.n, cookie=who)
+                events.append(Event(text=text))
             elif isinstance(op, AddHp):
                 self.deal(state, seat, "hp", op.n, events, uid=cookie.uid)
-                events.append(Event(text=f"💚 {who} gets +{op.n} HP."))
+                events.append(Event(text=t("💚 {cookie} gets +{n} HP.", cookie=who, n=op.n)))
             elif isinstance(op, ReturnToHand):
                 self.leave(state, seat, cookie, "hand", events)
             elif isinstance(op, ToDiscard):
                 self.leave(state, seat, cookie, "discard", events)
             elif isinstance(op, Rest):
                 cookie.rested = True
-                events.append(Event(text=f"{who} is rested."))
+                events.append(Event(text=t("{cookie} is rested.", cookie=who)))
             elif isinstance(op, Activate):
                 cookie.rested = False
-                events.append(Event(text=f"{who} is made Active."))
+                events.append(Event(text=t("{cookie} is made Active.", cookie=who)))
         if isinstance(op, Damage):  # one point at a time, first pick first
             for ref in reversed([r for r in frame.picks if r.startswith("c")]):
                 found = self.find(state, int(ref[1:]))
@@ -379,17 +464,21 @@ class Effects(Battle):
         op: Op,
         events: list[Event],
     ) -> None:
-        label = f"{state.names[seat]}'s Support {self.pool[support.card].name}"
+        label = t(
+            "{player}'s Support {card}",
+            player=state.names[seat],
+            card=self.pool[support.card].title,
+        )
         if isinstance(op, Rest):
             support.rested = True
-            events.append(Event(text=f"{label} is rested."))
+            events.append(Event(text=t("{cookie} is rested.", cookie=label)))
         elif isinstance(op, Activate):
             support.rested = False
-            events.append(Event(text=f"{label} is made Active."))
+            events.append(Event(text=t("{cookie} is made Active.", cookie=label)))
         elif isinstance(op, SupportToHand):
             del state.sides[seat].support[index]
             state.sides[seat].hand.append(support.card)
-            events.append(Event(text=f"{label} goes back to the hand."))
+            events.append(Event(text=t("{card} goes back to the hand.", card=label)))
 
     def take(
         self, state: BraverseState, frame: EffectFrame, op: Op, card: str, events: list[Event]
@@ -399,24 +488,31 @@ class Effects(Battle):
         if isinstance(op, Recover):
             side.discard.remove(card)
             side.hand.append(card)
-            events.append(
-                Event(text=f"{state.names[frame.seat]} recovers {self.pool[card].name} to hand.")
+            text = t(
+                "{player} recovers {card} to hand.",
+                player=state.names[frame.seat],
+                card=self.pool[card].title,
             )
+            events.append(Event(text=text))
         elif isinstance(op, BreakToDiscard):
             side.break_area.remove(card)
             side.discard.append(card)
-            events.append(
-                Event(
-                    text=f"{state.names[frame.seat]} moves {self.pool[card].name} from the "
-                    f"Break Area to the Discard Pile (LV {self.break_level(side)})."
-                )
+            text = t(
+                "{player} moves {card} from the Break Area to the Discard Pile (LV {level}).",
+                player=state.names[frame.seat],
+                card=self.pool[card].title,
+                level=self.break_level(side),
             )
+            events.append(Event(text=text))
         elif isinstance(op, Discard):
             owner = frame.seat if op.side == "own" else other(frame.seat)
             victim = state.sides[owner]
             victim.hand.remove(card)
             victim.discard.append(card)
-            events.append(Event(text=f"🗑️ {state.names[owner]} discards {self.pool[card].name}."))
+            text = t(
+                "🗑️ {player} discards {card}.", player=state.names[owner], card=self.pool[card].title
+            )
+            events.append(Event(text=text))
         frame.done += 1
 
     # --- answers ------------------------------------------------------------------------
@@ -444,10 +540,11 @@ class Effects(Battle):
             del deck[len(deck) - 1 - deck[::-1].index(card)]  # it is among the top cards
             state.sides[frame.seat].hand.append(card)
             frame.done += 1
-            events.append(Event(text=f"{state.names[frame.seat]} takes a card into their hand."))
+            text = t("{player} takes a card into their hand.", player=state.names[frame.seat])
+            events.append(Event(text=text))
             events.append(
                 Event(
-                    text=f"You take {self.pool[action.args[0]].name}.",
+                    text=t("You take {card}.", card=self.pool[action.args[0]].title),
                     visible_to=frozenset({frame.seat}),
                 )
             )

@@ -26,7 +26,8 @@ from games.braverse.decks import (
     ready_decks,
 )
 from games.braverse.payment import Payment, pay
-from games.braverse.rules_text import QUICK_START, rules_text
+from games.braverse.phrases import commas, sentences
+from games.braverse.rules_text import QUICK_START, rules_text, rules_without_rulings, rulings
 from games.braverse.state import (
     DECK_LABELS,
     READY_BY_SEAT,
@@ -59,6 +60,7 @@ from games.core.protocol import (
     SeatChoice,
 )
 from games.core.rng import rng_for
+from games.core.text import Text, t, tc
 
 HAND_SIZE = 6
 
@@ -81,8 +83,8 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
         # legal, and only those are offered (Choose deck, bots, the default set-up)
         self.ready = ready_decks() if pool is None else playable_ready_decks(pool, "card list")
         self.seat_choice = SeatChoice(
-            title="Choose deck",
-            noun="deck",
+            title=t("Choose deck"),
+            noun=tc("noun", "deck"),
             catalogue="braverse",
             ready=tuple((k, label) for k, label in DECK_LABELS.items() if k in self.ready),
         )
@@ -92,20 +94,26 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
         if options.decks is not None:
             decks = [list(d) for d in options.decks]
             if len(decks) != 2:
-                raise IllegalAction("Braverse needs one deck per player.")
+                raise IllegalAction(t("Braverse needs one deck per player."))
         else:
             decks = [self.ready_list(self.default_choice(seat)) or [] for seat in range(2)]
         for seat, deck in enumerate(decks):
             problems = deck_problems(deck, self.pool)
             if problems:
-                raise IllegalAction(f"Deck {seat + 1} cannot be played: " + " ".join(problems))
+                raise IllegalAction(
+                    t(
+                        "Deck {n} cannot be played: {problems}",
+                        n=seat + 1,
+                        problems=sentences(problems),
+                    )
+                )
         return decks
 
     def setup(self, options: BraverseOptions, players: Sequence[str], seed: int) -> BraverseState:
         if len(players) != 2:
-            raise IllegalAction(f"{self.name} needs exactly 2 players.")
+            raise IllegalAction(t("{game} needs exactly 2 players.", game=self.name))
         if options.cards and options.cards != self.pool.digest:
-            raise IllegalAction("This match was set up with another card list than this host's.")
+            raise IllegalAction(t("This match was set up with another card list than this host's."))
         rng = rng_for(seed, 0, "setup")
         sides = []
         for deck in self.decks_for(options):
@@ -124,7 +132,12 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
             step=1,
         )
         state.log = (
-            Event(text=f"✊ {players[chooser]} wins rock-paper-scissors and chooses who starts."),
+            Event(
+                text=t(
+                    "✊ {player} wins rock-paper-scissors and chooses who starts.",
+                    player=players[chooser],
+                )
+            ),
         )
         return state
 
@@ -156,34 +169,38 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
                 state.first = seat if action.args[0] == "first" else other(seat)
                 state.turn = state.first
                 state.phase, state.at = "mulligan", 0
-                events.append(Event(text=f"{state.names[state.first]} goes first."))
+                events.append(
+                    Event(text=t("{player} goes first.", player=state.names[state.first]))
+                )
             case "mull":
                 if action.args[0] == "yes":
                     side.deck += side.hand
                     rng.shuffle(side.deck)
                     side.hand = [side.deck.pop() for _ in range(HAND_SIZE)]
-                    events.append(Event(text=f"🔄 {name} mulligans."))
+                    events.append(Event(text=t("🔄 {player} mulligans.", player=name)))
                 else:
-                    events.append(Event(text=f"{name} keeps their hand."))
+                    events.append(Event(text=t("{player} keeps their hand.", player=name)))
                 side.mulligan = action.args[0] == "yes"
                 state.at += 1
                 if state.at == 2:
                     state.phase, state.at = "redraw", 0
             case "start":
                 side.start = action.args[0]
-                events.append(Event(text=f"{name} has chosen a starting Cookie."))
+                events.append(Event(text=t("{player} has chosen a starting Cookie.", player=name)))
                 if all(s.start is not None for s in state.sides):
                     self.reveal_starting(state, events)
             case "sup":
                 side.hand.remove(action.args[0])
                 side.support.append(SupportCard(card=action.args[0]))
                 label = self.pool[action.args[0]].label
-                events.append(Event(text=f"{name} supports with {label}."))
+                events.append(
+                    Event(text=t("{player} supports with {card}.", player=name, card=label))
+                )
                 state.phase = "main"
             case "skip":
                 state.phase = "main"
             case "end":
-                events.append(Event(text=f"{name} ends their turn."))
+                events.append(Event(text=t("{player} ends their turn.", player=name)))
                 state.phase = "end"
             case "cookie":
                 self.place(state, seat, action.args[0], events)
@@ -192,7 +209,8 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
                 side.hand.remove(number)
                 pay(side, self.pool, payment)
                 side.discard.append(number)
-                events.append(Event(text=f"✨ {name} uses {self.pool[number].name}."))
+                text = t("✨ {player} uses {card}.", player=name, card=self.pool[number].title)
+                events.append(Event(text=text))
                 state.stack.append(EffectFrame(seat=seat, card=number, trigger="item", chosen=True))
             case "stage":
                 number, payment = action.args[0], Payment.from_args(action.args[1:])
@@ -201,11 +219,17 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
                 if side.stage is not None:
                     side.discard.append(side.stage)
                 side.stage, side.stage_rested = number, False
-                events.append(Event(text=f"🏟️ {name} sets the Stage {self.pool[number].name}."))
+                text = t(
+                    "🏟️ {player} sets the Stage {card}.", player=name, card=self.pool[number].title
+                )
+                events.append(Event(text=text))
             case "act":
                 assert side.stage is not None
                 side.stage_rested = True
-                events.append(Event(text=f"🏟️ {name} activates {self.pool[side.stage].name}."))
+                text = t(
+                    "🏟️ {player} activates {card}.", player=name, card=self.pool[side.stage].title
+                )
+                events.append(Event(text=text))
                 self.use_ability(
                     state, seat, side.stage, "activate", Payment.from_args(action.args)
                 )
@@ -223,12 +247,14 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
         attacker.rested = True
         pay(side, self.pool, Payment.from_args(action.args[2:]))
         damage = card.attack.damage + side.attack_bonus
-        events.append(
-            Event(
-                text=f"⚔️ {state.names[seat]}'s {card.name} attacks "
-                f"{self.cookie_name(state, other(seat), target.card)} ({max(0, damage)} damage)."
-            )
+        text = t(
+            "⚔️ {player}'s {card} attacks {cookie} ({n} damage).",
+            player=state.names[seat],
+            card=card.title,
+            cookie=self.cookie_name(state, other(seat), target.card),
+            n=max(0, damage),
         )
+        events.append(Event(text=text))
         state.stack.append(
             AttackFrame(seat=seat, attacker=attacker.uid, target=target.uid, damage=damage)
         )
@@ -243,7 +269,7 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
         # the first player's HP pile is dealt first: its frame goes on top
         state.stack[-2:] = state.stack[-2:][::-1]
         state.phase, state.turn, state.round = "active", state.first, 1
-        events.append(Event(text=f"Turn 1: {state.names[state.first]}."))
+        events.append(Event(text=t("Turn {n}: {player}.", n=1, player=state.names[state.first])))
 
     def answer_frame(
         self,
@@ -259,7 +285,7 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
             state.stack.pop()
             side = state.sides[seat]
             if kind == "pass":
-                events.append(Event(text=f"{state.names[seat]} does not respond."))
+                events.append(Event(text=t("{player} does not respond.", player=state.names[seat])))
                 return
             payment = Payment.from_args(action.args[1:])
             if kind == "trap":
@@ -267,24 +293,32 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
                 side.hand.remove(number)
                 pay(side, self.pool, payment)
                 side.discard.append(number)
-                text = f"🪤 {state.names[seat]} springs {self.pool[number].name}!"
+                text = t(
+                    "🪤 {player} springs {card}!",
+                    player=state.names[seat],
+                    card=self.pool[number].title,
+                )
                 events.append(Event(text=text))
                 state.stack.append(EffectFrame(seat=seat, card=number, trigger="trap", chosen=True))
             else:
                 cookie = side.battle[int(action.args[0])]
                 who = self.cookie_name(state, seat, cookie.card)
-                events.append(Event(text=f"🛡️ {who} answers the attack."))
+                events.append(Event(text=t("🛡️ {cookie} answers the attack.", cookie=who)))
                 self.use_ability(
                     state, seat, cookie.card, "when_attacked", payment, source=cookie.uid
                 )
         elif isinstance(frame, FlipFrame):
             state.stack.pop()
             if kind == "decline":
-                events.append(
-                    Event(text=f"{state.names[seat]} declines {self.pool[frame.card].name}'s FLIP.")
+                text = t(
+                    "{player} declines {card}'s FLIP.",
+                    player=state.names[seat],
+                    card=self.pool[frame.card].title,
                 )
+                events.append(Event(text=text))
                 return
-            events.append(Event(text=f"🔁 FLIP! {self.pool[frame.card].name} activates."))
+            text = t("🔁 FLIP! {card} activates.", card=self.pool[frame.card].title)
+            events.append(Event(text=text))
             self.use_ability(state, seat, frame.card, "flip", Payment.from_args(action.args))
         elif isinstance(frame, RevealFrame):
             state.stack.pop()
@@ -292,7 +326,8 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
                 return
             found = self.find(state, frame.uid)
             assert found is not None
-            events.append(Event(text=f"👀 On Reveal: {self.pool[found[1].card].name}."))
+            text = t("👀 On Reveal: {card}.", card=self.pool[found[1].card].title)
+            events.append(Event(text=text))
             self.use_ability(
                 state,
                 seat,
@@ -381,7 +416,8 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
                     each.attack_bonus, each.flip_off = 0, False
                 state.turn, state.round = other(turn), state.round + 1
                 state.phase = "active"
-                events.append(Event(text=f"Turn {state.round}: {state.names[state.turn]}."))
+                text = t("Turn {n}: {player}.", n=state.round, player=state.names[state.turn])
+                events.append(Event(text=text))
             case _:
                 return False
         return True
@@ -396,8 +432,11 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
             if state.at == 2:
                 state.phase, state.at = "starting", 0
             return True
-        shown = ", ".join(self.pool[c].name for c in sorted(side.hand))
-        events.append(Event(text=f"🙈 {state.names[seat]} has no Cookie and shows: {shown}."))
+        shown = commas([self.pool[c].title for c in sorted(side.hand)])
+        text = t(
+            "🙈 {player} has no Cookie and shows: {cards}.", player=state.names[seat], cards=shown
+        )
+        events.append(Event(text=text))
         side.deck += side.hand
         rng.shuffle(side.deck)
         side.hand = [side.deck.pop() for _ in range(HAND_SIZE)]
@@ -429,10 +468,10 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
         keys = [1 if s == state.winner else 0 for s in range(2)]
         return Outcome.ranked(keys, state.reason)
 
-    def score_text(self, state: BraverseState, placement: Placement) -> str:
+    def score_text(self, state: BraverseState, placement: Placement) -> Text:
         """The Break Area decides a game (its level, or an empty Battle Area beside it)."""
         level = self.break_level(state.sides[placement.seat])
-        return f"Break Area LV {level}/{WIN_LEVEL}"
+        return t("Break Area LV {level}/{win}", level=level, win=WIN_LEVEL)
 
     # --- views, bots, text -------------------------------------------------------------
     def view(self, state: BraverseState, seat: int | None) -> BaseModel:
@@ -447,8 +486,15 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         return ai.choose(self, view, decision)  # type: ignore[arg-type]
 
-    def rulebook(self, options: BraverseOptions | None = None) -> str:
+    def rulebook(self, options: BraverseOptions | None = None) -> Text:
         return rules_text(self.pool)
+
+    # Kept whole as Texts, not cut out of the English rulebook (see Engine.rules_text).
+    def rules_text(self, options: BraverseOptions | None = None) -> Text:
+        return rules_without_rulings(self.pool)
+
+    def rulings_text(self, options: BraverseOptions | None = None) -> Text:
+        return t("{rulings}\n", rulings=rulings())
 
     # --- decks chosen in the lobby (games.core.protocol.SeatChoosing) ---------------------
     def default_choice(self, seat: int) -> str:
@@ -486,7 +532,7 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
         today = {"always_ask": True, "ask_lone_choice": True}
         return options.model_copy(update={**update, **today})  # type: ignore[return-value]
 
-    def lookup(self, name: str) -> str | None:
+    def lookup(self, name: str) -> Text | None:
         """A card's text by number or name, for a generic ``/card`` command: the whole
         name, or a start of it or of one of its words that fits one card only."""
         card = self.pool.lookup(name)
@@ -496,10 +542,13 @@ class Braverse(DrawnBy, Asks, Engine[BraverseState, BraverseOptions]):
 
     def lookup_names(self, text: str) -> list[tuple[str, str]]:
         found = self.pool.matching(text) if text.strip() else self.pool.cards
-        return [(f"{c.number} {c.name}", c.number) for c in found]
+        return [(t("{number} {card}", number=c.number, card=c.title), c.number) for c in found]
 
     def lookup_similar(self, text: str) -> list[tuple[str, str]]:
-        return [(f"{c.number} {c.name}", c.number) for c in self.pool.similar(text)]
+        return [
+            (t("{number} {card}", number=c.number, card=c.title), c.number)
+            for c in self.pool.similar(text)
+        ]
 
     def scramble_hidden(
         self, state: BraverseState, seat: int | None, rng: random.Random

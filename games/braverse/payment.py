@@ -15,6 +15,7 @@ from functools import cache
 
 from games.braverse.cards import CardPool, parse_cost, symbols_text
 from games.braverse.state import Side
+from games.core.text import Text, t, tc
 
 ORDER = "RYGB"
 FREE = "free"
@@ -33,10 +34,18 @@ class Payment:
     def from_args(cls, args: tuple[str, ...]) -> Payment:
         return cls(paid=args[0], discard=args[1] if len(args) > 1 else None)
 
-    @property
-    def label(self) -> str:
-        text = "free" if self.paid == FREE else f"pay {symbols_text(self.paid)}"
-        return text + (f", discard {self.discard}" if self.discard else "")
+
+@cache  # a few payments come up again and again: decisions are hot
+def payment_text(payment: Payment, discard: str | None = None) -> Text:
+    """A payment in words: "pay 1 Red + 1 any colour", with the hand card it discards
+    (``discard``: the card as named to its reader, else its number)."""
+    if payment.paid == FREE:
+        paid = tc("cost", "free")
+    else:
+        paid = t("pay {colours}", colours=symbols_text(payment.paid))
+    if payment.discard is None:
+        return paid
+    return t("{paid}, discard {card}", paid=paid, card=discard or payment.discard)
 
 
 def canonical(colours: Counter[str]) -> str:

@@ -12,9 +12,15 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.protocol import GameState
+from games.core.text import Words, tc
 
 DeckKey = Literal["rush", "tempo", "fort"]
-DECK_LABELS = {"rush": "R+Y Rush", "tempo": "B+G Tempo", "fort": "Y+G Fort"}
+# The ready decks' names, as data/braverse/decks/*.txt write them on their first line.
+DECK_LABELS = {
+    "rush": tc("deck", "R+Y Rush"),
+    "tempo": tc("deck", "B+G Tempo"),
+    "fort": tc("deck", "Y+G Fort"),
+}
 READY_BY_SEAT: tuple[DeckKey, DeckKey] = ("rush", "tempo")
 WIN_LEVEL = 10
 POSITIONS = ("left", "right")  # the Battle Area's two places, as the table lists them
@@ -36,7 +42,7 @@ class BraverseOptions(BaseModel):
     # offers the old rule, and Start writes True into every new match's options.
     always_ask: bool = Field(
         default=True,
-        title="Always open the trap window",
+        title=tc("game option", "Always open the trap window"),
         json_schema_extra={"offered": False},
     )
     # A side whose hand leaves it one choice or none is asked all the same (its lone
@@ -49,7 +55,7 @@ class BraverseOptions(BaseModel):
     # it where a dump writes it.
     ask_lone_choice: bool = Field(
         default=True,
-        title="Ask a hand with one choice",
+        title=tc("game option", "Ask a hand with one choice"),
         json_schema_extra={"offered": False, "before": False},
     )
 
@@ -198,4 +204,4 @@ class BraverseState(GameState):
     next_uid: int = 1
     stack: list[Frame] = []
     winner: int | None = None
-    reason: str = ""
+    reason: Words = ""

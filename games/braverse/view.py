@@ -13,9 +13,10 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from games.braverse.cards import COLOUR_EMOJI, COLOURS, CardPool, Target, cost_text
+from games.braverse.battle import position_word
+from games.braverse.cards import COLOUR_EMOJI, CardPool, Target, colour_word, cost_text, type_word
+from games.braverse.phrases import commas, dotted, lined, widest
 from games.braverse.state import (
-    POSITIONS,
     WIN_LEVEL,
     AttackFrame,
     BraverseState,
@@ -30,8 +31,8 @@ from games.braverse.state import (
 )
 from games.core.panels import Panel, PanelField, Panels
 from games.core.protocol import Decision
+from games.core.text import Text, Words, joined, plain, t, tn
 from games.core.views import TableView, to_move
-from games.core.words import plural
 
 
 class BraverseRules(Protocol):
@@ -53,17 +54,17 @@ class BraverseRules(Protocol):
 
 LOG_SHOWN = 8
 PHASES = {
-    "order": "Rock-paper-scissors: who starts",
-    "mulligan": "Mulligans",
-    "redraw": "Set-up",
-    "starting": "Choosing starting Cookies",
-    "active": "Active Phase",
-    "draw": "Draw Phase",
-    "support": "Support Phase",
-    "main": "Main Phase",
-    "end": "End Phase",
-    "handover": "End Phase",
-    "over": "Game over",
+    "order": t("Rock-paper-scissors: who starts"),
+    "mulligan": t("Mulligans"),
+    "redraw": t("Set-up"),
+    "starting": t("Choosing starting Cookies"),
+    "active": t("Active Phase"),
+    "draw": t("Draw Phase"),
+    "support": t("Support Phase"),
+    "main": t("Main Phase"),
+    "end": t("End Phase"),
+    "handover": t("End Phase"),
+    "over": t("Game over"),
 }
 
 
@@ -114,13 +115,13 @@ class BraverseView(TableView):
     round: int
     sides: list[SideView]
     attack: AttackLine | None
-    doing: str  # what the stack is resolving, in words
+    doing: Words  # what the stack is resolving, in words
     my_start: str | None = None  # the viewer's own secret starting Cookie
     looked: list[str] = Field(default_factory=list)  # the viewer's own search
     over: bool
     winner: int | None
-    result: str
-    log: list[str]
+    result: Words
+    log: list[Words]
 
 
 def view_of(
@@ -198,19 +199,25 @@ def doing_text(game: BraverseRules, state: BraverseState) -> str:
     names, pool = state.names, game.pool
     match top:
         case TrapWindow(seat=seat):
-            return f"🪤 {names[seat]} may answer the attack."
+            return t("🪤 {player} may answer the attack.", player=names[seat])
         case FlipFrame(seat=seat, card=card):
-            return f"🔁 {names[seat]} flipped {pool[card].name}: use its FLIP?"
+            return t(
+                "🔁 {player} flipped {card}: use its FLIP?",
+                player=names[seat],
+                card=pool[card].title,
+            )
         case RevealFrame(seat=seat):
-            return f"👀 {names[seat]} may use an On Reveal effect."
+            return t("👀 {player} may use an On Reveal effect.", player=names[seat])
         case ReplaceFrame(order=order):
-            return f"🍪 {names[order[0]]} may place Cookies."
+            return t("🍪 {player} may place Cookies.", player=names[order[0]])
         case RefreshFrame(seat=seat):
-            return f"♻️ {names[seat]}'s deck is empty: refreshing."
+            return t("♻️ {player}'s deck is empty: refreshing.", player=names[seat])
         case EffectFrame(card=card, seat=seat):
-            return f"✨ {names[seat]}'s {pool[card].name} is resolving."
+            return t(
+                "✨ {player}'s {card} is resolving.", player=names[seat], card=pool[card].title
+            )
         case AttackFrame():
-            return "⚔️ An attack is resolving."
+            return t("⚔️ An attack is resolving.")
     return ""
 
 
@@ -221,136 +228,222 @@ def panels(game: BraverseRules, view: BraverseView) -> Panels:
     )
 
 
-def support_text(game: BraverseRules, side: SideView) -> str:
+def support_text(game: BraverseRules, side: SideView) -> Text | str:
     total: Counter[str] = Counter()
     active: Counter[str] = Counter()
     for s in side.support:
         colour = game.pool[s.card].colour
         total[colour] += 1
         active[colour] += not s.rested
-    return " · ".join(
-        f"{COLOUR_EMOJI[c]} {COLOURS[c]} {active[c]} of {total[c]} active"
+    parts = [
+        t(
+            "{emoji} {colour} {active} of {total} active",
+            emoji=COLOUR_EMOJI[c],
+            colour=colour_word(c),
+            active=active[c],
+            total=total[c],
+        )
         for c in "RYGB"
         if total[c]
-    )
+    ]
+    return dotted(parts) if parts else ""
 
 
 def battle_lines(
     game: BraverseRules, side: SideView, attack: AttackLine | None, *, brief: bool = False
-) -> list[str]:
+) -> list[Text]:
     lines = []
     for index, cookie in enumerate(side.battle):
         card = game.pool[cookie.card]
-        if brief:  # the picture shows an active Cookie upright: only a rested one is said
-            mode = " · 💤 Rest" if cookie.rested else ""
-        else:
-            mode = " · 💤 Rest" if cookie.rested else " · ✅ Active"
-        aimed = " 🎯" if attack is not None and attack.target_uid == cookie.uid else ""
-        # the place, as moves name it, when there are two
-        where = f"{POSITIONS[index].capitalize()}: " if len(side.battle) > 1 else ""
-        lines.append(
-            f"{where}{card.label} LV{card.level} — HP {cookie.hp_left}/{card.hp}{mode}{aimed}"
+        aimed = attack is not None and attack.target_uid == cookie.uid
+        about = t(
+            "{card} LV{level} — HP {hp}/{most}",
+            card=card.label,
+            level=card.level,
+            hp=cookie.hp_left,
+            most=card.hp,
         )
+        if cookie.rested:
+            about = t("{cookie} · 💤 Rest", cookie=about)
+        elif not brief:  # the picture shows an active Cookie upright: only a rested one is said
+            about = t("{cookie} · ✅ Active", cookie=about)
+        if aimed:
+            about = t("{cookie} 🎯", cookie=about)
+        if len(side.battle) > 1:  # the place, as moves name it, when there are two
+            about = t("{place}: {cookie}", place=position_word(index, first=True), cookie=about)
+        lines.append(about)
     if not side.battle:
-        lines.append("*no Cookie in the Battle Area*")
+        lines.append(t("*no Cookie in the Battle Area*"))
     return lines
 
 
-def counts_line(side: SideView) -> str:
-    return (
-        f"Break Area LV {side.break_level}/{WIN_LEVEL} · deck {side.deck} · "
-        f"hand {side.hand_count} · discard {len(side.discard)}"
+def counts_line(side: SideView) -> Text:
+    return t(
+        "Break Area LV {level}/{win} · deck {deck} · hand {hand} · discard {discard}",
+        level=side.break_level,
+        win=WIN_LEVEL,
+        deck=side.deck,
+        hand=side.hand_count,
+        discard=len(side.discard),
     )
 
 
-def side_text(game: BraverseRules, side: SideView, attack: AttackLine | None) -> str:
+def side_text(game: BraverseRules, side: SideView, attack: AttackLine | None) -> Text:
     lines = battle_lines(game, side, attack)
-    lines.append(f"Support (pays costs): {support_text(game, side) or '—'}")
+    lines.append(t("Support (pays costs): {support}", support=support_text(game, side) or "—"))
     if side.stage:
-        rested = " (rested)" if side.stage_rested else ""
-        lines.append(f"Stage: {game.pool[side.stage].name}{rested}")
+        stage = game.pool[side.stage].title
+        if side.stage_rested:
+            lines.append(t("Stage: {card} (rested)", card=stage))
+        else:
+            lines.append(t("Stage: {card}", card=stage))
     lines.append(counts_line(side))
-    return "\n".join(lines)
+    return lined(lines)
 
 
-def side_brief(game: BraverseRules, side: SideView, attack: AttackLine | None) -> str:
+def side_brief(game: BraverseRules, side: SideView, attack: AttackLine | None) -> Text:
     """The side beneath its picture: the Cookies and counts; Support's colours and the
     Stage are drawn."""
     active = sum(not s.rested for s in side.support)
-    support = f"Support {active} of {len(side.support)} active · " if side.support else ""
-    return "\n".join([*battle_lines(game, side, attack, brief=True), support + counts_line(side)])
+    counts = counts_line(side)
+    if side.support:
+        counts = t(
+            "Support {active} of {total} active · {counts}",
+            active=active,
+            total=len(side.support),
+            counts=counts,
+        )
+    return lined([*battle_lines(game, side, attack, brief=True), counts])
+
+
+def attack_line(pool: CardPool, view: BraverseView) -> Text | None:
+    """The attack in progress, as the table and its picture say it."""
+    a = view.attack
+    if a is None:
+        return None
+    gone = t("a Cookie that left")
+    args = {
+        "player": view.sides[a.seat].name,
+        "attacker": pool[a.attacker].title if a.attacker else gone,
+        "target": pool[a.target].title if a.target else gone,
+        "n": max(0, a.damage),
+    }
+    if a.locked:
+        return t("{player}'s {attacker} attacks {target}: {n} damage (locked)", **args)
+    return t("{player}'s {attacker} attacks {target}: {n} damage", **args)
 
 
 def table_panel(game: BraverseRules, view: BraverseView) -> Panel:
     names = [s.name for s in view.sides]
     if view.over:
-        description = f"🏁 **Game over.** {view.result}"
+        description = t("🏁 **Game over.** {result}", result=view.result)
         accent = "done"
     else:
+        phase = PHASES[view.phase]
         # Whose turn is said only while the table waits on someone (a closed table: nobody).
-        whose = ""
-        if view.round:
-            whose = f"**{names[view.turn]}**'s turn {view.round} · " if view.to_move else ""
-            whose = whose or f"Turn {view.round} · "
-        description = whose + PHASES[view.phase]
+        if view.round and view.to_move:
+            description = t(
+                "**{player}**'s turn {n} · {phase}",
+                player=names[view.turn],
+                n=view.round,
+                phase=phase,
+            )
+        elif view.round:
+            description = t("Turn {n} · {phase}", n=view.round, phase=phase)
+        else:
+            description = phase
         if view.phase == "starting" and view.to_move:
             waiting = [s.name for s in view.sides if not s.chosen]
-            description += f" (waiting for {', '.join(waiting)})"
-        if view.attack is not None:
-            a = view.attack
-            attacker = game.pool[a.attacker].name if a.attacker else "a Cookie that left"
-            target = game.pool[a.target].name if a.target else "a Cookie that left"
-            locked = " (locked)" if a.locked else ""
-            description += (
-                f"\n⚔️ {names[a.seat]}'s {attacker} attacks {target}: "
-                f"{max(0, a.damage)} damage{locked}"
+            description = t(
+                "{status} (waiting for {players})", status=description, players=commas(waiting)
             )
+        lines = [description]
+        attack = attack_line(game.pool, view)
+        if attack is not None:
+            lines.append(t("⚔️ {attack}", attack=attack))
         if view.doing:
-            description += f"\n{view.doing}"
+            lines.append(view.doing)
+        description = lined(lines)
         accent = "battle" if view.attack is not None else "turn"
     fields = [
         PanelField(
-            name=f"{'▶️ ' if i in view.to_move else ''}{side.name}",
+            name=t("▶️ {player}", player=side.name) if i in view.to_move else plain(side.name),
             value=side_text(game, side, view.attack),
             brief=side_brief(game, side, view.attack),
         )
         for i, side in enumerate(view.sides)
     ]
     if view.log:
-        fields.append(PanelField(name="Log", value="\n".join(view.log)[-1000:]))
+        fields.append(PanelField(name=t("Log"), value=log_text(view.log)))
     return Panel(
-        title="⚔️ CookieRun: Braverse",
+        title=t("⚔️ CookieRun: Braverse"),
         description=description,
         fields=tuple(fields),
         # The piles are behind the table's own button, named after them; a Spectate copy,
         # a finished table and a replay page have none, so the footer names no button.
-        footer="Unofficial fan implementation · a Break Area of LV 10 loses",
+        footer=t("Unofficial fan implementation · a Break Area of LV {win} loses", win=WIN_LEVEL),
         accent=accent,  # type: ignore[arg-type]
     )
 
 
-def card_line(game: BraverseRules, number: str, count: int) -> str:
+def log_text(log: list[str]) -> Text:
+    """The last lines of the log that fit a field in every shipped language (1,000
+    characters: a field holds 1,024)."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(log):
+        size += (widest(line) if isinstance(line, Text) else len(line)) + 1
+        if size > 1000 and kept:
+            break
+        kept.insert(0, line)
+    return lined(kept)
+
+
+def card_line(game: BraverseRules, number: str, count: int) -> Text:
     card = game.pool[number]
-    times = f"{count}× " if count > 1 else ""
-    colour = COLOURS[card.colour]
+    colour = colour_word(card.colour)
     if card.type == "cookie":
         assert card.attack is not None
-        flip = " · FLIP: fires when flipped from HP" if card.is_flip else ""
-        what = (
-            f"{colour} Cookie LV{card.level}, HP {card.hp} · attack: {card.attack.damage} "
-            f"damage for {cost_text(card.attack.cost)}{flip}"
-        )
+        args = {
+            "colour": colour,
+            "level": card.level,
+            "hp": card.hp,
+            "n": card.attack.damage,
+            "cost": cost_text(card.attack.cost),
+        }
+        if card.is_flip:
+            what = t(
+                "{colour} Cookie LV{level}, HP {hp} · attack: {n} damage for {cost} · FLIP: fires "
+                "when flipped from HP",
+                **args,
+            )
+        else:
+            what = t("{colour} Cookie LV{level}, HP {hp} · attack: {n} damage for {cost}", **args)
     else:
-        what = f"{colour} {card.type.capitalize()} · costs {cost_text(card.cost)}"
-    return f"{times}{card.label} — {what}"
+        what = t(
+            "{colour} {kind} · costs {cost}",
+            colour=colour,
+            kind=type_word(card.type),
+            cost=cost_text(card.cost),
+        )
+    if count > 1:
+        return t("{n}× {card} — {about}", n=count, card=card.label, about=what)
+    return t("{card} — {about}", card=card.label, about=what)
 
 
-def card_brief(game: BraverseRules, number: str, count: int) -> str:
+def card_brief(game: BraverseRules, number: str, count: int) -> Text:
     """A card beneath the hand's picture, which shows its costs and attack."""
     card = game.pool[number]
-    times = f"{count}× " if count > 1 else ""
-    level = f" LV{card.level}" if card.type == "cookie" else ""
-    return f"{times}{card.label} — {card.type.capitalize()}{level}"
+    kind = type_word(card.type)
+    if card.type == "cookie":
+        kind = t("{kind} LV{level}", kind=kind, level=card.level)
+    if count > 1:
+        return t("{n}× {card} — {about}", n=count, card=card.label, about=kind)
+    return t("{card} — {about}", card=card.label, about=kind)
+
+
+def hand_title(size: int) -> Text:
+    return tn("Your hand ({n} card)", "Your hand ({n} cards)", n=size)
 
 
 def hand_panel(game: BraverseRules, view: BraverseView) -> Panel | None:
@@ -358,34 +451,45 @@ def hand_panel(game: BraverseRules, view: BraverseView) -> Panel | None:
         return None
     side = view.sides[view.viewer]
     assert side.hand is not None
-    counted = Counter(side.hand)
-    lines = [card_line(game, number, n) for number, n in sorted(counted.items())]
-    brief = [card_brief(game, number, n) for number, n in sorted(counted.items())]
+    counted = sorted(Counter(side.hand).items())
     fields = []
     if view.my_start:
-        fields.append(PanelField(name="Your starting Cookie", value=game.pool[view.my_start].label))
+        fields.append(
+            PanelField(name=t("Your starting Cookie"), value=game.pool[view.my_start].label)
+        )
     if view.looked:
         fields.append(
             PanelField(
-                name="You are looking at",
-                value="\n".join(card_line(game, c, 1) for c in view.looked),
+                name=t("You are looking at"),
+                value=lined([card_line(game, c, 1) for c in view.looked]),
             )
         )
     return Panel(
-        title=f"Your hand ({plural(len(side.hand), 'card')})",
-        description="\n".join(lines)[:4000] or "*empty*",
+        title=hand_title(len(side.hand)),
+        description=lined([card_line(game, number, n) for number, n in counted])
+        if counted
+        else t("*empty*"),
         fields=tuple(fields),
         accent="turn",
-        brief="\n".join(brief)[:4000],
+        brief=lined([card_brief(game, number, n) for number, n in counted]) if counted else "",
     )
 
 
-def pile_text(game: BraverseRules, cards: list[str]) -> str:
-    counted = Counter(cards)
-    text = ", ".join(
-        f"{game.pool[c].name}" + (f" ×{n}" if n > 1 else "") for c, n in sorted(counted.items())
-    )
-    return text[:1000] or "—"
+def pile_text(game: BraverseRules, cards: list[str]) -> Text | str:
+    """A pile by card, as many as fit a field in every shipped language, then "…"."""
+    counted = sorted(Counter(cards).items())
+    parts = [
+        t("{card} ×{n}", card=game.pool[c].title, n=n) if n > 1 else game.pool[c].title
+        for c, n in counted
+    ]
+    kept: list[Text] = []
+    size = 0
+    for part in parts:
+        size += widest(part) + 2
+        if size > 1000:
+            return joined([commas(kept), "…"], ", ")
+        kept.append(part)
+    return commas(kept) if kept else "—"
 
 
 def details(game: BraverseRules, view: BraverseView) -> Panel:
@@ -393,14 +497,19 @@ def details(game: BraverseRules, view: BraverseView) -> Panel:
     for side in view.sides:
         fields.append(
             PanelField(
-                name=f"{side.name}: Break Area (LV {side.break_level}/{WIN_LEVEL})",
+                name=t(
+                    "{player}: Break Area (LV {level}/{win})",
+                    player=side.name,
+                    level=side.break_level,
+                    win=WIN_LEVEL,
+                ),
                 value=pile_text(game, side.break_area),
             )
         )
         fields.append(
             PanelField(
-                name=f"{side.name}: Discard Pile ({len(side.discard)})",
+                name=t("{player}: Discard Pile ({n})", player=side.name, n=len(side.discard)),
                 value=pile_text(game, side.discard),
             )
         )
-    return Panel(title="Discard Piles and Break Areas", fields=tuple(fields))
+    return Panel(title=t("Discard Piles and Break Areas"), fields=tuple(fields))

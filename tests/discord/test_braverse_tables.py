@@ -64,7 +64,8 @@ def ember_knight_attacks(ben: dict[str, Any]) -> RiggedBraverse:
 async def attack(fake, ana, ben=None) -> None:  # type: ignore[no-untyped-def]
     """Ana attacks; ``ben``, asked always, then lets the trap window go himself."""
     hand = await show_hand(fake, ana)
-    await fake.click(ana, hand, hand.find_button("Ember Knight → Oakheart Warden"))
+    # a button, or a select's option where some language's label is too long for a button
+    await choose(fake, ana, hand, "Ember Knight → Oakheart Warden")
     if ben is not None:
         hand = await show_hand(fake, ben)
         await fake.click(ben, hand, hand.find_button("No response"))

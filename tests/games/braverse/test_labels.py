@@ -1,6 +1,6 @@
 """Every move a player is offered reads apart from the others of its decision and fits
-where Discord shows it (a button: 80 characters; a select's option: 100), over random
-games of every ready-deck pairing."""
+where Discord shows it (a button: 80 characters; a select's option: 100), in every shipped
+language, over random games of every ready-deck pairing."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import random
 
 from games.braverse.decks import ready_options
 from games.core import contract
+from games.core.translations import LANGUAGES, render
 
 from .conftest import GAME
 
@@ -21,11 +22,13 @@ def test_no_two_options_of_a_decision_read_alike_and_every_label_fits() -> None:
         while GAME.outcome(state) is None:
             decisions = GAME.decisions(state)
             for decision in decisions:
-                labels = [o.label for o in decision.options]
-                assert len(set(labels)) == len(labels), (decision.prompt, labels)
-                for o in decision.options:
-                    assert len(o.label) <= (100 if o.description else 80), o.label
-                offered += len(labels)
+                for language in LANGUAGES:
+                    labels = [render(o.label, language) for o in decision.options]
+                    assert len(set(labels)) == len(labels), (decision.prompt, labels)
+                    for o, label in zip(decision.options, labels, strict=True):
+                        assert len(label) <= (100 if o.description else 80), label
+                        assert len(render(o.description, language)) <= 100, o.description
+                offered += len(decision.options)
             decision = rng.choice(decisions)
             state, _ = GAME.apply(
                 state, decision.seat, contract.next_move(GAME, state, decision, rng)

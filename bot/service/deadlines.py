@@ -35,6 +35,7 @@ from bot.timing import (
     plan,
 )
 from games.core.protocol import Decision, Game, GameState
+from games.core.text import t, tn
 from games.core.words import plural
 
 
@@ -508,12 +509,20 @@ class Deadlines(Play):
         assert seat.user_id is not None
         person = await self.user_settings(seat.user_id)
         if person.away_at(now) and person.away_until is not None:
-            return f"{seat.name} is away until <t:{int(person.away_until)}:f>."
+            return t(
+                "{name} is away until <t:{until}:f>.", name=seat.name, until=int(person.away_until)
+            )
         at = pinged_at(match_id, seat.seat)
         if at is not None and now - at < REMIND_EVERY:
             minutes = int(now - at) // 60
-            ago = f"{plural(minutes, 'minute')} ago" if minutes else "moments ago"
-            return f"{seat.name} was pinged {ago}."
+            if not minutes:
+                return t("{name} was pinged moments ago.", name=seat.name)
+            return tn(
+                "{name} was pinged {n} minute ago.",
+                "{name} was pinged {n} minutes ago.",
+                n=minutes,
+                name=seat.name,
+            )
         return None
 
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pydantic import BaseModel
 
 from bot.errors import UnknownGame, UserError
-from bot.service.base import _MARKDOWN, Person, clean_name, settings_of
+from bot.service.base import _MARKDOWN, Person, settings_of
 from bot.service.lobbies import Lobbies
 from bot.store import DeckRecord, MatchRecord
 from games.core.protocol import Game, SeatChoosing
@@ -40,6 +40,12 @@ def ready_named(game: SeatChoosing, name: str) -> tuple[str, str] | None:
     wanted = " ".join(name.split()).casefold()
     found = (r for r in game.seat_choice.ready if wanted in (r[0].casefold(), r[1].casefold()))
     return next(found, None)
+
+
+def typed(text: str) -> str:
+    """What someone typed, echoed in a sentence: no deck name holds a formatting character,
+    so a shown name loses nothing, and a typed mention or markdown is not acted on."""
+    return (" ".join(_MARKDOWN.sub("", text).split()) or "?")[:40]
 
 
 def deck_name(text: str) -> str:
@@ -79,9 +85,7 @@ class Decks(Lobbies):
         """The user's deck of that name, whatever its case."""
         deck = await self.find_deck(user_id, name)
         if deck is None:
-            raise UserError(
-                f"You have no deck called '{clean_name(name)[:40]}'. /deck list shows yours."
-            )
+            raise UserError(f"You have no deck called '{typed(name)}'. /deck list shows yours.")
         return deck
 
     def deck_problems(self, deck: DeckRecord) -> list[str]:
@@ -150,7 +154,7 @@ class Decks(Lobbies):
         noun = game.seat_choice.noun
         # A typo of a ready deck's name is the likelier one for a newcomer with no decks.
         raise UserError(
-            f"There is no {noun} called '{clean_name(text)[:40]}': the ready {noun}s are "
+            f"There is no {noun} called '{typed(text)}': the ready {noun}s are "
             f"{labels}; /{noun} list shows your own."
         )
 

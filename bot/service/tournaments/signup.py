@@ -17,6 +17,7 @@ from bot.tournaments.entries import late_entry, late_entry_open
 from bot.tournaments.formats import format_of
 from bot.tournaments.top_cut import default_cut
 from games.core.levels import DEFAULT_LEVEL, Level
+from games.core.text import t
 
 
 class SignUp(TournamentsBase):
@@ -227,7 +228,9 @@ class SignUp(TournamentsBase):
             if any(
                 e.user_id == player.user_id and e.state in ("entered", "waitlist") for e in entrants
             ):
-                raise UserError(f"{clean_name(player.name)} is already in this tournament.")
+                raise UserError(
+                    t("{name} is already in this tournament.", name=clean_name(player.name))
+                )
             name = self._unique(clean_name(player.name), entrants)
             entrant = await self._add_entrant(
                 event, actor, entrants, player.user_id, name, "add player"

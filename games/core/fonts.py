@@ -17,6 +17,7 @@ Fonts come from this repository only, never the system's, so every machine draws
 
 from __future__ import annotations
 
+import logging
 import struct
 import unicodedata
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 from games.core.cards import DATA_DIR
 
@@ -61,10 +62,24 @@ Run = tuple[Face | None, str]  # None: clusters no face has, drawn as the placeh
 
 
 @cache
+def layout_engine() -> ImageFont.Layout:
+    """Raqm (HarfBuzz and FriBiDi) shapes Thai marks, Arabic joining and emoji sequences.
+    Pillow's wheels carry it but load FriBiDi from the system (Debian: libfribidi0, which
+    the Dockerfile installs); without it letters are drawn unshaped, and we say so once."""
+    if features.check_feature("raqm"):
+        return ImageFont.Layout.RAQM
+    logging.getLogger(__name__).warning(
+        "Pillow has no raqm (install libfribidi0): Thai and Arabic names are drawn unshaped"
+    )
+    return ImageFont.Layout.BASIC
+
+
+@cache
 def font(face: Face, size: int, bold: bool) -> ImageFont.FreeTypeFont:
+    path = str(face.path(bold))
     if face.colour:  # a bitmap font loads at its strike's size only; drawings scale it
-        return ImageFont.truetype(str(face.path(bold)), EMOJI_PPEM)
-    return ImageFont.truetype(str(face.path(bold)), size)
+        return ImageFont.truetype(path, EMOJI_PPEM, layout_engine=layout_engine())
+    return ImageFont.truetype(path, size, layout_engine=layout_engine())
 
 
 @cache
@@ -263,7 +278,7 @@ def latin_only(text: str, bold: bool = False) -> bool:
 
 # --- drawing ------------------------------------------------------------------------------
 def _placeholder_width(size: int) -> int:
-    return max(6, round(size * 0.62)) + 2
+    return max(7, round(size * 0.72)) + 2
 
 
 def run_width(face: Face | None, run: str, size: int, bold: bool) -> float:
@@ -371,8 +386,8 @@ def _placeholders(pen: ImageDraw.ImageDraw, x: float, baseline: int, run: str, s
     letter is there and that the picture cannot draw it, where a font would draw an empty
     box that looks like a letter of its own."""
     step = _placeholder_width(size)
-    box_height = round(size * 0.78)
-    mark = font(LATIN, max(6, round(size * 0.62)), True)
+    box_height = round(size * 0.8)
+    mark = font(LATIN, max(6, round(size * 0.7)), True)
     for index in range(len(clusters(run))):
         x0 = round(x) + index * step + 1
         box = (x0, baseline - box_height, x0 + step - 3, baseline)

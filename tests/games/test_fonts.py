@@ -194,3 +194,23 @@ def test_only_a_letter_no_font_has_becomes_the_placeholder(
     tables((f"Ana{NOBODY_HAS}", "김철수", "Ben 🍪"))
     real_glyphs(calls)
     assert placeholders and set(placeholders) == {NOBODY_HAS}
+
+
+def test_without_raqm_the_names_are_still_drawn_and_the_log_says_why(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A machine whose Pillow cannot load FriBiDi draws unshaped letters, never nothing."""
+    from PIL import ImageFont, features
+
+    monkeypatch.setattr(features, "check_feature", lambda name: False)
+    for cached in (fonts.layout_engine, fonts.font, fonts.width, fonts.layout, pictures.letters):
+        cached.cache_clear()
+    try:
+        assert fonts.layout_engine() == ImageFont.Layout.BASIC
+        assert "libfribidi0" in caplog.text
+        drawn = fonts.lettering("สมชาย محمد", 20, True, "la")
+        assert drawn is not None and drawn.mask.getbbox() is not None
+    finally:
+        for cached in (fonts.layout_engine, fonts.font, fonts.width, fonts.layout):
+            cached.cache_clear()
+        pictures.letters.cache_clear()

@@ -48,3 +48,30 @@ async def test_seats_and_entrants_carry_the_names_as_written(service: MatchServi
     )
     entrant = await events.join(event.tournament_id, Person(7, "dark_knight"))
     assert entrant.name == "dark_knight"
+
+
+async def test_an_export_shows_a_name_that_looks_like_a_formula_as_text(
+    service: MatchService,
+) -> None:
+    """A name is kept as written, so it may read as a spreadsheet formula: the organiser's
+    CSV files write it as text."""
+    import csv
+    import io
+
+    events = Tournaments(service)
+    event = await events.create(
+        guild_id=1,
+        channel_id=6,
+        organiser=MOD,
+        game_key="cover_your_assets",
+        config=TournamentConfig(),
+    )
+    tid = event.tournament_id
+    for number, name in enumerate(("=HYPERLINK(1)", "@SUM(A1)", "dark_knight", "-Ana")):
+        await events.join(tid, Person(40 + number, name))
+    await events.start(tid, MOD)
+    files = await events.export(tid)
+    standings = [row["player"] for row in csv.DictReader(io.StringIO(files["standings.csv"]))]
+    results = {row["player"] for row in csv.DictReader(io.StringIO(files["results.csv"]))}
+    assert sorted(standings) == ["'-Ana", "'=HYPERLINK(1)", "'@SUM(A1)", "dark_knight"]
+    assert results <= set(standings)

@@ -88,8 +88,14 @@ def coverage(path: Path) -> frozenset[int]:
     return frozenset(read_cmap(path.read_bytes()))
 
 
+@cache
+def face_coverage(face: Face, bold: bool) -> frozenset[int]:
+    # Kept per face: building the file's path on every letter was a twentieth of a picture.
+    return coverage(face.path(bold))
+
+
 def covers(face: Face, point: int, bold: bool = False) -> bool:
-    return point in coverage(face.path(bold))
+    return point in face_coverage(face, bold)
 
 
 def read_cmap(data: bytes) -> Iterator[int]:
@@ -189,7 +195,7 @@ def _emoji_first(cluster: str) -> bool:
 
 
 def _has(face: Face, cluster: str, bold: bool) -> bool:
-    have = coverage(face.path(bold))
+    have = face_coverage(face, bold)
     return all(ord(c) in have or ignorable(c) for c in cluster) and ord(cluster[0]) in have
 
 
@@ -270,9 +276,10 @@ def layout(text: str, bold: bool = False) -> tuple[Run, ...]:
     return tuple(runs)
 
 
+@lru_cache(maxsize=8192)
 def latin_only(text: str, bold: bool = False) -> bool:
     """Whether DejaVu Sans draws the whole line: the common case, drawn as it always was."""
-    have = coverage(LATIN.path(bold))
+    have = face_coverage(LATIN, bold)
     return all(ord(c) in have for c in text) and not any(0x600 <= ord(c) < 0x700 for c in text)
 
 

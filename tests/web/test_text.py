@@ -43,3 +43,22 @@ def test_a_texts_names_are_inert_in_the_pages_markdown() -> None:
     assert html == "<strong>*Cleo*</strong> plays <em>fast</em> against dark_knight."
     xss = t("{name} wins.", name="<img src=x onerror=alert(1)>")
     assert str(discord_text(xss)) == "&lt;img src=x onerror=alert(1)&gt; wins."
+
+
+def test_no_template_marks_anything_safe_and_only_two_places_make_markup() -> None:
+    """Names reach the pages as data: the templates never mark a value safe, and markup is
+    made in two places only, each from text it escaped first (``discord_text``) or from a
+    fragment a template rendered with autoescape (the live table)."""
+    import re
+    from pathlib import Path
+
+    web = Path(__file__).resolve().parents[2] / "bot" / "web"
+    for template in (web / "templates").glob("*.html"):
+        assert not re.search(r"\|\s*safe\b|autoescape\s+false", template.read_text()), template
+    made = [
+        (path.name, line.strip())
+        for path in web.glob("*.py")
+        for line in path.read_text().splitlines()
+        if "Markup(" in line
+    ]
+    assert sorted(name for name, _ in made) == ["app.py", "pages.py"], made

@@ -210,6 +210,8 @@ def _punctuation(cluster: str) -> bool:
 
 
 def _face_for(cluster: str, current: Face | None, bold: bool) -> Face | None:
+    if all(ignorable(c) for c in cluster):  # a stray mark of direction or a lone VS16:
+        return current or LATIN  # drawn as nothing by whichever run it joins
     if _neutral(cluster):
         for face in (current, LATIN):
             if face is not None and not face.colour and _has(face, cluster, bold):

@@ -80,6 +80,9 @@ def test_emoji_sequences_stay_whole_and_text_symbols_stay_text() -> None:
         assert fonts.clusters(sequence) == [sequence]
         assert faces(sequence) == [("emoji", sequence)], sequence
     assert faces("❤") == [("latin", "❤")]  # without VS16, the text form DejaVu has
+    # Invisible marks that open a name are no missing letter.
+    for invisible in ("\u200e", "\ufe0f", "\U000e0041", "\u2066"):
+        assert None not in [face for face, _ in faces(invisible + "김철수")], invisible
     assert fonts.clusters("ที่นี่") == ["ที่", "นี่"]  # Thai marks stay on their letter
 
 

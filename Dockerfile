@@ -5,6 +5,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DATABASE_URL=sqlite:////data/cookie_jar.db
 
 RUN useradd --create-home --uid 10001 cookie && mkdir /data && chown cookie /data
+# FriBiDi: Pillow's raqm loads it to shape Thai and Arabic names in pictures (games/core/fonts.py).
+RUN apt-get update && apt-get install -y --no-install-recommends libfribidi0 \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 
 COPY pyproject.toml README.md ./

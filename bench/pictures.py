@@ -4,9 +4,11 @@ For every game that draws (``Picturing``), random playouts at every table size, 
 included, give N states; each state's table picture (from a spectator's view) and one
 seat's hand picture are drawn and timed one by one on this thread. Printed per game: the
 drawing time (p50, p99) and the PNG's size (p50, max), against the issue's bar for the
-Braverse board (p50 <= 25 ms, p99 <= 60 ms, at most 150 KB). Drawing is CPU-bound: on a
-machine other work shares the wall times read high, so the thread's CPU time is printed
-beside them; compare figures from a quiet machine.
+Braverse board (p50 <= 25 ms, p99 <= 60 ms, at most 150 KB). ``--names world`` seats players
+named in Hangul, Japanese, Thai, Cyrillic, Greek, Arabic and emoji (drawn by the fallback
+fonts, games/core/fonts.py), ``--names both`` measures the two in the same run.
+Drawing is CPU-bound: on a machine other work shares the wall times read high, so the
+thread's CPU time is printed beside them; compare figures from a quiet machine.
 
 The Discord side of the cost, pictures on against off in the same run, is
 ``python -m bench load --pictures both`` (bench/load.py).
@@ -32,6 +34,9 @@ from games.core.protocol import Picturing
 
 # The issue's bar, for the Braverse board.
 BAR_P50_MS, BAR_P99_MS, BAR_KB = 25.0, 60.0, 150.0
+# Names in every script the pictures draw (issue 38), against contract.NAMES (Latin).
+WORLD = ("김철수", "田中太郎", "สมชาย", "Привет", "Γιάννης", "محمد", "Ana 🍪", "王小明")
+NAMES = {"latin": contract.NAMES, "world": WORLD}
 
 
 @dataclass
@@ -68,7 +73,9 @@ def percentile(values: Sequence[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def random_states(key: str, count: int, seed: int = 1) -> list[BaseModel]:
+def random_states(
+    key: str, count: int, seed: int = 1, names: Sequence[str] = contract.NAMES
+) -> list[BaseModel]:
     """``count`` states of random playouts, a third of them at the game's largest table,
     taken every few moves so a whole match is sampled, its end included."""
     game = GAMES[key]
@@ -78,7 +85,7 @@ def random_states(key: str, count: int, seed: int = 1) -> list[BaseModel]:
         largest = len(states) % 3 == 0
         seats = game.max_players if largest else rng.randint(game.min_players, game.max_players)
         options = random_options(game.options_model, rng)
-        state = game.setup(options, contract.NAMES[:seats], rng.getrandbits(63))
+        state = game.setup(options, tuple(names[:seats]), rng.getrandbits(63))
         every = rng.randint(3, 7)
         step = 0
         while game.outcome(state) is None and len(states) < count:
@@ -94,12 +101,12 @@ def random_states(key: str, count: int, seed: int = 1) -> list[BaseModel]:
     return states
 
 
-def measure(key: str, count: int) -> tuple[Timings, Timings]:
+def measure(key: str, count: int, names: Sequence[str] = contract.NAMES) -> tuple[Timings, Timings]:
     game = GAMES[key]
     assert isinstance(game, Picturing)
     rng = random.Random(key)
     tables, hands = Timings(), Timings()
-    for state in random_states(key, count):
+    for state in random_states(key, count, names=names):
         tables.draw(game.table_picture, game.view(state, None))
         seat = rng.randrange(len(state.names))  # type: ignore[attr-defined]
         hands.draw(partial(hand_picture, game), game.view(state, seat))
@@ -116,15 +123,19 @@ def bar(tables: Timings) -> str:
     )
 
 
-def report(count: int, only: Sequence[str] | None = None) -> list[str]:
+def report(
+    count: int, only: Sequence[str] | None = None, names: Sequence[str] = ("latin",)
+) -> list[str]:
     lines = []
     drawing = [k for k in sorted(GAMES) if isinstance(GAMES[k], Picturing)]
     for key in only or drawing:
         if key not in drawing:
             lines.append(f"pictures {key}: this game draws no pictures yet")
             continue
-        tables, hands = measure(key, count)
-        lines.append(f"pictures {key}: " + tables.line("table") + "; " + hands.line("hand"))
+        for kind in names:
+            tables, hands = measure(key, count, NAMES[kind])
+            label = key if names == ("latin",) else f"{key} ({kind} names)"
+            lines.append(f"pictures {label}: " + tables.line("table") + "; " + hands.line("hand"))
         if key == "braverse" and tables.times:
             lines.append(bar(tables))
     return lines
@@ -134,8 +145,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench pictures", description=__doc__)
     parser.add_argument("--states", type=int, default=300, help="random states per game")
     parser.add_argument("--only", nargs="*", help="game keys (default: every game that draws)")
+    parser.add_argument(
+        "--names",
+        choices=["latin", "world", "both"],
+        default="latin",
+        help="the players' names: Latin, every script the pictures draw, or both in one run",
+    )
     args = parser.parse_args(argv)
-    for line in report(args.states, args.only):
+    names = ("latin", "world") if args.names == "both" else (args.names,)
+    for line in report(args.states, args.only, names):
         print(line, flush=True)
 
 

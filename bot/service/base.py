@@ -216,10 +216,18 @@ def new_match_id() -> str:
     return secrets.token_hex(5)
 
 
+NAME_LENGTH = 32  # Discord's longest display name
+_UNPRINTED = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")  # control characters, line breaks
+
+
 def clean_name(name: str) -> str:
-    """Names go into embeds and logs: no markdown, no mentions, a sane length."""
-    cleaned = _MARKDOWN.sub("", name).strip() or "Player"
-    return cleaned[:24]
+    """A player's name as Discord gives it, kept as they wrote it (markdown characters,
+    brackets, emoji and all): made safe where it is shown instead (escaped for Discord's
+    markdown and mentions at the Discord edge, by the templates on web pages, drawn as
+    written in pictures). Only what would break a line becomes a space; Discord's own
+    limit of 32 characters holds."""
+    cleaned = _UNPRINTED.sub(" ", name).strip() or "Player"
+    return cleaned[:NAME_LENGTH]
 
 
 class ServiceBase:

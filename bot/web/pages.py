@@ -17,21 +17,46 @@ from bot.tournaments.tiebreakers import TIEBREAKS, tiebreaker_text
 from bot.web.bracket import Part, bracket_parts
 from bot.web.reader import Curve, TableNow, step_now
 from games.core.protocol import Game
+from games.core.text import Text
+from games.core.translations import ENGLISH, render
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _ITALIC = re.compile(r"(?<![\w*])[*_](?!\s)(.+?)(?<!\s)[*_](?![\w*])")
 _TIME = re.compile(r"&lt;t:(\d{1,12})(?::[tTdDfFR])?&gt;")
 _SPOILER = re.compile(r"\|\|(.+?)\|\|")
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")  # Discord's backslash before a punctuation mark
+_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+_HELD = re.compile(r"\x00(\d+)\x00")
 
 
-def discord_text(text: str) -> Markup:
+def inert(data: str) -> str:
+    """Somebody's words (a name) made inert for the markdown below: each punctuation mark
+    escaped as Discord escapes it, so ``*Cleo*`` is no emphasis and reads as written."""
+    return _PUNCTUATION.sub(r"\\\1", data)
+
+
+def discord_text(text: str, language: str = ENGLISH) -> Markup:
     """A panel's Discord markdown as HTML: escaped first, then bold and italics and
-    Discord's timestamps turned into tags of our own; nothing of the text becomes a tag."""
-    safe = str(escape(text))
+    Discord's timestamps turned into tags of our own; nothing of the text becomes a tag.
+    A ``Text`` is rendered in ``language`` with its data (names) made ``inert``.
+    A character escaped for Discord (a name's ``\\_`` or ``\\*``) reads as written, as it
+    does in Discord, and takes no part in the emphasis; the zero-width space that keeps a
+    name's ``@everyone`` from pinging is left out."""
+    if isinstance(text, Text):
+        text = render(text, language, escape=inert)
+    kept: list[str] = []
+
+    def hold(found: re.Match[str]) -> str:
+        kept.append(found.group(1))
+        return f"\x00{len(kept) - 1}\x00"
+
+    safe = _ESCAPED.sub(hold, text.replace("\x00", "").replace("\u200b", ""))
+    safe = str(escape(safe))
     safe = _BOLD.sub(r"<strong>\1</strong>", safe)
     safe = _ITALIC.sub(r"<em>\1</em>", safe)
     safe = _SPOILER.sub(r"\1", safe)
     safe = _TIME.sub(lambda m: when(float(m.group(1))) or m.group(0), safe)
+    safe = _HELD.sub(lambda m: str(escape(kept[int(m.group(1))])), safe)
     return Markup(safe)
 
 

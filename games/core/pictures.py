@@ -13,14 +13,14 @@ import io
 import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from types import ModuleType
 from typing import Any, ClassVar, Literal, TypeVar
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
 from pydantic import BaseModel
 
-from games.core.cards import DATA_DIR
+from games.core import fonts
 from games.core.protocol import Picturing
 from games.core.text import tc
 from games.core.translations import ENGLISH, render
@@ -28,7 +28,7 @@ from games.core.translations import ENGLISH, render
 WIDTH = 800  # Discord shows an embed image at up to ~400-520 px: 800 halves to phone size
 PAD = 16
 RADIUS = 18
-FONTS = DATA_DIR / "fonts"
+FONTS = fonts.FONTS
 DISCORD_LIMIT = 10 * 1024 * 1024  # the smallest attachment limit (an unboosted server)
 
 RGB = tuple[int, int, int]
@@ -82,16 +82,15 @@ HUES: dict[str, RGB] = {
 }
 
 
-@cache
 def font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(FONTS / name), size)
+    """The pictures' own face (DejaVu Sans); other scripts and emoji come from the faces
+    beside it (``games.core.fonts``), run by run."""
+    return fonts.font(fonts.LATIN, size, bold)
 
 
-# Emoji and variation selectors have no glyph in DejaVu Sans: a box would show instead.
 def plain(text: str) -> str:
-    kept = (c for c in text if ord(c) < 0x1F000 and c not in "\ufe0f\u200d\u2728")
-    return " ".join("".join(kept).split())
+    """One line: runs of spaces and line breaks become one space."""
+    return " ".join(text.split())
 
 
 class Canvas:
@@ -146,12 +145,16 @@ class Canvas:
         size were drawn before: rendering them is a third of a table's drawing time, and
         names, counts and labels repeat from picture to picture."""
         x, y = xy
-        if x != int(x) or y != int(y):  # a fraction of a pixel renders differently
+        if (x != int(x) or y != int(y)) and fonts.latin_only(text, bold):
+            # a fraction of a pixel renders differently
             self.draw.text(xy, text, font=font(size, bold=bold), fill=fill, anchor=anchor)
             return
-        mask, (left, top) = letters(text, size, bold, anchor)
+        mask, (left, top), colour = letters(text, size, bold, anchor)
+        at = (round(x) + left, round(y) + top)
         if mask is not None:
-            self.draw.bitmap((int(x) + left, int(y) + top), mask, fill=fill)
+            self.draw.bitmap(at, mask, fill=fill)
+        if colour is not None:  # emoji, in their own colours
+            self.image.paste(colour, at, colour)
 
     def wrap(
         self, text: str, size: int, width: int, lines: int, *, bold: bool = False
@@ -506,48 +509,103 @@ def patch_difference(one: bytes, other: bytes, patch: int = 32) -> float:
 # Names and card texts come back in every picture: measuring, cutting and wrapping them once
 # keeps a board's drawing to its pixels (these caches are bounded, and hold only strings).
 @lru_cache(maxsize=8192)
-@lru_cache(maxsize=8192)
-def letters(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image | None, Box2]:
-    """A line of text rendered as a mask, and where its top left sits from the anchor
-    point (None: nothing to draw, as for an empty line)."""
+def letters(
+    text: str, size: int, bold: bool, anchor: str
+) -> tuple[Image.Image | None, Box2, Image.Image | None]:
+    """A line of text rendered as a mask, where its top left sits from the anchor point
+    (None: nothing to draw, as for an empty line), and its emoji in colour (or None).
+    A line DejaVu Sans draws whole is drawn by it in one call; any other line run by run,
+    each run by the face that has its letters (``games.core.fonts``)."""
+    if not fonts.latin_only(text, bold):
+        drawn = fonts.lettering(text, size, bold, anchor)
+        if drawn is None:
+            return None, (0, 0), None
+        return drawn.mask, (drawn.left, drawn.top), drawn.colour
     face = font(size, bold=bold)
     left, top, right, bottom = face.getbbox(text, anchor=anchor)
     if right <= left or bottom <= top:
-        return None, (0, 0)
+        return None, (0, 0), None
     mask = Image.new("L", (right - left, bottom - top), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
-    return mask, (left, top)
+    return mask, (left, top), None
 
 
 def text_width(text: str, size: int, bold: bool) -> int:
-    return int(font(size, bold=bold).getlength(text))
+    if fonts.latin_only(text, bold):
+        return int(font(size, bold=bold).getlength(text))
+    return int(fonts.width(text, size, bold))
 
 
 @lru_cache(maxsize=4096)
 def fitted(text: str, size: int, width: int, bold: bool) -> str:
+    """The text, or as much of it as fits before an ellipsis: cut between clusters, so a
+    letter keeps its marks and an emoji sequence stays whole."""
     text = plain(text)
     if text_width(text, size, bold) <= width:
         return text
-    while text and text_width(text + "…", size, bold) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    parts = fonts.clusters(text)
+    while parts and text_width("".join(parts) + "…", size, bold) > width:
+        parts.pop()
+    return "".join(parts).rstrip() + "…"
 
 
 @lru_cache(maxsize=4096)
 def wrapped(text: str, size: int, width: int, lines: int, bold: bool) -> tuple[str, ...]:
-    words, out, line = plain(text).split(), [], ""
-    for word in words:
-        trial = f"{line} {word}".strip()
-        if text_width(trial, size, bold) <= width or not line:
-            line = trial
+    out: list[list[tuple[str, bool]]] = []
+    line: list[tuple[str, bool]] = []
+    for piece in words(plain(text)):
+        if not line or text_width(joined([*line, piece]), size, bold) <= width:
+            line.append(piece)
             continue
         out.append(line)
-        line = word
+        line = [piece]
     if line:
         out.append(line)
     if len(out) > lines:
-        out = [*out[: lines - 1], " ".join(out[lines - 1 :])]
-    return tuple(fitted(each, size, width, bold) for each in out)
+        out = [*out[: lines - 1], [piece for rest in out[lines - 1 :] for piece in rest]]
+    return tuple(fitted(joined(each), size, width, bold) for each in out)
+
+
+def joined(pieces: list[tuple[str, bool]]) -> str:
+    """Pieces of a line put back together, spaced where a space stood between them."""
+    return "".join(
+        (" " if spaced and index else "") + word for index, (word, spaced) in enumerate(pieces)
+    )
+
+
+# Japanese and Chinese put no spaces between words: a line may break between any two of
+# their letters, except before closing punctuation and small kana or after an opening one.
+_NO_BREAK_BEFORE = set(
+    "、。，．,.!?！？）」』】〕〉》〗〙〛ー…‥々ゝゞヽヾぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ"
+)
+_NO_BREAK_AFTER = set("（「『【〔〈《〖〘〚")
+
+
+def _breakable(cluster: str) -> bool:
+    point = ord(cluster[0])
+    return 0x2E80 <= point <= 0x9FFF or 0xF900 <= point <= 0xFAFF or 0xFF00 <= point <= 0xFF60
+
+
+def words(text: str) -> list[tuple[str, bool]]:
+    """The pieces a line may break between, each with whether a space stood before it."""
+    out: list[tuple[str, bool]] = []
+    for word in text.split():
+        spaced = True
+        piece = ""
+        for cluster in fonts.clusters(word):
+            cut = (
+                piece
+                and (_breakable(cluster) or _breakable(piece[-1]))
+                and cluster[0] not in _NO_BREAK_BEFORE
+                and piece[-1] not in _NO_BREAK_AFTER
+            )
+            if cut:
+                out.append((piece, spaced))
+                piece, spaced = "", False
+            piece += cluster
+        if piece:
+            out.append((piece, spaced))
+    return out
 
 
 def hand_picture(game: Picturing, view: BaseModel, language: str = ENGLISH) -> bytes | None:

@@ -356,3 +356,30 @@ async def test_the_front_page_puts_the_leaderboards_beside_the_play_on_a_desktop
     play, boards = await page.evaluate(where)
     assert play[3] <= boards[2], (play, boards)  # one under the other
     assert page.errors == []
+
+
+async def test_names_read_as_written_in_the_page_and_markup_stays_text(
+    service: MatchService, web: TestClient, page: Page
+) -> None:
+    """Players named with markdown characters, brackets, markup, Hangul and emoji: the page
+    a browser shows reads each name as written, and the markup makes no element."""
+    from bot.service import Person
+
+    names = ("dark_knight", "Ana (EU)", XSS, "김철수 🍪")
+    people = [Person(user_id=600 + n, name=name) for n, name in enumerate(names)]
+    record = await service.open_lobby(
+        guild_id=1, channel_id=78, host=people[0], game_key="toss_your_cookies"
+    )
+    for person in people[1:]:
+        await service.join(record.match_id, person)
+    await service.start(record.match_id, people[0])
+    root = await opt_in(service)
+    await on_a_phone(page, web, f"{root}/table/{record.match_id}")
+    shown = await page.evaluate("document.body.innerText")
+    for name in names:
+        assert name in shown, name
+    assert await page.evaluate("document.querySelectorAll('img[src=\"x\"]').length") == 0
+    assert await page.evaluate("document.querySelectorAll('em, strong img').length") == 0
+    if (folder := shots()) is not None:
+        (folder / "names-phone.png").write_bytes(await page.screenshot())
+    assert page.errors == []

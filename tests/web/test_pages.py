@@ -15,6 +15,7 @@ from bot.service import MatchService
 from bot.web.app import COMPRESS_FROM, EVENTS
 from bot.web.paths import site_root
 from bot.web.security import CSP, Buckets
+from devtools.moves import any_move
 from games import GAMES
 from tests.web.conftest import (
     ANA,
@@ -577,3 +578,34 @@ async def test_a_players_page_says_when_it_lists_only_their_latest_matches(
     assert "The latest 2 of 3. In Discord, /history user:Ana lists them all." in page
     monkeypatch.setattr("bot.web.reader.PLAYER_MATCHES", 3)
     assert "The latest" not in await get_text(web, f"{root}/player/{ANA.user_id}")
+
+
+async def test_names_with_markdown_characters_and_brackets_read_as_written(
+    service: MatchService, web: TestClient
+) -> None:
+    """Names kept as written (issue 38) show as written: no character lost, none turned
+    into emphasis, on the live table and, played out, on the replay and the player page."""
+    from bot.service import Person
+
+    names = ("dark_knight", "Ana (EU)", "김철수 🍪", XSS)
+    people = [Person(user_id=500 + n, name=name) for n, name in enumerate(names)]
+    record = await service.open_lobby(
+        guild_id=GUILD, channel_id=77, host=people[0], game_key="cookie_chomper"
+    )
+    for person in people[1:]:
+        await service.join(record.match_id, person)
+    await service.start(record.match_id, people[0])
+    root = await opt_in(service)
+    table = await get_text(web, f"{root}/table/{record.match_id}")
+    for name in names[:3]:
+        assert name in table, name
+    assert ESCAPED in table and XSS not in table and "darkknight" not in table
+    for _ in range(5000):
+        if (await service.get(record.match_id)).status == "finished":
+            break
+        await any_move(service, record.match_id, [p.user_id for p in people])
+    replay = await get_text(web, f"{root}/replay/{record.match_id}")
+    player = await get_text(web, f"{root}/player/{people[1].user_id}")
+    for name in names[:3]:
+        assert name in replay, name
+    assert "Ana (EU)" in player and ESCAPED in replay and XSS not in replay

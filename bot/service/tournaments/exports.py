@@ -7,6 +7,15 @@ import io
 
 from bot.service.tournaments.base import TournamentsBase
 
+# A cell a spreadsheet would read as a formula: names are kept as people wrote them, so
+# "=HYPERLINK(...)" may be one (OWASP's CSV injection; a leading ' makes it text).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(text: str) -> str:
+    """Somebody's words as a CSV cell a spreadsheet shows as text, never runs."""
+    return "'" + text if text.startswith(FORMULA_START) else text
+
 
 class Exports(TournamentsBase):
     """standings.csv, results.csv, audit.csv."""
@@ -23,7 +32,7 @@ class Exports(TournamentsBase):
             writer.writerow(
                 [
                     s.rank,
-                    e.name,
+                    cell(e.name),
                     e.user_id or "",
                     f"{float(s.points):g}",
                     *(f"{float(v):.2f}" for _, v in s.tiebreakers),  # numbers, for sheets
@@ -47,7 +56,7 @@ class Exports(TournamentsBase):
                         r.round,
                         table,
                         seat,
-                        view.name(player),
+                        cell(view.name(player)),
                         place if player not in r.gone else f"{place} (forfeit)",
                         r.kind,
                         r.source,
@@ -59,7 +68,9 @@ class Exports(TournamentsBase):
         writer = csv.writer(audit)
         writer.writerow(["at", "who", "action", "before", "after"])
         for row in await self.store.audit(tournament_id):
-            writer.writerow([f"{row.at:.0f}", row.actor_name, row.action, row.before, row.after])
+            writer.writerow(
+                [f"{row.at:.0f}", cell(row.actor_name), row.action, row.before, row.after]
+            )
         return {
             "standings.csv": standings.getvalue(),
             "results.csv": results.getvalue(),

@@ -14,6 +14,7 @@ from bot.service.tournaments.models import HELD, TournamentChange, places_from_g
 from bot.store import Timer
 from bot.store.models import GONE
 from bot.store.tournament_records import EntrantRecord, ResultRecord, TournamentRecord
+from games.core.text import t
 
 
 class Organiser(TournamentsBase):
@@ -98,7 +99,12 @@ class Organiser(TournamentsBase):
             event = await self._organise(tournament_id, actor, f"{verb} players")
             entrant = self._find_entrant(await self.store.entrants(tournament_id), name)
             if entrant.state == state:
-                raise UserError(f"{entrant.name} is already {state}.")
+                already = {
+                    "entered": t("{name} is already entered.", name=entrant.name),
+                    "dropped": t("{name} is already dropped.", name=entrant.name),
+                    "disqualified": t("{name} is already disqualified.", name=entrant.name),
+                }
+                raise UserError(already[state])
             after = entrant.model_copy(
                 update={
                     "state": state,

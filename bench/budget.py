@@ -178,17 +178,24 @@ class LogTally(logging.Handler):
     def installed(self) -> Iterator[LogTally]:
         root = logging.getLogger()
         root.addHandler(self)
-        # The bench quiets the root logger to ERROR: these loggers must still pass warnings.
+        # The bench quiets the root logger to ERROR: these loggers must still pass warnings
+        # (to this tally; the terminal still shows errors only: one line per 429 is noise).
         loggers = [logging.getLogger(name) for name in ("discord.http", "cogs")]
         levels = [logger.level for logger in loggers]
         for logger in loggers:
             logger.setLevel(logging.WARNING)
+        printers = [h for h in root.handlers if type(h) is logging.StreamHandler]
+        printed = [h.level for h in printers]
+        for handler in printers:
+            handler.setLevel(max(handler.level, logging.ERROR))
         try:
             yield self
         finally:
             root.removeHandler(self)
             for logger, level in zip(loggers, levels, strict=True):
                 logger.setLevel(level)
+            for handler, level in zip(printers, printed, strict=True):
+                handler.setLevel(level)
 
 
 class Seconds:

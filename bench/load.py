@@ -425,6 +425,8 @@ class Load:
                 await asyncio.sleep(thinking)
                 if time.perf_counter() >= self.deadline:
                     break
+                # Meanwhile the hand may have changed under the person's eyes.
+                move = moves_in(hand) if hand is not None and hand.id in fake.messages else None
             if move is None:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(event.wait(), LOOK_AFTER * rng.uniform(0.8, 1.2))

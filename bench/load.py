@@ -665,7 +665,9 @@ async def run(
         tally = stack.enter_context(budget.LogTally().installed())
         bot = CookieJar(settings)
         async with fake.running(bot, check_errors=False):
+            opening = time.perf_counter()
             ids, people = await open_tables(fake, channels, hard_bots, game, options)
+            print(f"{channels} tables opened in {time.perf_counter() - opening:.0f} s", flush=True)
             watch = budget.TableWatch(fake, fake.tables)
             fake.watch = watch.shown
             bot.service.listeners.append(watch.listen)

@@ -581,7 +581,12 @@ async def prune_often(load: Load) -> None:
         await asyncio.sleep(PRUNE_EVERY)
         # The harness shares the bot's process and so its collector: its records were a
         # third of what a full collection walked, a pause the bot alone would not have.
-        load.fake.prune(keep=PRUNE_EVERY * 3, clicks_kept=PRUNE_EVERY)
+        # At a human pace there are few clicks to keep, and a click's answer may wait its
+        # turn behind the budget well past seconds: its token is kept as long as the bench
+        # waits for an answer (Discord keeps it 15 minutes), or the bot's late answer
+        # would find it gone.
+        kept = ANSWER_GIVE_UP if load.options.human else PRUNE_EVERY
+        load.fake.prune(keep=PRUNE_EVERY * 3, clicks_kept=kept)
 
 
 def hard_seats(table: int) -> int:

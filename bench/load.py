@@ -703,8 +703,9 @@ async def run(
                 await reporter
                 pruner.cancel()
                 await speed.stop()
-                calls = budget.calls_since(fake, calls_at_start)
                 lags = await newest
+                # After the tables caught up: a move's cost includes the calls it queued.
+                calls = budget.calls_since(fake, calls_at_start)
             errors = len(fake.error_logs)
             if pictures:
                 kept, clicks = presenter_of(bot).pictures, presenter_of(bot).clicks

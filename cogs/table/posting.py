@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import aiohttp
 import discord
 
+from bot.outbox import refusal_of
 from cogs.table.base import Part
 
 if TYPE_CHECKING:
@@ -50,27 +51,40 @@ class Poster(Part):
 
 
 async def with_retries(send: Callable[[], Awaitable[T]], what: str, attempts: int = 4) -> T:
-    """``send()``, again after Discord's retry-after (429) or a short backoff (5xx, a
-    timeout, a dropped connection); any other failure, or the last one, is raised."""
-    for attempt in range(attempts):
+    """``send()``, again after the wait Discord gave with a 429, as often as it asks (what
+    waits its turn is never dropped, and each refusal is counted, not logged: discord.py
+    waits them out too), or after a short backoff (5xx, a timeout, a dropped connection)
+    ``attempts`` times in all; any other failure, or the last one, is raised."""
+    failures = 0
+    while True:
         try:
             return await send()
         except Exception as exc:
-            wait = retry_delay(exc, attempt)
-            if wait is None or attempt == attempts - 1:
+            wait = retry_delay(exc, failures)
+            if wait is None:
                 raise
-            log.warning("%s failed (%s); trying again in %.1f s", what, exc, wait)
+            if refused(exc):
+                log.debug("%s was refused (429); trying again in %.1f s", what, wait)
+            else:
+                failures += 1
+                if failures >= attempts:
+                    raise
+                log.warning("%s failed (%s); trying again in %.1f s", what, exc, wait)
             await asyncio.sleep(wait)
-    raise AssertionError("unreachable")
+
+
+def refused(error: BaseException) -> bool:
+    """Discord refused the request for the rate limit (429)."""
+    return isinstance(error, discord.RateLimited) or (
+        isinstance(error, discord.HTTPException) and error.status == 429
+    )
 
 
 def retry_delay(error: BaseException, attempt: int) -> float | None:
     """Seconds to wait before trying again, or None if trying again will not help."""
-    if isinstance(error, discord.RateLimited):
-        return error.retry_after
+    if isinstance(error, discord.RateLimited | discord.HTTPException) and refused(error):
+        return refusal_of(error)[0]
     if isinstance(error, discord.HTTPException):
-        if error.status == 429:
-            return float(getattr(error.response, "headers", {}).get("Retry-After", 1.0))
         return 2.0**attempt if error.status >= 500 else None
     if isinstance(error, TimeoutError | aiohttp.ClientError | OSError):
         return 2.0**attempt

@@ -74,8 +74,8 @@ class Outbox:
         self._sent: deque[float] = deque()  # when each request of the window went out
         self._given = 0  # slots given whose request has not gone out yet
         self._lanes: dict[Lane, deque[asyncio.Future[None]]] = {lane: deque() for lane in Lane}
+        self._held: dict[Lane, float] = dict.fromkeys(Lane, 0.0)  # Discord said to wait
         self._edit_next = False  # posts and edits both waiting: whose slot is next
-        self._paused_until = 0.0  # Discord said to wait (a global 429)
         self._timer: asyncio.TimerHandle | None = None
         self.spent: dict[Lane, int] = dict.fromkeys(Lane, 0)  # requests sent, by lane
         self.refused = 0  # requests Discord refused with 429
@@ -96,26 +96,35 @@ class Outbox:
                 self._given -= 1
                 self._give()
 
-    async def _before_request(self) -> None:
+    async def _slot(self) -> Lane:
         """A budgeted request is about to go: it spends its block's slot, or waits for a
-        slot of its own (in ``POST``, where every request nobody named a lane for goes)."""
+        slot of its own (in ``POST``, where every request nobody named a lane for goes).
+        The lane it went in."""
         turn = _TURN.get()
         if turn is not None and not turn.spent:
             turn.spent = True
             lane = turn.lane
         else:
-            await self._wait(Lane.POST)
             lane = Lane.POST
+            await self._wait(lane)
+        self._spend(lane)
+        return lane
+
+    def _spend(self, lane: Lane) -> None:
         self._given -= 1
         self._sent.append(asyncio.get_running_loop().time())
         self.spent[lane] += 1
+        self._give()  # to come back when this one leaves the window
 
     def waiting(self, lane: Lane) -> int:
         return sum(1 for f in self._lanes[lane] if not f.done())
 
-    async def _wait(self, lane: Lane) -> None:
+    async def _wait(self, lane: Lane, *, first: bool = False) -> None:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._lanes[lane].append(future)
+        if first:
+            self._lanes[lane].appendleft(future)
+        else:
+            self._lanes[lane].append(future)
         self._give()
         try:
             await future
@@ -128,66 +137,86 @@ class Outbox:
     # --- giving slots --------------------------------------------------------------------
     def _give(self) -> None:
         """Give the free slots to those waiting, lane by lane; come back when the window
-        frees another."""
+        frees another, or a lane Discord held opens."""
         loop = asyncio.get_running_loop()
         now = loop.time()
         while self._sent and self._sent[0] <= now - self.per:
             self._sent.popleft()
-        while now >= self._paused_until and len(self._sent) + self._given < self.most:
-            future = self._next()
+        while len(self._sent) + self._given < self.most:
+            future = self._next(now)
             if future is None:
-                return
+                break
             self._given += 1
             future.set_result(None)
-        if self._timer is None and any(self._lanes.values()):
-            if now < self._paused_until:
-                when = self._paused_until
-            elif self._sent:
-                when = self._sent[0] + self.per
-            else:
-                return  # every slot is given: one spent or given back calls again
-            self._timer = loop.call_at(when, self._on_timer)
+        if self._timer is not None or not any(_live(w) for w in self._lanes.values()):
+            return
+        held = [until for lane, until in self._held.items() if until > now and self._lanes[lane]]
+        full = len(self._sent) + self._given >= self.most
+        times = [*held, *([self._sent[0] + self.per] if full and self._sent else [])]
+        if times:  # else every slot is given: one spent or given back calls again
+            self._timer = loop.call_at(min(times), self._on_timer)
 
     def _on_timer(self) -> None:
         self._timer = None
         self._give()
 
-    def _next(self) -> asyncio.Future[None] | None:
-        posts, edits, sweeps = (_live(self._lanes[lane]) for lane in Lane)
+    def _next(self, now: float) -> asyncio.Future[None] | None:
+        posts, edits, sweeps = (
+            _live(self._lanes[lane]) if self._held[lane] <= now else None for lane in Lane
+        )
         if posts and edits:
             lane = edits if self._edit_next else posts
             self._edit_next = not self._edit_next
+        elif posts or edits:
+            lane = posts or edits
+        elif _live(self._lanes[Lane.POST]) or _live(self._lanes[Lane.EDIT]):
+            lane = None  # held by Discord: sweeps still wait for them
         else:
-            lane = posts or edits or sweeps
+            lane = sweeps
         return lane.popleft() if lane else None
 
     # --- Discord's answers ---------------------------------------------------------------
-    def refusal(self, error: Exception) -> float:
-        """Discord refused a request (429): the seconds it said to wait, from its headers;
-        a global refusal holds every lane that long."""
+    def refusal(self, error: Exception, lane: Lane) -> float:
+        """Discord refused a request (429): the seconds it said to wait, from its headers.
+        Its lane is held that long (every lane, for the global limit)."""
         self.refused += 1
         wait, shared = refusal_of(error)
-        if shared:
-            loop = asyncio.get_running_loop()
-            self._paused_until = max(self._paused_until, loop.time() + wait)
+        until = asyncio.get_running_loop().time() + wait
+        for held in Lane if shared else (lane,):
+            self._held[held] = max(self._held[held], until)
         return wait
 
     # --- the choke point -----------------------------------------------------------------
     def install(self, http: HTTPClient) -> None:
         """Every request ``http`` makes waits for its slot first. discord.py sends the
         interaction endpoints through its webhook adapter, not here, so what passes here
-        is exactly what the budget counts."""
+        is exactly what the budget counts.
+
+        A request Discord refuses (429; discord.py, which waits them out itself, lets one
+        through only in tests) holds its lane for the wait Discord gave and goes again
+        first, so posts keep their order; a table edit is not sent again: the presenter
+        draws the newest state for its next slot."""
         cls = type(http)
 
         async def request(route: Any, **kwargs: Any) -> Any:
-            await self._before_request()
-            try:
-                # Looked up on the class at each call: tests patch it there.
-                return await cls.request(http, route, **kwargs)
-            except discord.HTTPException as error:
-                if error.status == 429:
-                    self.refusal(error)
-                raise
+            lane = await self._slot()
+            while True:
+                try:
+                    # Looked up on the class at each call: tests patch it there.
+                    return await cls.request(http, route, **kwargs)
+                except discord.HTTPException as error:
+                    if error.status != 429:
+                        raise
+                    self.refusal(error, lane)
+                    if lane is Lane.EDIT:
+                        raise
+                log.debug(
+                    "%s %s was refused (429): again when Discord said", route.method, route.path
+                )
+                for file in kwargs.get("files") or ():
+                    file.reset()
+                await self._wait(lane, first=True)
+                self._spend(lane)
 
         http.request = request  # type: ignore[method-assign]
 

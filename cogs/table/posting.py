@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
@@ -28,6 +29,10 @@ class Poster(Part):
     def __init__(self, bot: CookieJar) -> None:
         super().__init__(bot)
         self.pace = ChannelPace()
+        # Per channel: its posts, one after another in the order they were asked for (a
+        # post Discord refused goes again before the next; five a channel in five seconds
+        # leave plenty of time for one at a time).
+        self._in_turn: dict[int, tuple[asyncio.Lock, int]] = {}
 
     async def unarchived(self, channel_id: int, send: Callable[[], Awaitable[T]]) -> T:
         """Run ``send``; if the match's thread was archived for inactivity, reopen it first."""
@@ -47,7 +52,22 @@ class Poster(Part):
         if not paced:
             await self.pace.wait(channel_id)
         channel = self.bot.get_partial_messageable(channel_id)
-        return await self.unarchived(channel_id, lambda: channel.send(content, **kwargs))
+        async with self._in_order(channel_id):
+            return await self.unarchived(channel_id, lambda: channel.send(content, **kwargs))
+
+    @asynccontextmanager
+    async def _in_order(self, channel_id: int) -> AsyncIterator[None]:
+        lock, users = self._in_turn.get(channel_id) or (asyncio.Lock(), 0)
+        self._in_turn[channel_id] = (lock, users + 1)
+        try:
+            async with lock:  # asyncio's locks are fair: first come, first served
+                yield
+        finally:
+            lock, users = self._in_turn[channel_id]
+            if users == 1:
+                del self._in_turn[channel_id]
+            else:
+                self._in_turn[channel_id] = (lock, users - 1)
 
 
 async def with_retries(send: Callable[[], Awaitable[T]], what: str, attempts: int = 4) -> T:

@@ -11,7 +11,12 @@ FREE = ("/interactions/", "/webhooks/")
 
 
 def is_budgeted(request: RecordedRequest) -> bool:
-    return not request.path.startswith(FREE)
+    return is_budgeted_path(request.path)
+
+
+def is_budgeted_path(path: str) -> bool:
+    """``path``: after the API's prefix (``/channels/1/messages``), or a whole URL."""
+    return not path.split("/api/v10", 1)[-1].startswith(FREE)
 
 
 def budgeted(fake: FakeDiscord, since: int = 0) -> list[RecordedRequest]:

@@ -68,7 +68,7 @@ class CookieJar(commands.Bot):
         # Every budgeted request waits for its slot of this process's share.
         self.outbox = Outbox(settings.request_share)
         self.outbox.install(self.http)
-        RefusalsSaid().install()
+        RefusalsSaid(self.outbox).install()
         self._metrics_server: web.AppRunner | None = None
         self._web_server: web.AppRunner | None = None
         self._background: set[asyncio.Task[object]] = set()

@@ -294,3 +294,7 @@ class RefusalsSaid(logging.Filter):
             for old in [f for f in logger.filters if isinstance(f, RefusalsSaid)]:
                 logger.removeFilter(old)
             logger.addFilter(self)
+
+    def uninstall(self) -> None:
+        for name in self.LOGGERS:
+            logging.getLogger(name).removeFilter(self)

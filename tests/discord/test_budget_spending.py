@@ -208,3 +208,28 @@ async def test_a_late_answer_to_a_hand_view_deleted_meanwhile_is_no_error(
         assert (await bot.store.open_matches())[0].version == version + 1
         assert fake.messages[newer.id].text() != before  # the answer went there
     assert [r.code for r in fake.rejections] == [10008]  # Discord's 404, taken calmly
+
+
+async def test_show_hand_on_a_table_whose_edit_waits_redraws_it_in_the_answer(
+    fake: FakeDiscord, db
+) -> None:  # type: ignore[no-untyped-def]
+    """While the table's edit waits for the budget, Ben presses Show hand on the table: the
+    click's answer shows him the table as it now is (free), his hand follows, and the edit
+    that waited has nothing left to send."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db, request_budget=1)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        table = table_of(fake)
+        async with budget_spent_elsewhere(fake, bot):
+            mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
+            await click_first_move(fake, mover, hand, buttons, selects)
+            before = table.text()
+            since = len(fake.requests)
+            other = ben if mover is ana else ana
+            await fake.click(other, table, table.find_button("Show hand"))
+            assert fake.last_interaction(other).response_type == UPDATE_MESSAGE
+            assert fake.messages[table.id].text() != before  # the table, as it now is
+            assert fake.last_reply(other).ephemeral  # and the hand, as a follow-up
+            assert budgeted(fake, since) == []
+        assert edits_of(fake, table, since) == []
+    fake.assert_clean()

@@ -68,7 +68,9 @@ class Clicks(Part):
         nothing left to show."""
         with self.shown.answering(match_id):
             record = await change
-            drawn = await self.drawing.table_message(record, answer=True)
+            # Its picture waits as the presenter's would (TABLE_WAIT at most); one drawn
+            # later comes with the presenter's edit, which the change asked for.
+            drawn = await self.drawing.table_message(record, late=lambda: None)
             edit = self.shown.edit(match_id, record.message_id or 0, drawn)
             if edit is None:  # it shows this already
                 if not command:
@@ -106,10 +108,10 @@ class Clicks(Part):
     async def send_private(
         self, interaction: discord.Interaction, match_id: str, drawn: Drawn
     ) -> object:
-        """A private answer to a click. Clicked on the table while it shows an older state
-        than the newest (its edit waits for the budget), the click's answer redraws the
-        table first, which is free, and the private message follows (free too): the
-        waiting edit then has nothing left to send. The message sent."""
+        """A private answer to a click. Clicked on the table while its edit waits for the
+        budget, the click's answer redraws the table first, which is free, and the private
+        message follows (free too): the waiting edit then has nothing left to send. The
+        message sent."""
         if await self._table_redrawn(interaction, match_id):
             return await interaction.followup.send(ephemeral=True, wait=True, **drawn.sent())
         response = await interaction.response.send_message(ephemeral=True, **drawn.sent())
@@ -117,7 +119,7 @@ class Clicks(Part):
 
     async def _table_redrawn(self, interaction: discord.Interaction, match_id: str) -> bool:
         clicked = interaction.message
-        if clicked is None or match_id not in self.shown.stale or clicked.flags.ephemeral:
+        if clicked is None or match_id not in self.shown.waiting or clicked.flags.ephemeral:
             return False
         record = await self.service.current(match_id)
         if record.message_id != clicked.id or record.status != "active":

@@ -168,7 +168,9 @@ class Presenter(Part):
             while match_id in self.shown.stale:
                 # A click answering with the table goes first: then nothing may be left.
                 await self.shown.answered(match_id)
+                self.shown.waiting.add(match_id)  # a click on it meanwhile redraws it
                 async with self.bot.outbox.turn(Lane.EDIT):
+                    self.shown.waiting.discard(match_id)
                     await self.shown.answered(match_id)  # one that came while this waited
                     self.shown.stale.discard(match_id)
                     try:
@@ -187,6 +189,7 @@ class Presenter(Part):
                             await asyncio.sleep(wait)
                 await asyncio.sleep(self.edit_interval)
         finally:
+            self.shown.waiting.discard(match_id)
             self._flushers.pop(match_id, None)
 
     async def refresh(self, match_id: str) -> None:

@@ -197,17 +197,17 @@ class Outbox:
         interaction endpoints through its webhook adapter, not here, so what passes here
         is exactly what the budget counts.
 
-        A request Discord refuses (429; discord.py, which waits them out itself, lets one
-        through only in tests) holds its lane for the wait Discord gave and goes again
-        first, so posts keep their order; a table edit is not sent again: the presenter
-        draws the newest state for its next slot."""
+        A refusal (429) discord.py did not wait out itself (it gives up after five, and
+        raises one that lacks Discord's ``Via`` header) holds its lane for the wait Discord
+        gave and goes again first, so posts keep their order; a table edit is not sent
+        again: the presenter draws the newest state for its next slot."""
         cls = type(http)
 
         async def request(route: Any, **kwargs: Any) -> Any:
             lane = await self._slot()
             while True:
                 try:
-                    # Looked up on the class at each call: tests patch it there.
+                    # discord.py's own: its buckets, its global lock, its waits on 429s.
                     return await cls.request(http, route, **kwargs)
                 except discord.HTTPException as error:
                     if error.status != 429:

@@ -15,6 +15,7 @@ from bot.bots import BotDriver
 from bot.config import Settings
 from bot.known_settings import KnownSettings
 from bot.metrics import Metrics, serve
+from bot.outbox import Outbox, RefusalsSaid
 from bot.permissions import invite_url
 from bot.runtime import DRAIN_WAIT, Runtime
 from bot.scheduler import Scheduler
@@ -64,6 +65,11 @@ class CookieJar(commands.Bot):
         )
         self.settings = settings
         self.metrics = metrics
+        # Every budgeted request waits for its slot of this process's share.
+        self.outbox = Outbox(settings.request_share)
+        self.outbox.install(self.http)
+        self._refusals = RefusalsSaid(self.outbox)
+        self._refusals.install()
         self._metrics_server: web.AppRunner | None = None
         self._web_server: web.AppRunner | None = None
         self._background: set[asyncio.Task[object]] = set()
@@ -192,6 +198,7 @@ class CookieJar(commands.Bot):
         self.dynamic_items.extend(items)  # for a click on a component gone from its message
 
     async def close(self) -> None:
+        self._refusals.uninstall()  # the loggers are the process's, not this client's
         if self._metrics_server is not None:
             await self._metrics_server.cleanup()
         if self._web_server is not None:

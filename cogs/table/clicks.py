@@ -4,7 +4,8 @@ I'm back, Rematch; and a refused click, with the current hand after a stale one.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -14,12 +15,14 @@ from bot.permissions import IN_CHANNEL
 from bot.service import Change, SeatView
 from bot.store import MatchRecord
 from cogs import render
-from cogs.components import match_id_of, person, tell
+from cogs.components import match_id_of, message_gone, person, tell
 from cogs.permissions import require_permissions
 from cogs.pictures import draws_pictures
 from cogs.table.base import Part
 from cogs.table.drawing import Drawing
 from cogs.table.hands import Hands
+from cogs.table.pictured import Drawn
+from cogs.table.shown import Shown
 from cogs.taken import channel_taken
 from games.core.protocol import Action, IllegalAction
 
@@ -35,9 +38,9 @@ PICTURE_FOLLOWS_AFTER = 0.25
 class Clicks(Part):
     """The table's ``TableClicks`` (see buttons.py), and the explainer of refused clicks."""
 
-    def __init__(self, bot: CookieJar, drawing: Drawing, hands: Hands) -> None:
+    def __init__(self, bot: CookieJar, drawing: Drawing, hands: Hands, shown: Shown) -> None:
         super().__init__(bot)
-        self.drawing, self.hands = drawing, hands
+        self.drawing, self.hands, self.shown = drawing, hands, shown
         # Late hand pictures: edited into the view, or not (a click answered there since).
         self.followed = self.passed_over = 0
 
@@ -50,10 +53,38 @@ class Clicks(Part):
             return
         await self.send_hand(interaction, seen)
 
-    async def redraw_lobby(self, interaction: discord.Interaction, record: MatchRecord) -> None:
-        """Answer a lobby click by drawing the lobby as it now is, in the same message."""
-        drawn = await self.drawing.table_message(record)  # a lobby: no picture
-        await interaction.response.edit_message(embeds=drawn.embeds, view=drawn.view)
+    async def on_table(
+        self,
+        interaction: discord.Interaction,
+        match_id: str,
+        change: Awaitable[MatchRecord],
+        *,
+        command: bool = False,
+    ) -> MatchRecord:
+        """A click on the lobby or the table that changes it (Join, Start, a pick...): the
+        change, then the message redrawn in the click's own answer (``command``: in the
+        command's answer, which showed the lobby), which is free and at once. The
+        presenter's edit, which the budget counts, waits for this answer and then finds
+        nothing left to show."""
+        with self.shown.answering(match_id):
+            record = await change
+            # Its picture waits as the presenter's would (TABLE_WAIT at most); one drawn
+            # later comes with the presenter's edit, which the change asked for.
+            drawn = await self.drawing.table_message(record, late=lambda: None)
+            edit = self.shown.edit(match_id, record.message_id or 0, drawn)
+            if edit is None:  # it shows this already
+                if not command:
+                    await interaction.response.defer()
+                return record
+            kwargs, showing = edit
+            if command:
+                answered: object = await interaction.edit_original_response(**kwargs)
+            else:
+                answered = await interaction.response.edit_message(**kwargs)
+            message = getattr(answered, "resource", answered)
+            if isinstance(message, discord.Message) and message.id == record.message_id:
+                self.shown.remember(record, message, showing)
+        return record
 
     async def send_last_hand(self, interaction: discord.Interaction, seen: SeatView) -> None:
         """My last hand: the cards the player ended with, or, when the end left them
@@ -70,10 +101,31 @@ class Clicks(Part):
     ) -> None:
         """A fresh hand view, which takes the place of the player's previous one."""
         drawn = await self.drawing.hand_message(seen, note, then=self.picture_follows(seen, note))
-        response = await interaction.response.send_message(ephemeral=True, **drawn.sent())
-        message = response.resource
+        message = await self.send_private(interaction, seen.match.match_id, drawn)
         if isinstance(message, discord.Message):  # late answers send WebhookMessages
             await self.hands.replace(seen.match.match_id, interaction, message.id)
+
+    async def send_private(
+        self, interaction: discord.Interaction, match_id: str, drawn: Drawn
+    ) -> object:
+        """A private answer to a click. Clicked on the table while its edit waits for the
+        budget, the click's answer redraws the table first, which is free, and the private
+        message follows (free too): the waiting edit then has nothing left to send. The
+        message sent."""
+        if await self._table_redrawn(interaction, match_id):
+            return await interaction.followup.send(ephemeral=True, wait=True, **drawn.sent())
+        response = await interaction.response.send_message(ephemeral=True, **drawn.sent())
+        return response.resource
+
+    async def _table_redrawn(self, interaction: discord.Interaction, match_id: str) -> bool:
+        clicked = interaction.message
+        if clicked is None or match_id not in self.shown.waiting or clicked.flags.ephemeral:
+            return False
+        record = await self.service.current(match_id)
+        if record.message_id != clicked.id or record.status != "active":
+            return False
+        await self.on_table(interaction, match_id, self.service.current(match_id))
+        return True
 
     async def move(
         self, interaction: discord.Interaction, match_id: str, stamp: str, picks: list[int]
@@ -82,8 +134,7 @@ class Clicks(Part):
         seen = await self.service.seat_view(match_id, interaction.user.id)
         note = latest_lines(change, seen.seat)
         drawn = await self.drawing.hand_message(seen, note, then=self.picture_follows(seen, note))
-        await interaction.response.edit_message(**drawn.edited())
-        self.hands.touched(match_id, interaction)
+        await self.answer_in_hand(interaction, match_id, drawn)
 
     async def grab(
         self, interaction: discord.Interaction, match_id: str, race: str, action: str
@@ -109,10 +160,28 @@ class Clicks(Part):
             drawn = await self.drawing.hand_message(
                 seen, note, then=self.picture_follows(seen, note)
             )
-            await interaction.response.edit_message(**drawn.edited())
-            self.hands.touched(match_id, interaction)
+            await self.answer_in_hand(interaction, match_id, drawn)
         else:  # a grab button on an older public table: the answer is a private hand view
             await self.send_hand(interaction, seen, note)
+
+    async def answer_in_hand(
+        self, interaction: discord.Interaction, match_id: str, drawn: Drawn
+    ) -> None:
+        """The clicked hand view redrawn. Answered late (the click was acknowledged first),
+        the view may have been replaced or deleted meanwhile (a newer Show hand): the move
+        stands, and the answer goes to the player's current view, if Discord still lets us
+        edit it; nothing is wrong."""
+        try:
+            await interaction.response.edit_message(**drawn.edited())
+        except discord.NotFound as gone:
+            if not message_gone(gone):
+                raise
+            await self.hands.follow(match_id, interaction.user.id, drawn.edited())
+            if not interaction.response.is_done():  # the click was on the gone view
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.response.defer()
+            return
+        self.hands.touched(match_id, interaction)
 
     def picture_follows(self, seen: SeatView, note: str | None = None) -> Callable[[], None]:
         """When the picture a hand view went without (the drawers were busy) is drawn: the
@@ -145,7 +214,7 @@ class Clicks(Part):
         record = await self.service.get(match_id)
         drawn = await self.drawing.table_message(record, answer=True)
         drawn.view = None
-        await interaction.response.send_message(ephemeral=True, **drawn.sent())
+        await self.send_private(interaction, match_id, drawn)
 
     async def details(self, interaction: discord.Interaction, match_id: str) -> None:
         """The game's longer public panel (a whole discard pile), just for the asker."""
@@ -153,7 +222,7 @@ class Clicks(Part):
         if seen.panels.details is None:
             raise UserError("There is nothing more to show for this game.")
         embed = render.embed_from_panel(seen.panels.details)
-        await interaction.response.send_message(embeds=[embed], ephemeral=True)
+        await self.send_private(interaction, match_id, Drawn([embed], None))
 
     async def im_back(self, interaction: discord.Interaction, match_id: str) -> None:
         await self.service.im_back(match_id, interaction.user.id)

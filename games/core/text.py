@@ -141,6 +141,22 @@ def plain(value: str) -> Text:
     return Text(None, {"": value}, english=value)
 
 
+# The context of a Text that only lays out others (``joined``): no catalog entry, never
+# pseudo-translated, its parts each rendered in the reader's language.
+JOINED = "joined"
+
+
+def joined(parts: Iterable[str], sep: str = "\n", *, lead: str = "") -> Text:
+    """Complete sentences (or lines, or labels) shown one after another, each rendered on
+    its own: a table's lines, a rulebook's paragraphs, "A + B". ``sep`` goes between them
+    and ``lead`` before each (a bullet); neither holds a word."""
+    items = list(parts)
+    template = sep.join(f"{lead}{{p{index}}}" for index in range(len(items)))
+    args = {f"p{index}": item for index, item in enumerate(items)}
+    english = sep.join(f"{lead}{item}" for item in items)
+    return Text(template, args, context=JOINED, english=english)
+
+
 def english_plural(n: float) -> bool:
     return n != 1
 

@@ -26,7 +26,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 from games.core.cards import DATA_DIR
-from games.core.text import Names, Num, Text, english_arg, english_list
+from games.core.text import JOINED, Names, Num, Text, english_arg, english_list
 
 LOCALES_DIR: Path = DATA_DIR / "locales"
 ENGLISH = "en"
@@ -124,6 +124,8 @@ def _render(text: Text, book: Catalog, escape: Escape | None) -> str:
 
 def _template(text: Text, book: Catalog) -> str:
     assert text.msgid is not None
+    if text.context == JOINED:
+        return text.msgid  # only placeholders and separators: nothing to translate
     found = book.messages.get((text.context, text.msgid))
     count = text.args.get("n", 1) if text.plural is not None else None
     if isinstance(found, tuple):

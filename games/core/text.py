@@ -141,20 +141,11 @@ def plain(value: str) -> Text:
     return Text(None, {"": value}, english=value)
 
 
-# The context of a Text that only lays out others (``joined``): no catalog entry, never
-# pseudo-translated, its parts each rendered in the reader's language.
-JOINED = "joined"
-
-
-def joined(parts: Iterable[str], sep: str = "\n", *, lead: str = "") -> Text:
-    """Complete sentences (or lines, or labels) shown one after another, each rendered on
-    its own: a table's lines, a rulebook's paragraphs, "A + B". ``sep`` goes between them
-    and ``lead`` before each (a bullet); neither holds a word."""
-    items = list(parts)
-    template = sep.join(f"{lead}{{p{index}}}" for index in range(len(items)))
-    args = {f"p{index}": item for index, item in enumerate(items)}
-    english = sep.join(f"{lead}{item}" for item in items)
-    return Text(template, args, context=JOINED, english=english)
+def joined(parts: Iterable[str], sep: str = "\n") -> Text:
+    """Complete lines (or sentences) shown together, each in the reader's language: a list of
+    problems, a bulleted block. Never for pieces of one sentence: that is one message."""
+    items = Names(parts)
+    return Text(None, {"parts": items, "sep": sep}, english=sep.join(map(str, items)))
 
 
 def english_plural(n: float) -> bool:
@@ -163,6 +154,8 @@ def english_plural(n: float) -> bool:
 
 def _english(msgid: str | None, plural: str | None, args: Mapping[str, Arg]) -> str:
     if msgid is None:
+        if "parts" in args:
+            return str(args["sep"]).join(map(str, args["parts"]))
         return str(args.get("", ""))
     template = msgid
     if plural is not None and english_plural(args.get("n", 1)):

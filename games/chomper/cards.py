@@ -10,6 +10,7 @@ from functools import cache, cached_property
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.cards import DATA_DIR
+from games.core.text import Text, tc
 from games.core.words import brief
 
 # Cards a turn starts with; everything else is a modifier, played in the modifier round.
@@ -24,6 +25,16 @@ class ActionSpec(BaseModel):
     emoji: str
     text: str
 
+    # The data's words are in the catalog (devtools/catalog.py reads this file too).
+    @property
+    def title(self) -> Text:
+        return Text(self.name, context="card")
+
+    @property
+    def says(self) -> Text:
+        """What the card does, in full (for /rules)."""
+        return Text(self.text, context="card text")
+
 
 class ChomperCards(BaseModel):
     model_config = ConfigDict(frozen=True)
@@ -36,10 +47,11 @@ class ChomperCards(BaseModel):
     bandits: tuple[int, ...]
     actions: dict[str, ActionSpec]
 
-    def brief(self, key: str) -> str:
-        """What an action card does, short enough for a select option's description."""
+    def brief(self, key: str) -> Text | str:
+        """What an action card does, short enough for a select option's description (each
+        translation of the cut English is held to 100 characters too)."""
         spec = self.actions.get(key)
-        return brief(spec.text) if spec else ""
+        return Text(brief(spec.text), context="card brief") if spec else ""
 
     @cached_property
     def number_cards(self) -> tuple[str, ...]:
@@ -63,11 +75,12 @@ class ChomperCards(BaseModel):
         others = tuple(n for n in self.numbers if n not in self.numbers_on(card))
         return others or (0,)
 
-    def label(self, card: str) -> str:
+    def label(self, card: str) -> Text | str:
+        """ "🔢 1/3/5" (numbers only: no words), or an action card's emoji and name."""
         if self.is_number(card):
             return "🔢 " + "/".join(card)
         spec = self.actions[card]
-        return f"{spec.emoji} {spec.name}"
+        return tc("card", "{emoji} {name}", emoji=spec.emoji, name=spec.title)
 
     def deck(self, *, flip: bool, numbers_only: bool = False) -> list[str]:
         cards = list(self.number_cards)

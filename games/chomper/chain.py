@@ -7,6 +7,7 @@ import random
 from typing import TYPE_CHECKING
 
 from games.core.protocol import Action, Decision, Event, IllegalAction, Outcome, option
+from games.core.text import Names, t
 
 if TYPE_CHECKING:
     from games.chomper.cards import ChomperCards
@@ -25,15 +26,19 @@ class NumberChain:
         options = tuple(
             option(
                 Action.of("chain", card),
-                f"{self.cards.label(card)} (draw {self.new_numbers(state, card)})",
-                group="Play",
+                t(
+                    "{card} (draw {n})",
+                    card=self.cards.label(card),
+                    n=self.new_numbers(state, card),
+                ),
+                group=t("Play"),
             )
             for card in dict.fromkeys(hand)
         )
         return Decision(
             key=key,
             seat=state.turn,
-            prompt="Play a number card on the chain.",
+            prompt=t("Play a number card on the chain."),
             options=options,
             default=min(options, key=lambda o: self.new_numbers(state, o.action.args[0])).action,
         )
@@ -48,22 +53,31 @@ class NumberChain:
     ) -> None:
         card = action.args[0]
         if card not in state.hands[seat]:
-            raise IllegalAction("Play a card from your hand.")
+            raise IllegalAction(t("Play a card from your hand."))
         draws = self.new_numbers(state, card)
         state.hands[seat].remove(card)
         if state.chain_top is not None:
             state.played.append(state.chain_top)
         state.chain_top = card
         name = state.names[seat]
-        events.append(Event(text=f"{name} plays {self.cards.label(card)} and draws {draws}."))
+        events.append(
+            Event(
+                text=t(
+                    "{name} plays {card} and draws {n}.",
+                    name=name,
+                    card=self.cards.label(card),
+                    n=draws,
+                )
+            )
+        )
         for _ in range(draws):
             if not state.deck:
-                events.append(Event(text="The deck is empty: the fewest cards in hand wins."))
+                events.append(Event(text=t("The deck is empty: the fewest cards in hand wins.")))
                 state.phase = "over"
                 return
             state.hands[seat].append(state.deck.pop())
         if not state.hands[seat]:
-            events.append(Event(text=f"🎉 {name} has played every card!"))
+            events.append(Event(text=t("🎉 {name} has played every card!", name=name)))
             state.phase = "over"
             return
         state.turn = (seat + 1) % len(state.names)
@@ -73,8 +87,12 @@ class NumberChain:
         fewest = min(left)
         leaders = [state.names[s] for s in range(len(left)) if left[s] == fewest]
         reason = (
-            f"{leaders[0]} emptied their hand."
+            t("{name} emptied their hand.", name=leaders[0])
             if fewest == 0
-            else f"The deck ran dry: {' and '.join(leaders)} held the fewest cards ({fewest})."
+            else t(
+                "The deck ran dry: {names} held the fewest cards ({n}).",
+                names=Names(leaders),
+                n=fewest,
+            )
         )
         return Outcome.ranked(left, reason, keys=[-n for n in left])

@@ -19,7 +19,7 @@ from games.chomper import ai, picture
 from games.chomper.cards import MAIN_ACTIONS, WITH_NUMBER, ChomperCards, chomper_cards
 from games.chomper.chain import NumberChain
 from games.chomper.queue import is_main, produced
-from games.chomper.rules_text import HOW_TO_PLAY_HERE, QUICK_START, rules_text
+from games.chomper.rules_text import HOW_TO_PLAY_HERE, QUICK_START, rules_text, rulings_text
 from games.chomper.search import ChomperSearch
 from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperState, Entry, Redo
 from games.chomper.view import no_number, panels, view_of
@@ -37,8 +37,8 @@ from games.core.protocol import (
     option,
 )
 from games.core.rng import rng_for
+from games.core.text import Names, Text, joined, t, tn
 from games.core.windows import RoundTable
-from games.core.words import plural, points_word
 
 PLAIN = ("double", "negate", "reverse", "flip")  # modifiers that need no target
 AIMED = ("opposites", "again", "veto")  # modifiers aimed at a card in the queue
@@ -72,7 +72,12 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
     def setup(self, options: ChomperOptions, players: Sequence[str], seed: int) -> ChomperState:
         if not self.min_players <= len(players) <= self.max_players:
             raise IllegalAction(
-                f"{self.name} needs {self.min_players} to {self.max_players} players."
+                t(
+                    "{game} needs {low} to {high} players.",
+                    game=self.name,
+                    low=self.min_players,
+                    high=self.max_players,
+                )
             )
         rng = rng_for(seed, 0, "setup")
         n = len(players)
@@ -101,7 +106,7 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
         else:
             self.build_stack(state, rng)
         state.step = 1
-        state.log = (Event(text=f"{players[state.turn]} goes first."),)
+        state.log = (Event(text=t("{name} goes first.", name=players[state.turn])),)
         return state
 
     def build_stack(self, state: ChomperState, rng: random.Random) -> None:
@@ -170,8 +175,8 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
                 options += [
                     option(
                         Action.of("number", card, n),
-                        f"{n} from {cards.label(card)}",
-                        group="Number",
+                        t("{n} from {card}", n=n, card=cards.label(card)),
+                        group=t("Number"),
                     )
                     for n in cards.numbers_on(card) or (0,)
                 ]
@@ -182,16 +187,16 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
                 options += [
                     option(
                         Action.of("seek", pick),
-                        f"Seek: take {cards.label(pick)}",
-                        group="Seek",
+                        t("Seek: take {card}", card=cards.label(pick)),
+                        group=cards.actions["seek"].title,
                         description=cards.brief("seek"),
                     )
                     for pick in picks
                 ] or [
                     option(
                         Action.of("seek"),
-                        "Seek (the pile is empty: draw)",
-                        group="Seek",
+                        t("Seek (the pile is empty: draw)"),
+                        group=cards.actions["seek"].title,
                         description=cards.brief("seek"),
                     )
                 ]
@@ -200,7 +205,7 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
                     option(
                         Action.of(card),
                         cards.label(card),
-                        group="Special",
+                        group=t("Special"),
                         description=cards.brief(card),
                     )
                 )
@@ -208,11 +213,13 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
                 options += self.copy_opening_options(state)
         forced = not options
         if forced:
-            options = [option(Action.of("mulligan", "forced"), "Mulligan (nothing you can play)")]
+            options = [
+                option(Action.of("mulligan", "forced"), t("Mulligan (nothing you can play)"))
+            ]
         return Decision(
             key=key,
             seat=seat,
-            prompt="Your turn: play a card." if not forced else "You cannot play: Mulligan.",
+            prompt=t("Your turn: play a card.") if not forced else t("You cannot play: Mulligan."),
             options=tuple(options),
             default=ai.main_default(self, state, options),
             hides_choice=True,  # a lone card to play would tell what the hand holds
@@ -239,31 +246,41 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
         if copied is None:
             return []
         cards, label = self.cards, self.cards.label
-        text = f"Copy of {label(copied)}"
+        text = t("Copy of {card}", card=label(copied))
+        group = cards.actions["copy"].title
         if cards.is_number(copied):
             return [
-                option(Action.of("copy", copied, n), f"{n} ({text})", group="Copy")
+                option(Action.of("copy", copied, n), t("{n} ({copy})", n=n, copy=text), group=group)
                 for n in cards.numbers_on(copied) or (0,)
             ]
         if copied == "seek":
             if not self.may_seek(state):
                 return []
             return [
-                option(Action.of("copy", "seek", pick), f"{text}: take {label(pick)}", group="Copy")
+                option(
+                    Action.of("copy", "seek", pick),
+                    t("{copy}: take {card}", copy=text, card=label(pick)),
+                    group=group,
+                )
                 for pick in sorted(set(state.played))
             ]
-        return [option(Action.of("copy", copied), text, group="Copy")]
+        return [option(Action.of("copy", copied), text, group=group)]
 
     def round_decision(self, state: ChomperState, key: str, seat: int) -> Decision:
-        options = [option(Action.of("pass"), "Pass", style="primary", group="Pass")]
+        options = [option(Action.of("pass"), t("Pass"), style="primary", group=t("Pass"))]
         options += self.modifier_options(state, seat)
         main = self.main_entry(state)
         skipper = main is not None and main.acts_as == "skip" and seat == state.turn
-        number = no_number(main) or f"the number is {produced(state.queue).amount}"
+        why = no_number(main)
+        prompt = (
+            t("Play a modifier or pass ({why}).", why=why)
+            if why
+            else t("Play a modifier or pass (the number is {n}).", n=produced(state.queue).amount)
+        )
         return Decision(
             key=key,
             seat=seat,
-            prompt=f"Play a modifier or pass ({number}).",
+            prompt=prompt,
             options=tuple(options),
             default=Action.of("pass"),
             reaction=True,
@@ -290,7 +307,7 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
                     option(
                         Action.of("play", card),
                         cards.label(card),
-                        group="Modifiers",
+                        group=t("Modifiers"),
                         description=cards.brief(card),
                     )
                 )
@@ -301,8 +318,12 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
                     options.append(
                         option(
                             Action.of("play", card, "roll"),
-                            f"{cards.label(card)} a Roll (with {cards.label('roll')})",
-                            group=cards.actions[card].name,
+                            t(
+                                "{card} a Roll (with {roll})",
+                                card=cards.label(card),
+                                roll=cards.label("roll"),
+                            ),
+                            group=cards.actions[card].title,
                             description=cards.brief(card),
                         )
                     )
@@ -311,8 +332,13 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
                         options.append(
                             option(
                                 Action.of("play", card, number_card, n),
-                                f"{cards.label(card)} {n} (with {cards.label(number_card)})",
-                                group=cards.actions[card].name,
+                                t(
+                                    "{card} {n} (with {number})",
+                                    card=cards.label(card),
+                                    n=n,
+                                    number=cards.label(number_card),
+                                ),
+                                group=cards.actions[card].title,
                                 description=cards.brief(card),
                             )
                         )
@@ -324,9 +350,13 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
                         options.append(
                             option(
                                 Action.of("aim", card, index),
-                                f"{cards.label(card)}: {state.names[entry.owner]}'s "
-                                f"{self.entry_text(entry)}",
-                                group=cards.actions[card].name,
+                                t(
+                                    "{card}: {name}'s {entry}",
+                                    card=cards.label(card),
+                                    name=state.names[entry.owner],
+                                    entry=self.entry_text(entry),
+                                ),
+                                group=cards.actions[card].title,
                                 description=cards.brief(card),
                             )
                         )
@@ -340,21 +370,25 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
             return []
         kind = last.acts_as
         if kind not in AIMED:
-            text = f"Copy ({self.entry_text(last)})"
+            text = t("Copy ({entry})", entry=self.entry_text(last))
             return [
                 option(
                     Action.of("play", "copy"),
                     text,
-                    group="Modifiers",
+                    group=t("Modifiers"),
                     description=self.cards.brief("copy"),
                 )
             ]
         return [
             option(
                 Action.of("aim", "copy", index),
-                f"Copy as {self.cards.label(kind)}: {state.names[entry.owner]}'s "
-                f"{self.entry_text(entry)}",
-                group="Copy",
+                t(
+                    "Copy as {card}: {name}'s {entry}",
+                    card=self.cards.label(kind),
+                    name=state.names[entry.owner],
+                    entry=self.entry_text(entry),
+                ),
+                group=self.cards.actions["copy"].title,
                 description=self.cards.brief("copy"),
             )
             for index, entry in enumerate(state.queue)
@@ -385,7 +419,7 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
         return Decision(
             key=key,
             seat=redo.seat,
-            prompt=f"Choose again for your {self.entry_text(entry)}.",
+            prompt=t("Choose again for your {entry}.", entry=self.entry_text(entry)),
             options=options,
             default=options[0].action,
         )
@@ -418,20 +452,20 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
     def selection(entry: Entry) -> int | str | None:
         return entry.pick if entry.acts_as == "seek" else entry.choice
 
-    def entry_text(self, entry: Entry) -> str:
+    def entry_text(self, entry: Entry) -> Text | str:
         label = self.cards.label(entry.card)
         if entry.card == "copy":
-            label += f" of {self.cards.label(entry.acts_as)}"
+            label = t("{card} of {copied}", card=label, copied=self.cards.label(entry.acts_as))
         if entry.acts_as in WITH_NUMBER and entry.companion == "roll":
-            label += f" (🎲 {entry.choice})"
+            label = t("{card} (🎲 {n})", card=label, n=entry.choice)
         elif (
             entry.acts_as in WITH_NUMBER
             or self.cards.is_number(entry.acts_as)
             or entry.acts_as == "roll"
         ):
-            label += f" ({entry.choice})"
+            label = t("{card} ({n})", card=label, n=entry.choice)
         if entry.acts_as == "seek" and entry.pick:
-            label += f" ({self.cards.label(entry.pick)})"
+            label = t("{card} ({pick})", card=label, pick=self.cards.label(entry.pick))
         return label
 
     def main_entry(self, state: ChomperState) -> Entry | None:
@@ -499,9 +533,9 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
         events: list[Event],
         rng: random.Random,
     ) -> None:
-        name, label = state.names[seat], self.cards.label
+        name = state.names[seat]
         if action.args == ("forced",):
-            events.append(Event(text=f"♻️ {name} cannot play and must Mulligan."))
+            events.append(Event(text=t("♻️ {name} cannot play and must Mulligan.", name=name)))
             self.mulligan(state, seat, rng)
             return
         if action.kind == "copy":  # a Copy standing for the card it copies
@@ -512,26 +546,60 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
             card, acts_as, rest = action.kind, action.kind, action.args
         entry = Entry(owner=seat, card=card, acts_as=acts_as, opener=True)
         self.take_from_hand(state, seat, card)
-        copy = "" if card == acts_as else f"{label(card)} as "
         if self.cards.is_number(acts_as):
             entry.choice = int(rest[0])
-            text = f"{name} plays {copy}{label(acts_as)} and chooses {entry.choice}."
         elif acts_as == "roll":
             entry.choice = rng.randint(0, 5)
-            text = f"🎲 {name} plays {copy}Roll: {entry.choice}."
         elif acts_as == "seek":
             entry.pick = rest[0] if rest else None
-            what = label(entry.pick) if entry.pick else "a card from the deck (the pile is empty)"
-            text = f"🔍 {name} plays {copy}Seek and picks {what}."
-        else:
-            text = f"{name} plays {copy}{label(acts_as)}."
-        events.append(Event(text=text))
+        events.append(Event(text=self.opening_text(name, card, entry)))
         state.queue.append(entry)
         state.phase = "round"
         if state.window is None:
             state.window = RoundTable.opened_by(seat, self.players_in(state))
         else:
             state.window.hand_to(seat)
+
+    def opening_text(self, name: str, card: str, entry: Entry) -> Text:
+        """The log line of a turn's main card; a Copy says what it stands for."""
+        label, acts_as = self.cards.label, entry.acts_as
+        said = {"name": name, "card": label(acts_as)}
+        copy = {"copy": label(card)} if card != acts_as else {}
+        if self.cards.is_number(acts_as):
+            if copy:
+                return t(
+                    "{name} plays {copy} as {card} and chooses {n}.", n=entry.choice, **said, **copy
+                )
+            return t("{name} plays {card} and chooses {n}.", n=entry.choice, **said)
+        if acts_as == "roll":
+            if copy:
+                return t("🎲 {name} plays {copy} as Roll: {n}.", name=name, n=entry.choice, **copy)
+            return t("🎲 {name} plays Roll: {n}.", name=name, n=entry.choice)
+        if acts_as == "seek" and entry.pick:
+            picked = label(entry.pick)
+            if copy:
+                return t(
+                    "🔍 {name} plays {copy} as Seek and picks {card}.",
+                    name=name,
+                    card=picked,
+                    **copy,
+                )
+            return t("🔍 {name} plays Seek and picks {card}.", name=name, card=picked)
+        if acts_as == "seek":
+            if copy:
+                return t(
+                    "🔍 {name} plays {copy} as Seek and picks a card from the deck "
+                    "(the pile is empty).",
+                    name=name,
+                    **copy,
+                )
+            return t(
+                "🔍 {name} plays Seek and picks a card from the deck (the pile is empty).",
+                name=name,
+            )
+        if copy:
+            return t("{name} plays {copy} as {card}.", **said, **copy)
+        return t("{name} plays {card}.", **said)
 
     def play_modifier(
         self,
@@ -551,7 +619,13 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
             if last.acts_as == "roll":
                 entry.choice = rng.randint(0, 5)
             self.take_from_hand(state, seat, "copy")
-            events.append(Event(text=f"📠 {name} plays Copy: {self.entry_text(entry)}."))
+            events.append(
+                Event(
+                    text=t(
+                        "📠 {name} plays Copy: {entry}.", name=name, entry=self.entry_text(entry)
+                    )
+                )
+            )
             state.queue.append(entry)
         elif action.kind == "play" and card in WITH_NUMBER:
             number_card = action.args[1]
@@ -560,14 +634,27 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
             state.queue.append(
                 Entry(owner=seat, card=card, acts_as=card, companion=number_card, choice=n)
             )
-            text = f"{name} plays {label(card)} {n} with {label(number_card)}."
             if number_card == "roll":
-                text = f"🎲 {name} plays {label(card)} with {label('roll')} and rolls {n}."
+                text = t(
+                    "🎲 {name} plays {card} with {roll} and rolls {n}.",
+                    name=name,
+                    card=label(card),
+                    roll=label("roll"),
+                    n=n,
+                )
+            else:
+                text = t(
+                    "{name} plays {card} {n} with {number}.",
+                    name=name,
+                    card=label(card),
+                    n=n,
+                    number=label(number_card),
+                )
             events.append(Event(text=text))
         elif action.kind == "play":
             self.take_from_hand(state, seat, card)
             state.queue.append(Entry(owner=seat, card=card, acts_as=card))
-            events.append(Event(text=f"{name} plays {label(card)}."))
+            events.append(Event(text=t("{name} plays {card}.", name=name, card=label(card))))
         else:
             self.aim(state, seat, card, int(action.args[1]), events, rng)
             return
@@ -591,15 +678,20 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
             assert last is not None
             kind = last.acts_as
         if not self.can_aim(state, seat, kind, target):
-            raise IllegalAction("That card cannot be aimed there.")
+            raise IllegalAction(t("That card cannot be aimed there."))
         self.take_from_hand(state, seat, card)
         entry = Entry(owner=seat, card=card, acts_as=kind, target=index)
         entry.undo = {"choice": target.choice, "pick": target.pick, "opposite": target.opposite}
         state.queue.append(entry)
         events.append(
             Event(
-                text=f"{name} plays {label(card)} on {state.names[target.owner]}'s "
-                f"{self.entry_text(target)}."
+                text=t(
+                    "{name} plays {card} on {owner}'s {entry}.",
+                    name=name,
+                    card=label(card),
+                    owner=state.names[target.owner],
+                    entry=self.entry_text(target),
+                )
             )
         )
         state.window.acted()
@@ -610,11 +702,11 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
             state.redo = Redo(seat=target.owner, entry=index, different=False)
         elif self.rolls(target):
             target.choice = rng.randint(0, 5)
-            events.append(Event(text=f"🎲 Rolled again: {target.choice}."))
+            events.append(Event(text=t("🎲 Rolled again: {n}.", n=target.choice)))
         elif len(self.choices(state, target)) >= 2:
             state.redo = Redo(seat=target.owner, entry=index)
         else:
-            events.append(Event(text="🤔 It has no effect: that card had only one choice."))
+            events.append(Event(text=t("🤔 It has no effect: that card had only one choice.")))
 
     def veto(
         self, state: ChomperState, target: Entry, events: list[Event], rng: random.Random
@@ -635,7 +727,9 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
             assert state.window is not None
             state.phase = "main"  # the Active Player must play another card
             state.window.hand_to(state.turn)
-            events.append(Event(text=f"{state.names[state.turn]} must play another card."))
+            events.append(
+                Event(text=t("{name} must play another card.", name=state.names[state.turn]))
+            )
 
     def choose_again(self, state: ChomperState, action: Action, events: list[Event]) -> None:
         redo = state.redo
@@ -647,7 +741,15 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
         else:
             entry.choice = int(value)
         state.redo = None
-        events.append(Event(text=f"{state.names[redo.seat]} now chooses {self.entry_text(entry)}."))
+        events.append(
+            Event(
+                text=t(
+                    "{name} now chooses {entry}.",
+                    name=state.names[redo.seat],
+                    entry=self.entry_text(entry),
+                )
+            )
+        )
 
     # --- settling ------------------------------------------------------------------------
     def settle(self, state: ChomperState, events: list[Event], rng: random.Random) -> None:
@@ -663,16 +765,16 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
                 self.shown(state, active).append(main.pick)  # "allowing all ... to see"
             else:
                 self.draw(state, active, rng)
-            events.append(Event(text=f"{state.names[active]}'s turn starts again."))
+            events.append(Event(text=t("{name}'s turn starts again.", name=state.names[active])))
             state.seeks += 1
             self.restart_turn(state)
             return
         if main is not None and main.acts_as == "mulligan":
-            events.append(Event(text=f"♻️ {state.names[active]} mulligans."))
+            events.append(Event(text=t("♻️ {name} mulligans.", name=state.names[active])))
             self.mulligan(state, active, rng)
             return
         if main is None or main.acts_as == "skip":
-            events.append(Event(text=f"⏭️ {state.names[active]} skips."))
+            events.append(Event(text=t("⏭️ {name} skips.", name=state.names[active])))
         else:
             for _ in range(total.flips):
                 state.stack.reverse()
@@ -714,11 +816,18 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
             else:
                 state.stack[:0] = [COOKIE] * given
             events.append(
-                Event(text=f"🍪 {name} gives {plural(given, 'cookie')} back to the Stack.")
+                Event(
+                    text=tn(
+                        "🍪 {name} gives {n} cookie back to the Stack.",
+                        "🍪 {name} gives {n} cookies back to the Stack.",
+                        n=given,
+                        name=name,
+                    )
+                )
             )
             return
         taken, state.stack = state.stack[:amount], state.stack[amount:]
-        events.append(Event(text=f"🍪 {name} takes {len(taken)} from the Stack."))
+        events.append(Event(text=t("🍪 {name} takes {n} from the Stack.", name=name, n=len(taken))))
         if hoarder:
             for token in taken:
                 if token.startswith("b"):
@@ -729,7 +838,12 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
                     state.bandit_pile += len(cookies)
                     events.append(
                         Event(
-                            text=f"🦝 A bandit steals {plural(len(cookies), 'cookie')} from {name}!"
+                            text=tn(
+                                "🦝 A bandit steals {n} cookie from {name}!",
+                                "🦝 A bandit steals {n} cookies from {name}!",
+                                n=len(cookies),
+                                name=name,
+                            )
                         )
                     )
                 else:
@@ -738,12 +852,12 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
         if GOLDEN in taken:
             state.winner = seat
             state.phase = "over"
-            events.append(Event(text=f"🌟 {name} takes the Golden Cookie and wins!"))
+            events.append(Event(text=t("🌟 {name} takes the Golden Cookie and wins!", name=name)))
         elif POISON in taken:
             state.out[seat] = True
             state.eliminated.append(seat)
             self.discard_hand(state, seat)
-            events.append(Event(text=f"☠️ {name} takes the poison cookie and is out!"))
+            events.append(Event(text=t("☠️ {name} takes the poison cookie and is out!", name=name)))
             if len(self.players_in(state)) > 1:
                 self.build_stack(state, rng)
             else:
@@ -774,23 +888,29 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
             best = max(scores)
             leaders = [names[s] for s in range(len(names)) if scores[s] == best]
             return Outcome.ranked(
-                scores, f"The Stack is empty: {' and '.join(leaders)} hoarded the most ({best})."
+                scores,
+                t(
+                    "The Stack is empty: {names} hoarded the most ({n}).",
+                    names=Names(leaders),
+                    n=best,
+                ),
             )
         if state.winner is not None:
             keys = [1 if s == state.winner else 0 for s in range(len(names))]
-            return Outcome.ranked(keys, f"{names[state.winner]} took the Golden Cookie.")
+            return Outcome.ranked(
+                keys, t("{name} took the Golden Cookie.", name=names[state.winner])
+            )
         # Last player standing; the earlier out, the lower the place.
         order = {seat: i for i, seat in enumerate(state.eliminated)}
         keys = [order.get(s, len(names)) for s in range(len(names))]
         survivor = self.players_in(state)[0]
-        return Outcome.ranked(keys, f"{names[survivor]} is the last player standing.")
+        return Outcome.ranked(keys, t("{name} is the last player standing.", name=names[survivor]))
 
-    def score_text(self, state: ChomperState, placement: Placement) -> str:
+    def score_text(self, state: ChomperState, placement: Placement) -> Text | str:
         if state.options.mode == "chain":
-            left = placement.score
-            return f"{left} card{'' if left == 1 else 's'} left"
+            return tn("{n} card left", "{n} cards left", n=placement.score)
         if state.options.hoarder:
-            return f"{placement.score} {points_word(placement.score, short=True)}"
+            return tn("{n} pt", "{n} pts", n=placement.score)
         return ""  # the Golden Cookie, or the last player standing: the place says it all
 
     @staticmethod
@@ -810,8 +930,15 @@ class CookieChomper(DrawnBy, NumberChain, Engine[ChomperState, ChomperOptions]):
     def choose(self, view: BaseModel, decision: Decision) -> Action:
         return ai.choose(self, view, decision)  # type: ignore[arg-type]
 
-    def rulebook(self, options: ChomperOptions | None = None) -> str:
-        return HOW_TO_PLAY_HERE + rules_text(self.cards)
+    def rulebook(self, options: ChomperOptions | None = None) -> Text:
+        return joined((self.rules_text(options), self.rulings_text(options)), "\n")
+
+    def rules_text(self, options: ChomperOptions | None = None) -> Text:
+        # Kept apart from our rulings as separate messages, not cut out of English text.
+        return joined((HOW_TO_PLAY_HERE, rules_text(self.cards), "\n"), "")
+
+    def rulings_text(self, options: ChomperOptions | None = None) -> Text:
+        return rulings_text()
 
     def scramble_hidden(
         self, state: ChomperState, seat: int | None, rng: random.Random

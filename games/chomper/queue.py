@@ -6,15 +6,18 @@ from pydantic import BaseModel
 
 from games.chomper.cards import MAIN_ACTIONS, WITH_NUMBER
 from games.chomper.state import Entry
+from games.core.text import Words, joined, t
 
 ARITHMETIC = {"add": "+", "subtract": "−", "multiply": "×"}
+# The trail's two steps in words (made once: the search's playouts settle many turns).
+REVERSED, FLIPPED = t("reversed"), t("stack flipped")
 
 
 class Produced(BaseModel):
     number: int = 0
     reverse: bool = False
     flips: int = 0
-    trail: str = ""
+    trail: Words = ""
 
     @property
     def amount(self) -> int:
@@ -35,7 +38,7 @@ def produced(queue: list[Entry]) -> Produced:
     # in locals, the model made once at the end: the search's playouts run this for every
     # option of every move, and each change of a model's field goes through pydantic
     number, reverse, flips = 0, False, 0
-    parts: list[str] = []
+    parts: list[str] = []  # sums (no words) and REVERSED, FLIPPED
     for entry in queue:
         if entry.vetoed:
             continue
@@ -54,8 +57,9 @@ def produced(queue: list[Entry]) -> Produced:
             parts.append(f"×−1 = {number}")
         elif kind == "reverse":
             reverse = not reverse
-            parts.append("reversed")
+            parts.append(REVERSED)
         elif kind == "flip":
             flips += 1
-            parts.append("stack flipped")
-    return Produced(number=number, reverse=reverse, flips=flips, trail=" → ".join(parts))
+            parts.append(FLIPPED)
+    trail = joined(parts, " → ") if parts else ""
+    return Produced(number=number, reverse=reverse, flips=flips, trail=trail)

@@ -7,23 +7,26 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.protocol import GameState
+from games.core.text import Words, t
 from games.core.windows import RoundTable
 
 Mode = Literal["standard", "golden", "middle", "hoarder", "hoarder_plus", "chain"]
 MODES = {
-    "standard": "Standard: avoid the poison cookie",
-    "golden": "Golden Cookie: take it to win",
-    "middle": "Poison in the middle, with Flip",
-    "hoarder": "Cookie Hoarder: collect the most",
-    "hoarder_plus": "Cookie Hoarder with the poison and golden cookies",
-    "chain": "Number Chain: empty your hand",
+    "standard": t("Standard: avoid the poison cookie"),
+    "golden": t("Golden Cookie: take it to win"),
+    "middle": t("Poison in the middle, with Flip"),
+    "hoarder": t("Cookie Hoarder: collect the most"),
+    "hoarder_plus": t("Cookie Hoarder with the poison and golden cookies"),
+    "chain": t("Number Chain: empty your hand"),
 }
-STACKS = {"20": "Stack of 20", "30": "Stack of 30", "39": "Stack of 39", "50": "Stack of 50"}
-HANDS = {"default": "Hand: standard", "3": "Hand of 3", "4": "Hand of 4", "5": "Hand of 5"}
+STACKS = {size: t("Stack of {n}", n=int(size)) for size in ("20", "30", "39", "50")}
+HANDS = {
+    "default": t("Hand: standard"),
+    **{size: t("Hand of {n}", n=int(size)) for size in ("3", "4", "5")},
+}
 ROUND_SECONDS = {
-    "20": "Modifier round: 20 s a player (live)",
-    "10": "Modifier round: 10 s a player (live)",
-    "5": "Modifier round: 5 s a player (live)",
+    seconds: t("Modifier round: {n} s a player (live)", n=int(seconds))
+    for seconds in ("20", "10", "5")
 }
 
 COOKIE, POISON, GOLDEN = "c", "p", "g"  # tokens; bandits are "b1".."b5"
@@ -32,17 +35,17 @@ COOKIE, POISON, GOLDEN = "c", "p", "g"  # tokens; bandits are "b1".."b5"
 class ChomperOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    mode: Mode = Field(default="standard", title="Mode", json_schema_extra={"labels": MODES})
+    mode: Mode = Field(default="standard", title=t("Mode"), json_schema_extra={"labels": MODES})
     stack_size: Literal["20", "30", "39", "50"] = Field(
-        default="39", title="Stack", json_schema_extra={"labels": STACKS}
+        default="39", title=t("Stack"), json_schema_extra={"labels": STACKS}
     )
     hand_size: Literal["default", "3", "4", "5"] = Field(
-        default="default", title="Hand", json_schema_extra={"labels": HANDS}
+        default="default", title=t("Hand"), json_schema_extra={"labels": HANDS}
     )
     # Live play only: how long each player has to play a modifier or pass before the clock
     # passes for them (a six-player round where nobody clicks takes six times this).
     round_seconds: Literal["20", "10", "5"] = Field(
-        default="20", title="Modifier round (live)", json_schema_extra={"labels": ROUND_SECONDS}
+        default="20", title=t("Modifier round (live)"), json_schema_extra={"labels": ROUND_SECONDS}
     )
 
     @property
@@ -98,4 +101,4 @@ class ChomperState(GameState):
     bandit_pile: int = 0
     winner: int | None = None  # the Golden Cookie's taker
     chain_top: str | None = None  # Number Chain: the card on top
-    trail: str = ""  # the last settled turn's running calculation
+    trail: Words = ""  # the last settled turn's running calculation

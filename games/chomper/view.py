@@ -14,8 +14,8 @@ from games.chomper.queue import produced
 from games.chomper.state import COOKIE, GOLDEN, POISON, ChomperOptions, ChomperState, Entry
 from games.core.panels import Panel, PanelField, Panels
 from games.core.protocol import Decision, Outcome
+from games.core.text import Names, Text, Words, joined, t, tn
 from games.core.views import TableView, to_move
-from games.core.words import plural
 
 
 class ChomperRules(Protocol):
@@ -30,7 +30,7 @@ class ChomperRules(Protocol):
 
     def hoard_score(self, pile: list[str]) -> int: ...
 
-    def entry_text(self, entry: Entry) -> str: ...
+    def entry_text(self, entry: Entry) -> Text | str: ...
 
     def rolls(self, entry: Entry) -> bool: ...
 
@@ -40,12 +40,12 @@ class ChomperRules(Protocol):
 
 
 MODE_TITLES = {
-    "standard": "Standard",
-    "golden": "Golden Cookie",
-    "middle": "Poison in the Middle",
-    "hoarder": "Cookie Hoarder",
-    "hoarder_plus": "Cookie Hoarder (poison and golden)",
-    "chain": "Number Chain",
+    "standard": t("Standard"),
+    "golden": t("Golden Cookie"),
+    "middle": t("Poison in the Middle"),
+    "hoarder": t("Cookie Hoarder"),
+    "hoarder_plus": t("Cookie Hoarder (poison and golden)"),
+    "chain": t("Number Chain"),
 }
 TOKENS = {COOKIE: "🍪", POISON: "☠️", GOLDEN: "🌟"}
 PILE_SHOWN = 6
@@ -59,14 +59,14 @@ class SeatLine(BaseModel):
     score: int | None = None  # Cookie Hoarder
 
 
-OUT = "☠️ You took the poison cookie: you are out."
+OUT = t("☠️ You took the poison cookie: you are out.")
 # The main cards that make no number ("Skip does not produce a number, so it is not
 # equivalent to Zero"): what the round's question and the table say instead of a number
 # that modifiers would only seem to change.
 NO_NUMBER = {
-    "skip": "Skip makes no number: no cookies are taken",
-    "seek": "Seek makes no number: the turn starts again",
-    "mulligan": "Mulligan makes no number: the turn starts again",
+    "skip": t("Skip makes no number: no cookies are taken"),
+    "seek": t("Seek makes no number: the turn starts again"),
+    "mulligan": t("Mulligan makes no number: the turn starts again"),
 }
 
 
@@ -80,12 +80,12 @@ class ChomperView(TableView):
     stack: list[str] | None  # known order (not in Cookie Hoarder, where it is shuffled)
     stack_left: dict[str, int]  # what is left in the Stack, by kind
     queue: list[Entry]
-    trail: str
+    trail: Words
     amount: int
     # What stands in place of a number: the main card makes none (NO_NUMBER), or a Veto
     # sent it back and the next one sets it afresh.
-    no_number: str = ""
-    last_trail: str
+    no_number: Words = ""
+    last_trail: Words
     played: list[str]  # the Played Cards Pile, public, newest last
     deck_count: int
     chain_top: str | None
@@ -94,8 +94,8 @@ class ChomperView(TableView):
     barred: list[str] = Field(default_factory=list)
     redo_entry: int | None = None  # the queue entry its owner must choose again
     over: bool
-    result: str = ""
-    log: list[str]
+    result: Words = ""
+    log: list[Words]
 
 
 def view_of(
@@ -147,34 +147,43 @@ def view_of(
     )
 
 
-def number_note(game: ChomperRules, state: ChomperState) -> str:
+def number_note(game: ChomperRules, state: ChomperState) -> Text | str:
     """What the table says in place of the Produced Number ("" when there is one)."""
     if state.phase == "main" and state.queue:  # a Veto sent the main card back
-        return f"{state.names[state.turn]} plays another card: it sets the number afresh"
+        return t(
+            "{name} plays another card: it sets the number afresh", name=state.names[state.turn]
+        )
     return no_number(game.main_entry(state))
 
 
-def no_number(main: Entry | None) -> str:
+def no_number(main: Entry | None) -> Text | str:
     """What the turn's main card does instead of making a number ("" if it makes one)."""
     return NO_NUMBER.get(main.acts_as, "") if main is not None else ""
 
 
-def stack_row(view: ChomperView) -> str:
+def stack_row(view: ChomperView) -> Text:
     if view.stack is None:
         left = view.stack_left
-        return (
-            f"{sum(left.values())} face-down tokens: 🍪 {left.get(COOKIE, 0)} · "
-            f"🦝 {plural(left.get('b', 0), 'bandit')}"
-            + (f" · ☠️ {left[POISON]}" if left.get(POISON) else "")
-            + (f" · 🌟 {left[GOLDEN]}" if left.get(GOLDEN) else "")
-        )
+        parts: list[Text | str] = [
+            tn(
+                "{n} face-down token: 🍪 {cookies}",
+                "{n} face-down tokens: 🍪 {cookies}",
+                n=sum(left.values()),
+                cookies=left.get(COOKIE, 0),
+            ),
+            tn("🦝 {n} bandit", "🦝 {n} bandits", n=left.get("b", 0)),
+        ]
+        parts += [f"{TOKENS[kind]} {left[kind]}" for kind in (POISON, GOLDEN) if left.get(kind)]
+        return joined(parts, " · ")
     if not view.stack:
-        return "empty"
+        return t("empty")
     # Runs, not a token each: 40 emoji filled a phone's screen. "🍪×39 ☠️" still says
     # the top token and where the poison (or the golden cookie) lies.
-    runs = groupby(TOKENS.get(t, "🍪") for t in view.stack)
+    runs = groupby(TOKENS.get(kind, "🍪") for kind in view.stack)
     row = " ".join(f"{token}×{n}" if (n := len(list(same))) > 1 else token for token, same in runs)
-    return f"{plural(len(view.stack), 'token')}, top first: {row}"
+    return tn(
+        "{n} token, top first: {row}", "{n} tokens, top first: {row}", n=len(view.stack), row=row
+    )
 
 
 def panels(game: ChomperRules, view: ChomperView) -> Panels:
@@ -183,79 +192,104 @@ def panels(game: ChomperRules, view: ChomperView) -> Panels:
     )
 
 
+def counted_labels(game: ChomperRules, cards: Sequence[str]) -> Text | None:
+    """ "➕ Add ×2, 🔢 1/3": each kind of card once, how many beside it (None: no cards)."""
+    counted = sorted(Counter(cards).items())
+    if not counted:
+        return None
+    label = game.cards.label
+    return joined(
+        (t("{card} ×{n}", card=label(card), n=n) if n > 1 else label(card) for card, n in counted),
+        ", ",
+    )
+
+
 def pile_panel(game: ChomperRules, view: ChomperView) -> Panel:
-    counted = Counter(view.played)
-    lines = [
-        game.cards.label(card) + (f" ×{n}" if n > 1 else "") for card, n in sorted(counted.items())
-    ]
     return Panel(
-        title=f"Played Cards Pile ({len(view.played)})",
-        description=", ".join(lines) or "*empty*",
-        footer="Public: everyone may see it at any time.",
+        title=t("Played Cards Pile ({n})", n=len(view.played)),
+        description=counted_labels(game, view.played) or t("*empty*"),
+        footer=t("Public: everyone may see it at any time."),
     )
 
 
 def table_panel(game: ChomperRules, view: ChomperView) -> Panel:
     names = [p.name for p in view.players]
     chain = view.options.mode == "chain"
-    deciding = ", ".join(f"**{names[s]}**" for s in view.to_move)
+    deciding = Names(t("**{name}**", name=names[s]) for s in view.to_move)
+    description: Text | str
     if view.over:
-        description = f"🏁 **Game over.** {view.result}"
+        description = t("🏁 **Game over.** {result}", result=view.result)
     elif not deciding:
         description = ""
     elif chain:
-        description = f"{deciding} plays on the chain."
+        description = t("{names} plays on the chain.", names=deciding)
     elif view.phase == "round":
-        description = f"Modifier round: {deciding} may play a modifier or pass."
+        description = t("Modifier round: {names} may play a modifier or pass.", names=deciding)
     else:
-        description = f"{deciding} plays a card."
+        description = t("{names} plays a card.", names=deciding)
     fields = []
     lines = []
     for s, player in enumerate(view.players):
-        marker = "☠️" if player.out else ("▶️" if s in view.to_move else "▫️")
-        extra = f" · {plural(player.score, 'point')}" if player.score is not None else ""
+        parts: list[Text] = [tn("{n} card", "{n} cards", n=player.cards)]
+        if player.score is not None:
+            parts.append(tn("{n} point", "{n} points", n=player.score))
+        if player.out:
+            parts.append(t("out"))
         lines.append(
-            f"{marker} **{player.name}** — {plural(player.cards, 'card')}{extra}"
-            + (" · out" if player.out else "")
+            t(
+                "{marker} **{name}** — {parts}",
+                marker="☠️" if player.out else ("▶️" if s in view.to_move else "▫️"),
+                name=player.name,
+                parts=joined(parts, " · "),
+            )
         )
-    fields.append(PanelField(name="Players", value="\n".join(lines)))
+    fields.append(PanelField(name=t("Players"), value=joined(lines)))
     if chain:
         top = game.cards.label(view.chain_top) if view.chain_top else "—"
-        fields.append(PanelField(name="Chain", value=f"On top: {top} · deck {view.deck_count}"))
-    else:
-        fields.append(PanelField(name="Stack", value=stack_row(view)))
-        if view.queue:
-            played = ", ".join(
-                ("~~" if e.vetoed else "") + game.entry_text(e) + ("~~" if e.vetoed else "")
-                for e in view.queue
+        fields.append(
+            PanelField(
+                name=t("Chain"), value=t("On top: {card} · deck {n}", card=top, n=view.deck_count)
             )
+        )
+    else:
+        fields.append(PanelField(name=t("Stack"), value=stack_row(view)))
+        if view.queue:
+            played = joined(
+                (
+                    t("~~{entry}~~", entry=game.entry_text(e)) if e.vetoed else game.entry_text(e)
+                    for e in view.queue
+                ),
+                ", ",
+            )
+            number = view.no_number or t("Number: {n}", n=view.amount)
             fields.append(
                 PanelField(
-                    name=f"This turn: {view.trail or '—'}",
-                    value=f"{played}\n**{view.no_number or f'Number: {view.amount}'}**",
+                    name=t("This turn: {trail}", trail=view.trail or "—"),
+                    value=t("{played}\n**{number}**", played=played, number=number),
                 )
             )
         elif view.last_trail:
-            fields.append(PanelField(name="Last turn", value=view.last_trail))
-        pile = ", ".join(game.cards.label(c) for c in view.played[-PILE_SHOWN:][::-1]) or "empty"
+            fields.append(PanelField(name=t("Last turn"), value=view.last_trail))
+        newest = view.played[-PILE_SHOWN:][::-1]
+        pile = joined((game.cards.label(c) for c in newest), ", ") if newest else t("empty")
         fields.append(
-            PanelField(name=f"Played pile ({len(view.played)}, newest first)", value=pile)
+            PanelField(name=t("Played pile ({n}, newest first)", n=len(view.played)), value=pile)
         )
         if view.bandit_pile:
             fields.append(
                 PanelField(
-                    name="🦝 Bandit pile",
-                    value=plural(view.bandit_pile, "cookie"),
+                    name=t("🦝 Bandit pile"),
+                    value=tn("{n} cookie", "{n} cookies", n=view.bandit_pile),
                     inline=True,
                 )
             )
     if view.log:
-        fields.append(PanelField(name="Log", value="\n".join(view.log)))
+        fields.append(PanelField(name=t("Log"), value=joined(view.log)))
     return Panel(
-        title=f"🍪 Cookie Chomper · {MODE_TITLES[view.options.mode]}",
+        title=t("🍪 Cookie Chomper · {mode}", mode=MODE_TITLES[view.options.mode]),
         description=description,
         fields=tuple(fields),
-        footer="The Played Cards Pile is public: /rules explains every card.",
+        footer=t("The Played Cards Pile is public: /rules explains every card."),
         accent="done" if view.over else ("battle" if view.phase == "round" else "turn"),
     )
 
@@ -263,11 +297,13 @@ def table_panel(game: ChomperRules, view: ChomperView) -> Panel:
 def hand_panel(game: ChomperRules, view: ChomperView) -> Panel | None:
     if view.hand is None:
         return None
+    label = game.cards.label
     lines = [
-        game.cards.label(c) + (" (vetoed this turn)" if c in view.barred else "") for c in view.hand
+        t("{card} (vetoed this turn)", card=label(c)) if c in view.barred else label(c)
+        for c in view.hand
     ]
     return Panel(
-        title=f"Your hand ({plural(len(view.hand), 'card')})",
-        description="\n".join(lines) or "*empty*",
+        title=tn("Your hand ({n} card)", "Your hand ({n} cards)", n=len(view.hand)),
+        description=joined(lines) if lines else t("*empty*"),
         accent="turn",
     )

@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from games.core.cards import DATA_DIR
+from games.core.text import Text, joined, t, tc
 
 WILD, HALF, MILK = "wild", "half", "milk"
 ActionFace = Literal["swap", "left", "right", "toss"]
@@ -24,8 +25,15 @@ class CardLook(BaseModel):
     emoji: str = ""
 
     @property
-    def label(self) -> str:
-        return f"{self.emoji} {self.name}".strip()
+    def title(self) -> Text:
+        """The card's name in the reader's language (the data's names are in the catalog)."""
+        return Text(self.name, context="card")
+
+    @property
+    def label(self) -> Text:
+        if not self.emoji:
+            return self.title
+        return tc("card", "{emoji} {name}", emoji=self.emoji, name=self.title)
 
 
 class Cookie(CardLook):
@@ -71,14 +79,22 @@ class TossCards(BaseModel):
     def _order(self) -> dict[str, int]:
         return {key: i for i, key in enumerate(self.looks)}
 
-    def label(self, card: str) -> str:
+    def label(self, card: str) -> Text:
         return self.looks[card].label
 
-    def labels(self, cards: Iterable[str]) -> str:
+    def counted(self, card: str, n: int) -> Text:
+        """A card and how many of it: "🌟 Wild ×2" (one: the label alone)."""
+        return t("{card} ×{n}", card=self.label(card), n=n) if n > 1 else self.label(card)
+
+    def labels(self, cards: Iterable[str]) -> Text:
+        """ "🧁 Iced Sugar, 🌟 Wild ×2": the cards by kind, in the deck's order."""
         counted = Counter(cards)
-        return ", ".join(
-            self.label(c) + (f" ×{n}" if n > 1 else "")
-            for c, n in sorted(counted.items(), key=lambda item: self._order[item[0]])
+        return joined(
+            (
+                self.counted(c, n)
+                for c, n in sorted(counted.items(), key=lambda item: self._order[item[0]])
+            ),
+            ", ",
         )
 
     def rank(self, card: str) -> int:

@@ -30,23 +30,20 @@ from games.core.protocol import (
     option,
 )
 from games.core.rng import rng_for
-from games.core.words import plural
+from games.core.text import Text, joined, t, tn
 from games.toss import ai, picture, sightings
 from games.toss.cards import HALF, MILK, WILD, TossCards, toss_cards
-from games.toss.rules_text import HOW_TO_PLAY_HERE, QUICK_START, rules_text
+from games.toss.rules_text import HOW_TO_PLAY_HERE, QUICK_START, rules_text, rulings_text
 from games.toss.scramble import Scrambling
 from games.toss.search import TossSearch
 from games.toss.state import BlindTake, Roll, TossOptions, TossState
-from games.toss.view import DEALT, PICKED, ROLLED, panels, view_of
-
-FACES = {"swap": "Swap", "left": "Pass Left", "right": "Pass Right", "toss": "Toss"}
-
+from games.toss.view import FACES, number_face, panels, view_of
 
 # What the cards that are not plain cookies do, shown under them in a select.
 EFFECTS = {
-    WILD: "Counts as any cookie toward five of a kind.",
-    HALF: "Worth nothing: pass or toss it away.",
-    MILK: "Five of one cookie and the milk win the round.",
+    WILD: t("Counts as any cookie toward five of a kind."),
+    HALF: t("Worth nothing: pass or toss it away."),
+    MILK: t("Five of one cookie and the milk win the round."),
 }
 
 
@@ -74,7 +71,12 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
     def setup(self, options: TossOptions, players: Sequence[str], seed: int) -> TossState:
         if not self.min_players <= len(players) <= self.max_players:
             raise IllegalAction(
-                f"{self.name} needs {self.min_players} to {self.max_players} players."
+                t(
+                    "{game} needs {low} to {high} players.",
+                    game=self.name,
+                    low=self.min_players,
+                    high=self.max_players,
+                )
             )
         rng = rng_for(seed, 0, "setup")
         cookies = rng.sample([c.key for c in self.cards.cookies], len(players))
@@ -101,7 +103,11 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
         state.hands = [self.cards.sort(deck[i * size : (i + 1) * size]) for i in self.seats(state)]
         sightings.forget_all(state)
         self.next_turn(state, state.first)
-        return [Event(text=f"{DEALT}{state.round}: {state.names[state.first]} rolls first.")]
+        # The English opens with view.DEALT: a hand's news stops at a new deal.
+        text = t(
+            "Round {round}: {name} rolls first.", round=state.round, name=state.names[state.first]
+        )
+        return [Event(text=text)]
 
     def hands_changed(self, before: TossState, after: TossState) -> set[int]:
         """Hands change on others' moves: a pass, a swap, a new deal (hands stay sorted)."""
@@ -121,9 +127,11 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
                 Decision(
                     key=f"shout-{state.round}",
                     seat=state.shouter,
-                    prompt="You hold five of a cookie and the milk!",
+                    prompt=t("You hold five of a cookie and the milk!"),
                     options=(
-                        option(Action.of("shout"), "Snickerdoodle!", style="success", emoji="🥛"),
+                        option(
+                            Action.of("shout"), t("Snickerdoodle!"), style="success", emoji="🥛"
+                        ),
                     ),
                     optional=True,
                 )
@@ -139,8 +147,8 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
                     Decision(
                         key=key,
                         seat=turn,
-                        prompt="Your turn: roll the dice.",
-                        options=(option(roll, "Roll the dice", style="primary", emoji="🎲"),),
+                        prompt=t("Your turn: roll the dice."),
+                        options=(option(roll, t("Roll the dice"), style="primary", emoji="🎲"),),
                         default=roll,
                     )
                 ]
@@ -150,9 +158,13 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
                     Decision(
                         key=key,
                         seat=turn,
-                        prompt=f"Swap {self.count_text(state, 'your')}: pick a player.",
+                        prompt=self.swap_prompt(state),
                         options=tuple(
-                            option(Action.of("swap_with", s), f"Swap with {names[s]}", group="Who")
+                            option(
+                                Action.of("swap_with", s),
+                                t("Swap with {name}", name=names[s]),
+                                group=t("Who"),
+                            )
                             for s in others
                         ),
                         default=Action.of("swap_with", self.left_of(state, turn)),
@@ -165,22 +177,20 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
                         state,
                         turn,
                         "give",
-                        f"Pick {plural(state.count, 'card')} to give {names[state.target]}.",
+                        tn(
+                            "Pick {n} card to give {name}.",
+                            "Pick {n} cards to give {name}.",
+                            n=state.count,
+                            name=names[state.target],
+                        ),
                     )
                 ]
             case "choose":
                 assert state.roll is not None
                 verb = "toss" if state.roll.action == "toss" else "pass"
-                where = {"left": " to the left", "right": " to the right"}.get(
-                    state.roll.action, ""
-                )
+                prompt = self.choose_prompt(state, state.roll.action)
                 return [
-                    self.cards_decision(
-                        state,
-                        s,
-                        verb,
-                        f"Pick {self.count_text(state, 'your')} to {verb}{where}.",
-                    )
+                    self.cards_decision(state, s, verb, prompt)
                     for s in self.seats(state)
                     if state.chosen[s] is None
                 ]
@@ -191,7 +201,30 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
                 return self.race_decisions(state, key)
         return []
 
-    def cards_decision(self, state: TossState, seat: int, verb: str, prompt: str) -> Decision:
+    def swap_prompt(self, state: TossState) -> Text:
+        if self.all_cards(state):
+            return t("Swap all your cards: pick a player.")
+        return tn("Swap {n} card: pick a player.", "Swap {n} cards: pick a player.", n=state.count)
+
+    def choose_prompt(self, state: TossState, action: str) -> Text:
+        """Everyone picks cards at once: how many, and what for."""
+        n = state.count
+        if self.all_cards(state):
+            return {
+                "left": t("Pick all your cards to pass to the left."),
+                "right": t("Pick all your cards to pass to the right."),
+            }.get(action, t("Pick all your cards to toss."))
+        if action == "left":
+            return tn(
+                "Pick {n} card to pass to the left.", "Pick {n} cards to pass to the left.", n=n
+            )
+        if action == "right":
+            return tn(
+                "Pick {n} card to pass to the right.", "Pick {n} cards to pass to the right.", n=n
+            )
+        return tn("Pick {n} card to toss.", "Pick {n} cards to toss.", n=n)
+
+    def cards_decision(self, state: TossState, seat: int, verb: str, prompt: Text) -> Decision:
         """Exactly ``count`` cards of one's own hand; "All" is a confirmation."""
         hand = state.hands[seat]
         default = ai.least_useful(self.cards, hand, state.count)
@@ -201,7 +234,7 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
                 key=f"{state.phase}-{state.step}",
                 seat=seat,
                 prompt=prompt,
-                options=(option(every, f"{verb.title()} all {len(hand)} cards", style="primary"),),
+                options=(option(every, self.all_label(verb, len(hand)), style="primary"),),
                 default=every,
             )
         seen: Counter[str] = Counter()
@@ -219,25 +252,41 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
             default=Action.of(verb, *default),
         )
 
+    @staticmethod
+    def all_label(verb: str, n: int) -> Text:
+        """The one button of a roll of All: the whole hand goes."""
+        if verb == "give":
+            return tn("Give your {n} card", "Give all {n} cards", n=n)
+        if verb == "toss":
+            return tn("Toss your {n} card", "Toss all {n} cards", n=n)
+        return tn("Pass your {n} card", "Pass all {n} cards", n=n)
+
     @cache  # noqa: B019 - engines live as long as the process; options are frozen values
     def card_option(self, verb: str, card: str, number: int) -> Option:
         """A card of one's hand to pick; identical cards are told apart by a number."""
-        label = self.cards.label(card) + (f" ({number})" if number > 1 else "")
+        label = self.cards.label(card)
+        if number > 1:
+            label = t("{card} ({number})", card=label, number=number)
         return option(Action.of(verb, card), label, description=EFFECTS.get(card, ""))
 
     @cache  # noqa: B019
     def place_option(self, place: int) -> Option:
-        return option(Action.of("take", place), f"Face-down card {place + 1}", group="Face down")
+        return option(
+            Action.of("take", place),
+            t("Face-down card {n}", n=place + 1),
+            group=t("Face down"),
+        )
 
     def blind_decision(self, state: TossState, key: str, blind: BlindTake) -> Decision:
         size = len(state.hands[blind.source])
         return Decision(
             key=key,
             seat=blind.taker,
-            prompt=(
-                f"Take {plural(blind.count, 'card')} from {state.names[blind.source]}'s hand "
-                "without "
-                "looking (they are shuffled)."
+            prompt=tn(
+                "Take {n} card from {name}'s hand without looking (they are shuffled).",
+                "Take {n} cards from {name}'s hand without looking (they are shuffled).",
+                n=blind.count,
+                name=state.names[blind.source],
             ),
             options=tuple(self.place_option(i) for i in range(size)),
             min_picks=blind.count,
@@ -269,7 +318,7 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
                 self.win_round(state, seat, events, rng)
                 return events
             case _:
-                raise IllegalAction("That move is not allowed right now.")
+                raise IllegalAction(t("That move is not allowed right now."))
         self.settle(state, events, rng)
         return events
 
@@ -281,9 +330,14 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
     def roll_dice(self, state: TossState, events: list[Event], rng: random.Random) -> None:
         roll = self.throw(rng)
         state.roll = roll
-        roller = state.names[state.turn]
-        number = "🥛 Milk" if roll.milk else ("All" if roll.number == "all" else roll.number)
-        events.append(Event(text=f"{ROLLED}{roller} rolled {FACES[roll.action]} · {number}."))
+        # The English opens with view.ROLLED: a hand's news counts the rolls.
+        text = t(
+            "🎲 {name} rolled {face} · {number}.",
+            name=state.names[state.turn],
+            face=FACES[roll.action],
+            number=number_face(roll),
+        )
+        events.append(Event(text=text))
         if roll.milk:
             self.move_the_milk(state, roll, events)
             return
@@ -300,13 +354,17 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
         name = state.names[holder]
         if roll.action == "toss":
             self.toss_the_milk(state, holder)
-            events.append(Event(text=f"🥛 {name} tosses the milk! Everyone else: grab it!"))
+            events.append(
+                Event(text=t("🥛 {name} tosses the milk! Everyone else: grab it!", name=name))
+            )
             return
         if roll.action == "swap":
             receiver = state.turn
             if receiver == holder:
                 sightings.saw_milk(state, holder)
-                events.append(Event(text=f"{name} already holds the milk: nothing happens."))
+                events.append(
+                    Event(text=t("{name} already holds the milk: nothing happens.", name=name))
+                )
                 self.end_turn(state)
                 return
         else:
@@ -317,14 +375,18 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
         self.open(state, "milk_take")
         events.append(
             Event(
-                text=f"🥛 {name} hands the milk to {state.names[receiver]}, taking a card "
-                "from their hand without looking first."
+                text=t(
+                    "🥛 {name} hands the milk to {other}, taking a card from their hand "
+                    "without looking first.",
+                    name=name,
+                    other=state.names[receiver],
+                )
             )
         )
 
     def swap_with(self, state: TossState, target: int, events: list[Event]) -> None:
         if target == state.turn:
-            raise IllegalAction("Pick another player to swap with.")
+            raise IllegalAction(t("Pick another player to swap with."))
         state.target = target
         me, them = state.names[state.turn], state.names[target]
         if not self.all_cards(state):
@@ -334,7 +396,9 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
         hands = state.hands
         hands[state.turn], hands[target] = hands[target], hands[state.turn]
         sightings.hands_moved(state, {state.turn: target, target: state.turn})
-        events.append(Event(text=f"🔄 {me} and {them} swap their whole hands."))
+        events.append(
+            Event(text=t("🔄 {name} and {other} swap their whole hands.", name=me, other=them))
+        )
         self.end_turn(state)
 
     def choose_cards(
@@ -342,11 +406,15 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
     ) -> None:
         """One player's secret pick; when the last one has picked, everything moves."""
         if state.chosen[seat] is not None:
-            raise IllegalAction("You have already chosen your cards.")
+            raise IllegalAction(t("You have already chosen your cards."))
         picked = self.pick_from_hand(state, seat, action)
         state.chosen[seat] = picked
+        # The English opens with view.PICKED: the hand's "Your pick" shows it instead.
         events.append(
-            Event(text=f"{PICKED} {self.cards.labels(picked)}.", visible_to=frozenset({seat}))
+            Event(
+                text=t("You chose {cards}.", cards=self.cards.labels(picked)),
+                visible_to=frozenset({seat}),
+            )
         )
         if any(c is None for c in state.chosen):
             return
@@ -355,9 +423,8 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
         assert state.roll is not None
         if state.roll.action == "toss":
             self.open_scramble(state, chosen)
-            events.append(
-                Event(text=f"🤾 Toss! In the middle: {self.cards.labels(self.middle(state))}.")
-            )
+            middle = self.cards.labels(self.middle(state))
+            events.append(Event(text=t("🤾 Toss! In the middle: {cards}.", cards=middle)))
             return
         step = 1 if state.roll.action == "left" else -1
         self.pass_cards(state, chosen, step, events)
@@ -372,15 +439,19 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
     ) -> None:
         """Everyone's picks move together to the neighbour on that side."""
         n = len(state.names)
-        side = "left" if step == 1 else "right"
-        events.append(Event(text=f"➡️ Everyone passes {self.count_text(state)} to the {side}."))
+        events.append(Event(text=self.passing_text(state, step)))
         for seat in self.seats(state):
             to, source = (seat + step) % n, (seat - step) % n
             state.hands[to] = self.cards.sort([*state.hands[to], *chosen[seat]])
             events.append(
                 Event(
-                    text=f"You passed {self.cards.labels(chosen[seat])} to {state.names[to]} "
-                    f"and got {self.cards.labels(chosen[source])} from {state.names[source]}.",
+                    text=t(
+                        "You passed {cards} to {name} and got {got} from {other}.",
+                        cards=self.cards.labels(chosen[seat]),
+                        name=state.names[to],
+                        got=self.cards.labels(chosen[source]),
+                        other=state.names[source],
+                    ),
                     visible_to=frozenset({seat}),
                 )
             )
@@ -395,9 +466,15 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
         try:
             positions = [int(a) for a in action.args]
         except ValueError:
-            raise IllegalAction("Pick face-down cards by their place.") from None
+            raise IllegalAction(t("Pick face-down cards by their place.")) from None
         if len(set(positions)) != blind.count or not all(0 <= p < len(source) for p in positions):
-            raise IllegalAction(f"Pick exactly {plural(blind.count, 'different face-down card')}.")
+            raise IllegalAction(
+                tn(
+                    "Pick exactly {n} different face-down card.",
+                    "Pick exactly {n} different face-down cards.",
+                    n=blind.count,
+                )
+            )
         shuffled = rng.sample(source, len(source))
         taken = [shuffled[p] for p in positions]
         for card in taken:
@@ -406,28 +483,40 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
         state.hands[blind.taker] = self.cards.sort([*state.hands[blind.taker], *taken])
         events += [
             Event(
-                text=f"🙈 {taker} takes {plural(len(taken), 'card')} from {giver} without looking."
+                text=tn(
+                    "🙈 {name} takes {n} card from {other} without looking.",
+                    "🙈 {name} takes {n} cards from {other} without looking.",
+                    n=len(taken),
+                    name=taker,
+                    other=giver,
+                )
             ),
             Event(
-                text=f"You took {self.cards.labels(taken)} from {giver}.",
+                text=t("You took {cards} from {name}.", cards=self.cards.labels(taken), name=giver),
                 visible_to=frozenset({blind.taker}),
             ),
             Event(
-                text=f"{taker} took {self.cards.labels(taken)} from your hand.",
+                text=t(
+                    "{name} took {cards} from your hand.",
+                    name=taker,
+                    cards=self.cards.labels(taken),
+                ),
                 visible_to=frozenset({blind.source}),
             ),
         ]
         if blind.milk_to_source:
             source.append(MILK)
             sightings.saw_milk(state, blind.source)
-            events.append(Event(text=f"🥛 {giver} now holds the milk."))
+            events.append(Event(text=t("🥛 {name} now holds the milk.", name=giver)))
         else:  # a Swap: the roller's cards, lying in front of the target, join their hand
             source.extend(state.given)
             if state.milk_seen == blind.source:  # the taker may have drawn it: only they know
                 sightings.saw_milk(state, None)
             events.append(
                 Event(
-                    text=f"{taker} gave you {self.cards.labels(state.given)}.",
+                    text=t(
+                        "{name} gave you {cards}.", name=taker, cards=self.cards.labels(state.given)
+                    ),
                     visible_to=frozenset({blind.source}),
                 )
             )
@@ -452,8 +541,12 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
         state.shouter = None
         events.append(
             Event(
-                text=f"🥛 Snickerdoodle! {state.names[seat]} wins round {state.round} with "
-                f"{self.cards.labels(state.hands[seat])}."
+                text=t(
+                    "🥛 Snickerdoodle! {name} wins round {round} with {cards}.",
+                    name=state.names[seat],
+                    round=state.round,
+                    cards=self.cards.labels(state.hands[seat]),
+                )
             )
         )
         if self.outcome(state) is not None:
@@ -475,13 +568,19 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
         best = max(range(len(state.names)), key=lambda s: state.round_wins[s])
         rounds = int(state.options.rounds)
         played = len(state.winners)
+        name, wins = state.names[best], state.round_wins[best]
         reason = (
-            f"{state.names[best]} collected five of a cookie and the milk."
+            t("{name} collected five of a cookie and the milk.", name=name)
             if rounds == 1
-            else f"{state.names[best]} won {state.round_wins[best]} of {rounds} rounds."
+            else t("{name} won {wins} of {rounds} rounds.", name=name, wins=wins, rounds=rounds)
             if played <= rounds
-            else f"{state.names[best]} was first to win {state.round_wins[best]} rounds, "
-            f"in round {played} (best of {rounds})."
+            else t(
+                "{name} was first to win {wins} rounds, in round {played} (best of {rounds}).",
+                name=name,
+                wins=wins,
+                played=played,
+                rounds=rounds,
+            )
         )
         return Outcome.ranked(state.round_wins, reason)
 
@@ -510,9 +609,23 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
     def all_cards(state: TossState) -> bool:
         return state.roll is not None and state.roll.number == "all"
 
-    def count_text(self, state: TossState, whose: str = "their") -> str:
-        """How many cards a roll moves: "2 cards", or "all their cards" ("all your cards")."""
-        return f"all {whose} cards" if self.all_cards(state) else plural(state.count, "card")
+    def passing_text(self, state: TossState, step: int) -> Text:
+        """The public line of a pass: how many cards, which way."""
+        if self.all_cards(state):
+            if step == 1:
+                return t("➡️ Everyone passes all their cards to the left.")
+            return t("➡️ Everyone passes all their cards to the right.")
+        if step == 1:
+            return tn(
+                "➡️ Everyone passes {n} card to the left.",
+                "➡️ Everyone passes {n} cards to the left.",
+                n=state.count,
+            )
+        return tn(
+            "➡️ Everyone passes {n} card to the right.",
+            "➡️ Everyone passes {n} cards to the right.",
+            n=state.count,
+        )
 
     @staticmethod
     def milk_holder(state: TossState) -> int:
@@ -530,9 +643,11 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
             list(hand) if action.args == ("all",) and self.all_cards(state) else list(action.args)
         )
         if len(picked) != state.count and not self.all_cards(state):
-            raise IllegalAction(f"Pick exactly {plural(state.count, 'card')}.")
+            raise IllegalAction(
+                tn("Pick exactly {n} card.", "Pick exactly {n} cards.", n=state.count)
+            )
         if Counter(picked) - Counter(hand):
-            raise IllegalAction("You can only pick cards from your own hand.")
+            raise IllegalAction(t("You can only pick cards from your own hand."))
         for card in picked:
             hand.remove(card)
         return self.cards.sort(picked)
@@ -540,16 +655,16 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
     @staticmethod
     def seat_arg(state: TossState, action: Action) -> int:
         if len(action.args) != 1 or not action.args[0].isdigit():
-            raise IllegalAction("Pick a player.")
+            raise IllegalAction(t("Pick a player."))
         seat = int(action.args[0])
         if seat >= len(state.names):
-            raise IllegalAction("Pick a player at this table.")
+            raise IllegalAction(t("Pick a player at this table."))
         return seat
 
     @staticmethod
     def one_arg(action: Action) -> str:
         if len(action.args) != 1:
-            raise IllegalAction("Pick one card.")
+            raise IllegalAction(t("Pick one card."))
         return action.args[0]
 
     # --- views, bots, text ---------------------------------------------------------------
@@ -576,16 +691,23 @@ class TossYourCookies(DrawnBy, Scrambling, Engine[TossState, TossOptions]):
             return Action.of(first.kind, *ai.least_useful(self.cards, hand, 1))
         return first  # roll, the first player to swap with, "all", a blind card, shout
 
-    def why_illegal(self, state: TossState, seat: int, action: Action) -> str:
+    def why_illegal(self, state: TossState, seat: int, action: Action) -> Text:
         if action.kind == "grab" and state.phase == "scramble":
             card = action.args[0] if action.args else ""
             if state.scramble is not None and card not in state.scramble.middle:
-                return "Too slow: someone grabbed that one first."
-            return "You have grabbed all the cards you may."
-        return "That move is not allowed right now."
+                return self.too_slow(state, card)
+            return t("You have grabbed all the cards you may.")
+        return t("That move is not allowed right now.")
 
-    def rulebook(self, options: TossOptions | None = None) -> str:
-        return HOW_TO_PLAY_HERE + rules_text(self.cards)
+    def rulebook(self, options: TossOptions | None = None) -> Text:
+        return joined((self.rules_text(options), self.rulings_text(options)), "\n")
+
+    def rules_text(self, options: TossOptions | None = None) -> Text:
+        # Kept apart from our rulings as separate messages, not cut out of English text.
+        return joined((HOW_TO_PLAY_HERE, rules_text(self.cards), "\n"), "")
+
+    def rulings_text(self, options: TossOptions | None = None) -> Text:
+        return rulings_text()
 
     def scramble_hidden(self, state: TossState, seat: int | None, rng: random.Random) -> TossState:
         """Deal every card this seat cannot see (others' hands and secret picks) anew."""

@@ -31,9 +31,10 @@ from games.core.pictures import (
     section_height,
     shape_points,
 )
-from games.core.words import plural
+from games.core.text import Text, t, tn
+from games.core.translations import ENGLISH, render
 from games.toss.cards import HALF, MILK, WILD, TossCards
-from games.toss.view import FACES, TossView, champion, milk_marked, phase_text
+from games.toss.view import FACES, TossView, champion, milk_marked, moved_count, phase_text
 
 HEADER = 92
 DICE = 84  # the dice strip
@@ -193,10 +194,17 @@ LOOKS: dict[str, Drawer] = {
     HALF: half,
     MILK: milk,
 }
-NOTES = {WILD: "counts as any cookie", HALF: "worth nothing", MILK: "needed to win"}
+NOTES = {WILD: t("counts as any cookie"), HALF: t("worth nothing"), MILK: t("needed to win")}
 
 
-def emblem(canvas: Canvas, cards: TossCards, card: str, centre: tuple[int, int], size: int) -> None:
+def emblem(
+    canvas: Canvas,
+    cards: TossCards,
+    card: str,
+    centre: tuple[int, int],
+    size: int,
+    language: str = ENGLISH,
+) -> None:
     """The card's picture; a cookie a server added in the data gets a plain biscuit and its
     initial, so it is still told apart from the printed ones."""
     draw = LOOKS.get(card)
@@ -204,16 +212,25 @@ def emblem(canvas: Canvas, cards: TossCards, card: str, centre: tuple[int, int],
         draw(canvas, centre, size)
         return
     biscuit(canvas, centre, size, (200, 170, 120))
-    initial = cards.looks[card].name[:1].upper()
+    initial = render(cards.looks[card].title, language)[:1].upper()
     canvas.text(centre, initial, max(10, size // 2), INK, bold=True, anchor="mm")
 
 
-def face(canvas: Canvas, cards: TossCards, card: str, count: int, box: Box, *, size: int) -> None:
+def face(
+    canvas: Canvas,
+    cards: TossCards,
+    card: str,
+    count: int,
+    box: Box,
+    *,
+    size: int,
+    language: str = ENGLISH,
+) -> None:
     """A card face: the cookie drawn large, its name under it, how many copies in a badge."""
     x0, y0, x1, _ = box
     canvas.draw.rounded_rectangle(box, 10, fill=PALETTE.card, outline=(60, 56, 52), width=2)
-    emblem(canvas, cards, card, ((x0 + x1) // 2, y0 + 10 + size // 2), size)
-    name = cards.looks[card].name
+    emblem(canvas, cards, card, ((x0 + x1) // 2, y0 + 10 + size // 2), size, language)
+    name = render(cards.looks[card].title, language)
     text = 17 if size >= 60 else 12
     lines = canvas.wrap(name, text, x1 - x0 - 12, 2, bold=True)
     y = y0 + 18 + size
@@ -221,7 +238,8 @@ def face(canvas: Canvas, cards: TossCards, card: str, count: int, box: Box, *, s
         canvas.text(((x0 + x1) // 2, y), line, text, PALETTE.card_text, bold=True, anchor="ma")
         y += int(text * 1.2)
     if card in NOTES and size >= 60:
-        canvas.text(((x0 + x1) // 2, y + 2), NOTES[card], 13, PALETTE.card_muted, anchor="ma")
+        note = render(NOTES[card], language)
+        canvas.text(((x0 + x1) // 2, y + 2), note, 13, PALETTE.card_muted, anchor="ma")
     if count > 1:  # a big count in the corner: copies are what a Toss hand is about
         badge = 15 if size >= 60 else 11
         centre = (x1 - badge - 4, y0 + badge + 4)
@@ -234,44 +252,56 @@ def face(canvas: Canvas, cards: TossCards, card: str, count: int, box: Box, *, s
 
 
 # --- the table ---------------------------------------------------------------------------
-def table_picture(cards: TossCards, view: TossView) -> bytes:
+def table_picture(cards: TossCards, view: TossView, language: str = ENGLISH) -> bytes:
+    """The table in ``language``: every word is rendered right where it is drawn."""
     tiles = grid_height(len(view.players), TILE_COLUMNS, TILE_H, GAP)
     middle = section_height(len(set(view.middle)), MIDDLE_COLUMNS, MIDDLE_H) if view.middle else 0
     canvas = Canvas(HEADER + DICE + tiles + middle + PAD - GAP)
-    header(canvas, "Toss Your Cookies", round_text(view), status_text(view), status_hue(view))
-    dice(canvas, view, HEADER)
+    header(
+        canvas,
+        "Toss Your Cookies",  # the product's name, as published in every language
+        render(round_text(view), language),
+        status_text(view, language),
+        status_hue(view),
+    )
+    dice(canvas, view, HEADER, language)
     y = HEADER + DICE
     for seat, box in enumerate(grid(len(view.players), TILE_COLUMNS, y, TILE_H, gap=GAP)):
-        tile(canvas, view, seat, box)
+        tile(canvas, view, seat, box, language)
     if view.middle:
         counted = sorted(Counter(view.middle).items(), key=lambda item: cards.rank(item[0]))
 
         def draw(item: tuple[str, int], box: Box) -> None:
-            face(canvas, cards, *item, box, size=44)
+            face(canvas, cards, *item, box, size=44, language=language)
 
-        title = f"In the middle: {plural(len(view.middle), 'card')}, face up"
-        cards_section(canvas, y + tiles, title, counted, MIDDLE_COLUMNS, MIDDLE_H, draw)
+        title = tn(
+            "In the middle: {n} card, face up",
+            "In the middle: {n} cards, face up",
+            n=len(view.middle),
+        )
+        cards_section(
+            canvas, y + tiles, render(title, language), counted, MIDDLE_COLUMNS, MIDDLE_H, draw
+        )
     return canvas.png()
 
 
-def round_text(view: TossView) -> str:
+def round_text(view: TossView) -> Text:
     rounds = int(view.options.rounds)
     if rounds == 1:
-        return "One round"
-    extra = " (extra)" if view.round > rounds else ""
-    return f"Round {view.round}{extra} · best of {rounds}"
+        return t("One round")
+    if view.round > rounds:
+        return t("Round {round} (extra) · best of {rounds}", round=view.round, rounds=rounds)
+    return t("Round {round} · best of {rounds}", round=view.round, rounds=rounds)
 
 
-def count_text(view: TossView) -> str:
-    every = view.roll is not None and view.roll.number == "all"
-    return "all their cards" if every else plural(view.count, "card")
-
-
-def status_text(view: TossView) -> str:
+def status_text(view: TossView, language: str = ENGLISH) -> str:
     """The table's own words for what happens now, without its Markdown and emoji."""
     if view.over:
-        return f"Game over: {view.players[champion(view)].name} wins! {view.result}"
-    return plain(phase_text(view).replace("**", "")) if view.to_move else ""
+        name = view.players[champion(view)].name
+        said = t("Game over: {name} wins! {result}", name=name, result=view.result)
+        return render(said, language)
+    phase = phase_text(view) if view.to_move else None
+    return plain(render(phase, language).replace("**", "")) if phase is not None else ""
 
 
 def status_hue(view: TossView) -> RGB:
@@ -283,7 +313,7 @@ def status_hue(view: TossView) -> RGB:
 ARROWS = {"swap": "⇄", "left": "←", "right": "→", "toss": "↑"}
 
 
-def dice(canvas: Canvas, view: TossView, y: int) -> None:
+def dice(canvas: Canvas, view: TossView, y: int, language: str = ENGLISH) -> None:
     """The two dice as they lie, and what the roll means in words beside them."""
     x = PAD + 4
     roll = view.roll
@@ -295,7 +325,7 @@ def dice(canvas: Canvas, view: TossView, y: int) -> None:
         for box in (action_box, number_box):
             centre = ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2)
             canvas.text(centre, "?", 30, PALETTE.card_muted, bold=True, anchor="mm")
-        headline = "Not rolled yet"
+        headline = t("Not rolled yet")
     else:
         centre = ((action_box[0] + action_box[2]) // 2, (action_box[1] + action_box[3]) // 2)
         canvas.text(centre, ARROWS[roll.action], 40, PALETTE.card_text, bold=True, anchor="mm")
@@ -312,35 +342,71 @@ def dice(canvas: Canvas, view: TossView, y: int) -> None:
                 bold=True,
                 anchor="mm",
             )
-        number = "the milk" if roll.milk else ("all" if roll.number == "all" else roll.number)
-        headline = f"{FACES[roll.action]} · {number}"
+        action = FACES[roll.action]
+        if roll.milk:
+            headline = t("{face} · the milk", face=action)
+        elif roll.number == "all":
+            headline = t("{face} · all", face=action)
+        else:
+            headline = t("{face} · {number}", face=action, number=int(roll.number))
     left = x + 160
-    canvas.text((left, y + 8), headline, 22, PALETTE.text, bold=True, width=WIDTH - left - PAD)
-    canvas.text((left, y + 42), roll_meaning(view), 15, PALETTE.muted, width=WIDTH - left - PAD - 8)
+    canvas.text(
+        (left, y + 8),
+        render(headline, language),
+        22,
+        PALETTE.text,
+        bold=True,
+        width=WIDTH - left - PAD,
+    )
+    meaning = render(roll_meaning(view), language)
+    canvas.text((left, y + 42), meaning, 15, PALETTE.muted, width=WIDTH - left - PAD - 8)
 
 
-def roll_meaning(view: TossView) -> str:
+def roll_meaning(view: TossView) -> Text:
     roll = view.roll
     if roll is None:
-        return "Win: five of one cookie (wilds count) and the milk."
+        return t("Win: five of one cookie (wilds count) and the milk.")
     if roll.milk:
         return {
-            "left": "Whoever has the milk passes it to the left.",
-            "right": "Whoever has the milk passes it to the right.",
-            "swap": "Whoever has the milk swaps it with the roller.",
-            "toss": "Whoever has the milk tosses it: the others grab.",
+            "left": t("Whoever has the milk passes it to the left."),
+            "right": t("Whoever has the milk passes it to the right."),
+            "swap": t("Whoever has the milk swaps it with the roller."),
+            "toss": t("Whoever has the milk tosses it: the others grab."),
         }[roll.action]
-    every = roll.number == "all"
-    cards = "their whole hand" if every else plural(view.count, "card")
-    return {
-        "left": f"Everyone passes {cards} face down to the left.",
-        "right": f"Everyone passes {cards} face down to the right.",
-        "swap": f"The roller swaps {cards} with a player of their choice.",
-        "toss": f"Everyone tosses {cards} face up, then grabs as many back.",
-    }[roll.action]
+    n = view.count
+    if roll.number == "all":
+        return {
+            "left": t("Everyone passes their whole hand face down to the left."),
+            "right": t("Everyone passes their whole hand face down to the right."),
+            "swap": t("The roller swaps their whole hand with a player of their choice."),
+            "toss": t("Everyone tosses their whole hand face up, then grabs as many back."),
+        }[roll.action]
+    if roll.action == "left":
+        return tn(
+            "Everyone passes {n} card face down to the left.",
+            "Everyone passes {n} cards face down to the left.",
+            n=n,
+        )
+    if roll.action == "right":
+        return tn(
+            "Everyone passes {n} card face down to the right.",
+            "Everyone passes {n} cards face down to the right.",
+            n=n,
+        )
+    if roll.action == "swap":
+        return tn(
+            "The roller swaps {n} card with a player of their choice.",
+            "The roller swaps {n} cards with a player of their choice.",
+            n=n,
+        )
+    return tn(
+        "Everyone tosses {n} card face up, then grabs as many back.",
+        "Everyone tosses {n} cards face up, then grabs as many back.",
+        n=n,
+    )
 
 
-def tile(canvas: Canvas, view: TossView, seat: int, box: Box) -> None:
+def tile(canvas: Canvas, view: TossView, seat: int, box: Box, language: str = ENGLISH) -> None:
     player = view.players[seat]
     x0, y0, x1, _ = box
     moving = seat in view.to_move
@@ -348,21 +414,23 @@ def tile(canvas: Canvas, view: TossView, seat: int, box: Box) -> None:
     player_band(canvas, box, player.name, "", moving=moving, won=won, name_width=230)
     wins(canvas, view, player.round_wins, (x1 - 12, y0 + 12))
     right = backs(canvas, (x0 + 14, y0 + 40), player.cards, most=12, size=30)
-    counted = plural(player.cards, "card")
+    counted = render(tn("{n} card", "{n} cards", n=player.cards), language)
     canvas.text((right + 8, y0 + 46), counted, 16, PALETTE.text)
     if seat == milk_marked(view):  # what everyone saw, not where it is
         x = right + 8 + canvas.measure(counted, 16) + 22
         milk(canvas, (x, y0 + 55), 22)
-        canvas.text((x + 14, y0 + 47), "seen", 14, PALETTE.muted)
+        canvas.text((x + 14, y0 + 47), render(t("seen"), language), 14, PALETTE.muted)
     if player.status and view.to_move:
         # The view's status starts with an emoji the font has no glyph for: our own mark
-        done = "✅" in player.status
-        words = ("✓ " if done else "") + player.status.split(" ", 1)[-1]
+        status = render(player.status, language)
+        done = "✅" in status
+        words = ("✓ " if done else "") + status.split(" ", 1)[-1]
         hue = PALETTE.good if done else PALETTE.accent
         canvas.text((x1 - 14, y0 + 46), words, 15, hue, bold=True, anchor="ra", width=150)
     flow = flow_text(view, seat)
-    if flow:
-        canvas.text((x0 + 14, y0 + 75), flow, 15, PALETTE.muted, width=x1 - x0 - 28)
+    if flow is not None:
+        words = render(flow, language)
+        canvas.text((x0 + 14, y0 + 75), words, 15, PALETTE.muted, width=x1 - x0 - 28)
 
 
 def wins(canvas: Canvas, view: TossView, won: int, right_top: tuple[int, int]) -> None:
@@ -376,34 +444,43 @@ def wins(canvas: Canvas, view: TossView, won: int, right_top: tuple[int, int]) -
         canvas.draw.polygon(shape_points(centre, 18, "star"), fill=hue)
 
 
-def flow_text(view: TossView, seat: int) -> str:
+def flow_text(view: TossView, seat: int) -> Text | None:
     """What this player gives or takes right now, said publicly: counts, never cards."""
     names = [p.name for p in view.players]
     size = len(names)
     roll = view.roll
+    rolled = t("rolled the dice")
     if view.over or not view.to_move or roll is None:
-        return "rolled the dice" if seat == view.turn and roll is not None and not view.over else ""
+        return rolled if seat == view.turn and roll is not None and not view.over else None
+    count = moved_count(view)
     if view.blind is not None and view.phase in ("swap_take", "milk_take"):
+        source, taker = names[view.blind.source], names[view.blind.taker]
         if seat == view.blind.taker:
-            return (
-                f"takes {plural(view.blind.count, 'card')} blindly from {names[view.blind.source]}"
+            return tn(
+                "takes {n} card blindly from {name}",
+                "takes {n} cards blindly from {name}",
+                n=view.blind.count,
+                name=source,
             )
         if seat == view.blind.source:
-            return f"{names[view.blind.taker]} takes from this hand"
+            return t("{name} takes from this hand", name=taker)
     if view.phase == "choose" and roll.action in ("left", "right"):
-        to = (seat + (1 if roll.action == "left" else -1)) % size
-        every = roll.number == "all"
-        return f"passes {'their whole hand' if every else count_text(view)} → {names[to]}"
+        to = names[(seat + (1 if roll.action == "left" else -1)) % size]
+        if count is None:
+            return t("passes their whole hand → {name}", name=to)
+        return tn("passes {n} card → {name}", "passes {n} cards → {name}", n=count, name=to)
     if view.phase in ("swap_target", "swap_give") and seat == view.turn:
         target = names[view.target] if view.target is not None else "?"
-        return f"swaps {count_text(view)} with {target}"
+        if count is None:
+            return t("swaps all their cards with {name}", name=target)
+        return tn("swaps {n} card with {name}", "swaps {n} cards with {name}", n=count, name=target)
     if view.phase == "swap_give" and seat == view.target:
-        return f"{names[view.turn]} swaps with this hand"
+        return t("{name} swaps with this hand", name=names[view.turn])
     if view.phase == "scramble" and seat == view.tosser:
-        return "tossed the milk: may not grab it"
+        return t("tossed the milk: may not grab it")
     if seat == view.turn:
-        return "rolled the dice"
-    return ""
+        return rolled
+    return None
 
 
 # --- a hand ------------------------------------------------------------------------------
@@ -412,7 +489,7 @@ class TossHand(NamedTuple):
 
     hand: tuple[str, ...]  # sorted: the picture groups copies
     pick: tuple[str, ...]  # the cards picked to pass, swap or toss, sorted
-    pick_title: str
+    pick_title: Text | None
     can_shout: bool
 
 
@@ -421,11 +498,12 @@ def hand_scene(view: TossView) -> TossHand | None:
         return None
     picked = tuple(sorted(view.my_pick))
     return TossHand(
-        tuple(sorted(view.hand)), picked, pick_title(view) if picked else "", view.can_shout
+        tuple(sorted(view.hand)), picked, pick_title(view) if picked else None, view.can_shout
     )
 
 
-def draw_hand(cards: TossCards, scene: TossHand) -> bytes:
+def draw_hand(cards: TossCards, scene: TossHand, language: str = ENGLISH) -> bytes:
+    """A hand in ``language``: every word is rendered right where it is drawn."""
     hand = grouped(cards, scene.hand)
     pick = grouped(cards, scene.pick)
     shout = 56 if scene.can_shout else 0
@@ -439,23 +517,24 @@ def draw_hand(cards: TossCards, scene: TossHand) -> bytes:
         canvas.panel(box, PALETTE.good)
         canvas.text(
             (WIDTH // 2, y + 22),
-            "Snickerdoodle! Press the button to win!",
+            render(t("Snickerdoodle! Press the button to win!"), language),
             20,
             (20, 30, 20),
             bold=True,
             anchor="mm",
         )
         y += shout
-    goal_line(canvas, cards, list(scene.hand), y)
+    goal_line(canvas, cards, list(scene.hand), y, language)
     y += GOAL
 
     def draw(item: tuple[str, int], box: Box) -> None:
-        face(canvas, cards, *item, box, size=64)
+        face(canvas, cards, *item, box, size=64, language=language)
 
-    title = f"Your hand ({plural(len(scene.hand), 'card')})"
+    title = render(tn("Your hand ({n} card)", "Your hand ({n} cards)", n=len(scene.hand)), language)
     y = cards_section(canvas, y, title, hand, HAND_COLUMNS, CARD_H, draw)
-    if pick:
-        cards_section(canvas, y, scene.pick_title, pick, HAND_COLUMNS, CARD_H, draw)
+    if pick and scene.pick_title is not None:
+        picking = render(scene.pick_title, language)
+        cards_section(canvas, y, picking, pick, HAND_COLUMNS, CARD_H, draw)
     return canvas.png()
 
 
@@ -463,25 +542,29 @@ def grouped(cards: TossCards, hand: Iterable[str]) -> list[tuple[str, int]]:
     return sorted(Counter(hand).items(), key=lambda item: cards.rank(item[0]))
 
 
-def pick_title(view: TossView) -> str:
+def pick_title(view: TossView) -> Text:
     names = [p.name for p in view.players]
     if view.phase == "swap_give" or view.phase == "swap_take":
-        target = names[view.target] if view.target is not None else "them"
-        return f"You give {target}"
+        if view.target is None:
+            return t("You give them")
+        return t("You give {name}", name=names[view.target])
     if view.roll is not None and view.roll.action == "toss":
-        return "You are tossing"
-    return "You are passing"
+        return t("You are tossing")
+    return t("You are passing")
 
 
-def goal_line(canvas: Canvas, cards: TossCards, hand: list[str], y: int) -> None:
+def goal_line(
+    canvas: Canvas, cards: TossCards, hand: list[str], y: int, language: str = ENGLISH
+) -> None:
     """How close the hand is to winning: the best cookie's count against five, and the milk."""
     best, count = cards.best_cookie(hand)
     target = cards.win_count
-    what = cards.looks[best].name if best is not None else "any cookie"
-    label = f"{min(count, target)}/{target} of {what}"
+    what = cards.looks[best].title if best is not None else t("any cookie")
+    said = t("{n}/{target} of {cookie}", n=min(count, target), target=target, cookie=what)
+    label = render(said, language)
     x = PAD + 4
     if best is not None:
-        emblem(canvas, cards, best, (x + 14, y + 14), 26)
+        emblem(canvas, cards, best, (x + 14, y + 14), 26, language)
         x += 36
     canvas.text((x, y + 3), label, 18, PALETTE.text, bold=True, width=330)
     left = x + min(330, canvas.measure(label, 18, bold=True)) + 14
@@ -490,7 +573,7 @@ def goal_line(canvas: Canvas, cards: TossCards, hand: list[str], y: int) -> None
     milk(canvas, (WIDTH - PAD - 140, y + 14), 26)
     canvas.text(
         (WIDTH - PAD - 122, y + 3),
-        "milk: yes" if has_milk else "milk: no",
+        render(t("milk: yes") if has_milk else t("milk: no"), language),
         18,
         PALETTE.good if has_milk else PALETTE.muted,
         bold=True,

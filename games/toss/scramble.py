@@ -14,7 +14,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from games.core.protocol import Action, Decision, Event, IllegalAction, option
-from games.core.words import plural
+from games.core.text import Text, joined, t, tn
 from games.toss import sightings
 from games.toss.cards import MILK
 from games.toss.state import BlindTake, Scramble, TossState
@@ -57,11 +57,7 @@ class Scrambling:
         assert scramble is not None
         counted = Counter(scramble.middle)
         options = tuple(
-            option(
-                Action.of("grab", card),
-                self.cards.label(card) + (f" ×{n}" if n > 1 else ""),
-                group="Grab",
-            )
+            option(Action.of("grab", card), self.cards.counted(card, n), group=t("Grab"))
             for card, n in counted.items()
         )
         window = float(state.options.scramble_seconds)
@@ -69,7 +65,11 @@ class Scrambling:
             Decision(
                 key=key,
                 seat=seat,
-                prompt=f"Scramble! Grab {plural(owed, 'card')} from the middle: first click wins.",
+                prompt=tn(
+                    "Scramble! Grab {n} card from the middle: first click wins.",
+                    "Scramble! Grab {n} cards from the middle: first click wins.",
+                    n=owed,
+                ),
                 options=options,
                 default=Action.of("close"),
                 reaction=True,
@@ -83,21 +83,33 @@ class Scrambling:
         scramble = state.scramble
         assert scramble is not None
         if card not in scramble.middle:
-            raise IllegalAction("Too slow: someone grabbed that one first.")
+            raise IllegalAction(self.too_slow(state, card))
         if scramble.quota[seat] <= 0:
-            raise IllegalAction("You have grabbed all the cards you may.")
+            raise IllegalAction(t("You have grabbed all the cards you may."))
         scramble.middle.remove(card)
         scramble.quota[seat] -= 1
+        scramble.taken[card] = seat
         name = state.names[seat]
         if scramble.tosser is not None:
-            self.milk_caught(state, seat, events, f"🥛 {name} grabs the milk!")
+            self.milk_caught(state, seat, events)
             return
         state.hands[seat] = self.cards.sort([*state.hands[seat], card])
         sightings.saw_grab(state, seat, card)
-        events.append(Event(text=f"✋ {name} grabs {self.cards.label(card)}."))
+        events.append(
+            Event(text=t("✋ {name} grabs {card}.", name=name, card=self.cards.label(card)))
+        )
         if not scramble.middle:
-            events.append(Event(text="The middle is empty."))
+            events.append(Event(text=t("The middle is empty.")))
             self.end_turn(state)
+
+    @staticmethod
+    def too_slow(state: TossState, card: str) -> Text:
+        """A click on a card no longer in the middle: who took the last of it."""
+        scramble = state.scramble
+        grabber = scramble.taken.get(card) if scramble is not None else None
+        if grabber is None:  # a scramble saved before grabs were kept, or no such card
+            return t("Too slow: someone grabbed that one first.")
+        return t("Too slow: {name} grabbed that one first.", name=state.names[grabber])
 
     def close_scramble(self, state: TossState, events: list[Event], rng: random.Random) -> None:
         """Time! Leftovers go at random to those still short."""
@@ -106,12 +118,7 @@ class Scrambling:
         if scramble.tosser is not None:
             others = [s for s in range(len(state.names)) if s != scramble.tosser]
             catcher = rng.choice(others)
-            self.milk_caught(
-                state,
-                catcher,
-                events,
-                f"⏱️ Nobody grabbed the milk in time; it goes to {state.names[catcher]}.",
-            )
+            self.milk_caught(state, catcher, events, timed_out=True)
             return
         leftovers = rng.sample(scramble.middle, len(scramble.middle))
         if MILK in leftovers:  # dealt face down: only its new holder knows
@@ -125,26 +132,45 @@ class Scrambling:
                     dealt[seat].append(leftovers.pop())
                     scramble.quota[seat] -= 1
         scramble.middle = []
-        shares = ", ".join(f"{state.names[s]} {len(c)}" for s, c in sorted(dealt.items()))
-        events.append(Event(text=f"⏱️ Time! The leftovers are dealt at random: {shares}."))
+        shares = joined(
+            (t("{name} {n}", name=state.names[s], n=len(c)) for s, c in sorted(dealt.items())),
+            ", ",
+        )
+        events.append(
+            Event(text=t("⏱️ Time! The leftovers are dealt at random: {shares}.", shares=shares))
+        )
         for seat, cards in dealt.items():
             state.hands[seat] = self.cards.sort([*state.hands[seat], *cards])
             events.append(
-                Event(text=f"You got {self.cards.labels(cards)}.", visible_to=frozenset({seat}))
+                Event(
+                    text=t("You got {cards}.", cards=self.cards.labels(cards)),
+                    visible_to=frozenset({seat}),
+                )
             )
         self.end_turn(state)
 
-    def milk_caught(self, state: TossState, catcher: int, events: list[Event], text: str) -> None:
-        """The catcher lets the tosser take a card blindly, then adds the milk."""
+    def milk_caught(
+        self, state: TossState, catcher: int, events: list[Event], *, timed_out: bool = False
+    ) -> None:
+        """The catcher lets the tosser take a card blindly, then adds the milk; ``timed_out``:
+        nobody grabbed it, and the clock gave it at random."""
         scramble = state.scramble
         assert scramble is not None and scramble.tosser is not None
         tosser = scramble.tosser
         state.scramble = None
         state.blind = BlindTake(taker=tosser, source=catcher, milk_to_source=True)
         self.open(state, "milk_take")
-        events.append(
-            Event(
-                text=f"{text} {state.names[tosser]} first takes a card from "
-                f"{state.names[catcher]}'s hand without looking."
+        names = {"name": state.names[catcher], "tosser": state.names[tosser]}
+        if not timed_out:
+            text = t(
+                "🥛 {name} grabs the milk! {tosser} first takes a card from {name}'s hand "
+                "without looking.",
+                **names,
             )
-        )
+        else:
+            text = t(
+                "⏱️ Nobody grabbed the milk in time; it goes to {name}. {tosser} first takes a "
+                "card from {name}'s hand without looking.",
+                **names,
+            )
+        events.append(Event(text=text))

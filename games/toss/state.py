@@ -7,25 +7,31 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.protocol import GameState
+from games.core.text import t
 from games.toss.cards import ActionFace, NumberFace
 
-ROUNDS = {"1": "One round", "3": "Best of 3 rounds", "5": "Best of 5 rounds"}
-SECONDS = {"10": "10 seconds", "20": "20 seconds", "30": "30 seconds", "60": "1 minute"}
+ROUNDS = {"1": t("One round"), "3": t("Best of 3 rounds"), "5": t("Best of 5 rounds")}
+SECONDS = {
+    "10": t("10 seconds"),
+    "20": t("20 seconds"),
+    "30": t("30 seconds"),
+    "60": t("1 minute"),
+}
 
 
 class TossOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     rounds: Literal["1", "3", "5"] = Field(
-        default="1", title="Match", json_schema_extra={"labels": ROUNDS}
+        default="1", title=t("Match"), json_schema_extra={"labels": ROUNDS}
     )
     scramble_seconds: Literal["10", "20", "30", "60"] = Field(
-        default="20", title="Scramble window (live)", json_schema_extra={"labels": SECONDS}
+        default="20", title=t("Scramble window (live)"), json_schema_extra={"labels": SECONDS}
     )
     must_shout: bool = Field(
         default=False,
-        title='Must shout "Snickerdoodle!"',
-        description="A winning hand counts only once its holder presses Snickerdoodle!",
+        title=t('Must shout "Snickerdoodle!"'),
+        description=t("A winning hand counts only once its holder presses Snickerdoodle!"),
     )
 
 
@@ -53,6 +59,9 @@ class Scramble(BaseModel):
     middle: list[str]  # face up, for all to see
     quota: list[int]  # per seat: cards still to grab
     tosser: int | None = None  # a milk toss: the tosser may not grab it
+    # Who grabbed each kind of card last: a click that came too late is told who beat it.
+    # (Empty in a scramble saved before it was kept.)
+    taken: dict[str, int] = {}
 
 
 class BlindTake(BaseModel):

@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field
 
 from games.core.panels import Panel, PanelField, Panels
 from games.core.protocol import Decision, Outcome
+from games.core.text import Text, Words, joined, t, tc, tn
 from games.core.views import TableView, to_move
-from games.core.words import plural
 from games.toss.cards import HALF, MILK, WILD, TossCards
 from games.toss.state import BlindTake, Roll, TossOptions, TossState
 
@@ -29,18 +29,32 @@ class TossRules(Protocol):
 
 LOG_SHOWN = 6
 # The private line a seat's own pick writes: the hand's "Your pick" shows it while it
-# matters, so it is no news of what changed hands.
+# matters, so it is no news of what changed hands. (Lines are told apart by their English,
+# which a Text is as a str, and which older stored lines are.)
 PICKED = "You chose"
 # The public lines that open a turn and a round (the dice, a new deal).
 ROLLED, DEALT = "🎲 ", "Round "
-FACES = {"swap": "Swap", "left": "Pass Left", "right": "Pass Right", "toss": "Toss"}
+# The action die's faces.
+FACES: dict[str, Text] = {
+    "swap": tc("die", "Swap"),
+    "left": tc("die", "Pass Left"),
+    "right": tc("die", "Pass Right"),
+    "toss": tc("die", "Toss"),
+}
+
+
+def number_face(roll: Roll) -> Text | int:
+    """The number die's face: 1, 2, 3, All or the milk."""
+    if roll.milk:
+        return tc("die", "🥛 Milk")
+    return tc("die", "All") if roll.number == "all" else int(roll.number)
 
 
 class SeatLine(BaseModel):
     name: str
     cards: int
     round_wins: int
-    status: str = ""  # public: choosing, chosen, grabbing n
+    status: Words = ""  # public: choosing, chosen, grabbing n (an emoji, a space, words)
 
 
 class TossView(TableView):
@@ -65,12 +79,12 @@ class TossView(TableView):
     my_pick: list[str] = Field(default_factory=list)
     # The viewer's own lines of what last changed hands (passed, given, taken unseen,
     # dealt): only they saw it, and their hand alone does not say which cards were new.
-    news: list[str] = Field(default_factory=list)
+    news: list[Words] = Field(default_factory=list)
     can_shout: bool = False
     winners: list[int]
     over: bool
-    result: str = ""  # how the match ended
-    log: list[str]
+    result: Words = ""  # how the match ended
+    log: list[Words]
     # What everyone saw (games/toss/sightings.py), for bots: not shown on the table.
     milk_seen: int | None = None
     grabbed: list[list[str]] = Field(default_factory=list)
@@ -83,10 +97,10 @@ def view_of(game: TossRules, state: TossState, seat: int | None) -> TossView:
     for s, name in enumerate(state.names):
         status, held = "", len(state.hands[s])
         if state.phase == "choose" and state.chosen:
-            status = "✅ chosen" if state.chosen[s] is not None else "⏳ choosing"
+            status = t("✅ chosen") if state.chosen[s] is not None else t("⏳ choosing")
             held += len(state.chosen[s] or [])  # picked, still theirs until all pass at once
         elif scramble is not None and scramble.quota[s] > 0:
-            status = f"🏃 grabbing {scramble.quota[s]}"
+            status = t("🏃 grabbing {n}", n=scramble.quota[s])
         players.append(
             SeatLine(
                 name=name,
@@ -128,7 +142,7 @@ def view_of(game: TossRules, state: TossState, seat: int | None) -> TossView:
     )
 
 
-def own_news(state: TossState, seat: int | None) -> list[str]:
+def own_news(state: TossState, seat: int | None) -> list[Words]:
     """The seat's lines only it saw (what it passed and got, what was taken from it unseen
     or dealt to it), from this turn and the one before: the next decision usually comes a
     roll after the cards moved. A new deal forgets them."""
@@ -151,11 +165,10 @@ def panels(game: TossRules, view: TossView) -> Panels:
     return Panels(table=table_panel(game, view), hand=hand_panel(game, view))
 
 
-def roll_text(roll: Roll | None) -> str:
+def roll_text(roll: Roll | None) -> Text | None:
     if roll is None:
-        return ""
-    number = "🥛 Milk" if roll.milk else ("All" if roll.number == "all" else roll.number)
-    return f"🎲 **{FACES[roll.action]} · {number}**"
+        return None
+    return t("🎲 **{face} · {number}**", face=FACES[roll.action], number=number_face(roll))
 
 
 def champion(view: TossView) -> int:
@@ -163,36 +176,88 @@ def champion(view: TossView) -> int:
     return max(range(len(view.players)), key=lambda s: view.players[s].round_wins)
 
 
-def phase_text(view: TossView) -> str:
+def moved_count(view: TossView) -> int | None:
+    """How many cards each player moves now; None: all of them (the number die's All)."""
+    every = view.roll is not None and view.roll.number == "all"
+    return None if every else view.count
+
+
+def phase_text(view: TossView) -> Text | None:
     names = [p.name for p in view.players]
     roller = names[view.turn]
-    every = view.roll is not None and view.roll.number == "all"
-    cards = "all their cards" if every else plural(view.count, "card")
+    count = moved_count(view)
     match view.phase:
         case "roll":
-            return f"**{roller}** rolls the dice."
+            return t("**{name}** rolls the dice.", name=roller)
         case "swap_target":
-            return f"**{roller}** picks a player to swap {cards} with."
+            if count is None:
+                return t("**{name}** picks a player to swap all their cards with.", name=roller)
+            return tn(
+                "**{name}** picks a player to swap {n} card with.",
+                "**{name}** picks a player to swap {n} cards with.",
+                n=count,
+                name=roller,
+            )
         case "swap_give":
             target = names[view.target] if view.target is not None else "?"
-            return f"**{roller}** picks {plural(view.count, 'card')} to give **{target}**."
+            return tn(
+                "**{name}** picks {n} card to give **{target}**.",
+                "**{name}** picks {n} cards to give **{target}**.",
+                n=view.count,
+                name=roller,
+                target=target,
+            )
         case "swap_take" | "milk_take":
             assert view.blind is not None
-            return (
-                f"🙈 **{names[view.blind.taker]}** takes {plural(view.blind.count, 'card')} from "
-                f"**{names[view.blind.source]}**'s hand without looking."
+            return tn(
+                "🙈 **{taker}** takes {n} card from **{source}**'s hand without looking.",
+                "🙈 **{taker}** takes {n} cards from **{source}**'s hand without looking.",
+                n=view.blind.count,
+                taker=names[view.blind.taker],
+                source=names[view.blind.source],
             )
         case "choose":
             assert view.roll is not None
-            what = {"left": "pass to the left", "right": "pass to the right"}.get(
-                view.roll.action, "toss"
-            )
-            return f"🤫 Everyone picks {cards} to {what}. Nothing moves until all have chosen."
+            return choosing_text(view.roll.action, count)
         case "scramble":
             if view.tosser is not None:
-                return f"🥛 **Grab the milk!** Everyone but {names[view.tosser]} may."
-            return "🏃 **Scramble!** Press **Grab cards** below: as many as you tossed."
-    return ""
+                return t("🥛 **Grab the milk!** Everyone but {name} may.", name=names[view.tosser])
+            return t("🏃 **Scramble!** Press **Grab cards** below: as many as you tossed.")
+    return None
+
+
+def choosing_text(action: str, count: int | None) -> Text:
+    """Everyone picks cards at once: how many (None: all), and what for."""
+    if action == "left":
+        if count is None:
+            return t(
+                "🤫 Everyone picks all their cards to pass to the left. "
+                "Nothing moves until all have chosen."
+            )
+        return tn(
+            "🤫 Everyone picks {n} card to pass to the left. Nothing moves until all have chosen.",
+            "🤫 Everyone picks {n} cards to pass to the left. Nothing moves until all have chosen.",
+            n=count,
+        )
+    if action == "right":
+        if count is None:
+            return t(
+                "🤫 Everyone picks all their cards to pass to the right. "
+                "Nothing moves until all have chosen."
+            )
+        return tn(
+            "🤫 Everyone picks {n} card to pass to the right. Nothing moves until all have chosen.",
+            "🤫 Everyone picks {n} cards to pass to the right. "
+            "Nothing moves until all have chosen.",
+            n=count,
+        )
+    if count is None:
+        return t("🤫 Everyone picks all their cards to toss. Nothing moves until all have chosen.")
+    return tn(
+        "🤫 Everyone picks {n} card to toss. Nothing moves until all have chosen.",
+        "🤫 Everyone picks {n} cards to toss. Nothing moves until all have chosen.",
+        n=count,
+    )
 
 
 def milk_marked(view: TossView) -> int | None:
@@ -206,48 +271,85 @@ def milk_marked(view: TossView) -> int | None:
     return view.milk_seen
 
 
+def table_title(view: TossView) -> Text:
+    rounds = int(view.options.rounds)
+    if rounds == 1:
+        return t("🍪 Toss Your Cookies")
+    if view.round > rounds:
+        return t(
+            "🍪 Toss Your Cookies · round {round} "
+            "(best of {rounds}: extra, first to {needed} wins)",
+            round=view.round,
+            rounds=rounds,
+            needed=rounds // 2 + 1,
+        )
+    return t(
+        "🍪 Toss Your Cookies · round {round} (best of {rounds})", round=view.round, rounds=rounds
+    )
+
+
 def table_panel(game: TossRules, view: TossView) -> Panel:
     rounds = int(view.options.rounds)
-    extra = f": extra, first to {rounds // 2 + 1} wins" if view.round > rounds else ""
-    title = "🍪 Toss Your Cookies" + (
-        f" · round {view.round} (best of {rounds}{extra})" if rounds > 1 else ""
-    )
     names = [p.name for p in view.players]
     if view.over:
-        description = f"🏁 **Game over.** 🏆 **{names[champion(view)]} wins!** {view.result}"
+        description: Text = t(
+            "🏁 **Game over.** 🏆 **{name} wins!** {result}",
+            name=names[champion(view)],
+            result=view.result,
+        )
         accent = "done"
     else:
         # Who does what now is only said while someone must: not on a closed table.
-        phase = phase_text(view) if view.to_move else ""
-        description = "\n".join(t for t in (roll_text(view.roll), phase) if t)
+        phase = phase_text(view) if view.to_move else None
+        description = joined(line for line in (roll_text(view.roll), phase) if line)
         accent = "battle" if view.phase == "scramble" else "turn"
     lines = []
     for s, player in enumerate(view.players):
-        marker = "▶️" if s in view.to_move else "▫️"
-        parts = [plural(player.cards, "card")]
+        parts: list[Text | str] = [tn("{n} card", "{n} cards", n=player.cards)]
         if rounds > 1 or player.round_wins:
             parts.append(f"🏆 {player.round_wins}")
         if player.status and view.to_move:
             parts.append(player.status)
         if s == milk_marked(view):
-            parts.append("🥛 milk last seen here")
-        lines.append(f"{marker} **{player.name}** — " + " · ".join(parts))
-    fields = [PanelField(name="Players", value="\n".join(lines))]
+            parts.append(t("🥛 milk last seen here"))
+        lines.append(
+            t(
+                "{marker} **{name}** — {parts}",
+                marker="▶️" if s in view.to_move else "▫️",
+                name=player.name,
+                parts=joined(parts, " · "),
+            )
+        )
+    fields = [PanelField(name=t("Players"), value=joined(lines))]
     if view.middle:
-        fields.append(PanelField(name="In the middle", value=game.cards.labels(view.middle)))
+        fields.append(PanelField(name=t("In the middle"), value=game.cards.labels(view.middle)))
     cookies = " ".join(game.cards.looks[c].emoji for c in view.cookies)
-    fields.append(PanelField(name="Cookies in play", value=cookies, inline=True))
+    fields.append(PanelField(name=t("Cookies in play"), value=cookies, inline=True))
     if view.log:
-        fields.append(PanelField(name="Log", value="\n".join(view.log)))
-    options = "must shout" if view.options.must_shout else "wins count at once"
+        fields.append(PanelField(name=t("Log"), value=joined(view.log)))
+    cards = game.cards
+    footer = (
+        t(
+            "Win: five of one cookie ({wild} counts) and the {milk} · {half} is worth nothing"
+            " · must shout",
+            wild=cards.label(WILD),
+            milk=cards.label(MILK),
+            half=cards.label(HALF),
+        )
+        if view.options.must_shout
+        else t(
+            "Win: five of one cookie ({wild} counts) and the {milk} · {half} is worth nothing"
+            " · wins count at once",
+            wild=cards.label(WILD),
+            milk=cards.label(MILK),
+            half=cards.label(HALF),
+        )
+    )
     return Panel(
-        title=title,
+        title=table_title(view),
         description=description,
         fields=tuple(fields),
-        footer=(
-            f"Win: five of one cookie ({game.cards.label(WILD)} counts) and the "
-            f"{game.cards.label(MILK)} · {game.cards.label(HALF)} is worth nothing · {options}"
-        ),
+        footer=footer,
         accent=accent,  # type: ignore[arg-type]
     )
 
@@ -255,27 +357,26 @@ def table_panel(game: TossRules, view: TossView) -> Panel:
 def hand_panel(game: TossRules, view: TossView) -> Panel | None:
     if view.hand is None:
         return None
-    counted = Counter(view.hand)
-    lines = [
-        f"{game.cards.label(card)}" + (f" ×{n}" if n > 1 else "") for card, n in counted.items()
-    ]
-    best, count = game.cards.best_cookie(view.hand)
-    goal = (
-        f"Best: {count} toward five of {game.cards.label(best)}"
-        if best is not None
-        else "No cookie yet"
-    )
-    goal += " · milk ✅" if MILK in view.hand else " · no milk"
-    fields = [PanelField(name="Goal", value=goal)]
+    cards = game.cards
+    lines = [cards.counted(card, n) for card, n in Counter(view.hand).items()]
+    best, count = cards.best_cookie(view.hand)
+    has_milk = MILK in view.hand
+    if best is None:
+        goal = t("No cookie yet · milk ✅") if has_milk else t("No cookie yet · no milk")
+    elif has_milk:
+        goal = t("Best: {n} toward five of {card} · milk ✅", n=count, card=cards.label(best))
+    else:
+        goal = t("Best: {n} toward five of {card} · no milk", n=count, card=cards.label(best))
+    fields = [PanelField(name=t("Goal"), value=goal)]
     if view.my_pick:
-        fields.append(PanelField(name="Your pick", value=game.cards.labels(view.my_pick)))
+        fields.append(PanelField(name=t("Your pick"), value=cards.labels(view.my_pick)))
     elif view.news:
-        fields.append(PanelField(name="🤫 Only you saw", value="\n".join(view.news)))
+        fields.append(PanelField(name=t("🤫 Only you saw"), value=joined(view.news)))
     if view.can_shout:
-        fields.append(PanelField(name="🥛 Snickerdoodle!", value="Press the button to win!"))
+        fields.append(PanelField(name=t("🥛 Snickerdoodle!"), value=t("Press the button to win!")))
     return Panel(
-        title=f"Your hand ({plural(len(view.hand), 'card')})",
-        description="\n".join(lines) or "*empty*",
+        title=tn("Your hand ({n} card)", "Your hand ({n} cards)", n=len(view.hand)),
+        description=joined(lines) if lines else t("*empty*"),
         fields=tuple(fields),
         accent="turn",
     )

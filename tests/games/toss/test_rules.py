@@ -167,8 +167,8 @@ def test_toss_lands_face_up_and_the_scramble_is_first_come_first_served() -> Non
     assert {d.window for d in races} == {30.0} and len({d.race_stamp for d in races}) == 1
     t.play("Cleo", "grab", "wild")
     t.play("Ana", "grab", "wild")
-    with pytest.raises(IllegalAction, match="Too slow"):
-        t.play("Ben", "grab", "wild")  # both wilds are gone
+    with pytest.raises(IllegalAction, match=r"^Too slow: Ana grabbed that one first"):
+        t.play("Ben", "grab", "wild")  # both wilds are gone, the last to Ana
     with pytest.raises(IllegalAction):
         t.play("Cleo", "grab", "sugar")  # Cleo tossed one, grabbed one
     t.play("Ben", "grab", "sugar")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from games.core.text import Text, tc
+
 Level = Literal["easy", "normal", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL: Level = "normal"
@@ -16,9 +18,13 @@ DEFAULT_LEVEL: Level = "normal"
 # p99 stays under 300 ms on a busy 2-core machine (docs/benchmarks.md, python -m bench bots)
 HARD_SECONDS = 0.15
 
-LEVEL_NAMES: dict[Level, str] = {"easy": "Easy", "normal": "Normal", "hard": "Hard"}
-LEVEL_HINTS: dict[Level, str] = {
-    "easy": "plays like a beginner and makes mistakes",
-    "normal": "plays sensibly, without thinking ahead",
-    "hard": "thinks ahead a few moves; a real test",
+LEVEL_NAMES: dict[Level, Text] = {
+    "easy": tc("level", "Easy"),
+    "normal": tc("level", "Normal"),
+    "hard": tc("level", "Hard"),
+}
+LEVEL_HINTS: dict[Level, Text] = {
+    "easy": tc("level", "plays like a beginner and makes mistakes"),
+    "normal": tc("level", "plays sensibly, without thinking ahead"),
+    "hard": tc("level", "thinks ahead a few moves; a real test"),
 }

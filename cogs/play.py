@@ -247,7 +247,11 @@ class Play(commands.Cog):
                     state = t("in the lobby")
                 else:
                     names = [s.name for s in record.seats if s.seat in mine.waiting_on]
-                    state = t("waiting for {names}", names=Names(names)) if names else t("playing")
+                    state = (
+                        t("waiting for {names}", names=render.commas(names))
+                        if names
+                        else t("playing")
+                    )
                 lines.append(
                     t("• **{game}** {where} · {state}", game=name, where=where, state=state)
                 )

@@ -152,6 +152,29 @@ def listed(items: Sequence[str]) -> Text:
     return t("{items}", items=Names(items))
 
 
+def commas(items: Sequence[str]) -> Text:
+    """Names or Texts one after another, comma-separated the reader's way ("Ana, Ben";
+    "Ana、Ben"): a series, not a sentence's list."""
+    return _folded(items, "comma")
+
+
+def spaced(items: Sequence[str]) -> Text:
+    """Texts side by side, a space apart (mentions, one after another)."""
+    return _folded(items, "space")
+
+
+def _folded(items: Sequence[str], joint: str) -> Text:
+    if not items:
+        return plain("")
+    line = items[-1] if isinstance(items[-1], Text) else plain(items[-1])
+    for before in reversed(items[:-1]):
+        if joint == "comma":
+            line = t("{first}, {rest}", first=before, rest=line)
+        else:
+            line = t("{first} {rest}", first=before, rest=line)
+    return line
+
+
 def seat_name(seat: SeatRecord | EntrantRecord) -> Text:
     """A seat (or a tournament's entrant) as the lobby and the table's lines name it: a bot
     with its level."""
@@ -160,9 +183,9 @@ def seat_name(seat: SeatRecord | EntrantRecord) -> Text:
     return plain(seat.name)
 
 
-def bot_levels(record: MatchRecord) -> Names:
-    """The match's bots and how hard each plays ("🤖 Abe (Hard) and 🤖 Bea (Easy)")."""
-    return Names(seat_name(s) for s in record.seats if s.is_bot)
+def bot_levels(record: MatchRecord) -> Text:
+    """The match's bots and how hard each plays ("🤖 Abe (Hard), 🤖 Bea (Easy)")."""
+    return commas([seat_name(s) for s in record.seats if s.is_bot])
 
 
 def lobby_embed(record: MatchRecord, game: Game, language: str) -> discord.Embed:

@@ -29,7 +29,7 @@ from cogs.table.pictured import HAND_FILE, Drawn
 from cogs.table.seat_choice import SeatChoiceSelect
 from games.core.panels import PanelField
 from games.core.protocol import Decision, SeatChoosing
-from games.core.text import Names, Text, t, tc
+from games.core.text import Text, t, tc
 from games.core.views import TableView
 
 Note = Sequence[str]  # what a hand view says first: its lines (Texts), rendered in turn
@@ -197,7 +197,7 @@ class Drawing(Part):
             )
         away = [s.name for s in record.seats if s.user_id is not None and s.away]
         if away:
-            fields.append(PanelField(name=t("🤖 Bots standing in"), value=render.listed(away)))
+            fields.append(PanelField(name=t("🤖 Bots standing in"), value=render.commas(away)))
         vacations = await self.vacations(record)
         if vacations:
             fields.append(PanelField(name=t("🏖️ On vacation"), value=render.stacked(vacations)))
@@ -273,7 +273,7 @@ class Drawing(Part):
             said.append(
                 t(
                     "Waiting for **{names}**. Your moves show here when you have one to make.",
-                    names=Names(names),
+                    names=render.commas(names),
                 )
             )
         elif decision.window is not None:
@@ -338,4 +338,4 @@ class Drawing(Part):
 def bots_field(record: MatchRecord) -> list[PanelField]:
     """The match's bots with their levels, for the table and its results."""
     bots = render.bot_levels(record)
-    return [PanelField(name=t("🤖 Bots"), value=t("{bots}", bots=bots))] if bots else []
+    return [PanelField(name=t("🤖 Bots"), value=bots)] if bots else []

@@ -193,7 +193,7 @@ class Notices(Part):
         language = await languages(self.bot).public(record.guild_id)
 
         def text_for(still: Sequence[int]) -> str:
-            people = Names(t("<@{user}>", user=users[seat]) for seat in still)
+            people = render.spaced([t("<@{user}>", user=users[seat]) for seat in still])
             if when is None:
                 text = t(
                     "{lead}: {people}, your move in **{game}**.",
@@ -325,11 +325,13 @@ def ranking_lines(entries: list[tuple[int, str, str]]) -> list[Text]:
         t(
             "{place} {names} — {score}",
             place=render.place_mark(place, places),
-            names=Names(names),
+            names=render.commas(names),
             score=render.game_words(score),
         )
         if score
-        else t("{place} {names}", place=render.place_mark(place, places), names=Names(names))
+        else t(
+            "{place} {names}", place=render.place_mark(place, places), names=render.commas(names)
+        )
         for place, names, score in groups
     ]
 

@@ -34,7 +34,7 @@ from cogs.table.notices import Notices
 from cogs.table.posting import Poster, with_retries
 from cogs.table.sweeps import Sweeps
 from games.core.protocol import Decision, Event, Game, GameState
-from games.core.text import Names, Text, t, tc
+from games.core.text import Text, t, tc
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -488,9 +488,9 @@ def turn_ping(
         due = [deadlines[d.seat] for d in group if d.seat in deadlines]
         return int(min(due)) if due else None
 
-    def mention(group: list[Decision]) -> Names:
+    def mention(group: list[Decision]) -> Text:
         seated = dict.fromkeys(d.seat for d in group)
-        return Names(t("<@{user}>", user=users[seat]) for seat in seated)
+        return render.spaced([t("<@{user}>", user=users[seat]) for seat in seated])
 
     lines: list[Text] = []
     races = [d for d in mine if d.window is not None]

@@ -21,6 +21,7 @@ from cogs import render
 from cogs.components import guarded, service_of, tell
 from games import GAMES
 from games.core.protocol import CardLookup, SeatChoosing
+from games.core.translations import ENGLISH
 from games.core.words import plural
 
 if TYPE_CHECKING:
@@ -131,7 +132,7 @@ async def import_submitted(interaction: discord.Interaction, values: dict[str, s
             title=render.clip(f"📝 Saved {deck.name} as a draft", render.TITLE),
             description=render.clip(
                 f"{plural(len(deck.cards), 'card')}. It cannot be played until these are "
-                f"fixed (import it again under the same name):\n{render.problem_lines(problems)}",
+                f"fixed (import it again under the same name):\n{render.problem_lines(problems, ENGLISH)}",
                 render.DESCRIPTION,
             ),
             colour=render.COLOURS["battle"],
@@ -217,7 +218,9 @@ class Decks(commands.Cog):
             status = "📝 Draft: cannot be played yet" if problems else "✅ Ready to play"
             embed.add_field(
                 name=f"{status} · {plural(len(cards), 'card')}",
-                value=render.clip(render.problem_lines(problems) or "Legal.", render.FIELD_VALUE),
+                value=render.clip(
+                    render.problem_lines(problems, ENGLISH) or "Legal.", render.FIELD_VALUE
+                ),
             )
             embed.set_footer(text="/card tells what a card does · /deck export to copy it")
             await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -41,6 +41,7 @@ from games import GAMES
 from games.core.panels import Panel
 from games.core.protocol import Game
 from games.core.replay import jump, round_starts
+from games.core.translations import ENGLISH
 from games.core.words import plural
 
 if TYPE_CHECKING:
@@ -153,6 +154,7 @@ class HistoryButton(
                 slot,
                 ("Newer", "Older"),
                 f"cj:hist:{max(page, 0)}:{game or '-'}:{user_id or 0}:{slot}",
+                ENGLISH,  # /history's words are English until this cog is converted
                 disabled=disabled,
             )
         )
@@ -219,7 +221,7 @@ def replay_message(
     content = render.clip("\n".join(lines), CONTENT)
 
     panel = game.panels(game.view(frame.state, None)).table
-    table = render.embed_from_panel(panel.pictured() if pictured else panel)
+    table = render.embed_from_panel(panel.pictured() if pictured else panel, ENGLISH)
     embeds = [table]
     if hands:
         room = render.EMBEDS_TOTAL - len(table) - 100
@@ -314,7 +316,9 @@ async def show_replay(
     # Whoever clicked steps the page they get (an owner-less message becomes theirs).
     page = await replay_page(interaction, found, step, hands, clicker)
     links = links_of(interaction)
-    await add_web_link(page.view, links, interaction.guild_id, "replay", found.record.match_id)
+    await add_web_link(
+        page.view, links, interaction.guild_id, "replay", found.record.match_id, language=ENGLISH
+    )
     if mine:
         await interaction.edit_original_response(**page.edited())
         return
@@ -472,7 +476,12 @@ class History(commands.Cog):
             found = await self.service.replay(guild, match.strip().lower())
             page = await replay_page(interaction, found, 0, False, interaction.user.id)
             await add_web_link(
-                page.view, self.bot.web_links, guild, "replay", found.record.match_id
+                page.view,
+                self.bot.web_links,
+                guild,
+                "replay",
+                found.record.match_id,
+                language=ENGLISH,
             )
             await interaction.followup.send(**page.sent())
 

@@ -24,6 +24,7 @@ from cogs.components import GuardedClick, components_view, guarded, page_button
 from cogs.pictures import attach, pictures_on
 from games import GAMES
 from games.core.levels import LEVEL_NAMES, LEVELS
+from games.core.translations import ENGLISH
 from games.core.words import ordinal, plural
 
 if TYPE_CHECKING:
@@ -123,6 +124,7 @@ class LeaderboardButton(
                 slot,
                 ("Higher", "Lower"),
                 f"cj:lb:{game}:{max(page, 0)}:{slot}",
+                ENGLISH,  # /leaderboard's words are English until this cog is converted
                 disabled=disabled,
             )
         )

@@ -132,7 +132,8 @@ async def import_submitted(interaction: discord.Interaction, values: dict[str, s
             title=render.clip(f"📝 Saved {deck.name} as a draft", render.TITLE),
             description=render.clip(
                 f"{plural(len(deck.cards), 'card')}. It cannot be played until these are "
-                f"fixed (import it again under the same name):\n{render.problem_lines(problems, ENGLISH)}",
+                "fixed (import it again under the same name):\n"
+                + render.problem_lines(problems, ENGLISH),
                 render.DESCRIPTION,
             ),
             colour=render.COLOURS["battle"],

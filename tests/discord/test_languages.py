@@ -174,8 +174,10 @@ async def test_every_message_of_a_match_fits_discord_in_every_language(
                 if buttons:
                     await fake.click(user, hand, buttons[0])
                 elif selects:
-                    value = selects[0]["options"][0]["value"]
-                    await fake.select(user, hand, selects[0]["custom_id"], [value])
+                    select = selects[0]
+                    picks = max(1, select.get("min_values", 1))
+                    values = [o["value"] for o in select["options"][:picks]]
+                    await fake.select(user, hand, select["custom_id"], values)
         await fake.slash(admin, "games")
     assert not fake.rejections, [str(r) for r in fake.rejections]
 

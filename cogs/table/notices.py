@@ -246,7 +246,7 @@ class Notices(Part):
             return
         game = self.service.game_of(record)
         language = await languages(self.bot).public(record.guild_id)
-        players = Names(s.name for s in record.seats)
+        players = render.commas([s.name for s in record.seats])
         # A thread's name shows no markdown: rendered as a label, nothing escaped.
         name = label(t("🍪 {game} · {players}", game=game.name, players=players), language)
         name = render.clip(name, 100)

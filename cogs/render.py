@@ -163,6 +163,11 @@ def spaced(items: Sequence[str]) -> Text:
     return _folded(items, "space")
 
 
+def dotted(items: Sequence[str]) -> Text:
+    """Parts of one line kept apart by a middle dot ("🥇1st ×3 · 🥈2nd ×1")."""
+    return _folded(items, "dot")
+
+
 def _folded(items: Sequence[str], joint: str) -> Text:
     if not items:
         return plain("")
@@ -170,6 +175,8 @@ def _folded(items: Sequence[str], joint: str) -> Text:
     for before in reversed(items[:-1]):
         if joint == "comma":
             line = t("{first}, {rest}", first=before, rest=line)
+        elif joint == "dot":
+            line = t("{first} · {second}", first=before, second=line)
         else:
             line = t("{first} {rest}", first=before, rest=line)
     return line

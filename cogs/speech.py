@@ -14,7 +14,9 @@ select options, placeholders, modal titles), which show no markdown: nothing is 
 
 from __future__ import annotations
 
+import re
 import weakref
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -34,8 +36,40 @@ def escape(data: str) -> str:
 
 
 def say(text: str, language: str) -> str:
-    """Markdown text (message content, embed parts) in ``language``, its data escaped."""
-    return render(text, language, escape)
+    """Markdown text (message content, embed parts) in ``language``, its data escaped;
+    the slash commands it names as the reader's Discord app shows them."""
+    said = render(text, language, escape)
+    if language == ENGLISH or ("/" not in said and ":" not in said):
+        return said
+    return commands_in(said, language)
+
+
+# "/play", "/deck import", "game:", "pictures:False": a command or an option named in a
+# sentence, to be written as the reader's Discord app lists it (its localised name).
+_COMMAND_WORDS = re.compile(r"(?<![\w/.:<])/([a-z_]+)(?: ([a-z_]+)\b)?|(?<![\w/<])([a-z_]{2,}):")
+
+
+def commands_in(text: str, language: str) -> str:
+    """``text`` with each slash command and option it names in ``language``, where the
+    catalog has the name (else as it is: Discord knows the English name too)."""
+
+    def swap(found: re.Match[str]) -> str:
+        if found[3] is not None:
+            return command_name(found[3], language) + ":"
+        words = "/" + command_name(found[1], language)
+        if found[2] is not None:
+            words += " " + command_name(found[2], language)
+        return words
+
+    return _COMMAND_WORDS.sub(swap, text)
+
+
+@lru_cache(maxsize=1024)
+def command_name(name: str, language: str) -> str:
+    """A command's or an option's name as Discord shows it in ``language``."""
+    if (COMMAND, name) not in catalog(language).messages:
+        return name
+    return render(Text(name, context=COMMAND), language).lower()
 
 
 def label(text: str, language: str) -> str:

@@ -42,7 +42,7 @@ _SYNTAX = re.compile(
     r"|`[^`\n]*`"
     r"|(?<![\w/])/[-_a-z]+(?: [-_a-z]+(?![:\w]))?(?=[\s.,:;!?)…]|$)"
     r"|(?<![\w])[a-z_]+:(?:\S+)?(?=[\s.,;!?)…]|$)"
-    r"|:[a-z0-9_]+:"
+    r"|:[a-z0-9_]+:|<[a-z_]+>"
 )
 _WORD = re.compile(r"(?<![A-Za-z0-9_'’\\])[A-Za-z]{2,}(?![A-Za-z0-9_])")
 
@@ -94,8 +94,11 @@ def message_strings(message: FakeMessage) -> Iterator[str]:
 
 
 def report(found: Iterable[Found], most: int = 40) -> str:
-    """The words found, each with where it was read, for a failing test's message."""
-    lines = [f"{f.word!r} in {f.text[:160]!r}" for f in found]
+    """The words found, grouped by the text each was read in, for a failing test's message."""
+    by_text: dict[str, list[str]] = {}
+    for f in found:
+        by_text.setdefault(f.text, []).append(f.word)
+    lines = [f"{' '.join(words)!r} in {text[:160]!r}" for text, words in by_text.items()]
     more = f"\n… and {len(lines) - most} more" if len(lines) > most else ""
     return "\n".join(lines[:most]) + more
 

@@ -29,6 +29,7 @@ from games.core.replay import (
     replay,
     states,
 )
+from games.core.text import t
 from games.core.views import TableView
 
 log = logging.getLogger(__name__)
@@ -208,7 +209,9 @@ class History(ServiceBase):
             frames = await asyncio.to_thread(replay, game, export)
         except ReplayError as exc:
             log.error("match %s does not replay: %s", record.match_id, exc)
-            raise UserError("This match's log could not be replayed; please report it.") from None
+            raise UserError(
+                t("This match's log could not be replayed; please report it.")
+            ) from None
         if frames[-1].state.model_dump_json() != record.state:
             log.error("the replay of match %s differs from its saved state", record.match_id)
         found = Replay(record=record, frames=tuple(frames))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.core.text import Text, t
+from games.core.text import t, tn
 
 
 class UserError(Exception):
@@ -29,30 +29,32 @@ class NotSeated(UserError):
 
 
 class NotHost(UserError):
-    """Only the host or Manage Server may: ``said`` is the whole sentence ("Only the host
-    or someone with Manage Server can add bots.")."""
-
-    def __init__(self, said: Text) -> None:
-        super().__init__(said)
+    """Only the host (or Manage Server) may do this; the sentence names what, whole."""
 
 
 class NotManager(UserError):
     """A server's own things have no host: only Manage Server may change them."""
-
-    def __init__(self, said: Text) -> None:
-        super().__init__(said)
 
 
 class LobbyFull(UserError):
     def __init__(self, most: int, *, for_bot: bool = False) -> None:
         # The host adding a bot has a table to start, not one to watch or leave for another.
         if for_bot:
-            said = t("This table is full ({most} seats). Press **Start** to play.", most=most)
-        else:
-            said = t(
-                "This table is full ({most} seats). Watch, or open another with /play.", most=most
+            super().__init__(
+                tn(
+                    "This table is full ({n} seat). Press **Start** to play.",
+                    "This table is full ({n} seats). Press **Start** to play.",
+                    n=most,
+                )
             )
-        super().__init__(said)
+        else:
+            super().__init__(
+                tn(
+                    "This table is full ({n} seat). Watch, or open another with /play.",
+                    "This table is full ({n} seats). Watch, or open another with /play.",
+                    n=most,
+                )
+            )
 
 
 class AlreadySeated(UserError):
@@ -94,7 +96,7 @@ class StaleClick(UserError):
 
 class UnknownGame(UserError):
     def __init__(self, key: str) -> None:
-        super().__init__(t("There is no game called '{game}'. Pick one from the list.", game=key))
+        super().__init__(t("There is no game called '{key}'. Pick one from the list.", key=key))
 
 
 class Held(UserError):

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from games.core.levels import DEFAULT_LEVEL, Level
-from games.core.text import Text, t, tn
+from games.core.text import t, tn
 
 Pace = Literal["live", "casual", "async", "correspondence", "custom"]
 
@@ -18,7 +18,7 @@ PACES: dict[str, tuple[float, float]] = {
     "async": (24 * 3600, 24 * 3600),
     "correspondence": (72 * 3600, 72 * 3600),
 }
-PACE_LABELS: dict[str, Text] = {
+PACE_LABELS = {
     "live": t("Live: 1 minute a move"),
     "casual": t("Casual: 10 minutes a move"),
     "async": t("Async: 24 hours a move"),
@@ -29,7 +29,7 @@ REMINDED_FROM = 10 * 60  # a clock this long or longer gets reminders; a live ta
 
 
 Policy = Literal["default_move", "bot", "forfeit"]
-POLICY_LABELS: dict[str, Text] = {
+POLICY_LABELS = {
     "default_move": t("Play the default move for them"),
     "bot": t("A bot takes the seat until they are back"),
     "forfeit": t("Default moves, then forfeit after repeated timeouts"),
@@ -82,8 +82,8 @@ class MatchSettings(BaseModel):
         return paces
 
 
-def duration(seconds: float) -> Text:
-    """A length of time in its largest whole unit: "3 days", "90 minutes", "45 seconds"."""
+def duration(seconds: float) -> str:
+    """A whole span in its largest exact unit: "2 days", "90 minutes", "45 seconds"."""
     if seconds >= 86_400 and seconds % 86_400 == 0:
         return tn("{n} day", "{n} days", n=int(seconds // 86_400))
     if seconds >= 3_600 and seconds % 3_600 == 0:
@@ -94,7 +94,7 @@ def duration(seconds: float) -> Text:
 
 
 RatingsMode = Literal["all", "events", "off"]
-RATINGS_LABELS: dict[str, Text] = {
+RATINGS_LABELS = {
     "all": t("Every finished match with two or more people"),
     "events": t("Only tournament matches"),
     "off": t("No match is rated"),

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import sys
@@ -115,6 +116,29 @@ def data_messages() -> Iterator[Entry]:
             yield Entry(card["name"], None, "card")
 
 
+# Where each keyword's message, plural and context sit among its arguments.
+_SHAPES = {"t": (0, None, None), "tn": (0, 1, None), "tc": (1, None, 0), "tnc": (1, 2, 0)}
+
+
+def python_messages(path: Path) -> Iterator[tuple[str | tuple[str, str], str | None]]:
+    """The messages of ``t``/``tn``/``tc``/``tnc`` calls, read from the syntax tree: a
+    local variable called ``t`` (``for t in tables``) is no message, as it is to a
+    tokenizer."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            continue
+        shape = _SHAPES.get(node.func.id)
+        if shape is None:
+            continue
+        literal = [a.value if isinstance(a, ast.Constant) else None for a in node.args]
+        message, plural, context = (
+            literal[i] if i is not None and i < len(literal) else None for i in shape
+        )
+        if not isinstance(message, str):
+            continue
+        yield ((message, plural) if isinstance(plural, str) else message), context
+
+
 def extract() -> list[Entry]:
     """Every message in the project, once, in a stable order."""
     found: dict[tuple[str | None, str], Entry] = {}
@@ -130,7 +154,7 @@ def extract() -> list[Entry]:
         found.setdefault(entry.key, entry)
 
     for path in _python_files():
-        for _, message, _, context in extract_from_file("python", path, keywords=KEYWORDS):
+        for message, context in python_messages(path):
             add(message, context)
     for path in _template_files():
         for _, message, _, context in extract_from_file(
@@ -155,13 +179,23 @@ def load(code: str) -> Catalog:
 
 
 def _new_catalog(code: str) -> Catalog:
-    return Catalog(locale=code, project="Cookie Jar", fuzzy=False)
+    catalog = Catalog(locale=code, project="Cookie Jar", fuzzy=False)
+    _our_plurals(catalog, code)
+    return catalog
+
+
+def _our_plurals(catalog: Catalog, code: str) -> None:
+    # Babel would take CLDR's count of plural forms (three for Spanish and Portuguese);
+    # the catalogs state gettext's own (PLURAL_FORMS), and every entry has that many.
+    catalog._num_plurals = _nplurals(code)
+    catalog._plural_expr = PLURAL_FORMS[code].split("plural=", 1)[1].rstrip(";")
 
 
 def save(code: str, catalog: Catalog, path: Path | None = None) -> None:
     catalog.project = "Cookie Jar"
     catalog.version = "1"
     catalog.fuzzy = False
+    _our_plurals(catalog, code)
     catalog.header_comment = (
         f"# Cookie Jar's {code} catalog: one entry a message, its English id and its\n"
         f"# translation. Game terms follow {code}.glossary.toml; docs/translating.md says how."
@@ -173,20 +207,10 @@ def save(code: str, catalog: Catalog, path: Path | None = None) -> None:
     buffer = BytesIO()
     # Sorted and without source lines: a catalog changes only where its messages change.
     write_po(buffer, catalog, width=0, no_location=True, sort_output=True, ignore_obsolete=True)
-    text = buffer.getvalue().decode()
-    text = _with_plural_header(text, code)
-    (path or catalog_path(code)).write_text(text)
-
-
-def _with_plural_header(text: str, code: str) -> str:
-    lines = [
-        line
-        for line in text.splitlines(keepends=True)
-        if not line.startswith(('"Plural-Forms:', '"POT-Creation-Date:', '"PO-Revision-Date:'))
-    ]
-    header_end = lines.index("\n") if "\n" in lines else len(lines)
-    lines.insert(header_end, f'"Plural-Forms: {PLURAL_FORMS[code]}\\n"\n')
-    return "".join(lines)
+    # No creation or revision dates: they would change, and conflict, at every update.
+    lines = buffer.getvalue().decode().splitlines(keepends=True)
+    dated = ('"POT-Creation-Date:', '"PO-Revision-Date:')
+    (path or catalog_path(code)).write_text("".join(x for x in lines if not x.startswith(dated)))
 
 
 def update() -> None:

@@ -42,7 +42,7 @@ from games.core.protocol import (
     Outcome,
     final_outcome,
 )
-from games.core.text import Text, t
+from games.core.text import t
 from games.core.views import TableView, closed
 from games.core.words import BOT_NAMES
 
@@ -395,10 +395,10 @@ class ServiceBase:
         return []
 
     @staticmethod
-    def require_host(record: MatchRecord, actor: Person, said: Text) -> None:
-        """Only the host or Manage Server: ``said`` is the refusal, a whole sentence."""
+    def require_host(record: MatchRecord, actor: Person, refusal: str) -> None:
+        """``refusal``: the whole sentence the refused actor reads (a Text)."""
         if actor.user_id != record.host_id and not actor.can_manage:
-            raise NotHost(said)
+            raise NotHost(refusal)
 
     # --- reading -----------------------------------------------------------------------
     async def deciding_now(self, match_id: str) -> tuple[MatchRecord, Sequence[Decision]]:

@@ -35,7 +35,7 @@ from bot.timing import (
     plan,
 )
 from games.core.protocol import Decision, Game, GameState
-from games.core.text import Text, t, tn
+from games.core.text import t, tn
 
 
 def clock_stamp(decision: Decision) -> str:
@@ -283,8 +283,8 @@ class Deadlines(Play):
         days = (until - now) / DAY
         if used + days > VACATION_DAYS_A_MONTH + 1e-9:
             left = max(0, int(VACATION_DAYS_A_MONTH - used + 1e-9))
-            latest = latest_return(now, used)
-            if latest is None:
+            last = latest_return(now, used)
+            if last is None:
                 raise UserError(
                     tn(
                         "Vacations are limited to {most} days a month; you have {n} day left "
@@ -297,13 +297,13 @@ class Deadlines(Play):
                 )
             raise UserError(
                 tn(
-                    "Vacations are limited to {most} days a month; you have {n} day left this "
-                    "month. The latest return date you can pick is {date}.",
-                    "Vacations are limited to {most} days a month; you have {n} days left this "
-                    "month. The latest return date you can pick is {date}.",
+                    "Vacations are limited to {most} days a month; you have {n} day left "
+                    "this month. The latest return date you can pick is {date}.",
+                    "Vacations are limited to {most} days a month; you have {n} days left "
+                    "this month. The latest return date you can pick is {date}.",
                     n=left,
                     most=VACATION_DAYS_A_MONTH,
-                    date=latest,
+                    date=last,
                 )
             )
         updated = current.model_copy(
@@ -530,13 +530,16 @@ class Deadlines(Play):
         seat: SeatRecord,
         now: float,
         pinged_at: Callable[[str, int], float | None],
-    ) -> Text | None:
+    ) -> str | None:
         """Why a waiting person is left alone, in words for the one who asked; or None."""
         assert seat.user_id is not None
         person = await self.user_settings(seat.user_id)
         if person.away_at(now) and person.away_until is not None:
-            until = int(person.away_until)
-            return t("{name} is away until <t:{date}:f>.", name=seat.name, date=until)
+            return t(
+                "{name} is away until <t:{until}:f>.",
+                name=seat.name,
+                until=int(person.away_until),
+            )
         at = pinged_at(match_id, seat.seat)
         if at is not None and now - at < REMIND_EVERY:
             minutes = int(now - at) // 60
@@ -556,7 +559,7 @@ class Nudges:
     """What /remind did: the reminders sent, and why anyone waited on was left alone."""
 
     sent: list[Change] = field(default_factory=list)
-    skipped: list[Text] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -568,8 +571,8 @@ class MyMatch:
 
 
 def latest_return(now: float, used: float) -> str | None:
-    """The latest date /away takes with ``used`` days of the month booked (YYYY-MM-DD), said
-    so that a refused date is followed by one that works (None when no whole date fits)."""
+    """The latest date /away takes with ``used`` days of the month booked, so that a refused
+    date is followed by one that works (None when no whole date fits)."""
     last = datetime.fromtimestamp(now + (VACATION_DAYS_A_MONTH - used) * DAY, UTC).date()
     if last <= datetime.fromtimestamp(now, UTC).date():
         return None

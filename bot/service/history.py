@@ -41,23 +41,36 @@ REPLAYS_KEPT = 8  # replays kept computed in memory (finished matches never chan
 class NoSuchFinishedMatch(UserError):
     def __init__(self) -> None:
         super().__init__(
-            "There is no finished match with that id on this server; pick one from the list "
-            "or from /history."
+            t(
+                "There is no finished match with that id on this server; pick one from the "
+                "list or from /history."
+            )
         )
 
 
 class StillRunning(UserError):
     def __init__(self) -> None:
         super().__init__(
-            "That match is still being played: its seed and hands stay secret until it ends. "
-            "Replay or export it once it is over."
+            t(
+                "That match is still being played: its seed and hands stay secret until it "
+                "ends. Replay or export it once it is over."
+            )
         )
 
 
 class NeverFinished(UserError):
     def __init__(self, status: str) -> None:
-        why = "never started" if status == "lobby" else "was cancelled before it ended"
-        super().__init__(f"That match {why}, so there is nothing to replay; see /history.")
+        if status == "lobby":
+            super().__init__(
+                t("That match never started, so there is nothing to replay; see /history.")
+            )
+        else:
+            super().__init__(
+                t(
+                    "That match was cancelled before it ended, so there is nothing to replay; "
+                    "see /history."
+                )
+            )
 
 
 @dataclass(frozen=True)
@@ -117,7 +130,10 @@ class History(ServiceBase):
             outcome = match_outcome(record, game, state)
             # A seat a bot played on after its player left for good: the place is the
             # seat's, not the player's (their rating and /stats rank them last).
-            names = {s.seat: s.name + (" (left)" if s.away == GONE else "") for s in record.seats}
+            names = {
+                s.seat: t("{name} (left)", name=s.name) if s.away == GONE else s.name
+                for s in record.seats
+            }
             if outcome is not None:
                 standings = tuple(
                     (p.place, names.get(p.seat, "?"), game.score_text(state, p))

@@ -39,7 +39,6 @@ from games.core.options import with_choice, with_switches
 from games.core.protocol import Game, IllegalAction
 from games.core.text import t, tn
 
-OPTIONS_ARE_THE_HOSTS = t("Only the host or someone with Manage Server can change the options.")
 WEB_TOKEN_BYTES = 18  # 144 random bits in the web page's path: nobody guesses it
 
 
@@ -239,7 +238,11 @@ class Lobbies(ServiceBase):
 
     async def set_option(self, match_id: str, actor: Person, name: str, value: str) -> MatchRecord:
         def edit(record: MatchRecord) -> dict[str, object]:
-            self.require_host(record, actor, OPTIONS_ARE_THE_HOSTS)
+            self.require_host(
+                record,
+                actor,
+                t("Only the host or someone with Manage Server can change the options."),
+            )
             game = self.game_of(record)
             try:
                 options = with_choice(game.load_options(record.options), name, value)
@@ -253,7 +256,11 @@ class Lobbies(ServiceBase):
         """Turn exactly the named on/off rules on (advanced rules and house rules)."""
 
         def edit(record: MatchRecord) -> dict[str, object]:
-            self.require_host(record, actor, OPTIONS_ARE_THE_HOSTS)
+            self.require_host(
+                record,
+                actor,
+                t("Only the host or someone with Manage Server can change the options."),
+            )
             game = self.game_of(record)
             try:
                 options = with_switches(game.load_options(record.options), on)
@@ -291,10 +298,10 @@ class Lobbies(ServiceBase):
             if not game.min_players <= n <= game.max_players:
                 raise UserError(
                     tn(
-                        "{game} needs {least} to {most} players; there is {n}. Invite people "
-                        "or add bots.",
-                        "{game} needs {least} to {most} players; there are {n}. Invite people "
-                        "or add bots.",
+                        "{game} needs {least} to {most} players; there is {n}. "
+                        "Invite people or add bots.",
+                        "{game} needs {least} to {most} players; there are {n}. "
+                        "Invite people or add bots.",
                         n=n,
                         game=game.name,
                         least=game.min_players,

@@ -141,12 +141,21 @@ def plain(value: str) -> Text:
     return Text(None, {"": value}, english=value)
 
 
+def joined(parts: Iterable[str], sep: str = "\n") -> Text:
+    """Complete lines (or sentences) shown together, each in the reader's language: a list of
+    problems, a bulleted block. Never for pieces of one sentence: that is one message."""
+    items = Names(parts)
+    return Text(None, {"parts": items, "sep": sep}, english=sep.join(map(str, items)))
+
+
 def english_plural(n: float) -> bool:
     return n != 1
 
 
 def _english(msgid: str | None, plural: str | None, args: Mapping[str, Arg]) -> str:
     if msgid is None:
+        if "parts" in args:
+            return str(args["sep"]).join(map(str, args["parts"]))
         return str(args.get("", ""))
     template = msgid
     if plural is not None and english_plural(args.get("n", 1)):

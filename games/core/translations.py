@@ -84,7 +84,10 @@ class Catalog:
 def catalog(code: str) -> Catalog:
     if code in (ENGLISH, PSEUDO):
         return Catalog(code, {}, lambda n: int(n != 1), Locale.parse("en_GB"))
-    path = LOCALES_DIR / f"{code}.po"
+    return read_catalog(code, LOCALES_DIR / f"{code}.po")
+
+
+def read_catalog(code: str, path: Path) -> Catalog:
     messages: dict[tuple[str | None, str], str | tuple[str, ...]] = {}
     with path.open("rb") as handle:
         po = read_po(handle, locale=code)
@@ -109,11 +112,20 @@ def render(value: str, language: str = ENGLISH, escape: Escape | None = None) ->
         return value
     if language == ENGLISH and escape is None:
         return str(value)
-    return _render(value, catalog(language), escape)
+    return render_in(catalog(language), value, escape)
+
+
+def render_in(book: Catalog, value: str, escape: Escape | None = None) -> str:
+    """``render`` with a catalog at hand (one read from elsewhere, as tests do)."""
+    return _render(value, book, escape) if isinstance(value, Text) else value
 
 
 def _render(text: Text, book: Catalog, escape: Escape | None) -> str:
     if text.msgid is None:
+        if "parts" in text.args:
+            parts = (_arg(part, book, escape) for part in text.args["parts"])
+            sep = text.args["sep"]  # a Text (", then ") is words; a plain str is layout
+            return (_render(sep, book, escape) if isinstance(sep, Text) else sep).join(parts)
         data = str(text.args.get("", ""))
         return escape(data) if escape else data
     template = _template(text, book)

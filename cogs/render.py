@@ -15,7 +15,7 @@ from games.core.levels import LEVEL_NAMES
 from games.core.options import choice_text, describe, summary, switches
 from games.core.panels import Panel
 from games.core.protocol import Decision, Game, Option, SeatChoosing
-from games.core.text import Names, Text, plain, t, tc, tn
+from games.core.text import Text, joined, plain, t, tc, tn
 
 COLOURS = {
     "neutral": discord.Colour.from_rgb(201, 146, 84),  # cookie brown
@@ -139,47 +139,27 @@ def deadline_lines(record: MatchRecord, deadlines: dict[int, float]) -> Text:
 def stacked(texts: Sequence[str]) -> Text:
     """Lines, each a whole sentence of its own, one under the other, as one Text (a panel's
     field holds one): each line is rendered in the reader's language."""
-    if not texts:
-        return plain("")
-    line = texts[-1] if isinstance(texts[-1], Text) else plain(texts[-1])
-    for above in reversed(texts[:-1]):
-        line = t("{line}\n{next}", line=above, next=line)
-    return line
-
-
-def listed(items: Sequence[str]) -> Text:
-    """Names or Texts as a list in the reader's language ("Ana, Ben and Cleo")."""
-    return t("{items}", items=Names(items))
+    return joined(texts, "\n")
 
 
 def commas(items: Sequence[str]) -> Text:
     """Names or Texts one after another, comma-separated the reader's way ("Ana, Ben";
     "Ana、Ben"): a series, not a sentence's list."""
-    return _folded(items, "comma")
+    return joined(items, COMMA)
 
 
 def spaced(items: Sequence[str]) -> Text:
     """Texts side by side, a space apart (mentions, one after another)."""
-    return _folded(items, "space")
+    return joined(items, " ")
 
 
 def dotted(items: Sequence[str]) -> Text:
     """Parts of one line kept apart by a middle dot ("🥇1st ×3 · 🥈2nd ×1")."""
-    return _folded(items, "dot")
+    return joined(items, " · ")
 
 
-def _folded(items: Sequence[str], joint: str) -> Text:
-    if not items:
-        return plain("")
-    line = items[-1] if isinstance(items[-1], Text) else plain(items[-1])
-    for before in reversed(items[:-1]):
-        if joint == "comma":
-            line = t("{first}, {rest}", first=before, rest=line)
-        elif joint == "dot":
-            line = t("{first} · {second}", first=before, second=line)
-        else:
-            line = t("{first} {rest}", first=before, rest=line)
-    return line
+# A series' separator, which each language writes its own way ("、" in Japanese).
+COMMA = tc("separator", ", ")
 
 
 def seat_name(seat: SeatRecord | EntrantRecord) -> Text:

@@ -390,7 +390,7 @@ async def replay_page(
     content, embeds, view = replay_message(
         game, found, step, hands, language, pictured=bool(picture), owner=owner
     )
-    return Drawn(embeds, view, picture, content=content)
+    return Drawn(embeds, view, picture, content=content, language=language)
 
 
 async def show_replay(

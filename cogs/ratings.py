@@ -249,7 +249,7 @@ async def curve_files(
         language,
     )
     png = await asyncio.to_thread(rating_curve, found.times, found.history, title, subtitle)
-    return attach(embed, png, CURVE)
+    return attach(embed, png, CURVE, language)
 
 
 def summary_embed(user_id: int, ratings: list[RatingRecord], language: str) -> discord.Embed:

@@ -141,11 +141,11 @@ class Drawing(Part):
             cancelled = say(t("**This match was cancelled.**"), language)
             embed.description = cancelled + "\n" + (embed.description or "")
             embed.description = render.clip(embed.description, render.DESCRIPTION)
-            return Drawn([embed], None, picture, late=coming)
+            return Drawn([embed], None, picture, late=coming, language=language)
         await add_web_link(
             view, self.bot.web_links, record.guild_id, "table", mid, language=language
         )
-        return Drawn([embed], view, picture, late=coming)
+        return Drawn([embed], view, picture, late=coming, language=language)
 
     def add_race(self, view: discord.ui.View, match_id: str, race: Decision, language: str) -> None:
         """One button per kind of card in the seat's race, above the hand view's last row."""
@@ -332,7 +332,7 @@ class Drawing(Part):
         )
         refresh.item.row = render.ROWS - 1  # the plan leaves the last row for it
         view.add_item(refresh)
-        return Drawn(embeds, view, picture, HAND_FILE, content="\n".join(lines))
+        return Drawn(embeds, view, picture, HAND_FILE, content="\n".join(lines), language=language)
 
 
 def bots_field(record: MatchRecord) -> list[PanelField]:

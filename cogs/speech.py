@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections import OrderedDict
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -83,6 +84,9 @@ def chosen(code: str) -> str | None:
     return code if code in SELECTABLE else None
 
 
+SEEN_KEPT = 50_000  # people whose client language is remembered: a few MB at most
+
+
 class Languages:
     """Whose language a message is in. Cheap on every message: a server's choice comes with
     its settings (``KnownSettings``, already read for pictures), a person's with theirs (the
@@ -90,16 +94,22 @@ class Languages:
 
     def __init__(self, bot: CookieJar) -> None:
         self.bot = bot
-        # The client locale each person last clicked with: a DM or a hand view redrawn after
-        # another's move has no interaction of its own to read it from.
-        self._seen: dict[int, str] = {}
+        # The client locale each person last clicked with (the latest SEEN_KEPT people): a
+        # DM or a hand view redrawn after another's move has no interaction to read it from.
+        self._seen: OrderedDict[int, str] = OrderedDict()
 
     async def personal(self, interaction: discord.Interaction) -> str:
         """The language of an answer to ``interaction``, which only its user sees."""
         locale = language_for(_locale(interaction.locale))
-        self._seen[interaction.user.id] = locale
+        self._saw(interaction.user.id, locale)
         own = await self._choice(interaction.user.id)
         return own or locale
+
+    def _saw(self, user_id: int, language: str) -> None:
+        self._seen[user_id] = language
+        self._seen.move_to_end(user_id)
+        if len(self._seen) > SEEN_KEPT:
+            self._seen.popitem(last=False)
 
     async def public(self, guild_id: int | None) -> str:
         """The language of a server's public messages."""

@@ -20,11 +20,16 @@ from tests.discord.harness import FakeDiscord
 from tests.discord.untranslated import untranslated, words_in
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
+KANA = re.compile(r"[\u3040-\u30ff]")
 PSEUDO_MARK = "⟦"  # every pseudo-translated message is bracketed so
 
 
 def korean(text: str) -> bool:
     return bool(HANGUL.search(text))
+
+
+def japanese(text: str) -> bool:
+    return bool(KANA.search(text))
 
 
 async def test_each_player_reads_their_own_answers_while_the_table_speaks_the_servers(
@@ -52,6 +57,35 @@ async def test_each_player_reads_their_own_answers_while_the_table_speaks_the_se
         assert PSEUDO_MARK in his.text() and not korean(his.text())
         # The table is the same message for both, and still English.
         assert "Show hand" in table_of(fake).text()
+
+
+async def test_a_hand_view_redrawn_after_anothers_move_stays_in_its_readers_language(
+    fake: FakeDiscord, db
+) -> None:
+    """A hand view that follows the turn is edited without an interaction of its reader's:
+    it keeps the language they last clicked in."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    ana.locale, ben.locale = "ko", "ja"
+    async with fake.running(make_bot(db)):
+        await fake.slash(ben, "play", game="cover_your_assets")
+        lobby = table_of(fake)
+        await fake.click(ana, lobby, lobby.find_button("Join"))
+        await fake.click(ben, lobby, lobby.find_button("Start"))
+        hers, his = await show_hand(fake, ana), await show_hand(fake, ben)
+        mover, hand, waiting = (ben, his, hers) if move_components(his)[0] else (ana, hers, his)
+        for _ in range(4):  # the mover plays on until the turn passes
+            buttons, selects = move_components(fake.messages[hand.id])
+            if buttons:
+                await fake.click(mover, fake.messages[hand.id], buttons[0])
+            elif selects:
+                value = selects[0]["options"][0]["value"]
+                await fake.select(mover, fake.messages[hand.id], selects[0]["custom_id"], [value])
+            if fake.messages[waiting.id].history:
+                break
+        followed = fake.messages[waiting.id]
+        assert followed.history, "the waiting player's hand view never followed the turn"
+        assert (korean if waiting is hers else japanese)(followed.text())
+        assert move_components(followed)[0] or move_components(followed)[1]
 
 
 async def test_settings_language_changes_what_the_channel_reads(fake: FakeDiscord, db) -> None:

@@ -119,6 +119,9 @@ class GuildSettings(BaseModel):
     # token (``/settings web_renew``) makes the old path answer 404 at once.
     web: bool = False
     web_token: str = ""
+    # The language of the server's public messages (tables, pings, results, lobbies): a code
+    # of games.core.translations.SELECTABLE; empty follows the server's preferred locale.
+    language: str = ""
 
 
 TimerKind = Literal["timeout", "remind_half", "remind_final"]
@@ -152,6 +155,9 @@ class UserSettings(BaseModel):
     away_until: float | None = None
     vacation_month: str = ""  # "YYYY-MM" the days below were booked in
     vacation_days: float = 0.0
+    # The language of this person's own answers (hands, errors, /help...): a code of
+    # games.core.translations.SELECTABLE; empty follows their Discord client's locale.
+    language: str = ""
 
     def away_at(self, now: float) -> bool:
         return self.away_until is not None and (self.away_from or 0) <= now < self.away_until

@@ -18,6 +18,7 @@ from typing import Any
 import discord
 
 from bot.errors import UserError
+from games.core.text import t
 
 # Seconds a click's handler may take before the click is acknowledged for it: Discord's 3
 # less a margin for a busy event loop and the acknowledgement's own trip.
@@ -82,7 +83,7 @@ class PromptResponse(discord.InteractionResponse):  # type: ignore[type-arg]
         async with self._turn:
             if not self.late:
                 return await super().send_modal(modal)
-        raise UserError("That took too long to open: press it again.")
+        raise UserError(t("That took too long to open: press it again."))
 
 
 def prompt_response(interaction: discord.Interaction) -> PromptResponse | None:

@@ -27,8 +27,12 @@ from bot.errors import UserError
 from bot.service import MatchService, Person
 from bot.web.paths import WebLinks
 from cogs.acknowledge import acknowledged_in_time
+from cogs.speech import label as label_in
+from cogs.speech import personal, say
 from games.core.levels import LEVEL_HINTS, LEVEL_NAMES, LEVELS, Level
 from games.core.protocol import IllegalAction
+from games.core.text import Text, t, tc
+from games.core.translations import ENGLISH
 
 T = TypeVar("T")
 
@@ -38,10 +42,12 @@ MID = r"(?P<mid>[0-9a-f]{10})"
 LEVEL = r"(?P<level>easy|normal|hard)"  # a bot's level in a custom id (games/core/levels.py)
 # A command's ``level:`` choices: each level named with what it means.
 LEVEL_CHOICES = [
-    app_commands.Choice(name=f"{LEVEL_NAMES[level]}: {LEVEL_HINTS[level]}", value=level)
+    app_commands.Choice(
+        name=t("{level}: {hint}", level=LEVEL_NAMES[level], hint=LEVEL_HINTS[level]), value=level
+    )
     for level in LEVELS
 ]
-OOPS = "Something went wrong on our side. Please try again in a moment."
+OOPS = t("Something went wrong on our side. Please try again in a moment.")
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction answered too late
 UNKNOWN_MESSAGE = 10008  # Discord's code for a message that is gone
 
@@ -88,7 +94,7 @@ class Explains(Protocol):
 
     def __call__(
         self, interaction: discord.Interaction, text: str, error: Exception
-    ) -> Awaitable[None]: ...
+    ) -> Awaitable[None]: ...  # text: a Text, rendered in the clicker's language
 
 
 EXPLAINERS: PerClient[Explains] = PerClient("the explainer of refused clicks")
@@ -111,7 +117,7 @@ def links_of(interaction: discord.Interaction) -> WebLinks:
 
 
 async def add_web_link(
-    view: discord.ui.View, links: WebLinks, guild_id: int | None, *parts: str
+    view: discord.ui.View, links: WebLinks, guild_id: int | None, *parts: str, language: str
 ) -> None:
     """A link button to the server's web page of this table, replay or event, when the
     server turned its page on (``/settings web:on``); nothing otherwise."""
@@ -119,7 +125,10 @@ async def add_web_link(
     if url is None:
         return
     button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
-        style=discord.ButtonStyle.link, url=url, label="Web page", emoji="🌐"
+        style=discord.ButtonStyle.link,
+        url=url,
+        label=label_in(t("Web page"), language),
+        emoji="🌐",
     )
     # A full message keeps its buttons: the link is a convenience.
     with contextlib.suppress(ValueError):
@@ -150,15 +159,15 @@ class GuardedClick(FreesClickedView):
         raise NotImplementedError
 
 
-Look = tuple[str, discord.ButtonStyle, str]  # a button's label, style and emoji
+Look = tuple[Text, discord.ButtonStyle, str]  # a button's label, style and emoji
 # Wherever one signs up (a lobby, an event) these buttons look the same, so that a player
 # who learnt one knows the other.
 SIGNUP_LOOK: dict[str, Look] = {
-    "join": ("Join", discord.ButtonStyle.success, "🙋"),
-    "leave": ("Leave", discord.ButtonStyle.secondary, "🚪"),
-    "bot": ("Add bot", discord.ButtonStyle.secondary, "🤖"),
-    "start": ("Start", discord.ButtonStyle.primary, "▶️"),
-    "cancel": ("Cancel", discord.ButtonStyle.danger, "✖️"),
+    "join": (tc("button", "Join"), discord.ButtonStyle.success, "🙋"),
+    "leave": (tc("button", "Leave"), discord.ButtonStyle.secondary, "🚪"),
+    "bot": (tc("button", "Add bot"), discord.ButtonStyle.secondary, "🤖"),
+    "start": (tc("button", "Start"), discord.ButtonStyle.primary, "▶️"),
+    "cancel": (tc("button", "Cancel"), discord.ButtonStyle.danger, "✖️"),
 }
 
 
@@ -172,10 +181,14 @@ class VerbButton(GuardedClick):
     KEY: ClassVar[str]
     LOOK: ClassVar[dict[str, Look]]
 
-    def __init__(self, key: str, verb: str) -> None:
+    def __init__(self, key: str, verb: str, language: str = ENGLISH) -> None:
+        # ``language``: the message's readers'; one rebuilt from a click is never shown.
         label, style, emoji = self.LOOK[verb]
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label, style=style, emoji=emoji, custom_id=f"cj:{self.PREFIX}:{key}:{verb}"
+            label=label_in(label, language),
+            style=style,
+            emoji=emoji,
+            custom_id=f"cj:{self.PREFIX}:{key}:{verb}",
         )
         super().__init__(button)  # type: ignore[call-arg]  # DynamicItem's, next in the MRO
         self.key, self.verb = key, verb
@@ -198,17 +211,27 @@ class _SentOnce(discord.ui.View):
         return components
 
 
-def level_picker(custom_id: Callable[[Level], str], current: Level, said: str) -> dict[str, Any]:
+def level_picker(
+    custom_id: Callable[[Level], str], current: Level, said: str, language: str
+) -> dict[str, Any]:
     """Add bot's private answer: what it did (``said``), and one button a level to pick how
     hard the bot plays (``custom_id`` names each), its level now highlighted."""
     view = components_view()
     for level in LEVELS:
         style = discord.ButtonStyle.primary if level == current else discord.ButtonStyle.secondary
         view.add_item(
-            discord.ui.Button(label=LEVEL_NAMES[level], style=style, custom_id=custom_id(level))
+            discord.ui.Button(
+                label=label_in(LEVEL_NAMES[level], language),
+                style=style,
+                custom_id=custom_id(level),
+            )
         )
-    hints = "\n".join(f"**{LEVEL_NAMES[level]}**: {LEVEL_HINTS[level]}" for level in LEVELS)
-    return {"content": f"{said} How hard should it play?\n{hints}", "view": view}
+    lines = [say(said, language), say(t("How hard should it play?"), language)]
+    lines += [
+        say(t("**{level}**: {hint}", level=LEVEL_NAMES[level], hint=LEVEL_HINTS[level]), language)
+        for level in LEVELS
+    ]
+    return {"content": " ".join(lines[:2]) + "\n" + "\n".join(lines[2:]), "view": view}
 
 
 class PicksLevel(GuardedClick):
@@ -229,7 +252,10 @@ class PicksLevel(GuardedClick):
 
     async def _run(self, interaction: discord.Interaction) -> None:
         said = await self.pick(interaction)
-        await interaction.response.edit_message(**level_picker(self.ids(), self.level, said))
+        language = await personal(interaction)
+        await interaction.response.edit_message(
+            **level_picker(self.ids(), self.level, said, language)
+        )
 
 
 def level_of(choice: app_commands.Choice[str] | None) -> Level | None:
@@ -237,12 +263,14 @@ def level_of(choice: app_commands.Choice[str] | None) -> Level | None:
     if choice is None:
         return None
     if choice.value not in LEVELS:
-        raise UserError("Pick a level from the list: Easy, Normal or Hard.")
+        raise UserError(t("Pick a level from the list: Easy, Normal or Hard."))
     return choice.value  # type: ignore[return-value]
 
 
 async def tell(interaction: discord.Interaction, text: str, **extra: Any) -> None:
-    """An ephemeral sentence, whether or not the interaction was answered already."""
+    """An ephemeral sentence (a ``Text``), in the reader's language, whether or not the
+    interaction was answered already."""
+    text = say(text, await personal(interaction))
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, **extra)
     else:
@@ -295,9 +323,9 @@ async def _guarded(interaction: discord.Interaction, work: Any) -> None:
         except (UserError, IllegalAction) as exc:
             explain = EXPLAINERS.get(interaction.client)
             if explain is None:
-                await tell(interaction, str(exc))
+                await tell(interaction, exc.text)
             else:
-                await explain(interaction, str(exc), exc)
+                await explain(interaction, exc.text, exc)
     except Exception as exc:
         if came_too_late(exc):
             # Whatever the handler saved stands; only its answer is lost, and nobody is
@@ -336,13 +364,13 @@ def let_go(interaction: discord.Interaction) -> None:
 
 
 def page_button(
-    slot: str, labels: tuple[str, str], custom_id: str, *, disabled: bool = False
+    slot: str, labels: tuple[str, str], custom_id: str, language: str, *, disabled: bool = False
 ) -> discord.ui.Button[Any]:
     """One arrow of a paged message (/history, /leaderboard, a round's pairings): slot a
     goes back (◀ and the first label), b goes on (▶ and the second)."""
     label, emoji = (labels[0], "◀") if slot == "a" else (labels[1], "▶")
     return discord.ui.Button(
-        label=label,
+        label=label_in(label, language),
         emoji=emoji,
         style=discord.ButtonStyle.secondary,
         disabled=disabled,

@@ -19,9 +19,10 @@ from bot.service.decks import MINE, MOST_DECKS, NAME_LONGEST
 from bot.store import DeckRecord
 from cogs import render
 from cogs.components import guarded, service_of, tell
+from cogs.speech import label, personal, say
 from games import GAMES
 from games.core.protocol import CardLookup, SeatChoosing
-from games.core.words import plural
+from games.core.text import Text, plain, t, tn
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -42,10 +43,14 @@ def deck_game() -> SeatChoosing:
     return game
 
 
-def status_line(deck: DeckRecord, problems: list[str]) -> str:
+def cards(count: int) -> Text:
+    return tn("{n} card", "{n} cards", n=count)
+
+
+def status_line(deck: DeckRecord, problems: list[str]) -> Text:
     if problems:
-        return f"📝 draft ({plural(len(deck.cards), 'card')}): cannot be played yet"
-    return f"✅ ready to play ({plural(len(deck.cards), 'card')})"
+        return t("📝 draft ({cards}): cannot be played yet", cards=cards(len(deck.cards)))
+    return t("✅ ready to play ({cards})", cards=cards(len(deck.cards)))
 
 
 # --- autocomplete (also /play's deck:) ----------------------------------------------------
@@ -64,10 +69,13 @@ async def any_deck(
 ) -> list[app_commands.Choice[str]]:
     """Ready decks first, then the user's own."""
     typed = current.casefold()
+    language = await personal(interaction)
     ready = [
-        app_commands.Choice(name=f"{label} (ready deck)", value=label)
-        for _, label in deck_game().seat_choice.ready
-        if typed in label.casefold()
+        app_commands.Choice(
+            name=label(t("{deck} (ready deck)", deck=name), language)[:100], value=str(name)
+        )
+        for _, name in deck_game().seat_choice.ready
+        if typed in name.casefold() or typed in label(name, language).casefold()
     ]
     return (ready + await my_decks(interaction, current))[:25]
 
@@ -84,11 +92,12 @@ class ImportDeck(discord.ui.Modal, title="Import a deck"):
     submitted values alone, so a form opened before a restart still works after it (and
     the store holds one form at most, however many are left unsent)."""
 
-    def __init__(self, name: str = "") -> None:
-        super().__init__(timeout=None, custom_id=IMPORT_FORM)
+    def __init__(self, language: str, name: str = "") -> None:
+        title = label(t("Import a deck"), language)[:45]
+        super().__init__(timeout=None, custom_id=IMPORT_FORM, title=title)
         self.add_item(
             discord.ui.TextInput(
-                label="Deck name",
+                label=label(t("Deck name"), language)[:45],
                 custom_id=NAME_FIELD,
                 default=name[:NAME_LONGEST] or None,
                 max_length=NAME_LONGEST,
@@ -96,7 +105,7 @@ class ImportDeck(discord.ui.Modal, title="Import a deck"):
         )
         self.add_item(
             discord.ui.TextInput(
-                label="Cards, one line per card number",
+                label=label(t("Cards, one line per card number"), language)[:45],
                 custom_id=CARDS_FIELD,
                 style=discord.TextStyle.paragraph,
                 placeholder="4 S1-001 Cinder Scout\n4x S1-002\nFlare Juggler x3",
@@ -126,21 +135,32 @@ async def import_submitted(interaction: discord.Interaction, values: dict[str, s
     deck, problems = await service.import_deck(
         interaction.user.id, DECK_GAME, values.get(NAME_FIELD, ""), values.get(CARDS_FIELD, "")
     )
+    language = await personal(interaction)
+    count = cards(len(deck.cards))
     if problems:
+        said = t(
+            "{cards}. It cannot be played until these are fixed (import it again under the "
+            "same name):",
+            cards=count,
+        )
         embed = discord.Embed(
-            title=render.clip(f"📝 Saved {deck.name} as a draft", render.TITLE),
+            title=render.clip(
+                say(t("📝 Saved {deck} as a draft", deck=deck.name), language), render.TITLE
+            ),
             description=render.clip(
-                f"{plural(len(deck.cards), 'card')}. It cannot be played until these are "
-                f"fixed (import it again under the same name):\n{render.problem_lines(problems)}",
+                say(said, language) + "\n" + render.problem_lines(problems, language),
                 render.DESCRIPTION,
             ),
             colour=render.COLOURS["battle"],
         )
     else:
+        said = t(
+            "{cards}: ready to play. Pick it with **Choose deck** in a lobby, or `/play deck:`.",
+            cards=count,
+        )
         embed = discord.Embed(
-            title=render.clip(f"💾 Saved {deck.name}", render.TITLE),
-            description=f"{plural(len(deck.cards), 'card')}: ready to play. Pick it with "
-            "**Choose deck** in a lobby, or `/play deck:`.",
+            title=render.clip(say(t("💾 Saved {deck}", deck=deck.name), language), render.TITLE),
+            description=say(said, language),
             colour=render.COLOURS["turn"],
         )
     await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -166,14 +186,14 @@ class Decks(commands.Cog):
         values = submitted(list(data.get("components", [])))
         await guarded(interaction, import_submitted(interaction, values))
 
-    async def find(self, user_id: int, name: str) -> tuple[str, list[str]]:
+    async def find(self, user_id: int, name: str) -> tuple[Text, list[str]]:
         """A deck's name and cards: the user's own, or a ready deck by name."""
         value = await self.service.pick_value(DECK_GAME, user_id, name)
-        cards = await self.service.picked_cards(DECK_GAME, user_id, value)
+        found = await self.service.picked_cards(DECK_GAME, user_id, value)
+        if value.startswith(MINE):
+            return plain(value.removeprefix(MINE)), found
         ready = dict(deck_game().seat_choice.ready)
-        return value.removeprefix(MINE) if value.startswith(
-            MINE
-        ) else f"{ready[value]} (ready deck)", cards
+        return t("{deck} (ready deck)", deck=render.game_words(ready[value])), found
 
     # --- commands --------------------------------------------------------------------------
     @deck.command(name="list", description="Your decks, and whether each can be played.")
@@ -183,20 +203,36 @@ class Decks(commands.Cog):
             if not decks:
                 await tell(
                     interaction,
-                    "You have no decks yet. /deck copy starts one from a ready deck; "
-                    "/deck import reads a list you paste. Ready decks need no set-up.",
+                    t(
+                        "You have no decks yet. /deck copy starts one from a ready deck; "
+                        "/deck import reads a list you paste. Ready decks need no set-up."
+                    ),
                 )
                 return
+            language = await personal(interaction)
             lines = [
-                f"• **{d.name}** · {status_line(d, self.service.deck_problems(d))}" for d in decks
+                t(
+                    "• **{deck}** · {status}",
+                    deck=d.name,
+                    status=status_line(d, self.service.deck_problems(d)),
+                )
+                for d in decks
             ]
             embed = discord.Embed(
-                title="🃏 Your decks",
-                description=render.clip("\n".join(lines), render.DESCRIPTION),
+                title=say(t("🃏 Your decks"), language),
+                description=render.clip(render.lines(lines, language), render.DESCRIPTION),
                 colour=render.COLOURS["neutral"],
             )
-            ready = ", ".join(label for _, label in deck_game().seat_choice.ready)
-            embed.set_footer(text=f"{len(decks)}/{MOST_DECKS} decks · ready decks: {ready}")
+            ready = render.commas(
+                [render.game_words(name) for _, name in deck_game().seat_choice.ready]
+            )
+            footer = t(
+                "{count}/{most} decks · ready decks: {ready}",
+                count=len(decks),
+                most=MOST_DECKS,
+                ready=ready,
+            )
+            embed.set_footer(text=label(footer, language))
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
         await guarded(interaction, run())
@@ -206,20 +242,26 @@ class Decks(commands.Cog):
     @app_commands.autocomplete(name=any_deck)
     async def show(self, interaction: discord.Interaction, name: str) -> None:
         async def run() -> None:
-            shown, cards = await self.find(interaction.user.id, name)
+            shown, listed = await self.find(interaction.user.id, name)
+            language = await personal(interaction)
             game = deck_game()
-            problems = game.list_problems(cards)
+            problems = game.list_problems(listed)
             embed = discord.Embed(
-                title=render.clip(f"🃏 {shown}", render.TITLE),
-                description=render.clip(game.write_list(cards), render.DESCRIPTION),
+                title=render.clip(say(t("🃏 {deck}", deck=shown), language), render.TITLE),
+                description=render.clip(game.write_list(listed), render.DESCRIPTION),
                 colour=render.COLOURS["battle" if problems else "turn"],
             )
-            status = "📝 Draft: cannot be played yet" if problems else "✅ Ready to play"
+            if problems:
+                status = t("📝 Draft: cannot be played yet · {cards}", cards=cards(len(listed)))
+            else:
+                status = t("✅ Ready to play · {cards}", cards=cards(len(listed)))
+            legal = render.problem_lines(problems, language) or say(t("Legal."), language)
             embed.add_field(
-                name=f"{status} · {plural(len(cards), 'card')}",
-                value=render.clip(render.problem_lines(problems) or "Legal.", render.FIELD_VALUE),
+                name=render.clip(say(status, language), render.FIELD_NAME),
+                value=render.clip(legal, render.FIELD_VALUE),
             )
-            embed.set_footer(text="/card tells what a card does · /deck export to copy it")
+            footer = t("/card tells what a card does · /deck export to copy it")
+            embed.set_footer(text=say(footer, language))
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
         await guarded(interaction, run())
@@ -229,11 +271,12 @@ class Decks(commands.Cog):
     @app_commands.autocomplete(name=any_deck)
     async def export(self, interaction: discord.Interaction, name: str) -> None:
         async def run() -> None:
-            shown, cards = await self.find(interaction.user.id, name)
+            shown, listed = await self.find(interaction.user.id, name)
+            language = await personal(interaction)
             embed = discord.Embed(
-                title=render.clip(f"📤 {shown}", render.TITLE),
+                title=render.clip(say(t("📤 {deck}", deck=shown), language), render.TITLE),
                 description=render.clip(
-                    f"```\n{deck_game().write_list(cards)}```", render.DESCRIPTION
+                    f"```\n{deck_game().write_list(listed)}```", render.DESCRIPTION
                 ),
                 colour=render.COLOURS["neutral"],
             )
@@ -245,7 +288,11 @@ class Decks(commands.Cog):
     @app_commands.describe(name="The deck's name (the same name replaces that deck)")
     @app_commands.autocomplete(name=my_decks)
     async def import_(self, interaction: discord.Interaction, name: str | None = None) -> None:
-        await guarded(interaction, interaction.response.send_modal(ImportDeck(name or "")))
+        async def run() -> None:
+            language = await personal(interaction)
+            await interaction.response.send_modal(ImportDeck(language, name or ""))
+
+        await guarded(interaction, run())
 
     @deck.command(name="copy", description="A new deck from a ready deck (or one of yours).")
     @app_commands.describe(source="The deck to start from", name="The new deck's name")
@@ -255,8 +302,13 @@ class Decks(commands.Cog):
             deck = await self.service.copy_deck(interaction.user.id, DECK_GAME, source, name)
             await tell(
                 interaction,
-                f"💾 Saved **{deck.name}** ({plural(len(deck.cards), 'card')}) from {source}. "
-                "/deck export gives its list to edit and import again.",
+                t(
+                    "💾 Saved **{deck}** ({cards}) from {source}. /deck export gives its list "
+                    "to edit and import again.",
+                    deck=deck.name,
+                    cards=cards(len(deck.cards)),
+                    source=source,
+                ),
             )
 
         await guarded(interaction, run())
@@ -267,7 +319,7 @@ class Decks(commands.Cog):
     async def delete(self, interaction: discord.Interaction, name: str) -> None:
         async def run() -> None:
             deck = await self.service.delete_deck(interaction.user.id, name)
-            await tell(interaction, f"🗑️ Deleted **{deck.name}**.")
+            await tell(interaction, t("🗑️ Deleted **{deck}**.", deck=deck.name))
 
         await guarded(interaction, run())
 
@@ -302,7 +354,8 @@ class Decks(commands.Cog):
                 assert isinstance(looker, CardLookup)
                 text = looker.lookup(name)
                 if text is not None:
-                    title, _, body = text.partition("\n")
+                    language = await personal(interaction)
+                    title, _, body = say(text, language).partition("\n")
                     embed = discord.Embed(
                         title=render.clip(title, render.TITLE),
                         description=render.clip(body, render.DESCRIPTION) or None,
@@ -316,7 +369,7 @@ class Decks(commands.Cog):
         await guarded(interaction, run())
 
 
-def not_one_card(name: str, keys: list[str]) -> str:
+def not_one_card(name: str, keys: list[str]) -> Text:
     """Why /card showed no card: none fits what was typed, or several do (named, so the
     next try can be exact)."""
     fits = [
@@ -327,17 +380,38 @@ def not_one_card(name: str, keys: list[str]) -> str:
     ]
     typed = render.clip(name.strip(), 40)
     if len(fits) > 1:
-        shown = ", ".join(fits[:MATCHES_SHOWN]) + (" …" if len(fits) > MATCHES_SHOWN else "")
-        return f"'{typed}' fits {len(fits)} cards: {shown}. Type more of the name or a number."
+        shown = render.commas(fits[:MATCHES_SHOWN])
+        if len(fits) > MATCHES_SHOWN:
+            shown = t("{cards} …", cards=shown)
+        return t(
+            "'{typed}' fits {n} cards: {cards}. Type more of the name or a number.",
+            typed=typed,
+            n=len(fits),
+            cards=shown,
+        )
     close = [
-        label
+        found
         for key in keys
         if isinstance(looker := GAMES[key], CardLookup)
-        for label, _ in looker.lookup_similar(name)
+        for found, _ in looker.lookup_similar(name)
     ]
     if close:
-        return f"No card called '{typed}'. Did you mean {' or '.join(close)}?"
-    return f"No card called '{typed}'. Type a number like S1-007 or a word of a name."
+        return t(
+            "No card called '{typed}'. Did you mean {cards}?",
+            typed=typed,
+            cards=_either(close),
+        )
+    return t(
+        "No card called '{typed}'. Type a number like S1-007 or a word of a name.", typed=typed
+    )
+
+
+def _either(names: list[str]) -> Text:
+    """ "A or B or C": the names a typo is close to."""
+    line = plain(names[-1])
+    for before in reversed(names[:-1]):
+        line = t("{first} or {rest}", first=before, rest=line)
+    return line
 
 
 async def setup(bot: CookieJar) -> None:

@@ -34,14 +34,16 @@ from cogs.components import (
     links_of,
     page_button,
     service_of,
+    tell,
 )
+from cogs.speech import label, personal, public, say
 from cogs.table import presenter_of
 from cogs.table.pictured import Drawn
 from games import GAMES
 from games.core.panels import Panel
 from games.core.protocol import Game
 from games.core.replay import jump, round_starts
-from games.core.words import plural
+from games.core.text import Text, plain, t, tc, tn
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -62,22 +64,35 @@ def owner_of(match: re.Match[str]) -> int | None:
     return int(match["owner"]) if match["owner"] else None
 
 
-def duration(seconds: float) -> str:
+def duration(seconds: float) -> Text:
+    """How long a match took, in short units ("2 h 5 min")."""
     minutes = int(seconds // 60)
     if minutes < 1:
-        return f"{int(seconds)} s"
+        return t("{n} s", n=int(seconds))
     if minutes < 60:
-        return f"{minutes} min"
+        return t("{n} min", n=minutes)
     hours, minutes = divmod(minutes, 60)
     if hours < 48:
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
-    return f"{hours // 24} d {hours % 24} h"
+        if minutes:
+            return t("{hours} h {minutes} min", hours=hours, minutes=minutes)
+        return t("{hours} h", hours=hours)
+    return t("{days} d {hours} h", days=hours // 24, hours=hours % 24)
 
 
-def standings_line(past: PastMatch) -> str:
+def standings_line(past: PastMatch, language: str) -> str:
     places = [place for place, _, _ in past.standings]
     return " · ".join(
-        f"{render.place_mark(place, places)} {name}" + (f" {score}" if score else "")
+        say(
+            t(
+                "{place} {name} {score}",
+                place=render.place_mark(place, places),
+                name=name,
+                score=render.game_words(score),
+            )
+            if score
+            else t("{place} {name}", place=render.place_mark(place, places), name=name),
+            language,
+        )
         for place, name, score in past.standings
     )
 
@@ -89,50 +104,73 @@ def day(moment: float | None) -> str:
 
 
 # --- /history ------------------------------------------------------------------------------
-def looked_for(game: str | None, user_id: int | None) -> str:
-    """The filters of an empty /history, said: " of Cookie Chomper with @Ana", or "" for
-    none (the server has no finished match at all)."""
-    said = f" of {GAMES[game].name}" if game in GAMES else ""
-    return said + (f" with <@{user_id}>" if user_id is not None else "")
+def nothing_found(game: str | None, user_id: int | None) -> Text:
+    """An empty /history, saying the filters it was asked for."""
+    if game in GAMES and user_id is not None:
+        return t(
+            "No finished match of {game} with <@{user}> here yet. Play one with /play!",
+            game=GAMES[game].name,
+            user=user_id,
+        )
+    if game in GAMES:
+        return t(
+            "No finished match of {game} here yet. Play one with /play!", game=GAMES[game].name
+        )
+    if user_id is not None:
+        return t("No finished match with <@{user}> here yet. Play one with /play!", user=user_id)
+    return t("No finished match here yet. Play one with /play!")
 
 
 def history_message(
-    found: HistoryPage, game: str | None, user_id: int | None
+    found: HistoryPage, game: str | None, user_id: int | None, language: str
 ) -> tuple[discord.Embed, discord.ui.View]:
-    scope = [GAMES[game].name if game in GAMES else "every game"]
+    which = plain(GAMES[game].name) if game in GAMES else t("every game")
     if user_id is not None:
-        scope.append(f"with <@{user_id}>")
+        scope = t(
+            "Newest first · {game} · with <@{user}> · {n} in all",
+            game=which,
+            user=user_id,
+            n=found.total,
+        )
+    else:
+        scope = t("Newest first · {game} · {n} in all", game=which, n=found.total)
     embed = discord.Embed(
-        title="📜 Finished matches on this server",
-        description=f"Newest first · {' · '.join(scope)} · {found.total} in all"
-        if found.total
-        else f"No finished match{looked_for(game, user_id)} here yet. Play one with /play!",
+        title=say(t("📜 Finished matches on this server"), language),
+        description=say(scope if found.total else nothing_found(game, user_id), language),
         colour=render.COLOURS["done"],
     )
     for past in found.entries:
         record = past.record
-        length = plural(past.moves, "move")
+        moves = tn("{n} move", "{n} moves", n=past.moves)
         if past.started_at is not None and past.finished_at is not None:
-            length += f" in {duration(past.finished_at - past.started_at)}"
-        ended = f"<t:{int(past.finished_at)}:d>" if past.finished_at is not None else "?"
+            took = duration(past.finished_at - past.started_at)
+            moves = t("{moves} in {duration}", moves=moves, duration=took)
+        ended = t("<t:{date}:d>", date=int(past.finished_at)) if past.finished_at else plain("?")
         link = render.jump_link(record)
-        where = f" · [table]({link})" if link else ""
+        if link:
+            line = t("{ended} · {moves} · [table]({link})", ended=ended, moves=moves, link=link)
+        else:
+            line = t("{ended} · {moves}", ended=ended, moves=moves)
         embed.add_field(
             name=render.clip(f"{past.game_name} · {record.match_id}", render.FIELD_NAME),
             value=render.clip(
-                f"{standings_line(past)}\n{ended} · {length}{where}", render.FIELD_VALUE
+                f"{standings_line(past, language)}\n{say(line, language)}", render.FIELD_VALUE
             ),
             inline=False,
         )
-    embed.set_footer(
-        text=f"Page {found.page + 1} of {found.pages} · /replay match:<id> replays one, "
-        "/export match:<id> saves it"
+    footer = t(
+        "Page {page} of {pages} · /replay match:<id> replays one, /export match:<id> saves it",
+        page=found.page + 1,
+        pages=found.pages,
     )
+    embed.set_footer(text=say(footer, language))
     view = components_view()
     if found.pages > 1:
-        view.add_item(HistoryButton(found.page - 1, game, user_id, "a", found.page == 0))
+        view.add_item(HistoryButton(found.page - 1, game, user_id, "a", found.page == 0, language))
         view.add_item(
-            HistoryButton(found.page + 1, game, user_id, "b", found.page >= found.pages - 1)
+            HistoryButton(
+                found.page + 1, game, user_id, "b", found.page >= found.pages - 1, language
+            )
         )
     return embed, view
 
@@ -146,13 +184,20 @@ class HistoryButton(
     matches to list), public anyway as a mention; it grants nothing."""
 
     def __init__(
-        self, page: int, game: str | None, user_id: int | None, slot: str, disabled: bool = False
+        self,
+        page: int,
+        game: str | None,
+        user_id: int | None,
+        slot: str,
+        disabled: bool = False,
+        language: str = "en",
     ) -> None:
         super().__init__(
             page_button(
                 slot,
-                ("Newer", "Older"),
+                (tc("button", "Newer"), tc("button", "Older")),
                 f"cj:hist:{max(page, 0)}:{game or '-'}:{user_id or 0}:{slot}",
+                language,
                 disabled=disabled,
             )
         )
@@ -170,20 +215,35 @@ class HistoryButton(
         found = await service_of(interaction).history(
             interaction.guild_id or 0, game=self.game, user_id=self.user_id, page=self.page
         )
-        embed, view = history_message(found, self.game, self.user_id)
+        language = await personal(interaction)
+        embed, view = history_message(found, self.game, self.user_id, language)
         await interaction.response.edit_message(embed=embed, view=view)
 
 
 # --- /replay -------------------------------------------------------------------------------
-def hand_embed(name: str, panel: Panel, budget: int) -> discord.Embed:
-    title = render.clip(f"🃏 {name}'s hand", render.TITLE)
+def hand_embed(name: str, panel: Panel, budget: int, language: str) -> discord.Embed:
+    title = render.clip(say(t("🃏 {name}'s hand", name=name), language), render.TITLE)
     # The footer is left out: it speaks to the hand's owner ("Your stack...").
-    parts = [panel.description, *(f"**{f.name}**\n{f.value}" for f in panel.fields)]
-    text = "\n".join(p for p in parts if p) or "*empty*"
+    parts = [say(panel.description, language)]
+    parts += [
+        say(t("**{name}**", name=render.game_words(f.name)), language)
+        + "\n"
+        + say(f.value, language)
+        for f in panel.fields
+    ]
+    text = "\n".join(p for p in parts if p) or say(t("*empty*"), language)
     room = max(1, min(render.DESCRIPTION, budget - len(title)))
     return discord.Embed(
         title=title, description=render.clip(text, room), colour=render.COLOURS[panel.accent]
     )
+
+
+# What a replay calls the steps it jumps by, for the words games count in ("round", the
+# Braverse "turn"): each its own message, so a language words them its own way.
+STEP_WORDS: dict[str, tuple[Text, Text, Text]] = {
+    "round": (tc("button", "Last round"), tc("button", "Next round"), t("Jump to a round")),
+    "turn": (tc("button", "Last turn"), tc("button", "Next turn"), t("Jump to a turn")),
+}
 
 
 def replay_message(
@@ -191,35 +251,48 @@ def replay_message(
     found: Replay,
     step: int,
     hands: bool,
+    language: str,
     *,
     pictured: bool = False,
     owner: int | None = None,
 ) -> tuple[str, list[discord.Embed], discord.ui.View]:
-    """The replay's page at ``step``; its buttons turn the page for ``owner`` (who steps
-    this message) and give anyone else a copy of their own."""
+    """The replay's page at ``step`` in ``language``; its buttons turn the page for
+    ``owner`` (who steps this message) and give anyone else a copy of their own."""
     frames, record = found.frames, found.record
     last = len(frames) - 1
     step = shown_step(found, step)
     frame = frames[step]
     names = frame.state.names
-    head = f"🎬 **{game.name}** · replay of `{record.match_id}` · "
     if frame.seat is None:
-        head += f"the deal (move 0 of {last})"
+        head = t(
+            "🎬 **{game}** · replay of `{match}` · the deal (move 0 of {last})",
+            game=game.name,
+            match=record.match_id,
+            last=last,
+        )
     else:
-        head += f"move {step} of {last}: **{names[frame.seat]}** — {frame.label}"
-    lines = [head]
+        head = t(
+            "🎬 **{game}** · replay of `{match}` · move {step} of {last}: **{name}** — {move}",
+            game=game.name,
+            match=record.match_id,
+            step=step,
+            last=last,
+            name=names[frame.seat],
+            move=render.game_words(frame.label),
+        )
+    lines = [say(head, language)]
     # Public lines only: a private one is worded for its seat ("You drew..."); the hands
     # themselves are on the page with All hands.
-    lines += [f"> {e.text}" for e in frame.events if e.visible_to is None]
+    lines += [f"> {say(e.text, language)}" for e in frame.events if e.visible_to is None]
     if step == last and game.outcome(frame.state) is None:
         # The game did not end by itself: the players left (a forfeit ended it).
         ended = match_outcome(record, game, frame.state)
         if ended is not None:
-            lines.append(f"🏳️ {ended.reason}")
+            lines.append(say(t("🏳️ {why}", why=render.game_words(ended.reason)), language))
     content = render.clip("\n".join(lines), CONTENT)
 
     panel = game.panels(game.view(frame.state, None)).table
-    table = render.embed_from_panel(panel.pictured() if pictured else panel)
+    table = render.embed_from_panel(panel.pictured() if pictured else panel, language)
     embeds = [table]
     if hands:
         room = render.EMBEDS_TOTAL - len(table) - 100
@@ -228,33 +301,48 @@ def replay_message(
             for seat, name in enumerate(names):
                 hand = game.panels(game.view(frame.state, seat)).hand
                 if hand is not None:
-                    embeds.append(hand_embed(name, hand, per_hand))
+                    embeds.append(hand_embed(name, hand, per_hand, language))
         else:
-            content = render.clip(content + "\n*(The hands do not fit beside this table.)*", 2000)
+            apart = say(t("*(The hands do not fit beside this table.)*"), language)
+            content = render.clip(content + "\n" + apart, 2000)
 
     starts = round_starts(frames)
     rounds = len(starts) > 1
     word = game.round_word  # "round", or what the game's own log counts ("turn")
+    back_word, forward_word, jump_word = STEP_WORDS.get(word, STEP_WORDS["round"])
     view = components_view()
-    back, forward = (f"Last {word}", f"Next {word}") if rounds else ("−10", "+10")
+    back, forward = (back_word, forward_word) if rounds else (plain("−10"), plain("+10"))
+    hide = tc("button", "Hide hands") if hands else tc("button", "All hands")
     turns = [
         ("a", jump(frames, step, -1), hands, back, "⏪", step == 0),
-        ("b", step - 1, hands, "Back", "◀", step == 0),
-        ("c", step + 1, hands, "Next", "▶", step == last),
+        ("b", step - 1, hands, tc("button", "Back"), "◀", step == 0),
+        ("c", step + 1, hands, tc("button", "Next"), "▶", step == last),
         ("d", jump(frames, step, 1), hands, forward, "⏩", step == last),
-        ("e", step, not hands, "Hide hands" if hands else "All hands", "🃏", False),
+        ("e", step, not hands, hide, "🃏", False),
     ]
-    for slot, to, with_hands, label, emoji, disabled in turns:
+    for slot, to, with_hands, words, emoji, disabled in turns:
         view.add_item(
-            ReplayButton(record.match_id, slot, to, with_hands, label, emoji, disabled, owner)
+            ReplayButton(
+                record.match_id,
+                slot,
+                to,
+                with_hands,
+                label(words, language),
+                emoji,
+                disabled,
+                owner,
+            )
         )
-    marks = (
-        [(f"{round_mark(word, r)} · from move {s}", s) for r, s in starts]
+    marks: list[tuple[Text, int]] = (
+        [(t("{round} · from move {step}", round=round_mark(word, r), step=s), s) for r, s in starts]
         if rounds
-        else [(f"Move {s}" + (" (the deal)" if s == 0 else ""), s) for s in range(0, last + 1, 10)]
+        else [
+            (t("Move {step} (the deal)", step=s) if s == 0 else t("Move {step}", step=s), s)
+            for s in range(0, last + 1, 10)
+        ]
     )
     if not rounds and marks[-1][1] != last:
-        marks.append((f"Move {last} (the end)", last))
+        marks.append((t("Move {step} (the end)", step=last), last))
     if len(marks) > 1:
         here = max(i for i, (_, s) in enumerate(marks) if s <= step)
         first = max(0, min(here - 12, len(marks) - render.SELECT_OPTIONS))
@@ -263,16 +351,20 @@ def replay_message(
                 record.match_id,
                 hands,
                 owner,
-                f"Jump to a {word}" if rounds else "Jump to a move",
-                marks[first : first + render.SELECT_OPTIONS],
+                label(jump_word if rounds else t("Jump to a move"), language),
+                [(label(m, language), s) for m, s in marks[first : first + render.SELECT_OPTIONS]],
             )
         )
     return content, embeds, view
 
 
-def round_mark(word: str, number: int) -> str:
+def round_mark(word: str, number: int) -> Text:
     """ "Round 3", "Turn 3"; a round 0 is what comes before the first: the set-up."""
-    return f"{word.capitalize()} {number}" if number else "Set-up"
+    if not number:
+        return t("Set-up")
+    if word == "turn":
+        return t("Turn {n}", n=number)
+    return t("Round {n}", n=number)
 
 
 def shown_step(found: Replay, step: int) -> int:
@@ -280,10 +372,15 @@ def shown_step(found: Replay, step: int) -> int:
 
 
 async def replay_page(
-    interaction: discord.Interaction, found: Replay, step: int, hands: bool, owner: int
+    interaction: discord.Interaction,
+    found: Replay,
+    step: int,
+    hands: bool,
+    owner: int,
+    language: str,
 ) -> Drawn:
-    """The page at ``step``, with the picture of the table at that moment, stepped by
-    ``owner``."""
+    """The page at ``step`` in ``language``, with the picture of the table at that moment,
+    stepped by ``owner``."""
     game = service_of(interaction).game_of(found.record)
     state = found.frames[shown_step(found, step)].state
     key = (found.record.match_id, state.version, None, "replay")
@@ -291,9 +388,9 @@ async def replay_page(
         found.record.guild_id, game, game.view(state, None), key, answer=True
     )
     content, embeds, view = replay_message(
-        game, found, step, hands, pictured=bool(picture), owner=owner
+        game, found, step, hands, language, pictured=bool(picture), owner=owner
     )
-    return Drawn(embeds, view, picture, content=content)
+    return Drawn(embeds, view, picture, content=content, language=language)
 
 
 async def show_replay(
@@ -311,14 +408,19 @@ async def show_replay(
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
     found = await service.replay(interaction.guild_id or 0, match_id)
+    # The message in the channel is the server's to read; a copy of one's own, one's own.
+    language = await (public(interaction) if mine else personal(interaction))
     # Whoever clicked steps the page they get (an owner-less message becomes theirs).
-    page = await replay_page(interaction, found, step, hands, clicker)
+    page = await replay_page(interaction, found, step, hands, clicker, language)
     links = links_of(interaction)
-    await add_web_link(page.view, links, interaction.guild_id, "replay", found.record.match_id)
+    await add_web_link(
+        page.view, links, interaction.guild_id, "replay", found.record.match_id, language=language
+    )
     if mine:
         await interaction.edit_original_response(**page.edited())
         return
-    page.content = render.clip(f"{OWN_COPY.format(owner=owner)}\n{page.content or ''}", CONTENT)
+    own = say(own_copy(owner), language)
+    page.content = render.clip(f"{own}\n{page.content or ''}", CONTENT)
     await interaction.followup.send(
         **page.sent(), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
     )
@@ -326,7 +428,13 @@ async def show_replay(
 
 # Said once, atop the copy a click on someone else's replay opens; the copy's own pages
 # leave it out.
-OWN_COPY = "*Your own copy of <@{owner}>'s replay: step through it here at your pace.*"
+def own_copy(owner: int | None) -> Text:
+    if owner is None:
+        return t("*Your own copy of this replay: step through it here at your pace.*")
+    return t(
+        "*Your own copy of <@{owner}>'s replay: step through it here at your pace.*",
+        owner=owner,
+    )
 
 
 class ReplayButton(
@@ -413,7 +521,7 @@ class ReplaySelect(
     async def _run(self, interaction: discord.Interaction) -> None:
         values = self.item.values  # type: ignore[attr-defined]
         if not values or not values[0].isdigit():
-            raise UserError("Pick a round or a move from the list.")
+            raise UserError(t("Pick a round or a move from the list."))
         await show_replay(interaction, self.match_id, int(values[0]), self.hands, self.owner)
 
 
@@ -439,7 +547,8 @@ class History(commands.Cog):
             key = game.value if game is not None else None
             user_id = user.id if user is not None else None
             found = await self.service.history(interaction.guild_id or 0, game=key, user_id=user_id)
-            embed, view = history_message(found, key, user_id)
+            language = await personal(interaction)
+            embed, view = history_message(found, key, user_id, language)
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
         await guarded(interaction, run())
@@ -470,9 +579,16 @@ class History(commands.Cog):
             await self.service.finished_match(guild, match)
             await interaction.response.defer(thinking=True)
             found = await self.service.replay(guild, match.strip().lower())
-            page = await replay_page(interaction, found, 0, False, interaction.user.id)
+            # Posted in the channel, for everyone there: the server's language.
+            language = await public(interaction)
+            page = await replay_page(interaction, found, 0, False, interaction.user.id, language)
             await add_web_link(
-                page.view, self.bot.web_links, guild, "replay", found.record.match_id
+                page.view,
+                self.bot.web_links,
+                guild,
+                "replay",
+                found.record.match_id,
+                language=language,
             )
             await interaction.followup.send(**page.sent())
 
@@ -486,13 +602,16 @@ class History(commands.Cog):
             exported = await self.service.export(interaction.guild_id or 0, match)
             name = f"cookie-jar-{exported.match_id}.json"
             data = exported.model_dump_json(indent=1).encode()
-            await interaction.response.send_message(
-                f"📦 {GAMES[exported.game].name} · `{exported.match_id}` · "
-                f"{plural(len(exported.actions), 'move')}, as a file. To step through it here: "
-                f"`/replay match:{exported.match_id}`.",
-                file=discord.File(io.BytesIO(data), filename=name),
-                ephemeral=True,
+            said = tn(
+                "📦 {game} · `{match}` · {n} move, as a file. To step through it here: "
+                "`/replay match:{match}`.",
+                "📦 {game} · `{match}` · {n} moves, as a file. To step through it here: "
+                "`/replay match:{match}`.",
+                n=len(exported.actions),
+                game=GAMES[exported.game].name,
+                match=exported.match_id,
             )
+            await tell(interaction, said, file=discord.File(io.BytesIO(data), filename=name))
 
         await guarded(interaction, run())
 

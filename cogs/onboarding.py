@@ -12,8 +12,10 @@ from discord.ext import commands
 from bot.permissions import IN_CHANNEL, missing
 from cogs import render
 from cogs.components import guarded
+from cogs.speech import commands_in, languages, personal, say
 from cogs.table.buttons import always_ask_message
 from games import GAMES
+from games.core.text import Text, t
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -21,82 +23,104 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Every command, grouped by what a player wants to do: nothing the bot can do stays hidden.
-COMMAND_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+# Each line: how it is typed (Discord's syntax, its names shown as the reader's app lists
+# them), and what it does.
+COMMAND_GROUPS: tuple[tuple[Text, tuple[tuple[str, Text], ...]], ...] = (
     (
-        "🎲 Play",
+        t("🎲 Play"),
         (
-            ("/play game: [bots:N]", "open a table here; bots take seats, friends can still join"),
-            ("/rules game:", "how a game is played, and our rulings"),
-            ("/games · /remind", "your matches here · nudge whoever holds them up"),
-            ("/leave · /cancel", "give your seat to a bot · end the match (its host)"),
+            (
+                "/play game: [bots:N]",
+                t("open a table here; bots take seats, friends can still join"),
+            ),
+            ("/rules game:", t("how a game is played, and our rulings")),
+            ("/games · /remind", t("your matches here · nudge whoever holds them up")),
+            ("/leave · /cancel", t("give your seat to a bot · end the match (its host)")),
         ),
     ),
     (
-        "🏆 Compete",
+        t("🏆 Compete"),
         (
-            ("/tournament create", "a Swiss, round-robin or knockout event"),
-            ("/leaderboard game:", "this server's best players of a game"),
-            ("/stats", "a player's rated games, places and rating"),
+            ("/tournament create", t("a Swiss, round-robin or knockout event")),
+            ("/leaderboard game:", t("this server's best players of a game")),
+            ("/stats", t("a player's rated games, places and rating")),
         ),
     ),
     (
-        "📜 Look back",
+        t("📜 Look back"),
         (
-            ("/history", "this server's finished matches"),
-            ("/replay", "watch a finished match move by move"),
-            ("/export", "a finished match as a file"),
+            ("/history", t("this server's finished matches")),
+            ("/replay", t("watch a finished match move by move")),
+            ("/export", t("a finished match as a file")),
         ),
     ),
     (
-        "🃏 Decks",
+        t("🃏 Decks"),
         (
-            ("/deck list · show · import · export · copy · delete", "your Braverse decks"),
-            ("/card name:", "what a card says and does"),
+            ("/deck list · show · import · export · copy · delete", t("your Braverse decks")),
+            ("/card name:", t("what a card says and does")),
         ),
     ),
     (
-        "⚙️ You and your server",
+        t("⚙️ You and your server"),
         (
-            ("/away · /notify", "stop your slow clocks · reminders by DM"),
-            ("/always_ask on:", "be asked even when passing is your only move"),
-            ("/settings", "the server's pace, timeouts, threads (Manage Server)"),
+            ("/away · /notify", t("stop your slow clocks · reminders by DM")),
+            ("/always_ask on:", t("be asked even when passing is your only move")),
+            ("/language", t("the language I answer you in")),
+            ("/settings", t("the server's pace, timeouts, threads, language (Manage Server)")),
         ),
     ),
 )
 
 # The shortest game at its defaults (Toss, one round): a first evening's first table.
-QUICK_START = "Quick start: /play game: Toss Your Cookies bots:2, then Start"
+QUICK_START = t("Quick start: /play game: Toss Your Cookies bots:2, then Start")
 
 
-def help_embed() -> discord.Embed:
-    games = "\n".join(f"• **{game.name}** · {render.player_count(game)}" for game in GAMES.values())
+def help_embed(language: str) -> discord.Embed:
+    games = render.lines(
+        [
+            t("• **{game}** · {players}", game=game.name, players=render.player_count(game))
+            for game in GAMES.values()
+        ],
+        language,
+    )
     embed = discord.Embed(
         title="🍪 Cookie Jar",
-        description=(
-            "Card games for your server, played right here in the channel, with the rules "
-            "kept for you. Play live, or slowly across time zones; bots fill empty seats."
+        description=say(
+            t(
+                "Card games for your server, played right here in the channel, with the rules "
+                "kept for you. Play live, or slowly across time zones; bots fill empty seats."
+            ),
+            language,
         ),
         colour=render.COLOURS["neutral"],
     )
-    embed.add_field(name="The games", value=games, inline=False)
+    embed.add_field(name=say(t("The games"), language), value=games, inline=False)
     embed.add_field(
-        name="How a turn works",
-        value=(
-            "1. `/play` opens a table; people press **Join**, the host presses **Start**.\n"
-            "2. Press **Show hand** on the table: your cards and your moves appear, just "
-            "for you.\n"
-            "3. Pick your move there. You are pinged when it is your turn; a move with "
-            "nothing to choose (a lone Pass) is played for you after a moment."
+        name=say(t("How a turn works"), language),
+        value=say(
+            t(
+                "1. `/play` opens a table; people press **Join**, the host presses **Start**.\n"
+                "2. Press **Show hand** on the table: your cards and your moves appear, just "
+                "for you.\n"
+                "3. Pick your move there. You are pinged when it is your turn; a move with "
+                "nothing to choose (a lone Pass) is played for you after a moment."
+            ),
+            language,
         ),
         inline=False,
     )
     for group, commands_ in COMMAND_GROUPS:
         embed.add_field(
-            name=group,
-            value="\n".join(f"`{name}` — {what}" for name, what in commands_),
+            name=say(group, language),
+            value="\n".join(
+                # The syntax is Discord's, not a sentence: its names follow the reader's app.
+                f"`{commands_in(syntax, language)}` — {say(what, language)}"
+                for syntax, what in commands_
+            ),
             inline=False,
         )
-    embed.set_footer(text=QUICK_START)
+    embed.set_footer(text=say(QUICK_START, language))
     return embed
 
 
@@ -106,7 +130,8 @@ class Onboarding(commands.Cog):
 
     @app_commands.command(name="help", description="What Cookie Jar is, its games and commands.")
     async def help(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+        language = await personal(interaction)
+        await interaction.response.send_message(embed=help_embed(language), ephemeral=True)
 
     @app_commands.command(
         name="always_ask", description="Be asked even when passing is your only move."
@@ -117,7 +142,10 @@ class Onboarding(commands.Cog):
     async def always_ask(self, interaction: discord.Interaction, on: bool) -> None:
         async def run() -> None:
             await self.bot.service.set_always_ask(interaction.user.id, on)
-            await interaction.response.send_message(ephemeral=True, **always_ask_message(on))
+            language = await personal(interaction)
+            await interaction.response.send_message(
+                ephemeral=True, **always_ask_message(on, language)
+            )
 
         await guarded(interaction, run())
 
@@ -128,7 +156,9 @@ class Onboarding(commands.Cog):
         if channel is None or missing(channel.permissions_for(guild.me), IN_CHANNEL):
             return
         try:
-            await channel.send(embed=help_embed())
+            # For everyone on the server: in its language.
+            language = await languages(self.bot).public(guild.id)
+            await channel.send(embed=help_embed(language))
         except discord.HTTPException:
             log.info("could not post /help in the system channel of guild %s", guild.id)
 

@@ -6,7 +6,7 @@ import discord
 
 from bot.errors import UserError
 from bot.permissions import FOR_PICTURES, NEEDED, in_a_thread, missing
-from games.core.words import join_names
+from games.core.text import Names, t
 
 
 def require_permissions(
@@ -26,14 +26,31 @@ def require_permissions(
     lacking = missing(interaction.app_permissions, needed)
     if not lacking:
         return
-    names = join_names([f"**{name}**" for name in lacking])
-    where = f"<#{interaction.channel_id}>"
+    # Discord's own names of its permissions, as its settings show them.
+    names = Names(t("**{permission}**", permission=name) for name in lacking)
+    where = interaction.channel_id or 0
     # The pictures are the server's choice: turning them off is the other way out.
-    instead = " (or turn pictures off: /settings pictures:False)" if pictures_only(lacking) else ""
+    if pictures_only(lacking):
+        raise UserError(
+            t(
+                "I can't run a game in <#{channel}>: I'm missing {permissions} there. A server "
+                "admin can grant it to my role in Server Settings → Roles, or in this channel's "
+                "Edit Channel → Permissions; then try {command} again (or turn pictures off: "
+                "/settings pictures:False).",
+                channel=where,
+                permissions=names,
+                command=again,
+            )
+        )
     raise UserError(
-        f"I can't run a game in {where}: I'm missing {names} there. A server admin can "
-        "grant it to my role in Server Settings → Roles, or in this channel's Edit Channel "
-        f"→ Permissions; then try {again} again{instead}."
+        t(
+            "I can't run a game in <#{channel}>: I'm missing {permissions} there. A server admin "
+            "can grant it to my role in Server Settings → Roles, or in this channel's Edit "
+            "Channel → Permissions; then try {command} again.",
+            channel=where,
+            permissions=names,
+            command=again,
+        )
     )
 
 

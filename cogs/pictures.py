@@ -12,6 +12,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs.speech import label
+from games.core.text import t
+from games.core.translations import ENGLISH
+
 if TYPE_CHECKING:
     from bot.client import CookieJar
 
@@ -21,13 +25,16 @@ async def pictures_on(bot: CookieJar, guild_id: int) -> bool:
     return (await bot.known_settings.get(guild_id)).pictures
 
 
-def attach(embed: discord.Embed, png: bytes | None, filename: str) -> list[discord.File]:
+def attach(
+    embed: discord.Embed, png: bytes | None, filename: str, language: str = ENGLISH
+) -> list[discord.File]:
     """The embed shows ``png`` as its image; the files to send with it (none without)."""
     if png is None:
         return []
     embed.set_image(url=f"attachment://{filename}")
     # The description is the picture's alt text: the embed's own text says it in words.
-    return [discord.File(io.BytesIO(png), filename=filename, description="A picture of the text")]
+    alt = label(t("A picture of the text"), language)
+    return [discord.File(io.BytesIO(png), filename=filename, description=alt)]
 
 
 def keep(embed: discord.Embed, message: discord.Message | None, filename: str) -> None:

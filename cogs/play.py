@@ -19,13 +19,14 @@ from cogs.components import LEVEL_CHOICES, components_view, guarded, level_of, p
 from cogs.decks import any_deck
 from cogs.permissions import require_permissions
 from cogs.pictures import draws_pictures
+from cogs.speech import label, languages, personal, say
 from cogs.table import Presenter, presenter_of
 from cogs.table.buttons import LeaveButton
 from cogs.taken import can_cancel, channel_taken
 from games import GAMES
 from games.core.levels import Level
 from games.core.protocol import SeatChoosing
-from games.core.words import plural
+from games.core.text import Names, Text, t, tn
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -34,13 +35,13 @@ if TYPE_CHECKING:
 GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
 
 
-def nobody_to_remind(mine: list[MyMatch]) -> str:
+def nobody_to_remind(mine: list[MyMatch]) -> Text:
     """Why /remind pinged nobody, from the asker's open matches here."""
     if not mine:
-        return "Nothing to remind: you are in no match here. /play starts one."
+        return t("Nothing to remind: you are in no match here. /play starts one.")
     if any(m.my_turn for m in mine):
-        return "Nobody to remind: it is your move. /games shows where."
-    return (
+        return t("Nobody to remind: it is your move. /games shows where.")
+    return t(
         "Nobody to remind: your matches wait on bots or have not started, or their players "
         "were reminded less than an hour ago."
     )
@@ -83,8 +84,12 @@ class Play(commands.Cog):
             bot_level = level_of(level)
             if bots > chosen.max_players - 1:
                 raise UserError(
-                    f"{chosen.name} seats {render.player_count(chosen)}: "
-                    f"pick bots: {chosen.max_players - 1} at most."
+                    t(
+                        "{game} seats {players}: pick bots: {most} at most.",
+                        game=chosen.name,
+                        players=render.player_count(chosen),
+                        most=chosen.max_players - 1,
+                    )
                 )
             # The deck is checked before any lobby opens, so a typo opens nothing.
             pick = await self.host_pick(interaction, game.value, deck)
@@ -113,7 +118,8 @@ class Play(commands.Cog):
                 # As the lobby's own deck select says it: a draft is named now, not at Start.
                 mine = await self.service.deck(interaction.user.id, pick.removeprefix(MINE))
                 draft = bool(self.service.deck_problems(mine))
-                said = render.deck_picked(mine.name, self.service.deck_problems(mine))
+                language = await personal(interaction)
+                said = render.deck_picked(mine.name, self.service.deck_problems(mine), language)
                 await interaction.followup.send(said, ephemeral=True)
             if bots and len(record.seats) >= chosen.max_players and not draft:
                 # Bots took every seat: nobody could join, so nothing to wait for. With a
@@ -174,7 +180,9 @@ class Play(commands.Cog):
             return None
         chosen = GAMES[game_key]
         if not isinstance(chosen, SeatChoosing):
-            raise UserError(f"{chosen.name} is played without decks; leave deck: empty.")
+            raise UserError(
+                t("{game} is played without decks; leave deck: empty.", game=chosen.name)
+            )
         return await self.service.pick_value(
             chosen.seat_choice.catalogue, interaction.user.id, deck
         )
@@ -194,7 +202,9 @@ class Play(commands.Cog):
         stays a private sentence) and the public announcement is posted in the channel.
         """
         await interaction.response.defer(ephemeral=True, thinking=True)
-        name = render.clip(f"🍪 {game.name} · {person(interaction).name}", 100)
+        public = await languages(self.bot).public(interaction.guild_id)
+        words = t("🍪 {game} · {host}", game=game.name, host=person(interaction).name)
+        name = render.clip(label(words, public), 100)
         thread = await parent.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )
@@ -203,12 +213,14 @@ class Play(commands.Cog):
         drawn = await self.presenter.table_message(record)  # a lobby: no picture
         lobby = await thread.send(**drawn.sent())
         await self.service.set_message(record.match_id, lobby.id)
-        await parent.send(
-            f"🍪 {interaction.user.mention} opened a **{game.name}** table in {thread.mention}: "
-            "join it there!",
-            allowed_mentions=discord.AllowedMentions.none(),
+        opened = t(
+            "🍪 <@{host}> opened a **{game}** table in <#{thread}>: join it there!",
+            host=interaction.user.id,
+            game=game.name,
+            thread=thread.id,
         )
-        await interaction.followup.send(f"Your lobby is open in {thread.mention}.", ephemeral=True)
+        await parent.send(say(opened, public), allowed_mentions=discord.AllowedMentions.none())
+        await tell(interaction, t("Your lobby is open in <#{thread}>.", thread=thread.id))
         return record
 
     @app_commands.command(name="games", description="Your matches on this server.")
@@ -217,31 +229,42 @@ class Play(commands.Cog):
         async def run() -> None:
             found = await self.service.open_for_user(interaction.guild_id or 0, interaction.user.id)
             if not found:
-                await tell(interaction, "You are not in any match here. Start one with /play.")
+                await tell(interaction, t("You are not in any match here. Start one with /play."))
                 return
-            lines = []
+            language = await personal(interaction)
+            lines: list[Text] = []
             for mine in found[:20]:
                 record = mine.match
                 name = GAMES[record.game].name if record.game in GAMES else record.game
                 link = render.jump_link(record)
+                channel = record.channel_id
                 where = (
-                    f"[in <#{record.channel_id}>]({link})" if link else f"in <#{record.channel_id}>"
+                    t("[in <#{channel}>]({link})", channel=channel, link=link)
+                    if link
+                    else t("in <#{channel}>", channel=channel)
                 )
                 if record.status == "active" and await self.service.held(record):
                     # Its clocks are parked far ahead while held: a due date would mislead.
-                    state = "⏸️ paused by its tournament"
+                    state = t("⏸️ paused by its tournament")
+                elif mine.my_turn and mine.my_deadline:
+                    state = t("**your turn**, due <t:{due}:R>", due=int(mine.my_deadline))
                 elif mine.my_turn:
-                    due = f", due <t:{int(mine.my_deadline)}:R>" if mine.my_deadline else ""
-                    state = f"**your turn**{due}"
+                    state = t("**your turn**")
                 elif record.status == "lobby":
-                    state = "in the lobby"
+                    state = t("in the lobby")
                 else:
                     names = [s.name for s in record.seats if s.seat in mine.waiting_on]
-                    state = f"waiting for {', '.join(names)}" if names else "playing"
-                lines.append(f"• **{name}** {where} · {state}")
+                    state = (
+                        t("waiting for {names}", names=render.commas(names))
+                        if names
+                        else t("playing")
+                    )
+                lines.append(
+                    t("• **{game}** {where} · {state}", game=name, where=where, state=state)
+                )
             embed = discord.Embed(
-                title="🍪 Your matches",
-                description="\n".join(lines),
+                title=say(t("🍪 Your matches"), language),
+                description=render.lines(lines, language),
                 colour=render.COLOURS["neutral"],
             )
             await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -259,13 +282,19 @@ class Play(commands.Cog):
             sent = nudges.sent
             if sent:
                 matches = len({c.match.match_id for c in sent})
-                text = f"Reminded {plural(len(sent), 'player')} in {plural(matches, 'match')}."
+                text = t(
+                    "Reminded {players} in {matches}.",
+                    players=tn("{n} player", "{n} players", n=len(sent)),
+                    matches=tn("{n} match", "{n} matches", n=matches),
+                )
             elif not nudges.skipped:
                 text = nobody_to_remind(await self.service.open_for_user(guild, user))
             else:
-                text = "Nobody reminded."
+                text = t("Nobody reminded.")
             # Who was left alone and why (pinged just now, away), so the asker knows.
-            await tell(interaction, " ".join([text, *nudges.skipped]))
+            language = await personal(interaction)
+            said = " ".join(say(line, language) for line in [text, *nudges.skipped])
+            await tell(interaction, said)
 
         await guarded(interaction, run())
 
@@ -278,8 +307,16 @@ class Play(commands.Cog):
             await self.service.cancel(record.match_id, who)
             # The channel hears it from the table's own closing message.
             here = record.channel_id == interaction.channel_id
-            where = "" if here else f" in <#{record.channel_id}>"
-            await tell(interaction, f"✖️ You cancelled the {GAMES[record.game].name} match{where}.")
+            name = GAMES[record.game].name
+            if here:
+                said = t("✖️ You cancelled the {game} match.", game=name)
+            else:
+                said = t(
+                    "✖️ You cancelled the {game} match in <#{channel}>.",
+                    game=name,
+                    channel=record.channel_id,
+                )
+            await tell(interaction, said)
 
         await guarded(interaction, run())
 
@@ -297,10 +334,11 @@ class Play(commands.Cog):
                 raise NotSeated(lobby=record.status == "lobby")
             if record.status == "lobby":
                 await self.service.leave(record.match_id, person(interaction))
-                await tell(interaction, "You left the lobby.")
+                await tell(interaction, t("You left the lobby."))
                 return
             # Leaving a running match is for good: asked first, done by the button.
-            await tell(interaction, **leave_question(record.match_id))
+            language = await personal(interaction)
+            await tell(interaction, **leave_question(record.match_id, language))
 
         await guarded(interaction, run())
 
@@ -323,25 +361,33 @@ class Play(commands.Cog):
         if len(ours) == 1:
             return ours[0]
         if len(ours) > 1:
-            links = ", ".join(f"<#{r.channel_id}>" for r in ours)
-            raise UserError(f"You have several matches in threads here ({links}): /{verb} in one.")
-        raise UserError(f"There is no match in this channel to {verb}.")
+            links = Names(t("<#{channel}>", channel=r.channel_id) for r in ours)
+            raise UserError(
+                t(
+                    "You have several matches in threads here ({links}): /{command} in one.",
+                    links=links,
+                    command=verb,
+                )
+            )
+        if verb == "cancel":
+            raise UserError(t("There is no match in this channel to cancel."))
+        raise UserError(t("There is no match in this channel to leave."))
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        await tell(interaction, "That command could not run. Please try again in a moment.")
+        await tell(interaction, t("That command could not run. Please try again in a moment."))
 
 
 THREADS_LOOKED_AT = 50  # a channel's active threads searched for a match of the person
 
 
-def leave_question(match_id: str) -> dict[str, Any]:
+def leave_question(match_id: str, language: str) -> dict[str, Any]:
     """/leave in a running match asks first: a bot takes the seat for good."""
     view = components_view()
-    view.add_item(LeaveButton(match_id))
+    view.add_item(LeaveButton(match_id, language))
     return {
-        "text": "Leave this match? A bot takes your seat for good; you can't come back.",
+        "text": t("Leave this match? A bot takes your seat for good; you can't come back."),
         "view": view,
     }
 

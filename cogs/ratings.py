@@ -22,9 +22,10 @@ from bot.store.ratings import RatingRecord
 from cogs import render
 from cogs.components import GuardedClick, components_view, guarded, page_button
 from cogs.pictures import attach, pictures_on
+from cogs.speech import label, personal, say
 from games import GAMES
 from games.core.levels import LEVEL_NAMES, LEVELS
-from games.core.words import ordinal, plural
+from games.core.text import Text, t, tc, tn
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -62,50 +63,88 @@ def sparkline(values: list[int]) -> str:
 # How a match comes to be rated on a server (/settings ratings), said where nothing is rated
 # yet: a server that rates no match must not send people off to /play for a rating.
 HOW_RATED = {
-    "all": "A finished match with two or more people rates its players: start one with /play!",
-    "events": "Only tournament matches are rated here: ask the organisers when the next one is.",
-    "off": "This server rates no matches: its admins turned ratings off in /settings.",
+    "all": t("A finished match with two or more people rates its players: start one with /play!"),
+    "events": t("Only tournament matches are rated here: ask the organisers when the next one is."),
+    "off": t("This server rates no matches: its admins turned ratings off in /settings."),
 }
 
 
-async def how_rated(client: discord.Client, guild_id: int) -> str:
+def ordinal(place: int) -> Text:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st: each language writes its own."""
+    if 10 <= place % 100 <= 20 or place % 10 not in (1, 2, 3):
+        return tc("place", "{n}th", n=place)
+    if place % 10 == 1:
+        return tc("place", "{n}st", n=place)
+    if place % 10 == 2:
+        return tc("place", "{n}nd", n=place)
+    return tc("place", "{n}rd", n=place)
+
+
+def games_played(count: int) -> Text:
+    return tn("{n} game", "{n} games", n=count)
+
+
+async def how_rated(client: discord.Client, guild_id: int) -> Text:
     return HOW_RATED[(await client.known_settings.get(guild_id)).ratings]  # type: ignore[attr-defined]
 
 
 # --- /leaderboard ------------------------------------------------------------------------------
-def leaderboard_message(found: LeaderboardPage, how: str) -> tuple[discord.Embed, discord.ui.View]:
+def leaderboard_message(
+    found: LeaderboardPage, how: Text, language: str
+) -> tuple[discord.Embed, discord.ui.View]:
     """A page of the leaderboard; ``how`` says how a match is rated here, when nobody is."""
     name = GAMES[found.game].name
     if found.entries:
         lines = [
-            f"{render.MEDALS.get(rank, f'`{rank:>3}.`')} <@{rating.user_id}> · "
-            f"**{shown(rating)}** · {plural(rating.games, 'game')}"
+            # The rank's mark is code: a column of aligned numbers.
+            render.MEDALS.get(rank, f"`{rank:>3}.`")
+            + " "
+            + say(
+                t(
+                    "<@{user}> · **{rating}** · {games}",
+                    user=rating.user_id,
+                    rating=shown(rating),
+                    games=games_played(rating.games),
+                ),
+                language,
+            )
             for rank, rating in found.entries
         ]
         text = "\n".join(lines)
     else:
-        text = f"Nobody is rated in {name} here yet. {how}"
+        text = say(t("Nobody is rated in {game} here yet. {how}", game=name, how=how), language)
     if found.bots:
-        levels = " · ".join(
-            f"{LEVEL_NAMES[level]} {shown(rating)}"
-            for level in LEVELS
-            if (rating := found.bots.get(level)) is not None
+        levels = render.dotted(
+            [
+                t("{level} {rating}", level=LEVEL_NAMES[level], rating=shown(rating))
+                for level in LEVELS
+                if (rating := found.bots.get(level)) is not None
+            ]
         )
-        text += f"\n\n🤖 **Bots** (a reference, not ranked): {levels}"
+        bots = t("🤖 **Bots** (a reference, not ranked): {levels}", levels=levels)
+        text += "\n\n" + say(bots, language)
     embed = discord.Embed(
-        title=render.clip(f"🏆 {name} leaderboard", render.TITLE),
+        title=render.clip(say(t("🏆 {game} leaderboard", game=name), language), render.TITLE),
         description=render.clip(text, render.DESCRIPTION),
         colour=render.COLOURS["done"],
     )
-    embed.set_footer(
-        text=f"Page {found.page + 1} of {found.pages} · {found.total} rated · "
-        f"{PROVISIONAL} provisional: fewer than {PROVISIONAL_GAMES} games · /stats for one player"
+    footer = t(
+        "Page {page} of {pages} · {total} rated · {mark} provisional: fewer than {least} "
+        "games · /stats for one player",
+        page=found.page + 1,
+        pages=found.pages,
+        total=found.total,
+        mark=PROVISIONAL,
+        least=PROVISIONAL_GAMES,
     )
+    embed.set_footer(text=say(footer, language))
     view = components_view()
     if found.pages > 1:
-        view.add_item(LeaderboardButton(found.game, found.page - 1, "a", found.page == 0))
+        view.add_item(LeaderboardButton(found.game, found.page - 1, "a", found.page == 0, language))
         view.add_item(
-            LeaderboardButton(found.game, found.page + 1, "b", found.page >= found.pages - 1)
+            LeaderboardButton(
+                found.game, found.page + 1, "b", found.page >= found.pages - 1, language
+            )
         )
     return embed, view
 
@@ -117,12 +156,15 @@ class LeaderboardButton(
 ):
     """Higher / lower page of /leaderboard."""
 
-    def __init__(self, game: str, page: int, slot: str, disabled: bool = False) -> None:
+    def __init__(
+        self, game: str, page: int, slot: str, disabled: bool = False, language: str = "en"
+    ) -> None:
         super().__init__(
             page_button(
                 slot,
-                ("Higher", "Lower"),
+                (tc("button", "Higher"), tc("button", "Lower")),
                 f"cj:lb:{game}:{max(page, 0)}:{slot}",
+                language,
                 disabled=disabled,
             )
         )
@@ -137,32 +179,50 @@ class LeaderboardButton(
     async def _run(self, interaction: discord.Interaction) -> None:
         guild = interaction.guild_id or 0
         found = await ratings_of(interaction).leaderboard(guild, self.game, self.page)
-        embed, view = leaderboard_message(found, await how_rated(interaction.client, guild))
+        how = await how_rated(interaction.client, guild)
+        embed, view = leaderboard_message(found, how, await personal(interaction))
         await interaction.response.edit_message(embed=embed, view=view)
 
 
 # --- /stats ------------------------------------------------------------------------------------
-def stats_embed(found: PlayerStats) -> discord.Embed:
+def stats_embed(found: PlayerStats, language: str) -> discord.Embed:
     rating = found.rating
-    places = " · ".join(
-        f"{render.MEDALS.get(place, '')}{ordinal(place)} ×{times}"
-        for place, times in found.places.items()
+    places = render.dotted(
+        [
+            t(
+                "{medal}{place} ×{times}",
+                medal=render.MEDALS.get(place, ""),
+                place=ordinal(place),
+                times=times,
+            )
+            for place, times in found.places.items()
+        ]
     )
-    provisional = (
-        f" (provisional: {PROVISIONAL_GAMES - rating.games} more game"
-        f"{'s' if PROVISIONAL_GAMES - rating.games != 1 else ''} to settle)"
-        if rating.games < PROVISIONAL_GAMES
-        else ""
-    )
+    if rating.games < PROVISIONAL_GAMES:
+        head = tn(
+            "<@{user}> · rating **{rating}** (provisional: {n} more game to settle)",
+            "<@{user}> · rating **{rating}** (provisional: {n} more games to settle)",
+            n=PROVISIONAL_GAMES - rating.games,
+            user=found.user_id,
+            rating=rating.display,
+        )
+    else:
+        head = t("<@{user}> · rating **{rating}**", user=found.user_id, rating=rating.display)
+    recent = found.history[-SPARK_POINTS:]
+    lines = [
+        head,
+        t("**Games:** {games} · **Wins:** {wins}", games=rating.games, wins=found.wins),
+        t("**Places:** {places}", places=places),
+        t(
+            "**Rating:** `{curve}` {low}–{high}",
+            curve=sparkline(found.history),
+            low=min(recent),
+            high=max(recent),
+        ),
+    ]
     embed = discord.Embed(
         title=render.clip(f"📈 {GAMES[found.game].name}", render.TITLE),
-        description=(
-            f"<@{found.user_id}> · rating **{rating.display}**{provisional}\n"
-            f"**Games:** {rating.games} · **Wins:** {found.wins}\n"
-            f"**Places:** {places}\n"
-            f"**Rating:** `{sparkline(found.history)}` "
-            f"{min(found.history[-SPARK_POINTS:])}–{max(found.history[-SPARK_POINTS:])}"
-        ),
+        description=render.lines(lines, language),
         colour=render.COLOURS["done"],
     )
     embed.set_footer(text=f"μ {rating.mu:.2f} · σ {rating.sigma:.2f} · shown: 1500 + 24·(μ − 3σ)")
@@ -170,40 +230,56 @@ def stats_embed(found: PlayerStats) -> discord.Embed:
 
 
 async def curve_files(
-    bot: CookieJar, guild_id: int, found: PlayerStats, embed: discord.Embed
+    bot: CookieJar, guild_id: int, found: PlayerStats, embed: discord.Embed, language: str
 ) -> list[discord.File]:
     """The rating curve as the embed's picture, unless the server turned pictures off."""
     if len(found.times) != len(found.history) or not await pictures_on(bot, guild_id):
         return []
     games = len(found.history) - 1
-    title = f"{GAMES[found.game].name} rating"
-    subtitle = (
-        f"{plural(games, 'rated game')} · now {found.history[-1]} · best {max(found.history)}"
+    # Words drawn in the picture: in the reader's language, as written (no markdown there).
+    title = label(t("{game} rating", game=GAMES[found.game].name), language)
+    subtitle = label(
+        tn(
+            "{n} rated game · now {now} · best {best}",
+            "{n} rated games · now {now} · best {best}",
+            n=games,
+            now=found.history[-1],
+            best=max(found.history),
+        ),
+        language,
     )
     png = await asyncio.to_thread(rating_curve, found.times, found.history, title, subtitle)
-    return attach(embed, png, CURVE)
+    return attach(embed, png, CURVE, language)
 
 
-def summary_embed(user_id: int, ratings: list[RatingRecord]) -> discord.Embed:
+def summary_embed(user_id: int, ratings: list[RatingRecord], language: str) -> discord.Embed:
     lines = [
-        f"**{GAMES[r.game].name if r.game in GAMES else r.game}** · {shown(r)} · "
-        f"{plural(r.games, 'game')}"
+        t(
+            "**{game}** · {rating} · {games}",
+            game=GAMES[r.game].name if r.game in GAMES else r.game,
+            rating=shown(r),
+            games=games_played(r.games),
+        )
         for r in ratings
     ]
+    pick = say(t("Pick a game below for places and the curve."), language)
     return discord.Embed(
-        title="📈 Ratings",
+        title=say(t("📈 Ratings"), language),
         description=render.clip(
-            f"<@{user_id}>\n" + "\n".join(lines) + "\nPick a game below for places and the curve.",
+            f"<@{user_id}>\n" + render.lines(lines, language) + "\n" + pick,
             render.DESCRIPTION,
         ),
         colour=render.COLOURS["done"],
     )
 
 
-def games_menu(user_id: int, ratings: list[RatingRecord], current: str | None) -> discord.ui.View:
+def games_menu(
+    user_id: int, ratings: list[RatingRecord], current: str | None, language: str
+) -> discord.ui.View:
     """The player's rated games as a select: what /stats offers to look at in detail."""
     view = components_view()
-    view.add_item(StatsGame.build(user_id, [r for r in ratings if r.game in GAMES], current))
+    rated = [r for r in ratings if r.game in GAMES]
+    view.add_item(StatsGame.build(user_id, rated, current, language))
     return view
 
 
@@ -221,10 +297,12 @@ class StatsGame(
         self.user_id = user_id
 
     @classmethod
-    def build(cls, user_id: int, ratings: list[RatingRecord], current: str | None) -> StatsGame:
+    def build(
+        cls, user_id: int, ratings: list[RatingRecord], current: str | None, language: str
+    ) -> StatsGame:
         select = discord.ui.Select(
             custom_id=f"cj:stats:{user_id}",
-            placeholder="Pick a game for places and the curve",
+            placeholder=label(t("Pick a game for places and the curve"), language),
             options=[
                 discord.SelectOption(
                     label=f"{GAMES[r.game].name} · {shown(r)}",
@@ -246,18 +324,20 @@ class StatsGame(
         values = self.item.values  # type: ignore[attr-defined]
         game = values[0] if values else ""
         if game not in GAMES:
-            raise UserError("Pick a game from the list.")
+            raise UserError(t("Pick a game from the list."))
         ratings = ratings_of(interaction)
         guild = interaction.guild_id or 0
         found = await ratings.stats(guild, self.user_id, game)
         if found is None:
-            raise UserError(f"No rated match of {GAMES[game].name} here yet.")
+            raise UserError(t("No rated match of {game} here yet.", game=GAMES[game].name))
         rated = await ratings.rated_games(guild, self.user_id)
-        embed = stats_embed(found)
-        files = await curve_files(interaction.client, guild, found, embed)  # type: ignore[arg-type]
+        language = await personal(interaction)
+        embed = stats_embed(found, language)
+        bot = interaction.client
+        files = await curve_files(bot, guild, found, embed, language)  # type: ignore[arg-type]
         await interaction.response.edit_message(
             embed=embed,
-            view=games_menu(self.user_id, rated, game),
+            view=games_menu(self.user_id, rated, game, language),
             attachments=files,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -277,7 +357,8 @@ class RatingsCog(commands.Cog, name="Ratings"):
         async def run() -> None:
             guild = interaction.guild_id or 0
             found = await self.bot.ratings.leaderboard(guild, game.value)
-            embed, view = leaderboard_message(found, await how_rated(self.bot, guild))
+            how = await how_rated(self.bot, guild)
+            embed, view = leaderboard_message(found, how, await personal(interaction))
             await interaction.response.send_message(
                 embed=embed,
                 view=view,
@@ -301,28 +382,45 @@ class RatingsCog(commands.Cog, name="Ratings"):
             files: list[discord.File] = []
             who = user or interaction.user
             guild = interaction.guild_id or 0
-            whose = "You have" if who.id == interaction.user.id else f"{who.mention} has"
+            mine = who.id == interaction.user.id
+            language = await personal(interaction)
             if game is None:
                 found = await self.bot.ratings.rated_games(guild, who.id)
                 if not found:
+                    how = await how_rated(self.bot, guild)
+                    if mine:
+                        raise UserError(t("You have no rated match here yet. {how}", how=how))
                     raise UserError(
-                        f"{whose} no rated match here yet. {await how_rated(self.bot, guild)}"
+                        t("<@{user}> has no rated match here yet. {how}", user=who.id, how=how)
                     )
-                embed = summary_embed(who.id, found)
+                embed = summary_embed(who.id, found, language)
             else:
                 stats = await self.bot.ratings.stats(guild, who.id, game.value)
                 if stats is None:
+                    name = GAMES[game.value].name if game.value in GAMES else game.value
+                    if mine:
+                        raise UserError(
+                            t(
+                                "You have no rated match of {game} here yet; try /stats "
+                                "without a game to see every game rated.",
+                                game=name,
+                            )
+                        )
                     raise UserError(
-                        f"{whose} no rated match of {game.name} here yet; try /stats without "
-                        "a game to see every game rated."
+                        t(
+                            "<@{user}> has no rated match of {game} here yet; try /stats "
+                            "without a game to see every game rated.",
+                            user=who.id,
+                            game=name,
+                        )
                     )
-                embed = stats_embed(stats)
-                files = await curve_files(self.bot, guild, stats, embed)
+                embed = stats_embed(stats, language)
+                files = await curve_files(self.bot, guild, stats, embed, language)
                 found = await self.bot.ratings.rated_games(guild, who.id)
             await interaction.response.send_message(
                 embed=embed,
                 files=files,
-                view=games_menu(who.id, found, game.value if game else None),
+                view=games_menu(who.id, found, game.value if game else None, language),
                 ephemeral=PRIVATE_LOOK_UPS,
                 allowed_mentions=discord.AllowedMentions.none(),
             )

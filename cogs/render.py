@@ -10,11 +10,12 @@ from bot.service.decks import MINE
 from bot.store import MatchRecord, SeatRecord
 from bot.store.tournament_records import EntrantRecord
 from bot.timing import MatchSettings
+from cogs.speech import say
 from games.core.levels import LEVEL_NAMES
 from games.core.options import choice_text, describe, summary, switches
 from games.core.panels import Panel
 from games.core.protocol import Decision, Game, Option, SeatChoosing
-from games.core.words import bullets
+from games.core.text import Text, joined, plain, t, tc, tn
 
 COLOURS = {
     "neutral": discord.Colour.from_rgb(201, 146, 84),  # cookie brown
@@ -58,101 +59,182 @@ def jump_link(record: MatchRecord) -> str | None:
     return f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
 
 
-def embed_from_panel(panel: Panel) -> discord.Embed:
+def embed_from_panel(panel: Panel, language: str) -> discord.Embed:
+    """A game's panel as an embed in ``language``, inside every limit Discord sets."""
     embed = discord.Embed(
-        title=clip(panel.title, TITLE),
-        description=clip(panel.description, DESCRIPTION) or None,
+        title=clip(say(panel.title, language), TITLE),
+        description=clip(say(panel.description, language), DESCRIPTION) or None,
         colour=COLOURS[panel.accent],
     )
     budget = EMBEDS_TOTAL - len(embed.title or "") - len(embed.description or "") - 200
     for field in panel.fields[:FIELDS]:
-        name, value = clip(field.name, FIELD_NAME), clip(field.value or "\u200b", FIELD_VALUE)
+        name = clip(say(field.name, language), FIELD_NAME)
+        value = clip(say(field.value, language) or "\u200b", FIELD_VALUE)
         if len(name) + len(value) > budget:
             break
         budget -= len(name) + len(value)
         embed.add_field(name=name, value=value, inline=field.inline)
     if panel.footer:
-        embed.set_footer(text=clip(panel.footer, min(FOOTER, max(budget, 0) + 150)))
+        footer = say(panel.footer, language)
+        embed.set_footer(text=clip(footer, min(FOOTER, max(budget, 0) + 150)))
     return embed
 
 
 # --- lobby ---------------------------------------------------------------------------------
-def problem_lines(problems: list[str]) -> str:
+def lines(texts: list[str], language: str) -> str:
+    """Lines, each a sentence of its own, rendered and put one under the other."""
+    return "\n".join(say(text, language) for text in texts)
+
+
+def bullets(texts: list[str], language: str) -> str:
+    """One bullet a line ("• ..."), each rendered."""
+    return "\n".join(say(t("• {line}", line=text), language) for text in texts)
+
+
+def problem_lines(problems: list[str], language: str) -> str:
     """What keeps a deck from play, one bullet a line."""
-    return bullets(problems)
+    return bullets(problems, language)
 
 
-def deck_picked(name: str, problems: list[str]) -> str:
+def deck_picked(name: str, problems: list[str], language: str) -> str:
     """A player's own deck picked for a table, with what keeps a draft from Start."""
-    text = f"You play **{name}** at this table."
-    if problems:
-        text += (
-            " It is a draft, so the match cannot start with it until it is fixed:\n"
-            + problem_lines(problems)
-            + "\nFix it with /deck import under the same name, or pick another with "
-            "**Choose deck**."
-        )
-    return clip(text, CONTENT)
+    if not problems:
+        return clip(say(t("You play **{deck}** at this table.", deck=name), language), CONTENT)
+    said = [
+        say(
+            t(
+                "You play **{deck}** at this table. It is a draft, so the match cannot start "
+                "with it until it is fixed:",
+                deck=name,
+            ),
+            language,
+        ),
+        problem_lines(problems, language),
+        say(
+            t(
+                "Fix it with /deck import under the same name, or pick another with "
+                "**Choose deck**."
+            ),
+            language,
+        ),
+    ]
+    return clip("\n".join(said), CONTENT)
 
 
 def pace_line(record: MatchRecord) -> str:
     return MatchSettings.model_validate_json(record.settings or "{}").pace_label
 
 
-def deadline_lines(record: MatchRecord, deadlines: dict[int, float]) -> str:
+def deadline_lines(record: MatchRecord, deadlines: dict[int, float]) -> Text:
     """Discord timestamps: every reader sees the deadline in their own time zone."""
     names = {s.seat: s.name for s in record.seats}
-    return "\n".join(
-        f"{names.get(seat, seat)} — <t:{int(due)}:R>" for seat, due in sorted(deadlines.items())
+    return stacked(
+        [
+            t("{name} — <t:{due}:R>", name=names.get(seat, str(seat)), due=int(due))
+            for seat, due in sorted(deadlines.items())
+        ]
     )
 
 
-def seat_name(seat: SeatRecord | EntrantRecord) -> str:
+def stacked(texts: Sequence[str]) -> Text:
+    """Lines, each a whole sentence of its own, one under the other, as one Text (a panel's
+    field holds one): each line is rendered in the reader's language."""
+    return joined(texts, "\n")
+
+
+def commas(items: Sequence[str]) -> Text:
+    """Names or Texts one after another, comma-separated the reader's way ("Ana, Ben";
+    "Ana、Ben"): a series, not a sentence's list."""
+    return joined(items, COMMA)
+
+
+def spaced(items: Sequence[str]) -> Text:
+    """Texts side by side, a space apart (mentions, one after another)."""
+    return joined(items, " ")
+
+
+def dotted(items: Sequence[str]) -> Text:
+    """Parts of one line kept apart by a middle dot ("🥇1st ×3 · 🥈2nd ×1")."""
+    return joined(items, " · ")
+
+
+# A series' separator, which each language writes its own way ("、" in Japanese).
+COMMA = tc("separator", ", ")
+
+
+def seat_name(seat: SeatRecord | EntrantRecord) -> Text:
     """A seat (or a tournament's entrant) as the lobby and the table's lines name it: a bot
     with its level."""
-    return f"{seat.name} ({LEVEL_NAMES[seat.level]})" if seat.is_bot else seat.name
+    if seat.is_bot:
+        return t("{name} ({level})", name=seat.name, level=LEVEL_NAMES[seat.level])
+    return plain(seat.name)
 
 
-def bot_levels(record: MatchRecord) -> str:
-    """The match's bots and how hard each plays ("🤖 Abe (Hard), 🤖 Bea (Easy)"), or ""."""
-    return ", ".join(seat_name(s) for s in record.seats if s.is_bot)
+def bot_levels(record: MatchRecord) -> Text:
+    """The match's bots and how hard each plays ("🤖 Abe (Hard), 🤖 Bea (Easy)")."""
+    return commas([seat_name(s) for s in record.seats if s.is_bot])
 
 
-def lobby_embed(record: MatchRecord, game: Game) -> discord.Embed:
-    seats = (
-        "\n".join(
-            f"{s.seat + 1}. {seat_name(s)}" + (" · host" if s.user_id == record.host_id else "")
-            for s in record.seats
+def lobby_embed(record: MatchRecord, game: Game, language: str) -> discord.Embed:
+    rows: list[Text] = []
+    for s in record.seats:
+        if s.user_id == record.host_id:
+            row = t("{number}. {name} · host", number=s.seat + 1, name=seat_name(s))
+        else:
+            row = t("{number}. {name}", number=s.seat + 1, name=seat_name(s))
+        if isinstance(game, SeatChoosing):
+            row = t("{seat} · {pick}", seat=row, pick=seat_pick(record, game, s))
+        rows.append(row)
+    seats = lines(rows, language) or say(t("*nobody yet*"), language)
+    if isinstance(game, SeatChoosing) and any(unpicked(record, seat) for seat in record.seats):
+        seats += "\n" + say(
+            t("*Pick yours with **{select}**.*", select=game.seat_choice.title), language
         )
-        or "*nobody yet*"
-    )
     options = game.load_options(record.options)  # type: ignore[attr-defined]
     embed = discord.Embed(
-        title=f"🍪 {game.name} · lobby",
-        description=(
-            f"Hosted by <@{record.host_id}>. Press **Join** to take a seat. The host can add "
-            f"bots, pick the options and **Start** with {player_count(game)}."
+        title=say(t("🍪 {game} · lobby", game=game.name), language),
+        description=say(
+            t(
+                "Hosted by <@{host}>. Press **Join** to take a seat. The host can add bots, "
+                "pick the options and **Start** with {players}.",
+                host=record.host_id,
+                players=player_count(game),
+            ),
+            language,
         ),
         colour=COLOURS["neutral"],
     )
-    if isinstance(game, SeatChoosing) and record.seats:
-        seats = "\n".join(
-            f"{line} · {seat_pick(record, game, seat)}"
-            for line, seat in zip(seats.splitlines(), record.seats, strict=True)
+    embed.add_field(
+        name=say(
+            t("Seats ({taken}/{most})", taken=len(record.seats), most=game.max_players), language
+        ),
+        value=clip(seats, FIELD_VALUE),
+    )
+    rules = summary(options)
+    embed.add_field(
+        name=say(t("Options"), language),
+        value=clip(
+            say(rules, language) if rules else say(t("standard rules"), language), FIELD_VALUE
+        ),
+        inline=False,
+    )
+    embed.add_field(
+        name=say(t("Pace"), language), value=say(pace_line(record), language), inline=False
+    )
+    embed.set_footer(
+        text=say(
+            t("/rules explains the game · Only the host or Manage Server can start."), language
         )
-        if any(unpicked(record, seat) for seat in record.seats):
-            seats += f"\n*Pick yours with **{game.seat_choice.title}**.*"
-    embed.add_field(name=f"Seats ({len(record.seats)}/{game.max_players})", value=seats)
-    embed.add_field(name="Options", value=summary(options) or "standard rules", inline=False)
-    embed.add_field(name="Pace", value=pace_line(record), inline=False)
-    embed.set_footer(text="/rules explains the game · Only the host or Manage Server can start.")
+    )
     return embed
 
 
-def player_count(game: Game) -> str:
+def player_count(game: Game) -> Text:
     """ "2 players" for a game of two, "2–6 players" for a range: never "2–2"."""
     low, high = game.min_players, game.max_players
-    return f"{low} players" if low == high else f"{low}–{high} players"
+    if low == high:
+        return tn("{n} player", "{n} players", n=low)
+    return t("{low}–{high} players", low=low, high=high)
 
 
 def unpicked(record: MatchRecord, seat: SeatRecord) -> bool:
@@ -161,25 +243,36 @@ def unpicked(record: MatchRecord, seat: SeatRecord) -> bool:
     return seat.user_id is not None and seat.user_id not in picks
 
 
-def seat_pick(record: MatchRecord, game: SeatChoosing, seat: SeatRecord) -> str:
+def seat_pick(record: MatchRecord, game: SeatChoosing, seat: SeatRecord) -> Text:
     """What the seat plays: its player's pick, else the ready list it gets (said so)."""
     picks = MatchSettings.model_validate_json(record.settings or "{}").picks
     ready = dict(game.seat_choice.ready)
     value = picks.get(seat.user_id) if seat.user_id is not None else None
+    noun = game.seat_choice.noun
     if value is None:
         chosen = ready.get(game.default_choice(seat.seat), "?")
-        return f"{chosen} (ready {game.seat_choice.noun}" + (
-            ")" if seat.user_id is None else ", none chosen)"
-        )
+        if seat.user_id is None:
+            return t("{choice} (ready {noun})", choice=chosen, noun=noun)
+        return t("{choice} (ready {noun}, none chosen)", choice=chosen, noun=noun)
     if value.startswith(MINE):
-        return f"{game.seat_choice.noun} '{value.removeprefix(MINE)}'"
-    return ready.get(value, value)
+        return t("{noun} '{name}'", noun=noun, name=value.removeprefix(MINE))
+    return _as_text(ready[value]) if value in ready else plain(value)
 
 
-def closed_embed(record: MatchRecord, game: Game) -> discord.Embed:
+def _as_text(words: str) -> Text:
+    return words if isinstance(words, Text) else plain(words)
+
+
+def game_words(words: str) -> Text:
+    """A game's words as an argument: a Text as it is; an older plain line (a stored
+    match's) is the game's English, shown as written."""
+    return _as_text(words)
+
+
+def closed_embed(record: MatchRecord, game: Game, language: str) -> discord.Embed:
     return discord.Embed(
-        title=f"🍪 {game.name}",
-        description="This match was cancelled. Start a new one with /play.",
+        title=say(t("🍪 {game}", game=game.name), language),
+        description=say(t("This match was cancelled. Start a new one with /play."), language),
         colour=COLOURS["neutral"],
     )
 
@@ -194,7 +287,11 @@ def titled(title: str, label: str) -> str:
     """ "Stack: Stack of 39" says its title twice: a label that names it stands alone. A
     title's aside in brackets ("Modifier round (live)") is not needed for the match."""
     named = title.split(" (")[0].lower()
-    return label if label.lower().startswith(named) else f"{title}: {label}"
+    return (
+        label
+        if label.lower().startswith(named)
+        else t("{title}: {label}", title=title, label=label)
+    )
 
 
 def option_select_choices(
@@ -231,7 +328,13 @@ def option_select_choices(
         )
     settings = MatchSettings.model_validate_json(record.settings or "{}")
     selects.append(
-        (PACE, [(k, f"Pace: {v}", k == settings.pace, "") for k, v in settings.pace_choices()])
+        (
+            PACE,
+            [
+                (k, t("Pace: {pace}", pace=v), k == settings.pace, "")
+                for k, v in settings.pace_choices()
+            ],
+        )
     )
     return fit_selects(selects, rows)
 
@@ -256,10 +359,13 @@ def fit_selects(
 
 
 # --- decisions -------------------------------------------------------------------------------
+CHOOSE = tc("select", "Choose")  # a decision's moves that name no group of their own
+
+
 def grouped(decision: Decision) -> list[tuple[str, list[tuple[int, Option]]]]:
     groups: dict[str, list[tuple[int, Option]]] = {}
     for index, option in enumerate(decision.options):
-        groups.setdefault(option.group or "Choose", []).append((index, option))
+        groups.setdefault(option.group or CHOOSE, []).append((index, option))
     return list(groups.items())
 
 
@@ -290,7 +396,8 @@ def layout(
     if len(plan) <= rows_available:
         return plan
     everything = [pair for _, options in groups for pair in options]
-    return [("select", "Your moves", part) for part in chunks(everything)][:rows_available]
+    moves = t("Your moves")
+    return [("select", moves, part) for part in chunks(everything)][:rows_available]
 
 
 def select_choices(options: list[tuple[int, Option]], picks: int) -> list[tuple[str, str, str]]:
@@ -306,17 +413,22 @@ def select_choices(options: list[tuple[int, Option]], picks: int) -> list[tuple[
     for copies in same.values():
         first = copies[0][1]
         held = len(copies)
-        note = f"You hold {held}." if held > 1 else ""
-        description = " ".join(t for t in (first.description, note) if t)
-        if picks == 1:
-            rows.append(
-                (str(copies[0][0]), first.label + (f" ×{held}" if held > 1 else ""), description)
+        description: str = first.description
+        if held > 1:
+            note = tn("You hold {n}.", "You hold {n}.", n=held)
+            description = (
+                t("{description} {note}", description=first.description, note=note)
+                if first.description
+                else note
             )
+        if picks == 1:
+            label = t("{label} ×{n}", label=first.label, n=held) if held > 1 else first.label
+            rows.append((str(copies[0][0]), label, description))
             continue
         for number, (index, option) in enumerate(copies[:picks], start=1):
             label = option.label
             if number > 1 and label == first.label:  # the game did not tell copies apart
-                label = f"{label} ({number})"
+                label = t("{label} ({n})", label=label, n=number)
             rows.append((str(index), label, description))
     return rows[:SELECT_OPTIONS]
 
@@ -338,7 +450,8 @@ def merged(
             break
         size, i = min(pairs)
         kind = "button" if size <= BUTTONS_PER_ROW else "select"
-        plan[i : i + 2] = [(kind, f"{plan[i][1]} · {plan[i + 1][1]}", plan[i][2] + plan[i + 1][2])]
+        both = t("{first} · {second}", first=plan[i][1], second=plan[i + 1][1])
+        plan[i : i + 2] = [(kind, both, plan[i][2] + plan[i + 1][2])]
     return plan
 
 

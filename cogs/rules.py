@@ -16,36 +16,42 @@ from discord.ext import commands
 from cogs import render
 from cogs.components import GuardedClick, components_view, tell
 from cogs.play import GAME_CHOICES
+from cogs.speech import label, personal, say
 from games import GAMES
 from games.core.protocol import Game
+from games.core.text import Text, t, tc
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
 
-# The parts a quick start's buttons open: (label, emoji, title).
+# The parts a quick start's buttons open: (label, emoji).
 PARTS = {
-    "full": ("Full rules", "📖", "rules"),
-    "rulings": ("Our rulings", "⚖️", "our rulings"),
+    "full": (tc("button", "Full rules"), "📖"),
+    "rulings": (tc("button", "Our rulings"), "⚖️"),
 }
 
 
-def seats(game: Game) -> str:
-    """ "2 players" or "2–6 players": a range only where there is one."""
-    low, high = game.min_players, game.max_players
-    return f"{low} players" if low == high else f"{low}–{high} players"
+def part_title(game: Game, part: str) -> Text:
+    if part == "full":
+        return t("📖 {game} · rules", game=game.name)
+    return t("⚖️ {game} · our rulings", game=game.name)
 
 
-def quick_start_message(key: str) -> tuple[discord.Embed, discord.ui.View]:
+def footer(game: Game) -> Text:
+    return t("{players} · /play to start", players=render.player_count(game))
+
+
+def quick_start_message(key: str, language: str) -> tuple[discord.Embed, discord.ui.View]:
     game = GAMES[key]
     embed = discord.Embed(
-        title=f"📖 {game.name} · quick start",
-        description=game.quick_start,
+        title=say(t("📖 {game} · quick start", game=game.name), language),
+        description=say(game.quick_start, language),
         colour=render.COLOURS["neutral"],
     )
-    embed.set_footer(text=f"{seats(game)} · /play to start")
+    embed.set_footer(text=say(footer(game), language))
     view = components_view()
     for part in PARTS:
-        view.add_item(RulesButton(key, part))
+        view.add_item(RulesButton(key, part, language))
     return embed, view
 
 
@@ -60,11 +66,11 @@ class RulesButton(
 ):
     """Full rules / Our rulings under a /rules quick start."""
 
-    def __init__(self, game: str, part: str) -> None:
-        label, emoji, _ = PARTS[part]
+    def __init__(self, game: str, part: str, language: str = "en") -> None:
+        words, emoji = PARTS[part]
         super().__init__(
             discord.ui.Button(
-                label=label,
+                label=label(words, language),
                 emoji=emoji,
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"cj:rules:{game}:{part}",
@@ -81,12 +87,13 @@ class RulesButton(
     async def _run(self, interaction: discord.Interaction) -> None:
         game = GAMES.get(self.game)
         if game is None:
-            await tell(interaction, "That game is no longer here: see /rules.")
+            await tell(interaction, t("That game is no longer here: see /rules."))
             return
+        language = await personal(interaction)
         messages = render.paged(
-            part_text(game, self.part),
-            title=f"{PARTS[self.part][1]} {game.name} · {PARTS[self.part][2]}",
-            footer=f"{seats(game)} · /play to start",
+            say(part_text(game, self.part), language),
+            title=say(part_title(game, self.part), language),
+            footer=say(footer(game), language),
         )
         await interaction.response.send_message(embeds=messages[0], ephemeral=True)
         for embeds in messages[1:]:
@@ -103,7 +110,7 @@ class Rules(commands.Cog):
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        embed, view = quick_start_message(game.value)
+        embed, view = quick_start_message(game.value, await personal(interaction))
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 

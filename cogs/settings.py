@@ -22,14 +22,27 @@ from bot.timing import (
 from bot.web.paths import page_link
 from cogs import render
 from cogs.components import LEVEL_CHOICES, guarded, level_of, person, tell
+from cogs.speech import CatalogTranslator, chosen, languages, personal, say
 from games.core.levels import LEVEL_NAMES
-from games.core.words import plural
+from games.core.text import Text, plain, t, tn
+from games.core.translations import NATIVE_NAMES, SELECTABLE
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
 
+# The languages on offer, each named as it names itself; "auto" follows Discord's locale.
+AUTO = "auto"
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=t("Automatic: the server's Discord language"), value=AUTO),
+    *(app_commands.Choice(name=plain(NATIVE_NAMES[code]), value=code) for code in SELECTABLE),
+]
+MY_LANGUAGE_CHOICES = [
+    app_commands.Choice(name=t("Automatic: my Discord app's language"), value=AUTO),
+    *LANGUAGE_CHOICES[1:],
+]
 
-def choices(labels: dict[str, str]) -> list[app_commands.Choice[str]]:
+
+def choices(labels: dict[str, Text]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=label, value=key) for key, label in labels.items()]
 
 
@@ -38,70 +51,112 @@ def days_left(used: float) -> int:
     return max(0, int(VACATION_DAYS_A_MONTH - used + 1e-9))
 
 
-def custom_line(minutes: int | None) -> str:
+def custom_line(minutes: int | None) -> Text:
     if not minutes:
-        return "not set (set it with custom_minutes)"
-    return f"{duration(minutes * 60.0)} a move"
+        return t("not set (set it with custom_minutes)")
+    return t("{duration} a move", duration=duration(minutes * 60.0))
 
 
-def organisers_line(current: GuildSettings) -> str:
+def organisers_line(current: GuildSettings) -> Text:
     role = current.organiser_role
-    return "Manage Server" + (f" and the <@&{role}> role" if role is not None else " only")
+    if role is None:
+        return t("Manage Server only")
+    return t("Manage Server and the <@&{role}> role", role=role)
 
 
-def pictures_line(current: GuildSettings) -> str:
+def pictures_line(current: GuildSettings) -> Text:
     if current.pictures:
-        return "on (tables, hands and replays carry a picture above their text)"
-    return "off (text only)"
+        return t("on (tables, hands and replays carry a picture above their text)")
+    return t("off (text only)")
 
 
-FORFEITS_OFF = (
-    f" It counts only with on_timeout: {POLICY_LABELS['forfeit']}; nobody forfeits until then."
-)
+def yes_no(value: bool) -> Text:
+    return t("yes") if value else t("no")
 
 
-def set_lines(changes: dict[str, object], current: GuildSettings) -> str:
+def on_off(value: bool) -> Text:
+    return t("on") if value else t("off")
+
+
+def language_line(current: GuildSettings, default: str) -> Text:
+    """The public messages' language: the one set, or the server's own, said so."""
+    own = chosen(current.language)
+    if own is not None:
+        return plain(NATIVE_NAMES[own])
+    return t("{language} (the server's Discord language)", language=plain(NATIVE_NAMES[default]))
+
+
+def set_lines(changes: dict[str, object], current: GuildSettings, default: str) -> list[Text]:
     """What this command changed, said first, so an admin sees their change took."""
-    lines = []
+    lines: list[Text] = []
     match = current.match
     if "custom_minutes" in changes:
-        pick = "" if match.pace == "custom" else " Pick it with pace: Custom, here or per lobby."
-        lines.append(f"✅ Custom pace set to {custom_line(match.custom_minutes)}.{pick}")
+        line = custom_line(match.custom_minutes)
+        if match.pace == "custom":
+            lines.append(t("✅ Custom pace set to {pace}.", pace=line))
+        else:
+            lines.append(
+                t(
+                    "✅ Custom pace set to {pace}. Pick it with pace: Custom, here or per lobby.",
+                    pace=line,
+                )
+            )
     if "pace" in changes:
-        lines.append(f"✅ Pace set to {match.pace_label}.")
+        lines.append(t("✅ Pace set to {pace}.", pace=match.pace_label))
     if "on_timeout" in changes:
-        lines.append(f"✅ On timeout: {POLICY_LABELS[match.on_timeout]}.")
+        lines.append(t("✅ On timeout: {policy}.", policy=POLICY_LABELS[match.on_timeout]))
     if "forfeit_after" in changes:
         # Said as the custom pace is: a number that does nothing yet says so.
-        pick = "" if match.on_timeout == "forfeit" else FORFEITS_OFF
-        lines.append(f"✅ Forfeit after {plural(match.forfeit_after, 'timeout')} in a row.{pick}")
+        if match.on_timeout == "forfeit":
+            lines.append(
+                tn(
+                    "✅ Forfeit after {n} timeout in a row.",
+                    "✅ Forfeit after {n} timeouts in a row.",
+                    n=match.forfeit_after,
+                )
+            )
+        else:
+            lines.append(
+                tn(
+                    "✅ Forfeit after {n} timeout in a row. It counts only with on_timeout: "
+                    "{policy}; nobody forfeits until then.",
+                    "✅ Forfeit after {n} timeouts in a row. It counts only with on_timeout: "
+                    "{policy}; nobody forfeits until then.",
+                    n=match.forfeit_after,
+                    policy=POLICY_LABELS["forfeit"],
+                )
+            )
     if "threads" in changes:
-        lines.append(f"✅ Each match in its own thread: {'yes' if current.threads else 'no'}.")
+        lines.append(t("✅ Each match in its own thread: {yes}.", yes=yes_no(current.threads)))
     if "ratings" in changes:
-        lines.append(f"✅ Rated: {RATINGS_LABELS[current.ratings]}.")
+        lines.append(t("✅ Rated: {ratings}.", ratings=RATINGS_LABELS[current.ratings]))
     if "organiser_role" in changes:
-        lines.append(f"✅ Tournament organisers: {organisers_line(current)}.")
+        lines.append(t("✅ Tournament organisers: {who}.", who=organisers_line(current)))
     if "bot_level" in changes:
-        lines.append(f"✅ New bots play at {LEVEL_NAMES[current.bot_level]} unless picked.")
+        level = LEVEL_NAMES[current.bot_level]
+        lines.append(t("✅ New bots play at {level} unless picked.", level=level))
     if "web" in changes:
-        lines.append(f"✅ Web page: {'on' if current.web else 'off'}.")
+        lines.append(t("✅ Web page: {on}.", on=on_off(current.web)))
     if "web_renew" in changes:
-        lines.append("✅ Web page: a new address; the old one no longer opens.")
+        lines.append(t("✅ Web page: a new address; the old one no longer opens."))
     if "pictures" in changes:
-        lines.append(f"✅ Pictures: {pictures_line(current)}.")
-    return "\n".join(lines) + "\n\n" if lines else ""
+        lines.append(t("✅ Pictures: {pictures}.", pictures=pictures_line(current)))
+    if "language" in changes:
+        language = language_line(current, default)
+        lines.append(t("✅ Tables, pings and results here speak {language}.", language=language))
+    return lines
 
 
-def web_line(site_url: str | None, guild_id: int, current: GuildSettings) -> str:
+def web_line(site_url: str | None, guild_id: int, current: GuildSettings) -> Text:
     if not current.web:
-        return "off (turn it on with web)"
+        return t("off (turn it on with web)")
     link = page_link(site_url, guild_id, current)
     # The address is the key to the page: said only to admins, in this ephemeral answer.
     if link is None:
         # Neither WEB_PORT nor PUBLIC_URL is set: a server's admin cannot change that, so
         # name who can.
-        return "on, but this bot serves no web pages: whoever runs it must set WEB_PORT"
-    return f"on, at {link}"
+        return t("on, but this bot serves no web pages: whoever runs it must set WEB_PORT")
+    return t("on, at {link}", link=link)
 
 
 class Settings(commands.Cog):
@@ -122,12 +177,14 @@ class Settings(commands.Cog):
         web="On: a read-only web page of this server's tables, events and ratings",
         web_renew="True: give the web page a new secret address (the old one stops working)",
         pictures="Tables, hands and replays carry pictures (off: text only)",
+        language="The language of tables, pings and results here (your own: /language)",
     )
     @app_commands.choices(
         pace=choices(PACE_LABELS),
         on_timeout=choices(POLICY_LABELS),
         ratings=choices(RATINGS_LABELS),
         bot_level=LEVEL_CHOICES,
+        language=LANGUAGE_CHOICES,
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -146,6 +203,7 @@ class Settings(commands.Cog):
         web: bool | None = None,
         web_renew: bool = False,
         pictures: bool | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         async def run() -> None:
             changes: dict[str, object] = {}
@@ -162,7 +220,7 @@ class Settings(commands.Cog):
             if ratings is not None:
                 changes["ratings"] = ratings.value
             if organiser_role is not None and clear_organiser_role:
-                raise UserError("Give organiser_role or clear_organiser_role, not both.")
+                raise UserError(t("Give organiser_role or clear_organiser_role, not both."))
             if organiser_role is not None:
                 changes["organiser_role"] = organiser_role.id
             elif clear_organiser_role:
@@ -175,6 +233,10 @@ class Settings(commands.Cog):
                 changes["web_renew"] = True
             if pictures is not None:
                 changes["pictures"] = pictures
+            if language is not None:
+                if language.value != AUTO and language.value not in SELECTABLE:
+                    raise UserError(t("Pick a language from the list."))
+                changes["language"] = "" if language.value == AUTO else language.value
             service, guild = self.bot.service, interaction.guild_id or 0
             if changes:
                 current = await service.set_guild_defaults(guild, person(interaction), changes)
@@ -183,24 +245,36 @@ class Settings(commands.Cog):
             else:
                 current = await service.guild_settings(guild)
             match = current.match
-            said = set_lines(changes, current)
-            embed = discord.Embed(
-                title="⚙️ Defaults for new matches here",
-                description=(
-                    said + f"**Pace:** {match.pace_label}\n"
-                    f"**Custom pace:** {custom_line(match.custom_minutes)}\n"
-                    f"**On timeout:** {POLICY_LABELS[match.on_timeout]}\n"
-                    f"**Timeouts in a row to forfeit:** {match.forfeit_after}\n"
-                    f"**Each match in its own thread:** {'yes' if current.threads else 'no'}\n"
-                    f"**Rated:** {RATINGS_LABELS[current.ratings]}\n"
-                    f"**Tournament organisers:** {organisers_line(current)}\n"
-                    f"**Bots play at:** {LEVEL_NAMES[current.bot_level]}\n"
-                    f"**Web page:** {web_line(self.bot.settings.site_url, guild, current)}\n"
-                    f"**Pictures:** {pictures_line(current)}"
+            # This answer is the admin's own: in their language, whatever the server's.
+            mine = await personal(interaction)
+            default = languages(self.bot).server_default(guild)
+            said = set_lines(changes, current, default)
+            rows = [
+                t("**Pace:** {pace}", pace=match.pace_label),
+                t("**Custom pace:** {pace}", pace=custom_line(match.custom_minutes)),
+                t("**On timeout:** {policy}", policy=POLICY_LABELS[match.on_timeout]),
+                t("**Timeouts in a row to forfeit:** {n}", n=match.forfeit_after),
+                t("**Each match in its own thread:** {yes}", yes=yes_no(current.threads)),
+                t("**Rated:** {ratings}", ratings=RATINGS_LABELS[current.ratings]),
+                t("**Tournament organisers:** {who}", who=organisers_line(current)),
+                t("**Bots play at:** {level}", level=LEVEL_NAMES[current.bot_level]),
+                t(
+                    "**Web page:** {web}",
+                    web=web_line(self.bot.settings.site_url, guild, current),
                 ),
+                t("**Pictures:** {pictures}", pictures=pictures_line(current)),
+                t("**Language:** {language}", language=language_line(current, default)),
+            ]
+            description = render.lines(rows, mine)
+            if said:
+                description = render.lines(said, mine) + "\n\n" + description
+            embed = discord.Embed(
+                title=say(t("⚙️ Defaults for new matches here"), mine),
+                description=render.clip(description, render.DESCRIPTION),
                 colour=render.COLOURS["neutral"],
             )
-            embed.set_footer(text="A lobby's host can still pick another pace for their match.")
+            footer = t("A lobby's host can still pick another pace for their match.")
+            embed.set_footer(text=say(footer, mine))
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
         await guarded(interaction, run())
@@ -215,10 +289,12 @@ class Settings(commands.Cog):
         async def run() -> None:
             await self.bot.service.set_notify(interaction.user.id, on)
             text = (
-                "🔔 Your turns in async and correspondence games, and reminders, will also "
-                "come by direct message (if your DMs are open)."
+                t(
+                    "🔔 Your turns in async and correspondence games, and reminders, will also "
+                    "come by direct message (if your DMs are open)."
+                )
                 if on
-                else "🔕 Turns and reminders will only be posted in the game's channel."
+                else t("🔕 Turns and reminders will only be posted in the game's channel.")
             )
             await tell(interaction, text)
 
@@ -233,22 +309,59 @@ class Settings(commands.Cog):
             service = self.bot.service
             if until is None:
                 await service.come_back(interaction.user.id)
-                await tell(interaction, "👋 Welcome back: your clocks run again.")
+                await tell(interaction, t("👋 Welcome back: your clocks run again."))
                 return
             try:
                 back = datetime.strptime(until.strip(), "%Y-%m-%d").replace(tzinfo=UTC)
             except ValueError:
-                raise UserError("Write the date as YYYY-MM-DD, for example 2026-12-24.") from None
+                raise UserError(
+                    t("Write the date as YYYY-MM-DD, for example 2026-12-24.")
+                ) from None
             person = await service.go_away(interaction.user.id, back.timestamp())
             await tell(
                 interaction,
-                f"🏖️ Enjoy! Your clocks in async and correspondence games stop until "
-                f"<t:{int(back.timestamp())}:D>. You have "
-                f"{plural(days_left(person.vacation_days), 'vacation day')} left this month.",
+                tn(
+                    "🏖️ Enjoy! Your clocks in async and correspondence games stop until "
+                    "<t:{date}:D>. You have {n} vacation day left this month.",
+                    "🏖️ Enjoy! Your clocks in async and correspondence games stop until "
+                    "<t:{date}:D>. You have {n} vacation days left this month.",
+                    n=days_left(person.vacation_days),
+                    date=int(back.timestamp()),
+                ),
             )
+
+        await guarded(interaction, run())
+
+    @app_commands.command(
+        name="language", description="The language Cookie Jar answers you in, on every server."
+    )
+    @app_commands.describe(language="Automatic follows your Discord app's language")
+    @app_commands.choices(language=MY_LANGUAGE_CHOICES)
+    async def language(
+        self, interaction: discord.Interaction, language: app_commands.Choice[str]
+    ) -> None:
+        async def run() -> None:
+            if language.value != AUTO and language.value not in SELECTABLE:
+                raise UserError(t("Pick a language from the list."))
+            code = "" if language.value == AUTO else language.value
+            await self.bot.service.set_language(interaction.user.id, code)
+            if code:
+                said = t(
+                    "🌐 I answer you in {language} from now on: your hands, errors, /help, "
+                    "/rules, /stats and replays. Tables and pings speak the server's language.",
+                    language=plain(NATIVE_NAMES[code]),
+                )
+            else:
+                said = t(
+                    "🌐 I answer you in your Discord app's language. Tables and pings speak "
+                    "the server's language."
+                )
+            await tell(interaction, said)
 
         await guarded(interaction, run())
 
 
 async def setup(bot: CookieJar) -> None:
+    # Slash commands speak the catalogs' languages (Discord shows each client its own).
+    await bot.tree.set_translator(CatalogTranslator())
     await bot.add_cog(Settings(bot))

@@ -27,7 +27,7 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
-from games.core.text import placeholders
+from games.core.text import Text, placeholders
 from games.core.translations import LANGUAGES, LOCALES_DIR, PLURAL_FORMS
 from games.core.words import brief
 
@@ -58,8 +58,50 @@ def _template_files() -> Iterator[Path]:
 
 
 def _data_entries() -> Iterator[Entry]:
-    """Words that live in data files, not code: the Braverse pool's card names and texts."""
+    """Words that live in data files, not code: the Braverse pool's card names and texts;
+    and the slash commands' words, which discord.py's decorators hold."""
     yield from data_messages()
+    yield from command_messages()
+
+
+def command_messages() -> Iterator[Entry]:
+    """Every slash command's name, description, options and choices, as the bot declares
+    them: names under the context ``command`` (cogs.speech.CatalogTranslator reads them so),
+    the rest as their own English."""
+    import importlib
+    import inspect
+
+    from discord import app_commands
+    from discord.ext import commands
+
+    from bot.client import EXTENSIONS
+
+    def words(value: str, context: str | None = None) -> Iterator[Entry]:
+        if not isinstance(value, Text):
+            yield Entry(str(value), None, context)
+        elif value.msgid is not None:  # a t() call: its own message (a plain Text: data)
+            yield Entry(value.msgid, value.plural, value.context)
+
+    def walk(item: app_commands.Command | app_commands.Group) -> Iterator[Entry]:  # type: ignore[type-arg]
+        yield Entry(str(item.name), None, "command")
+        yield from words(item.description)
+        if isinstance(item, app_commands.Group):
+            for child in item.commands:
+                yield from walk(child)
+            return
+        for parameter in item.parameters:
+            yield Entry(str(parameter.display_name), None, "command")
+            if parameter.description and parameter.description != "…":
+                yield from words(parameter.description)
+            for choice in parameter.choices:
+                yield from words(choice.name)
+
+    for extension in EXTENSIONS:
+        module = importlib.import_module(extension.removesuffix(".extension"))
+        for _, value in inspect.getmembers(module, inspect.isclass):
+            if issubclass(value, commands.Cog) and value.__module__.startswith(module.__name__):
+                for item in value.__cog_app_commands__:
+                    yield from walk(item)
 
 
 def data_messages() -> Iterator[Entry]:

@@ -218,6 +218,12 @@ class Deadlines(Play):
         await self._save_person(user_id, updated)
         return updated
 
+    async def set_language(self, user_id: int, language: str) -> UserSettings:
+        """The language of this person's own answers ("": their Discord client's)."""
+        updated = (await self.user_settings(user_id)).model_copy(update={"language": language})
+        await self._save_person(user_id, updated)
+        return updated
+
     async def set_always_ask(self, user_id: int, on: bool) -> UserSettings:
         updated = (await self.user_settings(user_id)).model_copy(update={"always_ask": on})
         await self._save_person(user_id, updated)

@@ -66,6 +66,7 @@ class Lobbies(ServiceBase):
         if changes.pop("web_renew", False) or (web and not token):
             token = secrets.token_urlsafe(WEB_TOKEN_BYTES)
         bot_level = changes.pop("bot_level", current.bot_level)
+        language = changes.pop("language", current.language)
         try:
             match = current.match.model_validate({**current.match.model_dump(), **changes})
         except ValueError:
@@ -87,6 +88,7 @@ class Lobbies(ServiceBase):
                 "web": web,
                 "web_token": token,
                 "bot_level": bot_level,
+                "language": language,
             }
         )
         await self.store.save_guild_settings(guild_id, updated.model_dump_json())

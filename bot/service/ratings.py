@@ -33,6 +33,7 @@ from bot.store.models import GONE
 from bot.store.ratings import RatingChangeRecord, RatingConflict, RatingRecord
 from games.core.levels import Level
 from games.core.protocol import Game
+from games.core.text import t
 
 log = logging.getLogger(__name__)
 
@@ -219,7 +220,7 @@ class Ratings:
     # --- reads -----------------------------------------------------------------------------
     def _game(self, game: str) -> Game:
         if game not in self.service.games:
-            raise UserError("There is no such game here; pick one from the list.")
+            raise UserError(t("There is no such game here; pick one from the list."))
         return self.service.games[game]
 
     async def leaderboard(self, guild_id: int, game: str, page: int = 0) -> LeaderboardPage:

@@ -32,7 +32,11 @@ from cogs.components import (
     service_of,
 )
 from cogs.render import MORE, PACE, SWITCHES, seat_name
+from cogs.speech import label as label_in
+from cogs.speech import personal, say
 from games.core.levels import LEVEL_NAMES, Level
+from games.core.text import t, tc
+from games.core.translations import ENGLISH
 
 
 class TableClicks(Protocol):
@@ -94,16 +98,20 @@ class LobbyButton(
             said: list[str] = []
             await clicks.on_table(interaction, match_id, joined(service, match_id, who, said))
             mine = await service.user_settings(who.user_id)
+            language = await personal(interaction)
             await interaction.followup.send(
-                ephemeral=True, **always_ask_message(mine.always_ask, said[0] + "\n")
+                ephemeral=True, **always_ask_message(mine.always_ask, language, said[0])
             )
             return
         if self.verb == "bot":
             # Added at the server's level; the private answer offers the others.
             record = await clicks.on_table(interaction, match_id, service.add_bot(match_id, who))
             bot = record.seats[-1]
-            said_bot = f"{seat_name(bot)} takes seat {len(record.seats)}."
-            picker = level_picker(bot_level_ids(match_id, bot.name), bot.level, said_bot)
+            said_bot = t("{bot} takes seat {seat}.", bot=seat_name(bot), seat=len(record.seats))
+            language = await personal(interaction)
+            picker = level_picker(
+                bot_level_ids(match_id, bot.name), bot.level, said_bot, language
+            )
             await interaction.followup.send(ephemeral=True, **picker)
             return
         verb = {
@@ -144,7 +152,7 @@ class BotLevelButton(
     async def pick(self, interaction: discord.Interaction) -> str:
         service = service_of(interaction)
         await service.set_bot_level(self.match_id, person(interaction), self.bot, self.level)
-        return f"{self.bot} plays at {LEVEL_NAMES[self.level]}."
+        return t("{bot} plays at {level}.", bot=self.bot, level=LEVEL_NAMES[self.level])
 
 
 async def joined(service: MatchService, match_id: str, who: Person, said: list[str]) -> MatchRecord:
@@ -152,10 +160,12 @@ async def joined(service: MatchService, match_id: str, who: Person, said: list[s
     gets the sentence that answers it."""
     try:
         record = await service.join(match_id, who)
-        said.append(f"🙋 You're in (seat {(record.seat_of(who.user_id) or 0) + 1}).")
+        seat = (record.seat_of(who.user_id) or 0) + 1
+        said.append(t("🙋 You're in (seat {seat}).", seat=seat))
     except AlreadySeated:
         record = await service.get(match_id)
-        said.append(f"🙋 You're already in (seat {(record.seat_of(who.user_id) or 0) + 1}).")
+        seat = (record.seat_of(who.user_id) or 0) + 1
+        said.append(t("🙋 You're already in (seat {seat}).", seat=seat))
     return record
 
 
@@ -172,13 +182,15 @@ class LobbyOption(
 
     @classmethod
     def build(
-        cls, match_id: str, field: str, choices: list[tuple[str, str, bool, str]]
+        cls, match_id: str, field: str, choices: list[tuple[str, str, bool, str]], language: str
     ) -> LobbyOption:
         many = field == SWITCHES  # every on/off rule in one select: pick the ones you want
         shared = field == MORE  # several fields: the current ones are named in the placeholder
-        placeholder = "Advanced rules: none (pick any)" if many else None
+        placeholder = label_in(t("Advanced rules: none (pick any)"), language) if many else None
         if shared:
-            placeholder = " · ".join(label for _, label, current, _ in choices if current)[:150]
+            placeholder = " · ".join(
+                label_in(label, language) for _, label, current, _ in choices if current
+            )[:150]
         return cls(
             match_id,
             field,
@@ -189,10 +201,10 @@ class LobbyOption(
                 max_values=len(choices) if many else 1,
                 options=[
                     discord.SelectOption(
-                        label=label[:100],
+                        label=label_in(label, language)[:100],
                         value=value,
                         default=current and not shared,
-                        description=description[:100] or None,
+                        description=label_in(description, language)[:100] or None,
                     )
                     for value, label, current, description in choices
                 ],
@@ -221,7 +233,7 @@ class LobbyOption(
             return await service.set_option(self.match_id, who, name, value)
         if values:
             return await service.set_option(self.match_id, who, self.field, values[0])
-        raise UserError("Pick one of the choices.")
+        raise UserError(t("Pick one of the choices."))
 
 
 class TableButton(
@@ -233,11 +245,11 @@ class TableButton(
     Spectate, I'm back."""
 
     LOOK = {
-        "hand": ("Show hand", discord.ButtonStyle.primary, "🃏"),
-        "rematch": ("Rematch", discord.ButtonStyle.success, "🔁"),
-        "watch": ("Spectate", discord.ButtonStyle.secondary, "👀"),
-        "back": ("I'm back", discord.ButtonStyle.success, "👋"),
-        "more": ("More", discord.ButtonStyle.secondary, "📚"),
+        "hand": (tc("button", "Show hand"), discord.ButtonStyle.primary, "🃏"),
+        "rematch": (tc("button", "Rematch"), discord.ButtonStyle.success, "🔁"),
+        "watch": (tc("button", "Spectate"), discord.ButtonStyle.secondary, "👀"),
+        "back": (tc("button", "I'm back"), discord.ButtonStyle.success, "👋"),
+        "more": (tc("button", "More"), discord.ButtonStyle.secondary, "📚"),
     }
 
     def __init__(
@@ -246,11 +258,12 @@ class TableButton(
         match_id: str,
         label: str | None = None,
         style: discord.ButtonStyle | None = None,
+        language: str = ENGLISH,
     ) -> None:
         default_label, default_style, emoji = self.LOOK[verb]
         super().__init__(
             discord.ui.Button(
-                label=label or default_label,
+                label=label_in(label or default_label, language)[:80],
                 style=style or default_style,
                 emoji=emoji,
                 custom_id=f"cj:{verb}:{match_id}",
@@ -289,10 +302,11 @@ class MoveButton(
         label: str = "Move",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
+        language: str = ENGLISH,
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label[:80],
+                label=label_in(label, language)[:80],
                 style=style,
                 custom_id=f"cj:do:{match_id}:{stamp}:{index}",
                 row=row,
@@ -332,6 +346,7 @@ class MoveSelect(
         row: int,
         placeholder: str,
         options: list[tuple[str, str, str]],
+        language: str,
         *,
         picks: tuple[int, int] = (1, 1),
     ) -> MoveSelect:
@@ -339,12 +354,14 @@ class MoveSelect(
         value names an option number; Discord asks for ``picks`` rows."""
         select = discord.ui.Select(
             custom_id=f"cj:pick:{match_id}:{stamp}:{row}",
-            placeholder=placeholder[:150],
+            placeholder=label_in(placeholder, language)[:150],
             min_values=min(picks[0], len(options)),
             max_values=min(picks[1], len(options)),
             options=[
                 discord.SelectOption(
-                    label=label[:100], value=value, description=description[:100] or None
+                    label=label_in(label, language)[:100],
+                    value=value,
+                    description=label_in(description, language)[:100] or None,
                 )
                 for value, label, description in options
             ],
@@ -365,7 +382,7 @@ class MoveSelect(
             # one card; they stay good while their decision stands.
             picks = [int(n) for value in values for n in value.split(".")]
         except ValueError:
-            raise UserError("That choice could not be read; open your hand again.") from None
+            raise UserError(t("That choice could not be read; open your hand again.")) from None
         await clicks_of(interaction).move(interaction, self.match_id, self.stamp, picks)
 
 
@@ -388,10 +405,11 @@ class RaceButton(
         *,
         disabled: bool = False,
         row: int | None = None,
+        language: str = ENGLISH,
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label[:80],
+                label=label_in(label, language)[:80],
                 style=discord.ButtonStyle.secondary if disabled else discord.ButtonStyle.success,
                 custom_id=f"cj:grab:{match_id}:{race}:{action}",
                 disabled=disabled,
@@ -413,15 +431,16 @@ class RaceButton(
         )
 
 
-def always_ask_message(on: bool, note: str = "") -> dict[str, Any]:
+def always_ask_message(on: bool, language: str, note: str | None = None) -> dict[str, Any]:
     """A player's own switch: is a decision with nothing to choose answered for them?"""
     if on:
-        text = "**Always ask me: on.** You're asked even when passing is your only move."
+        text = t("**Always ask me: on.** You're asked even when passing is your only move.")
     else:
-        text = "**Always ask me: off.** A lone Pass is played for you after a moment."
+        text = t("**Always ask me: off.** A lone Pass is played for you after a moment.")
     view = components_view()
-    view.add_item(AskButton(not on))
-    return {"content": note + text, "view": view}
+    view.add_item(AskButton(not on, language))
+    said = say(text, language)
+    return {"content": f"{say(note, language)}\n{said}" if note else said, "view": view}
 
 
 class AskButton(
@@ -431,10 +450,11 @@ class AskButton(
 ):
     """Turns the clicker's "always ask me" on or off, in every match (a user setting)."""
 
-    def __init__(self, on: bool) -> None:
+    def __init__(self, on: bool, language: str = ENGLISH) -> None:
+        words = t("Always ask me") if on else t("Pass for me when it is my only move")
         super().__init__(
             discord.ui.Button(
-                label="Always ask me" if on else "Pass for me when it is my only move",
+                label=label_in(words, language),
                 style=discord.ButtonStyle.secondary,
                 emoji="🔔" if on else "⏩",  # not Join's 🙋: a different control
                 custom_id=f"cj:ask:{int(on)}",
@@ -450,7 +470,8 @@ class AskButton(
 
     async def _run(self, interaction: discord.Interaction) -> None:
         await service_of(interaction).set_always_ask(interaction.user.id, self.on)
-        await interaction.response.edit_message(**always_ask_message(self.on))
+        language = await personal(interaction)
+        await interaction.response.edit_message(**always_ask_message(self.on, language))
 
 
 class LeaveButton(
@@ -460,10 +481,10 @@ class LeaveButton(
 ):
     """/leave's confirmation: the seat goes to a bot for good."""
 
-    def __init__(self, match_id: str) -> None:
+    def __init__(self, match_id: str, language: str = ENGLISH) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Leave for good",
+                label=label_in(t("Leave for good"), language),
                 style=discord.ButtonStyle.danger,
                 emoji="🚪",
                 custom_id=f"cj:quit:{match_id}",
@@ -483,12 +504,13 @@ class LeaveButton(
         await interaction.response.defer()
         record = await service_of(interaction).leave_match(self.match_id, interaction.user.id)
         if record.status == "cancelled":
-            text = "You left; nobody is left to play, so the match has ended."
+            text = t("You left; nobody is left to play, so the match has ended.")
         elif record.status == "finished":
-            text = "You left, so the match has ended: you are last, as a forfeit."
+            text = t("You left, so the match has ended: you are last, as a forfeit.")
         else:
-            text = "You left the match. A bot plays your seat to the end, for good."
-        await interaction.edit_original_response(content=text, view=None)
+            text = t("You left the match. A bot plays your seat to the end, for good.")
+        language = await personal(interaction)
+        await interaction.edit_original_response(content=say(text, language), view=None)
 
 
 DYNAMIC_ITEMS = (

@@ -18,13 +18,15 @@ from cogs import render
 from cogs.components import match_id_of, message_gone, person, tell
 from cogs.permissions import require_permissions
 from cogs.pictures import draws_pictures
+from cogs.speech import personal, say
 from cogs.table.base import Part
-from cogs.table.drawing import Drawing
+from cogs.table.drawing import Drawing, Note
 from cogs.table.hands import Hands
 from cogs.table.pictured import Drawn
 from cogs.table.shown import Shown
 from cogs.taken import channel_taken
 from games.core.protocol import Action, IllegalAction
+from games.core.text import t
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -91,16 +93,20 @@ class Clicks(Part):
         empty-handed, the last cards they held (a replay: answered after a defer)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         held = await self.service.last_held(seen)
-        note = "🃏 The last cards you held in this match." if held is not seen else None
-        drawn = await self.drawing.hand_message(held, note)
+        note = [t("🃏 The last cards you held in this match.")] if held is not seen else []
+        language = await personal(interaction)
+        drawn = await self.drawing.hand_message(held, note, language=language)
         message = await interaction.followup.send(ephemeral=True, wait=True, **drawn.sent())
         await self.hands.replace(seen.match.match_id, interaction, message.id)
 
     async def send_hand(
-        self, interaction: discord.Interaction, seen: SeatView, note: str | None = None
+        self, interaction: discord.Interaction, seen: SeatView, note: Note = ()
     ) -> None:
         """A fresh hand view, which takes the place of the player's previous one."""
-        drawn = await self.drawing.hand_message(seen, note, then=self.picture_follows(seen, note))
+        language = await personal(interaction)
+        drawn = await self.drawing.hand_message(
+            seen, note, language=language, then=self.picture_follows(seen, note, language)
+        )
         message = await self.send_private(interaction, seen.match.match_id, drawn)
         if isinstance(message, discord.Message):  # late answers send WebhookMessages
             await self.hands.replace(seen.match.match_id, interaction, message.id)
@@ -133,7 +139,10 @@ class Clicks(Part):
         change = await self.service.act(match_id, interaction.user.id, stamp=stamp, picks=picks)
         seen = await self.service.seat_view(match_id, interaction.user.id)
         note = latest_lines(change, seen.seat)
-        drawn = await self.drawing.hand_message(seen, note, then=self.picture_follows(seen, note))
+        language = await personal(interaction)
+        drawn = await self.drawing.hand_message(
+            seen, note, language=language, then=self.picture_follows(seen, note, language)
+        )
         await self.answer_in_hand(interaction, match_id, drawn)
 
     async def grab(
@@ -147,18 +156,20 @@ class Clicks(Part):
                 match_id, interaction.user.id, race=race, action=Action.decode(action)
             )
         except (UserError, IllegalAction) as exc:
-            lost = f"{exc} {self.drawing.who_got_it(match_id, race)}".strip()
+            lost: list[str] = [exc.text, *self.drawing.who_got_it(match_id, race)]
             if not private:
-                raise UserError(lost) from exc
-            note = f"⚠️ {lost}"
+                await self.tell_lines(interaction, lost)
+                return
+            note: Note = [t("⚠️ {why}", why=lost[0]), *lost[1:]]
         else:
             seat = change.match.seat_of(interaction.user.id)
             said = [e.text for e in change.events if e.visible_for(seat)]
-            note = " ".join(said) or "✋ Got it."  # the lines carry their ✋
+            note = said or [t("✋ Got it.")]  # the lines carry their ✋
         seen = await self.service.seat_view(match_id, interaction.user.id)
         if private:
+            language = await personal(interaction)
             drawn = await self.drawing.hand_message(
-                seen, note, then=self.picture_follows(seen, note)
+                seen, note, language=language, then=self.picture_follows(seen, note, language)
             )
             await self.answer_in_hand(interaction, match_id, drawn)
         else:  # a grab button on an older public table: the answer is a private hand view
@@ -183,7 +194,15 @@ class Clicks(Part):
             return
         self.hands.touched(match_id, interaction)
 
-    def picture_follows(self, seen: SeatView, note: str | None = None) -> Callable[[], None]:
+    async def tell_lines(self, interaction: discord.Interaction, lines: list[str]) -> None:
+        """Sentences said together, privately, each in the clicker's language."""
+        language = await personal(interaction)
+        text = " ".join(say(line, language) for line in lines)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    def picture_follows(
+        self, seen: SeatView, note: Note = (), language: str = "en"
+    ) -> Callable[[], None]:
         """When the picture a hand view went without (the drawers were busy) is drawn: the
         player's open hand view is redrawn with it once it has stayed as answered for
         PICTURE_FOLLOWS_AFTER; not if a click was answered there meanwhile (that answer
@@ -192,11 +211,13 @@ class Clicks(Part):
 
         def drawn() -> None:
             if user_id is not None:
-                self.bot.spawn(self._show_picture(match_id, user_id, note), f"picture:{match_id}")
+                self.bot.spawn(
+                    self._show_picture(match_id, user_id, note, language), f"picture:{match_id}"
+                )
 
         return drawn
 
-    async def _show_picture(self, match_id: str, user_id: int, note: str | None) -> None:
+    async def _show_picture(self, match_id: str, user_id: int, note: Note, language: str) -> None:
         mark = self.hands.mark(match_id, user_id)
         if mark is None:
             return
@@ -205,13 +226,14 @@ class Clicks(Part):
             self.passed_over += 1
             return
         seen = await self.service.seat_view(match_id, user_id)
-        drawn = await self.drawing.hand_message(seen, note, answer=False)
+        drawn = await self.drawing.hand_message(seen, note, language=language, answer=False)
         if drawn.picture is not None and self.hands.mark(match_id, user_id) == mark:
             self.followed += await self.hands.follow(match_id, user_id, drawn.edited())
 
     async def spectate(self, interaction: discord.Interaction, match_id: str) -> None:
         """The public table, fresh, just for the asker: nothing hidden is in it."""
         record = await self.service.get(match_id)
+        # The table as everyone sees it, in the server's language: what they will read.
         drawn = await self.drawing.table_message(record, answer=True)
         drawn.view = None
         await self.send_private(interaction, match_id, drawn)
@@ -220,14 +242,14 @@ class Clicks(Part):
         """The game's longer public panel (a whole discard pile), just for the asker."""
         seen = await self.service.seat_view(match_id, None)
         if seen.panels.details is None:
-            raise UserError("There is nothing more to show for this game.")
-        embed = render.embed_from_panel(seen.panels.details)
+            raise UserError(t("There is nothing more to show for this game."))
+        embed = render.embed_from_panel(seen.panels.details, await personal(interaction))
         await self.send_private(interaction, match_id, Drawn([embed], None))
 
     async def im_back(self, interaction: discord.Interaction, match_id: str) -> None:
         await self.service.im_back(match_id, interaction.user.id)
         seen = await self.service.seat_view(match_id, interaction.user.id)
-        await self.send_hand(interaction, seen, note="👋 Welcome back: your seat is yours.")
+        await self.send_hand(interaction, seen, note=[t("👋 Welcome back: your seat is yours.")])
 
     async def rematch(self, interaction: discord.Interaction, match_id: str) -> None:
         pictures = await draws_pictures(self.bot, interaction.guild_id or 0)
@@ -260,7 +282,7 @@ class Clicks(Part):
                 except UserError:
                     seen = None
                 if seen is not None and seen.seat is not None:
-                    await self.send_hand(interaction, seen, note=f"⏩ {text}")
+                    await self.send_hand(interaction, seen, note=[t("⏩ {why}", why=text)])
                     return
         await tell(interaction, text)
 
@@ -270,7 +292,7 @@ class Clicks(Part):
 MOVE_NEWS = 2
 
 
-def latest_lines(change: Change, seat: int | None) -> str | None:
-    """The latest lines of ``change`` the seat may read, as one note (None: none)."""
+def latest_lines(change: Change, seat: int | None) -> Note:
+    """The latest lines of ``change`` the seat may read, as one note (none: empty)."""
     said = [e.text for e in change.events if e.visible_for(seat)]
-    return " ".join(said[-MOVE_NEWS:]) or None
+    return said[-MOVE_NEWS:]

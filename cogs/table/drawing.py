@@ -4,7 +4,7 @@ drawn from the stored state."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -15,6 +15,7 @@ from bot.store import MatchRecord
 from bot.store.models import GONE, STANDING_IN
 from cogs import render
 from cogs.components import add_web_link, components_view
+from cogs.speech import languages, say
 from cogs.table.base import Part
 from cogs.table.buttons import (
     LobbyButton,
@@ -28,7 +29,10 @@ from cogs.table.pictured import HAND_FILE, Drawn
 from cogs.table.seat_choice import SeatChoiceSelect
 from games.core.panels import PanelField
 from games.core.protocol import Decision, SeatChoosing
+from games.core.text import Text, t, tc
 from games.core.views import TableView
+
+Note = Sequence[str]  # what a hand view says first: its lines (Texts), rendered in turn
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -51,26 +55,26 @@ class Drawing(Part):
         before = known[1] if known and known[0] == stamp else []
         self._race_said[match_id] = (stamp, (before + lines)[-2:])
 
-    def who_got_it(self, match_id: str, stamp: str) -> str:
-        """The race's latest public lines ("✋ Abe grabs the milk!"), or nothing."""
+    def who_got_it(self, match_id: str, stamp: str) -> list[str]:
+        """The race's latest public lines ("✋ Abe grabs the milk!"), or none."""
         known = self._race_said.get(match_id)
-        return " ".join(known[1]) if known and known[0] == stamp else ""
+        return list(known[1]) if known and known[0] == stamp else []
 
     def forget(self, match_id: str) -> None:
         self._race_cards.pop(match_id, None)
         self._race_said.pop(match_id, None)
 
-    def lobby_view(self, record: MatchRecord) -> discord.ui.View:
+    def lobby_view(self, record: MatchRecord, language: str) -> discord.ui.View:
         view = components_view()
         for verb in ("join", "leave", "bot", "start", "cancel"):
-            view.add_item(LobbyButton(record.match_id, verb))
+            view.add_item(LobbyButton(record.match_id, verb, language))
         game = self.service.game_of(record)
         rows = render.LOBBY_SELECTS
         if isinstance(game, SeatChoosing):
-            view.add_item(SeatChoiceSelect.build(record.match_id, game))
+            view.add_item(SeatChoiceSelect.build(record.match_id, game, language))
             rows -= 1
         for name, choices in render.option_select_choices(record, game, rows):
-            view.add_item(LobbyOption.build(record.match_id, name, choices))
+            view.add_item(LobbyOption.build(record.match_id, name, choices, language))
         return view
 
     async def table_message(
@@ -84,10 +88,14 @@ class Drawing(Part):
         ``answer``, and at most TABLE_WAIT with ``late`` (told when it is drawn, the message
         then ``late``: an edit keeps the picture shown)."""
         game = self.service.game_of(record)
+        # A table is public: in the server's language (its settings are known already).
+        language = await languages(self.bot).public(record.guild_id)
         if record.status == "lobby":
-            return Drawn([render.lobby_embed(record, game)], self.lobby_view(record))
+            return Drawn(
+                [render.lobby_embed(record, game, language)], self.lobby_view(record, language)
+            )
         if record.state is None:
-            return Drawn([render.closed_embed(record, game)], None)
+            return Drawn([render.closed_embed(record, game, language)], None)
         spectator = await self.service.seat_view(record.match_id, None)
         coming = False
         try:
@@ -110,31 +118,36 @@ class Drawing(Part):
             extra = await self.match_fields(record) if record.status == "active" else []
             extra = [*extra, *bots_field(record)]
             table = table.model_copy(update={"fields": (*extra, *table.fields)})
-        embed = render.embed_from_panel(table)
+        embed = render.embed_from_panel(table, language)
         view = components_view()
         if not spectator.races:
             self._race_cards.pop(record.match_id, None)
+        mid = record.match_id
         if record.status == "active":
             # In a race the grab buttons are in each player's own hand view, current for
             # them at every click; the table shows the pile.
-            label = "Grab cards" if spectator.races else None
-            view.add_item(TableButton("hand", record.match_id, label=label))
-            view.add_item(TableButton("watch", record.match_id))
+            label = tc("button", "Grab cards") if spectator.races else None
+            view.add_item(TableButton("hand", mid, label=label, language=language))
+            view.add_item(TableButton("watch", mid, language=language))
             if spectator.panels.details is not None:
-                label = render.clip(spectator.panels.details.title, render.LABEL)
-                view.add_item(TableButton("more", record.match_id, label=label))
+                label = spectator.panels.details.title
+                view.add_item(TableButton("more", mid, label=label, language=language))
         elif record.status == "finished":
-            view.add_item(TableButton("hand", record.match_id, label="My last hand"))
-            view.add_item(TableButton("watch", record.match_id))
-            view.add_item(TableButton("rematch", record.match_id))
+            label = tc("button", "My last hand")
+            view.add_item(TableButton("hand", mid, label=label, language=language))
+            view.add_item(TableButton("watch", mid, language=language))
+            view.add_item(TableButton("rematch", mid, language=language))
         else:
-            embed.description = "**This match was cancelled.**\n" + (embed.description or "")
+            cancelled = say(t("**This match was cancelled.**"), language)
+            embed.description = cancelled + "\n" + (embed.description or "")
             embed.description = render.clip(embed.description, render.DESCRIPTION)
-            return Drawn([embed], None, picture, late=coming)
-        await add_web_link(view, self.bot.web_links, record.guild_id, "table", record.match_id)
-        return Drawn([embed], view, picture, late=coming)
+            return Drawn([embed], None, picture, late=coming, language=language)
+        await add_web_link(
+            view, self.bot.web_links, record.guild_id, "table", mid, language=language
+        )
+        return Drawn([embed], view, picture, late=coming, language=language)
 
-    def add_race(self, view: discord.ui.View, match_id: str, race: Decision) -> None:
+    def add_race(self, view: discord.ui.View, match_id: str, race: Decision, language: str) -> None:
         """One button per kind of card in the seat's race, above the hand view's last row."""
         stamp = race.race_stamp
         known = self._race_cards.get(match_id)
@@ -153,9 +166,10 @@ class Drawing(Part):
                     match_id,
                     stamp,
                     action,
-                    f"{label} (taken)" if taken else offered[action],
+                    t("{card} (taken)", card=label) if taken else offered[action],
                     disabled=taken,
                     row=index // render.BUTTONS_PER_ROW,
+                    language=language,
                 )
             )
 
@@ -165,29 +179,31 @@ class Drawing(Part):
         held = await self.service.held(record)
         if held is not None:
             # A paused event's clocks are set aside: no time to show, but why play waits.
-            fields.append(PanelField(name="⏸️ Paused", value=held))
+            fields.append(PanelField(name=t("⏸️ Paused"), value=held))
         deadlines = {} if held else await self.service.deadlines(record.match_id)
         racing = await self.service.racing(record.match_id)
         if racing and deadlines:
             closes = min(deadlines[seat] for seat in racing if seat in deadlines)
-            fields.append(PanelField(name="🏃 Grab now!", value=f"Closes <t:{int(closes)}:R>"))
+            fields.append(
+                PanelField(name=t("🏃 Grab now!"), value=t("Closes <t:{due}:R>", due=int(closes)))
+            )
             deadlines = {s: due for s, due in deadlines.items() if s not in racing}
         if deadlines:
             fields.append(
                 PanelField(
-                    name=f"⏰ Time to move · {render.pace_line(record)}",
+                    name=t("⏰ Time to move · {pace}", pace=render.pace_line(record)),
                     value=render.deadline_lines(record, deadlines),
                 )
             )
         away = [s.name for s in record.seats if s.user_id is not None and s.away]
         if away:
-            fields.append(PanelField(name="🤖 Bots standing in", value=", ".join(away)))
+            fields.append(PanelField(name=t("🤖 Bots standing in"), value=render.commas(away)))
         vacations = await self.vacations(record)
         if vacations:
-            fields.append(PanelField(name="🏖️ On vacation", value=vacations))
+            fields.append(PanelField(name=t("🏖️ On vacation"), value=render.stacked(vacations)))
         return fields
 
-    async def vacations(self, record: MatchRecord) -> str:
+    async def vacations(self, record: MatchRecord) -> list[Text]:
         now = self.service.clock.now()
         lines = []
         for seat in record.seats:
@@ -195,110 +211,131 @@ class Drawing(Part):
                 continue
             person = await self.service.known_settings(seat.user_id)
             if person.away_at(now) and person.away_until is not None:
-                lines.append(f"{seat.name} until <t:{int(person.away_until)}:D>")
-        return "\n".join(lines)
+                until = int(person.away_until)
+                lines.append(t("{name} until <t:{date}:D>", name=seat.name, date=until))
+        return lines
 
     async def hand_message(
         self,
         seen: SeatView,
-        note: str | None = None,
+        note: Note = (),
         *,
+        language: str,
         answer: bool = True,
         then: Callable[[], None] | None = None,
     ) -> Drawn:
-        """The ephemeral hand view: the hand and its picture, what to decide, and the moves
-        as components (``answer``: to a click; else followed for a ping; ``then``: called
-        when a picture the view went without is drawn after all)."""
+        """The ephemeral hand view in its player's ``language``: the hand and its picture,
+        what to decide, and the moves as components (``answer``: to a click; else followed
+        for a ping; ``then``: called when a picture the view went without is drawn after
+        all)."""
         picture = None
         if seen.seat is not None:
             picture = await self.pictures.hand(
                 seen.match.guild_id, seen.game, seen.view, answer=answer, then=then
             )
-        return self.hand_text(seen, note, picture)
+        return self.hand_text(seen, note, picture, language)
 
-    def hand_text(self, seen: SeatView, note: str | None, picture: bytes | None) -> Drawn:
+    def hand_text(self, seen: SeatView, note: Note, picture: bytes | None, language: str) -> Drawn:
         embeds = []
         hand = seen.panels.hand
         if hand is not None:
-            embeds.append(render.embed_from_panel(hand.pictured() if picture else hand))
-        lines = [note] if note else []
+            embeds.append(render.embed_from_panel(hand.pictured() if picture else hand, language))
+        lines: list[str] = [" ".join(say(line, language) for line in note)] if note else []
         view = components_view()
         decision = seen.decision
+        mid = seen.match.match_id
         mine = seen.match.seats[seen.seat] if seen.seat is not None else None
         gone = mine is not None and mine.away == GONE
+        said: list[Text] = []
         if gone:
-            lines.append("🚪 You left this match: a bot plays your seat to the end.")
+            said.append(t("🚪 You left this match: a bot plays your seat to the end."))
         if mine is not None and mine.away == STANDING_IN:
-            lines.append("🤖 A bot is playing your seat. Press **I'm back** to play again.")
-            view.add_item(TableButton("back", seen.match.match_id))
+            said.append(t("🤖 A bot is playing your seat. Press **I'm back** to play again."))
+            view.add_item(TableButton("back", mid, language=language))
         if seen.match.status != "active":
-            lines.append(
-                "This match is over."
+            said.append(
+                t("This match is over.")
                 if seen.match.status == "finished"
-                else "This match was cancelled."
+                else t("This match was cancelled.")
             )
         elif gone:
             pass  # nothing more to wait for: no ping comes to a seat its player left
         elif isinstance(seen.view, TableView) and seen.view.out:
-            lines.append(f"{seen.view.out} The others play on: the table shows how it ends.")
+            said.append(
+                t(
+                    "{out} The others play on: the table shows how it ends.",
+                    out=render.game_words(seen.view.out),
+                )
+            )
         elif decision is None:
             names = [s.name for s in seen.match.seats if s.seat in seen.waiting_on]
-            lines.append(
-                f"Waiting for **{', '.join(names)}**. Your moves show here when you have one "
-                "to make."  # not "on your turn": in a game of answers it may be yours
+            # not "on your turn": in a game of answers it may be yours
+            said.append(
+                t(
+                    "Waiting for **{names}**. Your moves show here when you have one to make.",
+                    names=render.commas(names),
+                )
             )
         elif decision.window is not None:
-            lines.append(f"**{decision.prompt}**")
-            self.add_race(view, seen.match.match_id, decision)
+            said.append(t("**{prompt}**", prompt=render.game_words(decision.prompt)))
+            self.add_race(view, mid, decision, language)
         else:
-            lines.append(f"**{decision.prompt}**")
+            said.append(t("**{prompt}**", prompt=render.game_words(decision.prompt)))
             for row, (kind, title, options) in enumerate(render.layout(decision)):
                 if kind == "button":
                     for index, option in options:
                         view.add_item(
                             MoveButton(
-                                seen.match.match_id,
+                                mid,
                                 decision.stamp,
                                 index,
                                 option.label,
                                 render.button_style(option.style),
                                 row=row,
+                                language=language,
                             )
                         )
                 else:
                     multi = kind == "multi"
                     view.add_item(
                         MoveSelect.build(
-                            seen.match.match_id,
+                            mid,
                             decision.stamp,
                             row,
                             title,
                             render.select_choices(options, decision.max_picks if multi else 1),
+                            language,
                             picks=(decision.min_picks, decision.max_picks) if multi else (1, 1),
                         )
                     )
+        lines += [say(line, language) for line in said]
         if seen.match.status == "active":
             for chance in seen.chances:  # a shout: on the last row, beside Refresh
                 for index, option in enumerate(chance.options[: render.BUTTONS_PER_ROW - 2]):
                     view.add_item(
                         MoveButton(
-                            seen.match.match_id,
+                            mid,
                             chance.stamp,
                             index,
                             option.label,
                             render.button_style(option.style),
                             row=render.ROWS - 1,
+                            language=language,
                         )
                     )
         refresh = TableButton(
-            "hand", seen.match.match_id, label="Refresh", style=discord.ButtonStyle.secondary
+            "hand",
+            mid,
+            label=tc("button", "Refresh"),
+            style=discord.ButtonStyle.secondary,
+            language=language,
         )
         refresh.item.row = render.ROWS - 1  # the plan leaves the last row for it
         view.add_item(refresh)
-        return Drawn(embeds, view, picture, HAND_FILE, content="\n".join(lines))
+        return Drawn(embeds, view, picture, HAND_FILE, content="\n".join(lines), language=language)
 
 
 def bots_field(record: MatchRecord) -> list[PanelField]:
     """The match's bots with their levels, for the table and its results."""
     bots = render.bot_levels(record)
-    return [PanelField(name="🤖 Bots", value=bots)] if bots else []
+    return [PanelField(name=t("🤖 Bots"), value=bots)] if bots else []

@@ -17,11 +17,12 @@ from bot.store import MatchRecord
 from bot.store.models import GONE, STANDING_IN, SeatRecord
 from cogs import render
 from cogs.components import components_view
+from cogs.speech import label, languages, say
 from cogs.table.base import Part
 from cogs.table.buttons import TableButton
 from cogs.table.posting import Poster, with_retries
 from games.core.protocol import Game, GameState
-from games.core.words import join_names
+from games.core.text import Names, Text, t, tc, tn
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -44,18 +45,31 @@ class TimeoutNotice:
     at: float
 
 
-def timeout_text(seat: SeatRecord, names: list[str]) -> str:
+def timeout_text(seat: SeatRecord, names: list[str]) -> Text:
     """What became of ``names`` (``seat`` the latest of them: they share its state)."""
-    who = join_names(names)
+    who = Names(names)
     if seat.away == GONE:
         # A server may forfeit at the first timeout: "1 turns in a row" read wrong.
-        missed = "a turn" if seat.missed == 1 else f"{seat.missed} turns in a row"
         if len(names) == 1:
-            return f"🏳️ {who} missed {missed} and forfeits; a bot plays their seat to the end."
-        return f"🏳️ {who} missed {missed} and forfeit; bots play their seats to the end."
+            return tn(
+                "🏳️ {who} missed a turn and forfeits; a bot plays their seat to the end.",
+                "🏳️ {who} missed {n} turns in a row and forfeits; a bot plays their seat to "
+                "the end.",
+                n=seat.missed,
+                who=who,
+            )
+        return tn(
+            "🏳️ {who} missed a turn and forfeit; bots play their seats to the end.",
+            "🏳️ {who} missed {n} turns in a row and forfeit; bots play their seats to the end.",
+            n=seat.missed,
+            who=who,
+        )
     if seat.away == STANDING_IN:
-        return f"⏰ {who} ran out of time; a bot plays for them until they press **I'm back**."
-    return f"⏰ {who} ran out of time, so the default move was played for them."
+        return t(
+            "⏰ {who} ran out of time; a bot plays for them until they press **I'm back**.",
+            who=who,
+        )
+    return t("⏰ {who} ran out of time, so the default move was played for them.", who=who)
 
 
 @dataclass(frozen=True)
@@ -77,20 +91,23 @@ class Notices(Part):
     async def say_the_end(self, change: Change) -> None:
         """The end of a match, posted at the bottom where people look: who won, the
         ranking, everyone mentioned so it notifies them; or who cancelled, quietly."""
+        language = await languages(self.bot).public(change.match.guild_id)
         if change.kind == "finished" and change.state is not None:
             game = self.service.game_of(change.match)
-            text, embed = final_message(change.match, game, change.state)
+            text, embed = final_message(change.match, game, change.state, language)
             mentions = discord.AllowedMentions(users=True, roles=False, everyone=False)
         elif change.kind == "cancelled" and change.match.state is not None:
-            text, embed = cancelled_message(change, self.service.game_of(change.match)), None
+            game = self.service.game_of(change.match)
+            text, embed = say(cancelled_message(change, game), language), None
             mentions = discord.AllowedMentions.none()
         else:
             return  # a lobby that never started: its own message says it was cancelled
         view = components_view()
-        view.add_item(TableButton("rematch", change.match.match_id))
+        view.add_item(TableButton("rematch", change.match.match_id, language=language))
         link = render.jump_link(change.match)
         if link:
-            view.add_item(discord.ui.Button(label="Jump to table", url=link, emoji="⬆️"))
+            jump = label(tc("button", "Jump to table"), language)
+            view.add_item(discord.ui.Button(label=jump, url=link, emoji="⬆️"))
         try:
             await with_retries(
                 partial(
@@ -117,6 +134,7 @@ class Notices(Part):
             # archived its thread): "a bot plays their seat" would no longer be true.
             return
         seat = next(s for s in change.match.seats if s.seat == change.timed_out)
+        language = await languages(self.bot).public(change.match.guild_id)
         kind = (seat.away, seat.missed) if seat.away == GONE else (seat.away, 0)
         now = self.service.clock.now()
         said = self._timeouts.get(match_id)
@@ -129,7 +147,7 @@ class Notices(Part):
             seats = [*said.seats, seat.seat]
             names = [change.match.seats[s].name for s in seats]
             try:
-                await said.message.edit(content=timeout_text(seat, names))
+                await said.message.edit(content=say(timeout_text(seat, names), language))
             except discord.HTTPException:
                 pass  # deleted meanwhile: say it anew
             else:
@@ -138,11 +156,11 @@ class Notices(Part):
         view = None
         if seat.away == STANDING_IN:
             view = components_view()
-            view.add_item(TableButton("back", change.match.match_id))
+            view.add_item(TableButton("back", change.match.match_id, language=language))
         try:
             posted = await self.poster.post(
                 change.match.channel_id,
-                timeout_text(seat, [seat.name]),
+                say(timeout_text(seat, [seat.name]), language),
                 view=view,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -166,21 +184,35 @@ class Notices(Part):
         if not seats:
             return None
         game = self.service.game_of(record)
-        lead = {"remind_final": "⌛ Last call", "remind_asked": "👋 Nudge from the table"}.get(
-            timers[seats[0].seat].kind, "⏳ Reminder"
-        )
+        lead = REMINDER_LEADS.get(timers[seats[0].seat].kind, REMINDER)
         deadline = await self.service.deadlines(record.match_id)
         due = [deadline[s.seat] for s in seats if s.seat in deadline]
         # Their clocks started together: the earliest is the one to tell (as a turn ping).
-        when = f" Time runs out <t:{int(min(due))}:R>." if due else ""
+        when = int(min(due)) if due else None
         users = {s.seat: s.user_id for s in seats}
+        language = await languages(self.bot).public(record.guild_id)
 
         def text_for(still: Sequence[int]) -> str:
-            mentions = " ".join(f"<@{users[seat]}>" for seat in still)
-            return f"{lead}: {mentions}, your move in **{game.name}**.{when}"
+            people = render.spaced([t("<@{user}>", user=users[seat]) for seat in still])
+            if when is None:
+                text = t(
+                    "{lead}: {people}, your move in **{game}**.",
+                    lead=lead,
+                    people=people,
+                    game=game.name,
+                )
+            else:
+                text = t(
+                    "{lead}: {people}, your move in **{game}**. Time runs out <t:{due}:R>.",
+                    lead=lead,
+                    people=people,
+                    game=game.name,
+                    due=when,
+                )
+            return say(text, language)
 
         view = components_view()
-        view.add_item(TableButton("hand", record.match_id))
+        view.add_item(TableButton("hand", record.match_id, language=language))
         posted = None
         try:
             posted = await self.poster.post(record.channel_id, text_for(list(users)), view=view)
@@ -188,9 +220,24 @@ class Notices(Part):
             log.warning("could not remind in channel %s", record.channel_id)
         link = render.jump_link(record) or f"<#{record.channel_id}>"
         for seat in seats:
-            await self.direct_message(
-                seat.user_id, f"{lead}: your move in **{game.name}** is waiting: {link}.{when}"
-            )
+            if when is None:
+                text = t(
+                    "{lead}: your move in **{game}** is waiting: {link}.",
+                    lead=lead,
+                    game=game.name,
+                    link=link,
+                )
+            else:
+                text = t(
+                    "{lead}: your move in **{game}** is waiting: {link}. Time runs out "
+                    "<t:{due}:R>.",
+                    lead=lead,
+                    game=game.name,
+                    link=link,
+                    due=when,
+                )
+            own = await languages(self.bot).of_person(seat.user_id, record.guild_id)
+            await self.direct_message(seat.user_id, say(text, own))
         return None if posted is None else Reminded(posted, list(users), text_for)
 
     async def name_thread(self, record: MatchRecord) -> None:
@@ -198,7 +245,11 @@ class Notices(Part):
         if not settings_of(record).thread:
             return
         game = self.service.game_of(record)
-        name = render.clip(f"🍪 {game.name} · {', '.join(s.name for s in record.seats)}", 100)
+        language = await languages(self.bot).public(record.guild_id)
+        players = render.commas([s.name for s in record.seats])
+        # A thread's name shows no markdown: rendered as a label, nothing escaped.
+        name = label(t("🍪 {game} · {players}", game=game.name, players=players), language)
+        name = render.clip(name, 100)
         try:
             await self.bot.http.edit_channel(record.channel_id, name=name, archived=False)
         except discord.HTTPException:
@@ -215,33 +266,52 @@ class Notices(Part):
             log.info("could not DM user %s; they keep the channel reminder", user_id)
 
 
-def final_message(record: MatchRecord, game: Game, state: GameState) -> tuple[str, discord.Embed]:
+REMINDER = t("⏳ Reminder")
+REMINDER_LEADS = {"remind_final": t("⌛ Last call"), "remind_asked": t("👋 Nudge from the table")}
+
+
+def final_message(
+    record: MatchRecord, game: Game, state: GameState, language: str
+) -> tuple[str, discord.Embed]:
     """The result at the bottom of the channel: the winners, then every player ranked."""
     outcome = match_outcome(record, game, state)
     assert outcome is not None
     # A match ended by a forfeit has no score to show: the game itself did not finish.
     scored = game.outcome(state) is not None
     names = {s.seat: s.name for s in record.seats}
-    winners = " and ".join(f"**{names[s]}**" for s in outcome.winners)
-    verb = "win" if len(outcome.winners) > 1 else "wins"
+    winners = Names(t("**{name}**", name=names[s]) for s in outcome.winners)
     people = " ".join(f"<@{s.user_id}>" for s in record.seats if s.user_id is not None)
-    text = f"🏁 **{game.name}** is over: 🏆 {winners} {verb}! {people}"
+    text = tn(
+        "🏁 **{game}** is over: 🏆 {winners} wins!",
+        "🏁 **{game}** is over: 🏆 {winners} win!",
+        n=len(outcome.winners),
+        game=game.name,
+        winners=winners,
+    )
     lines = ranking_lines(
         [
-            (p.place, f"**{names[p.seat]}**", game.score_text(state, p) if scored else "")
+            (
+                p.place,
+                t("**{name}**", name=names[p.seat]),
+                game.score_text(state, p) if scored else "",
+            )
             for p in outcome.placements
         ]
     )
+    reason = say(render.game_words(outcome.reason), language)
+    ranking = "\n".join(say(line, language) for line in lines)
     embed = discord.Embed(
-        title=render.clip(f"🏁 {game.name} · final result", render.TITLE),
-        description=render.clip(f"{outcome.reason}\n\n" + "\n".join(lines), render.DESCRIPTION),
+        title=render.clip(
+            say(t("🏁 {game} · final result", game=game.name), language), render.TITLE
+        ),
+        description=render.clip(f"{reason}\n\n{ranking}", render.DESCRIPTION),
         colour=render.COLOURS["done"],
     )
-    embed.set_footer(text="Rematch opens a new lobby with the same seats.")
-    return render.clip(text, render.CONTENT), embed
+    embed.set_footer(text=say(t("Rematch opens a new lobby with the same seats."), language))
+    return render.clip(f"{say(text, language)} {people}", render.CONTENT), embed
 
 
-def ranking_lines(entries: list[tuple[int, str, str]]) -> list[str]:
+def ranking_lines(entries: list[tuple[int, str, str]]) -> list[Text]:
     """``(place, name, score)`` best first as lines: players tied on a place and a score
     share one line ("2. Ana, Ben"), so eight Toss players are two lines, not eight."""
     places = [place for place, _, _ in entries]
@@ -252,11 +322,23 @@ def ranking_lines(entries: list[tuple[int, str, str]]) -> list[str]:
         else:
             groups.append((place, [name], score))
     return [
-        f"{render.place_mark(place, places)} {', '.join(names)}" + (f" — {score}" if score else "")
+        t(
+            "{place} {names} — {score}",
+            place=render.place_mark(place, places),
+            names=render.commas(names),
+            score=render.game_words(score),
+        )
+        if score
+        else t(
+            "{place} {names}", place=render.place_mark(place, places), names=render.commas(names)
+        )
         for place, names, score in groups
     ]
 
 
-def cancelled_message(change: Change, game: Game) -> str:
-    who = f"by **{change.by}**" if change.by else "as every player left"
-    return f"✖️ The **{game.name}** match was cancelled {who}."
+def cancelled_message(change: Change, game: Game) -> Text:
+    if change.by:
+        return t(
+            "✖️ The **{game}** match was cancelled by **{name}**.", game=game.name, name=change.by
+        )
+    return t("✖️ The **{game}** match was cancelled as every player left.", game=game.name)

@@ -24,6 +24,7 @@ class Drawn:
     filename: str = TABLE_FILE
     content: str | None = None  # a table has none; a hand view says what to decide
     late: bool = False  # its picture is still being drawn: an edit keeps the one shown
+    language: str = "en"  # its readers' (the picture's alt text is in it)
 
     def __post_init__(self) -> None:
         if not self.embeds:
@@ -55,7 +56,7 @@ class Drawn:
     def _file(self) -> list[discord.File]:
         """A fresh file each time (discord.py reads a file's bytes once, when it is sent),
         which the first embed shows."""
-        return attach(self.embeds[0], self.picture, self.filename)
+        return attach(self.embeds[0], self.picture, self.filename, self.language)
 
     def _text(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"embeds": self.embeds, "view": self.view}

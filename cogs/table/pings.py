@@ -25,6 +25,7 @@ from bot.store import MatchRecord
 from bot.timing import PAUSED_FROM
 from cogs import render
 from cogs.components import components_view
+from cogs.speech import label, languages, say
 from cogs.table.base import Part
 from cogs.table.buttons import TableButton
 from cogs.table.drawing import Drawing
@@ -33,6 +34,7 @@ from cogs.table.notices import Notices
 from cogs.table.posting import Poster, with_retries
 from cogs.table.sweeps import Sweeps
 from games.core.protocol import Decision, Event, Game, GameState
+from games.core.text import Text, t, tc
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -244,8 +246,11 @@ class Pings(Part):
                 game = self.service.game_of(record)
                 deadlines = await self.service.deadlines(match_id)
                 said = self._ping_news.pop(match_id, [])
-                grabs = self.grab_buttons(record, deciding, pinged)
-                text, view = turn_ping(record, game, deciding, pinged, deadlines, said, grabs)
+                language = await languages(self.bot).public(record.guild_id)
+                grabs = self.grab_buttons(record, deciding, pinged, language)
+                text, view = turn_ping(
+                    record, game, deciding, pinged, deadlines, language, said, grabs
+                )
                 # A race is timed: its ping must notify, and an edit does not.
                 racing = any(d.window is not None and d.seat in pinged for d in deciding)
                 if await self._post_or_edit(record, pinged, text, view, notify=racing):
@@ -269,10 +274,13 @@ class Pings(Part):
         game = self.service.game_of(record)
         deadlines = await self.service.deadlines(match_id)
         said = self._ping_news.get(match_id, [])
+        language = await languages(self.bot).public(record.guild_id)
         for ping in pings.values():
             if not ping.seats <= seats & set(waiting) or ping.text_for is not None:
                 continue  # it still asks someone else, or is a reminder: left as it is
-            text, view = turn_ping(record, game, deciding, sorted(ping.seats), deadlines, said)
+            text, view = turn_ping(
+                record, game, deciding, sorted(ping.seats), deadlines, language, said
+            )
             await self._post_or_edit(record, sorted(ping.seats), text, view)
 
     async def _to_ping(self, record: MatchRecord) -> set[int]:
@@ -282,14 +290,15 @@ class Pings(Part):
         seats = self._ping_seats.pop(match_id, set())
         follow = self._follow.pop(match_id, set())
         news = self._ping_news.get(match_id, [])
-        note = " ".join(news[-2:]) or None  # public lines only
+        note = news[-2:]  # public lines only
         now = asyncio.get_running_loop().time()
         for seat in sorted(follow):
             user_id = record.seats[seat].user_id
             if user_id is None or not self.hands.is_open(match_id, user_id):
                 continue  # (a view drawn and never sent would be left to the collector)
             seen = await self.service.seat_view(match_id, user_id)
-            drawn = await self.drawing.hand_message(seen, note, answer=False)
+            language = await languages(self.bot).of_person(user_id, record.guild_id)
+            drawn = await self.drawing.hand_message(seen, note, language=language, answer=False)
             if not await self.hands.follow(match_id, user_id, drawn.edited()):
                 continue
             if now - self._answered.get((match_id, seat), -RECENT) < RECENT:
@@ -297,14 +306,18 @@ class Pings(Part):
         return seats
 
     def grab_buttons(
-        self, record: MatchRecord, deciding: Sequence[Decision], pinged: list[int]
+        self,
+        record: MatchRecord,
+        deciding: Sequence[Decision],
+        pinged: list[int],
+        language: str,
     ) -> discord.ui.View:
         """A scramble's ping carries the grab buttons: one click grabs (the pile is public;
         the answer is the grabber's own hand view)."""
         view = components_view()
         race = next((d for d in deciding if d.window is not None and d.seat in pinged), None)
         if race is not None:
-            self.drawing.add_race(view, record.match_id, race)
+            self.drawing.add_race(view, record.match_id, race, language)
         return view
 
     async def _post_or_edit(
@@ -421,10 +434,17 @@ class Pings(Part):
             if seat.seat not in seats or seat.user_id is None or seat.played_by_bot:
                 continue
             due = deadlines.get(seat.seat)
-            when = f" Answer <t:{int(due)}:R>." if due else ""
-            await self.notices.direct_message(
-                seat.user_id, f"🎯 It's your move in **{game.name}**: {link}{when}"
-            )
+            if due:
+                text = t(
+                    "🎯 It's your move in **{game}**: {link} Answer <t:{due}:R>.",
+                    game=game.name,
+                    link=link,
+                    due=int(due),
+                )
+            else:
+                text = t("🎯 It's your move in **{game}**: {link}", game=game.name, link=link)
+            language = await languages(self.bot).of_person(seat.user_id, record.guild_id)
+            await self.notices.direct_message(seat.user_id, say(text, language))
 
 
 def chances(decisions: Sequence[Decision]) -> set[int]:
@@ -451,10 +471,12 @@ def turn_ping(
     deciding: Sequence[Decision],
     seats: list[int],
     deadlines: dict[int, float],
+    language: str,
     said: Sequence[str] = (),
     view: discord.ui.View | None = None,
 ) -> tuple[str, discord.ui.View]:
-    """What a ping says: the situation and the deadline, with Show hand and a jump link.
+    """What a ping says, in the server's ``language``: the situation and the deadline, with
+    Show hand and a jump link.
 
     A reaction's prompt answers a public move (a challenge) and names nothing hidden, so it
     is quoted; a turn's prompt may name the player's own cards, so the situation of a turn
@@ -462,40 +484,68 @@ def turn_ping(
     users = {s.seat: s.user_id for s in record.seats if s.seat in seats and s.user_id}
     mine = [d for d in deciding if d.seat in users and not d.optional]
 
-    def when(group: list[Decision]) -> str:
+    def when(group: list[Decision]) -> int | None:
         due = [deadlines[d.seat] for d in group if d.seat in deadlines]
-        return f"<t:{int(min(due))}:R>" if due else ""
+        return int(min(due)) if due else None
 
-    def mention(group: list[Decision]) -> str:
-        return " ".join(f"<@{users[seat]}>" for seat in dict.fromkeys(d.seat for d in group))
+    def mention(group: list[Decision]) -> Text:
+        seated = dict.fromkeys(d.seat for d in group)
+        return render.spaced([t("<@{user}>", user=users[seat]) for seat in seated])
 
-    lines = []
+    lines: list[Text] = []
     races = [d for d in mine if d.window is not None]
     reactions = [d for d in mine if d.window is None and d.reaction]
     turns = [d for d in mine if d.window is None and not d.reaction]
     if races:
         closes = when(races)
-        lines.append(
-            f"🏃 {mention(races)}, the scramble is on: grab below"
-            + (f" — it closes {closes}" if closes else "")
-            + "."
-        )
+        if closes:
+            lines.append(
+                t(
+                    "🏃 {people}, the scramble is on: grab below — it closes <t:{due}:R>.",
+                    people=mention(races),
+                    due=closes,
+                )
+            )
+        else:
+            lines.append(t("🏃 {people}, the scramble is on: grab below.", people=mention(races)))
     for decision in reactions:
         due = when([decision])
-        lines.append(
-            f"⚔️ {mention([decision])}: {decision.prompt}" + (f" — answer {due}" if due else "")
-        )
+        prompt = render.game_words(decision.prompt)
+        if due:
+            lines.append(
+                t(
+                    "⚔️ {people}: {prompt} — answer <t:{due}:R>",
+                    people=mention([decision]),
+                    prompt=prompt,
+                    due=due,
+                )
+            )
+        else:
+            lines.append(t("⚔️ {people}: {prompt}", people=mention([decision]), prompt=prompt))
+    news = ""
     if turns:
         due = when(turns)
-        lines.append(
-            f"🎯 {mention(turns)}, your move in **{game.name}**"
-            + (f" — {due}" if due else "")
-            + "."
-            + (f"\n> {' '.join(said[-3:])}" if said else "")
-        )
+        if due:
+            lines.append(
+                t(
+                    "🎯 {people}, your move in **{game}** — <t:{due}:R>.",
+                    people=mention(turns),
+                    game=game.name,
+                    due=due,
+                )
+            )
+        else:
+            lines.append(
+                t("🎯 {people}, your move in **{game}**.", people=mention(turns), game=game.name)
+            )
+        if said:
+            news = "\n> " + " ".join(say(line, language) for line in said[-3:])
     view = view or components_view()  # a scramble's grab buttons come first
-    view.add_item(TableButton("hand", record.match_id, label="My hand" if races else None))
+    hand = tc("button", "My hand") if races else None
+    view.add_item(TableButton("hand", record.match_id, label=hand, language=language))
     link = render.jump_link(record)
     if link:
-        view.add_item(discord.ui.Button(label="Jump to table", url=link, emoji="⬆️"))
-    return render.clip("\n".join(lines), render.CONTENT), view
+        jump = label(tc("button", "Jump to table"), language)
+        view.add_item(discord.ui.Button(label=jump, url=link, emoji="⬆️"))
+    text = "\n".join(say(line, language) for line in lines) + news
+    return render.clip(text, render.CONTENT), view

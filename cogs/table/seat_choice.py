@@ -19,8 +19,10 @@ from cogs.components import (
     person,
     service_of,
 )
+from cogs.speech import label, personal, say
 from cogs.table.buttons import clicks_of
 from games.core.protocol import SeatChoosing
+from games.core.text import t
 
 MY_LISTS = "mine"  # the Choose deck entry that opens the player's own decks
 
@@ -38,18 +40,25 @@ class SeatChoiceSelect(
         self.match_id = match_id
 
     @classmethod
-    def build(cls, match_id: str, game: SeatChoosing) -> SeatChoiceSelect:
+    def build(cls, match_id: str, game: SeatChoosing, language: str) -> SeatChoiceSelect:
         choice = game.seat_choice
         options = [
-            discord.SelectOption(label=render.clip(f"{label} (ready {choice.noun})", 100), value=v)
-            for v, label in choice.ready
+            discord.SelectOption(
+                label=render.clip(
+                    label(t("{choice} (ready {noun})", choice=words, noun=choice.noun), language),
+                    100,
+                ),
+                value=v,
+            )
+            for v, words in choice.ready
         ]
-        options.append(discord.SelectOption(label=f"One of my {choice.noun}s…", value=MY_LISTS))
+        mine = label(t("One of my own…"), language)
+        options.append(discord.SelectOption(label=mine, value=MY_LISTS))
         return cls(
             match_id,
             discord.ui.Select(
                 custom_id=f"cj:seatpick:{match_id}",
-                placeholder=f"{choice.title} (for your own seat)",
+                placeholder=label(t("{select} (for your own seat)", select=choice.title), language),
                 options=options[: render.SELECT_OPTIONS],
             ),
         )
@@ -63,7 +72,7 @@ class SeatChoiceSelect(
     async def _run(self, interaction: discord.Interaction) -> None:
         values = self.item.values  # type: ignore[attr-defined]
         if not values:
-            raise UserError("Pick one of the decks.")
+            raise UserError(t("Pick one of the decks."))
         service = service_of(interaction)
         if values[0] != MY_LISTS:
             # The answer shows the pick at once.
@@ -73,9 +82,9 @@ class SeatChoiceSelect(
         record = await service.get(self.match_id)
         game = service.game_of(record)
         if not isinstance(game, SeatChoosing):
-            raise UserError(f"{game.name} has nothing to choose per player.")
+            raise UserError(t("{game} has nothing to choose per player.", game=game.name))
         if record.seat_of(interaction.user.id) is None:
-            raise UserError("Press **Join** first, then choose your deck.")
+            raise UserError(t("Press **Join** first, then choose your deck."))
         mine = [
             d
             for d in await service.decks(interaction.user.id)
@@ -83,13 +92,18 @@ class SeatChoiceSelect(
         ]
         if not mine:
             raise UserError(
-                "You have no saved decks yet: /deck copy or /deck import makes one. "
-                "A ready deck needs no set-up."
+                t(
+                    "You have no saved decks yet: /deck copy or /deck import makes one. "
+                    "A ready deck needs no set-up."
+                )
             )
+        language = await personal(interaction)
         view = components_view()
-        view.add_item(MyListSelect.build(self.match_id, service, mine))
+        view.add_item(MyListSelect.build(self.match_id, service, mine, language))
         await interaction.response.send_message(
-            "Which of your decks do you play at this table?", view=view, ephemeral=True
+            say(t("Which of your decks do you play at this table?"), language),
+            view=view,
+            ephemeral=True,
         )
 
 
@@ -105,17 +119,21 @@ class MyListSelect(
         self.match_id = match_id
 
     @classmethod
-    def build(cls, match_id: str, service: MatchService, decks: list[DeckRecord]) -> MyListSelect:
+    def build(
+        cls, match_id: str, service: MatchService, decks: list[DeckRecord], language: str
+    ) -> MyListSelect:
         options = []
         for deck in decks[: render.SELECT_OPTIONS]:
-            draft = " (draft: cannot be played)" if service.deck_problems(deck) else ""
-            options.append(
-                discord.SelectOption(label=f"{deck.name}{draft}"[:100], value=MINE + deck.name)
-            )
+            name = deck.name
+            if service.deck_problems(deck):
+                name = label(t("{deck} (draft: cannot be played)", deck=deck.name), language)
+            options.append(discord.SelectOption(label=name[:100], value=MINE + deck.name))
         return cls(
             match_id,
             discord.ui.Select(
-                custom_id=f"cj:mypick:{match_id}", placeholder="Your decks", options=options
+                custom_id=f"cj:mypick:{match_id}",
+                placeholder=label(t("Your decks"), language),
+                options=options,
             ),
         )
 
@@ -128,9 +146,10 @@ class MyListSelect(
     async def _run(self, interaction: discord.Interaction) -> None:
         values = self.item.values  # type: ignore[attr-defined]
         if not values or not values[0].startswith(MINE):
-            raise UserError("Pick one of your decks.")
+            raise UserError(t("Pick one of your decks."))
         service = service_of(interaction)
         deck = await service.deck(interaction.user.id, values[0].removeprefix(MINE))
         await service.choose(self.match_id, person(interaction), MINE + deck.name)
-        text = render.deck_picked(deck.name, service.deck_problems(deck))
+        language = await personal(interaction)
+        text = render.deck_picked(deck.name, service.deck_problems(deck), language)
         await interaction.response.edit_message(content=text, view=None)

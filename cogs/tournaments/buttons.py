@@ -29,9 +29,12 @@ from cogs.components import (
     tell,
 )
 from cogs.pictures import keep
+from cogs.speech import personal
 from cogs.tournaments.embeds import pairings_pages, tiebreak_words
 from cogs.tournaments.pictures import BRACKET
 from games.core.levels import LEVEL_NAMES, Level
+from games.core.text import t
+from games.core.translations import ENGLISH
 from games.core.words import points_word
 
 EID = r"(?P<tid>[0-9a-f]{8})"
@@ -89,8 +92,13 @@ class TournamentButton(
         elif self.verb == "bot":
             # Added at the server's level; the private answer offers the others.
             entrant = await events.add_bot(tid, who)
-            said = f"{render.seat_name(entrant)} joins the tournament."  # "🤖 Abe (Normal)"
-            picker = level_picker(event_bot_ids(tid, entrant.entrant), entrant.level, said)
+            said = t(
+                "{bot} joins the tournament.", bot=render.seat_name(entrant)
+            )  # "🤖 Abe (Normal)"
+            language = await personal(interaction)
+            picker = level_picker(
+                event_bot_ids(tid, entrant.entrant), entrant.level, said, language
+            )
             await interaction.response.send_message(ephemeral=True, **picker)
         elif self.verb == "start":
             # Opening the first round's threads and matches takes several calls to Discord.
@@ -225,6 +233,7 @@ class PairingsPage(
                 slot,
                 ("Previous", "Next"),
                 f"cj:evp:{tournament_id}:{round_no}:{max(page, 0)}:{slot}",
+                ENGLISH,  # the tournament's words are English until its cog is translated
                 disabled=disabled,
             )
         )
@@ -249,7 +258,9 @@ class PairingsPage(
         embed, buttons = pairings_message(view, self.round_no, self.page, deadline)
         keep(embed, interaction.message, BRACKET)
         links = links_of(interaction)
-        await add_web_link(buttons, links, view.event.guild_id, "event", self.tournament_id)
+        await add_web_link(
+            buttons, links, view.event.guild_id, "event", self.tournament_id, language=ENGLISH
+        )
         await interaction.response.edit_message(embed=embed, view=buttons)
 
 

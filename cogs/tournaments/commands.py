@@ -42,6 +42,7 @@ from cogs.tournaments.embeds import (
 )
 from cogs.tournaments.pictures import STANDINGS, standings_png
 from games import GAMES
+from games.core.translations import ENGLISH
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -186,7 +187,12 @@ class TournamentCog(commands.Cog):
                 files = attach(embed, await standings_png(view, title), STANDINGS)
             links = components_view()
             await add_web_link(
-                links, links_of(interaction), event.guild_id, "event", event.tournament_id
+                links,
+                links_of(interaction),
+                event.guild_id,
+                "event",
+                event.tournament_id,
+                language=ENGLISH,
             )
             await interaction.response.send_message(
                 embed=embed, files=files, view=links, ephemeral=True

@@ -32,6 +32,7 @@ from cogs.tournaments.embeds import (
 )
 from cogs.tournaments.pictures import BRACKET, STANDINGS, bracket_png, standings_png
 from games import GAMES
+from games.core.translations import ENGLISH
 from games.core.words import join_names, ordinal
 
 if TYPE_CHECKING:
@@ -142,7 +143,12 @@ class TournamentPosts:
 
     async def web_link(self, buttons: discord.ui.View, event: TournamentRecord) -> None:
         await add_web_link(
-            buttons, self.bot.web_links, event.guild_id, "event", event.tournament_id
+            buttons,
+            self.bot.web_links,
+            event.guild_id,
+            "event",
+            event.tournament_id,
+            language=ENGLISH,
         )
 
     async def post_paused(self, change: TournamentChange) -> None:

@@ -7,6 +7,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import discord
+
 from devtools.offline_discord.model import _SELECT_TYPES, COMPONENTS_V2
 
 
@@ -276,6 +278,33 @@ def _validate_modal(data: Mapping[str, Any], errors: _Errors) -> None:
 
 
 _COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+_LOCALES = frozenset(locale.value for locale in discord.Locale)
+
+
+def _validate_localizations(
+    cmd: Mapping[str, Any], errors: _Errors, path: tuple[str | int, ...], *, name: bool = True
+) -> None:
+    """``name_localizations``/``description_localizations``: Discord's locales only, each
+    name as valid as the name itself (lowercase for a slash command), each as long."""
+    for key, limit in (
+        ("name_localizations", 32 if name else 100),
+        ("description_localizations", 100),
+    ):
+        for locale, value in (cmd.get(key) or {}).items():
+            where = (*path, key, locale)
+            if locale not in _LOCALES:
+                errors.add(where, "Invalid Form Body", "LOCALE_INVALID")
+            errors.length(where, value, limit, 1)
+            if (
+                name
+                and key == "name_localizations"
+                and (
+                    not isinstance(value, str)
+                    or not _COMMAND_NAME.match(value)
+                    or value != value.lower()
+                )
+            ):
+                errors.add(where, "Command name is invalid", "APPLICATION_COMMAND_INVALID_NAME")
 
 
 def _validate_command(cmd: Mapping[str, Any], errors: _Errors, path: tuple[str | int, ...]) -> None:
@@ -286,6 +315,7 @@ def _validate_command(cmd: Mapping[str, Any], errors: _Errors, path: tuple[str |
     errors.length((*path, "name"), name, 32, 1)
     if kind in (1, None):
         errors.length((*path, "description"), cmd.get("description"), 100, 1)
+    _validate_localizations(cmd, errors, path, name=kind in (1, None))
     options = cmd.get("options") or []
     errors.count((*path, "options"), options, 25)
     seen_optional = False
@@ -295,7 +325,13 @@ def _validate_command(cmd: Mapping[str, Any], errors: _Errors, path: tuple[str |
             _validate_command({**option, "type": 1}, errors, opath)
             continue
         _validate_command(
-            {"name": option.get("name"), "description": option.get("description"), "type": 1},
+            {
+                "name": option.get("name"),
+                "description": option.get("description"),
+                "name_localizations": option.get("name_localizations"),
+                "description_localizations": option.get("description_localizations"),
+                "type": 1,
+            },
             errors,
             opath,
         )
@@ -312,5 +348,6 @@ def _validate_command(cmd: Mapping[str, Any], errors: _Errors, path: tuple[str |
         errors.count((*opath, "choices"), choices, 25)
         for j, choice in enumerate(choices):
             errors.length((*opath, "choices", j, "name"), choice.get("name"), 100, 1)
+            _validate_localizations(choice, errors, (*opath, "choices", j), name=False)
             if isinstance(choice.get("value"), str):
                 errors.length((*opath, "choices", j, "value"), choice.get("value"), 100, 1)

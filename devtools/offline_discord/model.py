@@ -50,6 +50,7 @@ class FakeUser:
     bot: bool = False
     dms_open: bool = True  # False: they blocked the bot or closed DMs from server members
     roles: list[int] = field(default_factory=list)  # roles of :meth:`FakeDiscord.add_role`
+    locale: str = "en-US"  # their Discord client's language, sent with each interaction
 
     @property
     def mention(self) -> str:

@@ -51,6 +51,8 @@ class World:
         self._counter = first_id
         self.guild_name = guild_name
         self.guild_id = self._new_id()
+        self.guild_locale = "en-US"
+        """The guild's preferred locale (a community server's language): see set_guild_locale."""
         self.bot_user = FakeUser(self._new_id(), bot_name, bot_name, bot=True)
         self.application_id = self.bot_user.id
         self.app_owner_id: int = self._new_id()
@@ -109,6 +111,12 @@ class World:
                 "GUILD_MEMBER_ADD", {**self._member_json(user), "guild_id": str(self.guild_id)}
             )
         return user
+
+    def set_guild_locale(self, locale: str) -> None:
+        """Change the guild's preferred locale, as an admin does in Server Settings."""
+        self.guild_locale = locale
+        if self._bot is not None:
+            self._parse("GUILD_UPDATE", self._guild_json())
 
     def add_role(self, name: str, *members: FakeUser) -> FakeRole:
         """Add a role to the guild and give it to ``members``."""
@@ -307,7 +315,7 @@ class World:
             "afk_timeout": 300,
             "system_channel_flags": 0,
             "premium_tier": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.guild_locale,
             "joined_at": _iso(self._time_of(self.guild_id)),
         }
 

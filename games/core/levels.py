@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from games.core.text import Text, t, tc
+from games.core.text import Text, tc
 
 Level = Literal["easy", "normal", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "hard")
@@ -24,7 +24,7 @@ LEVEL_NAMES: dict[Level, Text] = {
     "hard": tc("level", "Hard"),
 }
 LEVEL_HINTS: dict[Level, Text] = {
-    "easy": t("plays like a beginner and makes mistakes"),
-    "normal": t("plays sensibly, without thinking ahead"),
-    "hard": t("thinks ahead a few moves; a real test"),
+    "easy": tc("level", "plays like a beginner and makes mistakes"),
+    "normal": tc("level", "plays sensibly, without thinking ahead"),
+    "hard": tc("level", "thinks ahead a few moves; a real test"),
 }

@@ -16,6 +16,8 @@ from cogs.table.drawing import Drawing
 from games import GAMES
 from games.core import contract
 from games.core.options import random_options
+from games.core.text import t
+from games.core.translations import PSEUDO, SELECTABLE
 from tests.discord.harness import message_errors
 
 
@@ -49,7 +51,8 @@ def payload(embeds, view, content: str = "") -> dict:  # type: ignore[no-untyped
 @pytest.mark.parametrize("size", ["largest", "smallest"])
 @pytest.mark.parametrize("key", sorted(GAMES))
 async def test_tables_and_hands_fit_at_any_table(key: str, size: str) -> None:
-    """Every option switched on at random, at the largest and the smallest table."""
+    """Every option switched on at random, at the largest and the smallest table, in every
+    language we ship and the pseudo-locale (the longest)."""
     game = GAMES[key]
     service = MatchService(store=None, games=GAMES)  # type: ignore[arg-type]
     drawing = Drawing(SimpleNamespace(service=service), Pictures(service.guild_settings))  # type: ignore[arg-type]
@@ -70,14 +73,19 @@ async def test_tables_and_hands_fit_at_any_table(key: str, size: str) -> None:
                 state, _ = game.apply(state, decision.seat, move)
                 continue
             record = record_for(key, state)
-            table = render.embed_from_panel(game.panels(game.view(state, None)).table)
-            assert message_errors(payload([table], None)) == {}
+            panel = game.panels(game.view(state, None)).table
+            # The pseudo-locale (the longest) at every state, each language at every third.
+            languages = SELECTABLE if step % 3 == 0 else ("en", PSEUDO)
+            for language in languages:
+                table = render.embed_from_panel(panel, language)
+                assert message_errors(payload([table], None)) == {}, language
             # A scramble's grab buttons are in each racer's hand view, checked here too.
             for seat in range(len(names)):
                 seen = SeatView.of(record, game, state, seat)
-                message = drawing.hand_text(seen, "⏩ a note", None)
-                errors = message_errors(payload(message.embeds, message.view, message.content))
-                assert errors == {}, (seed, step, seat, errors)
+                for language in languages:
+                    message = drawing.hand_text(seen, [t("⏩ a note")], None, language)
+                    errors = message_errors(payload(message.embeds, message.view, message.content))
+                    assert errors == {}, (seed, step, seat, language, errors)
                 checked += 1
             if game.outcome(state) is not None:
                 break

@@ -23,6 +23,7 @@ from games.core.replay import (
     load_export,
     replay,
 )
+from games.core.translations import ENGLISH, PSEUDO, SELECTABLE
 from tests.discord.conftest import make_a_move, make_bot, open_game, table_of
 from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser, message_errors
 from tests.discord.test_cover_your_assets import open_lobby, play_to_the_end
@@ -295,18 +296,19 @@ def test_an_empty_filtered_history_says_what_it_looked_for() -> None:
     """A server with matches, none of them this game with this member: not "No finished
     match here yet", which tells a regular their month of matches is gone."""
     empty = HistoryPage(entries=(), page=0, pages=1, total=0)
-    embed, _ = history_message(empty, "braverse", 42)
+    embed, _ = history_message(empty, "braverse", 42, ENGLISH)
     assert embed.description == (
         "No finished match of CookieRun: Braverse with <@42> here yet. Play one with /play!"
     )
-    assert history_message(empty, None, None)[0].description == (
+    assert history_message(empty, None, None, ENGLISH)[0].description == (
         "No finished match here yet. Play one with /play!"
     )
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_every_replay_page_fits_discord_at_the_largest_table(key: str) -> None:
-    """All hands of the largest table beside the table, at every step of a whole match."""
+    """All hands of the largest table beside the table, at every step of a whole match, in
+    every language we ship and the pseudo-locale."""
     game = GAMES[key]
     names = tuple(f"{n}-with-a-long-display-name" for n in contract.NAMES[: game.max_players])
     job = Job(0, key, {}, ("heuristic",) * len(names), seed=4, keep_actions=True)
@@ -326,7 +328,12 @@ def test_every_replay_page_fits_discord_at_the_largest_table(key: str) -> None:
     found = Replay(record=record_for(key, frames[-1].state), frames=frames)
     for step in range(len(frames)):
         for hands in (False, True):
-            content, embeds, view = replay_message(game, found, step, hands)
+            # The pseudo-locale (the longest) at every step, each language at every third.
+            for language in SELECTABLE[1:] if step % 3 == 0 else (PSEUDO,):
+                content, embeds, view = replay_message(game, found, step, hands, language)
+                errors = message_errors(payload(embeds, view, content))
+                assert errors == {}, (step, hands, language)
+            content, embeds, view = replay_message(game, found, step, hands, ENGLISH)
             assert message_errors(payload(embeds, view, content)) == {}, (step, hands)
             # A private log line is worded for its seat ("You drew..."): never on the page.
             for event in frames[step].events:

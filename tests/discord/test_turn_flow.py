@@ -9,6 +9,7 @@ import re
 import pytest
 
 from cogs.table.pings import turn_ping
+from games.core.translations import ENGLISH
 from games.toss.state import Roll
 from tests.discord.conftest import (
     click_first_move,
@@ -165,7 +166,7 @@ async def test_a_reaction_ping_puts_a_colon_between_the_mention_and_the_news(
                 "prompt": "🤖 Abe drafted a Jewels set. Challenge it?",
             }
         )
-        text, _ = turn_ping(record, game, [challenge], [seat], {})
+        text, _ = turn_ping(record, game, [challenge], [seat], {}, ENGLISH)
         assert text == f"⚔️ {ben.mention}: 🤖 Abe drafted a Jewels set. Challenge it?"
     fake.assert_clean()
 

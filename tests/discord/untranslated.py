@@ -1,0 +1,108 @@
+"""What a play-through in the pseudo-locale left in English.
+
+The pseudo-locale turns every letter of a translated message into an accented look-alike,
+so any plain ASCII word left on screen skipped the catalog. ``untranslated(fake)`` reads
+everything the offline Discord recorded (each message's content, embeds, buttons, selects
+and their options, every earlier version of an edited message, and the modals shown) and
+lists every ASCII word of two letters or more that is not a name someone gave, a number,
+an emoji, a link, Discord's own syntax (mentions, timestamps, /commands and their
+options, custom emoji, inline code) or a product's published name.
+
+    words = untranslated(fake, names=["Ana", "Ben", "My deck"])
+    assert not words, report(words)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from devtools.offline_discord import FakeDiscord
+from devtools.offline_discord.model import FakeMessage, _component_strings, _visible_strings
+
+# Published names stay as published in every language (docs/translating.md).
+PRODUCT_NAMES = (
+    "CookieRun: Braverse",
+    "Cover Your Assets",
+    "Cover Your Cookies",
+    "Toss Your Cookies",
+    "Cookie Chomper",
+    "Cookie Jar",
+    "CookieRun",
+    "Braverse",
+    "Discord",
+)
+# Discord's syntax, which is not words: mentions and channels, timestamps, command
+# mentions, custom emoji, links, inline code, a /command with its sub-command and its
+# option names ("/settings pictures:False", "/deck import"), and the bot names' emoji.
+_SYNTAX = re.compile(
+    r"<(?:@[!&]?\d+|#\d+|t:-?\d+(?::[tTdDfFR])?|/[-_\w ]+:\d+|a?:\w+:\d+)>"
+    r"|https?://\S+|attachment://\S+"
+    r"|`[^`\n]*`"
+    r"|(?<![\w/])/[-_a-z]+(?: [-_a-z]+(?![:\w]))?(?=[\s.,:;!?)…]|$)"
+    r"|(?<![\w])[a-z_]+:(?:\S+)?(?=[\s.,;!?)…]|$)"
+    r"|:[a-z0-9_]+:|<[a-z_]+>"
+)
+_WORD = re.compile(r"(?<![A-Za-z0-9_'’\\])[A-Za-z]{2,}(?![A-Za-z0-9_])")
+
+
+@dataclass(frozen=True)
+class Found:
+    """An English word left on screen: the word, and the text it was found in."""
+
+    word: str
+    text: str
+
+
+def untranslated(fake: FakeDiscord, names: Iterable[str] = ()) -> list[Found]:
+    """Every ASCII word on screen that skipped the catalog (empty: none)."""
+    return words_in(recorded_strings(fake), names)
+
+
+def words_in(strings: Iterable[str], names: Iterable[str] = ()) -> list[Found]:
+    """The ASCII words of ``strings`` outside names, numbers, emoji, links, Discord
+    syntax and product names, each once."""
+    kept = sorted({*PRODUCT_NAMES, *(n for n in names if n)}, key=len, reverse=True)
+    found: dict[tuple[str, str], Found] = {}
+    for text in strings:
+        rest = _unescaped(text)
+        for name in kept:
+            rest = rest.replace(name, " ")
+        rest = _SYNTAX.sub(" ", rest)
+        for word in _WORD.findall(rest):
+            found.setdefault((word, text), Found(word, text))
+    return list(found.values())
+
+
+def recorded_strings(fake: FakeDiscord) -> Iterator[str]:
+    """Every string a user could read in what the fake recorded, edits included."""
+    for message in fake.messages.values():
+        yield from message_strings(message)
+    for user in list(fake.users.values()):
+        for modal in fake.modals(user):
+            yield modal.title
+            yield from _component_strings(modal.components)
+
+
+def message_strings(message: FakeMessage) -> Iterator[str]:
+    yield from message.strings()
+    for before in message.history:
+        yield from _visible_strings(
+            before.get("content"), before.get("embeds") or [], before.get("components") or []
+        )
+
+
+def report(found: Iterable[Found], most: int = 40) -> str:
+    """The words found, grouped by the text each was read in, for a failing test's message."""
+    by_text: dict[str, list[str]] = {}
+    for f in found:
+        by_text.setdefault(f.text, []).append(f.word)
+    lines = [f"{' '.join(words)!r} in {text[:160]!r}" for text, words in by_text.items()]
+    more = f"\n… and {len(lines) - most} more" if len(lines) > most else ""
+    return "\n".join(lines[:most]) + more
+
+
+def _unescaped(text: str) -> str:
+    # A name escaped for markdown ("dark\_knight") reads as written.
+    return re.sub(r"\\(.)", r"\1", text)

@@ -15,6 +15,7 @@ from bot.bots import BotDriver
 from bot.config import Settings
 from bot.known_settings import KnownSettings
 from bot.metrics import Metrics, serve
+from bot.outbox import Outbox, RefusalsSaid
 from bot.permissions import invite_url
 from bot.runtime import DRAIN_WAIT, Runtime
 from bot.scheduler import Scheduler
@@ -64,6 +65,10 @@ class CookieJar(commands.Bot):
         )
         self.settings = settings
         self.metrics = metrics
+        # Every budgeted request waits for its slot of this process's share.
+        self.outbox = Outbox(settings.request_share)
+        self.outbox.install(self.http)
+        RefusalsSaid().install()
         self._metrics_server: web.AppRunner | None = None
         self._web_server: web.AppRunner | None = None
         self._background: set[asyncio.Task[object]] = set()

@@ -95,6 +95,13 @@ class Settings(WebSettings):
     # one PostgreSQL database. Neither set: one process serves every guild, as one shard.
     shard_count: int | None = Field(default=None, ge=1)
     shard_ids: str | None = None
+    # Discord's request budget for the bot's token, a second, over every process of the
+    # application (50 unless Discord granted more on request); answers to clicks and
+    # commands through their interaction are outside it (bot/outbox.py).
+    request_budget: float = Field(default=50.0, gt=0, le=100_000)
+    # Processes spending it, each its equal share (docs/operations.md). Default: from the
+    # shards, SHARD_COUNT over the number this process serves; one process: 1.
+    request_processes: float | None = Field(default=None, gt=0, le=10_000)
     # Serve Prometheus metrics at /metrics and a liveness probe at /healthz on this port.
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
 
@@ -120,6 +127,15 @@ class Settings(WebSettings):
             return None
         ids = parse_shard_ids(self.shard_ids) if self.shard_ids else range(self.shard_count)
         return Shards(self.shard_count, frozenset(ids))
+
+    @property
+    def request_share(self) -> float:
+        """Requests a second this process may make: its share of the budget."""
+        processes = self.request_processes
+        if processes is None:
+            shards = self.shards
+            processes = shards.count / len(shards.ids) if shards is not None else 1.0
+        return self.request_budget / processes
 
     # Memory for running matches kept parsed (the oldest leave first); a miss costs a read.
     match_cache_mb: float = Field(default=64.0, gt=0, le=65536)

@@ -43,6 +43,7 @@ LEVEL_CHOICES = [
 ]
 OOPS = "Something went wrong on our side. Please try again in a moment."
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction answered too late
+UNKNOWN_MESSAGE = 10008  # Discord's code for a message that is gone
 
 
 def person(interaction: discord.Interaction) -> Person:
@@ -260,6 +261,12 @@ def came_too_late(error: BaseException) -> bool:
     return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
 
 
+def message_gone(error: BaseException) -> bool:
+    """The message an answer would edit is gone (10008 Unknown Message): replaced or
+    deleted while the answer was on its way."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_MESSAGE
+
+
 async def guarded(interaction: discord.Interaction, work: Any) -> None:
     """Run a handler; any failure becomes a short ephemeral sentence, never a silent fail.
     The outermost one lets go of the interaction once it is handled (``let_go``)."""
@@ -297,6 +304,15 @@ async def _guarded(interaction: discord.Interaction, work: Any) -> None:
             # left to tell (the interaction's token died with it).
             log.warning(
                 "answer to interaction %s (match %s) came too late; Discord refused it",
+                getattr(interaction, "id", "?"),
+                match_id_of(interaction),
+            )
+            return
+        if message_gone(exc) and interaction.response.is_done():
+            # Acknowledged first and answered later, in a message deleted meanwhile (a hand
+            # view a newer one replaced): what the handler saved stands.
+            log.info(
+                "the message interaction %s (match %s) would answer in is gone",
                 getattr(interaction, "id", "?"),
                 match_id_of(interaction),
             )

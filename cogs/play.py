@@ -119,8 +119,15 @@ class Play(commands.Cog):
                 # Bots took every seat: nobody could join, so nothing to wait for. With a
                 # seat free the lobby stays open for friends until the host presses Start;
                 # with the host's draft, until they fix it or pick another (said above).
-                # The presenter turns the lobby message into the table.
-                await self.service.start(record.match_id, person(interaction))
+                # The lobby message turns into the table: in a thread by the presenter's
+                # edit, here in the command's own answer, which showed the lobby (free).
+                started = self.service.start(record.match_id, person(interaction))
+                if in_thread:
+                    await started
+                else:
+                    await self.presenter.clicks.on_table(
+                        interaction, record.match_id, started, command=True
+                    )
 
         await guarded(interaction, run())
 

@@ -8,7 +8,7 @@ What a click does is asked of ``TableClicks`` (the presenter's click handlers, g
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import discord
@@ -56,7 +56,14 @@ class TableClicks(Protocol):
         self, interaction: discord.Interaction, match_id: str, race: str, action: str
     ) -> None: ...
 
-    async def redraw_lobby(self, interaction: discord.Interaction, record: MatchRecord) -> None: ...
+    async def on_table(
+        self,
+        interaction: discord.Interaction,
+        match_id: str,
+        change: Awaitable[MatchRecord],
+        *,
+        command: bool = False,
+    ) -> MatchRecord: ...
 
 
 CLICKS: PerClient[TableClicks] = PerClient("the table's click handlers")
@@ -76,32 +83,37 @@ class LobbyButton(
     PREFIX, KEY, LOOK = "lobby", "mid", SIGNUP_LOOK
 
     async def _run(self, interaction: discord.Interaction) -> None:
+        """Each verb changes the lobby, which the click's answer redraws (free); Join and
+        Add bot then say privately what more there is (a follow-up, free too)."""
         service, who, match_id = service_of(interaction), person(interaction), self.key
+        clicks = clicks_of(interaction)
         if self.verb == "join":
             # The seat first; then, in its own control, the player's switch for lone passes
             # (said here once, privately, not in every public lobby). Pressing Join again
             # only shows it.
-            note = await joined(service, match_id, who)
+            said: list[str] = []
+            await clicks.on_table(interaction, match_id, joined(service, match_id, who, said))
             mine = await service.user_settings(who.user_id)
-            await interaction.response.send_message(
-                ephemeral=True, **always_ask_message(mine.always_ask, note + "\n")
+            await interaction.followup.send(
+                ephemeral=True, **always_ask_message(mine.always_ask, said[0] + "\n")
             )
             return
         if self.verb == "bot":
             # Added at the server's level; the private answer offers the others.
-            record = await service.add_bot(match_id, who)
+            record = await clicks.on_table(interaction, match_id, service.add_bot(match_id, who))
             bot = record.seats[-1]
-            said = f"{seat_name(bot)} takes seat {len(record.seats)}."
-            picker = level_picker(bot_level_ids(match_id, bot.name), bot.level, said)
-            await interaction.response.send_message(ephemeral=True, **picker)
+            said_bot = f"{seat_name(bot)} takes seat {len(record.seats)}."
+            picker = level_picker(bot_level_ids(match_id, bot.name), bot.level, said_bot)
+            await interaction.followup.send(ephemeral=True, **picker)
             return
         verb = {
             "leave": service.leave,
             "start": service.start,
             "cancel": service.cancel,
         }[self.verb]
-        await verb(match_id, who)
-        await interaction.response.defer()  # the presenter edits the lobby message
+        # Start turns the lobby into the table in its answer: within Discord's 3 seconds
+        # however many pings wait for the budget.
+        await clicks.on_table(interaction, match_id, verb(match_id, who))
 
 
 def bot_level_ids(match_id: str, name: str) -> Callable[[Level], str]:
@@ -135,14 +147,16 @@ class BotLevelButton(
         return f"{self.bot} plays at {LEVEL_NAMES[self.level]}."
 
 
-async def joined(service: MatchService, match_id: str, who: Person) -> str:
-    """Join's answer: the seat taken, or the one already held (nothing else changes)."""
+async def joined(service: MatchService, match_id: str, who: Person, said: list[str]) -> MatchRecord:
+    """Join: the seat taken, or the one already held (nothing else changes); ``said``
+    gets the sentence that answers it."""
     try:
         record = await service.join(match_id, who)
-        return f"🙋 You're in (seat {(record.seat_of(who.user_id) or 0) + 1})."
+        said.append(f"🙋 You're in (seat {(record.seat_of(who.user_id) or 0) + 1}).")
     except AlreadySeated:
         record = await service.get(match_id)
-        return f"🙋 You're already in (seat {(record.seat_of(who.user_id) or 0) + 1})."
+        said.append(f"🙋 You're already in (seat {(record.seat_of(who.user_id) or 0) + 1}).")
+    return record
 
 
 class LobbyOption(
@@ -192,22 +206,22 @@ class LobbyOption(
         return cls(match["mid"], match["field"], item)  # Discord's item carries the values
 
     async def _run(self, interaction: discord.Interaction) -> None:
+        # The answer to the pick shows it (a Start pressed a moment later sees it too).
+        await clicks_of(interaction).on_table(interaction, self.match_id, self._pick(interaction))
+
+    async def _pick(self, interaction: discord.Interaction) -> MatchRecord:
         values = self.item.values  # type: ignore[attr-defined]
         service, who = service_of(interaction), person(interaction)
         if self.field == SWITCHES:
-            record = await service.set_switches(self.match_id, who, set(values))
-        elif self.field == PACE and values:
-            record = await service.set_pace(self.match_id, who, values[0])
-        elif self.field == MORE and values:
+            return await service.set_switches(self.match_id, who, set(values))
+        if self.field == PACE and values:
+            return await service.set_pace(self.match_id, who, values[0])
+        if self.field == MORE and values:
             name, _, value = values[0].partition("=")
-            record = await service.set_option(self.match_id, who, name, value)
-        elif values:
-            record = await service.set_option(self.match_id, who, self.field, values[0])
-        else:
-            raise UserError("Pick one of the choices.")
-        # The answer to the pick shows it (the coalesced table edit comes a moment later,
-        # and a Start pressed in between would look as if the pick were ignored).
-        await clicks_of(interaction).redraw_lobby(interaction, record)
+            return await service.set_option(self.match_id, who, name, value)
+        if values:
+            return await service.set_option(self.match_id, who, self.field, values[0])
+        raise UserError("Pick one of the choices.")
 
 
 class TableButton(

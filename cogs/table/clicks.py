@@ -4,7 +4,8 @@ I'm back, Rematch; and a refused click, with the current hand after a stale one.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -14,12 +15,14 @@ from bot.permissions import IN_CHANNEL
 from bot.service import Change, SeatView
 from bot.store import MatchRecord
 from cogs import render
-from cogs.components import match_id_of, person, tell
+from cogs.components import match_id_of, message_gone, person, tell
 from cogs.permissions import require_permissions
 from cogs.pictures import draws_pictures
 from cogs.table.base import Part
 from cogs.table.drawing import Drawing
 from cogs.table.hands import Hands
+from cogs.table.pictured import Drawn
+from cogs.table.shown import Shown
 from cogs.taken import channel_taken
 from games.core.protocol import Action, IllegalAction
 
@@ -35,9 +38,9 @@ PICTURE_FOLLOWS_AFTER = 0.25
 class Clicks(Part):
     """The table's ``TableClicks`` (see buttons.py), and the explainer of refused clicks."""
 
-    def __init__(self, bot: CookieJar, drawing: Drawing, hands: Hands) -> None:
+    def __init__(self, bot: CookieJar, drawing: Drawing, hands: Hands, shown: Shown) -> None:
         super().__init__(bot)
-        self.drawing, self.hands = drawing, hands
+        self.drawing, self.hands, self.shown = drawing, hands, shown
         # Late hand pictures: edited into the view, or not (a click answered there since).
         self.followed = self.passed_over = 0
 
@@ -50,10 +53,36 @@ class Clicks(Part):
             return
         await self.send_hand(interaction, seen)
 
-    async def redraw_lobby(self, interaction: discord.Interaction, record: MatchRecord) -> None:
-        """Answer a lobby click by drawing the lobby as it now is, in the same message."""
-        drawn = await self.drawing.table_message(record)  # a lobby: no picture
-        await interaction.response.edit_message(embeds=drawn.embeds, view=drawn.view)
+    async def on_table(
+        self,
+        interaction: discord.Interaction,
+        match_id: str,
+        change: Awaitable[MatchRecord],
+        *,
+        command: bool = False,
+    ) -> MatchRecord:
+        """A click on the lobby or the table that changes it (Join, Start, a pick...): the
+        change, then the message redrawn in the click's own answer (``command``: in the
+        command's answer, which showed the lobby), which is free and at once. The
+        presenter's edit, which the budget counts, waits for this answer and then finds
+        nothing left to show."""
+        with self.shown.answering(match_id):
+            record = await change
+            drawn = await self.drawing.table_message(record, answer=True)
+            edit = self.shown.edit(match_id, record.message_id or 0, drawn)
+            if edit is None:  # it shows this already
+                if not command:
+                    await interaction.response.defer()
+                return record
+            kwargs, showing = edit
+            if command:
+                answered: object = await interaction.edit_original_response(**kwargs)
+            else:
+                answered = await interaction.response.edit_message(**kwargs)
+            message = getattr(answered, "resource", answered)
+            if isinstance(message, discord.Message) and message.id == record.message_id:
+                self.shown.remember(record, message, showing)
+        return record
 
     async def send_last_hand(self, interaction: discord.Interaction, seen: SeatView) -> None:
         """My last hand: the cards the player ended with, or, when the end left them
@@ -82,8 +111,7 @@ class Clicks(Part):
         seen = await self.service.seat_view(match_id, interaction.user.id)
         note = latest_lines(change, seen.seat)
         drawn = await self.drawing.hand_message(seen, note, then=self.picture_follows(seen, note))
-        await interaction.response.edit_message(**drawn.edited())
-        self.hands.touched(match_id, interaction)
+        await self.answer_in_hand(interaction, match_id, drawn)
 
     async def grab(
         self, interaction: discord.Interaction, match_id: str, race: str, action: str
@@ -109,10 +137,28 @@ class Clicks(Part):
             drawn = await self.drawing.hand_message(
                 seen, note, then=self.picture_follows(seen, note)
             )
-            await interaction.response.edit_message(**drawn.edited())
-            self.hands.touched(match_id, interaction)
+            await self.answer_in_hand(interaction, match_id, drawn)
         else:  # a grab button on an older public table: the answer is a private hand view
             await self.send_hand(interaction, seen, note)
+
+    async def answer_in_hand(
+        self, interaction: discord.Interaction, match_id: str, drawn: Drawn
+    ) -> None:
+        """The clicked hand view redrawn. Answered late (the click was acknowledged first),
+        the view may have been replaced or deleted meanwhile (a newer Show hand): the move
+        stands, and the answer goes to the player's current view, if Discord still lets us
+        edit it; nothing is wrong."""
+        try:
+            await interaction.response.edit_message(**drawn.edited())
+        except discord.NotFound as gone:
+            if not message_gone(gone):
+                raise
+            await self.hands.follow(match_id, interaction.user.id, drawn.edited())
+            if not interaction.response.is_done():  # the click was on the gone view
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.response.defer()
+            return
+        self.hands.touched(match_id, interaction)
 
     def picture_follows(self, seen: SeatView, note: str | None = None) -> Callable[[], None]:
         """When the picture a hand view went without (the drawers were busy) is drawn: the

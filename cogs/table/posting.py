@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
 import discord
 
+from bot.outbox import refusal_of
 from cogs.table.base import Part
 
 if TYPE_CHECKING:
@@ -27,6 +29,10 @@ class Poster(Part):
     def __init__(self, bot: CookieJar) -> None:
         super().__init__(bot)
         self.pace = ChannelPace()
+        # Per channel: its posts, one after another in the order they were asked for (a
+        # post Discord refused goes again before the next; five a channel in five seconds
+        # leave plenty of time for one at a time).
+        self._in_turn: dict[int, tuple[asyncio.Lock, int]] = {}
 
     async def unarchived(self, channel_id: int, send: Callable[[], Awaitable[T]]) -> T:
         """Run ``send``; if the match's thread was archived for inactivity, reopen it first."""
@@ -46,31 +52,59 @@ class Poster(Part):
         if not paced:
             await self.pace.wait(channel_id)
         channel = self.bot.get_partial_messageable(channel_id)
-        return await self.unarchived(channel_id, lambda: channel.send(content, **kwargs))
+        async with self._in_order(channel_id):
+            return await self.unarchived(channel_id, lambda: channel.send(content, **kwargs))
+
+    @asynccontextmanager
+    async def _in_order(self, channel_id: int) -> AsyncIterator[None]:
+        lock, users = self._in_turn.get(channel_id) or (asyncio.Lock(), 0)
+        self._in_turn[channel_id] = (lock, users + 1)
+        try:
+            async with lock:  # asyncio's locks are fair: first come, first served
+                yield
+        finally:
+            lock, users = self._in_turn[channel_id]
+            if users == 1:
+                del self._in_turn[channel_id]
+            else:
+                self._in_turn[channel_id] = (lock, users - 1)
 
 
 async def with_retries(send: Callable[[], Awaitable[T]], what: str, attempts: int = 4) -> T:
-    """``send()``, again after Discord's retry-after (429) or a short backoff (5xx, a
-    timeout, a dropped connection); any other failure, or the last one, is raised."""
-    for attempt in range(attempts):
+    """``send()``, again after the wait Discord gave with a 429, as often as it asks (what
+    waits its turn is never dropped, and each refusal is counted, not logged: discord.py
+    waits them out too), or after a short backoff (5xx, a timeout, a dropped connection)
+    ``attempts`` times in all; any other failure, or the last one, is raised."""
+    failures = 0
+    while True:
         try:
             return await send()
         except Exception as exc:
-            wait = retry_delay(exc, attempt)
-            if wait is None or attempt == attempts - 1:
+            wait = retry_delay(exc, failures)
+            if wait is None:
                 raise
-            log.warning("%s failed (%s); trying again in %.1f s", what, exc, wait)
+            if refused(exc):
+                log.debug("%s was refused (429); trying again in %.1f s", what, wait)
+            else:
+                failures += 1
+                if failures >= attempts:
+                    raise
+                log.warning("%s failed (%s); trying again in %.1f s", what, exc, wait)
             await asyncio.sleep(wait)
-    raise AssertionError("unreachable")
+
+
+def refused(error: BaseException) -> bool:
+    """Discord refused the request for the rate limit (429)."""
+    return isinstance(error, discord.RateLimited) or (
+        isinstance(error, discord.HTTPException) and error.status == 429
+    )
 
 
 def retry_delay(error: BaseException, attempt: int) -> float | None:
     """Seconds to wait before trying again, or None if trying again will not help."""
-    if isinstance(error, discord.RateLimited):
-        return error.retry_after
+    if isinstance(error, discord.RateLimited | discord.HTTPException) and refused(error):
+        return refusal_of(error)[0]
     if isinstance(error, discord.HTTPException):
-        if error.status == 429:
-            return float(getattr(error.response, "headers", {}).get("Retry-After", 1.0))
         return 2.0**attempt if error.status >= 500 else None
     if isinstance(error, TimeoutError | aiohttp.ClientError | OSError):
         return 2.0**attempt

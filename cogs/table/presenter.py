@@ -1,8 +1,11 @@
 """Shows matches in Discord: the table message kept current, turn pings, hand views.
 
 It listens to the service: whatever changed a match (a click, a bot, later a timer), the
-table is re-rendered from the stored state. Edits are coalesced per match so a burst of
-moves costs one edit per interval, well inside Discord's rate limits.
+table is re-rendered from the stored state. Edits are coalesced per match: one waits for
+its slot of the request budget at a time (``bot.outbox``, lane ``EDIT``), and the table is
+drawn when the slot is given, so a burst of moves costs one edit, of the newest state. A
+click that changes the lobby or the table answers with it (free, ``Clicks.on_table``):
+the edit then finds nothing left to show and is not sent (``Shown``).
 
 The presenter owns one part per concern: drawing (the messages and their pictures),
 hands (each player's newest hand message), clicks (answering the table's buttons),
@@ -14,10 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.outbox import Lane
 from bot.pictures import HAND_WAIT, TABLE_WAIT, Pictures
 from bot.service import Change
 from bot.store import MatchRecord
@@ -27,15 +32,20 @@ from cogs.table.clicks import Clicks
 from cogs.table.drawing import Drawing
 from cogs.table.hands import Hands
 from cogs.table.notices import Notices
-from cogs.table.pictured import TABLE_FILE, Drawn
+from cogs.table.pictured import Drawn
 from cogs.table.pings import Pings
-from cogs.table.posting import Poster, retry_delay, with_retries
+from cogs.table.posting import Poster, refused, retry_delay
+from cogs.table.shown import Shown
 from cogs.table.sweeps import Sweeps
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
 
 log = logging.getLogger(__name__)
+
+# Times in a row a table's edit may fail for Discord being unwell (5xx, a timeout) before
+# it waits for the next change; refusals for the rate limit (429) do not count.
+EDIT_FAILURES = 4
 
 
 def presenter_of(client: discord.Client) -> Presenter:
@@ -68,17 +78,16 @@ class Presenter(Part):
         )
         self.drawing = Drawing(bot, self.pictures)
         self.hands = Hands(bot)
-        self.clicks = Clicks(bot, self.drawing, self.hands)
+        self.shown = Shown()
+        self.clicks = Clicks(bot, self.drawing, self.hands, self.shown)
         self.sweeps = Sweeps(bot)
         self.notices = Notices(bot, self.poster)
         self.pings = Pings(bot, self.poster, self.sweeps, self.notices, self.drawing, self.hands)
         self._dirty: set[str] = set()
         self._flushers: dict[str, asyncio.Task[object]] = {}
         self._enders: dict[str, asyncio.Task[object]] = {}  # a match's closing message
-        self._timeout_notices: dict[str, asyncio.Future[None]] = {}  # one being posted
-        # Per running match: the picture its table message shows (message id, digest of
-        # the PNG, the attachment), so an edit uploads a picture only when it changed.
-        self._shown: dict[str, tuple[int, tuple[int, int], discord.Attachment]] = {}
+        # Per match: its timeout notices, posted one after another off the scheduler's path.
+        self._timeout_notices: dict[str, asyncio.Task[object]] = {}
 
     # --- what other cogs ask of the table ----------------------------------------------
     async def table_message(self, record: MatchRecord) -> Drawn:
@@ -99,34 +108,37 @@ class Presenter(Part):
         if change.kind == "reminder":
             await self.pings.remind(change)
             return
-        self.request_refresh(change.match.match_id)
+        match_id = change.match.match_id
+        self.request_refresh(match_id)
         if change.timed_out is not None:
-            # ``flushed`` waits for it too: while the notice waits for its turn to post,
-            # the bots may finish a multiplayer table and its event archive the thread.
-            match_id = change.match.match_id
-            notice = self._timeout_notices[match_id] = asyncio.ensure_future(
-                self.notices.say_timed_out(change)
+            # Off the scheduler's path (a post waits for its slot), in order: a second
+            # seat's timeout edits the first one's notice. ``flushed`` waits for them:
+            # while one waits for its turn to post, the bots may finish a multiplayer
+            # table and its event archive the thread.
+            before = self._timeout_notices.get(match_id)
+            notice = self._timeout_notices[match_id] = self.bot.spawn(
+                after(before, self.notices.say_timed_out(change)), f"timeout:{match_id}"
             )
-            try:
-                await notice
-            finally:
-                if self._timeout_notices.get(match_id) is notice:
-                    del self._timeout_notices[match_id]
+            notice.add_done_callback(
+                lambda done: self._forget(self._timeout_notices, match_id, done)
+            )
         if change.kind == "started" or (change.kind == "finished" and change.previous is None):
-            # A match whose deal decided it is started and finished by one change.
-            await self.notices.name_thread(change.match)
+            # A match whose deal decided it is started and finished by one change. Off the
+            # click's path: Start is answered at once, the thread renamed in its turn.
+            self.bot.spawn(self.notices.name_thread(change.match), f"thread-name:{match_id}")
         if change.kind in ("started", "action"):
             await self.pings.ping_new_deciders(change)
         elif change.kind in ("finished", "cancelled"):
             self.pings.forget(change.match.match_id)
             self.hands.forget(change.match.match_id)
             self.notices.forget(change.match.match_id)
+            # An ended table is not edited again once its last edit went.
+            self._flushers[match_id].add_done_callback(lambda _: self.shown.forget(match_id))
             # Off the click's path; ``flushed`` waits for it (a thread is not archived first).
-            match_id = change.match.match_id
             ender = self._enders[match_id] = self.bot.spawn(
                 self.notices.say_the_end(change), f"end:{match_id}"
             )
-            ender.add_done_callback(lambda done: self._forget_ender(match_id, done))
+            ender.add_done_callback(lambda done: self._forget(self._enders, match_id, done))
 
     def request_refresh(self, match_id: str) -> None:
         self._dirty.add(match_id)
@@ -142,24 +154,39 @@ class Presenter(Part):
             if task is not None and not task.done():
                 await asyncio.wait({task})
 
-    def _forget_ender(self, match_id: str, done: asyncio.Task[object]) -> None:
-        if self._enders.get(match_id) is done:
-            del self._enders[match_id]
+    @staticmethod
+    def _forget(
+        tasks: dict[str, asyncio.Task[object]], key: str, done: asyncio.Task[object]
+    ) -> None:
+        if tasks.get(key) is done:
+            del tasks[key]
 
     async def _flush(self, match_id: str) -> None:
-        while match_id in self._dirty:
-            self._dirty.discard(match_id)
-            try:
-                await with_retries(
-                    lambda: self.refresh(match_id), f"the table edit of match {match_id}"
-                )
-            except Exception as exc:
-                if retry_delay(exc, 0) is None:
-                    log.exception("could not refresh the table of match %s", match_id)
-                else:  # Discord is unwell: the next change redraws the table
-                    log.warning("gave up on the table of match %s: %s", match_id, exc)
-            await asyncio.sleep(self.edit_interval)
-        self._flushers.pop(match_id, None)
+        """Keep the table's message current: one edit waiting at a time, drawn when its
+        slot of the budget is given, so it shows the newest state whenever it goes."""
+        failures = 0
+        try:
+            while match_id in self._dirty:
+                await self.shown.answered(match_id)  # a click answering with it goes first
+                async with self.bot.outbox.turn(Lane.EDIT):
+                    self._dirty.discard(match_id)
+                    try:
+                        await self.refresh(match_id)
+                        failures = 0
+                    except Exception as exc:
+                        wait = retry_delay(exc, failures)
+                        if wait is None:
+                            log.exception("could not refresh the table of match %s", match_id)
+                        elif not refused(exc) and (failures := failures + 1) >= EDIT_FAILURES:
+                            # Discord is unwell: the next change redraws the table.
+                            log.warning("gave up on the table of match %s: %s", match_id, exc)
+                        else:
+                            # The newest state goes when Discord is ready: not this one again.
+                            self._dirty.add(match_id)
+                            await asyncio.sleep(wait)
+                await asyncio.sleep(self.edit_interval)
+        finally:
+            self._flushers.pop(match_id, None)
 
     async def refresh(self, match_id: str) -> None:
         record = await self.service.current(match_id)
@@ -169,43 +196,26 @@ class Presenter(Part):
         drawn = await self.drawing.table_message(
             record, late=lambda: self.request_refresh(match_id)
         )
+        edit = self.shown.edit(match_id, record.message_id, drawn)
+        if edit is None:
+            return  # it shows this already (a click's answer drew it)
+        kwargs, showing = edit
         channel = self.bot.get_partial_messageable(record.channel_id)
         table = channel.get_partial_message(record.message_id)
-        shown = self._shown.get(match_id)
-        if drawn.late:  # the message goes on showing its picture until the new one comes
-            kept = shown[2] if shown and shown[0] == table.id else None
-            digest = shown[1] if shown and kept is not None else picture_digest(None)
-        else:
-            # The same picture on the same message: named again, not uploaded again (an
-            # edit that leaves the attachment out would show it twice, in and beside the
-            # embed).
-            digest = picture_digest(drawn.picture)
-            kept = shown[2] if shown and (shown[0], shown[1]) == (table.id, digest) else None
         try:
-            message = await self.poster.unarchived(
-                record.channel_id, lambda: table.edit(**drawn.edited(kept))
-            )
+            message = await self.poster.unarchived(record.channel_id, lambda: table.edit(**kwargs))
         except discord.NotFound:
             # Someone deleted the table: post a fresh one rather than leave the match stuck.
             message = await self.poster.post(record.channel_id, **drawn.sent())
             await self.service.set_message(match_id, message.id)
-        self._remember_picture(record, message, digest)
-
-    def _remember_picture(
-        self, record: MatchRecord, message: discord.Message, digest: tuple[int, int]
-    ) -> None:
-        attachment = next((a for a in message.attachments if a.filename == TABLE_FILE), None)
-        if record.status != "active" or attachment is None:
-            self._shown.pop(record.match_id, None)  # an ended table is not edited again
-        else:
-            self._shown[record.match_id] = (message.id, digest, attachment)
+        self.shown.remember(record, message, showing)
 
 
-def picture_digest(png: bytes | None) -> tuple[int, int]:
-    """What tells two pictures apart, for this process only: Python's own hash of the
-    bytes (kept in the bytes object; hashlib would let go of the GIL for a long input,
-    and under load the loop then waited for it up to the switch interval)."""
-    return (len(png), hash(png)) if png is not None else (0, 0)
+async def after(before: asyncio.Task[object] | None, then: Awaitable[None]) -> None:
+    """``then`` once ``before`` (if any) is done."""
+    if before is not None and not before.done():
+        await asyncio.wait({before})
+    await then
 
 
 PRESENTERS: PerClient[Presenter] = PerClient("the table's presenter")

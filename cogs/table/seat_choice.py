@@ -66,9 +66,9 @@ class SeatChoiceSelect(
             raise UserError("Pick one of the decks.")
         service = service_of(interaction)
         if values[0] != MY_LISTS:
-            record = await service.choose(self.match_id, person(interaction), values[0])
-            # The answer shows the pick at once (the table's coalesced edit comes later).
-            await clicks_of(interaction).redraw_lobby(interaction, record)
+            # The answer shows the pick at once.
+            chosen = service.choose(self.match_id, person(interaction), values[0])
+            await clicks_of(interaction).on_table(interaction, self.match_id, chosen)
             return
         record = await service.get(self.match_id)
         game = service.game_of(record)

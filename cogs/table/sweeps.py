@@ -1,5 +1,6 @@
 """Turn pings that no longer apply are deleted a few seconds later, together with the
-other old pings of their channel: one bulk delete rather than one call each."""
+other old pings of their channel: one bulk delete rather than one call each, and only when
+nothing else waits for the request budget (``Lane.SWEEP``): an old ping can wait."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.outbox import Lane
 from cogs.table.base import Part
 
 if TYPE_CHECKING:
@@ -54,15 +56,18 @@ class Sweeps(Part):
                 batch, rest = young[:100], [i for i in ids if i not in young] + young[100:]
                 if len(batch) == 1:
                     rest.append(batch.pop())
+                outbox = self.bot.outbox
                 try:
                     if batch:
-                        await self.bot.http.delete_messages(channel_id, batch)
+                        async with outbox.turn(Lane.SWEEP):
+                            await self.bot.http.delete_messages(channel_id, batch)
                 except discord.Forbidden:
                     rest += batch  # bulk delete needs Manage Messages; one by one does not
                 except discord.HTTPException:
                     log.info("could not sweep old pings in channel %s", channel_id)
                 for message_id in rest:
                     with contextlib.suppress(discord.HTTPException):
-                        await self.bot.http.delete_message(channel_id, message_id)
+                        async with outbox.turn(Lane.SWEEP):
+                            await self.bot.http.delete_message(channel_id, message_id)
         finally:
             self._sweepers.pop(channel_id, None)

@@ -1,14 +1,15 @@
-"""The lobby's Leave and Cancel: answered only with an acknowledgement, since the lobby
-message itself shows what changed."""
+"""The lobby's buttons change the lobby in their own answer, which Discord's request budget
+does not count: no edit of the lobby message is left for the presenter to send."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from tests.discord.budget import edits_of
 from tests.discord.conftest import make_bot, table_of
 from tests.discord.harness import FakeDiscord
 
-DEFERRED_UPDATE = 6  # the click is only acknowledged; the message is edited apart
+UPDATE_MESSAGE = 7  # the click's answer is the clicked message, edited
 
 
 async def test_the_lobbys_leave_and_cancel_change_the_lobby_in_place(
@@ -25,12 +26,12 @@ async def test_the_lobbys_leave_and_cancel_change_the_lobby_in_place(
         assert refused.ephemeral
         assert refused.text() == "Only the host or someone with Manage Server can cancel the match."
         await fake.click(ben, lobby, lobby.find_button("Leave"))
-        assert fake.last_interaction(ben).response_type == DEFERRED_UPDATE
+        assert fake.last_interaction(ben).response_type == UPDATE_MESSAGE
         record = await bot.service.store.open_in_channel(fake.general.id)
         assert record is not None and record.seat_of(ben.id) is None
         assert "Seats (1/8)\n1. Ana · host\nOptions\n" in table_of(fake).text()
         await fake.click(ana, lobby, lobby.find_button("Cancel"))
-        assert fake.last_interaction(ana).response_type == DEFERRED_UPDATE
+        assert fake.last_interaction(ana).response_type == UPDATE_MESSAGE
         ended = table_of(fake)
         assert (
             ended.text()
@@ -38,6 +39,7 @@ async def test_the_lobbys_leave_and_cancel_change_the_lobby_in_place(
         )
         assert ended.buttons() == []
         assert (await bot.service.store.open_in_channel(fake.general.id)) is None
+        assert edits_of(fake, lobby) == []  # Join, Leave and Cancel all answered in it
     fake.assert_clean()
 
 

@@ -8,10 +8,12 @@ import asyncio
 import io
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from cogs.table import presenter_of
 from games import GAMES
+from games.core.panels import PanelField
 from games.core.pictures import hand_picture
 from tests.discord.conftest import (
     make_a_move,
@@ -67,15 +69,27 @@ async def test_the_table_carries_its_picture_and_an_edit_after_a_move_sends_the_
     fake.assert_clean()
 
 
-async def test_an_edit_that_changes_nothing_pictured_keeps_the_picture_it_has(fake, db) -> None:
+async def test_an_edit_that_changes_nothing_pictured_keeps_the_picture_it_has(
+    fake, db, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ana = fake.add_user("ana")
     async with fake.running(make_bot(db, pictures=True)) as bot:
         table = await against_a_bot(fake, ana)
         shown = picture_of(table)
         edits = len(table.history)
-        # A redraw of the same state: the embed names the picture the message keeps.
         record = await bot.service.store.open_in_channel(fake.general.id)
-        await presenter_of(bot).refresh(record.match_id)
+        presenter = presenter_of(bot)
+        await presenter.refresh(record.match_id)
+        assert len(table.history) == edits  # a redraw of the same state: nothing to send
+        # A change of the text beneath alone (a line of how the match is run): the embed
+        # names the picture the message keeps.
+        fields = presenter.drawing.match_fields
+
+        async def one_more(record):  # type: ignore[no-untyped-def]
+            return [*await fields(record), PanelField(name="🏖️ On vacation", value="Abe")]
+
+        monkeypatch.setattr(presenter.drawing, "match_fields", one_more)
+        await presenter.refresh(record.match_id)
         assert len(table.history) == edits + 1
         kept = picture_of(table)
         assert (kept.id, kept.data) == (shown.id, shown.data)

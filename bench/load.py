@@ -39,14 +39,15 @@ import sys
 import tempfile
 import time
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import discord
 
-from bench import postgres
+from bench import postgres, scale
+from bench.collector import GcWatch
 from bench.service import service_cost
 from bot.client import CookieJar
 from bot.config import Settings
@@ -64,6 +65,7 @@ GIVE_UP = 10.0  # a click still unacknowledged after this is failed for good
 ANSWER_GIVE_UP = 120.0  # an acknowledged click still unanswered after this is failed
 DEFERRED = (5, 6)  # callback types that acknowledge a click and answer it later
 LOOK_AFTER = 5.0  # a person with nothing to do looks at their hand after this long
+LOOK_MOST = 40.0  # and, finding nothing again and again, after twice as long, up to this
 PRUNE_EVERY = 5.0  # seconds between two clean-ups of the harness's records
 MENTION = re.compile(r"<@(\d+)>")
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -79,47 +81,6 @@ def percentile(values: Sequence[float], share: float) -> float:
         return 0.0
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
-class GcWatch:
-    """The longest stop-the-world collection, through ``gc.callbacks``."""
-
-    def __init__(self) -> None:
-        self._started = self._cpu = 0.0
-        self.longest = self.longest_ever = 0.0
-        # The same pauses in the thread's CPU time: on a shared machine the wall time of a
-        # collection includes waiting for a core.
-        self.longest_cpu = self.longest_cpu_ever = 0.0
-        self.full = 0
-        self.collections = 0
-        self.total = self.total_cpu = 0.0  # all pauses, summed
-        self.worst = ""  # what the longest pause collected
-
-    def __call__(self, phase: str, info: Mapping[str, int]) -> None:
-        if phase == "start":
-            self._started, self._cpu = time.perf_counter(), time.thread_time()
-            return
-        pause, cpu = time.perf_counter() - self._started, time.thread_time() - self._cpu
-        self.longest = max(self.longest, pause)
-        if pause > self.longest_ever:
-            self.longest_ever = pause
-            self.worst = (
-                f"generation {info.get('generation')}, {info.get('collected')} objects freed, "
-                f"{len(gc.get_objects(info.get('generation', 2)))} left in it"
-            )
-        self.longest_cpu = max(self.longest_cpu, cpu)
-        self.longest_cpu_ever = max(self.longest_cpu_ever, cpu)
-        self.full += info.get("generation") == 2
-        self.total += pause
-        self.total_cpu += cpu
-        self.collections += 1
-
-    def __enter__(self) -> GcWatch:
-        gc.callbacks.append(self)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        gc.callbacks.remove(self)
 
 
 class Interactions(list[FakeInteraction]):
@@ -408,11 +369,20 @@ class Load:
         event = fake.pinged.setdefault(user.id, asyncio.Event())
         hand: FakeMessage | None = None
         rng = random.Random(user.id)
+        quiet = LOOK_AFTER
         while time.perf_counter() < self.deadline:
             move = moves_in(hand) if hand is not None and hand.id in fake.messages else None
             if move is None:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), LOOK_AFTER * rng.uniform(0.8, 1.2))
+                # A person who looked and found nothing to do waits longer before looking
+                # again, until the table says it is their turn. Looking every few seconds
+                # without end made a thousand slow tables a load of hand views (5.6 a
+                # move, against 1 at 30 fast tables), not of moves.
+                try:
+                    async with asyncio.timeout(quiet * rng.uniform(0.8, 1.2)):
+                        await event.wait()  # awaited here: no task, no timer handle to collect
+                    quiet = LOOK_AFTER
+                except TimeoutError:
+                    quiet = min(LOOK_MOST, quiet * 2)
                 event.clear()
                 hand = await self.look(table, user, host)
                 continue
@@ -716,6 +686,7 @@ class Figures:
     p99: float  # seconds, every click's acknowledgement
     failed: int
     growth: float  # MB of RSS after the first minute
+    throughput: scale.Throughput
 
 
 def print_summary(
@@ -788,11 +759,19 @@ def print_summary(
         f"took {gcw.total:.1f} s wall, {gcw.total_cpu:.1f} s CPU "
         f"({gcw.total_cpu / elapsed:.1%} of the run)"
     )
+    print(f"  by generation: {gcw.by_generation_line(load.moves)}")
     print(
         f"REST calls per move: {rest / max(1, load.moves):.2f} (target <= 2; interaction "
         f"answers not counted)"
     )
-    return Figures(every.percentile(0.99), load.failed, growth)
+    throughput = scale.Throughput(
+        len(load.channels),
+        rate,
+        load.clicks / elapsed,
+        gcw.longest_ever,
+        gcw.longest_cpu_ever,
+    )
+    return Figures(every.percentile(0.99), load.failed, growth, throughput)
 
 
 def side_by_side(off: Figures, on: Figures) -> str:
@@ -833,12 +812,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=GAME,
         help="the game every table plays (four people, or as many as it seats)",
     )
+    scale.add_arguments(parser)
     args = parser.parse_args(argv)
-    figures = {}
-    for pictures in ("off", "on") if args.pictures == "both" else (args.pictures,):
-        figures[pictures] = asyncio.run(
+
+    def once(channels: int, pictures: str) -> Figures | None:
+        return asyncio.run(
             run(
-                args.channels,
+                channels,
                 args.minutes * 60,
                 freeze=not args.no_freeze,
                 threshold=args.gc_threshold,
@@ -848,9 +828,20 @@ def main(argv: Sequence[str] | None = None) -> None:
                 game=args.game,
             )
         )
+
+    runs = ("off", "on") if args.pictures == "both" else (args.pictures,)
+    base = None
+    if scale.wants_baseline(args.channels, args.baseline):
+        print(f"first the same-run baseline: {args.baseline} channels", flush=True)
+        base = once(args.baseline, runs[-1])
+        print(f"\nthen {args.channels} channels", flush=True)
+    figures = {pictures: once(args.channels, pictures) for pictures in runs}
     off, on = figures.get("off"), figures.get("on")
     if off is not None and on is not None:
         print(side_by_side(off, on))
+    big = figures[runs[-1]]
+    if base is not None and big is not None:
+        print(scale.against(base.throughput, big.throughput))
 
 
 if __name__ == "__main__":

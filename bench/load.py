@@ -613,6 +613,7 @@ async def run(
                 bot.service.listeners.append(_counter(load, bot.service))
                 load.rest_at_start = fake.rest_calls
                 base_rss = rss_mb()
+                asked_at = bot.service.asked, bot.service.read
                 tasks = [
                     asyncio.create_task(load.person(channel, user, seat == 0))
                     for channel, users in zip(ids, people, strict=True)
@@ -627,6 +628,7 @@ async def run(
                 await speed.stop()
                 rest = fake.rest_calls - load.rest_at_start
             errors = len(fake.error_logs)
+            print(scale.cache_line(bot.service, *asked_at), flush=True)
             if pictures:
                 kept, clicks = presenter_of(bot).pictures, presenter_of(bot).clicks
                 views = max(1, kept.answered + kept.answered_without)

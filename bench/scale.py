@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
+from bot.service import MatchService
+
 BASELINE = 30  # channels: the figure a bigger run is held to
 KEEPS = 0.8  # the share of the baseline's moves a second it must keep
 PAUSE = 0.1  # seconds: the longest collector pause allowed
@@ -46,4 +48,17 @@ def against(base: Throughput, big: Throughput) -> str:
         f"{big.longest_pause * 1e3:.0f} ms wall, {big.longest_pause_cpu * 1e3:.0f} ms CPU "
         f"at {big.channels} (target < {PAUSE * 1e3:.0f} ms), "
         f"{base.longest_pause * 1e3:.0f} ms at {base.channels}"
+    )
+
+
+def cache_line(service: MatchService, asked: int, read: int) -> str:
+    """How often a running match was read from the store rather than found parsed in
+    memory: a cache too small for the tables (``MATCH_CACHE_MB``) reads and parses at every
+    click, which grows with the tables, not with the moves."""
+    asked, read = service.asked - asked, service.read - read
+    kept, size, budget = service.cache_fill
+    return (
+        f"running matches asked for: {asked:,}, read from the store: {read:,} "
+        f"({read / max(1, asked):.1%}); the cache holds {kept:,} matches, "
+        f"{size / 2**20:.1f} of {budget / 2**20:.0f} MB"
     )

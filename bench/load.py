@@ -46,7 +46,7 @@ from typing import Any
 
 import discord
 
-from bench import postgres, scale
+from bench import budget, postgres, scale
 from bench.collector import GcWatch
 from bench.service import service_cost
 from bot.client import CookieJar
@@ -55,7 +55,13 @@ from bot.service import Change, MatchService
 from bot.service.base import waiting_on
 from cogs import components
 from cogs.table import presenter_of
-from devtools.offline_discord import FakeDiscord, FakeInteraction, FakeMessage, FakeUser
+from devtools.offline_discord import (
+    FakeDiscord,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    RateLimits,
+)
 from games import GAMES
 
 GAME = "cover_your_assets"
@@ -106,9 +112,9 @@ class LoadDiscord(FakeDiscord):
     counts REST calls instead of recording them, and tells waiters when a click is
     answered and when someone is pinged."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.rest_calls = 0
+    def __init__(self, rate_limits: RateLimits | None = None, first_id: int = 0) -> None:
+        super().__init__(rate_limits=rate_limits, first_id=first_id)
+        self.watch: budget.Hook = lambda msg: None  # sees every public message and edit
         self.late = 0
         self.sent_at: dict[int, float] = {}
         self.answers: dict[int, asyncio.Future[float]] = {}  # acknowledgements
@@ -134,11 +140,9 @@ class LoadDiscord(FakeDiscord):
         finally:
             self.interactions = everyone
 
-    async def _handle(self, route: Any, body: Any, params: Any, files: Any) -> Any:
-        if "/interactions/" not in route.url:
-            self.rest_calls += 1
+    def _serve(self, request: Any) -> Any:
         try:
-            return await super()._handle(route, body, params, files)
+            return super()._serve(request)
         finally:
             self.requests.clear()
 
@@ -161,6 +165,7 @@ class LoadDiscord(FakeDiscord):
         msg = super()._create_message(request, channel, body, **kwargs)
         self._answered(kwargs.get("interaction"))
         if msg.visible_to is None:
+            self.watch(msg)
             if any(c.get("custom_id", "").startswith("cj:lobby:") for c in _flat(msg)):
                 self.tables[msg.channel_id] = msg.id
             for user_id in MENTION.findall(msg.content):
@@ -171,6 +176,8 @@ class LoadDiscord(FakeDiscord):
     def _edit_message(self, request: Any, msg: FakeMessage, body: Any, **kwargs: Any) -> Any:
         edited = super()._edit_message(request, msg, body, **kwargs)
         edited.history.clear()
+        if edited.visible_to is None:
+            self.watch(edited)
         self._answered(kwargs.get("interaction"))
         return edited
 
@@ -361,8 +368,9 @@ class Load:
     moves: int = 0
     failed: int = 0
     clicks: int = 0
-    rest_at_start: int = 0
     moves_at_start: int = 0
+    options: budget.BudgetOptions = field(default_factory=budget.BudgetOptions)
+    tables: budget.TableWatch | None = None
 
     async def person(self, table: int, user: FakeUser, host: bool) -> None:
         fake = self.fake
@@ -370,8 +378,17 @@ class Load:
         hand: FakeMessage | None = None
         rng = random.Random(user.id)
         quiet = LOOK_AFTER
+        if host and (wait := self.options.first_look(rng)):  # a human pace: Start comes later
+            await asyncio.sleep(wait)
+            hand = await self.look(table, user, host)
         while time.perf_counter() < self.deadline:
             move = moves_in(hand) if hand is not None and hand.id in fake.messages else None
+            if move is not None and (thinking := self.options.think(rng)):
+                await asyncio.sleep(thinking)
+                if time.perf_counter() >= self.deadline:
+                    break
+                # Meanwhile the hand may have changed under the person's eyes.
+                move = moves_in(hand) if hand is not None and hand.id in fake.messages else None
             if move is None:
                 # A person who looked and found nothing to do waits longer before looking
                 # again, until the table says it is their turn. Looking every few seconds
@@ -403,6 +420,8 @@ class Load:
             table = fake.messages.get(fake.tables.get(channel, 0))
         if table is not None and (start := button(table, "cj:lobby:")) is not None:
             start = start.rsplit(":", 1)[0] + ":start"
+            if self.tables is not None:
+                self.tables.start_pressed(channel)
             await self.click(user, table, start, None)
         return None
 
@@ -541,8 +560,14 @@ def hard_seats(table: int) -> int:
 
 
 async def open_tables(
-    fake: LoadDiscord, channels: int, hard_bots: bool = False, game: str = GAME
+    fake: LoadDiscord,
+    channels: int,
+    hard_bots: bool = False,
+    game: str = GAME,
+    options: budget.BudgetOptions = budget.DEFAULT,
 ) -> tuple[list[int], list[list[FakeUser]]]:
+    """A lobby in each channel, its people joined; started at once unless at a human pace
+    (the host presses Start in the run, ``Load.person``)."""
     ids, people = [], []
     seats = min(4, GAMES[game].max_players)
     for number in range(channels):
@@ -552,9 +577,11 @@ async def open_tables(
         level = {"bots": bots, "level": "hard"} if bots else {}
         await fake.slash(users[0], "play", channel=channel, game=game, **level)
         lobby = fake.messages[fake.tables[channel.id]]
+        await budget.set_match_pace(fake, users[0], lobby, options.match_pace)
         for user in users[1:]:
             await fake.click(user, lobby, lobby.find_button("Join"))
-        await fake.click(users[0], lobby, lobby.find_button("Start"))
+        if not options.human:
+            await fake.click(users[0], lobby, lobby.find_button("Start"))
         ids.append(channel.id)
         people.append(users)
     return ids, people
@@ -570,9 +597,10 @@ async def run(
     hard_bots: bool = False,
     pictures: bool = True,
     game: str = GAME,
+    options: budget.BudgetOptions = budget.DEFAULT,
 ) -> Figures | None:
     # Discord's own library logs a refused late answer at WARNING, and ours too: quiet
-    # them here, they are counted.
+    # them here, they are counted (a 429's warning and a message given up too: LogTally).
     logging.basicConfig(level=logging.ERROR)
     cost = await service_cost(300)
     bare = 1 / cost.per_action
@@ -590,6 +618,7 @@ async def run(
                 return None  # postgres.database said why
             url = found
         print(f"database: {database}; {game}; pictures {'on' if pictures else 'off'}", flush=True)
+        print(options.describe(), flush=True)
         settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
             discord_token="fake-token",
@@ -599,19 +628,29 @@ async def run(
             pictures=pictures,
             **({} if threshold is None else {"gc_threshold": threshold}),
         )
-        fake = LoadDiscord()
+        # Setting up is not measured: the limits come on when the run starts (a worker's
+        # shared ledger counts in real time, while opening the tables fast-forwards).
+        fake = LoadDiscord(None, budget.worker_first_id(options))
         stack.enter_context(timed_handlers(fake))
+        tally = stack.enter_context(budget.LogTally().installed())
         bot = CookieJar(settings)
         async with fake.running(bot, check_errors=False):
-            ids, people = await open_tables(fake, channels, hard_bots, game)
+            ids, people = await open_tables(fake, channels, hard_bots, game, options)
+            watch = budget.TableWatch(fake, fake.tables)
+            fake.watch = watch.shown
+            bot.service.listeners.append(watch.listen)
             speed = SpeedMeter(folder)
             await speed.start()
             speed.take()  # from the start of the measured run on
             with GcWatch() as gcw:
                 started = time.perf_counter()
-                load = Load(fake, people, ids, deadline=started + seconds)
+                load = Load(
+                    fake, people, ids, deadline=started + seconds, options=options, tables=watch
+                )
                 bot.service.listeners.append(_counter(load, bot.service))
-                load.rest_at_start = fake.rest_calls
+                fake.rate_limits = options.rate_limits()
+                calls_at_start = budget.calls_now(fake)
+                tally.clear()
                 base_rss = rss_mb()
                 asked_at = bot.service.asked, bot.service.read
                 tasks = [
@@ -623,10 +662,13 @@ async def run(
                 pruner = asyncio.create_task(prune_often(load))
                 await asyncio.gather(*tasks)
                 elapsed = time.perf_counter() - started
+                watch.stop()  # the people stopped: how soon does each table catch up?
+                newest = asyncio.create_task(budget.newest_shown(bot, watch))
                 await reporter
                 pruner.cancel()
                 await speed.stop()
-                rest = fake.rest_calls - load.rest_at_start
+                calls = budget.calls_since(fake, calls_at_start)
+                lags = await newest
             errors = len(fake.error_logs)
             print(scale.cache_line(bot.service, *asked_at), flush=True)
             if pictures:
@@ -644,7 +686,13 @@ async def run(
             # The run is over: what is still being sent is not measured.
             for task in [t for t in bot._background if not t.done()]:
                 task.cancel()
-    figures = print_summary(load, gcw, elapsed, bare, rest, errors, base_rss)
+    figures = print_summary(load, gcw, elapsed, bare, errors, base_rss)
+    figures.budget = budget.figures_of(
+        game, options, load.moves, calls, tally, watch, lags, load.failed, load.every_answer
+    )
+    budget.report(figures.budget)
+    if options.ledger is not None:  # a worker of --processes: its figures for the parent
+        print(figures.budget.dump(), flush=True)
     if hard_bots:
         thinker = bot.bots.thinker
         print(
@@ -681,7 +729,7 @@ def _counter(load: Load, service: MatchService) -> Any:
     return listen
 
 
-@dataclass(frozen=True)
+@dataclass
 class Figures:
     """What a run with pictures on is set against the same run with them off."""
 
@@ -689,6 +737,7 @@ class Figures:
     failed: int
     growth: float  # MB of RSS after the first minute
     throughput: scale.Throughput
+    budget: budget.BudgetFigures | None = None
 
 
 def print_summary(
@@ -696,7 +745,6 @@ def print_summary(
     gcw: GcWatch,
     elapsed: float,
     bare: float,
-    rest: int,
     errors: int,
     base_rss: float,
 ) -> Figures:
@@ -762,10 +810,6 @@ def print_summary(
         f"({gcw.total_cpu / elapsed:.1%} of the run)"
     )
     print(f"  by generation: {gcw.by_generation_line(load.moves)}")
-    print(
-        f"REST calls per move: {rest / max(1, load.moves):.2f} (target <= 2; interaction "
-        f"answers not counted)"
-    )
     throughput = scale.Throughput(
         len(load.channels),
         rate,
@@ -810,14 +854,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument(
         "--game",
-        choices=sorted(GAMES),
+        choices=[*sorted(GAMES), "all"],
         default=GAME,
-        help="the game every table plays (four people, or as many as it seats)",
+        help="the game every table plays (four people, or as many as it seats); all: each in turn",
     )
     scale.add_arguments(parser)
+    budget.add_arguments(parser)
     args = parser.parse_args(argv)
+    options = budget.options_from(args)
+    games = sorted(GAMES) if args.game == "all" else [args.game]
+    if options.processes > 1:
+        lines = budget.run_workers(sys.argv[1:] if argv is None else argv, options, args.channels)
+        print(f"\n{options.processes} processes of one application, one budget:")
+        print(budget.games_table(budget.figures_by_game(lines)))
+        return
 
-    def once(channels: int, pictures: str) -> Figures | None:
+    def once(channels: int, pictures: str, game: str) -> Figures | None:
         return asyncio.run(
             run(
                 channels,
@@ -827,7 +879,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 database=args.database,
                 hard_bots=args.hard_bots,
                 pictures=pictures == "on",
-                game=args.game,
+                game=game,
+                options=options,
             )
         )
 
@@ -835,15 +888,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     base = None
     if scale.wants_baseline(args.channels, args.baseline):
         print(f"first the same-run baseline: {args.baseline} channels", flush=True)
-        base = once(args.baseline, runs[-1])
+        base = once(args.baseline, runs[-1], games[0])
         print(f"\nthen {args.channels} channels", flush=True)
-    figures = {pictures: once(args.channels, pictures) for pictures in runs}
-    off, on = figures.get("off"), figures.get("on")
-    if off is not None and on is not None:
-        print(side_by_side(off, on))
-    big = figures[runs[-1]]
-    if base is not None and big is not None:
-        print(scale.against(base.throughput, big.throughput))
+    per_game = []
+    for game in games:
+        figures = {pictures: once(args.channels, pictures, game) for pictures in runs}
+        off, on = figures.get("off"), figures.get("on")
+        if off is not None and on is not None:
+            print(side_by_side(off, on))
+        per_game += [f.budget for f in figures.values() if f is not None and f.budget]
+        big = figures[runs[-1]]
+        if base is not None and big is not None and game == games[0]:
+            print(scale.against(base.throughput, big.throughput))
+    if len(per_game) > 1:
+        print("\n" + budget.games_table(per_game))
 
 
 if __name__ == "__main__":

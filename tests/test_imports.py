@@ -6,7 +6,7 @@ from __future__ import annotations
 import grimp
 import networkx as nx
 
-PACKAGES = ("bot", "cogs", "games", "bench")
+PACKAGES = ("bot", "cogs", "games", "bench", "devtools")
 
 
 def test_no_module_imports_itself_in_a_circle() -> None:

@@ -27,11 +27,12 @@ How it works
 
 1. patches the two choke points through which discord.py talks HTTP (undone on exit):
 
-   * ``discord.http.HTTPClient.request`` carries every bot REST call: ``GET /users/@me`` (login),
-     ``GET /oauth2/applications/@me`` (application info, also done by ``login``), sending,
-     editing, fetching and deleting channel messages, creating threads (a public one started
-     without a message announces itself in its parent, type 18), DMs, syncing app
-     commands (``PUT /applications/{app}/commands`` and the guild variant), ...
+   * bot REST calls keep discord.py's own ``HTTPClient.request`` (its per-route buckets, its
+     global lock, its 429 handling); ``HTTPClient.static_login`` gives it the fake's aiohttp
+     session, which answers: ``GET /users/@me`` (login), ``GET /oauth2/applications/@me``,
+     sending, editing, fetching and deleting channel messages, creating threads (a public
+     one started without a message announces itself in its parent, type 18), DMs, syncing
+     app commands (``PUT /applications/{app}/commands`` and the guild variant), ...
    * ``discord.webhook.async_.AsyncWebhookAdapter.request`` carries every interaction reply:
      the callback ``POST /interactions/{id}/{token}/callback`` and followups / edits of the
      original response under ``/webhooks/{app_id}/{token}/...``.
@@ -53,6 +54,18 @@ How it works
    fails the test if any ERROR record was logged by discord.py or the project (discord.py logs
    and swallows exceptions raised in callbacks, so without this a broken callback looks like a
    silent no-op).
+
+The fake keeps Discord's request budget
+---------------------------------------
+``FakeDiscord(rate_limits=...)`` (``ratelimits``; Discord's figures unless told otherwise):
+the bot token's global budget (50 a second, settable, shared by every process of the
+application through ``RateLimits.shared(path)``), per-route buckets (message create and
+edit per channel, deletes, reactions, thread creation), and 429 answers with Discord's body
+and headers, which discord.py's ``HTTPClient.request`` handles as it handles Discord's
+(waiting, and logging a WARNING per 429). Interaction endpoints are outside the budget.
+``rate_limits=None`` serves everything at once. :attr:`FakeDiscord.calls` counts the
+requests served, budgeted and free apart, by route, and those refused. A refused request
+is not in :attr:`FakeDiscord.requests`, which lists what Discord carried out.
 
 The fake rejects what Discord rejects
 -------------------------------------
@@ -84,12 +97,14 @@ time with :class:`SettleTimeout` describing what was still busy.
 
 Where things are
 ----------------
-``model`` (users, channels, messages, interactions as the fake records them), ``world`` (the
-guild and the JSON discord.py reads of it), ``limits`` (Discord's payload rules),
-``transport`` (the patched HTTP choke points, the route table, injected faults), ``routes``
-(Discord's REST side), ``actions`` (users' side: slash, click, select, modal), ``clock`` and
-``settle`` (fake time, waiting for the bot), ``logs`` (the error-log guard) and ``fake``
-(:class:`FakeDiscord`, which joins them). The tests and the load benchmark (``bench/load.py``)
+Imports point one way, down this list (``.importlinter`` holds it): ``fake``
+(:class:`FakeDiscord`, which joins the rest); ``actions`` (users' side: slash, click, select,
+modal), ``routes`` (Discord's REST side) and ``transport`` (the patched HTTP choke points);
+``settle`` (waiting for the bot); ``world`` (the guild and the JSON discord.py reads of it);
+``limits`` (Discord's payload rules), ``ratelimits`` (Discord's request budget), ``wire``
+(requests, responses, the route table, injected faults) and ``logs`` (the error-log guard);
+``clock`` (fake time) and ``model`` (users, channels, messages, interactions as the fake
+records them). The tests and the load benchmark (``bench/load.py``)
 both drive the bot through it; the tests reach it as ``tests.discord.harness``.
 
 Facts about discord.py 2.7.1 this relies on (learned the hard way)
@@ -126,12 +141,14 @@ from devtools.offline_discord.model import (
     FakeUser,
     Rejection,
 )
+from devtools.offline_discord.ratelimits import CallCounts, RateLimits, RouteLimit
 from devtools.offline_discord.settle import SettleTimeout
-from devtools.offline_discord.transport import Fault
+from devtools.offline_discord.wire import Fault
 
 __all__ = [
     "EPHEMERAL",
     "ButtonInfo",
+    "CallCounts",
     "ErrorLogCapture",
     "FakeAttachment",
     "FakeChannel",
@@ -142,7 +159,9 @@ __all__ = [
     "FakeRole",
     "FakeUser",
     "Fault",
+    "RateLimits",
     "Rejection",
+    "RouteLimit",
     "SettleTimeout",
     "capture_error_logs",
     "message_errors",

@@ -25,7 +25,8 @@ from devtools.offline_discord.model import (
 )
 from devtools.offline_discord.routes import Routes
 from devtools.offline_discord.settle import _counting_execute, _db_choke_points
-from devtools.offline_discord.transport import Fault, _make_http_patch, _make_webhook_patch
+from devtools.offline_discord.transport import _make_http_patches, _make_webhook_patch
+from devtools.offline_discord.wire import Fault
 
 _active_fake: FakeDiscord | None = None
 
@@ -61,9 +62,11 @@ class FakeDiscord(Actions, Routes):
             clock.install()
             self._clock = clock
             stack.callback(clock.uninstall)
-            stack.enter_context(mock.patch.object(HTTPClient, "request", _make_http_patch(self)))
+            static_login, request = _make_http_patches(self._answer)
+            stack.enter_context(mock.patch.object(HTTPClient, "static_login", static_login))
+            stack.enter_context(mock.patch.object(HTTPClient, "request", request))
             stack.enter_context(
-                mock.patch.object(AsyncWebhookAdapter, "request", _make_webhook_patch(self))
+                mock.patch.object(AsyncWebhookAdapter, "request", _make_webhook_patch(self._handle))
             )
             for owner, name in _db_choke_points():
                 stack.enter_context(

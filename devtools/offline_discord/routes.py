@@ -12,7 +12,6 @@ from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import discord
-from discord.http import Route
 
 from devtools.offline_discord.limits import (
     _Errors,
@@ -32,15 +31,17 @@ from devtools.offline_discord.model import (
     RecordedRequest,
     Rejection,
 )
-from devtools.offline_discord.transport import (
-    _API_PREFIX,
+from devtools.offline_discord.ratelimits import is_free
+from devtools.offline_discord.wire import (
     _ID,
-    _REASONS,
     _ROUTES,
     _TOKEN,
+    API_PREFIX,
     _FakeResponse,
     _Request,
     _route,
+    error_response,
+    http_error,
 )
 from devtools.offline_discord.world import World
 
@@ -54,27 +55,83 @@ ANSWER_WITHIN = 3.0
 class Routes(World):
     """The REST routes the bot calls, as methods registered with ``_route``."""
 
-    async def _handle(
-        self, route: Route, body: Any, params: Mapping[str, Any] | None, files: list[FakeAttachment]
-    ) -> Any:
+    async def _answer(
+        self,
+        method: str,
+        url: str,
+        body: Any,
+        params: Mapping[str, Any] | None,
+        files: list[FakeAttachment],
+    ) -> _FakeResponse:
+        """A bot REST call, answered at discord.py's session: within Discord's budget (or
+        refused with Discord's 429, which discord.py's ``HTTPClient.request`` then handles),
+        else as :meth:`_handle` would, as a response instead of an exception."""
         await asyncio.sleep(0)  # a real request is a suspension point
-        url = urlsplit(route.url)
-        path = unquote(url.path.removeprefix(_API_PREFIX))
+        request = self._read(method, url, body, params, files)
+        headers: dict[str, str] = {}
+        if self.rate_limits is not None and not is_free(request.path):
+            verdict = self.rate_limits.check(request.method, request.path)
+            if verdict.refused:
+                self.calls.refuse(request.method, verdict.scope)
+                return _FakeResponse(
+                    429, "Too Many Requests", method, url, verdict.body, verdict.headers
+                )
+            headers = verdict.headers
+        try:
+            result = self._serve(request)
+        except discord.HTTPException as refusal:
+            response: _FakeResponse = refusal.response  # type: ignore[assignment]
+            response.headers.update(headers)
+            return response
+        status = 204 if result is None else 200
+        return _FakeResponse(status, "OK", method, url, result, headers)
+
+    async def _handle(
+        self,
+        method: str,
+        url: str,
+        body: Any,
+        params: Mapping[str, Any] | None,
+        files: list[FakeAttachment],
+    ) -> Any:
+        """An interaction answer (discord.py's webhook adapter): outside Discord's budget;
+        a refusal is raised as discord.py would raise it."""
+        await asyncio.sleep(0)
+        return self._serve(self._read(method, url, body, params, files))
+
+    def _read(
+        self,
+        method: str,
+        url: str,
+        body: Any,
+        params: Mapping[str, Any] | None,
+        files: list[FakeAttachment],
+    ) -> _Request:
+        split = urlsplit(url)
+        path = unquote(split.path.removeprefix(API_PREFIX))
         query = {k: str(v) for k, v in (params or {}).items()}
-        query.update(parse_qsl(url.query))
+        query.update(parse_qsl(split.query))
         if body is not None:
             body = json.loads(discord.utils._to_json(body))  # what would go over the wire
-        self.requests.append(RecordedRequest(route.method, path, body, query))
+        return _Request(method, path, body, query, files)
+
+    def _serve(self, request: _Request) -> Any:
+        """Carry out a request Discord accepted: its route's handler, or a fault."""
+        self.requests.append(
+            RecordedRequest(request.method, request.path, request.body, request.params)
+        )
         for method, pattern, handler in _ROUTES:
-            if method == route.method and (match := pattern.fullmatch(path)):
-                request = _Request(route.method, path, body, query, files, match.groups())
+            if method == request.method and (match := pattern.fullmatch(request.path)):
+                request.args = match.groups()
+                self.calls.count(request.path, handler)
                 for fault in list(self.faults):
-                    if (failure := fault.strike(self, request)) is not None:
+                    if (failure := fault.strike(request)) is not None:
                         raise failure
                 return getattr(self, handler)(request)
-        self.unknown_routes.append(f"{route.method} {path}")
-        _log.debug("fake discord: unknown route %s %s", route.method, path)
-        if route.method == "GET" and re.search(r"s$|/pins$|/archived/\w+$", path):
+        self.calls.count(request.path, "unknown")
+        self.unknown_routes.append(f"{request.method} {request.path}")
+        _log.debug("fake discord: unknown route %s %s", request.method, request.path)
+        if request.method == "GET" and re.search(r"s$|/pins$|/archived/\w+$", request.path):
             return []
         return {}
 
@@ -90,16 +147,10 @@ class Routes(World):
         self.rejections.append(
             Rejection(request.method, request.path, status, code, message, tree, request.body)
         )
-        response = _FakeResponse(
-            status, _REASONS.get(status, "Error"), request.method, request.path
-        )
         payload: dict[str, Any] = {"code": code, "message": message}
         if tree:
             payload["errors"] = tree
-        exc_type = {403: discord.Forbidden, 404: discord.NotFound}.get(
-            status, discord.HTTPException
-        )
-        return exc_type(response, payload)  # type: ignore[arg-type]
+        return http_error(error_response(status, request.method, request.path, payload))
 
     def _invalid(self, request: _Request, errors: _Errors) -> discord.HTTPException:
         return self._reject(request, 400, 50035, "Invalid Form Body", errors)

@@ -1,103 +1,41 @@
-"""The wire: discord.py's two HTTP choke points patched to the fake, the route table,
-and the failures a test injects."""
+"""The wire's two ends inside discord.py, patched to the fake.
+
+* Bot REST calls keep discord.py's own ``HTTPClient.request`` (its buckets, its global lock,
+  its 429 handling); only the aiohttp session under it is the fake's (:class:`FakeSession`,
+  installed by the patched ``static_login``), so the fake's rate-limit answers reach
+  discord.py as Discord's do.
+* Interaction answers (callback, follow-ups, ``@original``) are answered one level higher,
+  at ``AsyncWebhookAdapter.request``: Discord's budget does not apply to them, so there is no
+  rate-limit handling of discord.py's to feed.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import json
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import discord
 from discord.http import HTTPClient, Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from devtools.offline_discord.model import FakeAttachment
+from devtools.offline_discord.wire import _FakeResponse
 
-if TYPE_CHECKING:
-    from devtools.offline_discord.fake import FakeDiscord
+# What the fake answers a request at the session: (method, url, body, params, files).
+Answer = Callable[
+    [str, str, Any, Mapping[str, Any] | None, list[FakeAttachment]], Awaitable[_FakeResponse]
+]
+# What it answers an interaction request, raising discord.py's exceptions itself.
+Handle = Callable[[str, str, Any, Mapping[str, Any] | None, list[FakeAttachment]], Awaitable[Any]]
 
-
-_API_PREFIX = "/api/v10"
-
-
-class _FakeResponse:
-    """Just enough of ``aiohttp.ClientResponse`` for ``discord.HTTPException``."""
-
-    def __init__(self, status: int, reason: str, method: str, url: str) -> None:
-        self.status = status
-        self.reason = reason
-        self.method = method
-        self.url = url
-        self.headers: dict[str, str] = {}
-
-
-_REASONS = {400: "Bad Request", 403: "Forbidden", 404: "Not Found"}
-
-
-_Handler = Callable[..., Any]
-_ROUTES: list[tuple[str, re.Pattern[str], str]] = []
-
-
-def _route(method: str, pattern: str) -> Callable[[_Handler], _Handler]:
-    """Register a ``FakeDiscord`` method as the handler of ``method`` + path regex."""
-
-    def decorate(fn: _Handler) -> _Handler:
-        _ROUTES.append((method, re.compile(pattern), fn.__name__))
-        return fn
-
-    return decorate
-
-
-_ID = r"(\d+)"
-_TOKEN = r"([^/]+)"
-
-
-@dataclass
-class _Request:
-    method: str
-    path: str
-    body: Any
-    params: dict[str, str]
-    files: list[FakeAttachment]
-    args: tuple[str, ...] = ()
-
-
-@dataclass
-class Fault:
-    """A failure :meth:`FakeDiscord.fail` injects into matching requests."""
-
-    method: str
-    path: re.Pattern[str]
-    status: int
-    code: int
-    message: str
-    times: int
-    retry_after: float | None = None
-    timeout: bool = False
-    struck: list[str] = field(default_factory=list)
-
-    def strike(self, fake: FakeDiscord, request: _Request) -> BaseException | None:
-        if self.times <= 0 or request.method != self.method:
-            return None
-        if not self.path.fullmatch(request.path):
-            return None
-        self.times -= 1
-        self.struck.append(f"{request.method} {request.path}")
-        if self.timeout:
-            return TimeoutError()
-        response = _FakeResponse(
-            self.status, _REASONS.get(self.status, "Error"), request.method, request.path
-        )
-        payload: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.retry_after is not None:
-            payload["retry_after"] = self.retry_after
-            response.headers["Retry-After"] = str(self.retry_after)
-        kind = {403: discord.Forbidden, 404: discord.NotFound}.get(self.status)
-        if kind is None and self.status >= 500:
-            kind = discord.DiscordServerError
-        return (kind or discord.HTTPException)(response, payload)  # type: ignore[arg-type]
+# A multipart request's parts as the bot gave them (``HTTPClient.request``'s ``form``),
+# read by the session below it instead of taking aiohttp's FormData apart.
+_FORM: contextvars.ContextVar[tuple[Any, list[FakeAttachment]] | None] = contextvars.ContextVar(
+    "offline_discord_form", default=None
+)
 
 
 def _files_from_form(form: Iterable[Mapping[str, Any]] | None) -> tuple[Any, list[FakeAttachment]]:
@@ -113,7 +51,59 @@ def _files_from_form(form: Iterable[Mapping[str, Any]] | None) -> tuple[Any, lis
     return body, files
 
 
-def _make_http_patch(fake: FakeDiscord) -> Callable[..., Any]:
+class FakeSession:
+    """The aiohttp session of a bot run against the fake: ``request`` is answered by it."""
+
+    def __init__(self, answer: Answer) -> None:
+        self._answer = answer
+        self.closed = False
+
+    def request(self, method: str, url: str, **kwargs: Any) -> _Exchange:
+        return _Exchange(self._answer, method, url, kwargs)
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+class _Exchange:
+    """``async with session.request(...) as response``."""
+
+    def __init__(self, answer: Answer, method: str, url: str, kwargs: dict[str, Any]) -> None:
+        self._answer = answer
+        self._method = method
+        self._url = url
+        self._kwargs = kwargs
+
+    async def __aenter__(self) -> _FakeResponse:
+        data = self._kwargs.get("data")
+        form = _FORM.get()
+        if isinstance(data, str):
+            body, files = json.loads(data), []
+        elif form is not None:
+            body, files = form
+        else:
+            body, files = None, []
+        return await self._answer(self._method, self._url, body, self._kwargs.get("params"), files)
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+def _make_http_patches(
+    answer: Answer,
+) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """``HTTPClient.static_login`` (the session is the fake's) and ``HTTPClient.request``
+    (discord.py's own, with the multipart parts at hand for the session)."""
+    original = HTTPClient.request
+
+    async def static_login(http: HTTPClient, token: str) -> Any:
+        # discord.py's static_login, with the fake's session instead of aiohttp's.
+        http._HTTPClient__session = FakeSession(answer)  # type: ignore[attr-defined]
+        http._global_over = asyncio.Event()
+        http._global_over.set()
+        http.token = token
+        return await http.request(Route("GET", "/users/@me"))
+
     async def request(
         http: HTTPClient,
         route: Route,
@@ -122,16 +112,16 @@ def _make_http_patch(fake: FakeDiscord) -> Callable[..., Any]:
         form: Iterable[dict[str, Any]] | None = None,
         **kwargs: Any,
     ) -> Any:
-        if form:
-            body, attachments = _files_from_form(form)
-        else:
-            body, attachments = kwargs.get("json"), []
-        return await fake._handle(route, body, kwargs.get("params"), attachments)
+        reset = _FORM.set(_files_from_form(form) if form else None)
+        try:
+            return await original(http, route, files=files, form=form, **kwargs)
+        finally:
+            _FORM.reset(reset)
 
-    return request
+    return static_login, request
 
 
-def _make_webhook_patch(fake: FakeDiscord) -> Callable[..., Any]:
+def _make_webhook_patch(handle: Handle) -> Callable[..., Any]:
     async def request(
         adapter: AsyncWebhookAdapter,
         route: Route,
@@ -146,6 +136,6 @@ def _make_webhook_patch(fake: FakeDiscord) -> Callable[..., Any]:
             body, attachments = _files_from_form(multipart)
         else:
             body, attachments = payload, []
-        return await fake._handle(route, body, params, attachments)
+        return await handle(route.method, route.url, body, params, attachments)
 
     return request

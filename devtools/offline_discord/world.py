@@ -29,14 +29,22 @@ from devtools.offline_discord.model import (
     T,
     _iso,
 )
-from devtools.offline_discord.transport import Fault
+from devtools.offline_discord.ratelimits import CallCounts, RateLimits
+from devtools.offline_discord.wire import Fault
+
+_DISCORDS: Any = object()  # a fresh RateLimits() at Discord's figures for each fake
 
 
 class World:
     """The in-memory guild and what was sent in it; the base of :class:`FakeDiscord`."""
 
     def __init__(
-        self, *, guild_name: str = "Test Guild", bot_name: str = "Cookie Jar", first_id: int = 0
+        self,
+        *,
+        guild_name: str = "Test Guild",
+        bot_name: str = "Cookie Jar",
+        first_id: int = 0,
+        rate_limits: RateLimits | None = _DISCORDS,
     ) -> None:
         # ``first_id``: where the snowflake counter starts, so fakes in several processes
         # can own disjoint ids (and a guild can be put in a chosen shard).
@@ -65,6 +73,10 @@ class World:
         self.error_logs: list[logging.LogRecord] = []
         self.faults: list[Fault] = []
         """Failures to inject: see :meth:`fail`."""
+        self.rate_limits = RateLimits() if rate_limits is _DISCORDS else rate_limits
+        """Discord's request budget (``ratelimits``), or None: every request served."""
+        self.calls = CallCounts()
+        """Requests served, budgeted and free, by route; and refused with 429."""
         self._by_token: dict[str, FakeInteraction] = {}
         self._last_interaction: dict[int, FakeInteraction] = {}
         self._modals: dict[int, list[FakeModal]] = {}

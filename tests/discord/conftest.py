@@ -46,7 +46,14 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 @pytest.fixture
-def fake() -> FakeDiscord:
+def fake(request: pytest.FixtureRequest) -> FakeDiscord:
+    """The offline Discord keeping Discord's request budget (50 a second, the per-route
+    buckets), so every test also checks that the bot works within it: discord.py waits out
+    what Discord refuses, in fake time. A test marked ``discord_unlimited`` runs without:
+    it reads a state in passing that Discord's pacing may rightly skip (the marker says
+    which)."""
+    if request.node.get_closest_marker("discord_unlimited") is not None:
+        return FakeDiscord(rate_limits=None)
     return FakeDiscord()
 
 

@@ -348,6 +348,9 @@ async def test_the_host_switches_on_advanced_rules_and_the_match_plays_out(fake,
     fake.assert_clean()
 
 
+@pytest.mark.discord_unlimited(
+    "reads the draft's line in the table's passing versions: paced, it may skip to a later one"
+)
 async def test_two_people_play_an_advanced_two_player_match(fake, db) -> None:
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:

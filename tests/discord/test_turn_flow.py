@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import re
 
+import pytest
+
 from cogs.table.pings import turn_ping
 from games.toss.state import Roll
 from tests.discord.conftest import (
@@ -63,6 +65,9 @@ async def quick(fake: FakeDiscord, user: FakeUser, message: FakeMessage, custom_
     return record
 
 
+@pytest.mark.discord_unlimited(
+    "a scramble timed in tenths of a second: the table's edit waits for its channel's bucket"
+)
 async def test_a_person_can_win_the_milk_from_the_ping_and_a_loser_hears_who_got_it(
     fake: FakeDiscord, db, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]

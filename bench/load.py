@@ -39,14 +39,15 @@ import sys
 import tempfile
 import time
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import discord
 
-from bench import budget, postgres
+from bench import budget, postgres, scale
+from bench.collector import GcWatch
 from bench.service import service_cost
 from bot.client import CookieJar
 from bot.config import Settings
@@ -65,11 +66,13 @@ from games import GAMES
 
 GAME = "cover_your_assets"
 WINDOW = 30.0  # seconds per report line
+MINUTE = round(60 / WINDOW)  # windows a minute
 ANSWER_LIMIT = 3.0  # Discord refuses an answer later than this
 GIVE_UP = 10.0  # a click still unacknowledged after this is failed for good
 ANSWER_GIVE_UP = 120.0  # an acknowledged click still unanswered after this is failed
 DEFERRED = (5, 6)  # callback types that acknowledge a click and answer it later
 LOOK_AFTER = 5.0  # a person with nothing to do looks at their hand after this long
+LOOK_MOST = 40.0  # and, finding nothing again and again, after twice as long, up to this
 PRUNE_EVERY = 5.0  # seconds between two clean-ups of the harness's records
 MENTION = re.compile(r"<@(\d+)>")
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -85,47 +88,6 @@ def percentile(values: Sequence[float], share: float) -> float:
         return 0.0
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
-class GcWatch:
-    """The longest stop-the-world collection, through ``gc.callbacks``."""
-
-    def __init__(self) -> None:
-        self._started = self._cpu = 0.0
-        self.longest = self.longest_ever = 0.0
-        # The same pauses in the thread's CPU time: on a shared machine the wall time of a
-        # collection includes waiting for a core.
-        self.longest_cpu = self.longest_cpu_ever = 0.0
-        self.full = 0
-        self.collections = 0
-        self.total = self.total_cpu = 0.0  # all pauses, summed
-        self.worst = ""  # what the longest pause collected
-
-    def __call__(self, phase: str, info: Mapping[str, int]) -> None:
-        if phase == "start":
-            self._started, self._cpu = time.perf_counter(), time.thread_time()
-            return
-        pause, cpu = time.perf_counter() - self._started, time.thread_time() - self._cpu
-        self.longest = max(self.longest, pause)
-        if pause > self.longest_ever:
-            self.longest_ever = pause
-            self.worst = (
-                f"generation {info.get('generation')}, {info.get('collected')} objects freed, "
-                f"{len(gc.get_objects(info.get('generation', 2)))} left in it"
-            )
-        self.longest_cpu = max(self.longest_cpu, cpu)
-        self.longest_cpu_ever = max(self.longest_cpu_ever, cpu)
-        self.full += info.get("generation") == 2
-        self.total += pause
-        self.total_cpu += cpu
-        self.collections += 1
-
-    def __enter__(self) -> GcWatch:
-        gc.callbacks.append(self)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        gc.callbacks.remove(self)
 
 
 class Interactions(list[FakeInteraction]):
@@ -416,6 +378,7 @@ class Load:
         event = fake.pinged.setdefault(user.id, asyncio.Event())
         hand: FakeMessage | None = None
         rng = random.Random(user.id)
+        quiet = LOOK_AFTER
         if host and (wait := self.options.first_look(rng)):  # a human pace: Start comes later
             await asyncio.sleep(wait)
             hand = await self.look(table, user, host)
@@ -428,8 +391,16 @@ class Load:
                 # Meanwhile the hand may have changed under the person's eyes.
                 move = moves_in(hand) if hand is not None and hand.id in fake.messages else None
             if move is None:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), LOOK_AFTER * rng.uniform(0.8, 1.2))
+                # A person who looked and found nothing to do waits longer before looking
+                # again, until the table says it is their turn. Looking every few seconds
+                # without end made a thousand slow tables a load of hand views (5.6 a
+                # move, against 1 at 30 fast tables), not of moves.
+                try:
+                    async with asyncio.timeout(quiet * rng.uniform(0.8, 1.2)):
+                        await event.wait()  # awaited here: no task, no timer handle to collect
+                    quiet = LOOK_AFTER
+                except TimeoutError:
+                    quiet = min(LOOK_MOST, quiet * 2)
                 event.clear()
                 hand = await self.look(table, user, host)
                 continue
@@ -554,10 +525,10 @@ async def report_windows(load: Load, gcw: GcWatch, started: float, speed: SpeedM
         window.reference, window.fsync = speed.take()
         rss = rss_mb()
         load.windows.append((window, rss, gcw.longest))
-        if len(load.windows) > 2:
-            # The summary compares the first window with the last: the ones between are
-            # printed and their clicks forgotten (the histogram has them).
-            between = load.windows[-2][0]
+        if len(load.windows) > 2 * MINUTE:
+            # The summary compares the first minute's windows with the last minute's: the
+            # ones between are printed and their clicks forgotten (the histogram has them).
+            between = load.windows[-MINUTE - 1][0]
             between.latencies, between.kinds, between.answers = array("d"), {}, array("d")
         lat = window.latencies
         print(
@@ -673,6 +644,10 @@ async def run(
             opening = time.perf_counter()
             ids, people = await open_tables(fake, channels, hard_bots, game, options)
             print(f"{channels} tables opened in {time.perf_counter() - opening:.0f} s", flush=True)
+            # The run starts as in a process whose tables came one by one: the full passes
+            # meanwhile froze what they hold (bot/collector.py). Opened all at once here,
+            # they would be one pass's walk in the middle of the measured run.
+            gc.collect()
             watch = budget.TableWatch(fake, fake.tables)
             fake.watch = watch.shown
             bot.service.listeners.append(watch.listen)
@@ -689,6 +664,7 @@ async def run(
                 calls_at_start = budget.calls_now(fake)
                 tally.clear()
                 base_rss = rss_mb()
+                asked_at = bot.service.asked, bot.service.read
                 tasks = [
                     asyncio.create_task(load.person(channel, user, seat == 0))
                     for channel, users in zip(ids, people, strict=True)
@@ -707,6 +683,7 @@ async def run(
                 # After the tables caught up: a move's cost includes the calls it queued.
                 calls = budget.calls_since(fake, calls_at_start)
             errors = len(fake.error_logs)
+            print(scale.cache_line(bot.service, *asked_at), flush=True)
             if pictures:
                 kept, clicks = presenter_of(bot).pictures, presenter_of(bot).clicks
                 views = max(1, kept.answered + kept.answered_without)
@@ -772,6 +749,7 @@ class Figures:
     p99: float  # seconds, every click's acknowledgement
     failed: int
     growth: float  # MB of RSS after the first minute
+    throughput: scale.Throughput
     budget: budget.BudgetFigures | None = None
 
 
@@ -810,6 +788,16 @@ def print_summary(
         f"p99 last window / first: {p99_last * 1e3:.0f} / {p99_first * 1e3:.0f} ms = "
         f"{p99_last / max(p99_first, 1e-9):.2f}x (target <= 1.2x)"
     )
+    if len(load.windows) >= 2 * MINUTE:
+        first_minute, last_minute = (
+            percentile([x for w, _, _ in windows for x in w.latencies], 0.99)
+            for windows in (load.windows[:MINUTE], load.windows[-MINUTE:])
+        )
+        print(
+            f"p99 last minute / first minute: {last_minute * 1e3:.0f} / "
+            f"{first_minute * 1e3:.0f} ms = {last_minute / max(first_minute, 1e-9):.2f}x "
+            "(the soak's target <= 1.2x)"
+        )
     for name, (window, _, _) in (("first", first), ("last", last)):
         parts = [
             f"{kind} {len(values)} p50 {percentile(values, 0.5) * 1e3:.0f} "
@@ -844,7 +832,15 @@ def print_summary(
         f"took {gcw.total:.1f} s wall, {gcw.total_cpu:.1f} s CPU "
         f"({gcw.total_cpu / elapsed:.1%} of the run)"
     )
-    return Figures(every.percentile(0.99), load.failed, growth)
+    print(f"  by generation: {gcw.by_generation_line(load.moves)}")
+    throughput = scale.Throughput(
+        len(load.channels),
+        rate,
+        load.clicks / elapsed,
+        gcw.longest_ever,
+        gcw.longest_cpu_ever,
+    )
+    return Figures(every.percentile(0.99), load.failed, growth, throughput)
 
 
 def side_by_side(off: Figures, on: Figures) -> str:
@@ -885,6 +881,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=GAME,
         help="the game every table plays (four people, or as many as it seats); all: each in turn",
     )
+    scale.add_arguments(parser)
     budget.add_arguments(parser)
     args = parser.parse_args(argv)
     options = budget.options_from(args)
@@ -894,27 +891,38 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"\n{options.processes} processes of one application, one budget:")
         print(budget.games_table(budget.figures_by_game(lines)))
         return
+
+    def once(channels: int, pictures: str, game: str) -> Figures | None:
+        return asyncio.run(
+            run(
+                channels,
+                args.minutes * 60,
+                freeze=not args.no_freeze,
+                threshold=args.gc_threshold,
+                database=args.database,
+                hard_bots=args.hard_bots,
+                pictures=pictures == "on",
+                game=game,
+                options=options,
+            )
+        )
+
+    runs = ("off", "on") if args.pictures == "both" else (args.pictures,)
+    base = None
+    if scale.wants_baseline(args.channels, args.baseline):
+        print(f"first the same-run baseline: {args.baseline} channels", flush=True)
+        base = once(args.baseline, runs[-1], games[0])
+        print(f"\nthen {args.channels} channels", flush=True)
     per_game = []
     for game in games:
-        figures = {}
-        for pictures in ("off", "on") if args.pictures == "both" else (args.pictures,):
-            figures[pictures] = asyncio.run(
-                run(
-                    args.channels,
-                    args.minutes * 60,
-                    freeze=not args.no_freeze,
-                    threshold=args.gc_threshold,
-                    database=args.database,
-                    hard_bots=args.hard_bots,
-                    pictures=pictures == "on",
-                    game=game,
-                    options=options,
-                )
-            )
+        figures = {pictures: once(args.channels, pictures, game) for pictures in runs}
         off, on = figures.get("off"), figures.get("on")
         if off is not None and on is not None:
             print(side_by_side(off, on))
         per_game += [f.budget for f in figures.values() if f is not None and f.budget]
+        big = figures[runs[-1]]
+        if base is not None and big is not None and game == games[0]:
+            print(scale.against(base.throughput, big.throughput))
     if len(per_game) > 1:
         print("\n" + budget.games_table(per_game))
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 from typing import Any
 
@@ -11,6 +10,7 @@ import discord
 from aiohttp import web
 from discord.ext import commands
 
+from bot import collector
 from bot.bots import BotDriver
 from bot.config import Settings
 from bot.known_settings import KnownSettings
@@ -74,6 +74,7 @@ class CookieJar(commands.Bot):
         self._web_server: web.AppRunner | None = None
         self._background: set[asyncio.Task[object]] = set()
         self._said_hello = False
+        self._collector: collector.FreezeSurvivors | None = None
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         self.draining = False
         self._drain: asyncio.Task[None] | None = None
@@ -121,11 +122,9 @@ class CookieJar(commands.Bot):
         await self.runtime.resume()
         # One task sleeps until the next deadline; overdue timers fire at once.
         self.spawn(self.scheduler.run(), "scheduler")
-        if self.settings.gc_freeze:
-            gc.collect()
-            gc.freeze()
-        if (threshold := self.settings.gc_thresholds) is not None:
-            gc.set_threshold(*threshold)
+        self._collector = collector.settle(
+            freeze=self.settings.gc_freeze, thresholds=self.settings.gc_thresholds
+        )
 
     async def fire(self, timer: Timer) -> None:
         await self.runtime.fire(timer)
@@ -213,6 +212,8 @@ class CookieJar(commands.Bot):
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()
+        if self._collector is not None:
+            self._collector.remove()
 
 
 class ShardedCookieJar(CookieJar, commands.AutoShardedBot):

@@ -27,6 +27,8 @@ from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
 
+from bot.children import ignore_interrupts, starting_children
+
 Drawing = Callable[[], bytes | None]
 NICENESS = 10  # a drawing process's priority below the bot's (the nice value it adds)
 UNDER_WAY = 4  # drawings sent to one process and not answered yet, at most
@@ -50,6 +52,7 @@ def end_with_the_bot() -> None:
 def serve(pipe: Connection) -> None:
     """A drawing process: load the games, then draw what comes down the pipe, in turn,
     answering each with (True, PNG or None) or (False, the exception)."""
+    ignore_interrupts()
     end_with_the_bot()
     # Pictures are a nicety: when the machine is short of CPU the moves go first, and a
     # hand that waits too long for its picture goes as text (bot/pictures.py).
@@ -83,7 +86,8 @@ class Drawer:
         context = multiprocessing.get_context("spawn")
         self.pipe, theirs = context.Pipe(duplex=True)
         self.process = context.Process(target=serve, args=(theirs,), daemon=True)
-        self.process.start()
+        with starting_children():
+            self.process.start()
         theirs.close()
         self.waiting: collections.deque[tuple[asyncio.Future[bytes | None], int]] = (
             collections.deque()

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
+from bot.children import ignore_interrupts, starting_children
 from bot.timing import MatchSettings
 from games.core.levels import Level
 from games.core.protocol import Action
@@ -125,8 +126,12 @@ class Thinker:
     def _started(self) -> concurrent.futures.ProcessPoolExecutor | None:
         if self._pool is None and self.workers > 0 and not self._closed:
             try:
+                # The pool starts a worker at a submit that finds none idle: each submit
+                # is in ``starting_children``, so no worker takes the terminal's Ctrl-C.
                 self._pool = concurrent.futures.ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn")
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=ignore_interrupts,
                 )
             except (OSError, ValueError, NotImplementedError):
                 self._say_broken("could not start the thinking workers")
@@ -141,7 +146,8 @@ class Thinker:
         if pool is None:
             return
         try:
-            self._warming = [pool.submit(warm) for _ in range(self.workers)]
+            with starting_children():
+                self._warming = [pool.submit(warm) for _ in range(self.workers)]
         except RuntimeError:  # the pool broke or shut down meanwhile
             self._replace()
 
@@ -164,7 +170,8 @@ class Thinker:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + thought.seconds + GRACE
         try:
-            future = pool.submit(self.work, thought)
+            with starting_children():
+                future = pool.submit(self.work, thought)
         except RuntimeError:
             self._replace()
             self.fell_back += 1

@@ -269,6 +269,9 @@ class ServiceBase:
         self._cache_sizes: dict[str, int] = {}
         self._cache_budget = int(cache_mb * 2**20)
         self._cache_bytes = 0
+        # Running matches asked for, and those read from the store (not in memory, or
+        # moved by another process): the cache's fit, which ``bench load`` reports.
+        self.asked = self.read = 0
         # The timers last saved for each cached match: tables show their deadlines on every
         # edit without a query. Only the service writes them (the scheduler deletes fired
         # ones, which a timeout's own move then replaces).
@@ -321,6 +324,11 @@ class ServiceBase:
         while self._cache_bytes > self._cache_budget and len(self._cache) > 1:
             self._forget(next(iter(self._cache)))
 
+    @property
+    def cache_fill(self) -> tuple[int, int, int]:
+        """Running matches kept parsed, their estimated bytes, and the budget's."""
+        return len(self._cache), self._cache_bytes, self._cache_budget
+
     def _forget(self, match_id: str) -> None:
         self._cache.pop(match_id, None)
         self._cache_bytes -= self._cache_sizes.pop(match_id, 0)
@@ -344,6 +352,7 @@ class ServiceBase:
         """The running match, parsed: from memory when the memory is current. On a shared
         database another process may have moved it, so the remembered copy is proven
         against the row first (``Store.match_mark``), and read again when it differs."""
+        self.asked += 1
         hit = self._cache.get(match_id)
         if hit is not None and self.store.shared:
             mark = await self.store.match_mark(match_id)
@@ -354,6 +363,7 @@ class ServiceBase:
         if hit is not None:
             self._cache.move_to_end(match_id)
             return hit
+        self.read += 1
         record = await self.get(match_id)
         state = self.load_state(record)
         if record.status == "active":

@@ -68,3 +68,22 @@ async def test_the_table_after_a_move_is_drawn_with_its_commit_and_shown_from_th
     seen = await service.seat_view(match_id, None)
     assert drawn == [change.state.version]  # the table edit drew nothing again
     assert seen.panels == game.panels(view(game, change.state, None))
+
+
+async def test_the_service_counts_running_matches_asked_for_and_read_from_the_store(
+    store: SQLiteStore,
+) -> None:
+    """What ``bench load`` reports of the cache's fit: a match found parsed is not read."""
+    roomy = MatchService(store, GAMES, new_seed=lambda: 3)
+    matches = [await four_player_match(roomy, channel_id=10 + i) for i in range(3)]
+    one = entry_bytes(roomy, matches[0])
+    asked, read = roomy.asked, roomy.read
+    for match_id in matches:
+        await roomy.seat_view(match_id, None)
+    assert (roomy.asked - asked, roomy.read - read) == (3, 0)
+    assert roomy.cache_fill == (3, roomy._cache_bytes, roomy._cache_budget)
+    # Two matches' room for three, asked for in turn: every one is read again.
+    tight = MatchService(store, GAMES, new_seed=lambda: 3, cache_mb=2.5 * one / 2**20)
+    for match_id in matches * 2:
+        await tight.seat_view(match_id, None)
+    assert (tight.asked, tight.read) == (6, 6)

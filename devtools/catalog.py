@@ -57,25 +57,6 @@ def _template_files() -> Iterator[Path]:
     yield from sorted((ROOT / "bot" / "web" / "templates").glob("*.html"))
 
 
-def _data_entries() -> Iterator[Entry]:
-    """Words that live in data files, not code: the Braverse pool's card names and texts."""
-    yield from data_messages()
-
-
-def data_messages() -> Iterator[Entry]:
-    # Each data file that carries words a player reads says which keys are words, and under
-    # which context; games.core.cards loads the same keys through the catalog.
-    pool = ROOT / "data" / "braverse" / "cards.toml"
-    if not pool.exists():
-        return
-    with pool.open("rb") as handle:
-        cards = tomllib.load(handle).get("cards", [])
-    for card in cards:
-        if isinstance(card.get("name"), str):
-            yield Entry(card["name"], None, "card")
-    yield from _table_words()
-
-
 def _table_words() -> Iterator[Entry]:
     """Toss Your Cookies' cookies and special cards, Cookie Chomper's action cards: their
     names (context "card"), and what a Chomper card does, in full for /rules ("card text")
@@ -90,6 +71,25 @@ def _table_words() -> Iterator[Entry]:
             if "text" in look:
                 yield Entry(look["text"], None, "card text")
                 yield Entry(brief(look["text"]), None, "card brief")
+
+
+def _data_entries() -> Iterator[Entry]:
+    """Words that live in data files, not code: the Braverse pool's card names and texts."""
+    yield from data_messages()
+    yield from _table_words()
+
+
+def data_messages() -> Iterator[Entry]:
+    # Each data file that carries words a player reads says which keys are words, and under
+    # which context; games.core.cards loads the same keys through the catalog.
+    pool = ROOT / "data" / "braverse" / "cards.toml"
+    if not pool.exists():
+        return
+    with pool.open("rb") as handle:
+        cards = tomllib.load(handle).get("cards", [])
+    for card in cards:
+        if isinstance(card.get("name"), str):
+            yield Entry(card["name"], None, "card")
 
 
 # Where each keyword's message, plural and context sit among its arguments.

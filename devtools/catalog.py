@@ -29,7 +29,6 @@ from babel.messages.pofile import read_po, write_po
 
 from games.core.text import Text, placeholders
 from games.core.translations import LANGUAGES, LOCALES_DIR, PLURAL_FORMS
-from games.core.words import brief
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("games", "bot", "cogs")
@@ -107,6 +106,9 @@ def command_messages() -> Iterator[Entry]:
 def data_messages() -> Iterator[Entry]:
     # Each data file that carries words a player reads says which keys are words, and under
     # which context; games.core.cards loads the same keys through the catalog.
+    from devtools.table_words import table_words  # Toss's and Chomper's, beside this file's
+
+    yield from (Entry(*word) for word in table_words(ROOT / "data"))
     pool = ROOT / "data" / "braverse" / "cards.toml"
     if not pool.exists():
         return
@@ -120,23 +122,6 @@ def data_messages() -> Iterator[Entry]:
         with (ROOT / "data" / f"{name}.toml").open("rb") as handle:
             for card in tomllib.load(handle).get("cards", []):
                 yield Entry(card["name"], None, "card")
-    yield from _table_words()
-
-
-def _table_words() -> Iterator[Entry]:
-    """Toss Your Cookies' cookies and special cards, Cookie Chomper's action cards: their
-    names (context "card"), and what a Chomper card does, in full for /rules ("card text")
-    and cut for a select's description ("card brief"), as games/chomper/cards.py shows it."""
-    for name in ("toss_your_cookies", "cookie_chomper"):
-        with (ROOT / "data" / f"{name}.toml").open("rb") as handle:
-            data = tomllib.load(handle)
-        looks = [*data.get("cookies", []), *data.get("specials", {}).values()]
-        looks += data.get("actions", {}).values()
-        for look in looks:
-            yield Entry(look["name"], None, "card")
-            if "text" in look:
-                yield Entry(look["text"], None, "card text")
-                yield Entry(brief(look["text"]), None, "card brief")
 
 
 # Where each keyword's message, plural and context sit among its arguments.

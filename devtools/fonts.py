@@ -11,8 +11,9 @@ subsets, so the checkout and the Docker image stay small (docs/design.md, "Fonts
 - Chinese: the hanzi of GB 2312 whose simplified form Japanese lacks or draws otherwise
   (Noto Sans CJK SC); those drawn alike come from the Japanese font;
 - Thai, Arabic: their blocks whole (Noto Sans Thai, Noto Sans Arabic);
-- emoji: Noto Color Emoji, every emoji, its bitmaps scaled from 136 to ``EMOJI_PPEM`` pixels
-  (the pictures draw emoji at 30 px at most).
+- emoji: Noto Color Emoji, every emoji, its one bitmap strike scaled from 109 to
+  ``EMOJI_PPEM`` pixels an em (bitmaps of about 50 pixels, 64 colours): the pictures draw
+  emoji 30 pixels wide at most.
 
 Each CJK, Thai and Arabic subset keeps the space, so a name's words stay in one run.
 Needs fontTools (a dev dependency: nothing at run time reads these sources).

@@ -32,8 +32,14 @@ if TYPE_CHECKING:
 
 
 def escape(data: str) -> str:
-    """Somebody's words made inert in Discord text: no markdown, no mention pings."""
+    """Somebody's words made inert in Discord text: no markdown, no mention pings. A link
+    stays a link (a backslash in it would break it; Discord reads no markdown in a link)."""
+    if _LINK.fullmatch(data):
+        return escape_mentions(data)
     return escape_mentions(escape_markdown(data))
+
+
+_LINK = re.compile(r"https?://[^\s<>()\[\]*`|~]+")
 
 
 def say(text: str, language: str) -> str:

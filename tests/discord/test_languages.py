@@ -155,6 +155,9 @@ def test_names_are_escaped_where_discord_reads_markdown() -> None:
     line = t("**{name}** joins.", name="dark_knight *@everyone*")
     assert say(line, ENGLISH) == "**dark\\_knight \\*@\u200beveryone\\*** joins."
     assert escape("Ana (EU)") == "Ana (EU)"
+    # A link someone is given (a web page's secret address) stays a working link.
+    link = "https://cookies.example/s/ab_c-d/table"
+    assert say(t("on, at {link}", link=link), ENGLISH) == f"on, at {link}"
 
 
 # --- every Discord limit holds in every language ----------------------------------------------

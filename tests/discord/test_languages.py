@@ -20,7 +20,7 @@ from tests.discord.harness import FakeDiscord
 from tests.discord.untranslated import message_strings, report, untranslated, words_in
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
-KANA = re.compile(r"[\u3040-\u30ff]")
+KANA = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and kanji
 PSEUDO_MARK = "⟦"  # every pseudo-translated message is bracketed so
 
 

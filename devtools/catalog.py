@@ -7,7 +7,7 @@
 - ``fill CODE FILE``: take the translations from such a JSON file into the catalog.
 - ``check``: what the tests check: every message translated in every language, none fuzzy,
   the same placeholders as the English, one form per plural form, the glossary kept.
-- ``merge-driver BASE OURS THEIRS``: git's merge driver for ``*.po`` (see .gitattributes):
+- ``merge-driver BASE OURS THEIRS PATH``: git's merge driver for ``*.po`` (see .gitattributes):
   two branches that each translated their own messages merge without a conflict.
 """
 
@@ -354,10 +354,11 @@ def glossary_problems(code: str, catalog: Catalog) -> list[str]:
     return found
 
 
-def merge_driver(base: str, ours: str, theirs: str) -> int:
+def merge_driver(base: str, ours: str, theirs: str, path: str) -> int:
     """Union of two catalogs: each side's translations kept; where both translated one
-    message differently, ours wins (the branch being merged into)."""
-    code = Path(ours).stem
+    message differently, ours wins (the branch being merged into). ``path`` is the
+    catalog's own path (git hands the sides over in temporary files)."""
+    code = Path(path).stem
     with open(ours, "rb") as handle:
         mine = read_po(handle, locale=code)
     with open(theirs, "rb") as handle:
@@ -401,7 +402,7 @@ def main(argv: list[str]) -> int:
         print("\n".join(found) or f"{len(entries)} messages, every catalog complete")
         return 1 if found else 0
     if command == "merge-driver":
-        return merge_driver(*args[:3])
+        return merge_driver(*args[:4])
     print(__doc__)
     return 2
 

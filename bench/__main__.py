@@ -16,6 +16,7 @@ Prints figures and a baseline measured in the same run, never asserts on time:
 ``python -m bench bots`` measures the bot levels in every game (bench/bots.py);
 ``python -m bench web`` what the web page costs (bench/web.py).
 ``python -m bench pictures`` times the pictures of every game that draws (bench/pictures.py).
+``python -m bench languages`` what each language costs at the Discord edge (bench/languages.py).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import statistics
 import sys
 import time
 
-from bench import bots, braverse, load, pictures, postgres, races, tournaments, web
+from bench import bots, braverse, languages, load, pictures, postgres, races, tournaments, web
 from bench.service import service_cost
 from bench.timers import report, timers_benchmark
 from games import GAMES
@@ -75,6 +76,9 @@ def main() -> None:
     if sys.argv[1:2] == ["bots"]:
         bots.main(sys.argv[2:])
         return
+    if sys.argv[1:2] == ["languages"]:
+        languages.main(sys.argv[2:])
+        return
     if sys.argv[1:2] == ["pictures"]:
         pictures.main(sys.argv[2:])
         return
@@ -100,6 +104,7 @@ def main() -> None:
     print(report(asyncio.run(timers_benchmark(matches=250 if args.smoke else 2_500))))
     print(races.report(asyncio.run(races.race_benchmark(bursts=3 if args.smoke else 20))))
     print("\n".join(tournaments.report(smoke=args.smoke)))
+    print("\n".join(languages.figures(smoke=args.smoke)))
 
     cost = asyncio.run(service_cost(actions))
     print(

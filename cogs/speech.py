@@ -32,15 +32,23 @@ if TYPE_CHECKING:
 
 
 def escape(data: str) -> str:
-    """Somebody's words made inert in Discord text: no markdown, no mention pings."""
+    """Somebody's words made inert in Discord text: no markdown, no mention pings. A link
+    stays a link (a backslash in it would break it; Discord reads no markdown in a link)."""
+    if _LINK.fullmatch(data):
+        return escape_mentions(data)
     return escape_mentions(escape_markdown(data))
+
+
+_LINK = re.compile(r"https?://[^\s<>()\[\]*`|~]+")
 
 
 def say(text: str, language: str) -> str:
     """Markdown text (message content, embed parts) in ``language``, its data escaped;
     the slash commands it names as the reader's Discord app shows them."""
     said = render(text, language, escape)
-    if language == ENGLISH or ("/" not in said and ":" not in said):
+    # Options are named only after their command ("/settings pictures:"): no slash, nothing
+    # to rename.
+    if language == ENGLISH or "/" not in said:
         return said
     return commands_in(said, language)
 
@@ -50,6 +58,7 @@ def say(text: str, language: str) -> str:
 _COMMAND_WORDS = re.compile(r"(?<![\w/.:<])/([a-z_]+)(?: ([a-z_]+)\b)?|(?<![\w/<])([a-z_]{2,}):")
 
 
+@lru_cache(maxsize=4096)
 def commands_in(text: str, language: str) -> str:
     """``text`` with each slash command and option it names in ``language``, where the
     catalog has the name (else as it is: Discord knows the English name too)."""

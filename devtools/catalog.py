@@ -77,7 +77,8 @@ def command_messages() -> Iterator[Entry]:
 
     def words(value: str, context: str | None = None) -> Iterator[Entry]:
         if not isinstance(value, Text):
-            yield Entry(str(value), None, context)
+            if any(ch.isalpha() for ch in value):  # a choice named "3" is no message
+                yield Entry(str(value), None, context)
         elif value.msgid is not None:  # a t() call: its own message (a plain Text: data)
             yield Entry(value.msgid, value.plural, value.context)
 

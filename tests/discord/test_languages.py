@@ -17,10 +17,10 @@ from games.core.text import t
 from games.core.translations import ENGLISH, PSEUDO, SELECTABLE, catalog, render
 from tests.discord.conftest import make_bot, move_components, show_hand, table_of
 from tests.discord.harness import FakeDiscord
-from tests.discord.untranslated import untranslated, words_in
+from tests.discord.untranslated import message_strings, report, untranslated, words_in
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
-KANA = re.compile(r"[\u3040-\u30ff]")
+KANA = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and kanji
 PSEUDO_MARK = "⟦"  # every pseudo-translated message is bracketed so
 
 
@@ -155,6 +155,9 @@ def test_names_are_escaped_where_discord_reads_markdown() -> None:
     line = t("**{name}** joins.", name="dark_knight *@everyone*")
     assert say(line, ENGLISH) == "**dark\\_knight \\*@\u200beveryone\\*** joins."
     assert escape("Ana (EU)") == "Ana (EU)"
+    # A link someone is given (a web page's secret address) stays a working link.
+    link = "https://cookies.example/s/ab_c-d/table"
+    assert say(t("on, at {link}", link=link), ENGLISH) == f"on, at {link}"
 
 
 # --- every Discord limit holds in every language ----------------------------------------------
@@ -246,9 +249,13 @@ async def test_the_checker_reads_a_pseudo_lobby_clean(fake: FakeDiscord, db) -> 
     # The lobby's own words, minus the select of the game's options (the games' catalog).
     ours = [s for s in lobby_strings if s not in _option_words(lobby)]
     assert not words_in(ours, names=["Host", "host"]), words_in(ours, names=["Host"])
-    # The whole record holds the games' own words still (their catalogs come with them):
-    # the checker names them, each with where it was read.
-    assert any(f.word == "Seat" or f.text for f in untranslated(fake, names=["Host"]))
+    # Every answer only the host saw: /language's, /settings', Join's.
+    private = [s for m in fake.messages.values() if m.ephemeral for s in message_strings(m)]
+    assert len(private) >= 3
+    assert not words_in(private, names=["Host"]), report(words_in(private, names=["Host"]))
+    # Everything recorded: what is left in English is the game's own (its option names).
+    left = untranslated(fake, names=["Host"])
+    assert {f.text for f in left} <= _option_words(lobby), report(left)
 
 
 def _option_words(lobby) -> set[str]:  # type: ignore[no-untyped-def]

@@ -18,8 +18,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from devtools.offline_discord import FakeDiscord
-from devtools.offline_discord.model import FakeMessage, _component_strings, _visible_strings
+from tests.discord.harness import FakeDiscord, FakeMessage
 
 # Published names stay as published in every language (docs/translating.md).
 PRODUCT_NAMES = (
@@ -82,15 +81,27 @@ def recorded_strings(fake: FakeDiscord) -> Iterator[str]:
     for user in list(fake.users.values()):
         for modal in fake.modals(user):
             yield modal.title
-            yield from _component_strings(modal.components)
+            for field in modal.fields():
+                for key in ("label", "placeholder"):
+                    if field.get(key):
+                        yield field[key]
+                for option in field.get("options") or []:
+                    yield from (s for s in (option.get("label"), option.get("description")) if s)
 
 
 def message_strings(message: FakeMessage) -> Iterator[str]:
+    """What a message shows now and showed before each of its edits."""
     yield from message.strings()
     for before in message.history:
-        yield from _visible_strings(
-            before.get("content"), before.get("embeds") or [], before.get("components") or []
+        earlier = FakeMessage(
+            id=message.id,
+            channel_id=message.channel_id,
+            author_id=message.author_id,
+            content=before.get("content") or "",
+            embeds=before.get("embeds") or [],
+            components=before.get("components") or [],
         )
+        yield from earlier.strings()
 
 
 def report(found: Iterable[Found], most: int = 40) -> str:

@@ -38,6 +38,7 @@ from bot.tournaments.formats import Format, format_of
 from bot.tournaments.formats.base import UNRATED
 from bot.tournaments.formats.swiss import Swiss
 from bot.tournaments.progress import Progress
+from games.core.text import t
 
 log = logging.getLogger(__name__)
 
@@ -159,9 +160,12 @@ class TournamentsBase:
         return role is not None and role in actor.roles
 
     async def _organisers(self, guild_id: int) -> str:
-        """Who may organise here, for a refusal: "Manage Server or the @Role role"."""
+        """Who may organise here, for a refusal: "Manage Server or the @Role role" (the
+        role's mention inside the message: a mention passed as data would be escaped)."""
         role = (await self.matches.guild_settings(guild_id)).organiser_role
-        return "Manage Server" + (f" or the <@&{role}> role" if role is not None else "")
+        if role is None:
+            return t("Manage Server")
+        return t("Manage Server or the <@&{role}> role", role=role)
 
     async def require_organiser(self, event: TournamentRecord, actor: Person, what: str) -> None:
         if actor.user_id == event.organiser_id or await self.may_organise(event.guild_id, actor):

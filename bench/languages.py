@@ -1,0 +1,110 @@
+"""What a language costs at the Discord edge: a move's messages (the table's embed and every
+seat's hand view, with its buttons and selects) rendered in each language we ship and the
+pseudo-locale, against English measured in the same run.
+
+``python -m bench languages [--smoke]``. The figures are per message, CPU on one core; a busy
+machine makes each slower, the ratio to English much less so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from datetime import UTC, datetime
+from types import SimpleNamespace
+
+from bot.pictures import Pictures
+from bot.service import MatchService, SeatView
+from bot.store import MatchRecord, SeatRecord
+from cogs import render
+from cogs.table.drawing import Drawing
+from games import GAMES
+from games.core import contract
+from games.core.text import t
+from games.core.translations import SELECTABLE
+
+ROUNDS = 5  # each language is timed this many times, interleaved; the best round counts
+
+
+def _record(key: str, state) -> MatchRecord:  # type: ignore[no-untyped-def]
+    stamp = datetime.now(UTC)
+    return MatchRecord(
+        match_id="abcdef0123",
+        guild_id=1,
+        channel_id=2,
+        message_id=3,
+        game=key,
+        status="active",
+        host_id=10,
+        options=state.options.model_dump_json(),
+        state=state.model_dump_json(),
+        version=state.version,
+        created_at=stamp,
+        updated_at=stamp,
+        seats=[SeatRecord(seat=i, user_id=10 + i, name=n) for i, n in enumerate(state.names)],
+    )
+
+
+def moves(states_per_game: int) -> list[tuple[list[SeatView], object]]:
+    """Some states of every game: each with its seats' views and the table's panel."""
+    rng = random.Random(7)
+    found = []
+    for key in sorted(GAMES):
+        game = GAMES[key]
+        seats = min(4, game.max_players)
+        state = game.setup(game.options_model(), contract.NAMES[:seats], 1)
+        for _ in range(states_per_game):
+            if game.outcome(state) is not None:
+                break
+            record = _record(key, state)
+            views = [SeatView.of(record, game, state, seat) for seat in range(seats)]
+            found.append((views, game.panels(game.view(state, None)).table))
+            decision = rng.choice(game.decisions(state))
+            state, _ = game.apply(
+                state, decision.seat, contract.next_move(game, state, decision, rng)
+            )
+    return found
+
+
+def render_all(drawing: Drawing, found: list, language: str) -> int:  # type: ignore[type-arg]
+    messages = 0
+    note = [t("✋ Got it.")]
+    for views, table in found:
+        render.embed_from_panel(table, language)
+        messages += 1
+        for seen in views:
+            drawn = drawing.hand_text(seen, note, None, language)
+            if drawn.view is not None:
+                drawn.view.to_components()
+            messages += 1
+    return messages
+
+
+def figures(smoke: bool = False) -> list[str]:
+    service = MatchService(store=None, games=GAMES)  # type: ignore[arg-type]
+    drawing = Drawing(SimpleNamespace(service=service), Pictures(service.guild_settings))  # type: ignore[arg-type]
+    found = moves(10 if smoke else 60)
+    for language in SELECTABLE:  # catalogs read, caches warm
+        render_all(drawing, found, language)
+    best: dict[str, float] = {}
+    messages = 0
+    for _ in range(2 if smoke else ROUNDS):
+        for language in SELECTABLE:
+            start = time.process_time()
+            messages = render_all(drawing, found, language)
+            took = (time.process_time() - start) / messages
+            best[language] = min(best.get(language, took), took)
+    english = best["en"]
+    return [
+        f"languages: {language} {best[language] * 1e6:.0f} µs a message "
+        f"({best[language] / english:.2f}x English) over {messages} tables and hand views"
+        for language in SELECTABLE
+    ]
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench languages", description=__doc__)
+    parser.add_argument("--smoke", action="store_true", help="a small, quick run")
+    args = parser.parse_args(argv)
+    print("\n".join(figures(args.smoke)))

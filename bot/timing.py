@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from games.core.levels import DEFAULT_LEVEL, Level
+from games.core.text import t, tn
 
 Pace = Literal["live", "casual", "async", "correspondence", "custom"]
 
@@ -18,20 +19,20 @@ PACES: dict[str, tuple[float, float]] = {
     "correspondence": (72 * 3600, 72 * 3600),
 }
 PACE_LABELS = {
-    "live": "Live: 1 minute a move",
-    "casual": "Casual: 10 minutes a move",
-    "async": "Async: 24 hours a move",
-    "correspondence": "Correspondence: 72 hours a move",
-    "custom": "Custom: the server's custom_minutes a move",
+    "live": t("Live: 1 minute a move"),
+    "casual": t("Casual: 10 minutes a move"),
+    "async": t("Async: 24 hours a move"),
+    "correspondence": t("Correspondence: 72 hours a move"),
+    "custom": t("Custom: the server's custom_minutes a move"),
 }
 REMINDED_FROM = 10 * 60  # a clock this long or longer gets reminders; a live table is watched
 
 
 Policy = Literal["default_move", "bot", "forfeit"]
 POLICY_LABELS = {
-    "default_move": "Play the default move for them",
-    "bot": "A bot takes the seat until they are back",
-    "forfeit": "Default moves, then forfeit after repeated timeouts",
+    "default_move": t("Play the default move for them"),
+    "bot": t("A bot takes the seat until they are back"),
+    "forfeit": t("Default moves, then forfeit after repeated timeouts"),
 }
 
 
@@ -69,30 +70,34 @@ class MatchSettings(BaseModel):
     @property
     def pace_label(self) -> str:
         if self.pace == "custom":
-            return f"Custom: {duration(self.budget())} a move"
+            return t("Custom: {duration} a move", duration=duration(self.budget()))
         return PACE_LABELS[self.pace]
 
     def pace_choices(self) -> list[tuple[str, str]]:
         """The paces a lobby may pick: the standard four, and the server's own if it has one."""
         paces = [(k, v) for k, v in PACE_LABELS.items() if k != "custom"]
         if self.custom_minutes:
-            paces.append(("custom", f"Custom: {duration(self.custom_minutes * 60.0)} a move"))
+            custom = duration(self.custom_minutes * 60.0)
+            paces.append(("custom", t("Custom: {duration} a move", duration=custom)))
         return paces
 
 
 def duration(seconds: float) -> str:
-    for unit, size in (("day", 86_400), ("hour", 3_600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0:
-            count = int(seconds // size)
-            return f"{count} {unit}{'' if count == 1 else 's'}"
-    return f"{int(seconds)} seconds"
+    """A whole span in its largest exact unit: "2 days", "90 minutes", "45 seconds"."""
+    if seconds >= 86_400 and seconds % 86_400 == 0:
+        return tn("{n} day", "{n} days", n=int(seconds // 86_400))
+    if seconds >= 3_600 and seconds % 3_600 == 0:
+        return tn("{n} hour", "{n} hours", n=int(seconds // 3_600))
+    if seconds >= 60 and seconds % 60 == 0:
+        return tn("{n} minute", "{n} minutes", n=int(seconds // 60))
+    return tn("{n} second", "{n} seconds", n=int(seconds))
 
 
 RatingsMode = Literal["all", "events", "off"]
 RATINGS_LABELS = {
-    "all": "Every finished match with two or more people",
-    "events": "Only tournament matches",
-    "off": "No match is rated",
+    "all": t("Every finished match with two or more people"),
+    "events": t("Only tournament matches"),
+    "off": t("No match is rated"),
 }
 
 

@@ -10,9 +10,9 @@ import re
 from datetime import UTC, datetime, timedelta
 
 from bot.errors import UserError
+from games.core.text import t
 
 LATEST = 365 * 86_400.0  # further ahead than this is a typo more likely than a plan
-HOW = "Write the start as `in 2h`, `in 30m`, `18:00` (UTC) or `2026-12-24 18:00` (UTC)."
 _UNITS = {"m": 60, "min": 60, "h": 3600, "hour": 3600, "d": 86_400, "day": 86_400}
 _SPAN = re.compile(r"(\d+)\s*(min|m|hour|h|day|d)(?:ute)?s?\s*")
 _CLOCK = re.compile(r"(\d{1,2}):(\d{2})")
@@ -23,11 +23,18 @@ def parse_moment(text: str, now: float) -> float:
     typed = text.strip().lower()
     when = _after(typed, now) or _clock(typed, now) or _date(typed)
     if when is None:
-        raise UserError(HOW)
+        raise UserError(
+            t("Write the start as `in 2h`, `in 30m`, `18:00` (UTC) or `2026-12-24 18:00` (UTC).")
+        )
     if when <= now:
-        raise UserError("That time has passed: give one in the future. " + HOW)
+        raise UserError(
+            t(
+                "That time has passed: give one in the future, as `in 2h`, `in 30m`, "
+                "`18:00` (UTC) or `2026-12-24 18:00` (UTC)."
+            )
+        )
     if when - now > LATEST:
-        raise UserError("That is more than a year away: give a nearer time.")
+        raise UserError(t("That is more than a year away: give a nearer time."))
     return when
 
 
@@ -46,7 +53,12 @@ def _clock(typed: str, now: float) -> float | None:
         return None
     hour, minute = int(found[1]), int(found[2])
     if hour > 23 or minute > 59:
-        raise UserError("That is not a time of day. " + HOW)
+        raise UserError(
+            t(
+                "That is not a time of day: write the start as `in 2h`, `in 30m`, `18:00` "
+                "(UTC) or `2026-12-24 18:00` (UTC)."
+            )
+        )
     today = datetime.fromtimestamp(now, UTC).replace(hour=hour, minute=minute, second=0)
     when = today if today.timestamp() > now else today + timedelta(days=1)
     return when.timestamp()

@@ -42,6 +42,7 @@ from games.core.protocol import (
     Outcome,
     final_outcome,
 )
+from games.core.text import t
 from games.core.views import TableView, closed
 from games.core.words import BOT_NAMES
 
@@ -404,9 +405,10 @@ class ServiceBase:
         return []
 
     @staticmethod
-    def require_host(record: MatchRecord, actor: Person, what: str) -> None:
+    def require_host(record: MatchRecord, actor: Person, refusal: str) -> None:
+        """``refusal``: the whole sentence the refused actor reads (a Text)."""
         if actor.user_id != record.host_id and not actor.can_manage:
-            raise NotHost(what)
+            raise NotHost(refusal)
 
     # --- reading -----------------------------------------------------------------------
     async def deciding_now(self, match_id: str) -> tuple[MatchRecord, Sequence[Decision]]:
@@ -438,11 +440,11 @@ def pick_options(decision: Decision, picks: Sequence[int]) -> Action:
     except IndexError:
         raise StaleClick() from None
     if not chosen:
-        raise UserError("Pick something first.")
+        raise UserError(t("Pick something first."))
     try:
         return decision.pick(chosen)
     except IllegalAction as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(exc.text) from None
 
 
 def bot_name(taken: Collection[str]) -> str | None:

@@ -35,7 +35,7 @@ from bot.timing import (
     plan,
 )
 from games.core.protocol import Decision, Game, GameState
-from games.core.words import plural
+from games.core.text import t, tn
 
 
 def clock_stamp(decision: Decision) -> str:
@@ -268,7 +268,7 @@ class Deadlines(Play):
         At most 14 days a calendar month (UTC), counted when booked."""
         now = self.clock.now()
         if until <= now:
-            raise UserError("Pick a date in the future for your return.")
+            raise UserError(t("Pick a date in the future for your return."))
         current = await self.user_settings(user_id)
         month = datetime.fromtimestamp(now, UTC).strftime("%Y-%m")
         used = current.vacation_days if current.vacation_month == month else 0.0
@@ -277,9 +277,28 @@ class Deadlines(Play):
         days = (until - now) / DAY
         if used + days > VACATION_DAYS_A_MONTH + 1e-9:
             left = max(0, int(VACATION_DAYS_A_MONTH - used + 1e-9))
+            last = latest_return(now, used)
+            if last is None:
+                raise UserError(
+                    tn(
+                        "Vacations are limited to {most} days a month; you have {n} day left "
+                        "this month.",
+                        "Vacations are limited to {most} days a month; you have {n} days left "
+                        "this month.",
+                        n=left,
+                        most=VACATION_DAYS_A_MONTH,
+                    )
+                )
             raise UserError(
-                f"Vacations are limited to {VACATION_DAYS_A_MONTH} days a month; you have "
-                f"{plural(left, 'day')} left this month.{latest_return(now, used)}"
+                tn(
+                    "Vacations are limited to {most} days a month; you have {n} day left "
+                    "this month. The latest return date you can pick is {date}.",
+                    "Vacations are limited to {most} days a month; you have {n} days left "
+                    "this month. The latest return date you can pick is {date}.",
+                    n=left,
+                    most=VACATION_DAYS_A_MONTH,
+                    date=last,
+                )
             )
         updated = current.model_copy(
             update={
@@ -299,8 +318,10 @@ class Deadlines(Play):
         if not current.away_at(now) or current.away_until is None:
             # /away with no date is how one comes back: say how one goes, too.
             raise UserError(
-                "You are not away, so your clocks already run. To stop them in slow games, "
-                "give the date you are back: /away until: YYYY-MM-DD."
+                t(
+                    "You are not away, so your clocks already run. To stop them in slow games, "
+                    "give the date you are back: /away until: YYYY-MM-DD."
+                )
             )
         refund = (current.away_until - now) / DAY
         updated = current.model_copy(
@@ -329,9 +350,9 @@ class Deadlines(Play):
 
         def back(seat: SeatRecord) -> SeatRecord:
             if seat.away == GONE:
-                raise UserError("You left this match; a bot plays your seat to the end.")
+                raise UserError(t("You left this match; a bot plays your seat to the end."))
             if seat.away == PRESENT:
-                raise UserError("You are already playing your own seat.")
+                raise UserError(t("You are already playing your own seat."))
             return seat.model_copy(update={"away": PRESENT, "missed": 0})
 
         return await self._change_seat(match_id, user_id, back)
@@ -341,7 +362,7 @@ class Deadlines(Play):
 
         def gone(seat: SeatRecord) -> SeatRecord:
             if seat.away == GONE:
-                raise UserError("You already left this match.")
+                raise UserError(t("You already left this match."))
             return seat.model_copy(update={"away": GONE})
 
         await self._change_seat(match_id, user_id, gone)
@@ -414,7 +435,7 @@ class Deadlines(Play):
             if record.status != "active":
                 raise NotRunning()
             if sum(s.away != GONE for s in record.seats) > 1:
-                raise UserError("Only a match its players but one have left ends by forfeit.")
+                raise UserError(t("Only a match its players but one have left ends by forfeit."))
             await self.store.set_status(match_id, "finished")
             await self.store.replace_timers(match_id, [])
             self._forget(match_id)
@@ -508,12 +529,22 @@ class Deadlines(Play):
         assert seat.user_id is not None
         person = await self.user_settings(seat.user_id)
         if person.away_at(now) and person.away_until is not None:
-            return f"{seat.name} is away until <t:{int(person.away_until)}:f>."
+            return t(
+                "{name} is away until <t:{until}:f>.",
+                name=seat.name,
+                until=int(person.away_until),
+            )
         at = pinged_at(match_id, seat.seat)
         if at is not None and now - at < REMIND_EVERY:
             minutes = int(now - at) // 60
-            ago = f"{plural(minutes, 'minute')} ago" if minutes else "moments ago"
-            return f"{seat.name} was pinged {ago}."
+            if not minutes:
+                return t("{name} was pinged moments ago.", name=seat.name)
+            return tn(
+                "{name} was pinged {n} minute ago.",
+                "{name} was pinged {n} minutes ago.",
+                n=minutes,
+                name=seat.name,
+            )
         return None
 
 
@@ -533,10 +564,10 @@ class MyMatch:
     my_deadline: float | None
 
 
-def latest_return(now: float, used: float) -> str:
-    """The latest date /away takes with ``used`` days of the month booked, said so that a
-    refused date is followed by one that works (nothing when no whole date fits)."""
+def latest_return(now: float, used: float) -> str | None:
+    """The latest date /away takes with ``used`` days of the month booked, so that a refused
+    date is followed by one that works (None when no whole date fits)."""
     last = datetime.fromtimestamp(now + (VACATION_DAYS_A_MONTH - used) * DAY, UTC).date()
     if last <= datetime.fromtimestamp(now, UTC).date():
-        return ""
-    return f" The latest return date you can pick is {last.isoformat()}."
+        return None
+    return last.isoformat()

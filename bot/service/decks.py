@@ -17,7 +17,7 @@ from bot.service.base import _MARKDOWN, Person, clean_name, settings_of
 from bot.service.lobbies import Lobbies
 from bot.store import DeckRecord, MatchRecord
 from games.core.protocol import Game, SeatChoosing
-from games.core.words import bullets, join_names, plural
+from games.core.text import Names, joined, t, tn
 
 MOST_DECKS = 25
 NAME_LONGEST = 32
@@ -31,7 +31,13 @@ def few_unread(unread: Sequence[str]) -> list[str]:
     problems out of the message."""
     shown = list(unread[:UNREAD_SHOWN])
     if rest := len(unread) - len(shown):
-        shown.append(f"…and {plural(rest, 'more line')} that name no card.")
+        shown.append(
+            tn(
+                "…and {n} more line that names no card.",
+                "…and {n} more lines that name no card.",
+                n=rest,
+            )
+        )
     return shown
 
 
@@ -46,14 +52,18 @@ def deck_name(text: str) -> str:
     """A deck's name as typed, or a sentence saying why it cannot be one."""
     name = " ".join(text.split())
     if not name:
-        raise UserError("Give the deck a name.")
+        raise UserError(t("Give the deck a name."))
     if len(name) > NAME_LONGEST:
         raise UserError(
-            f"A deck name is at most {NAME_LONGEST} characters; that one has {len(name)}."
+            t(
+                "A deck name is at most {most} characters; that one has {n}.",
+                most=NAME_LONGEST,
+                n=len(name),
+            )
         )
     if _MARKDOWN.search(name):
         raise UserError(
-            "A deck name cannot hold formatting characters such as * _ ` | < > @ # : ( )."
+            t("A deck name cannot hold formatting characters such as * _ ` | < > @ # : ( ).")
         )
     return name
 
@@ -80,7 +90,10 @@ class Decks(Lobbies):
         deck = await self.find_deck(user_id, name)
         if deck is None:
             raise UserError(
-                f"You have no deck called '{clean_name(name)[:40]}'. /deck list shows yours."
+                t(
+                    "You have no deck called '{name}'. /deck list shows yours.",
+                    name=clean_name(name)[:40],
+                )
             )
         return deck
 
@@ -98,8 +111,11 @@ class Decks(Lobbies):
             # Every command reads a ready deck's name (or key) as that deck: one of the
             # player's own under it could never be shown, exported or played by name.
             raise UserError(
-                f"'{name}' is taken by the ready {game.seat_choice.noun} {ready[1]}: give "
-                "yours another name."
+                t(
+                    "'{name}' is taken by the ready deck {ready}: give yours another name.",
+                    name=name,
+                    ready=ready[1],
+                )
             )
         stamp = datetime.now(UTC)
         created = stamp
@@ -115,8 +131,11 @@ class Decks(Lobbies):
         )
         if not await self.store.save_deck(deck, MOST_DECKS):
             raise UserError(
-                f"You already have {MOST_DECKS} decks, the most one player may keep. "
-                "Delete one with /deck delete first."
+                t(
+                    "You already have {most} decks, the most one player may keep. "
+                    "Delete one with /deck delete first.",
+                    most=MOST_DECKS,
+                )
             )
         return deck
 
@@ -128,12 +147,22 @@ class Decks(Lobbies):
         game = self.deck_game(catalogue)
         cards, unread = game.read_list(text)
         if not cards:
-            noun = game.seat_choice.noun
-            told = f":\n{bullets(few_unread(unread))}" if unread else "."
+            if not unread:
+                raise UserError(
+                    t(
+                        "No line of that text names a card here, so nothing was saved.\n"
+                        "Write one line per card, as /deck export prints them; /deck copy "
+                        "starts a deck from a ready one instead."
+                    )
+                )
             raise UserError(
-                f"No line of that text names a card here, so nothing was saved{told}\n"
-                f"Write one line per card, as /{noun} export prints them; /{noun} copy "
-                f"starts a {noun} from a ready one instead."
+                t(
+                    "No line of that text names a card here, so nothing was saved:\n"
+                    "{lines}\n"
+                    "Write one line per card, as /deck export prints them; /deck copy "
+                    "starts a deck from a ready one instead.",
+                    lines=joined(t("• {line}", line=line) for line in few_unread(unread)),
+                )
             )
         deck = await self.save_deck(user_id, catalogue, name, cards)
         return deck, few_unread(unread) + game.list_problems(cards)
@@ -146,12 +175,15 @@ class Decks(Lobbies):
             return ready[0]
         if (deck := await self.find_deck(user_id, text)) is not None:
             return MINE + deck.name
-        labels = join_names([label for _, label in game.seat_choice.ready])
-        noun = game.seat_choice.noun
+        labels = Names(label for _, label in game.seat_choice.ready)
         # A typo of a ready deck's name is the likelier one for a newcomer with no decks.
         raise UserError(
-            f"There is no {noun} called '{clean_name(text)[:40]}': the ready {noun}s are "
-            f"{labels}; /{noun} list shows your own."
+            t(
+                "There is no deck called '{name}': the ready decks are {ready}; /deck list "
+                "shows your own.",
+                name=clean_name(text)[:40],
+                ready=labels,
+            )
         )
 
     async def picked_cards(self, catalogue: str, user_id: int, value: str) -> list[str]:
@@ -167,10 +199,12 @@ class Decks(Lobbies):
         cards = await self.picked_cards(catalogue, user_id, value)
         taken = await self.find_deck(user_id, deck_name(name))
         if taken is not None:
-            noun = self.deck_game(catalogue).seat_choice.noun
             raise UserError(
-                f"You already have a {noun} called **{taken.name}**. Give the copy another "
-                f"name, or /{noun} delete {taken.name} first."
+                t(
+                    "You already have a deck called **{name}**. Give the copy another name, "
+                    "or /deck delete {name} first.",
+                    name=taken.name,
+                )
             )
         return await self.save_deck(user_id, catalogue, name, cards)
 
@@ -178,10 +212,12 @@ class Decks(Lobbies):
         if await self.find_deck(user_id, name) is None:
             for game in self.games.values():
                 if isinstance(game, SeatChoosing) and (ready := ready_named(game, name)):
-                    noun = game.seat_choice.noun
                     raise UserError(
-                        f"{ready[1]} is a ready {noun}: it stays for everyone. /{noun} delete "
-                        f"removes one of your own (/{noun} list shows them)."
+                        t(
+                            "{ready} is a ready deck: it stays for everyone. /deck delete "
+                            "removes one of your own (/deck list shows them).",
+                            ready=ready[1],
+                        )
                     )
         deck = await self.deck(user_id, name)
         await self.store.delete_deck(user_id, deck.name)
@@ -197,7 +233,7 @@ class Decks(Lobbies):
     def pick_label(self, game: Game, value: str) -> str:
         """How a pick reads in a lobby: a ready deck's label, or the player's deck name."""
         if value.startswith(MINE):
-            return f"'{value.removeprefix(MINE)}'"
+            return t("'{name}'", name=value.removeprefix(MINE))
         assert isinstance(game, SeatChoosing)
         return dict(game.seat_choice.ready).get(value, value)
 
@@ -209,11 +245,11 @@ class Decks(Lobbies):
         def edit(record: MatchRecord) -> dict[str, object]:
             game = self.game_of(record)
             if not isinstance(game, SeatChoosing):
-                raise UserError(f"{game.name} has nothing to choose per player.")
+                raise UserError(t("{game} has nothing to choose per player.", game=game.name))
             if record.seat_of(actor.user_id) is None:
-                raise UserError(f"Press **Join** first, then choose your {game.seat_choice.noun}.")
+                raise UserError(t("Press **Join** first, then choose your deck."))
             if not value.startswith(MINE) and value not in dict(game.seat_choice.ready):
-                raise UserError(f"That {game.seat_choice.noun} is not on offer; pick another.")
+                raise UserError(t("That deck is not on offer; pick another."))
             settings = settings_of(record)
             picks = {**settings.picks, actor.user_id: value}
             return {"settings": settings.model_copy(update={"picks": picks}).model_dump_json()}
@@ -228,29 +264,50 @@ class Decks(Lobbies):
         theirs to change; someone else's, that player's (the lobby's select is per seat)."""
         picks = settings_of(record).picks
         lists = []
-        noun = game.seat_choice.noun
         for seat in record.seats:
             value = picks.get(seat.user_id) if seat.user_id is not None else None
             value = value or game.default_choice(seat.seat)
             if value.startswith(MINE) and seat.user_id is not None:
                 name = value.removeprefix(MINE)
                 own = seat.user_id == actor.user_id
-                whose = "Your" if own else f"{seat.name}'s"
-                pick = f"**{game.seat_choice.title}**"
-                pick = (
-                    f"Pick another with {pick}"
-                    if own
-                    else f"{seat.name} can pick another with {pick}"
-                )
+                title = game.seat_choice.title
                 deck = await self.find_deck(seat.user_id, name)
                 if deck is None:
-                    raise UserError(f"{whose} {noun} '{name}' no longer exists. {pick}.")
-                problems = game.list_problems(deck.cards)
+                    raise UserError(
+                        t(
+                            "Your deck '{deck}' no longer exists. Pick another with **{pick}**.",
+                            deck=name,
+                            pick=title,
+                        )
+                        if own
+                        else t(
+                            "{name}'s deck '{deck}' no longer exists. {name} can pick another "
+                            "with **{pick}**.",
+                            name=seat.name,
+                            deck=name,
+                            pick=title,
+                        )
+                    )
+                problems = joined(game.list_problems(deck.cards)[:4], " ")
                 if problems:
                     raise UserError(
-                        f"{whose} {noun} '{deck.name}' is a draft and cannot be played: "
-                        + " ".join(problems[:4])
-                        + f" {pick}, or fix it with /{noun} import."
+                        t(
+                            "Your deck '{deck}' is a draft and cannot be played: {problems} "
+                            "Pick another with **{pick}**, or fix it with /deck import.",
+                            deck=deck.name,
+                            problems=problems,
+                            pick=title,
+                        )
+                        if own
+                        else t(
+                            "{name}'s deck '{deck}' is a draft and cannot be played: {problems} "
+                            "{name} can pick another with **{pick}**, or fix it with /deck "
+                            "import.",
+                            name=seat.name,
+                            deck=deck.name,
+                            problems=problems,
+                            pick=title,
+                        )
                     )
                 lists.append(list(deck.cards))
             else:

@@ -29,6 +29,7 @@ from games.core.replay import (
     replay,
     states,
 )
+from games.core.text import t
 from games.core.views import TableView
 
 log = logging.getLogger(__name__)
@@ -40,23 +41,36 @@ REPLAYS_KEPT = 8  # replays kept computed in memory (finished matches never chan
 class NoSuchFinishedMatch(UserError):
     def __init__(self) -> None:
         super().__init__(
-            "There is no finished match with that id on this server; pick one from the list "
-            "or from /history."
+            t(
+                "There is no finished match with that id on this server; pick one from the "
+                "list or from /history."
+            )
         )
 
 
 class StillRunning(UserError):
     def __init__(self) -> None:
         super().__init__(
-            "That match is still being played: its seed and hands stay secret until it ends. "
-            "Replay or export it once it is over."
+            t(
+                "That match is still being played: its seed and hands stay secret until it "
+                "ends. Replay or export it once it is over."
+            )
         )
 
 
 class NeverFinished(UserError):
     def __init__(self, status: str) -> None:
-        why = "never started" if status == "lobby" else "was cancelled before it ended"
-        super().__init__(f"That match {why}, so there is nothing to replay; see /history.")
+        if status == "lobby":
+            super().__init__(
+                t("That match never started, so there is nothing to replay; see /history.")
+            )
+        else:
+            super().__init__(
+                t(
+                    "That match was cancelled before it ended, so there is nothing to replay; "
+                    "see /history."
+                )
+            )
 
 
 @dataclass(frozen=True)
@@ -116,7 +130,10 @@ class History(ServiceBase):
             outcome = match_outcome(record, game, state)
             # A seat a bot played on after its player left for good: the place is the
             # seat's, not the player's (their rating and /stats rank them last).
-            names = {s.seat: s.name + (" (left)" if s.away == GONE else "") for s in record.seats}
+            names = {
+                s.seat: t("{name} (left)", name=s.name) if s.away == GONE else s.name
+                for s in record.seats
+            }
             if outcome is not None:
                 standings = tuple(
                     (p.place, names.get(p.seat, "?"), game.score_text(state, p))
@@ -208,7 +225,9 @@ class History(ServiceBase):
             frames = await asyncio.to_thread(replay, game, export)
         except ReplayError as exc:
             log.error("match %s does not replay: %s", record.match_id, exc)
-            raise UserError("This match's log could not be replayed; please report it.") from None
+            raise UserError(
+                t("This match's log could not be replayed; please report it.")
+            ) from None
         if frames[-1].state.model_dump_json() != record.state:
             log.error("the replay of match %s differs from its saved state", record.match_id)
         found = Replay(record=record, frames=tuple(frames))

@@ -37,6 +37,7 @@ from bot.timing import (
 from games.core.levels import Level
 from games.core.options import with_choice, with_switches
 from games.core.protocol import Game, IllegalAction
+from games.core.text import t, tn
 
 WEB_TOKEN_BYTES = 18  # 144 random bits in the web page's path: nobody guesses it
 
@@ -51,7 +52,9 @@ class Lobbies(ServiceBase):
     ) -> GuildSettings:
         """Defaults for the server's new matches: Manage Server only."""
         if not actor.can_manage:
-            raise NotManager("change this server's settings")
+            raise NotManager(
+                t("Only someone with Manage Server can change this server's settings.")
+            )
         current = await self.guild_settings(guild_id)
         changes = dict(changes)
         threads = changes.pop("threads", current.threads)
@@ -68,8 +71,10 @@ class Lobbies(ServiceBase):
         except ValueError:
             # The one rule the model holds settings to: a custom pace has its minutes.
             raise UserError(
-                "A custom pace needs its length first: add custom_minutes, for example "
-                "/settings pace: Custom custom_minutes: 30."
+                t(
+                    "A custom pace needs its length first: add custom_minutes, for example "
+                    "/settings pace: Custom custom_minutes: 30."
+                )
             ) from None
         updated = current.model_validate(
             {
@@ -196,7 +201,9 @@ class Lobbies(ServiceBase):
             level = (await self.guild_settings((await self.get(match_id)).guild_id)).bot_level
 
         def edit(record: MatchRecord) -> dict[str, object]:
-            self.require_host(record, actor, "add bots")
+            self.require_host(
+                record, actor, t("Only the host or someone with Manage Server can add bots.")
+            )
             game = self.game_of(record)
             if len(record.seats) >= game.max_players:
                 raise LobbyFull(game.max_players, for_bot=True)
@@ -212,9 +219,13 @@ class Lobbies(ServiceBase):
         """How hard the lobby's bot called ``name`` plays (the host's pick after Add bot)."""
 
         def edit(record: MatchRecord) -> dict[str, object]:
-            self.require_host(record, actor, "pick the bots' levels")
+            self.require_host(
+                record,
+                actor,
+                t("Only the host or someone with Manage Server can pick the bots' levels."),
+            )
             if not any(s.is_bot and s.name == name for s in record.seats):
-                raise UserError(f"{name} is no longer in this lobby.")
+                raise UserError(t("{name} is no longer in this lobby.", name=name))
             seats = [
                 s.model_copy(update={"level": level}) if s.is_bot and s.name == name else s
                 for s in record.seats
@@ -225,12 +236,16 @@ class Lobbies(ServiceBase):
 
     async def set_option(self, match_id: str, actor: Person, name: str, value: str) -> MatchRecord:
         def edit(record: MatchRecord) -> dict[str, object]:
-            self.require_host(record, actor, "change the options")
+            self.require_host(
+                record,
+                actor,
+                t("Only the host or someone with Manage Server can change the options."),
+            )
             game = self.game_of(record)
             try:
                 options = with_choice(game.load_options(record.options), name, value)
             except (ValueError, KeyError):
-                raise UserError("That option is not available for this game.") from None
+                raise UserError(t("That option is not available for this game.")) from None
             return {"options": options.model_dump_json()}
 
         return await self._edit_lobby(match_id, edit)
@@ -239,12 +254,16 @@ class Lobbies(ServiceBase):
         """Turn exactly the named on/off rules on (advanced rules and house rules)."""
 
         def edit(record: MatchRecord) -> dict[str, object]:
-            self.require_host(record, actor, "change the options")
+            self.require_host(
+                record,
+                actor,
+                t("Only the host or someone with Manage Server can change the options."),
+            )
             game = self.game_of(record)
             try:
                 options = with_switches(game.load_options(record.options), on)
             except ValueError:
-                raise UserError("That rule is not available for this game.") from None
+                raise UserError(t("That rule is not available for this game.")) from None
             return {"options": options.model_dump_json()}
 
         return await self._edit_lobby(match_id, edit)
@@ -253,11 +272,13 @@ class Lobbies(ServiceBase):
         """How long each move may take: live, casual, async or correspondence."""
 
         def edit(record: MatchRecord) -> dict[str, object]:
-            self.require_host(record, actor, "change the pace")
+            self.require_host(
+                record, actor, t("Only the host or someone with Manage Server can change the pace.")
+            )
             try:
                 settings = with_choice(settings_of(record), "pace", pace)
             except ValueError:
-                raise UserError("That pace is not available.") from None
+                raise UserError(t("That pace is not available.")) from None
             return {"settings": settings.model_dump_json()}
 
         return await self._edit_lobby(match_id, edit)
@@ -267,20 +288,30 @@ class Lobbies(ServiceBase):
             record = await self.get(match_id)
             if record.status != "lobby":
                 raise NotInLobby()
-            self.require_host(record, actor, "start the match")
+            self.require_host(
+                record, actor, t("Only the host or someone with Manage Server can start the match.")
+            )
             game = self.game_of(record)
             n = len(record.seats)
             if not game.min_players <= n <= game.max_players:
                 raise UserError(
-                    f"{game.name} needs {game.min_players} to {game.max_players} players; "
-                    f"there {'is' if n == 1 else 'are'} {n}. Invite people or add bots."
+                    tn(
+                        "{game} needs {least} to {most} players; there is {n}. "
+                        "Invite people or add bots.",
+                        "{game} needs {least} to {most} players; there are {n}. "
+                        "Invite people or add bots.",
+                        n=n,
+                        game=game.name,
+                        least=game.min_players,
+                        most=game.max_players,
+                    )
                 )
             seed = self.new_seed()
             options = await self.start_options(record, game, actor)
             try:
                 state = game.setup(options, [s.name for s in record.seats], seed)
             except IllegalAction as exc:
-                raise UserError(str(exc)) from None
+                raise UserError(exc.text) from None
             if options != game.load_options(record.options):
                 # What Start settled (players' full deck lists) is part of the options, so
                 # that seed + options + log replay the match.
@@ -319,7 +350,11 @@ class Lobbies(ServiceBase):
             if not record.is_open:
                 raise NotRunning()
             if actor is not None:
-                self.require_host(record, actor, "cancel the match")
+                self.require_host(
+                    record,
+                    actor,
+                    t("Only the host or someone with Manage Server can cancel the match."),
+                )
             await self.store.set_status(match_id, "cancelled")
             await self.store.replace_timers(match_id, [])
             self.timers_changed()
@@ -332,11 +367,13 @@ class Lobbies(ServiceBase):
     async def rematch(self, match_id: str, actor: Person) -> MatchRecord:
         record = await self.get(match_id)
         if record.status not in ("finished", "cancelled"):
-            raise UserError("This match is still going; a rematch can start when it ends.")
+            raise UserError(t("This match is still going; a rematch can start when it ends."))
         if record.seat_of(actor.user_id) is None and not actor.can_manage:
             raise UserError(
-                "Only this match's players can call a rematch. Start your own table with "
-                "/play, or press **Spectate** to look at this one."
+                t(
+                    "Only this match's players can call a rematch. Start your own table with "
+                    "/play, or press **Spectate** to look at this one."
+                )
             )
         return await self.open_lobby(
             guild_id=record.guild_id,

@@ -28,6 +28,7 @@ from bot.service.base import (
 from bot.store import MatchRecord, SeatRecord, Status, StoreBusy, Timer, VersionConflict
 from bot.store.models import GONE, PRESENT
 from games.core.protocol import Action, Decision, Game, GameState, IllegalAction
+from games.core.text import t
 
 log = logging.getLogger(__name__)
 
@@ -76,12 +77,12 @@ class Play(ServiceBase):
             seat = self._seat_for(record, user_id)
             deciding = [d for d in self.decisions(game, state) if d.window is not None]
             if not any(d.race_stamp == race for d in deciding):
-                raise UserError("Too late: that scramble is over.")
+                raise UserError(t("Too late: that scramble is over."))
             decision = next((d for d in deciding if d.seat == seat), None)
             if decision is None:
-                raise UserError("You have nothing to grab in this scramble.")
+                raise UserError(t("You have nothing to grab in this scramble."))
             if action == decision.default:
-                raise UserError("Only the clock closes a scramble.")
+                raise UserError(t("Only the clock closes a scramble."))
             return Choice(seat, action, decision, _present(record.seats[seat]))
 
         return await self._apply(match_id, choose)
@@ -92,7 +93,7 @@ class Play(ServiceBase):
         if seat is None:
             raise NotSeated()
         if record.seats[seat].away == GONE:
-            raise UserError("You left this match; a bot plays your seat now.")
+            raise UserError(t("You left this match; a bot plays your seat now."))
         return seat
 
     async def play_bot(

@@ -10,6 +10,7 @@ from fractions import Fraction
 from itertools import pairwise
 
 from bot.tournaments.results import Player, TableResult
+from games.core.text import t
 
 
 @dataclass(frozen=True)
@@ -80,34 +81,52 @@ def parse_place_scores(text: str, sizes: range) -> dict[int, tuple[Fraction, ...
         size_text, colon, scores_text = part.partition(":")
         if not colon or not size_text.strip().isdigit():
             raise ValueError(
-                f"Write each table size as size:first/second/…, like 4:6/4/2/0 (not {part})."
+                t(
+                    "Write each table size as size:first/second/…, like 4:6/4/2/0 (not {part}).",
+                    part=part,
+                )
             )
         size = int(size_text)
         if size not in sizes:
             raise ValueError(
-                f"Tables seat {sizes.start} to {sizes.stop - 1} here: there is no table of {size}."
+                t(
+                    "Tables seat {least} to {most} here: there is no table of {size}.",
+                    least=sizes.start,
+                    most=sizes.stop - 1,
+                    size=size,
+                )
             )
         if size in tables:
-            raise ValueError(f"The table of {size} is given twice.")
+            raise ValueError(t("The table of {size} is given twice.", size=size))
         try:
             scores = tuple(Fraction(score.strip()) for score in scores_text.split("/"))
         except (ValueError, ZeroDivisionError):
             raise ValueError(
-                f"Scores are numbers like 6 or 4.5, split by / (not {scores_text.strip()})."
+                t(
+                    "Scores are numbers like 6 or 4.5, split by / (not {scores}).",
+                    scores=scores_text.strip(),
+                )
             ) from None
         if len(scores) != size:
             raise ValueError(
-                f"A table of {size} needs {size} scores, one a place; {part} has {len(scores)}."
+                t(
+                    "A table of {size} needs {size} scores, one a place; {part} has {n}.",
+                    size=size,
+                    part=part,
+                    n=len(scores),
+                )
             )
         if any(score < 0 for score in scores):
-            raise ValueError(f"Scores cannot be negative ({part}).")
+            raise ValueError(t("Scores cannot be negative ({part}).", part=part))
         if any(worse > better for better, worse in pairwise(scores)):
-            raise ValueError(f"Scores go from first place down and never rise ({part}).")
+            raise ValueError(
+                t("Scores go from first place down and never rise ({part}).", part=part)
+            )
         if scores[0] == scores[-1]:
-            raise ValueError(f"First place must score more than last ({part}).")
+            raise ValueError(t("First place must score more than last ({part}).", part=part))
         tables[size] = scores
     if not tables:
-        raise ValueError("Give at least one table size, like 4:6/4/2/0.")
+        raise ValueError(t("Give at least one table size, like 4:6/4/2/0."))
     return tables
 
 

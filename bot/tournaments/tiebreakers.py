@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from bot.tournaments.results import Player, TableResult
 from bot.tournaments.scoring import Scoring, exact_sum
+from games.core.text import joined, t
 
 FLOOR = Fraction(33, 100)  # the MTR's 0.33, not 1/3
 
@@ -137,19 +138,25 @@ def sonneborn_berger(records: Records, totals: Mapping[Player, Fraction]) -> dic
 
 # Each tiebreak in words, said where it is shown: "OMW% 0.33" alone means nothing to most.
 TIEBREAKS = {
-    "OMW%": "opponents' average match-win rate",
-    "GW%": "games won",
-    "OGW%": "opponents' GW%",
-    "OOMW%": "their opponents' OMW%",
-    "OPP%": "opponents' average share of points",
-    "Firsts": "first places",
-    "OOPP%": "their opponents' OPP%",
-    "H2H": "points against those tied with you",
-    "SB": "points of those you beat, half of those you drew",
+    "OMW%": t("opponents' average match-win rate"),
+    "GW%": t("games won"),
+    "OGW%": t("opponents' GW%"),
+    "OOMW%": t("their opponents' OMW%"),
+    "OPP%": t("opponents' average share of points"),
+    "Firsts": t("first places"),
+    "OOPP%": t("their opponents' OPP%"),
+    "H2H": t("points against those tied with you"),
+    "SB": t("points of those you beat, half of those you drew"),
 }
 
 
 def tiebreak_words(names: list[str]) -> str:
     """ "Ties go by OMW% (opponents' average match-win rate), then …": the names shown."""
-    said = [f"{name} ({TIEBREAKS[name]})" for name in names if name in TIEBREAKS]
-    return "Ties go by " + ", then ".join(said) + "." if said else ""
+    said = [
+        t("{name} ({meaning})", name=name, meaning=TIEBREAKS[name])
+        for name in names
+        if name in TIEBREAKS
+    ]
+    if not said:
+        return ""
+    return t("Ties go by {order}.", order=joined(said, t(", then ")))

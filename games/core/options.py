@@ -17,21 +17,23 @@ from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict
 
+from games.core.text import Words
+
 
 class Choice(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     value: str
-    label: str
+    label: Words
 
 
 class OptionField(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     name: str
-    title: str
+    title: Words
     choices: tuple[Choice, ...]
-    description: str = ""  # what the option does (the field's description), for a select
+    description: Words = ""  # what the option does (the field's description), for a select
 
 
 BOOL_LABELS: dict[Any, str] = {True: "On", False: "Off"}

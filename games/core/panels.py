@@ -10,29 +10,31 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from games.core.text import Words
+
 Accent = Literal["neutral", "turn", "battle", "done"]
 
 
 class PanelField(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    name: str
-    value: str
+    name: Words
+    value: Words
     inline: bool = False
     # The value in fewer words, shown under a picture that says the rest (a screen reader
     # still reads what matters); empty: the value itself.
-    brief: str = ""
+    brief: Words = ""
 
 
 class Panel(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    title: str
-    description: str = ""
+    title: Words
+    description: Words = ""
     fields: tuple[PanelField, ...] = ()
-    footer: str = ""
+    footer: Words = ""
     accent: Accent = "neutral"
-    brief: str = ""  # the description in fewer words, under a picture (empty: the same)
+    brief: Words = ""  # the description in fewer words, under a picture (empty: the same)
 
     def pictured(self) -> Panel:
         """This panel as the text beneath a picture of it: each part's brief where it has one."""

@@ -17,13 +17,19 @@ from typing import Annotated, Any, ClassVar, Protocol, Self, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from games.core.panels import Panels
+from games.core.text import Words
 
 Token = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]+$")]
 MAX_ACTION_CHARS = 80
 
 
 class IllegalAction(Exception):
-    """An action the rules forbid. ``str(exc)`` is a sentence a player can read."""
+    """An action the rules forbid; ``text`` is the sentence a player reads (a ``Text``)."""
+
+    @property
+    def text(self) -> str:
+        # str(exc) would flatten a Text to its English: the first argument keeps it whole.
+        return self.args[0] if self.args and isinstance(self.args[0], str) else str(self)
 
 
 class UnknownAction(IllegalAction):
@@ -94,11 +100,11 @@ class Option(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     action: Action
-    label: str
+    label: Words
     emoji: str | None = None
-    group: str = ""
+    group: Words = ""
     style: str = "secondary"  # primary | secondary | success | danger: a hint, not a rule
-    description: str = ""  # what the card or move does, in a select (at most 100 characters)
+    description: Words = ""  # what the card or move does, in a select (at most 100 characters)
 
 
 def option(
@@ -134,7 +140,7 @@ class Decision(BaseModel):
 
     key: str
     seat: int
-    prompt: str
+    prompt: Words
     options: tuple[Option, ...]
     min_picks: int = 1
     max_picks: int = 1
@@ -233,7 +239,7 @@ class Event(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    text: str
+    text: Words
     visible_to: frozenset[int] | None = None
 
     def visible_for(self, seat: int | None) -> bool:
@@ -254,7 +260,7 @@ class Outcome(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     placements: tuple[Placement, ...]
-    reason: str
+    reason: Words
 
     @property
     def winners(self) -> list[int]:
@@ -357,8 +363,8 @@ class SeatChoice(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    title: str  # the select's name: "Choose deck"
-    noun: str  # "deck"
+    title: Words  # the select's name: "Choose deck"
+    noun: Words  # "deck"
     catalogue: str  # which saved lists fit this game
     ready: tuple[tuple[str, str], ...]  # (value, label) of the ready lists
 

@@ -27,6 +27,7 @@ from games.core.protocol import (
     Outcome,
     final_outcome,
 )
+from games.core.text import Words
 
 FORMAT = "cookie-jar-match/1"
 
@@ -80,7 +81,7 @@ class Frame:
     state: GameState
     seat: int | None = None
     action: Action | None = None
-    label: str = ""
+    label: Words = ""
     events: tuple[Event, ...] = ()
     at: float | None = None
 

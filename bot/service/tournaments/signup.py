@@ -17,6 +17,7 @@ from bot.tournaments.entries import late_entry, late_entry_open
 from bot.tournaments.formats import format_of
 from bot.tournaments.top_cut import default_cut
 from games.core.levels import DEFAULT_LEVEL, Level
+from games.core.text import t
 
 
 class SignUp(TournamentsBase):
@@ -33,16 +34,16 @@ class SignUp(TournamentsBase):
     ) -> TournamentRecord:
         if not await self.may_organise(guild_id, organiser):
             who = await self._organisers(guild_id)
-            raise UserError(f"Only someone with {who} can run a tournament here.")
+            raise UserError(t("Only someone with {who} can run a tournament here.", who=who))
         if game_key not in self.matches.games:
-            raise UserError("There is no such game. Pick one from the list.")
+            raise UserError(t("There is no such game. Pick one from the list."))
         game = self.matches.games[game_key]
         kind = format_of(config, game)
         kind.check_game()
         if config.best_of > 1 and not kind.two_player:
-            raise UserError("Best of three is for two-player tables: pick Swiss or a bracket.")
+            raise UserError(t("Best of three is for two-player tables: pick Swiss or a bracket."))
         if config.starts_at is not None and config.starts_at <= self.clock.now():
-            raise UserError("That start time has passed: give one in the future.")
+            raise UserError(t("That start time has passed: give one in the future."))
         config = kind.checked()
         await self._channel_free(guild_id, channel_id)
         record = TournamentRecord(
@@ -93,9 +94,9 @@ class SignUp(TournamentsBase):
         mine: EntrantRecord | None,
     ) -> EntrantRecord:
         if mine is not None and mine.state in ("entered", "waitlist"):
-            raise UserError("You are already signed up for this tournament.")
+            raise UserError(t("You are already signed up for this tournament."))
         if mine is not None and mine.state == "disqualified":
-            raise UserError("You were disqualified from this tournament.")
+            raise UserError(t("You were disqualified from this tournament."))
         entered = sum(e.state == "entered" for e in entrants)
         entrant = EntrantRecord(
             tournament_id=tournament_id,
@@ -120,16 +121,20 @@ class SignUp(TournamentsBase):
         for each round played, as when the organiser adds someone."""
         if not self.format_of(event, config).takes_late_entries() or event.status != "running":
             raise UserError(
-                "Sign-up is closed: this event has started. Ask the organiser to add you."
+                t("Sign-up is closed: this event has started. Ask the organiser to add you.")
             )
         if mine is not None and mine.state == "entered":
-            raise UserError("You are already playing in this tournament.")
+            raise UserError(t("You are already playing in this tournament."))
         if mine is not None and mine.state in ("dropped", "disqualified"):
             raise UserError(
-                f"You are {mine.state} from this tournament: only the organiser can undo that."
+                t("You were dropped from this tournament: only the organiser can undo that.")
+                if mine.state == "dropped"
+                else t(
+                    "You were disqualified from this tournament: only the organiser can undo that."
+                )
             )
         if sum(e.state == "entered" for e in entrants) >= config.max_players:
-            raise UserError(f"The event is full ({config.max_players} players).")
+            raise UserError(t("The event is full ({most} players).", most=config.max_players))
         name = mine.name if mine else self._unique(clean_name(person.name), entrants)
         return await self._add_entrant(event, person, entrants, person.user_id, name, "late entry")
 
@@ -147,11 +152,11 @@ class SignUp(TournamentsBase):
         async with self.lock(tournament_id):
             event = await self.get(tournament_id)
             if event.status != "signup":
-                raise UserError("This event has started: use /tournament drop to leave it.")
+                raise UserError(t("This event has started: use /tournament drop to leave it."))
             entrants = await self.store.entrants(tournament_id)
             mine = signed_up(entrants, person.user_id)
             if mine is None:
-                raise UserError("You are not signed up for this tournament.")
+                raise UserError(t("You are not signed up for this tournament."))
             await self.store.save_entrant(mine.model_copy(update={"state": "dropped"}))
             await self._fill_place(mine, entrants)
         await self._signup_change(tournament_id)
@@ -167,14 +172,14 @@ class SignUp(TournamentsBase):
         async with self.lock(tournament_id):
             event = await self.get(tournament_id)
             if event.status != "signup":
-                raise UserError("Check-in is over: this event has started.")
+                raise UserError(t("Check-in is over: this event has started."))
             if not self.config_of(event).checkin:
-                raise UserError("This event needs no check-in: you are in once you join.")
+                raise UserError(t("This event needs no check-in: you are in once you join."))
             mine = signed_up(await self.store.entrants(tournament_id), person.user_id)
             if mine is None:
-                raise UserError("Join the tournament first, then check in.")
+                raise UserError(t("Join the tournament first, then check in."))
             if mine.checked_in:
-                raise UserError("You are already checked in.")
+                raise UserError(t("You are already checked in."))
             mine = mine.model_copy(update={"checked_in": True})
             await self.store.save_entrant(mine)
         await self._signup_change(tournament_id)
@@ -188,11 +193,11 @@ class SignUp(TournamentsBase):
             event = await self.get(tournament_id)
             await self.require_organiser(event, actor, "pick the bots' levels")
             if not event.is_open:
-                raise UserError("This tournament is over.")
+                raise UserError(t("This tournament is over."))
             entrants = await self.store.entrants(tournament_id)
             entrant = next((e for e in entrants if e.entrant == number and e.is_bot), None)
             if entrant is None:
-                raise UserError("That bot is not in this tournament.")
+                raise UserError(t("That bot is not in this tournament."))
             entrant = entrant.model_copy(update={"level": level})
             await self.store.save_entrant(entrant)
         await self._signup_change(tournament_id)
@@ -227,7 +232,9 @@ class SignUp(TournamentsBase):
             if any(
                 e.user_id == player.user_id and e.state in ("entered", "waitlist") for e in entrants
             ):
-                raise UserError(f"{clean_name(player.name)} is already in this tournament.")
+                raise UserError(
+                    t("{name} is already in this tournament.", name=clean_name(player.name))
+                )
             name = self._unique(clean_name(player.name), entrants)
             entrant = await self._add_entrant(
                 event, actor, entrants, player.user_id, name, "add player"
@@ -248,7 +255,7 @@ class SignUp(TournamentsBase):
     ) -> EntrantRecord:
         config = self.config_of(event)
         if not event.is_open:
-            raise UserError("This tournament is over.")
+            raise UserError(t("This tournament is over."))
         number = len(entrants) + 1
         existing = next((e for e in entrants if user_id and e.user_id == user_id), None)
         if existing is not None:
@@ -266,7 +273,7 @@ class SignUp(TournamentsBase):
         if event.status == "signup":
             entered = sum(e.state == "entered" for e in entrants)
             if entered >= config.max_players:
-                raise UserError(f"The event is full ({config.max_players} players).")
+                raise UserError(t("The event is full ({most} players).", most=config.max_players))
         else:
             kind = self.format_of(event, config)
             if kind.no_late_entry is not None:
@@ -274,12 +281,15 @@ class SignUp(TournamentsBase):
             rounds = kind.rounds(sum(e.state != "waitlist" for e in entrants))
             next_round = event.round + 1
             if rounds is None:  # a format that plans no rounds takes no late entries
-                raise UserError("An elimination bracket takes no late entries.")
+                raise UserError(t("An elimination bracket takes no late entries."))
             if not late_entry_open(next_round, rounds):
                 # Said from the round under way: "up to round 2" read in round 2 sounded open.
                 raise UserError(
-                    f"Late entry is closed: round {math.ceil(rounds / 2)} was the last a late "
-                    "player could start in."
+                    t(
+                        "Late entry is closed: round {round} was the last a late player could "
+                        "start in.",
+                        round=math.ceil(rounds / 2),
+                    )
                 )
             for missed in late_entry(number, next_round):
                 await self.store.add_result(
@@ -304,9 +314,13 @@ class SignUp(TournamentsBase):
             if event.channel_id == channel_id:
                 game = self.matches.games[event.game].name
                 raise UserError(
-                    f"This channel already has an open {game} tournament (event "
-                    f"{event.tournament_id}), and /tournament here goes to it. Finish or "
-                    "cancel it first, or create the new one in another channel."
+                    t(
+                        "This channel already has an open {game} tournament (event {event}), "
+                        "and /tournament here goes to it. Finish or cancel it first, or create "
+                        "the new one in another channel.",
+                        game=game,
+                        event=event.tournament_id,
+                    )
                 )
 
     async def start(self, tournament_id: str, actor: Person) -> None:
@@ -316,7 +330,7 @@ class SignUp(TournamentsBase):
             event = await self.get(tournament_id)
             await self.require_organiser(event, actor, "start the tournament")
             if event.status != "signup":
-                raise UserError("This tournament has already started.")
+                raise UserError(t("This tournament has already started."))
             config = self.config_of(event)
             kind = self.format_of(event, config)
             entrants = await self.store.entrants(tournament_id)
@@ -387,11 +401,11 @@ class SignUp(TournamentsBase):
         async with self.lock(tournament_id):
             event = await self.get(tournament_id)
             if not event.is_open:
-                raise UserError("This tournament is over.")
+                raise UserError(t("This tournament is over."))
             entrants = await self.store.entrants(tournament_id)
             before = signed_up(entrants, person.user_id)
             if before is None:
-                raise UserError("You are not playing in this tournament.")
+                raise UserError(t("You are not playing in this tournament."))
             mine = before.model_copy(update={"state": "dropped", "dropped_round": event.round})
             await self.store.save_entrant(mine)
             if event.status == "signup":
@@ -414,14 +428,16 @@ class SignUp(TournamentsBase):
             if mine is not None and mine.state == "dropped" and mine.forfeited and event.is_open:
                 # Pressed after the next round was paired: the way back is the organiser's.
                 raise UserError(
-                    f"Too late: round {(mine.dropped_round or 0) + 1} was paired without you "
-                    "after your forfeit. The organiser can put you back in with "
-                    "/tournament player (Undrop)."
+                    t(
+                        "Too late: round {round} was paired without you after your forfeit. "
+                        "The organiser can put you back in with /tournament player (Undrop).",
+                        round=(mine.dropped_round or 0) + 1,
+                    )
                 )
             if mine is None or mine.state != "entered" or not event.is_open:
-                raise UserError("You are not playing in this tournament any more.")
+                raise UserError(t("You are not playing in this tournament any more."))
             if not mine.forfeited:
-                raise UserError("You are in: nothing to confirm.")
+                raise UserError(t("You are in: nothing to confirm."))
             mine = mine.model_copy(update={"forfeited": False})
             await self.store.save_entrant(mine)
             return mine

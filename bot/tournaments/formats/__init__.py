@@ -14,6 +14,7 @@ from bot.tournaments.formats.multiplayer import MultiplayerElimination
 from bot.tournaments.formats.pods import SEMI_FINAL_CUT, Pods
 from bot.tournaments.formats.round_robin import DoubleRoundRobin, RoundRobin
 from bot.tournaments.formats.swiss import Swiss
+from games.core.text import t
 
 if TYPE_CHECKING:
     from bot.tournaments.config import TournamentConfig
@@ -37,7 +38,13 @@ FORMATS: dict[str, type[Format]] = {
 def format_class(key: str) -> type[Format]:
     """The format registered as ``key``: what it is called and what it accepts."""
     if key not in FORMATS:
-        raise UserError(f"There is no {key!r} format. Pick one of: {', '.join(FORMATS)}.")
+        raise UserError(
+            t(
+                "There is no '{key}' format. Pick one of: {formats}.",
+                key=key,
+                formats=", ".join(FORMATS),
+            )
+        )
     return FORMATS[key]
 
 

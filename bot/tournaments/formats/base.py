@@ -29,6 +29,7 @@ from bot.tournaments.scoring import (
 )
 from bot.tournaments.standings import Standing, pairing_order, pod_standings, swiss_standings
 from bot.tournaments.top_cut import cut
+from games.core.text import t
 
 if TYPE_CHECKING:
     from bot.tournaments.config import TournamentConfig
@@ -43,7 +44,8 @@ class Format(ABC):
     """An event's format, bound to its choices and game."""
 
     key: ClassVar[str]  # stored in ``TournamentConfig.format``
-    label: ClassVar[str]  # shown when the organiser picks one
+    label: ClassVar[str]  # shown when the organiser picks one (a Text)
+    short: ClassVar[str]  # the label without its explanation ("Swiss")
     two_player: ClassVar[bool] = True  # two seats a table, else 3–8
     options: ClassVar[frozenset[Option]] = frozenset()
     most_players: ClassVar[int] = 64  # the default ``max_players``
@@ -62,8 +64,7 @@ class Format(ABC):
 
     @classmethod
     def short_label(cls) -> str:
-        """The label without its explanation in brackets ("Swiss")."""
-        return cls.label.split(" (", 1)[0]
+        return cls.short
 
     # --- what it accepts -------------------------------------------------------------------
     def check_game(self) -> None:
@@ -71,11 +72,17 @@ class Format(ABC):
         game = self.game
         if self.two_player and game.min_players > 2:
             raise UserError(
-                f"{game.name} needs {game.min_players} or more at a table: pick the pods "
-                "format or multiplayer elimination."
+                t(
+                    "{game} needs {n} or more at a table: pick the pods format or "
+                    "multiplayer elimination.",
+                    game=game.name,
+                    n=game.min_players,
+                )
             )
         if not self.two_player and game.max_players < 3:
-            raise UserError(f"{game.name} is played by two: pick Swiss or an elimination.")
+            raise UserError(
+                t("{game} is played by two: pick Swiss or an elimination.", game=game.name)
+            )
 
     def check(self) -> None:
         """The format's own refusals of the options it takes (none by default)."""
@@ -86,27 +93,33 @@ class Format(ABC):
         scores are kept in their canonical text."""
         config, game = self.config, self.game
         if config.top_cut and "top_cut" not in self.options:
-            raise UserError("A top cut follows Swiss or pod rounds, not a bracket.")
+            raise UserError(t("A top cut follows Swiss or pod rounds, not a bracket."))
         self.check()
         if config.advance is not None and "advance" not in self.options:
-            raise UserError("Advance is for multiplayer elimination: how many of each table go on.")
+            raise UserError(
+                t("Advance is for multiplayer elimination: how many of each table go on.")
+            )
         if config.default_cut and ("default_cut" not in self.options or config.top_cut):
             raise UserError(
-                "The default cut sizes a Swiss event's bracket by its field: pick Swiss "
-                "and leave top_cut out."
+                t(
+                    "The default cut sizes a Swiss event's bracket by its field: pick Swiss "
+                    "and leave top_cut out."
+                )
             )
         if config.larger_tables and "larger_tables" not in self.options:
-            raise UserError("Larger tables are for pod events: leave larger_tables out.")
+            raise UserError(t("Larger tables are for pod events: leave larger_tables out."))
         if not config.reset and "reset" not in self.options:
-            raise UserError("The grand-final reset is for double elimination: leave reset out.")
+            raise UserError(t("The grand-final reset is for double elimination: leave reset out."))
         if config.scores is not None:
             if "scores" not in self.options:
-                raise UserError("Place scores are for pod events: leave scores out.")
+                raise UserError(t("Place scores are for pod events: leave scores out."))
             sizes = range(game.min_players, game.max_players + 1)
             try:
                 tables = parse_place_scores(config.scores, sizes)
             except ValueError as error:
-                raise UserError(f"{error} For example: 4:6/4/2/0, 3:6/3/0.") from None
+                raise UserError(
+                    t("{problem} For example: 4:6/4/2/0, 3:6/3/0.", problem=error.args[0])
+                ) from None
             config = config.model_copy(update={"scores": place_scores_text(tables)})
         return config
 

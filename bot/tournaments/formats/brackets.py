@@ -10,12 +10,13 @@ from bot.tournaments import elimination as elim
 from bot.tournaments.formats.base import Format, bracket_order, bracket_pairing
 from bot.tournaments.progress import Pairing, Progress
 from bot.tournaments.results import Player
+from games.core.text import t
 
 
 class SingleElimination(Format):
     key = "single_elimination"
-    label = "Single elimination"
-    no_late_entry = "An elimination bracket takes no late entries."
+    label = short = t("Single elimination")
+    no_late_entry = t("An elimination bracket takes no late entries.")
     seeded_at_start = True
     lives = 1  # the table losses that put a player out of the bracket
 
@@ -49,7 +50,7 @@ class SingleElimination(Format):
 
 class DoubleElimination(SingleElimination):
     key = "double_elimination"
-    label = "Double elimination"
+    label = short = t("Double elimination")
     lives = 2
     options = frozenset({"reset"})
 
@@ -58,5 +59,10 @@ class DoubleElimination(SingleElimination):
 
     def describe(self, signup: bool) -> list[tuple[str, str]]:
         if self.config.reset:
-            return [("Grand final", "replayed once if the player from the losers' bracket wins it")]
-        return [("Grand final", "one match, no reset")]
+            return [
+                (
+                    t("Grand final"),
+                    t("replayed once if the player from the losers' bracket wins it"),
+                )
+            ]
+        return [(t("Grand final"), t("one match, no reset"))]

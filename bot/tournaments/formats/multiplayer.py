@@ -8,13 +8,15 @@ from bot.tournaments import elimination as elim
 from bot.tournaments.formats.base import MultiplayerFormat
 from bot.tournaments.progress import Pairing, Progress, to_table_result
 from bot.tournaments.results import Player
+from games.core.text import t
 
 
 class MultiplayerElimination(MultiplayerFormat):
     key = "multiplayer_elimination"
-    label = "Multiplayer elimination (3–8 a table, the top go on)"
+    label = t("Multiplayer elimination (3–8 a table, the top go on)")
+    short = t("Multiplayer elimination")
     options = frozenset({"advance"})
-    no_late_entry = "An elimination bracket takes no late entries."
+    no_late_entry = t("An elimination bracket takes no late entries.")
     seeded_at_start = True
     bye = "pass"
 
@@ -34,8 +36,12 @@ class MultiplayerElimination(MultiplayerFormat):
         if self.config.advance is not None and self.config.advance >= self.pod_size:
             size = self.pod_size
             raise UserError(
-                f"Fewer than a whole table must go on: with tables of {size}, "
-                f"advance 1 to {size - 1}."
+                t(
+                    "Fewer than a whole table must go on: with tables of {size}, advance 1 "
+                    "to {most}.",
+                    size=size,
+                    most=size - 1,
+                )
             )
 
     def run(self, p: Progress, upto: int | None = None) -> elim.MultiplayerRun:
@@ -108,8 +114,12 @@ class MultiplayerElimination(MultiplayerFormat):
     def describe(self, signup: bool) -> list[tuple[str, str]]:
         return [
             (
-                "Tables of",
-                f"{self.pod_size} players; the top {self.advance} of each go on, seeds "
-                "snaked across the tables, until one final table",
+                t("Tables of"),
+                t(
+                    "{size} players; the top {advance} of each go on, seeds snaked across "
+                    "the tables, until one final table",
+                    size=self.pod_size,
+                    advance=self.advance,
+                ),
             )
         ]

@@ -20,6 +20,7 @@ from bot.tournaments.results import Player, had_bye, meetings
 from bot.tournaments.scoring import total_points
 from bot.tournaments.seating import seat_tables
 from bot.tournaments.top_cut import semi_final_tables
+from games.core.text import joined, t
 
 # Pods are for tables of 3 to 8: a game that two can play still seats three at least.
 POD_LEAST = 3
@@ -28,7 +29,8 @@ SEMI_FINAL_CUT = 16  # four snaked semi-final tables of four, then a final table
 
 class Pods(ScoreGroupRounds, MultiplayerFormat):
     key = "pods"
-    label = "Pod Swiss (3–8 players a table)"
+    label = t("Pod Swiss (3–8 players a table)")
+    short = t("Pod Swiss")
     options = frozenset({"top_cut", "larger_tables", "scores"})
 
     def rounds(self, players: int) -> int | None:
@@ -45,13 +47,23 @@ class Pods(ScoreGroupRounds, MultiplayerFormat):
         if cut == SEMI_FINAL_CUT:
             if not game.min_players <= 4 <= game.max_players:
                 raise UserError(
-                    f"A cut of 16 plays four semi-final tables of four, and {game.name} "
-                    f"seats {game.min_players} to {game.max_players}."
+                    t(
+                        "A cut of 16 plays four semi-final tables of four, and {game} seats "
+                        "{least} to {most}.",
+                        game=game.name,
+                        least=game.min_players,
+                        most=game.max_players,
+                    )
                 )
         elif cut and not self.least_at_table <= cut <= game.max_players:
             raise UserError(
-                f"A final table of {game.name} seats {self.least_at_table} to "
-                f"{game.max_players} (or cut 16 for four semi-final tables, then a final)."
+                t(
+                    "A final table of {game} seats {least} to {most} (or cut 16 for four "
+                    "semi-final tables, then a final).",
+                    game=game.name,
+                    least=self.least_at_table,
+                    most=game.max_players,
+                )
             )
 
     def pair(self, p: Progress, number: int) -> Pairing:
@@ -160,22 +172,36 @@ class Pods(ScoreGroupRounds, MultiplayerFormat):
 
     def describe(self, signup: bool) -> list[tuple[str, str]]:
         config, size = self.config, self.pod_size
-        bigger = f", or {size + 1} where the field does not divide" if config.larger_tables else ""
-        lines = [("Tables of", f"{size} players{bigger}")]
-        if config.scores:
-            tables = " · ".join(
-                f"{seats} seats {scores}"
-                for seats, scores in (part.split(":") for part in config.scores.split(", "))
+        if config.larger_tables:
+            seated = t(
+                "{size} players, or {bigger} where the field does not divide",
+                size=size,
+                bigger=size + 1,
             )
-            lines.append(("Place scores", f"{tables} (other sizes: 6 down to 0 evenly)"))
+        else:
+            seated = t("{size} players", size=size)
+        lines = [(t("Tables of"), seated)]
+        if config.scores:
+            tables = joined(
+                (
+                    t("{seats} seats {scores}", seats=seats, scores=scores)
+                    for seats, scores in (part.split(":") for part in config.scores.split(", "))
+                ),
+                " · ",
+            )
+            lines.append(
+                (t("Place scores"), t("{tables} (other sizes: 6 down to 0 evenly)", tables=tables))
+            )
         if config.top_cut == SEMI_FINAL_CUT:
             lines.append(
                 (
-                    "Top cut",
-                    "the top 16 in four semi-final tables (seeds snaked), their winners at "
-                    "a final table",
+                    t("Top cut"),
+                    t(
+                        "the top 16 in four semi-final tables (seeds snaked), their winners "
+                        "at a final table"
+                    ),
                 )
             )
         elif config.top_cut:
-            lines.append(("Final table", f"the top {config.top_cut}"))
+            lines.append((t("Final table"), t("the top {n}", n=config.top_cut)))
         return lines

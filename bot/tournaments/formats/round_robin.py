@@ -13,6 +13,7 @@ from bot.tournaments.results import Player, TableResult
 from bot.tournaments.round_robin import MAX_PLAYERS, effective_results, round_robin_rounds, schedule
 from bot.tournaments.scoring import MatchPoints, Scoring
 from bot.tournaments.standings import Standing, round_robin_standings
+from games.core.text import t
 
 # A round robin's rest round scores nothing: everyone has one in an odd field, and a bye
 # worth a win would count for the leaver's opponents when a drop voids a result.
@@ -21,9 +22,10 @@ ROUND_ROBIN_POINTS = MatchPoints(bye=0)
 
 class RoundRobin(Format):
     key = "round_robin"
-    label = "Round robin (2 a table, up to 16: everyone meets once)"
+    label = t("Round robin (2 a table, up to 16: everyone meets once)")
+    short = t("Round robin")
     most_players = MAX_PLAYERS
-    no_late_entry = "A round robin's schedule is fixed at the start: no late entries."
+    no_late_entry = t("A round robin's schedule is fixed at the start: no late entries.")
     bye = "rest"
     double = False  # everyone meets twice
 
@@ -31,23 +33,32 @@ class RoundRobin(Format):
         game = self.game
         if game.min_players > 2:
             raise UserError(
-                f"A round robin is for two-player tables and {game.name} needs "
-                f"{game.min_players} or more: pick the pods format or multiplayer elimination."
+                t(
+                    "A round robin is for two-player tables and {game} needs {n} or more: "
+                    "pick the pods format or multiplayer elimination.",
+                    game=game.name,
+                    n=game.min_players,
+                )
             )
         if self.config.seeding == "rating":
             raise UserError(
-                "In a round robin everyone meets everyone, so seeding by rating changes "
-                "nothing: leave seeding at lot."
+                t(
+                    "In a round robin everyone meets everyone, so seeding by rating changes "
+                    "nothing: leave seeding at lot."
+                )
             )
 
     def check(self) -> None:
         if self.config.max_players > MAX_PLAYERS:
             raise UserError(
-                f"A round robin takes at most {MAX_PLAYERS} players: set "
-                f"max_players to {MAX_PLAYERS} or fewer."
+                t(
+                    "A round robin takes at most {most} players: set max_players to {most} "
+                    "or fewer.",
+                    most=MAX_PLAYERS,
+                )
             )
         if self.config.rounds is not None:
-            raise UserError("A round robin plays every pairing: leave rounds out.")
+            raise UserError(t("A round robin plays every pairing: leave rounds out."))
 
     def rounds(self, players: int) -> int | None:
         if self.config.rounds is not None:
@@ -101,17 +112,23 @@ class RoundRobin(Format):
         )
 
     def describe(self, signup: bool) -> list[tuple[str, str]]:
-        times = "twice" if self.double else "once"
-        return [
-            (
-                "Round robin",
-                f"everyone plays everyone {times}; up to {MAX_PLAYERS} players. "
-                "Ties: head to head, then Sonneborn–Berger",
+        if self.double:
+            plan = t(
+                "everyone plays everyone twice; up to {most} players. Ties: head to head, "
+                "then Sonneborn–Berger",
+                most=MAX_PLAYERS,
             )
-        ]
+        else:
+            plan = t(
+                "everyone plays everyone once; up to {most} players. Ties: head to head, "
+                "then Sonneborn–Berger",
+                most=MAX_PLAYERS,
+            )
+        return [(t("Round robin"), plan)]
 
 
 class DoubleRoundRobin(RoundRobin):
     key = "double_round_robin"
-    label = "Double round robin (2 a table, up to 16: everyone meets twice)"
+    label = t("Double round robin (2 a table, up to 16: everyone meets twice)")
+    short = t("Double round robin")
     double = True

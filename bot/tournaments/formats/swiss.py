@@ -18,11 +18,13 @@ from bot.tournaments.scoring import MATCH_POINTS, total_points
 from bot.tournaments.seating import seat_tables
 from bot.tournaments.standings import swiss_standings
 from bot.tournaments.swiss import pair_swiss, swiss_rounds
+from games.core.text import t
 
 
 class Swiss(ScoreGroupRounds):
     key = "swiss"
-    label = "Swiss (2 players a table)"
+    label = t("Swiss (2 players a table)")
+    short = t("Swiss")
     options = frozenset({"top_cut", "default_cut"})
     shows_rematches = True
 
@@ -33,7 +35,7 @@ class Swiss(ScoreGroupRounds):
 
     def check(self) -> None:
         if self.config.top_cut and self.config.top_cut not in (2, 4, 8):
-            raise UserError("A Swiss top cut is a bracket of the top 2, 4 or 8.")
+            raise UserError(t("A Swiss top cut is a bracket of the top 2, 4 or 8."))
 
     def pair(self, p: Progress, number: int) -> Pairing:
         if self.in_cut(p, number):
@@ -89,7 +91,7 @@ class Swiss(ScoreGroupRounds):
 
     def describe(self, signup: bool) -> list[tuple[str, str]]:
         if self.config.default_cut and signup:
-            return [("Top cut", "a bracket of the top 4 from 9 players, the top 8 from 17")]
+            return [(t("Top cut"), t("a bracket of the top 4 from 9 players, the top 8 from 17"))]
         if self.config.top_cut:
-            return [("Top cut", f"a bracket of the top {self.config.top_cut}")]
+            return [(t("Top cut"), t("a bracket of the top {n}", n=self.config.top_cut))]
         return []

@@ -1,0 +1,222 @@
+"""Words a player reads, kept as data: a message id and its arguments.
+
+Engines, cogs and pages never hold a finished sentence in one language. They hold a
+``Text``: the English source (the catalog's message id) with named arguments, rendered in
+the reader's language at the very edge (``games.core.translations.render``), so a stored log
+line, a table and a web page each speak their reader's language.
+
+A ``Text`` *is* a ``str`` whose value is its English rendering. Everything that only needs
+English (the terminal, tests, a log file) keeps working on it as a string; whatever needs
+another language asks the Text for its id and arguments. Concatenating Texts with ``+`` or
+an f-string makes a plain English string again, which the pseudo-locale shows up as
+untranslated: compose with a message of its own instead (``t("{a}\\n{b}", a=..., b=...)``).
+
+Arguments:
+
+- a plain ``str`` is data someone wrote (a name, a deck's name): never translated, escaped
+  for Discord markdown where it is shown, drawn as written in pictures;
+- a ``Text`` is rendered in the same language;
+- an ``int`` is written as digits (ids, years and ratings take no separators); ``Num`` for
+  a quantity that takes the language's grouping; a ``float`` in the language's decimals;
+- ``Names`` is a list, joined the language's way ("Ana, Ben and Cleo", "Ana、Ben、Cleo").
+
+Message ids use named ``{placeholders}`` only (no format specs), so a translation may put
+them in any order; plural messages take their count as ``n``.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Any
+
+from pydantic import PlainSerializer, WrapValidator
+
+Arg = Any  # str | int | float | Text | Num | Names: checked where rendered
+
+
+class Num(float):
+    """A quantity written with the language's digit grouping and decimals (1,500 / 1.500)."""
+
+    __slots__ = ()
+
+
+class Names(tuple):
+    """Items joined as a list in the reader's language: names (escaped) or Texts."""
+
+    __slots__ = ()
+
+    def __new__(cls, items: Iterable[Any] = ()) -> Names:
+        return super().__new__(cls, tuple(items))
+
+
+_FORMATTER = string.Formatter()
+
+
+def placeholders(template: str) -> frozenset[str]:
+    """The names of a message's placeholders: what every translation must use alike."""
+    return frozenset(field for _, field, _, _ in _FORMATTER.parse(template) if field)
+
+
+class Text(str):
+    """A message id, its plural and context, and its arguments; its value is the English."""
+
+    __slots__ = ("args", "context", "msgid", "plural")
+    msgid: str | None  # None: verbatim data (``plain``), no catalog entry
+    plural: str | None
+    context: str | None
+    args: Mapping[str, Arg]
+
+    def __new__(
+        cls,
+        msgid: str | None,
+        args: Mapping[str, Arg] | None = None,
+        *,
+        plural: str | None = None,
+        context: str | None = None,
+        english: str | None = None,
+    ) -> Text:
+        args = args or {}
+        if english is None:
+            english = _english(msgid, plural, args)
+        self = super().__new__(cls, english)
+        self.msgid = msgid
+        self.plural = plural
+        self.context = context
+        self.args = args
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pictures are drawn in another process: a Text crosses it whole, not as English.
+        return (_restore, (self.msgid, dict(self.args), self.plural, self.context, str(self)))
+
+    def data(self) -> dict[str, Any]:
+        """The JSON form kept in the database: ``{"t": id, "a": {...}}``, plus ``p``/``c``."""
+        out: dict[str, Any] = {"t": self.msgid}
+        if self.plural is not None:
+            out["p"] = self.plural
+        if self.context is not None:
+            out["c"] = self.context
+        if self.args:
+            out["a"] = {key: _dump_arg(value) for key, value in self.args.items()}
+        return out
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Text:
+        args = {key: _load_arg(value) for key, value in data.get("a", {}).items()}
+        return cls(data["t"], args, plural=data.get("p"), context=data.get("c"))
+
+
+def _restore(
+    msgid: str | None,
+    args: dict[str, Arg],
+    plural: str | None,
+    context: str | None,
+    english: str,
+) -> Text:
+    return Text(msgid, args, plural=plural, context=context, english=english)
+
+
+def t(message: str, /, **args: Arg) -> Text:
+    """A sentence for the catalog: ``t("{name} draws a card.", name=seat_name)``."""
+    return Text(message, args)
+
+
+def tn(singular: str, plural: str, /, n: float, **args: Arg) -> Text:
+    """A sentence that agrees with a count ``n``: ``tn("{n} card", "{n} cards", n=3)``."""
+    return Text(singular, {"n": n, **args}, plural=plural)
+
+
+def tc(context: str, message: str, /, **args: Arg) -> Text:
+    """A word whose English is ambiguous without its context: ``tc("card", "Gold")``."""
+    return Text(message, args, context=context)
+
+
+def tnc(context: str, singular: str, plural: str, /, n: float, **args: Arg) -> Text:
+    return Text(singular, {"n": n, **args}, plural=plural, context=context)
+
+
+def plain(value: str) -> Text:
+    """Somebody's own words shown alone (a name as a field title): escaped, never translated."""
+    return Text(None, {"": value}, english=value)
+
+
+def joined(parts: Iterable[str], sep: str = "\n") -> Text:
+    """Complete lines (or sentences) shown together, each in the reader's language: a list of
+    problems, a bulleted block. Never for pieces of one sentence: that is one message."""
+    items = Names(parts)
+    return Text(None, {"parts": items, "sep": sep}, english=sep.join(map(str, items)))
+
+
+def english_plural(n: float) -> bool:
+    return n != 1
+
+
+def _english(msgid: str | None, plural: str | None, args: Mapping[str, Arg]) -> str:
+    if msgid is None:
+        if "parts" in args:
+            return str(args["sep"]).join(map(str, args["parts"]))
+        return str(args.get("", ""))
+    template = msgid
+    if plural is not None and english_plural(args.get("n", 1)):
+        template = plural
+    if not args:
+        return template
+    return template.format_map({key: english_arg(value) for key, value in args.items()})
+
+
+def english_arg(value: Arg) -> str:
+    if isinstance(value, Names):
+        return english_list([english_arg(item) for item in value])
+    if isinstance(value, bool):
+        raise TypeError("a bool is no word: pass a Text")
+    if isinstance(value, float):
+        return f"{value:,.10g}" if isinstance(value, Num) else f"{value:.10g}"
+    return str(value)
+
+
+def english_list(items: list[str]) -> str:
+    """ "Ana", "Ana and Ben", "Ana, Ben and Cleo": British English's list, no serial comma."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _dump_arg(value: Arg) -> Any:
+    if isinstance(value, Text):
+        return value.data()
+    if isinstance(value, Names):
+        return {"l": [_dump_arg(item) for item in value]}
+    if isinstance(value, Num):
+        return {"q": float(value)}
+    return value if isinstance(value, int | float) else str(value)
+
+
+def _load_arg(value: Any) -> Arg:
+    if isinstance(value, dict):
+        if "t" in value:
+            return Text.from_data(value)
+        if "l" in value:
+            return Names(_load_arg(item) for item in value["l"])
+        if "q" in value:
+            return Num(value["q"])
+    return value
+
+
+def _keep_text(value: Any, handler: Any) -> str:
+    if isinstance(value, Text):
+        return value
+    if isinstance(value, dict) and "t" in value:
+        return Text.from_data(value)
+    return handler(value)
+
+
+def _dump_words(value: str) -> Any:
+    return value.data() if isinstance(value, Text) else value
+
+
+# A pydantic field a player reads: a Text stays a Text (a plain str stays a str, as older
+# stored matches have it), and is stored as its id and arguments.
+Words = Annotated[
+    str, WrapValidator(_keep_text), PlainSerializer(_dump_words, when_used="json-unless-none")
+]

@@ -1,0 +1,224 @@
+"""The catalogs: a ``Text`` rendered in a reader's language.
+
+One gettext catalog a language, ``data/locales/<code>.po``, read once per process with
+Babel. ``render`` looks a message up by its English id (and context), picks the plural form
+the language's rule names, renders the arguments in the same language and fills the
+placeholders; word order belongs to the translation. A message a catalog lacks falls back
+to English, and a language Cookie Jar lacks falls back to English as a whole.
+
+The pseudo-locale has no file: it is English made to look foreign (accented, about 40 %
+longer, bracketed), so anyone who selects it sees at once any sentence that skipped the
+catalog, and how a longer language fits a phone.
+"""
+
+from __future__ import annotations
+
+import gettext
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+
+from babel import Locale
+from babel.lists import format_list
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+
+from games.core.cards import DATA_DIR
+from games.core.text import Names, Num, Text, english_arg, english_list
+
+LOCALES_DIR: Path = DATA_DIR / "locales"
+ENGLISH = "en"
+PSEUDO = "pseudo"
+# Shipped languages, English first; the codes are the catalogs' file names.
+LANGUAGES: tuple[str, ...] = ("en", "ko", "ja", "es", "pt_BR")
+# The languages a server or a person may choose, with the pseudo-locale last.
+SELECTABLE: tuple[str, ...] = (*LANGUAGES, PSEUDO)
+# Each language as it calls itself, for menus (not translated: a reader finds their own).
+NATIVE_NAMES: dict[str, str] = {
+    "en": "English",
+    "ko": "한국어",
+    "ja": "日本語",
+    "es": "Español",
+    "pt_BR": "Português (Brasil)",
+    PSEUDO: "[Ƥšéûðö]",
+}
+
+# gettext's plural rules, as each catalog's header states them. CLDR adds a "many" form for
+# Spanish and Portuguese millions, which no count in these games reaches: two forms each.
+PLURAL_FORMS: dict[str, str] = {
+    "ko": "nplurals=1; plural=0;",
+    "ja": "nplurals=1; plural=0;",
+    "es": "nplurals=2; plural=(n != 1);",
+    "pt_BR": "nplurals=2; plural=(n > 1);",
+}
+
+Escape = Callable[[str], str]
+
+
+def language_for(locale: str | None) -> str:
+    """Our language for a Discord locale ("ko", "es-419", "pt-BR", "en-GB"), else English."""
+    if not locale:
+        return ENGLISH
+    if locale in SELECTABLE:
+        return locale
+    code = locale.replace("-", "_")
+    if code in LANGUAGES:
+        return code
+    base = code.split("_")[0]
+    if base == "pt":
+        return "pt_BR"  # the one Portuguese we ship: Brazil's, which most players speak
+    return base if base in LANGUAGES else ENGLISH
+
+
+@dataclass(frozen=True)
+class Catalog:
+    code: str
+    messages: dict[tuple[str | None, str], str | tuple[str, ...]]
+    plural_index: Callable[[int], int]
+    babel_locale: Locale
+
+
+@cache
+def catalog(code: str) -> Catalog:
+    if code in (ENGLISH, PSEUDO):
+        return Catalog(code, {}, lambda n: int(n != 1), Locale.parse("en_GB"))
+    return read_catalog(code, LOCALES_DIR / f"{code}.po")
+
+
+def read_catalog(code: str, path: Path) -> Catalog:
+    messages: dict[tuple[str | None, str], str | tuple[str, ...]] = {}
+    with path.open("rb") as handle:
+        po = read_po(handle, locale=code)
+    for message in po:
+        if not message.id or message.fuzzy:
+            continue
+        key = message.id[0] if isinstance(message.id, tuple) else message.id
+        if isinstance(message.string, tuple):
+            if all(message.string):
+                messages[(message.context, key)] = tuple(message.string)
+        elif message.string:
+            messages[(message.context, key)] = message.string
+    expression = PLURAL_FORMS[code].split("plural=", 1)[1].rstrip(";")
+    return Catalog(code, messages, gettext.c2py(expression), Locale.parse(code))
+
+
+def render(value: str, language: str = ENGLISH, escape: Escape | None = None) -> str:
+    """``value`` in ``language``; the data in it (names) passed through ``escape``.
+
+    A plain ``str`` is returned as it is: older stored lines, and text that is not ours."""
+    if not isinstance(value, Text):
+        return value
+    if language == ENGLISH and escape is None:
+        return str(value)
+    return render_in(catalog(language), value, escape)
+
+
+def render_in(book: Catalog, value: str, escape: Escape | None = None) -> str:
+    """``render`` with a catalog at hand (one read from elsewhere, as tests do)."""
+    return _render(value, book, escape) if isinstance(value, Text) else value
+
+
+def _render(text: Text, book: Catalog, escape: Escape | None) -> str:
+    if text.msgid is None:
+        if "parts" in text.args:
+            parts = (_arg(part, book, escape) for part in text.args["parts"])
+            sep = text.args["sep"]  # a Text (", then ") is words; a plain str is layout
+            return (_render(sep, book, escape) if isinstance(sep, Text) else sep).join(parts)
+        data = str(text.args.get("", ""))
+        return escape(data) if escape else data
+    template = _template(text, book)
+    if not text.args:
+        return template
+    return template.format_map({key: _arg(value, book, escape) for key, value in text.args.items()})
+
+
+def _template(text: Text, book: Catalog) -> str:
+    assert text.msgid is not None
+    found = book.messages.get((text.context, text.msgid))
+    count = text.args.get("n", 1) if text.plural is not None else None
+    if isinstance(found, tuple):
+        index = book.plural_index(_plural_operand(count))
+        return found[min(index, len(found) - 1)]
+    if found is not None and text.plural is None:
+        return found
+    english = text.msgid
+    if text.plural is not None and count != 1:
+        english = text.plural
+    return pseudo(english) if book.code == PSEUDO else english
+
+
+def _plural_operand(count: object) -> int:
+    # gettext's rules take whole numbers; a fraction (2.5 points) reads as "many"
+    # everywhere we ship, so any non-whole count is taken as 2.
+    if isinstance(count, int) and not isinstance(count, bool):
+        return count
+    if isinstance(count, float) and count.is_integer():
+        return int(count)
+    return 2
+
+
+def _arg(value: object, book: Catalog, escape: Escape | None) -> str:
+    if isinstance(value, Text):
+        return _render(value, book, escape)
+    if isinstance(value, Names):
+        items = [_arg(item, book, escape) for item in value]
+        if book.code in (ENGLISH, PSEUDO):
+            return english_list(items)
+        return _list(tuple(items), book.code)
+    if isinstance(value, Num):
+        return _number(float(value), book.code, grouped=True)
+    if isinstance(value, float):
+        return _number(value, book.code, grouped=False)
+    if isinstance(value, str):
+        return escape(value) if escape else value
+    return english_arg(value)
+
+
+@lru_cache(maxsize=4096)
+def _list(items: tuple[str, ...], code: str) -> str:
+    return format_list(list(items), locale=code) if items else ""
+
+
+@lru_cache(maxsize=4096)
+def _number(value: float, code: str, *, grouped: bool) -> str:
+    if code in (ENGLISH, PSEUDO):
+        return english_arg(Num(value) if grouped else value)
+    return format_decimal(value, locale=code, group_separator=grouped)
+
+
+# The pseudo-locale: each letter swapped for an accented look-alike, about 40 % added,
+# and brackets, leaving placeholders, markdown, mentions, emoji and links untouched.
+_ACCENTED = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "àƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÀƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ",
+)
+# What pseudo-translation must leave as it is: placeholders, Discord's <...> mentions and
+# timestamps, links, inline code, and markdown's own characters (which are not letters).
+_KEEP = re.compile(r"\{[^{}]*\}|<[^<>\s]+>|https?://\S+|`[^`]*`")
+
+
+@lru_cache(maxsize=8192)
+def pseudo(english: str) -> str:
+    if not english.strip():
+        return english
+    parts: list[str] = []
+    position = 0
+    letters = 0
+    for kept in _KEEP.finditer(english):
+        chunk = english[position : kept.start()]
+        letters += sum(ch.isalpha() for ch in chunk)
+        parts.append(chunk.translate(_ACCENTED))
+        parts.append(kept.group())
+        position = kept.end()
+    tail = english[position:]
+    letters += sum(ch.isalpha() for ch in tail)
+    parts.append(tail.translate(_ACCENTED))
+    padding = "·" * max(1, round(letters * 0.4))
+    # Markdown that opens a line (a heading, a list item, a quote) must stay at its start.
+    body = "".join(parts)
+    lead = re.match(r"^(#{1,3} |[-*] |> |\d+\. )", body)
+    head, body = (lead.group(), body[lead.end() :]) if lead else ("", body)
+    end = len(body) - len(body.rstrip("\n"))
+    return f"{head}⟦{body.rstrip(chr(10))} {padding}⟧" + "\n" * end

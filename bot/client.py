@@ -68,7 +68,8 @@ class CookieJar(commands.Bot):
         # Every budgeted request waits for its slot of this process's share.
         self.outbox = Outbox(settings.request_share)
         self.outbox.install(self.http)
-        RefusalsSaid().install()
+        self._refusals = RefusalsSaid(self.outbox)
+        self._refusals.install()
         self._metrics_server: web.AppRunner | None = None
         self._web_server: web.AppRunner | None = None
         self._background: set[asyncio.Task[object]] = set()
@@ -196,6 +197,7 @@ class CookieJar(commands.Bot):
         self.dynamic_items.extend(items)  # for a click on a component gone from its message
 
     async def close(self) -> None:
+        self._refusals.uninstall()  # the loggers are the process's, not this client's
         if self._metrics_server is not None:
             await self._metrics_server.cleanup()
         if self._web_server is not None:

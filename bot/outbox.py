@@ -21,8 +21,8 @@ Slots are given in three lanes:
 When posts and edits both wait they take slots in turn, so neither starves the other.
 
 A slot is counted from the moment it is given until its request went out and a window
-(one second at 50 a second) has passed: at most ``most`` requests go out in any window,
-however long a holder takes to draw what it sends.
+(one second at 50 a second, and a margin for the trip) has passed: at most ``most``
+requests go out in any window, however long a holder takes to draw what it sends.
 """
 
 from __future__ import annotations
@@ -45,6 +45,10 @@ log = logging.getLogger(__name__)
 # Seconds between two lines saying how many requests Discord refused (429): one a
 # request, under load, would drown the log.
 REFUSALS_SAID_EVERY = 60.0
+# Seconds a slot stays counted beyond its window: Discord counts a request when it arrives,
+# which may be later than when it left by more than the next one's trip (a busy loop, the
+# network), and a window that ended early for us would still be full for Discord.
+MARGIN = 0.05
 
 
 class Lane(enum.Enum):
@@ -70,7 +74,7 @@ class Outbox:
         """``rate``: requests a second this process may make."""
         self.rate = rate
         self.most = max(1, int(rate))  # requests in one window...
-        self.per = self.most / rate  # ...of this many seconds
+        self.per = self.most / rate + MARGIN  # ...of this many seconds
         self._sent: deque[float] = deque()  # when each request of the window went out
         self._given = 0  # slots given whose request has not gone out yet
         self._lanes: dict[Lane, deque[asyncio.Future[None]]] = {lane: deque() for lane in Lane}
@@ -140,7 +144,8 @@ class Outbox:
         frees another, or a lane Discord held opens."""
         loop = asyncio.get_running_loop()
         now = loop.time()
-        while self._sent and self._sent[0] <= now - self.per:
+        # asyncio may wake a timer up to its clock's resolution early: a millisecond's grace.
+        while self._sent and self._sent[0] + self.per <= now + 1e-3:
             self._sent.popleft()
         while len(self._sent) + self._given < self.most:
             future = self._next(now)
@@ -192,17 +197,17 @@ class Outbox:
         interaction endpoints through its webhook adapter, not here, so what passes here
         is exactly what the budget counts.
 
-        A request Discord refuses (429; discord.py, which waits them out itself, lets one
-        through only in tests) holds its lane for the wait Discord gave and goes again
-        first, so posts keep their order; a table edit is not sent again: the presenter
-        draws the newest state for its next slot."""
+        A refusal (429) discord.py did not wait out itself (it gives up after five, and
+        raises one that lacks Discord's ``Via`` header) holds its lane for the wait Discord
+        gave and goes again first, so posts keep their order; a table edit is not sent
+        again: the presenter draws the newest state for its next slot."""
         cls = type(http)
 
         async def request(route: Any, **kwargs: Any) -> Any:
             lane = await self._slot()
             while True:
                 try:
-                    # Looked up on the class at each call: tests patch it there.
+                    # discord.py's own: its buckets, its global lock, its waits on 429s.
                     return await cls.request(http, route, **kwargs)
                 except discord.HTTPException as error:
                     if error.status != 429:
@@ -250,13 +255,16 @@ def refusal_of(error: Exception) -> tuple[float, bool]:
 
 class RefusalsSaid(logging.Filter):
     """discord.py waits out a 429 and tries again by itself, saying so as a warning each
-    time: under load one a request. This filter keeps those lines out of the log and says
-    how many there were, once a minute at most."""
+    time: under load one a request. This filter keeps those lines out of the log, counts
+    them on the outbox (``Outbox.refused``) and says how many there were, once a minute at
+    most."""
 
     PHRASES = ("We are being rate limited", "Global rate limit has been hit", "is rate limited")
+    LOGGERS = ("discord.http", "discord.webhook.async_")
 
-    def __init__(self) -> None:
+    def __init__(self, outbox: Outbox) -> None:
         super().__init__()
+        self.outbox = outbox
         self.count = 0
         self._said_at = time.monotonic()
 
@@ -265,7 +273,9 @@ class RefusalsSaid(logging.Filter):
             phrase in str(record.msg) for phrase in self.PHRASES
         ):
             return True
-        self.count += 1
+        if "Global rate limit" not in str(record.msg):  # the same refusal's second line
+            self.outbox.refused += 1
+            self.count += 1
         now = time.monotonic()
         if now - self._said_at >= REFUSALS_SAID_EVERY:
             log.warning(
@@ -278,7 +288,13 @@ class RefusalsSaid(logging.Filter):
         return False
 
     def install(self) -> None:
-        for name in ("discord.http", "discord.webhook.async_"):
+        """In place of the filter of a bot this process ran before (tests run many)."""
+        for name in self.LOGGERS:
             logger = logging.getLogger(name)
-            if not any(isinstance(f, RefusalsSaid) for f in logger.filters):
-                logger.addFilter(self)
+            for old in [f for f in logger.filters if isinstance(f, RefusalsSaid)]:
+                logger.removeFilter(old)
+            logger.addFilter(self)
+
+    def uninstall(self) -> None:
+        for name in self.LOGGERS:
+            logging.getLogger(name).removeFilter(self)

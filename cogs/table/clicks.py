@@ -68,7 +68,9 @@ class Clicks(Part):
         nothing left to show."""
         with self.shown.answering(match_id):
             record = await change
-            drawn = await self.drawing.table_message(record, answer=True)
+            # Its picture waits as the presenter's would (TABLE_WAIT at most); one drawn
+            # later comes with the presenter's edit, which the change asked for.
+            drawn = await self.drawing.table_message(record, late=lambda: None)
             edit = self.shown.edit(match_id, record.message_id or 0, drawn)
             if edit is None:  # it shows this already
                 if not command:
@@ -99,10 +101,31 @@ class Clicks(Part):
     ) -> None:
         """A fresh hand view, which takes the place of the player's previous one."""
         drawn = await self.drawing.hand_message(seen, note, then=self.picture_follows(seen, note))
-        response = await interaction.response.send_message(ephemeral=True, **drawn.sent())
-        message = response.resource
+        message = await self.send_private(interaction, seen.match.match_id, drawn)
         if isinstance(message, discord.Message):  # late answers send WebhookMessages
             await self.hands.replace(seen.match.match_id, interaction, message.id)
+
+    async def send_private(
+        self, interaction: discord.Interaction, match_id: str, drawn: Drawn
+    ) -> object:
+        """A private answer to a click. Clicked on the table while its edit waits for the
+        budget, the click's answer redraws the table first, which is free, and the private
+        message follows (free too): the waiting edit then has nothing left to send. The
+        message sent."""
+        if await self._table_redrawn(interaction, match_id):
+            return await interaction.followup.send(ephemeral=True, wait=True, **drawn.sent())
+        response = await interaction.response.send_message(ephemeral=True, **drawn.sent())
+        return response.resource
+
+    async def _table_redrawn(self, interaction: discord.Interaction, match_id: str) -> bool:
+        clicked = interaction.message
+        if clicked is None or match_id not in self.shown.waiting or clicked.flags.ephemeral:
+            return False
+        record = await self.service.current(match_id)
+        if record.message_id != clicked.id or record.status != "active":
+            return False
+        await self.on_table(interaction, match_id, self.service.current(match_id))
+        return True
 
     async def move(
         self, interaction: discord.Interaction, match_id: str, stamp: str, picks: list[int]
@@ -191,7 +214,7 @@ class Clicks(Part):
         record = await self.service.get(match_id)
         drawn = await self.drawing.table_message(record, answer=True)
         drawn.view = None
-        await interaction.response.send_message(ephemeral=True, **drawn.sent())
+        await self.send_private(interaction, match_id, drawn)
 
     async def details(self, interaction: discord.Interaction, match_id: str) -> None:
         """The game's longer public panel (a whole discard pile), just for the asker."""
@@ -199,7 +222,7 @@ class Clicks(Part):
         if seen.panels.details is None:
             raise UserError("There is nothing more to show for this game.")
         embed = render.embed_from_panel(seen.panels.details)
-        await interaction.response.send_message(embeds=[embed], ephemeral=True)
+        await self.send_private(interaction, match_id, Drawn([embed], None))
 
     async def im_back(self, interaction: discord.Interaction, match_id: str) -> None:
         await self.service.im_back(match_id, interaction.user.id)

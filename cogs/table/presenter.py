@@ -83,7 +83,6 @@ class Presenter(Part):
         self.sweeps = Sweeps(bot)
         self.notices = Notices(bot, self.poster)
         self.pings = Pings(bot, self.poster, self.sweeps, self.notices, self.drawing, self.hands)
-        self._dirty: set[str] = set()
         self._flushers: dict[str, asyncio.Task[object]] = {}
         self._enders: dict[str, asyncio.Task[object]] = {}  # a match's closing message
         # Per match: its timeout notices, posted one after another off the scheduler's path.
@@ -141,7 +140,7 @@ class Presenter(Part):
             ender.add_done_callback(lambda done: self._forget(self._enders, match_id, done))
 
     def request_refresh(self, match_id: str) -> None:
-        self._dirty.add(match_id)
+        self.shown.stale.add(match_id)
         task = self._flushers.get(match_id)
         if task is None or task.done():
             self._flushers[match_id] = self.bot.spawn(self._flush(match_id), f"table:{match_id}")
@@ -166,10 +165,14 @@ class Presenter(Part):
         slot of the budget is given, so it shows the newest state whenever it goes."""
         failures = 0
         try:
-            while match_id in self._dirty:
-                await self.shown.answered(match_id)  # a click answering with it goes first
+            while match_id in self.shown.stale:
+                # A click answering with the table goes first: then nothing may be left.
+                await self.shown.answered(match_id)
+                self.shown.waiting.add(match_id)  # a click on it meanwhile redraws it
                 async with self.bot.outbox.turn(Lane.EDIT):
-                    self._dirty.discard(match_id)
+                    self.shown.waiting.discard(match_id)
+                    await self.shown.answered(match_id)  # one that came while this waited
+                    self.shown.stale.discard(match_id)
                     try:
                         await self.refresh(match_id)
                         failures = 0
@@ -182,10 +185,11 @@ class Presenter(Part):
                             log.warning("gave up on the table of match %s: %s", match_id, exc)
                         else:
                             # The newest state goes when Discord is ready: not this one again.
-                            self._dirty.add(match_id)
+                            self.shown.stale.add(match_id)
                             await asyncio.sleep(wait)
                 await asyncio.sleep(self.edit_interval)
         finally:
+            self.shown.waiting.discard(match_id)
             self._flushers.pop(match_id, None)
 
     async def refresh(self, match_id: str) -> None:

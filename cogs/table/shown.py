@@ -37,6 +37,11 @@ class Shown:
         # Per lobby or running match: what its message shows (forgotten once it ended and
         # its last edit went: ``Presenter.on_change``).
         self._of: dict[str, Showing] = {}
+        # Matches whose message shows an older state than their newest: an edit waits for
+        # its slot (the presenter's), or a click on the message redraws it for free.
+        self.stale: set[str] = set()
+        # Those of them whose edit waits for its slot of the request budget right now.
+        self.waiting: set[str] = set()
         # Per match: the clicks answering with its table now (``answering``).
         self._answering: dict[str, list[asyncio.Future[None]]] = {}
 

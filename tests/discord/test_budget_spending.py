@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +18,7 @@ import pytest
 from bot.config import Settings
 from bot.outbox import Lane
 from cogs.table import presenter_of
-from tests.discord.budget import budgeted, edits_of, is_budgeted_path
+from tests.discord.budget import budgeted, edits_of
 from tests.discord.conftest import (
     click_first_move,
     make_bot,
@@ -25,7 +27,7 @@ from tests.discord.conftest import (
     show_hand,
     table_of,
 )
-from tests.discord.harness import FakeDiscord
+from tests.discord.harness import FakeDiscord, RateLimits
 
 UPDATE_MESSAGE = 7
 
@@ -118,7 +120,7 @@ async def test_a_refused_post_holds_its_lane_and_goes_first_so_posts_keep_their_
         assert len(refusal.struck) == 1
         posted = [m.content for m in fake.public_messages(fake.general)]
         assert posted == [f"post {n}" for n in range(5)]
-        assert bot.outbox.refused == 1
+        assert bot.outbox.refused == 1  # counted, not logged
         ours = ("bot", "cogs", "discord.http")
         assert not [
             r for r in caplog.records if r.levelno >= logging.WARNING and r.name.startswith(ours)
@@ -165,32 +167,22 @@ def test_each_process_takes_its_share_of_the_budget(settings: dict, share: float
     assert Settings(_env_file=None, **values).request_share == share  # type: ignore[call-arg]
 
 
-async def test_a_process_of_two_spends_no_more_than_its_share_in_any_second(
-    fake: FakeDiscord, db
-) -> None:  # type: ignore[no-untyped-def]
-    """Budget 10 a second, two processes: this one makes at most 5 requests in any second,
-    however many it has to make, and makes every one."""
+async def test_a_process_of_two_spends_no_more_than_its_share_in_any_second() -> None:
+    """Budget 10 a second, two processes: Discord keeping 5 a second for this one refuses
+    none of its requests, however many it has to make at once, and serves every one."""
+    fake = FakeDiscord(rate_limits=RateLimits(per_second=5, routes=()))
+    db = Path(tempfile.mkdtemp()) / "share.db"
     async with fake.running(make_bot(db, request_budget=10, request_processes=2)) as bot:
-        loop = asyncio.get_running_loop()
-        sent: list[float] = []
-        handle = fake._handle
-
-        async def timed(route, *args, **kwargs):  # type: ignore[no-untyped-def]
-            if is_budgeted_path(route.url):
-                sent.append(loop.time())
-            return await handle(route, *args, **kwargs)
-
-        fake._handle = timed  # type: ignore[method-assign]
         posted = [await presenter_of(bot).post(fake.general.id, f"ping {n}") for n in range(2)]
+        fake.calls.clear()
 
         async def twenty() -> None:  # as many as twenty pings, edits, renames ask at once
             reads = (bot.http.get_message(fake.general.id, posted[n % 2].id) for n in range(20))
             await asyncio.gather(*reads)
 
         await fake.settle_with(twenty())
-        assert len(sent) == 22
-        most = max(sum(1 for t in sent if start <= t < start + 1.0) for start in sent)
-        assert most <= 5
+        assert sum(fake.calls.budgeted.values()) == 20
+        assert not fake.calls.refused
     fake.assert_clean()
 
 
@@ -216,3 +208,28 @@ async def test_a_late_answer_to_a_hand_view_deleted_meanwhile_is_no_error(
         assert (await bot.store.open_matches())[0].version == version + 1
         assert fake.messages[newer.id].text() != before  # the answer went there
     assert [r.code for r in fake.rejections] == [10008]  # Discord's 404, taken calmly
+
+
+async def test_show_hand_on_a_table_whose_edit_waits_redraws_it_in_the_answer(
+    fake: FakeDiscord, db
+) -> None:  # type: ignore[no-untyped-def]
+    """While the table's edit waits for the budget, Ben presses Show hand on the table: the
+    click's answer shows him the table as it now is (free), his hand follows, and the edit
+    that waited has nothing left to send."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db, request_budget=1)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        table = table_of(fake)
+        async with budget_spent_elsewhere(fake, bot):
+            mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
+            await click_first_move(fake, mover, hand, buttons, selects)
+            before = table.text()
+            since = len(fake.requests)
+            other = ben if mover is ana else ana
+            await fake.click(other, table, table.find_button("Show hand"))
+            assert fake.last_interaction(other).response_type == UPDATE_MESSAGE
+            assert fake.messages[table.id].text() != before  # the table, as it now is
+            assert fake.last_reply(other).ephemeral  # and the hand, as a follow-up
+            assert budgeted(fake, since) == []
+        assert edits_of(fake, table, since) == []
+    fake.assert_clean()

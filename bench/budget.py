@@ -52,8 +52,10 @@ NEWEST_TARGET = 10.0  # seconds from a table's last move to the table showing it
 TAIL_LIMIT = 60.0  # seconds the bench waits for the tables to catch up after the run
 LIVE_TARGET, ASYNC_TARGET = 1.0, 1.5  # budgeted calls a move
 # What the bot logs when it gives up a message for good (cogs/table/pings.py, notices.py,
-# presenter.py): a lost ping, result, reminder or timeout notice, or a table edit.
+# presenter.py): a lost ping, result, reminder or timeout notice; or a table edit (the
+# table's next change redraws it: counted apart).
 LOST = re.compile(r"^(could not (ping|post|remind|rename)|gave up on)")
+TABLE_GIVEN_UP = "gave up on"
 Hook = Callable[[FakeMessage], None]  # LoadDiscord.watch: every public message and edit
 RESULT = "BUDGET "  # a worker's last line: its figures as JSON
 SHOWN = ("title", "description", "fields")  # what of a table's embed says its state
@@ -171,7 +173,7 @@ class LogTally(logging.Handler):
             self.global_hits += message.startswith("Global rate limit")
         elif record.name.startswith("cogs") and (found := LOST.match(message)):
             self.lost[found.group(0)] += 1
-            if len(self.samples) < 3:
+            if len(self.samples) < 3 and found.group(0) != TABLE_GIVEN_UP:
                 self.samples.append(message)
 
     @contextlib.contextmanager
@@ -312,7 +314,7 @@ class BudgetFigures:
     by_route: dict[str, int]
     refused: int  # 429s the offline Discord answered
     warned: int  # 429 warnings that reached the log
-    lost: int
+    lost: int  # pings, results, reminders, notices given up
     lost_samples: list[str]
     lobby_p50: float
     lobby_max: float
@@ -326,6 +328,7 @@ class BudgetFigures:
     answer_p99: float
     answer_max: float
     target: float
+    tables_given_up: int = 0  # table edits given up (the next change redraws the table)
     processes: int = 1
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -366,8 +369,9 @@ def figures_of(
         by_route=dict(budgeted.most_common()),
         refused=refused.total(),
         warned=tally.rate_limited,
-        lost=tally.lost.total(),
+        lost=tally.lost.total() - tally.lost[TABLE_GIVEN_UP],
         lost_samples=tally.samples,
+        tables_given_up=tally.lost[TABLE_GIVEN_UP],
         lobby_p50=lobby.percentile(0.5),
         lobby_max=lobby.percentile(1.0),
         lobby_over=lobby.over(LOBBY_TARGET),
@@ -407,6 +411,7 @@ def report(figures: BudgetFigures) -> None:
         f"429s: {f.refused} answered by the offline Discord, {f.warned} reached the log as "
         f"warnings (target 0); pings/results lost: {f.lost} (target 0)"
         + (f", e.g. {f.lost_samples[0]!r}" if f.lost_samples else "")
+        + f"; table edits given up: {f.tables_given_up}"
     )
     print(
         f"Start to table: {f.lobby_count} lobbies, p50 {f.lobby_p50:.2f} s, max "
@@ -432,6 +437,7 @@ def merged(parts: Sequence[BudgetFigures]) -> BudgetFigures:
         refused=sum(p.refused for p in parts),
         warned=sum(p.warned for p in parts),
         lost=sum(p.lost for p in parts),
+        tables_given_up=sum(p.tables_given_up for p in parts),
         lost_samples=[s for p in parts for s in p.lost_samples][:3],
         lobby_p50=max(p.lobby_p50 for p in parts),
         lobby_max=max(p.lobby_max for p in parts),

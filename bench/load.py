@@ -552,7 +552,12 @@ async def prune_often(load: Load) -> None:
         await asyncio.sleep(PRUNE_EVERY)
         # The harness shares the bot's process and so its collector: its records were a
         # third of what a full collection walked, a pause the bot alone would not have.
-        load.fake.prune(keep=PRUNE_EVERY * 3, clicks_kept=PRUNE_EVERY)
+        # At a human pace there are few clicks to keep, and a click's answer may wait its
+        # turn behind the budget well past seconds: its token is kept as long as the bench
+        # waits for an answer (Discord keeps it 15 minutes), or the bot's late answer
+        # would find it gone.
+        kept = ANSWER_GIVE_UP if load.options.human else PRUNE_EVERY
+        load.fake.prune(keep=PRUNE_EVERY * 3, clicks_kept=kept)
 
 
 def hard_seats(table: int) -> int:
@@ -636,7 +641,9 @@ async def run(
         tally = stack.enter_context(budget.LogTally().installed())
         bot = CookieJar(settings)
         async with fake.running(bot, check_errors=False):
+            opening = time.perf_counter()
             ids, people = await open_tables(fake, channels, hard_bots, game, options)
+            print(f"{channels} tables opened in {time.perf_counter() - opening:.0f} s", flush=True)
             # The run starts as in a process whose tables came one by one: the full passes
             # meanwhile froze what they hold (bot/collector.py). Opened all at once here,
             # they would be one pass's walk in the middle of the measured run.
@@ -672,8 +679,9 @@ async def run(
                 await reporter
                 pruner.cancel()
                 await speed.stop()
-                calls = budget.calls_since(fake, calls_at_start)
                 lags = await newest
+                # After the tables caught up: a move's cost includes the calls it queued.
+                calls = budget.calls_since(fake, calls_at_start)
             errors = len(fake.error_logs)
             print(scale.cache_line(bot.service, *asked_at), flush=True)
             if pictures:

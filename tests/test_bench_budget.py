@@ -28,6 +28,7 @@ def test_the_tally_counts_429_warnings_and_messages_given_up_not_other_warnings(
         tally.emit(record(name, message))
     assert tally.rate_limited == 1 and tally.global_hits == 1
     assert tally.lost == {"could not ping": 1, "could not post": 1, "gave up on": 1}
+    assert len(tally.samples) == 2  # examples of what was lost: pings and results
     tally.clear()
     assert tally.rate_limited == 0 and not tally.lost and not tally.samples
 

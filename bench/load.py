@@ -289,7 +289,10 @@ def _flat(msg: FakeMessage) -> list[dict[str, Any]]:
 
 
 def moves_in(message: FakeMessage) -> tuple[str, list[str] | None] | None:
-    """The first move a hand offers: a button, or the first values of a select."""
+    """The first move a hand offers: a button, or the first values of a select (none in
+    a hand view since deleted)."""
+    if message.deleted:
+        return None
     for component in _flat(message):
         custom_id = component.get("custom_id", "")
         if component.get("disabled"):

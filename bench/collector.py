@@ -47,6 +47,7 @@ class GcWatch:
         # Per generation: passes, CPU seconds, longest pause (wall), objects walked, most
         # walked by one pass.
         self.by_generation = [[0, 0.0, 0.0, 0, 0] for _ in range(3)]
+        self.frozen_at_start = 0
 
     def __call__(self, phase: str, info: Mapping[str, int]) -> None:
         generation = info.get("generation", 2)
@@ -84,7 +85,15 @@ class GcWatch:
             for g, (n, cpu, longest, count, most) in enumerate(self.by_generation)
         )
 
+    def frozen_line(self) -> str:
+        """Objects moved out of the collector's sight since the run began: what the bot's
+        full passes froze (bot/collector.py) and still holds. Growth here that RSS shows
+        too would be frozen reference cycles, which only ``gc.unfreeze()`` frees."""
+        now = gc.get_freeze_count()
+        return f"frozen objects: {self.frozen_at_start:,} at the start, {now:,} at the end"
+
     def __enter__(self) -> GcWatch:
+        self.frozen_at_start = gc.get_freeze_count()
         gc.callbacks.append(self)
         return self
 

@@ -835,7 +835,7 @@ def print_summary(
         f"took {gcw.total:.1f} s wall, {gcw.total_cpu:.1f} s CPU "
         f"({gcw.total_cpu / elapsed:.1%} of the run)"
     )
-    print(f"  by generation: {gcw.by_generation_line(load.moves)}")
+    print(f"  by generation: {gcw.by_generation_line(load.moves)}; {gcw.frozen_line()}")
     throughput = scale.Throughput(
         len(load.channels),
         rate,

@@ -81,6 +81,17 @@ def draw_by_key(game_key: str, table: bool, shown: Any) -> bytes | None:
     return game.table_picture(shown) if table else game.draw_hand(shown)
 
 
+class Superseded(Exception):
+    """A table drawing that waited for a drawer until a newer one of the table came."""
+
+
+def table_of(key: Hashable) -> str | None:
+    """The match a table picture's key shows (``picture_key``); None for a hand's."""
+    if isinstance(key, tuple) and len(key) == 4 and key[2] is None:
+        return str(key[0])
+    return None
+
+
 def _tell_if_drawn(late: Callable[[], None], drawing: asyncio.Future[bytes | None]) -> None:
     if not drawing.cancelled() and drawing.exception() is None and drawing.result() is not None:
         late()
@@ -157,8 +168,11 @@ class Pictures:
         self.table_wait = table_wait
         self._drawers = self._new_drawers()
         self._busy = 0  # drawings handed to the drawers and not back yet
-        # Drawings waiting for a drawer: (HAND, FOLLOW or TABLE, arrival, draw, its future).
-        self._waiting: list[tuple[int, int, Callable[[], bytes | None], asyncio.Future]] = []
+        # Drawings waiting for a drawer: (HAND, FOLLOW or TABLE, arrival, the table it
+        # shows or None, draw, its future).
+        self._waiting: list[
+            tuple[int, int, str | None, Callable[[], bytes | None], asyncio.Future]
+        ] = []
         self._arrivals = itertools.count()
         self.skipped = 0  # hand asks that went without: not drawn, or drawn too late
         # Hand views answering a click: with their picture, and without (drawn late).
@@ -264,7 +278,7 @@ class Pictures:
                 self.skipped += 1
                 return None
             # Queued now, not when the task first runs: the next ask counts it waiting.
-            queued = self._queued(draw, order)
+            queued = self._queued(draw, order, table_of(key) if order == TABLE else None)
             pending = asyncio.ensure_future(self._draw(key, queued))
             self._drawing[key] = pending
             pending.add_done_callback(lambda _: self._drawing.pop(key, None))
@@ -274,7 +288,7 @@ class Pictures:
             try:
                 return await asyncio.wait_for(asyncio.shield(pending), self.table_wait)
             except TimeoutError:
-                pending.add_done_callback(lambda _: late())
+                pending.add_done_callback(partial(_tell_if_drawn, late))
                 raise PictureLate(key) from None
         if self.hand_wait is None:
             return await asyncio.shield(pending)
@@ -293,10 +307,26 @@ class Pictures:
     def _answers_waiting(self) -> int:
         return sum(1 for order, *_ in self._waiting if order == HAND)
 
-    def _queued(self, draw: Callable[[], bytes | None], order: int) -> asyncio.Future:
-        """``draw``'s result, once a drawer took it in turn: hands first, then by arrival."""
+    def _queued(
+        self, draw: Callable[[], bytes | None], order: int, table: str | None = None
+    ) -> asyncio.Future:
+        """``draw``'s result, once a drawer took it in turn: hands first, then by arrival.
+        A ``table``'s drawing still waiting is superseded by its newer one: drawers short
+        of CPU (a busy machine, the niced process) once let every table's drawings pile up,
+        each holding its view, and the bot's memory grew by the minute."""
+        if table is not None:
+            kept = []
+            for item in self._waiting:
+                if item[2] == table:
+                    if not item[-1].done():
+                        item[-1].set_exception(Superseded())
+                else:
+                    kept.append(item)
+            if len(kept) < len(self._waiting):
+                heapq.heapify(kept)
+                self._waiting = kept
         future: asyncio.Future = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (order, next(self._arrivals), draw, future))
+        heapq.heappush(self._waiting, (order, next(self._arrivals), table, draw, future))
         self._hand_out()
         return future
 
@@ -333,6 +363,8 @@ class Pictures:
     async def _draw(self, key: Hashable, queued: asyncio.Future) -> bytes | None:
         try:
             png = await queued
+        except Superseded:
+            return None  # the table's newer drawing shows it
         except BrokenExecutor:
             # A drawing process died (killed for memory, a crash in a library): start
             # others, or no picture would ever be drawn again.

@@ -26,8 +26,10 @@ from games.core import contract
 BRAVERSE = GAMES["braverse"]
 
 
-def key(version: int, seat: int | None = None) -> tuple[str, int, int | None, str]:
-    return ("m1", version, seat, "active")
+def key(
+    version: int, seat: int | None = None, match: str = "m1"
+) -> tuple[str, int, int | None, str]:
+    return (match, version, seat, "active")
 
 
 def test_the_cache_keeps_what_fits_its_budget_and_lets_the_least_used_go_first() -> None:
@@ -145,8 +147,10 @@ async def test_a_hand_is_drawn_before_waiting_tables_and_goes_without_behind_oth
     pictures = Pictures(lambda guild: settings_with(True))
     pictures._drawers.slots = 1  # one drawer: the order in which drawings start is the queue's
     drawing = Drawings()
-    tables = [
-        asyncio.ensure_future(pictures.drawn(key(v), drawing(f"table{v}", held=True)))
+    tables = [  # three tables' (one table's newer drawing would replace its waiting one)
+        asyncio.ensure_future(
+            pictures.drawn(key(v, match=f"m{v}"), drawing(f"table{v}", held=True))
+        )
         for v in range(3)
     ]
     await asyncio.sleep(0)
@@ -319,7 +323,10 @@ async def test_one_drawing_process_takes_several_drawings_and_answers_each_its_o
     pictures = Pictures(lambda guild: settings_with(True), processes=1, table_wait=None)
     try:
         drawn = await asyncio.gather(
-            *(pictures.picture(1, game, view, key(n)) for n, view in enumerate(views))
+            *(  # six tables (a table's newer drawing would replace its waiting one)
+                pictures.picture(1, game, view, key(n, match=f"m{n}"))
+                for n, view in enumerate(views)
+            )
         )
         # Sent to the one process together (under way at once), each answer is its own.
         assert drawn == [game.table_picture(view) for view in views]
@@ -379,3 +386,46 @@ async def test_a_hand_that_does_not_wait_goes_without_even_a_turn_of_the_event_l
     while pictures._drawing:
         await asyncio.sleep(0.001)
     assert drawing.started == ["table", "hand"]  # its drawing went on, for the cache
+
+
+async def test_a_tables_drawing_still_waiting_is_replaced_by_its_newer_one() -> None:
+    """Drawers short of CPU let every table's drawings pile up, each holding its view: the
+    bot's memory grew by the minute. Only a table's newest drawing waits."""
+    pictures = Pictures(lambda guild: settings_with(True))
+    pictures._drawers.slots = 1
+    drawing = Drawings()
+    busy = asyncio.ensure_future(pictures.drawn(key(0, match="other"), drawing("other", held=True)))
+    await asyncio.sleep(0)
+    versions = [
+        asyncio.ensure_future(pictures.drawn(key(v), drawing(f"table{v}", held=True)))
+        for v in range(1, 5)
+    ]
+    await asyncio.sleep(0)
+    assert len(pictures._waiting) == 1  # table 4 alone waits for the drawer
+    assert await asyncio.gather(*versions[:-1]) == [None, None, None]  # shown by the newer
+    drawing.release.set()
+    assert await versions[-1] == b"\x89PNG table4"
+    assert await busy == b"\x89PNG other"
+    assert drawing.started == ["other", "table4"]
+    # A superseded drawing's key is not kept: drawn again if asked for again.
+    assert pictures.cache.get(key(1)) is None
+
+
+async def test_a_late_table_picture_superseded_asks_for_no_edit_of_its_own() -> None:
+    """A table edit that went without its picture (``late``) is told when it is drawn, so
+    the next edit shows it; superseded, the newer drawing tells its own edit instead."""
+    pictures = Pictures(lambda guild: settings_with(True), table_wait=0.0)
+    pictures._drawers.slots = 1
+    drawing = Drawings()
+    busy = asyncio.ensure_future(pictures.drawn(key(0, match="other"), drawing("other", held=True)))
+    await asyncio.sleep(0)
+    told: list[int] = []
+    with pytest.raises(PictureLate):
+        await pictures.drawn(key(1), drawing("table1"), late=lambda: told.append(1))
+    with pytest.raises(PictureLate):
+        await pictures.drawn(key(2), drawing("table2"), late=lambda: told.append(2))
+    drawing.release.set()
+    await busy
+    while pictures._drawing:
+        await asyncio.sleep(0.01)
+    assert told == [2]

@@ -355,7 +355,12 @@ def glossary_problems(code: str, catalog: Catalog) -> list[str]:
         for english, pattern in patterns.items():
             if not any(pattern.search(i) for i in ids):
                 continue
-            if not all(any(form in s for form in terms[english]) for s in strings if s):
+            # Case aside: a noun is capitalised where a sentence starts, not elsewhere.
+            if not all(
+                any(form.casefold() in s.casefold() for form in terms[english])
+                for s in strings
+                if s
+            ):
                 found.append(
                     f"{code}: {_msgid(message)!r} should say {english!r} as one of {terms[english]}"
                 )

@@ -7,12 +7,13 @@
 - ``fill CODE FILE``: take the translations from such a JSON file into the catalog.
 - ``check``: what the tests check: every message translated in every language, none fuzzy,
   the same placeholders as the English, one form per plural form, the glossary kept.
-- ``merge-driver BASE OURS THEIRS``: git's merge driver for ``*.po`` (see .gitattributes):
+- ``merge-driver BASE OURS THEIRS PATH``: git's merge driver for ``*.po`` (see .gitattributes):
   two branches that each translated their own messages merge without a conflict.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import sys
@@ -73,6 +74,29 @@ def data_messages() -> Iterator[Entry]:
             yield Entry(card["name"], None, "card")
 
 
+# Where each keyword's message, plural and context sit among its arguments.
+_SHAPES = {"t": (0, None, None), "tn": (0, 1, None), "tc": (1, None, 0), "tnc": (1, 2, 0)}
+
+
+def python_messages(path: Path) -> Iterator[tuple[str | tuple[str, str], str | None]]:
+    """The messages of ``t``/``tn``/``tc``/``tnc`` calls, read from the syntax tree: a
+    local variable called ``t`` (``for t in tables``) is no message, as it is to a
+    tokenizer."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            continue
+        shape = _SHAPES.get(node.func.id)
+        if shape is None:
+            continue
+        literal = [a.value if isinstance(a, ast.Constant) else None for a in node.args]
+        message, plural, context = (
+            literal[i] if i is not None and i < len(literal) else None for i in shape
+        )
+        if not isinstance(message, str):
+            continue
+        yield ((message, plural) if isinstance(plural, str) else message), context
+
+
 def extract() -> list[Entry]:
     """Every message in the project, once, in a stable order."""
     found: dict[tuple[str | None, str], Entry] = {}
@@ -88,7 +112,7 @@ def extract() -> list[Entry]:
         found.setdefault(entry.key, entry)
 
     for path in _python_files():
-        for _, message, _, context in extract_from_file("python", path, keywords=KEYWORDS):
+        for message, context in python_messages(path):
             add(message, context)
     for path in _template_files():
         for _, message, _, context in extract_from_file(
@@ -287,10 +311,11 @@ def glossary_problems(code: str, catalog: Catalog) -> list[str]:
     return found
 
 
-def merge_driver(base: str, ours: str, theirs: str) -> int:
+def merge_driver(base: str, ours: str, theirs: str, path: str) -> int:
     """Union of two catalogs: each side's translations kept; where both translated one
-    message differently, ours wins (the branch being merged into)."""
-    code = Path(ours).stem
+    message differently, ours wins (the branch being merged into). ``path`` is the
+    catalog's own path (git hands the sides over in temporary files)."""
+    code = Path(path).stem
     with open(ours, "rb") as handle:
         mine = read_po(handle, locale=code)
     with open(theirs, "rb") as handle:
@@ -334,7 +359,7 @@ def main(argv: list[str]) -> int:
         print("\n".join(found) or f"{len(entries)} messages, every catalog complete")
         return 1 if found else 0
     if command == "merge-driver":
-        return merge_driver(*args[:3])
+        return merge_driver(*args[:4])
     print(__doc__)
     return 2
 

@@ -46,7 +46,7 @@ from typing import Any
 
 import discord
 
-from bench import postgres
+from bench import budget, postgres
 from bench.service import service_cost
 from bot.client import CookieJar
 from bot.config import Settings
@@ -54,7 +54,13 @@ from bot.service import Change, MatchService
 from bot.service.base import waiting_on
 from cogs import components
 from cogs.table import presenter_of
-from devtools.offline_discord import FakeDiscord, FakeInteraction, FakeMessage, FakeUser
+from devtools.offline_discord import (
+    FakeDiscord,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    RateLimits,
+)
 from games import GAMES
 
 GAME = "cover_your_assets"
@@ -145,8 +151,9 @@ class LoadDiscord(FakeDiscord):
     counts REST calls instead of recording them, and tells waiters when a click is
     answered and when someone is pinged."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, rate_limits: RateLimits | None = None, first_id: int = 0) -> None:
+        super().__init__(rate_limits=rate_limits, first_id=first_id)
+        self.watch: budget.Hook = lambda msg: None  # sees every public message and edit
         self.late = 0
         self.sent_at: dict[int, float] = {}
         self.answers: dict[int, asyncio.Future[float]] = {}  # acknowledgements
@@ -178,11 +185,6 @@ class LoadDiscord(FakeDiscord):
         finally:
             self.requests.clear()
 
-    @property
-    def rest_calls(self) -> int:
-        """Budgeted calls served so far (the interaction endpoints are free)."""
-        return self.calls.budgeted.total()
-
     def _log_public(self, msg: FakeMessage) -> None:
         pass  # the harness keeps all public text for leak checks; a load run does not
 
@@ -202,6 +204,7 @@ class LoadDiscord(FakeDiscord):
         msg = super()._create_message(request, channel, body, **kwargs)
         self._answered(kwargs.get("interaction"))
         if msg.visible_to is None:
+            self.watch(msg)
             if any(c.get("custom_id", "").startswith("cj:lobby:") for c in _flat(msg)):
                 self.tables[msg.channel_id] = msg.id
             for user_id in MENTION.findall(msg.content):
@@ -212,6 +215,8 @@ class LoadDiscord(FakeDiscord):
     def _edit_message(self, request: Any, msg: FakeMessage, body: Any, **kwargs: Any) -> Any:
         edited = super()._edit_message(request, msg, body, **kwargs)
         edited.history.clear()
+        if edited.visible_to is None:
+            self.watch(edited)
         self._answered(kwargs.get("interaction"))
         return edited
 
@@ -322,7 +327,10 @@ def _flat(msg: FakeMessage) -> list[dict[str, Any]]:
 
 
 def moves_in(message: FakeMessage) -> tuple[str, list[str] | None] | None:
-    """The first move a hand offers: a button, or the first values of a select."""
+    """The first move a hand offers: a button, or the first values of a select (none in
+    a hand view since deleted)."""
+    if message.deleted:
+        return None
     for component in _flat(message):
         custom_id = component.get("custom_id", "")
         if component.get("disabled"):
@@ -402,16 +410,26 @@ class Load:
     moves: int = 0
     failed: int = 0
     clicks: int = 0
-    rest_at_start: int = 0
     moves_at_start: int = 0
+    options: budget.BudgetOptions = field(default_factory=budget.BudgetOptions)
+    tables: budget.TableWatch | None = None
 
     async def person(self, table: int, user: FakeUser, host: bool) -> None:
         fake = self.fake
         event = fake.pinged.setdefault(user.id, asyncio.Event())
         hand: FakeMessage | None = None
         rng = random.Random(user.id)
+        if host and (wait := self.options.first_look(rng)):  # a human pace: Start comes later
+            await asyncio.sleep(wait)
+            hand = await self.look(table, user, host)
         while time.perf_counter() < self.deadline:
             move = moves_in(hand) if hand is not None and hand.id in fake.messages else None
+            if move is not None and (thinking := self.options.think(rng)):
+                await asyncio.sleep(thinking)
+                if time.perf_counter() >= self.deadline:
+                    break
+                # Meanwhile the hand may have changed under the person's eyes.
+                move = moves_in(hand) if hand is not None and hand.id in fake.messages else None
             if move is None:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(event.wait(), LOOK_AFTER * rng.uniform(0.8, 1.2))
@@ -435,6 +453,8 @@ class Load:
             table = fake.messages.get(fake.tables.get(channel, 0))
         if table is not None and (start := button(table, "cj:lobby:")) is not None:
             start = start.rsplit(":", 1)[0] + ":start"
+            if self.tables is not None:
+                self.tables.start_pressed(channel)
             await self.click(user, table, start, None)
         return None
 
@@ -564,7 +584,12 @@ async def prune_often(load: Load) -> None:
         await asyncio.sleep(PRUNE_EVERY)
         # The harness shares the bot's process and so its collector: its records were a
         # third of what a full collection walked, a pause the bot alone would not have.
-        load.fake.prune(keep=PRUNE_EVERY * 3, clicks_kept=PRUNE_EVERY)
+        # At a human pace there are few clicks to keep, and a click's answer may wait its
+        # turn behind the budget well past seconds: its token is kept as long as the bench
+        # waits for an answer (Discord keeps it 15 minutes), or the bot's late answer
+        # would find it gone.
+        kept = ANSWER_GIVE_UP if load.options.human else PRUNE_EVERY
+        load.fake.prune(keep=PRUNE_EVERY * 3, clicks_kept=kept)
 
 
 def hard_seats(table: int) -> int:
@@ -573,8 +598,14 @@ def hard_seats(table: int) -> int:
 
 
 async def open_tables(
-    fake: LoadDiscord, channels: int, hard_bots: bool = False, game: str = GAME
+    fake: LoadDiscord,
+    channels: int,
+    hard_bots: bool = False,
+    game: str = GAME,
+    options: budget.BudgetOptions = budget.DEFAULT,
 ) -> tuple[list[int], list[list[FakeUser]]]:
+    """A lobby in each channel, its people joined; started at once unless at a human pace
+    (the host presses Start in the run, ``Load.person``)."""
     ids, people = [], []
     seats = min(4, GAMES[game].max_players)
     for number in range(channels):
@@ -584,9 +615,11 @@ async def open_tables(
         level = {"bots": bots, "level": "hard"} if bots else {}
         await fake.slash(users[0], "play", channel=channel, game=game, **level)
         lobby = fake.messages[fake.tables[channel.id]]
+        await budget.set_match_pace(fake, users[0], lobby, options.match_pace)
         for user in users[1:]:
             await fake.click(user, lobby, lobby.find_button("Join"))
-        await fake.click(users[0], lobby, lobby.find_button("Start"))
+        if not options.human:
+            await fake.click(users[0], lobby, lobby.find_button("Start"))
         ids.append(channel.id)
         people.append(users)
     return ids, people
@@ -602,9 +635,10 @@ async def run(
     hard_bots: bool = False,
     pictures: bool = True,
     game: str = GAME,
+    options: budget.BudgetOptions = budget.DEFAULT,
 ) -> Figures | None:
     # Discord's own library logs a refused late answer at WARNING, and ours too: quiet
-    # them here, they are counted.
+    # them here, they are counted (a 429's warning and a message given up too: LogTally).
     logging.basicConfig(level=logging.ERROR)
     cost = await service_cost(300)
     bare = 1 / cost.per_action
@@ -622,6 +656,7 @@ async def run(
                 return None  # postgres.database said why
             url = found
         print(f"database: {database}; {game}; pictures {'on' if pictures else 'off'}", flush=True)
+        print(options.describe(), flush=True)
         settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
             discord_token="fake-token",
@@ -631,19 +666,31 @@ async def run(
             pictures=pictures,
             **({} if threshold is None else {"gc_threshold": threshold}),
         )
-        fake = LoadDiscord()
+        # Setting up is not measured: the limits come on when the run starts (a worker's
+        # shared ledger counts in real time, while opening the tables fast-forwards).
+        fake = LoadDiscord(None, budget.worker_first_id(options))
         stack.enter_context(timed_handlers(fake))
+        tally = stack.enter_context(budget.LogTally().installed())
         bot = CookieJar(settings)
         async with fake.running(bot, check_errors=False):
-            ids, people = await open_tables(fake, channels, hard_bots, game)
+            opening = time.perf_counter()
+            ids, people = await open_tables(fake, channels, hard_bots, game, options)
+            print(f"{channels} tables opened in {time.perf_counter() - opening:.0f} s", flush=True)
+            watch = budget.TableWatch(fake, fake.tables)
+            fake.watch = watch.shown
+            bot.service.listeners.append(watch.listen)
             speed = SpeedMeter(folder)
             await speed.start()
             speed.take()  # from the start of the measured run on
             with GcWatch() as gcw:
                 started = time.perf_counter()
-                load = Load(fake, people, ids, deadline=started + seconds)
+                load = Load(
+                    fake, people, ids, deadline=started + seconds, options=options, tables=watch
+                )
                 bot.service.listeners.append(_counter(load, bot.service))
-                load.rest_at_start = fake.rest_calls
+                fake.rate_limits = options.rate_limits()
+                calls_at_start = budget.calls_now(fake)
+                tally.clear()
                 base_rss = rss_mb()
                 tasks = [
                     asyncio.create_task(load.person(channel, user, seat == 0))
@@ -654,10 +701,14 @@ async def run(
                 pruner = asyncio.create_task(prune_often(load))
                 await asyncio.gather(*tasks)
                 elapsed = time.perf_counter() - started
+                watch.stop()  # the people stopped: how soon does each table catch up?
+                newest = asyncio.create_task(budget.newest_shown(bot, watch))
                 await reporter
                 pruner.cancel()
                 await speed.stop()
-                rest = fake.rest_calls - load.rest_at_start
+                lags = await newest
+                # After the tables caught up: a move's cost includes the calls it queued.
+                calls = budget.calls_since(fake, calls_at_start)
             errors = len(fake.error_logs)
             if pictures:
                 kept, clicks = presenter_of(bot).pictures, presenter_of(bot).clicks
@@ -674,7 +725,13 @@ async def run(
             # The run is over: what is still being sent is not measured.
             for task in [t for t in bot._background if not t.done()]:
                 task.cancel()
-    figures = print_summary(load, gcw, elapsed, bare, rest, errors, base_rss)
+    figures = print_summary(load, gcw, elapsed, bare, errors, base_rss)
+    figures.budget = budget.figures_of(
+        game, options, load.moves, calls, tally, watch, lags, load.failed, load.every_answer
+    )
+    budget.report(figures.budget)
+    if options.ledger is not None:  # a worker of --processes: its figures for the parent
+        print(figures.budget.dump(), flush=True)
     if hard_bots:
         thinker = bot.bots.thinker
         print(
@@ -711,13 +768,14 @@ def _counter(load: Load, service: MatchService) -> Any:
     return listen
 
 
-@dataclass(frozen=True)
+@dataclass
 class Figures:
     """What a run with pictures on is set against the same run with them off."""
 
     p99: float  # seconds, every click's acknowledgement
     failed: int
     growth: float  # MB of RSS after the first minute
+    budget: budget.BudgetFigures | None = None
 
 
 def print_summary(
@@ -725,7 +783,6 @@ def print_summary(
     gcw: GcWatch,
     elapsed: float,
     bare: float,
-    rest: int,
     errors: int,
     base_rss: float,
 ) -> Figures:
@@ -790,10 +847,6 @@ def print_summary(
         f"took {gcw.total:.1f} s wall, {gcw.total_cpu:.1f} s CPU "
         f"({gcw.total_cpu / elapsed:.1%} of the run)"
     )
-    print(
-        f"REST calls per move: {rest / max(1, load.moves):.2f} (target <= 2; interaction "
-        f"answers not counted)"
-    )
     return Figures(every.percentile(0.99), load.failed, growth)
 
 
@@ -831,28 +884,42 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument(
         "--game",
-        choices=sorted(GAMES),
+        choices=[*sorted(GAMES), "all"],
         default=GAME,
-        help="the game every table plays (four people, or as many as it seats)",
+        help="the game every table plays (four people, or as many as it seats); all: each in turn",
     )
+    budget.add_arguments(parser)
     args = parser.parse_args(argv)
-    figures = {}
-    for pictures in ("off", "on") if args.pictures == "both" else (args.pictures,):
-        figures[pictures] = asyncio.run(
-            run(
-                args.channels,
-                args.minutes * 60,
-                freeze=not args.no_freeze,
-                threshold=args.gc_threshold,
-                database=args.database,
-                hard_bots=args.hard_bots,
-                pictures=pictures == "on",
-                game=args.game,
+    options = budget.options_from(args)
+    games = sorted(GAMES) if args.game == "all" else [args.game]
+    if options.processes > 1:
+        lines = budget.run_workers(sys.argv[1:] if argv is None else argv, options, args.channels)
+        print(f"\n{options.processes} processes of one application, one budget:")
+        print(budget.games_table(budget.figures_by_game(lines)))
+        return
+    per_game = []
+    for game in games:
+        figures = {}
+        for pictures in ("off", "on") if args.pictures == "both" else (args.pictures,):
+            figures[pictures] = asyncio.run(
+                run(
+                    args.channels,
+                    args.minutes * 60,
+                    freeze=not args.no_freeze,
+                    threshold=args.gc_threshold,
+                    database=args.database,
+                    hard_bots=args.hard_bots,
+                    pictures=pictures == "on",
+                    game=game,
+                    options=options,
+                )
             )
-        )
-    off, on = figures.get("off"), figures.get("on")
-    if off is not None and on is not None:
-        print(side_by_side(off, on))
+        off, on = figures.get("off"), figures.get("on")
+        if off is not None and on is not None:
+            print(side_by_side(off, on))
+        per_game += [f.budget for f in figures.values() if f is not None and f.budget]
+    if len(per_game) > 1:
+        print("\n" + budget.games_table(per_game))
 
 
 if __name__ == "__main__":

@@ -239,6 +239,7 @@ class SharedLedger(Ledger):
                 text = handle.read()
                 yield handle, json.loads(text) if text else {}
             finally:
+                handle.flush()  # written out before another process may read it
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     def take(self, checks: Sequence[_Check], longest: float) -> _Taken:

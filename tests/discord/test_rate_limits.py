@@ -5,6 +5,7 @@ every process of the application; per-route buckets; interaction endpoints outsi
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import subprocess
@@ -130,6 +131,25 @@ def test_two_processes_of_one_application_share_one_budget(tmp_path: Path) -> No
     budget.routes = [RouteLimit("POST", re.compile(r"/channels/(\d+)/messages"), 2, 3600, "m", "m")]
     assert budget.check("POST", "/channels/1/messages").scope == "user"
     assert not budget.check("POST", "/channels/2/messages").refused
+
+
+def test_processes_taking_from_the_ledger_at_once_lose_no_count(tmp_path: Path) -> None:
+    """Two processes hammer one ledger together: every request is counted once, and each
+    reads whole what the other wrote (a write still in a buffer when the lock is let go
+    was read half-written: 'Extra data')."""
+    ledger = tmp_path / "budget.json"
+    hour = "RouteLimit('POST', re.compile(r'/channels/(\\d+)/messages'), 10**6, 3600, 'm', 'm')"
+    taker = (
+        "import re\n"
+        "from devtools.offline_discord.ratelimits import RateLimits, RouteLimit\n"
+        f"budget = RateLimits.shared({str(ledger)!r}, per_second=10**6)\n"
+        f"budget.routes = [{hour}]\n"
+        "for _ in range(400):\n"
+        "    assert not budget.check('POST', '/channels/1/messages').refused\n"
+    )
+    takers = [subprocess.Popen([sys.executable, "-c", taker], cwd=ROOT) for _ in range(2)]
+    assert [process.wait() for process in takers] == [0, 0]
+    assert json.loads(ledger.read_text())["m:1"][1] == 800
 
 
 def test_processes_sharing_a_ledger_share_the_global_second(tmp_path: Path) -> None:

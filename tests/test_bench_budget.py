@@ -1,0 +1,127 @@
+"""What the load bench counts against Discord's budget (bench/budget.py): the log lines it
+tallies, when a lobby turned into its table, how workers' figures add up, and the command
+line each worker of ``--processes`` gets."""
+
+from __future__ import annotations
+
+import logging
+
+from bench import budget
+from devtools.offline_discord import FakeDiscord, FakeMessage
+
+
+def record(name: str, message: str, level: int = logging.WARNING) -> logging.LogRecord:
+    return logging.LogRecord(name, level, __file__, 1, message, (), None)
+
+
+def test_the_tally_counts_429_warnings_and_messages_given_up_not_other_warnings() -> None:
+    tally = budget.LogTally()
+    for name, message in [
+        ("discord.http", "We are being rate limited. POST /x responded with 429. Retrying"),
+        ("discord.http", "Global rate limit has been hit. Retrying in 0.5 seconds."),
+        ("cogs.table.pings", "could not ping in channel 5"),
+        ("cogs.table.notices", "could not post the end of match abc"),
+        ("cogs.table.presenter", "gave up on the table of match abc: 429"),
+        ("cogs.table.posting", "the table edit failed (503); trying again in 1.0 s"),
+        ("bot.service", "could not ping, said someone else"),
+    ]:
+        tally.emit(record(name, message))
+    assert tally.rate_limited == 1 and tally.global_hits == 1
+    assert tally.lost == {"could not ping": 1, "could not post": 1, "gave up on": 1}
+    assert len(tally.samples) == 2  # examples of what was lost: pings and results
+    tally.clear()
+    assert tally.rate_limited == 0 and not tally.lost and not tally.samples
+
+
+def lobby(fake: FakeDiscord, channel_id: int, *, started: bool) -> FakeMessage:
+    custom_id = "cj:do:x" if started else "cj:lobby:abc:start"
+    row = {"type": 1, "components": [{"type": 2, "custom_id": custom_id, "label": "x"}]}
+    message = FakeMessage(
+        id=fake._new_id(),
+        channel_id=channel_id,
+        author_id=fake.bot_user.id,
+        embeds=[{"title": "started" if started else "lobby"}],
+        components=[row],
+    )
+    return message
+
+
+def test_a_lobby_counts_as_turned_when_its_message_shows_the_table() -> None:
+    fake = FakeDiscord(rate_limits=None)
+    channel = fake.add_channel("t").id
+    waiting = lobby(fake, channel, started=False)
+    tables = {channel: waiting.id}
+    watch = budget.TableWatch(fake, tables)
+    watch.start_pressed(channel)
+    watch.shown(waiting)  # still the lobby
+    other = lobby(fake, channel, started=True)
+    watch.shown(other)  # another message of the channel: not its table
+    assert len(watch.lobby_to_table.values) == 0
+    turned = lobby(fake, channel, started=True)
+    turned.id = waiting.id
+    watch.shown(turned)
+    assert len(watch.lobby_to_table.values) == 1 and watch.never_turned == 0
+    assert watch.said[channel][0] == budget.saying(turned.embeds)
+    watch.start_pressed(channel)
+    watch.stop()  # never turned before the run ended: counted, as too slow
+    assert len(watch.lobby_to_table.values) == 2 and watch.never_turned == 1
+
+
+def figures(**changed: object) -> budget.BudgetFigures:
+    values: dict[str, object] = dict(
+        game="toss_your_cookies",
+        moves=100,
+        budgeted=90,
+        free=300,
+        by_route={"patch_message": 60, "post_message": 30},
+        refused=2,
+        warned=2,
+        lost=0,
+        lost_samples=[],
+        lobby_p50=0.1,
+        lobby_max=0.5,
+        lobby_over=0,
+        lobby_count=10,
+        newest_max=2.0,
+        newest_over=0,
+        newest_count=10,
+        failed=0,
+        answer_p50=0.01,
+        answer_p99=0.2,
+        answer_max=0.4,
+        target=1.5,
+    )
+    values.update(changed)
+    return budget.BudgetFigures(**values)  # type: ignore[arg-type]
+
+
+def test_two_workers_figures_add_up_to_one_applications() -> None:
+    one = figures()
+    two = figures(moves=50, budgeted=70, by_route={"patch_message": 70}, answer_max=1.5)
+    both = budget.merged([budget.BudgetFigures.load(f.dump()) for f in (one, two)])
+    assert both.moves == 150 and both.budgeted == 160 and both.processes == 2
+    assert both.by_route == {"patch_message": 130, "post_message": 30}
+    assert both.answer_max == 1.5 and both.lobby_count == 20
+    assert round(both.budgeted_per_move, 3) == round(160 / 150, 3)
+
+
+def test_each_worker_gets_the_command_line_without_the_parents_share() -> None:
+    argv = ["--channels", "30", "--processes=2", "--pace", "human", "--budget", "10"]
+    assert list(budget._without(argv, "--processes", "--channels")) == [
+        "--pace",
+        "human",
+        "--budget",
+        "10",
+    ]
+
+
+def test_the_options_read_the_command_line() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    budget.add_arguments(parser)
+    options = budget.options_from(parser.parse_args(["--budget", "off", "--pace", "human"]))
+    assert options.per_second is None and options.rate_limits() is None and options.human
+    limited = budget.options_from(parser.parse_args(["--budget", "10", "--match-pace", "live"]))
+    limits = limited.rate_limits()
+    assert limits is not None and limits.per_second == 10 and limited.target() == 1.0

@@ -1,0 +1,84 @@
+"""Issue 38: every game played to its end in the pseudo-locale leaves no English on screen.
+
+One person, named in Hangul so any ASCII word can only be a leak, plays each game to its
+end against bots in a server and a client set to the pseudo-locale, then reads /help,
+/rules, /stats, /history, /replay (stepped privately) and /settings. The checker
+(tests/discord/untranslated.py) reads every message, edit, embed, button, select and
+modal the offline Discord recorded.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core.translations import PSEUDO
+from tests.discord.conftest import make_bot, table_of
+from tests.discord.harness import FakeDiscord, FakeUser
+from tests.discord.test_toss_your_cookies import move_in_hand
+from tests.discord.untranslated import report, untranslated
+
+# Each game with the lobby choices that keep its match short, and the bots that fill it.
+SHORT: dict[str, tuple[dict[str, list[str]], int]] = {
+    "cover_your_assets": ({"end_mode": ["quick"]}, 2),
+    "cover_your_cookies": ({}, 2),
+    "toss_your_cookies": ({}, 2),
+    "cookie_chomper": ({}, 1),
+    "braverse": ({}, 1),
+}
+
+
+async def play_in_pseudo(fake: FakeDiscord, bot, hana: FakeUser, game: str) -> str:  # type: ignore[no-untyped-def]
+    """/play ``game`` with bots and click the first legal move until it ends: its id."""
+    choices, bots = SHORT[game]
+    await fake.slash(hana, "play", game=game)
+    lobby = table_of(fake)
+    for name, values in choices.items():
+        select = next(s for s in lobby.selects() if s["custom_id"].endswith(f":{name}"))
+        await fake.select(hana, lobby, select["custom_id"], values)
+    join, _, add_bot, start = lobby.buttons()[:4]  # labels are pseudo: found by place
+    match_id = join.custom_id.split(":")[2]
+    await fake.click(hana, lobby, join)
+    for _ in range(bots):
+        await fake.click(hana, lobby, add_bot)
+    await fake.click(hana, lobby, start)
+    for _ in range(1500):
+        if (await bot.service.get(match_id)).status == "finished":
+            return match_id
+        if not await move_in_hand(fake, hana):
+            await fake.settle()
+    raise AssertionError("the match did not end")
+
+
+async def read_the_pages(
+    fake: FakeDiscord, hana: FakeUser, yuki: FakeUser, game: str, match_id: str
+) -> None:
+    """/help, /rules, /stats, /history, /settings, and /replay: posted, stepped by its
+    asker, and stepped on a private copy by somebody else who clicks it."""
+    for command in ("help", "stats", "history", "settings"):
+        await fake.slash(hana, command)
+    await fake.slash(hana, "rules", game=game)
+    await fake.slash(hana, "replay", match=match_id)
+    posted = fake.public_messages(fake.general)[-1]
+    await fake.click(hana, posted, posted.buttons()[2])  # Next
+    await fake.click(yuki, posted, posted.buttons()[2])
+    copy = fake.last_reply(yuki)
+    assert copy.ephemeral and copy.id != posted.id
+    await fake.click(yuki, copy, copy.buttons()[2])
+
+
+@pytest.mark.parametrize("game", sorted(SHORT))
+async def test_a_match_and_its_pages_read_no_english_in_the_pseudo_locale(
+    fake: FakeDiscord, db, game: str
+) -> None:
+    hana = fake.add_user("hana", display_name="하나", manage_guild=True)
+    yuki = fake.add_user("yuki", display_name="ゆき")
+    async with fake.running(make_bot(db)) as bot:
+        for user in (hana, yuki):
+            await fake.slash(user, "language", language=PSEUDO)
+        await fake.slash(hana, "settings", language=PSEUDO)
+        match_id = await play_in_pseudo(fake, bot, hana, game)
+        await read_the_pages(fake, hana, yuki, game, match_id)
+        seats = [seat.name for seat in (await bot.service.get(match_id)).seats]
+    left = untranslated(fake, names=[*seats, "하나", "ゆき"])
+    assert not left, report(left, most=80)
+    fake.assert_clean()

@@ -38,6 +38,8 @@ async def play_in_pseudo(fake: FakeDiscord, bot, hana: FakeUser, game: str) -> s
     join, _, add_bot, start = lobby.buttons()[:4]  # labels are pseudo: found by place
     match_id = join.custom_id.split(":")[2]
     await fake.click(hana, lobby, join)
+    for pick in (s for s in lobby.selects() if s["custom_id"].startswith("cj:seatpick:")):
+        await fake.select(hana, lobby, pick["custom_id"], [pick["options"][0]["value"]])
     for _ in range(bots):
         await fake.click(hana, lobby, add_bot)
     await fake.click(hana, lobby, start)
@@ -64,6 +66,9 @@ async def read_the_pages(
     copy = fake.last_reply(yuki)
     assert copy.ephemeral and copy.id != posted.id
     await fake.click(yuki, copy, copy.buttons()[2])
+    if game == "braverse":  # its decks: the list, and the form that imports one
+        await fake.slash(hana, "deck list")
+        await fake.slash(hana, "deck import")
 
 
 @pytest.mark.parametrize("game", sorted(SHORT))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.translations import PSEUDO
-from tests.discord.conftest import make_bot, table_of
+from tests.discord.conftest import make_bot, move_components, show_hand, table_of
 from tests.discord.harness import FakeDiscord, FakeUser
 from tests.discord.test_toss_your_cookies import move_in_hand
 from tests.discord.untranslated import report, untranslated
@@ -54,10 +54,16 @@ async def play_in_pseudo(fake: FakeDiscord, bot, hana: FakeUser, game: str) -> s
 async def read_the_pages(
     fake: FakeDiscord, hana: FakeUser, yuki: FakeUser, game: str, match_id: str
 ) -> None:
-    """/help, /rules, /stats, /history, /settings, and /replay: posted, stepped by its
-    asker, and stepped on a private copy by somebody else who clicks it."""
-    for command in ("help", "stats", "history", "settings"):
+    """/help, /rules, /stats, /history, /settings, /games, the last hand, stale buttons,
+    and /replay: posted, stepped by its asker, and on a private copy by somebody else."""
+    for command in ("help", "stats", "history", "settings", "games"):
         await fake.slash(hana, command)
+    await fake.slash(hana, "stats", options={"user": yuki})  # somebody who never played
+    await show_hand(fake, hana)  # "My last hand", the match over
+    lobby_join = table_of(fake).buttons()[0]
+    await fake.click(yuki, table_of(fake), lobby_join)  # a finished table's button
+    for stale in [m for m in fake.messages.values() if not m.deleted and move_components(m)[0]]:
+        await fake.click(hana, stale, move_components(stale)[0][0])  # a move of a match over
     await fake.slash(hana, "rules", game=game)
     await fake.slash(hana, "replay", match=match_id)
     posted = fake.public_messages(fake.general)[-1]

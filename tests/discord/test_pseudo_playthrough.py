@@ -38,8 +38,12 @@ async def play_in_pseudo(fake: FakeDiscord, bot, hana: FakeUser, game: str) -> s
     join, _, add_bot, start = lobby.buttons()[:4]  # labels are pseudo: found by place
     match_id = join.custom_id.split(":")[2]
     await fake.click(hana, lobby, join)
+    answer = fake.last_reply(hana)
+    for toggle in answer.buttons():  # "Always ask me" and the like, in the Join answer
+        await fake.click(hana, answer, toggle)
     for pick in (s for s in lobby.selects() if s["custom_id"].startswith("cj:seatpick:")):
-        await fake.select(hana, lobby, pick["custom_id"], [pick["options"][0]["value"]])
+        for option in (pick["options"][-1], pick["options"][0]):  # "One of my own…", a ready one
+            await fake.select(hana, lobby, pick["custom_id"], [option["value"]])
     for _ in range(bots):
         await fake.click(hana, lobby, add_bot)
     await fake.click(hana, lobby, start)

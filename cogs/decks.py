@@ -22,7 +22,7 @@ from cogs.components import guarded, service_of, tell
 from cogs.speech import label, personal, say
 from games import GAMES
 from games.core.protocol import CardLookup, SeatChoosing
-from games.core.text import Text, plain, t, tn
+from games.core.text import Text, plain, t, tc, tn
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -108,13 +108,21 @@ class ImportDeck(discord.ui.Modal, title="Import a deck"):
                 label=label(t("Cards, one line per card number"), language)[:45],
                 custom_id=CARDS_FIELD,
                 style=discord.TextStyle.paragraph,
-                placeholder="4 S1-001 Cinder Scout\n4x S1-002\nFlare Juggler x3",
+                placeholder=example_list(language),
                 max_length=LIST_LONGEST,
             )
         )
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         """Answered by ``Decks.on_interaction``, which also sees forms from before a restart."""
+
+
+def example_list(language: str) -> str:
+    """The form's example list, in the reader's language: a name after a card number is
+    only a reminder (any language reads), while a name alone must be the English one, so
+    the example names its cards by number."""
+    reminder = label(tc("card", "Cinder Scout"), language)
+    return "\n".join((f"4 S1-001 {reminder}", "4x S1-002", "S1-003 x3"))
 
 
 def submitted(components: list[dict[str, Any]]) -> dict[str, str]:

@@ -389,7 +389,7 @@ class SeatChoice(BaseModel):
     title: Words  # the select's name: "Choose deck"
     noun: Words  # "deck"
     catalogue: str  # which saved lists fit this game
-    ready: tuple[tuple[str, str], ...]  # (value, label) of the ready lists
+    ready: tuple[tuple[str, Words], ...]  # (value, label) of the ready lists
 
 
 @runtime_checkable

@@ -383,3 +383,16 @@ async def test_a_deck_cannot_take_a_ready_decks_name(fake, db) -> None:
         )
         assert await bot.service.decks(ana.id) == []
     fake.assert_clean()
+
+
+def test_the_import_forms_example_reads_as_a_list_in_every_language() -> None:
+    """The form's example is in the reader's language, and is a list the importer reads."""
+    from cogs.decks import example_list
+    from games.braverse.cards import braverse_pool
+    from games.braverse.decks import parse_deck
+    from games.core.translations import SELECTABLE
+
+    for language in SELECTABLE:
+        parsed = parse_deck(example_list(language), braverse_pool())
+        assert not parsed.unknown and len(parsed.cards) == 11, (language, parsed)
+    assert "불씨 정찰병" in example_list("ko")

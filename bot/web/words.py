@@ -35,7 +35,7 @@ def _escaped(data: str) -> str:
 def _said(context: jinja2.runtime.Context, text: Text) -> Markup:
     # The message is ours and holds no markup (tags come in as ``tag`` placeholders, which
     # the escape leaves as they are); a name in it is escaped.
-    return Markup(render(text, _language(context), escape=_escaped))
+    return _made(render(text, _language(context), escape=_escaped))
 
 
 @jinja2.pass_context
@@ -68,18 +68,20 @@ def say(context: jinja2.runtime.Context, text: object) -> str:
     return render(text, _language(context)) if isinstance(text, Text) else str(text)
 
 
-@jinja2.pass_context
-def tag(context: jinja2.runtime.Context, name: str, **attrs: object) -> Markup:
+def tag(name: str, **attrs: object) -> Markup:
     """A tag a message places by a placeholder (``{a}watch the replay{end}``): translators
     and the pseudo-locale move it, never spell it; its attributes are escaped."""
-    opened = Markup("<{}").format(name)
-    for key, value in attrs.items():
-        opened += Markup(' {}="{}"').format(key, value)
-    return opened + Markup(">")
+    said = "".join(f' {key}="{escape(value)}"' for key, value in attrs.items())
+    return _made(f"<{escape(name)}{said}>")
 
 
 def end(name: str) -> Markup:
-    return Markup("</{}>").format(name)
+    return _made(f"</{escape(name)}>")
+
+
+def _made(html: str) -> Markup:
+    """The one place here that marks HTML safe: each caller escaped what was not ours."""
+    return Markup(html)
 
 
 # An event's status and an entrant's state as the pages show them (stored as codes).

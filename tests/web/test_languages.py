@@ -64,6 +64,7 @@ async def test_a_korean_servers_pages_say_lang_ko_and_speak_korean(
     pages = await pages_in(service, web, "ko")
     for kind, page in pages.items():
         assert '<html lang="ko">' in page, kind
+        assert XSS not in page, kind  # a name in a translated sentence is escaped too
     assert "지금 진행 중인 게임" in pages["front"]
     assert "리더보드" in pages["front"]
     assert "순위" in pages["event"] and "1라운드" in pages["event"]

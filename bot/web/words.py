@@ -9,7 +9,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from games.core.text import Text, t, tc, tn, tnc
+from games.core.text import Text, tc
 from games.core.translations import ENGLISH, PSEUDO, render
 from games.core.words import place
 
@@ -40,26 +40,27 @@ def _said(context: jinja2.runtime.Context, text: Text) -> Markup:
 
 @jinja2.pass_context
 def t_page(context: jinja2.runtime.Context, message: str, **args: Any) -> Markup:
-    return _said(context, t(message, **args))
+    # The templates' literals are extracted from the templates: built here from the Text.
+    return _said(context, Text(message, args))
 
 
 @jinja2.pass_context
 def tn_page(
     context: jinja2.runtime.Context, singular: str, plural: str, n: float, **args: Any
 ) -> Markup:
-    return _said(context, tn(singular, plural, n=n, **args))
+    return _said(context, Text(singular, {"n": n, **args}, plural=plural))
 
 
 @jinja2.pass_context
 def tc_page(context: jinja2.runtime.Context, where: str, message: str, **args: Any) -> Markup:
-    return _said(context, tc(where, message, **args))
+    return _said(context, Text(message, args, context=where))
 
 
 @jinja2.pass_context
 def tnc_page(
     context: jinja2.runtime.Context, where: str, singular: str, plural: str, n: float, **args: Any
 ) -> Markup:
-    return _said(context, tnc(where, singular, plural, n=n, **args))
+    return _said(context, Text(singular, {"n": n, **args}, plural=plural, context=where))
 
 
 @jinja2.pass_context

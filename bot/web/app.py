@@ -23,12 +23,12 @@ from bot.service.history import History
 from bot.service.tournaments.drawn import bracket_drawn
 from bot.service.tournaments.models import view_of
 from bot.store import Store, open_store
-from bot.web import pages
+from bot.web import pages, words
 from bot.web.live import LiveTables, Watched
 from bot.web.reader import Reader, Site
 from bot.web.security import Buckets, guarded, with_headers
 from games.core.protocol import Game
-from games.core.words import ordinal, plural
+from games.core.translations import ENGLISH
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +68,10 @@ def on_site(page: Page) -> Callable[[web.Request], Awaitable[web.StreamResponse]
     return handler
 
 
-def html(request: web.Request, template: str, **values: object) -> web.Response:
-    return page_response(request, request.app[TEMPLATES].get_template(template).render(**values))
+def html(request: web.Request, template: str, site: Site, **values: object) -> web.Response:
+    """A page of ``site``, in its language."""
+    page = request.app[TEMPLATES].get_template(template)
+    return page_response(request, page.render(site=site, language=site.language, **values))
 
 
 def page_response(request: web.Request, text: str, gzipped: bytes | None = None) -> web.Response:
@@ -194,7 +196,7 @@ async def event_drawn(request: web.Request, site: Site) -> Drawn:
     if event is None:
         raise not_found()
     kept = request.app[EVENTS]
-    key = (event.tournament_id, site.token, event.status, event.round)
+    key = (event.tournament_id, site.token, site.language, event.status, event.round)
     now = time.monotonic()
     found = kept.get(event.tournament_id)
     if found is None or found[0] != key or now - found[1] > EVENT_KEPT:
@@ -207,6 +209,7 @@ async def event_drawn(request: web.Request, site: Site) -> Drawn:
             page = pages.event_page(view)
             text = env.get_template("event.html").render(
                 site=site,
+                language=site.language,
                 event=page,
                 bracket=bracket is not None,
                 refresh=EVENT_REFRESH_MS if event.is_open else None,
@@ -244,12 +247,13 @@ def templates() -> jinja2.Environment:
         autoescape=True,  # every string people wrote is escaped, whatever the file's name
         undefined=jinja2.StrictUndefined,
     )
-    env.filters["discord"] = pages.discord_text
+    env.filters["discord"] = jinja2.pass_context(
+        lambda context, text: pages.discord_text(text, context.get("language") or ENGLISH)
+    )
     env.filters["when"] = pages.when
     env.filters["day"] = pages.day
     env.filters["rating"] = pages.rating
-    env.filters["plural"] = plural
-    env.filters["ordinal"] = ordinal
+    words.install(env)
     return env
 
 
@@ -264,7 +268,9 @@ def make_app(reader: Reader, *, buckets: Buckets | None = None) -> web.Applicati
     app[READER] = reader
     app[EVENTS] = {}
     app[TEMPLATES] = env
-    app[LIVE] = LiveTables(reader, lambda now: pages.table_text(env, now))
+    app[LIVE] = LiveTables(
+        reader, lambda now: pages.table_text(env, now, reader.language(now.record.guild_id))
+    )
     app.add_routes(
         [
             web.get(f"{SERVER}/", on_site(front)),

@@ -17,7 +17,7 @@ from bot.tournaments.tiebreakers import TIEBREAKS, tiebreaker_text
 from bot.web.bracket import Part, bracket_parts
 from bot.web.reader import Curve, TableNow, step_now
 from games.core.protocol import Game
-from games.core.text import Text
+from games.core.text import Text, t
 from games.core.translations import ENGLISH, render
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -84,15 +84,16 @@ def when(stamp: float | None) -> str:
     return "" if found is None else found.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def table_text(env: jinja2.Environment, now: TableNow) -> str:
+def table_text(env: jinja2.Environment, now: TableNow, language: str = ENGLISH) -> str:
     """The table fragment: the same HTML in the page and in each live update."""
-    return env.get_template("_table.html").render(now=now)
+    return env.get_template("_table.html").render(now=now, language=language)
 
 
 @dataclass(frozen=True)
 class Step:
     number: int
-    label: str  # who moved and what ("" for the deal)
+    who: str  # the seat that moved ("" for the deal or the table itself)
+    label: str  # what was done (a Text, or an old stored line)
     now: TableNow
 
 
@@ -103,8 +104,10 @@ def replay_steps(found: Replay, game: Game) -> list[Step]:
     steps = []
     for frame in found.frames:
         who = names.get(frame.seat, "") if frame.seat is not None else ""
-        label = f"{who}: {frame.label}" if who and frame.label else frame.label
-        steps.append(Step(frame.step, label, step_now(record, game, frame.state)))
+        label = frame.label
+        steps.append(
+            Step(frame.step, who if label else "", label, step_now(record, game, frame.state))
+        )
     return steps
 
 
@@ -159,17 +162,22 @@ def event_page(view: TournamentView) -> EventPage:
     drawn = view.drawn_bracket()
     rounds = []
     results = {(r.round, r.table_no): r for r in view.results}
-    for number in sorted({t.round for t in view.tables} | {r.round for r in view.results}):
+    for number in sorted({p.round for p in view.tables} | {r.round for r in view.results}):
         tables = []
-        for t in sorted((t for t in view.tables if t.round == number), key=lambda t: t.table_no):
-            result = results.get((number, t.table_no))
+        at = sorted((p for p in view.tables if p.round == number), key=lambda p: p.table_no)
+        for paired in at:
+            result = results.get((number, paired.table_no))
             said = ""
             if result is not None and result.kind == "table":
                 order = sorted(zip(result.places, result.players, strict=True))
                 said = ", ".join(f"{place}. {names[p]}" for place, p in order)
-            elif t.status == "playing":
+            elif paired.status == "playing":
                 said = "playing"
-            tables.append(PairedTable(t.table_no, [names[p] for p in t.seats], said, t.match_id))
+            tables.append(
+                PairedTable(
+                    paired.table_no, [names[p] for p in paired.seats], said, paired.match_id
+                )
+            )
         byes = [names[r.players[0]] for r in view.results if r.round == number and r.kind == "bye"]
         rounds.append(RoundRows(number, tables, byes))
     return EventPage(
@@ -193,7 +201,7 @@ class CurveSvg:
     matches: int
     low: int
     high: int
-    sentence: str = ""  # set: the curve is said, not drawn
+    sentence: str = ""  # set (a Text): the curve is said, not drawn
     points: str = ""  # the polyline's "x,y x,y"
     dots: list[tuple[str, str]] = field(default_factory=list)  # the last DOTS points
     grid: list[tuple[str, str]] = field(default_factory=list)  # (y, rating label or "")
@@ -216,7 +224,11 @@ def curve_svg(curve: Curve) -> CurveSvg:
     match named under it."""
     values = [value for _, value in curve.points]
     if len(values) < 2:
-        said = f"One rated match so far: {rating(values[0])}." if values else "No rated match yet."
+        said = (
+            t("One rated match so far: {rating}.", rating=rating(values[0]))
+            if values
+            else t("No rated match yet.")
+        )
         only = values[0] if values else 0
         return CurveSvg(curve.game, only, len(values), only, only, sentence=said)
     low, high = min(values), max(values)
@@ -244,5 +256,5 @@ def curve_svg(curve: Curve) -> CurveSvg:
         points=" ".join(xy),
         dots=[(x, y) for x, y in (point.split(",") for point in xy[-DOTS:])],
         grid=grid,
-        ticks=("match 1", f"match {len(values)}"),
+        ticks=(t("match {n}", n=1), t("match {n}", n=len(values))),
     )

@@ -27,6 +27,7 @@ from bot.tournaments.formats import format_class
 from bot.web.paths import site_root
 from games.core.panels import Panel, Panels
 from games.core.protocol import Game, GameState, Picturing
+from games.core.translations import ENGLISH, language_for
 
 LEADERS_SHOWN = 10
 PLAYER_MATCHES = 50  # finished matches listed on a player's page
@@ -41,6 +42,7 @@ class Site:
     guild_id: int
     root: str  # /s/<guild>/<token>
     token: str
+    language: str = ENGLISH  # the server's ``/settings language:`` (its public messages')
 
 
 @dataclass(frozen=True)
@@ -189,6 +191,9 @@ class Reader:
         self.history = history
         # Computed once per finished event from its standings (``Final``).
         self.finals: dict[str, Final] = {}
+        # Each server's language as its last page load read it: a live table's changes
+        # render in it without a read of the settings per change.
+        self.languages: dict[int, str] = {}
 
     async def site(self, guild_id: int, token: str) -> Site | None:
         """The server if it opted in and ``token`` is its current one; else None (404)."""
@@ -197,7 +202,13 @@ class Reader:
             return None
         if not secrets.compare_digest(settings.web_token.encode(), token.encode()):
             return None
-        return Site(guild_id, site_root(guild_id, token), token)
+        language = language_for(settings.language)
+        self.languages[guild_id] = language
+        return Site(guild_id, site_root(guild_id, token), token, language)
+
+    def language(self, guild_id: int) -> str:
+        """A server's page language as last read (English before any page load)."""
+        return self.languages.get(guild_id, ENGLISH)
 
     async def current_token(self, guild_id: int) -> str | None:
         settings = GuildSettings.model_validate_json(await self.store.guild_settings(guild_id))

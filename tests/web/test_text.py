@@ -47,7 +47,8 @@ def test_a_texts_names_are_inert_in_the_pages_markdown() -> None:
 
 def test_no_template_marks_anything_safe_and_only_two_places_make_markup() -> None:
     """Names reach the pages as data: the templates never mark a value safe, and markup is
-    made in two places only, each from text it escaped first (``discord_text``) or from a
+    made in three places only, each from text it escaped first (``discord_text``, and the
+    templates' ``t`` whose catalog message is ours and whose data it escapes) or from a
     fragment a template rendered with autoescape (the live table)."""
     import re
     from pathlib import Path
@@ -61,4 +62,4 @@ def test_no_template_marks_anything_safe_and_only_two_places_make_markup() -> No
         for line in path.read_text().splitlines()
         if "Markup(" in line
     ]
-    assert sorted(name for name, _ in made) == ["app.py", "pages.py"], made
+    assert sorted(name for name, _ in made) == ["app.py", "pages.py", "words.py"], made

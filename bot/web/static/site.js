@@ -5,14 +5,8 @@
 // The match ended while watched: say so as a page loaded then would, the replay linked
 // (a finished match has one; a cancelled one does not), and no longer that it follows.
 function ended(turn, status) {
-  turn.textContent = "This match is over";
-  if (status === "finished") {
-    const link = document.createElement("a");
-    link.href = turn.dataset.replayUrl;
-    link.textContent = "watch the replay";
-    turn.append(" · ", link);
-  }
-  turn.append(".");
+  // The server's sentences (data attributes, in the page's language, names escaped).
+  turn.innerHTML = status === "finished" ? turn.dataset.overReplay : turn.dataset.over;
   const follows = document.getElementById("follows");
   if (follows) {
     follows.remove();
@@ -54,10 +48,13 @@ function followTable(body) {
     }
     turn.dataset.status = now.status;
     if (now.status === "active") {
-      const waiting = document.createElement("strong");
-      waiting.id = "waiting";
-      waiting.textContent = now.waiting;
-      turn.replaceChildren(...(now.waiting ? ["Waiting on ", waiting] : [waiting]));
+      if (now.waiting) {
+        turn.innerHTML = turn.dataset.waitingWords; // the server's sentence, "{names}" in it
+      } else {
+        turn.replaceChildren(document.createElement("strong"));
+        turn.firstChild.id = "waiting";
+      }
+      document.getElementById("waiting").textContent = now.waiting; // names as text
     } else {
       ended(turn, now.status);
       source.close();
@@ -84,7 +81,8 @@ function stepReplay() {
         img.removeAttribute("data-src");
       }
     });
-    label.textContent = "Step " + step + " of " + last;
+    // The sentence comes in the page's language, its step left as "{step}".
+    label.textContent = label.dataset.words.replace("{step}", step);
     back.disabled = step === 0; // nothing before the deal, nothing after the last move
     forward.disabled = step === last;
     document.body.dataset.step = String(step);

@@ -1,0 +1,96 @@
+"""The pages speak the server's language (``/settings language:``), issue 38: the
+``<html lang>`` says it, every word of ours is translated, names stay as written."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+from aiohttp.test_utils import TestClient
+
+from bot.service import MatchService
+from bot.tournaments.tiebreakers import TIEBREAKS
+from games import GAMES
+from games.core.words import BOT_NAMES
+from tests.discord.untranslated import report, words_in
+from tests.web.conftest import ANA, GUILD, MOD, XSS, every_page_kind
+from tests.web.test_pages import get_text
+
+
+class Shown(HTMLParser):
+    """What a reader sees of a page: its text, and the words of its alt, aria-label and
+    title attributes; scripts and styles aside, and the bracket written out (its round
+    titles and rows come from the bracket picture's drawing, English yet)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.strings: list[str] = []
+        self.hidden = 0
+        self.bracket = 0  # divs open inside the bracket written out
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self.hidden += 1
+        if tag == "div" and (self.bracket or "bracket-part" in (dict(attrs).get("class") or "")):
+            self.bracket += 1
+            self.hidden += 1
+        self.strings += [v for k, v in attrs if k in ("alt", "aria-label", "title") and v]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style") or (tag == "div" and self.bracket):
+            self.hidden -= 1
+        if tag == "div" and self.bracket:
+            self.bracket -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden and data.strip():
+            self.strings.append(data)
+
+
+def shown(page: str) -> list[str]:
+    parser = Shown()
+    parser.feed(page)
+    return parser.strings
+
+
+async def pages_in(service: MatchService, web: TestClient, language: str) -> dict[str, str]:
+    paths = await every_page_kind(service)
+    await service.set_guild_defaults(GUILD, MOD, {"language": language})
+    return {kind: await get_text(web, path) for kind, path in paths.items()}
+
+
+async def test_a_korean_servers_pages_say_lang_ko_and_speak_korean(
+    service: MatchService, web: TestClient
+) -> None:
+    pages = await pages_in(service, web, "ko")
+    for kind, page in pages.items():
+        assert '<html lang="ko">' in page, kind
+        assert XSS not in page, kind  # a name in a translated sentence is escaped too
+    assert "지금 진행 중인 게임" in pages["front"]
+    assert "리더보드" in pages["front"]
+    assert "순위" in pages["event"] and "1라운드" in pages["event"]
+    assert "다시 보기" in pages["replay"]
+    assert "Being played now" not in pages["front"] and "Standings" not in pages["event"]
+
+
+async def test_an_english_servers_pages_stay_english(
+    service: MatchService, web: TestClient
+) -> None:
+    pages = await pages_in(service, web, "")
+    assert all('<html lang="en">' in page for page in pages.values())
+    assert "Being played now" in pages["front"] and "Leaderboards" in pages["front"]
+    assert "Standings" in pages["event"] and "Round 1" in pages["event"]
+    assert "Step 0 of" in pages["replay"]
+
+
+async def test_in_the_pseudo_locale_no_english_word_is_left_on_any_page(
+    service: MatchService, web: TestClient
+) -> None:
+    pages = await pages_in(service, web, "pseudo")
+    # Names as written (the tiebreaks' too, as in Discord: OMW% is their name); dates stay
+    # ISO, in UTC, in every language.
+    people = [ANA.name, XSS, "Basil", "Ginger", *BOT_NAMES]
+    names = [*people, *TIEBREAKS, *(game.name for game in GAMES.values()), "UTC"]
+    for kind, page in pages.items():
+        assert '<html lang="en-XA">' in page, kind
+        left = words_in(shown(page), names)
+        assert not left, f"{kind}:\n{report(left)}"

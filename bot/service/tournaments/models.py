@@ -24,6 +24,7 @@ from bot.tournaments.progress import Progress, to_table_result
 from bot.tournaments.results import meetings
 from bot.tournaments.standings import Standing
 from games.core.protocol import Game
+from games.core.text import Text, tc
 from games.core.words import plural
 
 # Pause between rounds, so players can read the standings (async events go straight on).
@@ -112,10 +113,11 @@ class TournamentView:
     def entrant(self, number: int) -> EntrantRecord:
         return next(e for e in self.entrants if e.entrant == number)
 
-    def gone_words(self) -> dict[int, str]:
+    def gone_words(self) -> dict[int, Text]:
         """What the standings say of a player who is out by the organiser's hand:
         "disqualified" (the rest who left are "dropped")."""
-        return {e.entrant: "disqualified" for e in self.entrants if e.state == "disqualified"}
+        gone = tc("standings", "disqualified")
+        return {e.entrant: gone for e in self.entrants if e.state == "disqualified"}
 
     def name(self, number: int) -> str:
         return self.entrant(number).name

@@ -24,8 +24,7 @@ from bot.tournaments.progress import Progress, to_table_result
 from bot.tournaments.results import meetings
 from bot.tournaments.standings import Standing
 from games.core.protocol import Game
-from games.core.text import Text, tc
-from games.core.words import plural
+from games.core.text import Text, tc, tn
 
 # Pause between rounds, so players can read the standings (async events go straight on).
 GRACE: dict[str, float] = {"live": 120.0, "casual": 0.0, "async": 0.0, "correspondence": 0.0}
@@ -242,17 +241,27 @@ class TooFewPlayers(UserError):
     def __init__(self, needed: int, found: int, unchecked: int = 0) -> None:
         self.needed, self.found, self.unchecked = needed, found, unchecked
         if unchecked:
-            waiting = (
-                f" checked in; there {'is' if found == 1 else 'are'} {found} "
-                f"({plural(unchecked, 'more player')} signed up but "
-                f"{'has' if unchecked == 1 else 'have'} not checked in: they press "
-                "**Check in**)"
+            said = tn(
+                "A tournament needs at least {needed} players checked in; there is {n} "
+                "({unchecked}: they press **Check in**). Add bots or wait.",
+                "A tournament needs at least {needed} players checked in; there are {n} "
+                "({unchecked}: they press **Check in**). Add bots or wait.",
+                n=found,
+                needed=needed,
+                unchecked=tn(
+                    "{n} more player signed up but has not checked in",
+                    "{n} more players signed up but have not checked in",
+                    n=unchecked,
+                ),
             )
         else:
-            waiting = f"; there {'is' if found == 1 else 'are'} {found}"
-        super().__init__(
-            f"A tournament needs at least {needed} players{waiting}. Add bots or wait."
-        )
+            said = tn(
+                "A tournament needs at least {needed} players; there is {n}. Add bots or wait.",
+                "A tournament needs at least {needed} players; there are {n}. Add bots or wait.",
+                n=found,
+                needed=needed,
+            )
+        super().__init__(said)
 
 
 def points_text(points: Fraction) -> str:

@@ -11,7 +11,7 @@ import discord
 
 from bot.errors import UserError
 from bot.service import Person
-from bot.service.tournaments import Tournaments, TournamentView, points_text
+from bot.service.tournaments import Tournaments, TournamentView
 from bot.tournaments.tiebreakers import tiebreaker_text
 from cogs import render
 from cogs.components import (
@@ -29,21 +29,25 @@ from cogs.components import (
     tell,
 )
 from cogs.pictures import keep
-from cogs.speech import personal
+from cogs.speech import personal, public, say
 from cogs.tournaments.embeds import pairings_pages, tiebreak_words
 from cogs.tournaments.pictures import BRACKET
 from games.core.levels import LEVEL_NAMES, Level
-from games.core.text import t
+from games.core.text import Names, Text, joined, t, tc, tn
 from games.core.translations import ENGLISH
-from games.core.words import points_word
 
 EID = r"(?P<tid>[0-9a-f]{8})"
+
+
 # What a bye is in the format (``Format.bye``), said to the player who has it.
-BYE_LINES = {
-    "win": "☕ You have the bye in round {round}: it counts as a win.",
-    "rest": "☕ You rest in round {round}: everyone rests once in an odd field.",
-    "pass": "☕ You pass round {round} unplayed: you go on to the next round.",
-}
+def bye_line(bye: str, round_no: int) -> Text:
+    if bye == "rest":
+        return t(
+            "☕ You rest in round {round}: everyone rests once in an odd field.", round=round_no
+        )
+    if bye == "pass":
+        return t("☕ You pass round {round} unplayed: you go on to the next round.", round=round_no)
+    return t("☕ You have the bye in round {round}: it counts as a win.", round=round_no)
 
 
 def tournaments_of(interaction: discord.Interaction) -> Tournaments:
@@ -67,28 +71,36 @@ class TournamentButton(
     PREFIX, KEY = "ev", "tid"
     LOOK = {
         **SIGNUP_LOOK,
-        "checkin": ("Check in", discord.ButtonStyle.primary, "✅"),
-        "mytable": ("My table", discord.ButtonStyle.primary, "🪑"),
-        "standing": ("My standing", discord.ButtonStyle.secondary, "📊"),
-        "stay": ("Stay in", discord.ButtonStyle.success, "💪"),
-        "next": ("Start now", discord.ButtonStyle.primary, "⏭️"),
+        "checkin": (tc("button", "Check in"), discord.ButtonStyle.primary, "✅"),
+        "mytable": (tc("button", "My table"), discord.ButtonStyle.primary, "🪑"),
+        "standing": (tc("button", "My standing"), discord.ButtonStyle.secondary, "📊"),
+        "stay": (tc("button", "Stay in"), discord.ButtonStyle.success, "💪"),
+        "next": (tc("button", "Start now"), discord.ButtonStyle.primary, "⏭️"),
     }
 
     async def _run(self, interaction: discord.Interaction) -> None:
         events, who, tid = tournaments_of(interaction), with_roles(interaction), self.key
         if self.verb == "join":
             entrant = await events.join(tid, who)
-            where = "on the waitlist" if entrant.state == "waitlist" else "in"
             event = await events.get(tid)
             if event.status != "signup":
-                where = f"in from round {event.round + 1}, with a loss for each round played"
-            await tell(interaction, f"🙋 You are {where}, as **{entrant.name}**.")
+                said = t(
+                    "🙋 You are in from round {round}, with a loss for each round played, "
+                    "as **{name}**.",
+                    round=event.round + 1,
+                    name=entrant.name,
+                )
+            elif entrant.state == "waitlist":
+                said = t("🙋 You are on the waitlist, as **{name}**.", name=entrant.name)
+            else:
+                said = t("🙋 You are in, as **{name}**.", name=entrant.name)
+            await tell(interaction, said)
         elif self.verb == "leave":
             await events.leave(tid, who)
-            await tell(interaction, "🚪 You left the tournament.")
+            await tell(interaction, t("🚪 You left the tournament."))
         elif self.verb == "checkin":
             await events.check_in(tid, who)
-            await tell(interaction, "✅ You are checked in. The organiser starts the event.")
+            await tell(interaction, t("✅ You are checked in. The organiser starts the event."))
         elif self.verb == "bot":
             # Added at the server's level; the private answer offers the others.
             entrant = await events.add_bot(tid, who)
@@ -104,10 +116,10 @@ class TournamentButton(
             # Opening the first round's threads and matches takes several calls to Discord.
             await interaction.response.defer(ephemeral=True, thinking=True)
             await events.start(tid, who)
-            await tell(interaction, "▶️ The tournament is on: round 1 is paired.")
+            await tell(interaction, t("▶️ The tournament is on: round 1 is paired."))
         elif self.verb == "cancel":
             await events.cancel(tid, who)
-            await tell(interaction, "✖️ You cancelled the tournament.")
+            await tell(interaction, t("✖️ You cancelled the tournament."))
         elif self.verb == "mytable":
             await tell(interaction, await my_table(events, tid, interaction.user.id))
         elif self.verb == "standing":
@@ -115,10 +127,12 @@ class TournamentButton(
         elif self.verb == "next":
             await interaction.response.defer(ephemeral=True, thinking=True)
             number = await events.start_now(tid, who)
-            await tell(interaction, f"⏭️ Round {number} is paired: the pairings are below.")
+            await tell(
+                interaction, t("⏭️ Round {round} is paired: the pairings are below.", round=number)
+            )
         elif self.verb == "stay":
             await events.stay_in(tid, who)
-            await tell(interaction, "💪 You stay in: you will be paired next round.")
+            await tell(interaction, t("💪 You stay in: you will be paired next round."))
 
 
 def event_bot_ids(tournament_id: str, entrant: int) -> Callable[[Level], str]:
@@ -151,52 +165,80 @@ class EventBotButton(
         entrant = await events.set_bot_level(
             self.tournament_id, with_roles(interaction), self.entrant, self.level
         )
-        return f"{entrant.name} plays its tables at {LEVEL_NAMES[self.level]}."
+        return t(
+            "{bot} plays its tables at {level}.", bot=entrant.name, level=LEVEL_NAMES[self.level]
+        )
 
 
-async def my_table(events: Tournaments, tournament_id: str, user_id: int) -> str:
+async def my_table(events: Tournaments, tournament_id: str, user_id: int) -> Text:
     view = await events.view(tournament_id)
     mine = view.of_user(user_id)
     if mine is None:
-        return "You are not playing in this tournament."
+        return t("You are not playing in this tournament.")
     round_no = view.event.round
     for table in view.tables:
         if table.round == round_no and mine.entrant in table.seats:
-            where = f"<#{table.thread_id}>" if table.thread_id else "its thread"
-            others = ", ".join(view.name(p) for p in table.seats if p != mine.entrant)
-            return f"🪑 Round {round_no}, table {table.table_no} with {others}: {where}."
+            others = Names(view.name(p) for p in table.seats if p != mine.entrant)
+            if table.thread_id:
+                return t(
+                    "🪑 Round {round}, table {table} with {others}: <#{thread}>.",
+                    round=round_no,
+                    table=table.table_no,
+                    others=others,
+                    thread=table.thread_id,
+                )
+            return t(
+                "🪑 Round {round}, table {table} with {others}: its thread.",
+                round=round_no,
+                table=table.table_no,
+                others=others,
+            )
     if any(
         r.round == round_no and r.kind == "bye" and mine.entrant in r.players for r in view.results
     ):
-        return BYE_LINES[view.format.bye].format(round=round_no)
+        return bye_line(view.format.bye, round_no)
     if mine.entrant in view.format.waiting(view.progress, round_no):
-        return (
-            f"⏳ You have no match in round {round_no}: you are still in, and wait for an "
-            "opponent to come through. The pairings show the bracket."
+        return t(
+            "⏳ You have no match in round {round}: you are still in, and wait for an "
+            "opponent to come through. The pairings show the bracket.",
+            round=round_no,
         )
-    return f"You have no table in round {round_no}."
+    return t("You have no table in round {round}.", round=round_no)
 
 
-async def my_standing(events: Tournaments, tournament_id: str, user_id: int) -> str:
+async def my_standing(events: Tournaments, tournament_id: str, user_id: int) -> Text:
     view = await events.view(tournament_id)
     mine = view.of_user(user_id)
     line = next((s for s in view.standings if mine and s.player == mine.entrant), None)
     if line is None:
-        return "You are not in this tournament's standings."
+        return t("You are not in this tournament's standings.")
+    # a tiebreaker's name (OMW%) and its figure are the same in every language
     breakers = " · ".join(
         f"{name} {tiebreaker_text(name, value)}" for name, value in line.tiebreakers
     )
+    pts, of = float(line.points), len(view.standings)
+    if breakers:
+        said = tn(
+            "📊 You are **#{rank}** of {of} with **{n}** point ({breakers}).",
+            "📊 You are **#{rank}** of {of} with **{n}** points ({breakers}).",
+            n=pts,
+            rank=line.rank,
+            of=of,
+            breakers=breakers,
+        )
+    else:
+        said = tn(
+            "📊 You are **#{rank}** of {of} with **{n}** point.",
+            "📊 You are **#{rank}** of {of} with **{n}** points.",
+            n=pts,
+            rank=line.rank,
+            of=of,
+        )
     words = tiebreak_words([name for name, _ in line.tiebreakers])
-    return (
-        f"📊 You are **#{line.rank}** of {len(view.standings)} with "
-        f"**{points_text(line.points)}** {points_word(float(line.points))}"
-        + (f" ({breakers})" if breakers else "")
-        + "."
-        + (f"\n-# {words}" if words else "")
-    )
+    return joined((said, words), "\n-# ") if words else said  # the small print under it
 
 
-def signup_buttons(view: TournamentView) -> discord.ui.View | None:
+def signup_buttons(view: TournamentView, language: str = ENGLISH) -> discord.ui.View | None:
     tid = view.event.tournament_id
     buttons = components_view()
     if view.event.status == "signup":
@@ -213,7 +255,7 @@ def signup_buttons(view: TournamentView) -> discord.ui.View | None:
     else:
         return None
     for verb in verbs:
-        buttons.add_item(TournamentButton(tid, verb))
+        buttons.add_item(TournamentButton(tid, verb, language))
     return buttons
 
 
@@ -226,14 +268,20 @@ class PairingsPage(
     names the event, the round and the page it leads to (slot a: back, b: on)."""
 
     def __init__(
-        self, tournament_id: str, round_no: int, page: int, slot: str, disabled: bool
+        self,
+        tournament_id: str,
+        round_no: int,
+        page: int,
+        slot: str,
+        disabled: bool,
+        language: str = ENGLISH,  # the message's readers'; one rebuilt from a click is unseen
     ) -> None:
         super().__init__(
             page_button(
                 slot,
-                ("Previous", "Next"),
+                (tc("button", "Previous"), tc("button", "Next")),
                 f"cj:evp:{tournament_id}:{round_no}:{max(page, 0)}:{slot}",
-                ENGLISH,  # the tournament's words are English until its cog is translated
+                language,
                 disabled=disabled,
             )
         )
@@ -248,18 +296,21 @@ class PairingsPage(
     async def _run(self, interaction: discord.Interaction) -> None:
         events = tournaments_of(interaction)
         view = await events.view(self.tournament_id)
-        pages = pairings_pages(view, self.round_no)
+        language = await public(interaction)  # the round's one message, for everyone
+        pages = pairings_pages(view, self.round_no, language)
         if not pages or self.page >= len(pages):
             raise UserError(
-                "That page of the pairings is gone (the round was paired again). "
-                "My table shows yours."
+                t(
+                    "That page of the pairings is gone (the round was paired again). "
+                    "My table shows yours."
+                )
             )
         deadline = await round_deadline(events, self.tournament_id, self.round_no)
-        embed, buttons = pairings_message(view, self.round_no, self.page, deadline)
+        embed, buttons = pairings_message(view, self.round_no, self.page, deadline, language)
         keep(embed, interaction.message, BRACKET)
         links = links_of(interaction)
         await add_web_link(
-            buttons, links, view.event.guild_id, "event", self.tournament_id, language=ENGLISH
+            buttons, links, view.event.guild_id, "event", self.tournament_id, language=language
         )
         await interaction.response.edit_message(embed=embed, view=buttons)
 
@@ -270,29 +321,49 @@ async def round_deadline(events: Tournaments, tournament_id: str, round_no: int)
 
 
 def pairings_message(
-    view: TournamentView, round_no: int, page: int, deadline: float | None
+    view: TournamentView,
+    round_no: int,
+    page: int,
+    deadline: float | None,
+    language: str = ENGLISH,
 ) -> tuple[discord.Embed, discord.ui.View]:
-    """One message for a round's pairings: a page of tables, ◀ ▶ and My table."""
-    pages = pairings_pages(view, round_no) or ["No tables."]
+    """One message for a round's pairings, in ``language`` (the server's): a page of
+    tables, ◀ ▶ and My table."""
+    pages = pairings_pages(view, round_no, language) or [say(t("No tables."), language)]
     page = min(page, len(pages) - 1)
-    tables = [t for t in view.tables if t.round == round_no]
-    stage = "Final" if any(t.bracket_id == "final" for t in tables) else "Round"
-    if any((t.bracket_id or "").startswith("semi-") for t in tables):
-        stage = "Semi-final"
-    ends = f"Ends <t:{int(deadline)}:R>; unfinished tables are then drawn.\n\n" if deadline else ""
+    tables = [x for x in view.tables if x.round == round_no]
+    game = view.game.name
+    if any((x.bracket_id or "").startswith("semi-") for x in tables):
+        title = t("🏆 {game} · Semi-final {round} pairings", game=game, round=round_no)
+    elif any(x.bracket_id == "final" for x in tables):
+        title = t("🏆 {game} · Final {round} pairings", game=game, round=round_no)
+    else:
+        title = t("🏆 {game} · Round {round} pairings", game=game, round=round_no)
+    ends = (
+        say(t("Ends <t:{at}:R>; unfinished tables are then drawn.", at=int(deadline)), language)
+        + "\n\n"
+        if deadline
+        else ""
+    )
     embed = discord.Embed(
-        title=render.clip(f"🏆 {view.game.name} · {stage} {round_no} pairings", render.TITLE),
+        title=render.clip(say(title, language), render.TITLE),
         description=render.clip(ends + pages[page], render.DESCRIPTION),
         colour=render.COLOURS["neutral"],
     )
-    footer = "Each table plays in its own thread. My table shows yours."
+    footer = t("Each table plays in its own thread. My table shows yours.")
     if len(pages) > 1:
-        footer = f"Page {page + 1}/{len(pages)} · {footer}"
-    embed.set_footer(text=footer)
+        footer = t(
+            "Page {page}/{pages} · Each table plays in its own thread. My table shows yours.",
+            page=page + 1,
+            pages=len(pages),
+        )
+    embed.set_footer(text=say(footer, language))
     tid = view.event.tournament_id
     buttons = components_view()
     if len(pages) > 1:
-        buttons.add_item(PairingsPage(tid, round_no, page - 1, "a", page == 0))
-        buttons.add_item(PairingsPage(tid, round_no, page + 1, "b", page >= len(pages) - 1))
-    buttons.add_item(TournamentButton(tid, "mytable"))
+        buttons.add_item(PairingsPage(tid, round_no, page - 1, "a", page == 0, language))
+        buttons.add_item(
+            PairingsPage(tid, round_no, page + 1, "b", page >= len(pages) - 1, language)
+        )
+    buttons.add_item(TournamentButton(tid, "mytable", language))
     return embed, buttons

@@ -33,6 +33,7 @@ from cogs.components import (
 )
 from cogs.permissions import require_permissions
 from cogs.pictures import attach, draws_pictures, pictures_on
+from cogs.speech import personal, public, say
 from cogs.tournaments.buttons import signup_buttons, with_roles
 from cogs.tournaments.embeds import (
     log_line,
@@ -42,7 +43,8 @@ from cogs.tournaments.embeds import (
 )
 from cogs.tournaments.pictures import STANDINGS, standings_png
 from games import GAMES
-from games.core.translations import ENGLISH
+from games.core.text import Text, joined, t, tn
+from games.core.translations import render as render_text
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -50,6 +52,15 @@ if TYPE_CHECKING:
 GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
 FORMAT_CHOICES = [app_commands.Choice(name=kind.label, value=key) for key, kind in FORMATS.items()]
 PACE_CHOICES = [app_commands.Choice(name=PACE_LABELS[key], value=key) for key in ROUND_DEADLINES]
+
+
+def player_done(state: str, name: str) -> Text:
+    """What /tournament player answers, by the state it set."""
+    if state == "dropped":
+        return t("✍️ Dropped: {name}. It is in the log.", name=name)
+    if state == "disqualified":
+        return t("✍️ Disqualified: {name}. It is in the log.", name=name)
+    return t("✍️ Undropped: {name}. It is in the log.", name=name)
 
 
 class TournamentCog(commands.Cog):
@@ -74,7 +85,7 @@ class TournamentCog(commands.Cog):
         found = await self.events.store.tournaments(interaction.guild_id or 0, open_only=False)
         if not found:
             raise UserError(
-                "There is no tournament on this server. Create one with /tournament create."
+                t("There is no tournament on this server. Create one with /tournament create.")
             )
         channel = interaction.channel
         here = {interaction.channel_id, getattr(channel, "parent_id", None)}
@@ -164,8 +175,9 @@ class TournamentCog(commands.Cog):
                 config=config,
             )
             view = await self.events.view(event.tournament_id)
+            language = await public(interaction)  # the sign-up is everyone's
             response = await interaction.response.send_message(
-                embed=signup_embed(view), view=signup_buttons(view)
+                embed=signup_embed(view, language), view=signup_buttons(view, language)
             )
             message = response.resource
             if isinstance(message, discord.Message):  # late answers send WebhookMessages
@@ -180,11 +192,15 @@ class TournamentCog(commands.Cog):
             view = await self.events.view(event.tournament_id)
             final = event.status == "finished"
             during = not final and view.round_under_way
-            embed = standings_embed(view, view.event.round, final=final, during=during)
+            language = await personal(interaction)
+            embed = standings_embed(
+                view, view.event.round, final=final, during=during, language=language
+            )
             files: list[discord.File] = []
             if await pictures_on(self.bot, event.guild_id):
                 title = standings_title(view, view.event.round, final=final, during=during)
-                files = attach(embed, await standings_png(view, title), STANDINGS)
+                picture = await standings_png(view, render_text(title, language))
+                files = attach(embed, picture, STANDINGS)
             links = components_view()
             await add_web_link(
                 links,
@@ -192,7 +208,7 @@ class TournamentCog(commands.Cog):
                 event.guild_id,
                 "event",
                 event.tournament_id,
-                language=ENGLISH,
+                language=language,
             )
             await interaction.response.send_message(
                 embed=embed, files=files, view=links, ephemeral=True
@@ -207,7 +223,7 @@ class TournamentCog(commands.Cog):
             await self.events.drop(event.tournament_id, person(interaction))
             await tell(
                 interaction,
-                "🚪 You dropped from the tournament; your results so far stay in the standings.",
+                t("🚪 You dropped from the tournament; your results so far stay in the standings."),
             )
 
         await guarded(interaction, run())
@@ -220,8 +236,9 @@ class TournamentCog(commands.Cog):
                 event, with_roles(interaction), "export the tournament"
             )
             files = await self.events.export(event.tournament_id)
+            said = t("📄 The tournament's standings, results (a row per seat) and audit log.")
             await interaction.response.send_message(
-                "📄 The tournament's standings, results (a row per seat) and audit log.",
+                say(said, await personal(interaction)),
                 files=[
                     discord.File(io.BytesIO(text.encode("utf-8")), filename=name)
                     for name, text in files.items()
@@ -237,9 +254,13 @@ class TournamentCog(commands.Cog):
             event = await self.tournament_here(interaction)
             rows = await self.events.store.audit(event.tournament_id)
             lines = [log_line(row) for row in rows[-20:]]
+            language = await personal(interaction)
             embed = discord.Embed(
-                title="📜 Tournament log",
-                description=render.clip("\n".join(lines) or "Nothing yet.", render.DESCRIPTION),
+                title=say(t("📜 Tournament log"), language),
+                description=render.clip(
+                    say(joined(lines) if lines else t("Nothing yet."), language),
+                    render.DESCRIPTION,
+                ),
                 colour=render.COLOURS["neutral"],
             )
             await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -262,7 +283,7 @@ class TournamentCog(commands.Cog):
         await self._organiser_tool(
             interaction,
             lambda tid, who: self.events.set_result(tid, who, order),
-            f"✍️ Result set: {render.clip(order, 200)}. It is in the log.",
+            t("✍️ Result set: {order}. It is in the log.", order=render.clip(order, 200)),
         )
 
     @group.command(name="player", description="Organiser: drop, undrop or disqualify a player.")
@@ -280,7 +301,7 @@ class TournamentCog(commands.Cog):
         await self._organiser_tool(
             interaction,
             lambda tid, who: self.events.set_state(tid, who, name, action.value),  # type: ignore[arg-type]
-            f"✍️ {action.name}: {render.clip(name, 100)}. It is in the log.",
+            player_done(action.value, render.clip(name, 100)),
         )
 
     @group.command(name="add", description="Organiser: add a player (late entry) or a bot.")
@@ -303,12 +324,12 @@ class TournamentCog(commands.Cog):
                     tid, who, Person(user_id=member.id, name=member.display_name)
                 )
 
-        await self._organiser_tool(interaction, work, "✍️ Added. It is in the log.")
+        await self._organiser_tool(interaction, work, t("✍️ Added. It is in the log."))
 
     @group.command(name="repair", description="Organiser: pair this round again (no move made).")
     async def repair(self, interaction: discord.Interaction) -> None:
         await self._organiser_tool(
-            interaction, self.events.repair, "✍️ The round is paired again. It is in the log."
+            interaction, self.events.repair, t("✍️ The round is paired again. It is in the log.")
         )
 
     @group.command(name="extend", description="Organiser: give one table more time.")
@@ -322,28 +343,33 @@ class TournamentCog(commands.Cog):
         await self._organiser_tool(
             interaction,
             lambda tid, who: self.events.extend(tid, who, table, hours),
-            f"✍️ Table {table} has {hours} more hours. It is in the log.",
+            tn(
+                "✍️ Table {table} has {n} more hour. It is in the log.",
+                "✍️ Table {table} has {n} more hours. It is in the log.",
+                n=hours,
+                table=table,
+            ),
         )
 
     @group.command(name="pause", description="Organiser: hold the tournament (clocks stop).")
     async def pause(self, interaction: discord.Interaction) -> None:
-        await self._organiser_tool(interaction, self.events.pause, "⏸️ The tournament is paused.")
+        await self._organiser_tool(interaction, self.events.pause, t("⏸️ The tournament is paused."))
 
     @group.command(name="resume", description="Organiser: go on after a pause.")
     async def resume(self, interaction: discord.Interaction) -> None:
-        await self._organiser_tool(interaction, self.events.resume, "▶️ The tournament goes on.")
+        await self._organiser_tool(interaction, self.events.resume, t("▶️ The tournament goes on."))
 
     @group.command(name="end", description="Organiser: end now; the standings are final.")
     async def end(self, interaction: discord.Interaction) -> None:
-        await self._organiser_tool(interaction, self.events.end, "🏁 The tournament is over.")
+        await self._organiser_tool(interaction, self.events.end, t("🏁 The tournament is over."))
 
     @group.command(name="cancel", description="Organiser: cancel the tournament.")
     async def cancel(self, interaction: discord.Interaction) -> None:
         await self._organiser_tool(
-            interaction, self.events.cancel, "✖️ The tournament is cancelled."
+            interaction, self.events.cancel, t("✖️ The tournament is cancelled.")
         )
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        await tell(interaction, "That command could not run. Please try again in a moment.")
+        await tell(interaction, t("That command could not run. Please try again in a moment."))

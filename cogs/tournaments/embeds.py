@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.service.tournaments import TournamentView, points_text, rematches_in
+from bot.service.tournaments import TournamentView, rematches_in
 from bot.store.tournament_records import AuditRecord, TournamentTable
 from bot.timing import PACE_LABELS, duration
 from bot.tournaments import best_of as bo
@@ -18,7 +18,10 @@ from bot.tournaments.formats import format_class
 from bot.tournaments.standings import Standing
 from bot.tournaments.tiebreakers import tiebreak_words, tiebreaker_text
 from cogs import render
-from games.core.words import plural, points_word
+from cogs.speech import say
+from games.core.text import Text, joined, plain, t, tc, tn
+from games.core.translations import ENGLISH
+from games.core.words import points
 
 STANDINGS_SHOWN = 25
 PAIRINGS_A_PAGE = 20  # lines (tables, byes) a page of the pairings message
@@ -28,63 +31,97 @@ def shown_breakers(view: TournamentView) -> int:
     return 3 if view.config.best_of > 1 else 2  # OMW%, and GW% and OGW% for best of three
 
 
-def standing_lines(view: TournamentView, standings: list[Standing]) -> list[str]:
+def standing_lines(view: TournamentView, standings: list[Standing]) -> list[Text]:
     lines = []
     shown, gone = shown_breakers(view), view.gone_words()
     for s in standings[:STANDINGS_SHOWN]:
+        # a tiebreaker's name (OMW%) and its figure are the same in every language
         breakers = " · ".join(
             f"{name} {tiebreaker_text(name, value)}" for name, value in s.tiebreakers[:shown]
         )
-        dropped = f" *({gone.get(s.player, 'dropped')})*" if s.dropped else ""
-        pts = points_word(float(s.points), short=True)
-        lines.append(
-            f"**{s.rank}.** {view.name(s.player)}{dropped} — {points_text(s.points)} {pts}"
-            + (f" · {breakers}" if breakers else "")
-        )
+        who: str | Text = view.name(s.player)
+        if s.dropped:
+            why = gone.get(s.player, tc("standings", "dropped"))
+            who = t("{name} *({why})*", name=who, why=why)
+        pts = points(float(s.points), short=True)
+        if breakers:
+            line = t(
+                "**{rank}.** {who} — {points} · {breakers}",
+                rank=s.rank,
+                who=who,
+                points=pts,
+                breakers=breakers,
+            )
+        else:
+            line = t("**{rank}.** {who} — {points}", rank=s.rank, who=who, points=pts)
+        lines.append(line)
     return lines
 
 
-def signup_embed(view: TournamentView) -> discord.Embed:
+STATES = {
+    "signup": t("Sign-up is open: press **Join**."),
+    "finished": t("This tournament is over."),
+    "cancelled": t("This tournament was cancelled."),
+}
+
+
+def signup_embed(view: TournamentView, language: str = ENGLISH) -> discord.Embed:
     event, config, game = view.event, view.config, view.game
-    title = f"🏆 {game.name} tournament"
-    state = {
-        "signup": "Sign-up is open: press **Join**.",
-        "running": f"Round {event.round} is being played.",
-        "paused": f"Paused by the organiser in round {event.round}.",
-        "finished": "This tournament is over.",
-        "cancelled": "This tournament was cancelled.",
-    }[event.status]
+    title = t("🏆 {game} tournament", game=game.name)
+    if event.status == "running":
+        state = t("Round {round} is being played.", round=event.round)
+    elif event.status == "paused":
+        state = t("Paused by the organiser in round {round}.", round=event.round)
+    else:
+        state = STATES[event.status]
     deadline = config.round_length
+    pace = PACE_LABELS[config.pace]
     lines = [
         state,
-        f"**Format:** {view.format.label}"
-        + (f", {plural(view.rounds, 'round')}" if view.rounds else ""),
-        f"**Pace:** {PACE_LABELS[config.pace]} · rounds last "
-        + (duration(deadline) if deadline else "until every table is done"),
+        t(
+            "**Format:** {format}, {rounds}",
+            format=view.format.label,
+            rounds=tn("{n} round", "{n} rounds", n=view.rounds),
+        )
+        if view.rounds
+        else t("**Format:** {format}", format=view.format.label),
+        t("**Pace:** {pace} · rounds last {time}", pace=pace, time=duration(deadline))
+        if deadline
+        else t("**Pace:** {pace} · rounds last until every table is done", pace=pace),
     ]
     lines += format_lines(view)
     if view.late_entry_open and view.rounds:
         lines.append(
-            f"**Late entry:** press Join until round {math.ceil(view.rounds / 2)}, "
-            "with a loss for each round played"
+            t(
+                "**Late entry:** press Join until round {round}, with a loss for each round played",
+                round=math.ceil(view.rounds / 2),
+            )
         )
     if config.best_of > 1:
         lines.append(
-            f"**Tables:** best of {config.best_of}, the first to win "
-            f"{bo.wins_needed(config.best_of)} games takes the table"
+            tn(
+                "**Tables:** best of {best_of}, the first to win {n} game takes the table",
+                "**Tables:** best of {best_of}, the first to win {n} games takes the table",
+                n=bo.wins_needed(config.best_of),
+                best_of=config.best_of,
+            )
         )
     if config.starts_at:
-        lines.append(f"**Starts:** <t:{int(config.starts_at)}:F> (<t:{int(config.starts_at)}:R>)")
+        lines.append(t("**Starts:** <t:{at}:F> (<t:{at}:R>)", at=int(config.starts_at)))
     if config.checkin:
-        lines.append("**Check-in:** required; unchecked players drop at the start.")
+        lines.append(t("**Check-in:** required; unchecked players drop at the start."))
     if config.seeding == "rating":
         lines.append(
-            "**Seeding:** by rating: round 1 and ties in points pair by the players' "
-            "ratings, brackets are seeded by them"
+            t(
+                "**Seeding:** by rating: round 1 and ties in points pair by the players' "
+                "ratings, brackets are seeded by them"
+            )
         )
-    lines.append(f"**Organiser:** <@{event.organiser_id}>")
+    lines.append(t("**Organiser:** <@{id}>", id=event.organiser_id))
     embed = discord.Embed(
-        title=title, description="\n".join(lines), colour=render.COLOURS["neutral"]
+        title=render.clip(say(title, language), render.TITLE),
+        description=say(joined(lines), language),
+        colour=render.COLOURS["neutral"],
     )
     entered = view.entered if event.status == "signup" else []
     if event.status == "signup":
@@ -93,69 +130,100 @@ def signup_embed(view: TournamentView) -> discord.Embed:
             for e in entered
         ]
         embed.add_field(
-            name=f"Entrants ({len(entered)}/{config.max_players})",
-            value=render.clip(", ".join(names) or "Nobody yet.", render.FIELD_VALUE),
+            name=say(t("Entrants ({n}/{max})", n=len(entered), max=config.max_players), language),
+            value=render.clip(
+                say(joined(names, ", ") if names else t("Nobody yet."), language),
+                render.FIELD_VALUE,
+            ),
             inline=False,
         )
         if view.waitlist:
             embed.add_field(
-                name=f"Waitlist ({len(view.waitlist)})",
-                value=render.clip(", ".join(e.name for e in view.waitlist), render.FIELD_VALUE),
+                name=say(t("Waitlist ({n})", n=len(view.waitlist)), language),
+                value=render.clip(
+                    say(joined([e.name for e in view.waitlist], ", "), language),
+                    render.FIELD_VALUE,
+                ),
                 inline=False,
             )
     elif view.standings:
         champion = view.champion()
         if champion is not None:
-            embed.add_field(name="🏆 Winner", value=champion.name, inline=False)
+            embed.add_field(
+                name=say(t("🏆 Winner"), language), value=say(champion.name, language), inline=False
+            )
         embed.add_field(
-            name="Standings",
-            value=render.clip("\n".join(standing_lines(view, view.standings[:10])), 1024),
+            name=say(tc("heading", "Standings"), language),
+            value=render.clip(
+                say(joined(standing_lines(view, view.standings[:10])), language), 1024
+            ),
             inline=False,
         )
-    embed.set_footer(text=f"Event {event.tournament_id} · /tournament standings")
+    footer = t("Event {id} · /tournament standings", id=event.tournament_id)
+    embed.set_footer(text=say(footer, language))
     return embed
 
 
-def format_lines(view: TournamentView) -> list[str]:
+def format_lines(view: TournamentView) -> list[Text]:
     """What the format means for a player: table sizes, who goes on, what places score."""
     signup = view.event.status == "signup"
-    return [f"**{heading}:** {text}" for heading, text in view.format.describe(signup)]
+    return [
+        t("**{heading}:** {text}", heading=heading, text=text)
+        for heading, text in view.format.describe(signup)
+    ]
 
 
-def rematch_line(view: TournamentView, tables: list[tuple[int, ...]]) -> str:
+def rematch_line(view: TournamentView, tables: list[tuple[int, ...]]) -> Text:
     """Swiss rematches no pairing could avoid, said with the pairings."""
-    pairs = ", ".join(" – ".join(view.name(p) for p in seats) for seats in tables)
-    many = len(tables) != 1
-    return (
-        f"🔁 {len(tables)} rematch{'es' if many else ''} could not be avoided this round: " + pairs
+    pairs = joined([joined([view.name(p) for p in seats], " – ") for seats in tables], ", ")
+    return tn(
+        "🔁 {n} rematch could not be avoided this round: {pairs}",
+        "🔁 {n} rematches could not be avoided this round: {pairs}",
+        n=len(tables),
+        pairs=pairs,
     )
 
 
-def pairings_pages(view: TournamentView, round_no: int) -> list[str]:
-    """A round's tables and byes, a page at most PAIRINGS_A_PAGE lines and within an
-    embed's description; rebuilt from the store on every page click."""
-    lines = []
-    for table in sorted((t for t in view.tables if t.round == round_no), key=lambda t: t.table_no):
-        names = " vs ".join(view.name(p) for p in table.seats)
-        where = f" · <#{table.thread_id}>" if table.thread_id else ""
-        lines.append(render.clip(f"**T{table.table_no}** {names}{where}", 400))
-    rest = "rests this round" if view.format.bye == "rest" else "has the bye"
+def pairings_pages(view: TournamentView, round_no: int, language: str = ENGLISH) -> list[str]:
+    """A round's tables and byes in ``language``, a page at most PAIRINGS_A_PAGE lines and
+    within an embed's description; rebuilt from the store on every page click."""
+    lines: list[Text] = []
+    for table in sorted((x for x in view.tables if x.round == round_no), key=lambda x: x.table_no):
+        names = joined([view.name(p) for p in table.seats], t(" vs "))
+        if table.thread_id:
+            lines.append(
+                t(
+                    "**T{table}** {names} · <#{thread}>",
+                    table=table.table_no,
+                    names=names,
+                    thread=table.thread_id,
+                )
+            )
+        else:
+            lines.append(t("**T{table}** {names}", table=table.table_no, names=names))
+    rests = view.format.bye == "rest"
     byes = sorted(
         (r for r in view.results if r.round == round_no and r.kind == "bye"),
         key=lambda r: r.table_no,
     )
-    lines += [f"☕ {view.name(r.players[0])} {rest}" for r in byes]
+    for r in byes:
+        name = view.name(r.players[0])
+        lines.append(
+            t("☕ {name} rests this round", name=name)
+            if rests
+            else t("☕ {name} has the bye", name=name)
+        )
     lines += [
-        f"⏳ {view.name(q)} waits for an opponent to come through"
+        t("⏳ {name} waits for an opponent to come through", name=view.name(q))
         for q in view.format.waiting(view.progress, round_no)
     ]
     if view.format.shows_rematches:
         earlier = [r for r in view.results if r.round < round_no]
-        swiss = [t for t in view.tables if t.round == round_no and t.bracket_id is None]
+        swiss = [x for x in view.tables if x.round == round_no and x.bracket_id is None]
         if rematches := rematches_in(earlier, swiss):
             lines.append(rematch_line(view, rematches))
     pages: list[list[str]] = []
-    for line in lines:
+    for line in (render.clip(say(line, language), 400) for line in lines):
         page = pages[-1] if pages else None
         if (
             page is None
@@ -172,25 +240,28 @@ def thread_name(round_no: int, table_no: int, names: list[str]) -> str:
     return render.clip(f"R{round_no} · T{table_no} · {', '.join(names)}", 100)
 
 
-def game_score(view: TournamentView, table: TournamentTable) -> str:
+def game_score(view: TournamentView, table: TournamentTable) -> Text:
     """A best-of-three table's games so far: ``Ana 1–0 Ben`` (drawn games after)."""
     score = bo.score(table.seats, [game.winner for game in table.games])
     a, b = table.seats
-    text = f"{view.name(a)} {score.wins[0]}–{score.wins[1]} {view.name(b)}"
-    return text + (f", {score.draws} drawn" if score.draws else "")
+    said = {"a": view.name(a), "x": score.wins[0], "y": score.wins[1], "b": view.name(b)}
+    if score.draws:
+        return tn("{a} {x}–{y} {b}, {n} drawn", "{a} {x}–{y} {b}, {n} drawn", n=score.draws, **said)
+    return t("{a} {x}–{y} {b}", **said)
 
 
 def standings_title(
     view: TournamentView, round_no: int, *, final: bool, during: bool = False
-) -> str:
+) -> Text:
     """``during``: round ``round_no`` is still being played (its results so far count)."""
+    game = view.game.name
     if final:
-        what = "final standings"
-    elif round_no == 0:  # asked during sign-up: there is no "round 0"
-        what = "standings before round 1"
-    else:
-        what = f"standings {'during' if during else 'after'} round {round_no}"
-    return f"{view.game.name} · {what}"
+        return t("{game} · final standings", game=game)
+    if round_no == 0:  # asked during sign-up: there is no "round 0"
+        return t("{game} · standings before round 1", game=game)
+    if during:
+        return t("{game} · standings during round {round}", game=game, round=round_no)
+    return t("{game} · standings after round {round}", game=game, round=round_no)
 
 
 def standings_embed(
@@ -200,93 +271,141 @@ def standings_embed(
     final: bool,
     next_round_at: float | None = None,
     during: bool = False,
+    language: str = ENGLISH,
 ) -> discord.Embed:
     """The standings; between rounds, when the next one starts (``next_round_at``)."""
-    title = "🏆 " + standings_title(view, round_no, final=final, during=during)
-    lines = standing_lines(view, view.standings)
+    title = "🏆 " + say(standings_title(view, round_no, final=final, during=during), language)
+    lines: list[Text] = standing_lines(view, view.standings)
     if len(view.standings) > STANDINGS_SHOWN:
         lines.append(
-            f"… and {len(view.standings) - STANDINGS_SHOWN} more: My standing shows yours."
+            tn(
+                "… and {n} more: My standing shows yours.",
+                "… and {n} more: My standing shows yours.",
+                n=len(view.standings) - STANDINGS_SHOWN,
+            )
         )
-    description = "\n".join(lines) or "No results yet."
-    if view.event.status == "signup":
-        description = (
-            "Sign-up is open: nothing is played until the organiser presses **Start**.\n\n"
-            + "\n".join(lines)
-        ).strip()
+    paragraphs: list[Text] = []
     if next_round_at is not None:
-        description = (
-            f"⏭️ **Round {round_no + 1} starts <t:{int(next_round_at)}:R>**; the organiser "
-            "can press **Start now**.\n\n" + description
+        paragraphs.append(
+            t(
+                "⏭️ **Round {round} starts <t:{at}:R>**; the organiser can press **Start now**.",
+                round=round_no + 1,
+                at=int(next_round_at),
+            )
         )
+    if view.event.status == "signup":
+        paragraphs.append(
+            t("Sign-up is open: nothing is played until the organiser presses **Start**.")
+        )
+        if lines:
+            paragraphs.append(joined(lines))
+    else:
+        paragraphs.append(joined(lines) if lines else t("No results yet."))
     embed = discord.Embed(
         title=render.clip(title, render.TITLE),
-        description=render.clip(description, render.DESCRIPTION),
+        description=render.clip(say(joined(paragraphs, "\n\n"), language), render.DESCRIPTION),
         colour=render.COLOURS["done" if final else "neutral"],
     )
     names = [name for name, _ in view.standings[0].tiebreakers] if view.standings else []
     if words := tiebreak_words(names[: shown_breakers(view)]):
-        embed.set_footer(text=words)
+        embed.set_footer(text=say(words, language))
     return embed
 
 
 # --- /tournament log ---------------------------------------------------------------------------
-def log_line(row: AuditRecord) -> str:
+PACE_WORDS = {
+    "live": t("live pace"),
+    "casual": t("casual pace"),
+    "async": t("async pace"),
+    "correspondence": t("correspondence pace"),
+    "custom": t("custom pace"),
+}
+
+
+def log_line(row: AuditRecord) -> Text:
     """One line of /tournament log: when, who, and what they did, in words."""
-    return (
-        f"<t:{int(row.at)}:f> **{row.actor_name}** {log_words(row.action, json.loads(row.after))}"
-    )
-
-
-def log_words(action: str, after: dict[str, Any]) -> str:
-    """What the organiser (or the clock) did, from the action and its stored after-state."""
-    name = after.get("name", "")
-    fixed = {
-        "pause": "paused the tournament",
-        "resume": "let the tournament go on",
-        "end": "ended the tournament",
-        "cancel": "cancelled the tournament",
-        "drop": f"dropped {name}",
-        "undrop": f"took {name} back in",
-        "disqualify": f"disqualified {name}",
-        "add bot": f"added {name}",
-        "add player": f"added {name}",
-    }
-    if action in fixed:
-        return fixed[action]
+    after: dict[str, Any] = json.loads(row.after)
+    said: dict[str, Any] = {"at": int(row.at), "actor": row.actor_name}
+    name = str(after.get("name", ""))
+    action = row.action
+    if action == "pause":
+        return t("<t:{at}:f> **{actor}** paused the tournament", **said)
+    if action == "resume":
+        return t("<t:{at}:f> **{actor}** let the tournament go on", **said)
+    if action == "end":
+        return t("<t:{at}:f> **{actor}** ended the tournament", **said)
+    if action == "cancel":
+        return t("<t:{at}:f> **{actor}** cancelled the tournament", **said)
+    if action == "drop":
+        return t("<t:{at}:f> **{actor}** dropped {name}", name=name, **said)
+    if action == "undrop":
+        return t("<t:{at}:f> **{actor}** took {name} back in", name=name, **said)
+    if action == "disqualify":
+        return t("<t:{at}:f> **{actor}** disqualified {name}", name=name, **said)
+    if action in ("add bot", "add player"):
+        return t("<t:{at}:f> **{actor}** added {name}", name=name, **said)
     if action == "create":
-        return "created the tournament: " + config_words(after)
+        return t(
+            "<t:{at}:f> **{actor}** created the tournament: {settings}",
+            settings=config_words(after),
+            **said,
+        )
     if action == "start":
-        return f"started the tournament with {plural(after.get('players', 0), 'player')}"
+        return tn(
+            "<t:{at}:f> **{actor}** started the tournament with {n} player",
+            "<t:{at}:f> **{actor}** started the tournament with {n} players",
+            n=int(after.get("players", 0)),
+            **said,
+        )
     if action == "start now":
-        return f"started round {after.get('round')} early"
+        return t(
+            "<t:{at}:f> **{actor}** started round {round} early",
+            round=int(after.get("round") or 0),
+            **said,
+        )
     if action == "set result":
-        where = f"round {after.get('round')}, table {after.get('table')}"
-        return f"set the result of {where}: {after.get('result')}"
+        return t(
+            "<t:{at}:f> **{actor}** set the result of round {round}, table {table}: {result}",
+            round=int(after.get("round") or 0),
+            table=int(after.get("table") or 0),
+            result=str(after.get("result")),
+            **said,
+        )
     if action == "re-pair":
-        return f"paired round {after.get('round')} again"
+        return t(
+            "<t:{at}:f> **{actor}** paired round {round} again",
+            round=int(after.get("round") or 0),
+            **said,
+        )
     if action == "extend":
-        return f"gave table {after.get('table')} until <t:{int(after.get('until') or 0)}:f>"
-    said = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in after.items() if v is not None)
-    return action + (f": {said}" if said else "")
+        return t(
+            "<t:{at}:f> **{actor}** gave table {table} until <t:{until}:f>",
+            table=int(after.get("table") or 0),
+            until=int(after.get("until") or 0),
+            **said,
+        )
+    # an action of a later version: its name and stored values, as they are
+    shown = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in after.items() if v is not None)
+    what = f"{action}: {shown}" if shown else action
+    return t("<t:{at}:f> **{actor}** {what}", what=plain(what), **said)
 
 
-def config_words(after: dict[str, Any]) -> str:
+def config_words(after: dict[str, Any]) -> Text:
     """An event's settings as the organiser chose them, in words: only what is set."""
     try:
         config = TournamentConfig.model_validate(after)
     except ValueError:
-        return "settings of an older version"
+        return t("settings of an older version")
     parts = [format_class(config.format).label]
     if config.rounds:
-        parts.append(plural(config.rounds, "round"))
-    parts.append(PACE_LABELS[config.pace].split(":")[0].lower() + " pace")
+        parts.append(tn("{n} round", "{n} rounds", n=config.rounds))
+    parts.append(PACE_WORDS[config.pace])
     if config.best_of > 1:
-        parts.append(f"tables best of {config.best_of}")
+        parts.append(t("tables best of {n}", n=config.best_of))
     if config.top_cut:
-        parts.append(f"top {config.top_cut} play on")
+        parts.append(t("top {n} play on", n=config.top_cut))
     if config.checkin:
-        parts.append("check-in")
+        parts.append(t("check-in"))
     if config.seeding == "rating":
-        parts.append("seeded by rating")
-    return ", ".join(parts)
+        parts.append(t("seeded by rating"))
+    return joined(parts, render.COMMA)

@@ -16,6 +16,7 @@ from bot.store.tournament_records import ResultRecord, TournamentRecord, Tournam
 from bot.tournaments.config import ROUND_DEADLINES
 from cogs.components import add_web_link, components_view
 from cogs.pictures import attach, keep, pictures_on, with_files
+from cogs.speech import languages, say
 from cogs.table import presenter_of
 from cogs.tournaments.buttons import (
     TournamentButton,
@@ -32,8 +33,9 @@ from cogs.tournaments.embeds import (
 )
 from cogs.tournaments.pictures import BRACKET, STANDINGS, bracket_png, standings_png
 from games import GAMES
-from games.core.translations import ENGLISH
-from games.core.words import join_names, ordinal
+from games.core.text import Names, Text, joined, t, tn
+from games.core.translations import render
+from games.core.words import place
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -89,6 +91,10 @@ class TournamentPosts:
         except discord.HTTPException:
             log.info("could not delete the thread notice %s", message.id)
 
+    async def language(self, event: TournamentRecord) -> str:
+        """The language of the event's posts: its server's."""
+        return await languages(self.bot).public(event.guild_id)
+
     @staticmethod
     def _pace(event: TournamentRecord) -> str:
         return Tournaments.config_of(event).pace
@@ -116,10 +122,11 @@ class TournamentPosts:
         if event.message_id is None:
             return
         view = await self.events.view(event.tournament_id)
+        language = await self.language(event)
         channel = self.bot.get_partial_messageable(event.channel_id)
         try:
             await channel.get_partial_message(event.message_id).edit(
-                embed=signup_embed(view), view=signup_buttons(view)
+                embed=signup_embed(view, language), view=signup_buttons(view, language)
             )
         except discord.HTTPException:
             log.warning("could not refresh the sign-up of event %s", event.tournament_id)
@@ -131,24 +138,27 @@ class TournamentPosts:
             return
         message, round_no = found
         view = await self.events.view(change.event.tournament_id)
+        language = await self.language(change.event)
         buttons = components_view()
-        buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
-        await self.web_link(buttons, change.event)
+        buttons.add_item(TournamentButton(change.event.tournament_id, "standing", language))
+        await self.web_link(buttons, change.event, language)
         try:
-            embed = standings_embed(view, round_no, final=False)
+            embed = standings_embed(view, round_no, final=False, language=language)
             keep(embed, message, STANDINGS)
             await message.edit(embed=embed, view=buttons)
         except discord.HTTPException:
             log.info("could not end the countdown of event %s", change.event.tournament_id)
 
-    async def web_link(self, buttons: discord.ui.View, event: TournamentRecord) -> None:
+    async def web_link(
+        self, buttons: discord.ui.View, event: TournamentRecord, language: str
+    ) -> None:
         await add_web_link(
             buttons,
             self.bot.web_links,
             event.guild_id,
             "event",
             event.tournament_id,
-            language=ENGLISH,
+            language=language,
         )
 
     async def post_paused(self, change: TournamentChange) -> None:
@@ -160,8 +170,9 @@ class TournamentPosts:
         await self.refresh_signup(change)
         view = await self.events.view(change.event.tournament_id)
         deadline = await round_deadline(self.events, change.event.tournament_id, change.round)
-        embed, buttons = pairings_message(view, change.round, 0, deadline)
-        await self.web_link(buttons, change.event)
+        language = await self.language(change.event)
+        embed, buttons = pairings_message(view, change.round, 0, deadline, language)
+        await self.web_link(buttons, change.event, language)
         picture = await bracket_png(view) if await self.pictures(change) else None
         files = attach(embed, picture, BRACKET)
         message = await self.presenter.post(
@@ -194,8 +205,9 @@ class TournamentPosts:
             picture = await bracket_png(view)
             if picture is None:
                 return
-            embed, buttons = pairings_message(view, change.round, 0, found.deadline)
-            await self.web_link(buttons, change.event)
+            language = await self.language(change.event)
+            embed, buttons = pairings_message(view, change.round, 0, found.deadline, language)
+            await self.web_link(buttons, change.event, language)
             channel = self.bot.get_partial_messageable(change.event.channel_id)
             try:
                 await channel.get_partial_message(found.message_id).edit(
@@ -213,23 +225,38 @@ class TournamentPosts:
         message = await self.presenter.post(record.channel_id, **drawn.sent())
         await self.bot.service.set_message(record.match_id, message.id)
         people = " ".join(f"<@{s.user_id}>" for s in record.seats if s.user_id is not None)
-        game = GAMES[record.game].name
+        where = {"round": table.round, "table": table.table_no, "game": GAMES[record.game].name}
         best_of = Tournaments.config_of(change.event).best_of
         if table.games:
             view = await self.events.view(change.event.tournament_id)
-            what = f"game {len(table.games) + 1} is on ({game_score(view, table)}). {people}"
+            said = t(
+                "🏆 Round {round}, table {table} of the **{game}** tournament: "
+                "game {number} is on ({score}).",
+                number=len(table.games) + 1,
+                score=game_score(view, table),
+                **where,
+            )
         elif best_of > 1:
-            what = f"your match is on, best of {best_of}: game 1. {people}"
+            said = t(
+                "🏆 Round {round}, table {table} of the **{game}** tournament: "
+                "your match is on, best of {best_of}: game 1.",
+                best_of=best_of,
+                **where,
+            )
         else:
-            what = f"your match is on. {people}"
+            said = t(
+                "🏆 Round {round}, table {table} of the **{game}** tournament: your match is on.",
+                **where,
+            )
+        language = await self.language(change.event)
+        text = say(said, language) + (f" {people}" if people else "")
         chances = await self.events.chances(record)
-        odds = " · ".join(f"{name} {chance}%" for name, chance in chances)
+        if chances:
+            # a name and a whole percent read the same everywhere
+            odds = " · ".join(f"{name} {chance}%" for name, chance in chances)
+            text += "\n" + say(t("Chances: {odds}", odds=odds), language)
         await self.presenter.post(
-            record.channel_id,
-            f"🏆 Round {table.round}, table {table.table_no} of the **{game}** tournament: "
-            + what.strip()
-            + (f"\nChances: {odds}" if odds else ""),
-            allowed_mentions=await self.announced(record),
+            record.channel_id, text, allowed_mentions=await self.announced(record)
         )
         self.presenter.request_refresh(record.match_id)
 
@@ -251,10 +278,13 @@ class TournamentPosts:
         table = change.tables[0]
         if change.text == "cancelled":
             if table.thread_id:
+                said = t(
+                    "✖️ This table's match was cancelled: the organiser sets its result with "
+                    "`/tournament result`."
+                )
                 await self.presenter.post(
                     table.thread_id,
-                    "✖️ This table's match was cancelled: the organiser sets its result with "
-                    "`/tournament result`.",
+                    say(said, await self.language(change.event)),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
             return
@@ -274,13 +304,18 @@ class TournamentPosts:
         )
         if result is None or result.source == "match":
             return  # the match's own end says it all
-        lead = {
-            "organiser": "✍️ The organiser set this table's result",
-            "adjudicated": "🤝 The round ended before this table did, so it is drawn",
-        }[result.source]
+        if result.source == "organiser":
+            said = t(
+                "✍️ The organiser set this table's result: {places}.", places=placings(view, result)
+            )
+        else:
+            said = t(
+                "🤝 The round ended before this table did, so it is drawn: {places}.",
+                places=placings(view, result),
+            )
         await self.presenter.post(
             table.thread_id,  # type: ignore[arg-type]
-            f"{lead}: {placings(view, result)}.",
+            say(said, await self.language(view.event)),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -295,28 +330,48 @@ class TournamentPosts:
             return
         ordered = sorted(zip(result.places, result.players, result.game_wins, strict=True))
         (_, first, won), (place, second, lost) = ordered
-        games = f"{won}–{lost}" + (f" ({result.game_draws} drawn)" if result.game_draws else "")
+        games = (
+            tn(
+                "{won}–{lost} ({n} drawn)",
+                "{won}–{lost} ({n} drawn)",
+                n=result.game_draws,
+                won=won,
+                lost=lost,
+            )
+            if result.game_draws
+            else t("{won}–{lost}", won=won, lost=lost)
+        )
+        names = {"first": view.name(first), "second": view.name(second), "games": games}
         if result.gone:
-            text = f"🏳️ **{view.name(first)}** wins the table against {view.name(second)}, "
-            text += f"{games} by forfeit."
+            said = t("🏳️ **{first}** wins the table against {second}, {games} by forfeit.", **names)
         elif place == 1:
-            text = f"🤝 {view.name(first)} and {view.name(second)} draw the table, {games}."
+            said = t("🤝 {first} and {second} draw the table, {games}.", **names)
         else:
-            text = f"🏁 **{view.name(first)}** wins the table against {view.name(second)}, {games}."
+            said = t("🏁 **{first}** wins the table against {second}, {games}.", **names)
         await self.presenter.post(
-            table.thread_id, text, allowed_mentions=discord.AllowedMentions.none()
+            table.thread_id,
+            say(said, await self.language(view.event)),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
     async def post_standings(self, change: TournamentChange) -> None:
         view = await self.events.view(change.event.tournament_id)
         await self.archive_round(view, change.round)
+        language = await self.language(change.event)
+        tid = change.event.tournament_id
         buttons = components_view()
         if change.next_round_at is not None:
-            buttons.add_item(TournamentButton(change.event.tournament_id, "next"))
-        buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
-        await self.web_link(buttons, change.event)
-        embed = standings_embed(view, change.round, final=False, next_round_at=change.next_round_at)
-        files = await self.standings_files(change, view, embed, final=False)
+            buttons.add_item(TournamentButton(tid, "next", language))
+        buttons.add_item(TournamentButton(tid, "standing", language))
+        await self.web_link(buttons, change.event, language)
+        embed = standings_embed(
+            view,
+            change.round,
+            final=False,
+            next_round_at=change.next_round_at,
+            language=language,
+        )
+        files = await self.standings_files(change, view, embed, final=False, language=language)
         message = await self.presenter.post(
             change.event.channel_id, embed=embed, view=buttons, **with_files(files)
         )
@@ -329,15 +384,28 @@ class TournamentPosts:
         await self.archive_round(view, change.round)
         await self.refresh_signup(change)
         champion = view.champion()
-        text = f"🏁 The **{view.game.name}** tournament is over!"
-        if champion is not None:
-            who = f"<@{champion.user_id}>" if champion.user_id else f"**{champion.name}**"
-            text += f" 🏆 {who} wins."
+        game = view.game.name
+        if champion is None:
+            said = t("🏁 The **{game}** tournament is over!", game=game)
+        elif champion.user_id:
+            said = t(
+                "🏁 The **{game}** tournament is over! 🏆 <@{id}> wins.",
+                game=game,
+                id=champion.user_id,
+            )
+        else:
+            said = t(
+                "🏁 The **{game}** tournament is over! 🏆 **{name}** wins.",
+                game=game,
+                name=champion.name,
+            )
+        language = await self.language(change.event)
+        text = say(said, language)
         buttons = components_view()
-        buttons.add_item(TournamentButton(change.event.tournament_id, "standing"))
-        await self.web_link(buttons, change.event)
-        embed = standings_embed(view, change.round, final=True)
-        files = await self.standings_files(change, view, embed, final=True)
+        buttons.add_item(TournamentButton(change.event.tournament_id, "standing", language))
+        await self.web_link(buttons, change.event, language)
+        embed = standings_embed(view, change.round, final=True, language=language)
+        files = await self.standings_files(change, view, embed, final=True, language=language)
         await self.presenter.post(
             change.event.channel_id, text, embed=embed, view=buttons, **with_files(files)
         )
@@ -345,12 +413,18 @@ class TournamentPosts:
         self.drawing.pop(change.event.tournament_id, None)
 
     async def standings_files(
-        self, change: TournamentChange, view: TournamentView, embed: discord.Embed, *, final: bool
+        self,
+        change: TournamentChange,
+        view: TournamentView,
+        embed: discord.Embed,
+        *,
+        final: bool,
+        language: str,
     ) -> list[discord.File]:
         """The standings picture for the embed, unless the server turned pictures off."""
         if not await self.pictures(change):
             return []
-        title = standings_title(view, change.round, final=final)
+        title = render(standings_title(view, change.round, final=final), language)
         return attach(embed, await standings_png(view, title), STANDINGS)
 
     async def post_cancelled(self, change: TournamentChange) -> None:
@@ -361,49 +435,69 @@ class TournamentPosts:
                 await self.events.view(change.event.tournament_id), change.round
             )
         self.drawing.pop(change.event.tournament_id, None)
-        why = f": {change.text}" if change.text else ""
+        game = GAMES[change.event.game].name
+        if change.text:
+            said = t(
+                "✖️ The **{game}** tournament was cancelled: {why}.", game=game, why=change.text
+            )
+        else:
+            said = t("✖️ The **{game}** tournament was cancelled.", game=game)
         await self.presenter.post(
-            change.event.channel_id,
-            f"✖️ The **{GAMES[change.event.game].name}** tournament was cancelled{why}.",
+            change.event.channel_id, say(said, await self.language(change.event))
         )
 
     async def post_forfeit(self, change: TournamentChange) -> None:
         entrant, table = change.entrant, change.tables[0]
         if entrant is None or entrant.user_id is None or table.thread_id is None:
             return
+        language = await self.language(change.event)
         buttons = components_view()
-        buttons.add_item(TournamentButton(change.event.tournament_id, "stay"))
-        await self.presenter.post(
-            table.thread_id,
-            f"🏳️ <@{entrant.user_id}> forfeited this table and will be dropped before the "
+        buttons.add_item(TournamentButton(change.event.tournament_id, "stay", language))
+        said = t(
+            "🏳️ <@{id}> forfeited this table and will be dropped before the "
             "next round unless they press **Stay in**.",
-            view=buttons,
+            id=entrant.user_id,
         )
+        await self.presenter.post(table.thread_id, say(said, language), view=buttons)
 
     async def post_dropped(self, change: TournamentChange) -> None:
         entrant, table = change.entrant, change.tables[0]
         if entrant is None or table.thread_id is None:
             return
-        how = "disqualified" if entrant.state == "disqualified" else "dropped from the tournament"
-        await self.presenter.post(
-            table.thread_id,
-            f"🚪 **{entrant.name}** was {how} by the organiser: they lose this table.",
-        )
+        if entrant.state == "disqualified":
+            said = t(
+                "🚪 **{name}** was disqualified by the organiser: they lose this table.",
+                name=entrant.name,
+            )
+        else:
+            said = t(
+                "🚪 **{name}** was dropped from the tournament by the organiser: "
+                "they lose this table.",
+                name=entrant.name,
+            )
+        await self.presenter.post(table.thread_id, say(said, await self.language(change.event)))
 
     async def post_reminder(self, change: TournamentChange) -> None:
         rounds = await self.events.store.rounds(change.event.tournament_id)
         deadline = next((r.deadline for r in rounds if r.round == change.round), None)
-        when = f" <t:{int(deadline)}:R>" if deadline else ""
+        if deadline:
+            said = t(
+                "⏳ Round {round} ends <t:{at}:R>: an unfinished table is then drawn.",
+                round=change.round,
+                at=int(deadline),
+            )
+        else:
+            said = t(
+                "⏳ Round {round} ends: an unfinished table is then drawn.", round=change.round
+            )
+        ends = say(said, await self.language(change.event))
         for table in change.tables:
             if table.thread_id is None or table.match_id is None:
                 continue
             record = await self.bot.service.get(table.match_id)
             # A forfeited seat's person is not called on: a bot plays it to the end.
             people = " ".join(f"<@{s.user_id}>" for s in record.seats if not s.played_by_bot)
-            await self.presenter.post(
-                table.thread_id,
-                f"⏳ Round {change.round} ends{when}: an unfinished table is then drawn. {people}",
-            )
+            await self.presenter.post(table.thread_id, f"{ends} {people}".strip())
 
     async def archive_round(self, view: TournamentView, round_no: int) -> None:
         """A round's threads are archived once it is over (a server holds 1000 active)."""
@@ -430,10 +524,16 @@ class TournamentPosts:
             log.info("could not archive thread %s", table.thread_id)
 
 
-def placings(view: TournamentView, result: ResultRecord) -> str:
+def placings(view: TournamentView, result: ResultRecord) -> Text:
     """``1st Ana · 2nd Ben and Cleo``: a result's seats by place, ties together."""
     by_place: dict[int, list[str]] = {}
     seats = sorted(zip(result.places, result.players, strict=True), key=lambda s: s[0])
-    for place, player in seats:
-        by_place.setdefault(place, []).append(view.name(player))
-    return " · ".join(f"{ordinal(place)} {join_names(names)}" for place, names in by_place.items())
+    for at, player in seats:
+        by_place.setdefault(at, []).append(view.name(player))
+    return joined(
+        [
+            t("{place} {names}", place=place(at), names=Names(names))
+            for at, names in by_place.items()
+        ],
+        " · ",
+    )

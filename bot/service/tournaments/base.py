@@ -9,7 +9,7 @@ import dataclasses
 import json
 import logging
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.errors import UserError
 from bot.ratings import BOT_IDS, Rating, win_chances
@@ -38,9 +38,61 @@ from bot.tournaments.formats import Format, format_of
 from bot.tournaments.formats.base import UNRATED
 from bot.tournaments.formats.swiss import Swiss
 from bot.tournaments.progress import Progress
-from games.core.text import t
+from games.core.text import Text, t
 
 log = logging.getLogger(__name__)
+
+
+# Each organiser's tool refused to someone else, a whole sentence each; ``who`` says who
+# may organise here ("Manage Server or the @Organisers role").
+REFUSALS: dict[str, Callable[[Text], Text]] = {
+    "set a result": lambda who: t(
+        "Only the organiser or someone with {who} can set a result.", who=who
+    ),
+    "drop players": lambda who: t(
+        "Only the organiser or someone with {who} can drop players.", who=who
+    ),
+    "undrop players": lambda who: t(
+        "Only the organiser or someone with {who} can undrop players.", who=who
+    ),
+    "disqualify players": lambda who: t(
+        "Only the organiser or someone with {who} can disqualify players.", who=who
+    ),
+    "re-pair a round": lambda who: t(
+        "Only the organiser or someone with {who} can re-pair a round.", who=who
+    ),
+    "extend a table": lambda who: t(
+        "Only the organiser or someone with {who} can extend a table.", who=who
+    ),
+    "start the next round": lambda who: t(
+        "Only the organiser or someone with {who} can start the next round.", who=who
+    ),
+    "pause the tournament": lambda who: t(
+        "Only the organiser or someone with {who} can pause the tournament.", who=who
+    ),
+    "resume the tournament": lambda who: t(
+        "Only the organiser or someone with {who} can resume the tournament.", who=who
+    ),
+    "end the tournament": lambda who: t(
+        "Only the organiser or someone with {who} can end the tournament.", who=who
+    ),
+    "cancel the tournament": lambda who: t(
+        "Only the organiser or someone with {who} can cancel the tournament.", who=who
+    ),
+    "export the tournament": lambda who: t(
+        "Only the organiser or someone with {who} can export the tournament.", who=who
+    ),
+    "pick the bots' levels": lambda who: t(
+        "Only the organiser or someone with {who} can pick the bots' levels.", who=who
+    ),
+    "add bots": lambda who: t("Only the organiser or someone with {who} can add bots.", who=who),
+    "add players": lambda who: t(
+        "Only the organiser or someone with {who} can add players.", who=who
+    ),
+    "start the tournament": lambda who: t(
+        "Only the organiser or someone with {who} can start the tournament.", who=who
+    ),
+}
 
 
 class TournamentsBase:
@@ -159,19 +211,18 @@ class TournamentsBase:
         role = (await self.matches.guild_settings(guild_id)).organiser_role
         return role is not None and role in actor.roles
 
-    async def _organisers(self, guild_id: int) -> str:
-        """Who may organise here, for a refusal: "Manage Server or the @Role role" (the
-        role's mention inside the message: a mention passed as data would be escaped)."""
+    async def _organisers(self, guild_id: int) -> Text:
+        """Who may organise here, for a refusal: "Manage Server or the @Role role"."""
         role = (await self.matches.guild_settings(guild_id)).organiser_role
         if role is None:
             return t("Manage Server")
         return t("Manage Server or the <@&{role}> role", role=role)
 
     async def require_organiser(self, event: TournamentRecord, actor: Person, what: str) -> None:
+        """``what``: the organiser's tool, a key of ``REFUSALS``."""
         if actor.user_id == event.organiser_id or await self.may_organise(event.guild_id, actor):
             return
-        who = await self._organisers(event.guild_id)
-        raise UserError(f"Only the organiser or someone with {who} can {what}.")
+        raise UserError(REFUSALS[what](await self._organisers(event.guild_id)))
 
     async def audit(
         self, event: TournamentRecord, actor: Person, action: str, before: object, after: object
@@ -211,7 +262,7 @@ class TournamentsBase:
         event = await self.get(tournament_id)
         await self.require_organiser(event, actor, what)
         if not event.is_open:
-            raise UserError("This tournament is over.")
+            raise UserError(t("This tournament is over."))
         return event
 
     def _find_entrant(self, entrants: Sequence[EntrantRecord], name: str) -> EntrantRecord:
@@ -219,4 +270,4 @@ class TournamentsBase:
         for e in entrants:
             if e.name.casefold() == wanted or (e.user_id is not None and str(e.user_id) == wanted):
                 return e
-        raise UserError(f"Nobody called {name.strip()!r} is in this tournament.")
+        raise UserError(t("Nobody called '{name}' is in this tournament.", name=name.strip()))

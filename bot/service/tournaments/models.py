@@ -24,7 +24,7 @@ from bot.tournaments.progress import Progress, to_table_result
 from bot.tournaments.results import meetings
 from bot.tournaments.standings import Standing
 from games.core.protocol import Game
-from games.core.words import plural
+from games.core.text import Text, tc, tn
 
 # Pause between rounds, so players can read the standings (async events go straight on).
 GRACE: dict[str, float] = {"live": 120.0, "casual": 0.0, "async": 0.0, "correspondence": 0.0}
@@ -112,10 +112,11 @@ class TournamentView:
     def entrant(self, number: int) -> EntrantRecord:
         return next(e for e in self.entrants if e.entrant == number)
 
-    def gone_words(self) -> dict[int, str]:
+    def gone_words(self) -> dict[int, Text]:
         """What the standings say of a player who is out by the organiser's hand:
         "disqualified" (the rest who left are "dropped")."""
-        return {e.entrant: "disqualified" for e in self.entrants if e.state == "disqualified"}
+        gone = tc("standings", "disqualified")
+        return {e.entrant: gone for e in self.entrants if e.state == "disqualified"}
 
     def name(self, number: int) -> str:
         return self.entrant(number).name
@@ -240,17 +241,27 @@ class TooFewPlayers(UserError):
     def __init__(self, needed: int, found: int, unchecked: int = 0) -> None:
         self.needed, self.found, self.unchecked = needed, found, unchecked
         if unchecked:
-            waiting = (
-                f" checked in; there {'is' if found == 1 else 'are'} {found} "
-                f"({plural(unchecked, 'more player')} signed up but "
-                f"{'has' if unchecked == 1 else 'have'} not checked in: they press "
-                "**Check in**)"
+            said = tn(
+                "A tournament needs at least {needed} players checked in; there is {n} "
+                "({unchecked}: they press **Check in**). Add bots or wait.",
+                "A tournament needs at least {needed} players checked in; there are {n} "
+                "({unchecked}: they press **Check in**). Add bots or wait.",
+                n=found,
+                needed=needed,
+                unchecked=tn(
+                    "{n} more player signed up but has not checked in",
+                    "{n} more players signed up but have not checked in",
+                    n=unchecked,
+                ),
             )
         else:
-            waiting = f"; there {'is' if found == 1 else 'are'} {found}"
-        super().__init__(
-            f"A tournament needs at least {needed} players{waiting}. Add bots or wait."
-        )
+            said = tn(
+                "A tournament needs at least {needed} players; there is {n}. Add bots or wait.",
+                "A tournament needs at least {needed} players; there are {n}. Add bots or wait.",
+                n=found,
+                needed=needed,
+            )
+        super().__init__(said)
 
 
 def points_text(points: Fraction) -> str:

@@ -42,8 +42,10 @@ class Organiser(TournamentsBase):
             )
             if table is None or len(named) != len(set(named)):
                 raise UserError(
-                    "Name every player of one table of this round once, best first, like "
-                    "`Ana > Ben = Cleo > Dev`."
+                    t(
+                        "Name every player of one table of this round once, best first, like "
+                        "`Ana > Ben = Cleo > Dev`."
+                    )
                 )
             before = next(
                 (
@@ -160,7 +162,7 @@ class Organiser(TournamentsBase):
             event = await self._organise(tournament_id, actor, "re-pair a round")
             refuse_if_paused(event)
             if event.status != "running" or event.round == 0:
-                raise UserError("There is no round to re-pair.")
+                raise UserError(t("There is no round to re-pair."))
             tables = [
                 t
                 for t in await self.store.tournament_tables(tournament_id)
@@ -170,7 +172,7 @@ class Organiser(TournamentsBase):
             for record in records:
                 if record.status != "active" or await self.store.actions(record.match_id):
                     raise UserError(
-                        "A table of this round has already moved: it cannot be re-paired."
+                        t("A table of this round has already moved: it cannot be re-paired.")
                     )
             for table in tables:
                 await self.store.save_tournament_table(table.model_copy(update={"status": "done"}))
@@ -204,9 +206,15 @@ class Organiser(TournamentsBase):
                 None,
             )
             if table is None or table.status != "playing":
-                raise UserError(f"Table {table_no} of round {event.round} is not being played.")
+                raise UserError(
+                    t(
+                        "Table {table} of round {round} is not being played.",
+                        table=table_no,
+                        round=event.round,
+                    )
+                )
             if hours <= 0:
-                raise UserError("Give the table a positive number of hours.")
+                raise UserError(t("Give the table a positive number of hours."))
             rounds = {r.round: r for r in await self.store.rounds(tournament_id)}
             start = max(rounds[event.round].deadline or self.clock.now(), self.clock.now())
             timers = await self.store.tournament_timers(tournament_id)
@@ -234,7 +242,7 @@ class Organiser(TournamentsBase):
             refuse_if_paused(event)
             timers = await self.store.tournament_timers(tournament_id)
             if not any(t.kind == "next_round" and t.version == event.round for t in timers):
-                raise UserError(f"Round {event.round} is under way already.")
+                raise UserError(t("Round {round} is under way already.", round=event.round))
             number = event.round + 1
             await self.audit(event, actor, "start now", {"round": event.round}, {"round": number})
             await self._start_round(event, number)
@@ -245,7 +253,7 @@ class Organiser(TournamentsBase):
         async with self.lock(tournament_id):
             event = await self._organise(tournament_id, actor, "pause the tournament")
             if event.status != "running":
-                raise UserError("Only a running tournament can be paused.")
+                raise UserError(t("Only a running tournament can be paused."))
             config = self.config_of(event).model_copy(update={"paused_at": self.clock.now()})
             event = event.model_copy(
                 update={"status": "paused", "config": config.model_dump_json()}
@@ -265,7 +273,7 @@ class Organiser(TournamentsBase):
             event = await self._organise(tournament_id, actor, "resume the tournament")
             config = self.config_of(event)
             if event.status != "paused" or config.paused_at is None:
-                raise UserError("This tournament is not paused.")
+                raise UserError(t("This tournament is not paused."))
             now = self.clock.now()
             held = now - config.paused_at
             # Only the clocks set aside at the pause move; a move made meanwhile set its
@@ -319,7 +327,7 @@ class Organiser(TournamentsBase):
         async with self.lock(tournament_id):
             event = await self._organise(tournament_id, actor, "end the tournament")
             if event.status == "signup":
-                raise UserError("This tournament has not started: cancel it instead.")
+                raise UserError(t("This tournament has not started: cancel it instead."))
             # Finished first, so the tables drawn below start no further round.
             event = event.model_copy(update={"status": "finished"})
             await self.store.save_tournament(event)
@@ -353,4 +361,4 @@ def refuse_if_paused(event: TournamentRecord) -> None:
     """A paused event's round stands still: the organiser is told the way on, not that
     there is no round."""
     if event.status == "paused":
-        raise UserError("The tournament is paused: /tournament resume first.")
+        raise UserError(t("The tournament is paused: /tournament resume first."))

@@ -17,7 +17,7 @@ from bot.tournaments.entries import late_entry, late_entry_open
 from bot.tournaments.formats import format_of
 from bot.tournaments.top_cut import default_cut
 from games.core.levels import DEFAULT_LEVEL, Level
-from games.core.text import t
+from games.core.text import t, tn
 
 
 class SignUp(TournamentsBase):
@@ -376,10 +376,21 @@ class SignUp(TournamentsBase):
             await self.start(tournament_id, clock)
             return
         except TooFewPlayers as short:
-            reason = (
-                f"it needed at least {short.needed} players at its start time and had "
-                f"{short.found}" + (" checked in" if short.unchecked else "")
-            )
+            # said in the server's language where it is posted
+            if short.unchecked:
+                reason = tn(
+                    "it needed at least {n} player at its start time and had {found} checked in",
+                    "it needed at least {n} players at its start time and had {found} checked in",
+                    n=short.needed,
+                    found=short.found,
+                )
+            else:
+                reason = tn(
+                    "it needed at least {n} player at its start time and had {found}",
+                    "it needed at least {n} players at its start time and had {found}",
+                    n=short.needed,
+                    found=short.found,
+                )
         except UserError:
             return  # started meanwhile
         async with self.lock(tournament_id):

@@ -109,9 +109,7 @@ class LobbyButton(
             bot = record.seats[-1]
             said_bot = t("{bot} takes seat {seat}.", bot=seat_name(bot), seat=len(record.seats))
             language = await personal(interaction)
-            picker = level_picker(
-                bot_level_ids(match_id, bot.name), bot.level, said_bot, language
-            )
+            picker = level_picker(bot_level_ids(match_id, bot.name), bot.level, said_bot, language)
             await interaction.followup.send(ephemeral=True, **picker)
             return
         verb = {

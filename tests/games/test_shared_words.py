@@ -70,9 +70,7 @@ def test_levels_and_switches_are_words_of_the_catalog() -> None:
     assert [render(LEVEL_NAMES[level], "ko") for level in ("easy", "normal", "hard")] == [
         "쉬움", "보통", "어려움"
     ]  # fmt: skip
-    assert (
-        render(LEVEL_HINTS["hard"], "es") == "piensa unas jugadas por adelantado; un reto de verdad"
-    )
+    assert render(LEVEL_HINTS["hard"], "es") == "piensa unas jugadas a futuro; un reto de verdad"
     assert render(BOOL_LABELS[True], "pt_BR") == "Ligado"
 
 

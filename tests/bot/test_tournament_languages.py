@@ -81,7 +81,7 @@ async def test_a_refusal_is_one_sentence_with_the_organiser_role_as_a_mention(
     with pytest.raises(UserError) as refused:
         await events.start(tid, ANA)
     assert say(refused.value.text, "ja") == (
-        "トーナメントを開始できるのは、主催者かサーバー管理の権限か<@&555>ロールを持つ人だけです。"
+        "トーナメントを開始できるのは、主催者かサーバー管理権限か<@&555>ロールを持つ人だけです。"
     )
     assert str(refused.value.text) == (
         "Only the organiser or someone with Manage Server or the <@&555> role "

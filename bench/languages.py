@@ -27,7 +27,9 @@ from games.core.translations import SELECTABLE
 ROUNDS = 5  # each language is timed this many times, interleaved; the best round counts
 
 
-def _record(key: str, state) -> MatchRecord:  # type: ignore[no-untyped-def]
+def record_for(key: str, state) -> MatchRecord:  # type: ignore[no-untyped-def]
+    """A running match's record around ``state``, as the store would give it (the
+    tests' table and hand views are drawn from the same)."""
     stamp = datetime.now(UTC)
     return MatchRecord(
         match_id="abcdef0123",
@@ -57,7 +59,7 @@ def moves(states_per_game: int) -> list[tuple[list[SeatView], object]]:
         for _ in range(states_per_game):
             if game.outcome(state) is not None:
                 break
-            record = _record(key, state)
+            record = record_for(key, state)
             views = [SeatView.of(record, game, state, seat) for seat in range(seats)]
             found.append((views, game.panels(game.view(state, None)).table))
             decision = rng.choice(game.decisions(state))

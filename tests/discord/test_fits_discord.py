@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
 
+from bench.languages import record_for
 from bot.pictures import Pictures
 from bot.service import MatchService, SeatView
-from bot.store import MatchRecord, SeatRecord
 from cogs import render
 from cogs.table.drawing import Drawing
 from games import GAMES
@@ -19,25 +18,6 @@ from games.core.options import random_options
 from games.core.text import t
 from games.core.translations import PSEUDO, SELECTABLE
 from tests.discord.harness import message_errors
-
-
-def record_for(key: str, state) -> MatchRecord:  # type: ignore[no-untyped-def]
-    stamp = datetime.now(UTC)
-    return MatchRecord(
-        match_id="abcdef0123",
-        guild_id=1,
-        channel_id=2,
-        message_id=3,
-        game=key,
-        status="active",
-        host_id=10,
-        options=state.options.model_dump_json(),
-        state=state.model_dump_json(),
-        version=state.version,
-        created_at=stamp,
-        updated_at=stamp,
-        seats=[SeatRecord(seat=i, user_id=10 + i, name=n) for i, n in enumerate(state.names)],
-    )
 
 
 def payload(embeds, view, content: str = "") -> dict:  # type: ignore[no-untyped-def]

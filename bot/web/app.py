@@ -205,7 +205,7 @@ async def event_drawn(request: web.Request, site: Site) -> Drawn:
 
         def render() -> Drawn:
             view = view_of(game, event, records)
-            bracket = bracket_drawn(view)
+            bracket = bracket_drawn(view, site.language)
             page = pages.event_page(view)
             text = env.get_template("event.html").render(
                 site=site,

@@ -19,7 +19,8 @@ ONE_BAND = 1_000  # the page scrolls sideways: a part's rounds are never wrapped
 @dataclass(frozen=True)
 class Box:
     """A match (``label`` its number, when the picture numbers them) or a multiplayer
-    table ("Table 2"); ``current`` while it is being played."""
+    table ("Table 2"); ``current`` while it is being played. Its words are Texts the
+    template says in the page's language; names stay as written."""
 
     label: str
     rows: tuple[Row, ...]

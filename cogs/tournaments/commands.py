@@ -44,7 +44,6 @@ from cogs.tournaments.embeds import (
 from cogs.tournaments.pictures import STANDINGS, standings_png
 from games import GAMES
 from games.core.text import Text, joined, t, tn
-from games.core.translations import render as render_text
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -199,7 +198,7 @@ class TournamentCog(commands.Cog):
             files: list[discord.File] = []
             if await pictures_on(self.bot, event.guild_id):
                 title = standings_title(view, view.event.round, final=final, during=during)
-                picture = await standings_png(view, render_text(title, language))
+                picture = await standings_png(view, title, language)
                 files = attach(embed, picture, STANDINGS)
             links = components_view()
             await add_web_link(

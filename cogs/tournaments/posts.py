@@ -34,7 +34,6 @@ from cogs.tournaments.embeds import (
 from cogs.tournaments.pictures import BRACKET, STANDINGS, bracket_png, standings_png
 from games import GAMES
 from games.core.text import Names, Text, joined, t, tn
-from games.core.translations import render
 from games.core.words import place
 
 if TYPE_CHECKING:
@@ -173,7 +172,7 @@ class TournamentPosts:
         language = await self.language(change.event)
         embed, buttons = pairings_message(view, change.round, 0, deadline, language)
         await self.web_link(buttons, change.event, language)
-        picture = await bracket_png(view) if await self.pictures(change) else None
+        picture = await bracket_png(view, language) if await self.pictures(change) else None
         files = attach(embed, picture, BRACKET)
         message = await self.presenter.post(
             change.event.channel_id, embed=embed, view=buttons, **with_files(files)
@@ -202,10 +201,10 @@ class TournamentPosts:
             if found is None or found.message_id is None or not await self.pictures(change):
                 return
             view = await self.events.view(tid)
-            picture = await bracket_png(view)
+            language = await self.language(change.event)
+            picture = await bracket_png(view, language)
             if picture is None:
                 return
-            language = await self.language(change.event)
             embed, buttons = pairings_message(view, change.round, 0, found.deadline, language)
             await self.web_link(buttons, change.event, language)
             channel = self.bot.get_partial_messageable(change.event.channel_id)
@@ -424,8 +423,8 @@ class TournamentPosts:
         """The standings picture for the embed, unless the server turned pictures off."""
         if not await self.pictures(change):
             return []
-        title = render(standings_title(view, change.round, final=final), language)
-        return attach(embed, await standings_png(view, title), STANDINGS)
+        title = standings_title(view, change.round, final=final)
+        return attach(embed, await standings_png(view, title, language), STANDINGS)
 
     async def post_cancelled(self, change: TournamentChange) -> None:
         await self.end_countdown(change)

@@ -17,29 +17,22 @@ from tests.web.test_pages import get_text
 
 
 class Shown(HTMLParser):
-    """What a reader sees of a page: its text, and the words of its alt, aria-label and
-    title attributes; scripts and styles aside, and the bracket written out (its round
-    titles and rows come from the bracket picture's drawing, English yet)."""
+    """What a reader sees of a page: its text (the bracket written out too), and the words
+    of its alt, aria-label and title attributes; scripts and styles aside."""
 
     def __init__(self) -> None:
         super().__init__()
         self.strings: list[str] = []
         self.hidden = 0
-        self.bracket = 0  # divs open inside the bracket written out
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style"):
             self.hidden += 1
-        if tag == "div" and (self.bracket or "bracket-part" in (dict(attrs).get("class") or "")):
-            self.bracket += 1
-            self.hidden += 1
         self.strings += [v for k, v in attrs if k in ("alt", "aria-label", "title") and v]
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style") or (tag == "div" and self.bracket):
+        if tag in ("script", "style"):
             self.hidden -= 1
-        if tag == "div" and self.bracket:
-            self.bracket -= 1
 
     def handle_data(self, data: str) -> None:
         if not self.hidden and data.strip():

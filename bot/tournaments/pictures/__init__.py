@@ -2,8 +2,9 @@
 the shared kit (``games.core.pictures``): an elimination bracket (single, double,
 multiplayer) and the standings. No Discord here; the cog attaches them.
 
-Names are drawn as given (cut with an ellipsis, emoji left out: the font has none);
-nothing secret is in them: brackets, results and standings are public."""
+Names are drawn as written (cut with an ellipsis); the words of ours are Texts, drawn in
+the reader's ``language`` (a public post's: the server's). Nothing secret is in them:
+brackets, results and standings are public."""
 
 from __future__ import annotations
 
@@ -15,16 +16,21 @@ from bot.tournaments.pictures.standings import draw_standings
 from bot.tournaments.pictures.tree import draw_tree
 from bot.tournaments.results import Player
 from bot.tournaments.standings import Standing
+from games.core.translations import ENGLISH
 
 
 def bracket_picture(
-    drawn: Tree | PodRounds, names: Mapping[Player, str], title: str, subtitle: str
+    drawn: Tree | PodRounds,
+    names: Mapping[Player, str],
+    title: str,
+    subtitle: str,
+    language: str = ENGLISH,
 ) -> bytes:
     """The bracket as a PNG: a tree for single and double elimination, a band of tables
     per round for multiplayer elimination."""
     if isinstance(drawn, PodRounds):
-        return draw_pods(drawn, names, title, subtitle).png()
-    return draw_tree(drawn, names, title, subtitle).png()
+        return draw_pods(drawn, names, title, subtitle, language).png()
+    return draw_tree(drawn, names, title, subtitle, language).png()
 
 
 def standings_picture(
@@ -33,8 +39,9 @@ def standings_picture(
     title: str,
     subtitle: str,
     gone: Mapping[Player, str] | None = None,
+    language: str = ENGLISH,
 ) -> bytes:
-    return draw_standings(standings, names, title, subtitle, gone).png()
+    return draw_standings(standings, names, title, subtitle, gone, language).png()
 
 
 __all__ = ["bracket_picture", "standings_picture"]

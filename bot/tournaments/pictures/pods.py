@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.tournaments.elimination import PlayedRound, PodRounds, advancing, round_fields
-from bot.tournaments.pictures.rows import HEADER, Row, box, header, row
+from bot.tournaments.pictures.rows import FORFEIT, HEADER, Row, box, header, row
 from bot.tournaments.results import Player, TableResult
 from games.core.pictures import PAD, PALETTE, WIDTH, Canvas
-from games.core.words import ordinal
+from games.core.text import Text, t, tc, tn
+from games.core.translations import ENGLISH
+from games.core.words import place as placed
 
 ACROSS = 3  # tables side by side
 GAP = 16
@@ -20,6 +22,7 @@ ROW_HEIGHT = 28
 TABLE_TITLE = 26
 BAND_TITLE = 34
 GOES_ON = "→"
+WIDEST = placed(8)  # the widest place a table of eight shows: its column's width
 CHAMPION = "★"
 
 
@@ -36,9 +39,9 @@ def table_rows(
     rows = []
     order = sorted(seats, key=lambda p: (p in result.gone, result.place_of(p)))
     for player in order:
-        place = ordinal(result.place_of(player))
+        place = placed(result.place_of(player))
         if player in result.gone:
-            rows.append(Row(names.get(player, "?"), "lost", lead="", tail="forfeit"))
+            rows.append(Row(names.get(player, "?"), "lost", lead="", tail=FORFEIT))
         elif player in going:
             tail = CHAMPION if final else GOES_ON
             rows.append(Row(names.get(player, "?"), "won", lead=place, tail=tail))
@@ -47,9 +50,12 @@ def table_rows(
     return rows
 
 
+Boxes = list[tuple[Text, list[Row], bool]]  # each box's title, rows, and whether it plays
+
+
 def round_boxes(
     played: PlayedRound, field: Sequence[Player], advance: int, names: Mapping[Player, str]
-) -> list[tuple[str, list[Row], bool]]:
+) -> Boxes:
     """Each box of a round as (title, rows, being played)."""
     rank = {player: index for index, player in enumerate(field)}
     out = []
@@ -57,25 +63,35 @@ def round_boxes(
         going: set[Player] = set()
         if result is not None:
             going = set(advancing(result, 1 if played.final else advance, rank))
-        title = "Final table" if played.final else f"Table {number + 1}"
+        title = t("Final table") if played.final else t("Table {n}", n=number + 1)
         out.append((title, table_rows(seats, result, going, names, played.final), result is None))
     if played.byes:
         rows = [Row(names.get(p, "?"), "won", tail=GOES_ON) for p in played.byes]
-        out.append(("Pass unplayed", rows, False))
+        out.append((t("Pass unplayed"), rows, False))
     return out
 
 
-def band_title(played: PlayedRound, number: int, advance: int) -> str:
+def band_title(played: PlayedRound, number: int, advance: int) -> Text:
     if played.final:
-        return "Final"
+        return tc("bracket", "Final")
     tables = len(played.tables)
-    going = "the winner of each goes on" if advance == 1 else f"the top {advance} of each go on"
-    return f"Round {number} · {tables} table{'s' if tables != 1 else ''}, {going}"
+    if advance == 1:
+        return tn(
+            "Round {round} · {n} table, the winner of each goes on",
+            "Round {round} · {n} tables, the winner of each goes on",
+            n=tables,
+            round=number,
+        )
+    return tn(
+        "Round {round} · {n} table, the top {advance} of each go on",
+        "Round {round} · {n} tables, the top {advance} of each go on",
+        n=tables,
+        round=number,
+        advance=advance,
+    )
 
 
-def pod_bands(
-    pods: PodRounds, names: Mapping[Player, str]
-) -> list[tuple[str, list[tuple[str, list[Row], bool]]]]:
+def pod_bands(pods: PodRounds, names: Mapping[Player, str]) -> list[tuple[Text, Boxes]]:
     """Each round as (its title, its boxes): what the picture draws and the web page
     writes out."""
     fields = round_fields(pods)
@@ -85,21 +101,27 @@ def pod_bands(
     ]
 
 
-def draw_pods(pods: PodRounds, names: Mapping[Player, str], title: str, subtitle: str) -> Canvas:
+def draw_pods(
+    pods: PodRounds,
+    names: Mapping[Player, str],
+    title: str,
+    subtitle: str,
+    language: str = ENGLISH,
+) -> Canvas:
     bands = pod_bands(pods, names)
     width = (WIDTH - 2 * PAD - (ACROSS - 1) * GAP) // ACROSS
 
     def box_height(rows: list[Row]) -> int:
         return TABLE_TITLE + ROW_HEIGHT * len(rows) + 6
 
-    def grid_rows(boxes: list[tuple[str, list[Row], bool]]) -> list[int]:
+    def grid_rows(boxes: Boxes) -> list[int]:
         return [
             max(box_height(rows) for _, rows, _ in boxes[start : start + ACROSS])
             for start in range(0, len(boxes), ACROSS)
         ]
 
     height = HEADER + sum(BAND_TITLE + sum(h + GAP for h in grid_rows(b)) for _, b in bands)
-    canvas = Canvas(height + PAD - GAP)
+    canvas = Canvas(height + PAD - GAP, language=language)
     y = header(canvas, title, subtitle)
     for band, boxes in bands:
         playing = any(current for *_, current in boxes)
@@ -116,6 +138,8 @@ def draw_pods(pods: PodRounds, names: Mapping[Player, str], title: str, subtitle
                 top = y + TABLE_TITLE
                 for index, each in enumerate(rows):
                     y0 = top + index * ROW_HEIGHT
-                    row(canvas, (x0 + 1, y0, x0 + width - 1, y0 + ROW_HEIGHT), each, 16, lead="8th")
+                    row(
+                        canvas, (x0 + 1, y0, x0 + width - 1, y0 + ROW_HEIGHT), each, 16, lead=WIDEST
+                    )
             y += tall + GAP
     return canvas

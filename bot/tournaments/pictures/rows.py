@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from games.core.pictures import PAD, PALETTE, WIDTH, Box, Canvas
+from games.core.text import Text, tc
 
 RowState = Literal["won", "lost", "playing", "waiting", "bye"]
 TITLE_SIZE = 24
@@ -20,13 +21,16 @@ HEADER = PAD + TITLE_SIZE + 8 + SUBTITLE_SIZE + PAD  # the title band's height
 BOX_FILL = PALETTE.band
 BOX_EDGE = PALETTE.empty
 CURRENT_EDGE = PALETTE.accent  # the round being played
-BYE = "bye"
+BYE = tc("bracket", "bye")  # beside a player going through unplayed, or a side nobody takes
+FORFEIT = tc("bracket", "forfeit")  # beside a seat that left its table
 
 
 @dataclass(frozen=True)
 class Row:
     """One player's line: ``lead`` (a seed or a place), the name, ``tail`` (games won,
-    "forfeit", an arrow) and the state it is drawn in."""
+    "forfeit", an arrow) and the state it is drawn in. A name is drawn as written; the
+    words of ours (a place, "Winner of 5", "bye") are Texts, drawn in the reader's
+    language."""
 
     name: str
     state: RowState
@@ -51,7 +55,7 @@ def box(canvas: Canvas, area: Box, *, current: bool, quiet: bool = False) -> Non
     canvas.draw.rounded_rectangle(area, 8, fill=fill, outline=edge, width=width)
 
 
-def row(canvas: Canvas, area: Box, line: Row, size: int, lead: str = "00") -> None:
+def row(canvas: Canvas, area: Box, line: Row, size: int, lead: str | Text = "00") -> None:
     """A player's row inside a box: the lead in a column as wide as ``lead`` (the widest
     a box holds), the name cut to fit."""
     x0, y0, x1, y1 = area
@@ -82,4 +86,4 @@ def row(canvas: Canvas, area: Box, line: Row, size: int, lead: str = "00") -> No
     canvas.text((name_x, middle), line.name, size, colour, bold=won, width=room, anchor="lm")
 
 
-__all__ = ["HEADER", "PAD", "WIDTH", "Row", "RowState", "box", "header", "row"]
+__all__ = ["BYE", "FORFEIT", "HEADER", "PAD", "WIDTH", "Row", "RowState", "box", "header", "row"]

@@ -12,6 +12,8 @@ from bot.tournaments.results import Player
 from bot.tournaments.standings import Standing
 from bot.tournaments.tiebreakers import tiebreaker_text
 from games.core.pictures import PAD, PALETTE, WIDTH, Canvas
+from games.core.text import t, tc
+from games.core.translations import ENGLISH
 
 ROW_HEIGHT = 34
 COLUMN_TITLES = 28
@@ -19,6 +21,7 @@ RANK_WIDTH = 52
 POINTS_WIDTH = 70
 BREAKER_WIDTH = 84
 SIZE = 18
+DROPPED = tc("standings", "dropped")
 MEDALS = {1: (232, 184, 40), 2: (186, 192, 204), 3: (196, 128, 72)}  # gold, silver, bronze
 
 
@@ -28,10 +31,11 @@ def draw_standings(
     title: str,
     subtitle: str,
     gone: Mapping[Player, str] | None = None,
+    language: str = ENGLISH,
 ) -> Canvas:
     breakers = [name for name, _ in standings[0].tiebreakers] if standings else []
     height = HEADER + COLUMN_TITLES + ROW_HEIGHT * max(len(standings), 1) + PAD
-    canvas = Canvas(height)
+    canvas = Canvas(height, language=language)
     y = header(canvas, title, subtitle)
     right = WIDTH - PAD
     columns = [right - BREAKER_WIDTH * (len(breakers) - i) for i in range(len(breakers))]
@@ -39,14 +43,16 @@ def draw_standings(
     name_x = PAD + RANK_WIDTH
     name_room = points_right - POINTS_WIDTH - name_x
     canvas.text((PAD + RANK_WIDTH // 2, y + 4), "#", 15, PALETTE.muted, bold=True, anchor="ma")
-    canvas.text((name_x, y + 4), "Player", 15, PALETTE.muted, bold=True)
-    canvas.text((points_right, y + 4), "Pts", 15, PALETTE.muted, bold=True, anchor="ra")
+    canvas.text((name_x, y + 4), tc("column", "Player"), 15, PALETTE.muted, bold=True)
+    canvas.text(
+        (points_right, y + 4), tc("column", "Pts"), 15, PALETTE.muted, bold=True, anchor="ra"
+    )
     for x, name in zip(columns, breakers, strict=True):
         canvas.text((x + BREAKER_WIDTH - 8, y + 4), name, 15, PALETTE.muted, bold=True, anchor="ra")
     y += COLUMN_TITLES
     if not standings:
         canvas.text(
-            (name_x, y + ROW_HEIGHT // 2), "No results yet.", SIZE, PALETTE.muted, anchor="lm"
+            (name_x, y + ROW_HEIGHT // 2), t("No results yet."), SIZE, PALETTE.muted, anchor="lm"
         )
     for index, line in enumerate(standings):
         top, middle = y + index * ROW_HEIGHT, y + index * ROW_HEIGHT + ROW_HEIGHT // 2
@@ -61,8 +67,11 @@ def draw_standings(
             canvas.draw.ellipse((centre - 14, middle - 14, centre + 14, middle + 14), fill=medal)
         rank_colour = PALETTE.card_text if medal else colour
         canvas.text((centre, middle), str(line.rank), 16, rank_colour, bold=True, anchor="mm")
-        said = (gone or {}).get(line.player, "dropped")
-        shown = names.get(line.player, "?") + (f" ({said})" if line.dropped else "")
+        name = names.get(line.player, "?")
+        shown: str = name
+        if line.dropped:
+            said = (gone or {}).get(line.player, DROPPED)
+            shown = t("{name} ({why})", name=name, why=said)
         canvas.text(
             (name_x, middle), shown, SIZE, colour, bold=line.rank <= 3, width=name_room, anchor="lm"
         )

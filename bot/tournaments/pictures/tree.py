@@ -15,9 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from bot.tournaments.elimination import Bracket, BracketMatch, Source, Tree
-from bot.tournaments.pictures.rows import BYE, HEADER, Row, RowState, box, header, row
+from bot.tournaments.pictures.rows import BYE, FORFEIT, HEADER, Row, RowState, box, header, row
 from bot.tournaments.results import Player, TableResult
 from games.core.pictures import PAD, PALETTE, WIDTH, Canvas
+from games.core.text import Text, t, tc
+from games.core.translations import ENGLISH
 
 MOST_COLUMNS = 4
 ROW_HEIGHT = 30
@@ -26,7 +28,11 @@ SPACE = 12  # between boxes of a column
 GAP = 30  # between columns, where the joining lines run
 TITLE_ROW = 30  # the round names above a band's columns
 BAND_GAP = 22
-STAGE_TITLES = {"winners": "Winners' bracket", "losers": "Losers' bracket", "final": "Grand final"}
+STAGE_TITLES = {
+    "winners": t("Winners' bracket"),
+    "losers": t("Losers' bracket"),
+    "final": tc("bracket", "Grand final"),
+}
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,7 @@ class MatchBox:
 
 @dataclass(frozen=True)
 class Column:
-    title: str
+    title: Text
     boxes: tuple[MatchBox, ...]
 
 
@@ -59,7 +65,7 @@ class Column:
 class Band:
     """Columns drawn side by side, under an optional title (a double bracket's part)."""
 
-    title: str
+    title: Text | str
     columns: tuple[Column, ...]
 
 
@@ -89,9 +95,7 @@ def match_boxes(tree: Tree, names: Mapping[Player, str]) -> list[MatchBox]:
         rows = []
         for source, player in zip(match.sides, players, strict=True):
             if player is _PENDING:
-                what = "Winner" if source.kind == "winner" else "Loser"
-                text = f"{what} of {numbers[str(source.ref)]}" if said else ""
-                rows.append(Row(text, "waiting"))
+                rows.append(Row(_waiting(source, numbers) if said else "", "waiting"))
                 continue
             if player is None:
                 rows.append(Row(BYE, "bye"))
@@ -116,6 +120,14 @@ def match_boxes(tree: Tree, names: Mapping[Player, str]) -> list[MatchBox]:
 _PENDING = object()
 
 
+def _waiting(source: Source, numbers: Mapping[str, int]) -> Text:
+    """A side still to come, by the match it comes from: "Winner of 5", "Loser of 5"."""
+    number = numbers[str(source.ref)]
+    if source.kind == "winner":
+        return t("Winner of {n}", n=number)
+    return t("Loser of {n}", n=number)
+
+
 def _player(tree: Tree, source: Source) -> object:
     """A side's player, None for a bye (or a loser who forfeited), _PENDING if unknown."""
     if source.kind == "seed":
@@ -138,29 +150,35 @@ def _state(
     return "playing"  # known, whether the match is on (outlined) or waits for the other
 
 
-def _tail(player: Player, result: TableResult | None) -> str:
+def _tail(player: Player, result: TableResult | None) -> str | Text:
     """Games won at a best-of-three table; "forfeit" for a seat that left."""
     if result is None:
         return ""
     if player in result.gone:
-        return "forfeit"
+        return FORFEIT
     if result.game_wins is not None and player in result.players:
         return str(result.game_wins[result.players.index(player)])
     return ""
 
 
-def round_title(match: BracketMatch, last_round: int, double: bool) -> str:
+def round_title(match: BracketMatch, last_round: int, double: bool) -> Text:
     """What a column is called: the last rounds by name, the rest by number."""
     if match.stage == "final":
-        return "Grand final"
+        return tc("bracket", "Grand final")
     if match.stage == "reset":
-        return "Reset"
+        return tc("bracket", "Reset")
     if match.stage == "losers":
-        return "Losers' final" if match.round == last_round else f"Losers {match.round}"
+        if match.round == last_round:
+            return t("Losers' final")
+        return t("Losers {n}", n=match.round)
     left = last_round - match.round
     if left == 0:
-        return "Winners' final" if double else "Final"
-    return {1: "Semi-finals", 2: "Quarter-finals"}.get(left, f"Round {match.round}")
+        return t("Winners' final") if double else tc("bracket", "Final")
+    if left == 1:
+        return t("Semi-finals")
+    if left == 2:
+        return t("Quarter-finals")
+    return t("Round {n}", n=match.round)
 
 
 def bands(boxes: list[MatchBox], most: int = MOST_COLUMNS) -> list[Band]:
@@ -214,14 +232,20 @@ def _band_layout(band: Band) -> tuple[Placed, int]:
     return placed, bottom - SPACE
 
 
-def draw_tree(tree: Tree, names: Mapping[Player, str], title: str, subtitle: str) -> Canvas:
-    """The bracket, highlighted where it is being played."""
+def draw_tree(
+    tree: Tree,
+    names: Mapping[Player, str],
+    title: str,
+    subtitle: str,
+    language: str = ENGLISH,
+) -> Canvas:
+    """The bracket, highlighted where it is being played, its words in ``language``."""
     boxes = match_boxes(tree, names)
     laid = [(band, *_band_layout(band)) for band in bands(boxes)]
     height = HEADER + sum(
         (TITLE_ROW if band.title else 0) + TITLE_ROW + inner + BAND_GAP for band, _, inner in laid
     )
-    canvas = Canvas(height + PAD - BAND_GAP)
+    canvas = Canvas(height + PAD - BAND_GAP, language=language)
     y = header(canvas, title, subtitle)
     for band, placed, inner in laid:
         if band.title:

@@ -126,7 +126,9 @@ def signup_embed(view: TournamentView, language: str = ENGLISH) -> discord.Embed
     entered = view.entered if event.status == "signup" else []
     if event.status == "signup":
         names = [
-            f"{render.seat_name(e)}{' ✅' if config.checkin and e.checked_in else ''}"
+            t("{name} ✅", name=render.seat_name(e))
+            if config.checkin and e.checked_in
+            else render.seat_name(e)
             for e in entered
         ]
         embed.add_field(

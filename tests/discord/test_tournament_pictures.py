@@ -16,6 +16,7 @@ from bot.tournaments.pictures.tree import match_boxes
 from cogs.pictures import keep
 from cogs.tournaments.pictures import bracket_png, names_of
 from games.core.pictures import difference
+from games.core.translations import ENGLISH
 from tests.discord.conftest import make_bot
 from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
 from tests.discord.test_ratings import SPARK
@@ -68,7 +69,7 @@ async def test_the_bracket_picture_follows_an_elimination_result(fake, db) -> No
         after = picture(message, "bracket.png")  # the same message, edited
         assert difference(before, after) > 0.1
         view = await bot.tournaments.view(event.tournament_id)
-        assert after == await bracket_png(view)  # drawn from the event as it is now
+        assert after == await bracket_png(view, ENGLISH)  # drawn from the event as it is now
         drawn = view.drawn_bracket()
         (final,) = (b for b in match_boxes(drawn, names_of(view)) if b.match.id == "W2-1")  # type: ignore[arg-type]
         assert winner in [r.name for r in final.rows]  # the winner went on to the final
@@ -87,7 +88,7 @@ async def test_a_multiplayer_elimination_redraws_each_rounds_bracket(fake, db) -
         # Each of round 1's three tables redrew its bracket as its result came in.
         assert len(first.history) >= 3
         view = await bot.tournaments.view(event.tournament_id)
-        assert picture(final, "bracket.png") == await bracket_png(view)  # the champion's
+        assert picture(final, "bracket.png") == await bracket_png(view, ENGLISH)  # the champion's
         assert difference(picture(first, "bracket.png"), picture(final, "bracket.png")) > 0.1
     fake.assert_clean()
 

@@ -24,14 +24,15 @@ from bot.tournaments.progress import Progress, to_table_result
 from bot.tournaments.results import meetings
 from bot.tournaments.standings import Standing
 from games.core.protocol import Game
-from games.core.text import Text, tc, tn
+from games.core.text import Text, t, tc, tn
 
 # Pause between rounds, so players can read the standings (async events go straight on).
 GRACE: dict[str, float] = {"live": 120.0, "casual": 0.0, "async": 0.0, "correspondence": 0.0}
 # Timeouts in a row before a seat forfeits: the slower the pace, the fewer it takes.
 FORFEIT_AFTER: dict[str, int] = {"live": 3, "casual": 3, "async": 2, "correspondence": 2}
 HELD = 100 * 365 * DAY  # a paused event's clocks are set this far ahead until it resumes
-PAUSED = "The event is paused by the organiser; play resumes when they press Resume."
+# Why a paused event's table takes no move: on the table, and the answer to a click.
+PAUSED = t("The event is paused by the organiser; play resumes when they press Resume.")
 
 
 @dataclass

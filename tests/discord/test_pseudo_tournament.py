@@ -1,0 +1,218 @@
+"""Issue 38: a whole tournament played in the pseudo-locale leaves no English on screen,
+in Discord, in its pictures (read at the drawing calls) and on its web pages.
+
+A server set to the pseudo-locale runs a Swiss of two rounds with a top cut of two: its
+organiser 하나 and ゆき sign up (with check-in), bots fill the field, both play every
+table they are seated at by clicking their hand's first move, and the organiser's tools
+and the players' buttons are pressed along the way (a refusal among them). Then the event's
+page, its bracket picture, the front page and a player's page are read as the server's
+web page serves them. Names are in Hangul and Kana, so any ASCII word can only be a leak.
+"""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.tournaments.tiebreakers import TIEBREAKS
+from bot.web.app import make_app
+from bot.web.paths import site_root
+from bot.web.reader import Reader
+from games import GAMES
+from games.core.pictures import Canvas
+from games.core.translations import PSEUDO
+from games.core.words import BOT_NAMES
+from tests.discord.conftest import make_bot, move_components
+from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
+from tests.discord.test_toss_your_cookies import enough_rows
+from tests.discord.test_tournaments import PatientDiscord, settle_all, the_event
+from tests.discord.untranslated import report, untranslated, words_in
+
+GAME = "cookie_chomper"
+
+
+@pytest.fixture
+def fake() -> FakeDiscord:
+    return PatientDiscord()
+
+
+def record_lettering(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every line of words a picture draws from now on, as drawn (in its language): the
+    one call every drawing's words go through, in whichever thread draws them."""
+    drawn: list[str] = []
+    lettering = Canvas.lettering
+
+    def recorded(self: Canvas, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
+        drawn.append(text)
+        lettering(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(Canvas, "lettering", recorded)
+    return drawn
+
+
+def verb(message: FakeMessage, name: str) -> str:
+    """An event button's custom id, found by its verb (the labels are pseudo)."""
+    found = [b.custom_id for b in message.buttons() if (b.custom_id or "").endswith(f":{name}")]
+    assert found, (name, message.text())
+    return found[0]
+
+
+async def move_at(fake: FakeDiscord, user: FakeUser, thread: Any) -> bool:
+    """From the table in ``thread``: open the hand, take its first move (or as many cards
+    as a pick wants). True if a move was made."""
+    shown = [m for m in fake.public_messages(thread) if not m.deleted]
+    table = next(m for m in shown if hand_button(m) is not None)
+    await fake.click(user, table, hand_button(table))
+    hand = fake.last_reply(user)
+    buttons, selects = move_components(hand)
+    if buttons:
+        await fake.click(user, hand, buttons[0])
+    elif selects:
+        await fake.select(user, hand, selects[0]["custom_id"], enough_rows(selects[0]))
+    return bool(buttons or selects)
+
+
+def hand_button(message: FakeMessage) -> str | None:
+    found = [b.custom_id for b in message.buttons() if (b.custom_id or "").startswith("cj:hand:")]
+    return found[0] if found else None
+
+
+async def play_the_round(fake: FakeDiscord, bot, users: list[FakeUser]) -> None:  # type: ignore[no-untyped-def]
+    """Play each table of this round that seats one of ``users`` to its end, each of them
+    taking their first move whenever they have one; bots play their own."""
+    event = await the_event(bot)
+    view = await bot.tournaments.view(event.tournament_id)
+    seated = {e.entrant: u for u in users if (e := view.of_user(u.id)) is not None}
+    for table in view.tables:
+        people = [seated[p] for p in table.seats if p in seated]
+        if table.round != event.round or not people or table.match_id is None:
+            continue
+        thread = fake.channels[table.thread_id]  # type: ignore[index]
+        for _ in range(1500):
+            if (await bot.service.get(table.match_id)).status == "finished":
+                break
+            moved = [await move_at(fake, user, thread) for user in people]
+            if not any(moved):
+                await fake.settle()
+        else:
+            raise AssertionError("the table did not end")
+    await settle_all(fake, bot)
+
+
+class Shown(HTMLParser):
+    """A page's words as a reader sees them: its text, and its alt, aria-label and title
+    attributes; scripts and styles aside."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.strings: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.hidden += tag in ("script", "style")
+        self.strings += [v for k, v in attrs if k in ("alt", "aria-label", "title") and v]
+
+    def handle_endtag(self, tag: str) -> None:
+        self.hidden -= tag in ("script", "style")
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden and data.strip():
+            self.strings.append(data)
+
+
+async def read_the_web_pages(
+    fake: FakeDiscord, bot, tournament_id: str, users: list[FakeUser]
+) -> list[str]:  # type: ignore[no-untyped-def]
+    """The server's web pages of the event (its bracket picture too), the front page and
+    each player's page, as the bot's own database serves them: their words."""
+    settings = await bot.service.guild_settings(fake.guild_id)
+    root = site_root(fake.guild_id, settings.web_token)
+    client = TestClient(TestServer(make_app(Reader(bot.store, GAMES, bot.service))))
+    await client.start_server()
+    strings: list[str] = []
+    try:
+        paths = [f"{root}/", f"{root}/event/{tournament_id}"]
+        paths += [f"{root}/player/{user.id}" for user in users]
+        for path in paths:
+            response = await client.get(path)
+            assert response.status == 200, path
+            page = await response.text()
+            assert '<html lang="en-XA">' in page, path
+            parser = Shown()
+            parser.feed(page)
+            strings += parser.strings
+        picture = await client.get(f"{root}/event/{tournament_id}/bracket.png")
+        assert picture.status == 200 and picture.content_type == "image/png"
+    finally:
+        await client.close()
+    return strings
+
+
+async def test_a_tournament_its_pictures_and_pages_read_no_english_in_the_pseudo_locale(
+    fake: FakeDiscord, db, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn = record_lettering(monkeypatch)
+    hana = fake.add_user("hana", display_name="하나", manage_guild=True)
+    yuki = fake.add_user("yuki", display_name="ゆき")
+    async with fake.running(make_bot(db)) as bot:
+        for user in (hana, yuki):
+            await fake.slash(user, "language", language=PSEUDO)
+        await fake.slash(hana, "settings", language=PSEUDO, web=True)
+        await fake.slash(
+            hana, "tournament create", game=GAME, format="swiss", rounds=2, top_cut=2, checkin=True
+        )
+        signup = fake.public_messages()[-1]
+        # Sign-up: both join and check in, one asks again, one leaves and comes back, a
+        # player may not start it, two bots fill the field.
+        for user in (hana, yuki):
+            await fake.click(user, signup, verb(signup, "join"))
+        await fake.click(yuki, signup, verb(signup, "join"))  # already in
+        await fake.click(yuki, signup, verb(signup, "leave"))
+        await fake.click(yuki, signup, verb(signup, "join"))
+        for user in (hana, yuki):
+            await fake.click(user, signup, verb(signup, "checkin"))
+        await fake.click(yuki, signup, verb(signup, "start"))  # only the organiser
+        for _ in range(2):
+            await fake.click(hana, signup, verb(signup, "bot"))
+        await fake.click(hana, signup, verb(signup, "start"))
+        await settle_all(fake, bot)
+        event = await the_event(bot)
+        tid = event.tournament_id
+
+        for round_no in (1, 2, 3):  # two Swiss rounds, then the top cut's final
+            assert (await the_event(bot)).round == round_no
+            pairings = fake.public_messages()[-1]
+            for user in (hana, yuki):
+                await fake.click(user, pairings, verb(pairings, "mytable"))
+                await fake.click(user, signup, verb(signup, "standing"))
+                await fake.slash(user, "tournament standings")
+            if round_no == 1:  # the organiser's tools, and a refusal
+                await fake.slash(hana, "tournament result", order="누구 > 아무도")
+                await fake.slash(yuki, "tournament pause")
+                await fake.slash(hana, "tournament pause")
+                await fake.slash(hana, "tournament resume")
+                await fake.slash(hana, "tournament extend", table=1, hours=5)
+            await play_the_round(fake, bot, [hana, yuki])
+            if (await the_event(bot)).status == "finished":
+                break
+        event = await the_event(bot)
+        assert event.status == "finished"
+        for user in (hana, yuki):
+            await fake.slash(user, "tournament standings")
+            await fake.slash(user, "tournament log")
+        await fake.click(yuki, signup, verb(signup, "standing"))
+        web_words = await read_the_web_pages(fake, bot, tid, [hana, yuki])
+        view = await bot.tournaments.view(tid)
+        names = [e.name for e in view.entrants]
+    people = [*names, *BOT_NAMES, "하나", "ゆき", "누구", "아무도"]
+    # A tiebreak's short name (OMW%) is the same in every language, as in Discord.
+    allowed = [*people, *TIEBREAKS, *(game.name for game in GAMES.values()), "UTC"]
+    assert drawn, "no picture was drawn"
+    left = untranslated(fake, names=allowed)
+    left += words_in(drawn, allowed)
+    left += words_in(web_words, allowed)
+    assert not left, report(left, most=80)
+    fake.assert_clean()

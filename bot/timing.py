@@ -122,6 +122,10 @@ class GuildSettings(BaseModel):
     # The language of the server's public messages (tables, pings, results, lobbies): a code
     # of games.core.translations.SELECTABLE; empty follows the server's preferred locale.
     language: str = ""
+    # The server's preferred locale as Discord last told the bot ("ko", "es-ES"; empty: not
+    # yet heard): what an empty ``language`` follows where Discord's cache is not at hand
+    # (the web pages, served by a process of their own too).
+    preferred_locale: str = ""
 
 
 TimerKind = Literal["timeout", "remind_half", "remind_final"]

@@ -22,7 +22,7 @@ from bot.timing import (
 from bot.web.paths import page_link
 from cogs import render
 from cogs.components import LEVEL_CHOICES, guarded, level_of, person, tell
-from cogs.speech import CatalogTranslator, chosen, languages, personal, say
+from cogs.speech import CatalogTranslator, chosen, languages, locale_code, personal, say
 from games.core.levels import LEVEL_NAMES
 from games.core.text import Text, plain, t, tn
 from games.core.translations import NATIVE_NAMES, SELECTABLE
@@ -359,6 +359,37 @@ class Settings(commands.Cog):
             await tell(interaction, said)
 
         await guarded(interaction, run())
+
+    # --- the server's preferred locale --------------------------------------------------
+    # What "Automatic" follows, as Discord tells it, kept in the server's settings: the web
+    # pages (a process of their own, maybe) cannot ask Discord for it.
+    async def keep_locale(self, guild_id: int | None, locale: discord.Locale | str | None) -> None:
+        code = locale_code(locale)
+        if not guild_id or not code:
+            return
+        if (await self.bot.known_settings.get(guild_id)).preferred_locale == code:
+            return  # the common case: one cached read, no write
+        await self.bot.service.note_preferred_locale(guild_id, code)
+        self.bot.known_settings.forget(guild_id)
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.keep_locale(guild.id, guild.preferred_locale)
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self.keep_locale(guild.id, guild.preferred_locale)
+
+    @commands.Cog.listener()
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        if before.preferred_locale != after.preferred_locale:
+            await self.keep_locale(after.id, after.preferred_locale)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # A server whose join or change the bot missed (it was down) is heard at its next
+        # click or command.
+        await self.keep_locale(interaction.guild_id, interaction.guild_locale)
 
 
 async def setup(bot: CookieJar) -> None:

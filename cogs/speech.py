@@ -109,7 +109,7 @@ class Languages:
 
     async def personal(self, interaction: discord.Interaction) -> str:
         """The language of an answer to ``interaction``, which only its user sees."""
-        locale = language_for(_locale(interaction.locale))
+        locale = language_for(locale_code(interaction.locale))
         self._saw(interaction.user.id, locale)
         own = await self._choice(interaction.user.id)
         return own or locale
@@ -128,12 +128,15 @@ class Languages:
         own = chosen(settings.language)
         if own is not None:
             return own
-        return self.server_default(guild_id)
+        return self.server_default(guild_id, settings.preferred_locale)
 
-    def server_default(self, guild_id: int) -> str:
-        """The server's preferred locale, as Discord's cache has it, else English."""
+    def server_default(self, guild_id: int, kept: str = "") -> str:
+        """The server's preferred locale, as Discord's cache has it, else as the bot last
+        heard it (``kept``: a server this process's cache lacks), else English."""
         guild = self.bot.get_guild(guild_id)
-        return language_for(_locale(guild.preferred_locale)) if guild is not None else ENGLISH
+        if guild is None:
+            return language_for(kept)
+        return language_for(locale_code(guild.preferred_locale))
 
     async def of_person(self, user_id: int, guild_id: int | None) -> str:
         """The language of a private message without an interaction (a DM, a hand view
@@ -149,7 +152,8 @@ class Languages:
         return chosen((await self.bot.service.known_settings(user_id)).language)
 
 
-def _locale(locale: discord.Locale | str | None) -> str | None:
+def locale_code(locale: discord.Locale | str | None) -> str | None:
+    """Discord's code of a locale ("ko", "es-419"), None for none."""
     if locale is None:
         return None
     return locale.value if isinstance(locale, discord.Locale) else str(locale)

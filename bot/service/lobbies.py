@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -39,6 +40,7 @@ from games.core.options import with_choice, with_switches
 from games.core.protocol import Game, IllegalAction
 from games.core.text import t, tn
 
+MOST_LOCALE = 16  # Discord's locales are "ko" to "es-419"
 WEB_TOKEN_BYTES = 18  # 144 random bits in the web page's path: nobody guesses it
 
 
@@ -55,6 +57,14 @@ class Lobbies(ServiceBase):
             raise NotManager(
                 t("Only someone with Manage Server can change this server's settings.")
             )
+        # One change at a time: the bot notes the server's locale as the same click comes in.
+        async with self.settings_lock(guild_id):
+            return await self._set_guild_defaults(guild_id, changes)
+
+    def settings_lock(self, guild_id: int) -> asyncio.Lock:
+        return self.lock(f"guild:{guild_id}")  # match ids are hex: no match shares it
+
+    async def _set_guild_defaults(self, guild_id: int, changes: dict[str, object]) -> GuildSettings:
         current = await self.guild_settings(guild_id)
         changes = dict(changes)
         threads = changes.pop("threads", current.threads)
@@ -93,6 +103,18 @@ class Lobbies(ServiceBase):
         )
         await self.store.save_guild_settings(guild_id, updated.model_dump_json())
         return updated
+
+    async def note_preferred_locale(self, guild_id: int, locale: str) -> GuildSettings:
+        """Keep the server's preferred locale as Discord gives it (a server event, an
+        interaction's ``guild_locale``): no one's setting, so no permission; written only
+        when it changed. Longer than any locale Discord has: not a locale, left alone."""
+        async with self.settings_lock(guild_id):
+            current = await self.guild_settings(guild_id)
+            if current.preferred_locale == locale or len(locale) > MOST_LOCALE:
+                return current
+            updated = current.model_copy(update={"preferred_locale": locale})
+            await self.store.save_guild_settings(guild_id, updated.model_dump_json())
+            return updated
 
     # --- lobby -------------------------------------------------------------------------
     async def open_lobby(

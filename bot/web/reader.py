@@ -202,7 +202,8 @@ class Reader:
             return None
         if not secrets.compare_digest(settings.web_token.encode(), token.encode()):
             return None
-        language = language_for(settings.language)
+        # No language set: the server's preferred locale, as its Discord messages speak.
+        language = language_for(settings.language or settings.preferred_locale)
         self.languages[guild_id] = language
         return Site(guild_id, site_root(guild_id, token), token, language)
 

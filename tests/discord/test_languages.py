@@ -11,7 +11,8 @@ import re
 
 import pytest
 
-from cogs.speech import CatalogTranslator, escape, say
+from bot.web.reader import Reader
+from cogs.speech import CatalogTranslator, escape, languages, say
 from games import GAMES
 from games.core.text import t
 from games.core.translations import ENGLISH, PSEUDO, SELECTABLE, catalog, render
@@ -114,6 +115,41 @@ async def test_a_server_without_a_choice_speaks_its_preferred_locale(fake: FakeD
     async with fake.running(make_bot(db)):
         await fake.slash(host, "play", game="toss_your_cookies")
         assert korean(table_of(fake).text())
+
+
+async def test_the_servers_preferred_locale_is_kept_for_its_web_pages(
+    fake: FakeDiscord, db
+) -> None:
+    """The web pages cannot ask Discord: the bot keeps the preferred locale it is told of,
+    at start (the server becomes available), when an admin changes it, and at the next
+    interaction if the change passed it by; a page of a server that chose no language
+    speaks it."""
+    fake.set_guild_locale("ja")
+    admin = fake.add_user("admin", manage_guild=True)
+    async with fake.running(make_bot(db)) as bot:
+
+        async def kept() -> str:
+            return (await bot.service.guild_settings(fake.guild_id)).preferred_locale
+
+        assert await kept() == "ja"
+        fake.set_guild_locale("ko")  # Server Settings: Discord sends the guild's update
+        await fake.settle()
+        assert await kept() == "ko"
+        fake.guild_locale = "pt-BR"  # changed while the bot was away: no update came
+        await fake.slash(admin, "settings", web=True)
+        assert await kept() == "pt-BR"
+        token = (await bot.service.guild_settings(fake.guild_id)).web_token
+        site = await Reader(bot.store, GAMES, bot.service).site(fake.guild_id, token)
+        assert site is not None and site.language == "pt_BR"
+        # A server this process's cache lacks speaks the locale kept for it.
+        elsewhere = fake.guild_id + 1
+        await bot.service.note_preferred_locale(elsewhere, "es-419")
+        assert await languages(bot).public(elsewhere) == "es"
+        # A language chosen wins over the locale, on the pages too.
+        await fake.slash(admin, "settings", language="ja")
+        site = await Reader(bot.store, GAMES, bot.service).site(fake.guild_id, token)
+        assert site is not None and site.language == "ja"
+    fake.assert_clean()
 
 
 def test_an_unsupported_locale_reads_english() -> None:

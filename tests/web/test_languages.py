@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from html.parser import HTMLParser
 
 from aiohttp.test_utils import TestClient
@@ -63,6 +64,34 @@ async def test_a_korean_servers_pages_say_lang_ko_and_speak_korean(
     assert "순위" in pages["event"] and "1라운드" in pages["event"]
     assert "다시 보기" in pages["replay"]
     assert "Being played now" not in pages["front"] and "Standings" not in pages["event"]
+
+
+async def test_a_server_without_a_language_pages_in_its_preferred_locale(
+    service: MatchService, web: TestClient
+) -> None:
+    paths = await every_page_kind(service)
+    assert '<html lang="en">' in await get_text(web, paths["front"])  # nothing heard yet
+    await service.note_preferred_locale(GUILD, "ko")  # as the bot heard it from Discord
+    front = await get_text(web, paths["front"])
+    assert '<html lang="ko">' in front and "리더보드" in front
+    await service.set_guild_defaults(GUILD, MOD, {"language": "es"})  # a choice wins
+    assert '<html lang="es">' in await get_text(web, paths["front"])
+    await service.set_guild_defaults(GUILD, MOD, {"language": ""})  # Automatic again
+    assert '<html lang="ko">' in await get_text(web, paths["event"])
+
+
+async def test_the_locale_noted_with_an_admins_change_loses_neither(
+    service: MatchService,
+) -> None:
+    """The bot notes the locale an interaction carries as the same /settings runs."""
+    await asyncio.gather(
+        service.set_guild_defaults(GUILD, MOD, {"web": True, "language": "ja"}),
+        service.note_preferred_locale(GUILD, "ko"),
+    )
+    settings = await service.guild_settings(GUILD)
+    assert settings.web and settings.language == "ja" and settings.preferred_locale == "ko"
+    await service.note_preferred_locale(GUILD, "x" * 40)  # no locale: left as it was
+    assert (await service.guild_settings(GUILD)).preferred_locale == "ko"
 
 
 async def test_an_english_servers_pages_stay_english(

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from bot.tournaments.results import Player, TableResult
 from bot.tournaments.scoring import Scoring, exact_sum
-from games.core.text import joined, t
+from games.core.text import Text, joined, t, tc
 
 FLOOR = Fraction(33, 100)  # the MTR's 0.33, not 1/3
 
@@ -150,10 +150,31 @@ TIEBREAKS = {
 }
 
 
+# A tiebreak's short name as shown. The abbreviations (OMW%, SB, H2H) read alike in every
+# language, as players write them; a word among them is translated.
+SHOWN_NAMES: dict[str, Text] = {"Firsts": tc("tiebreak", "Firsts")}
+
+
+def tiebreak_name(name: str) -> str:
+    """A tiebreak's short name in the reader's language (a Text for a word)."""
+    return SHOWN_NAMES.get(name, name)
+
+
+def tiebreak_figures(tiebreakers: Iterable[tuple[str, Fraction]]) -> Text:
+    """ "OMW% 66.7% · GW% 50.0%": each tiebreak's short name and its figure."""
+    return joined(
+        [
+            t("{name} {value}", name=tiebreak_name(name), value=tiebreaker_text(name, value))
+            for name, value in tiebreakers
+        ],
+        " · ",
+    )
+
+
 def tiebreak_words(names: list[str]) -> str:
     """ "Ties go by OMW% (opponents' average match-win rate), then …": the names shown."""
     said = [
-        t("{name} ({meaning})", name=name, meaning=TIEBREAKS[name])
+        t("{name} ({meaning})", name=tiebreak_name(name), meaning=TIEBREAKS[name])
         for name in names
         if name in TIEBREAKS
     ]

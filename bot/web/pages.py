@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 
 from bot.service.history import Replay
 from bot.service.tournaments.models import TournamentView, points_text
-from bot.tournaments.tiebreakers import TIEBREAKS, tiebreaker_text
+from bot.tournaments.tiebreakers import TIEBREAKS, tiebreak_name, tiebreaker_text
 from bot.web.bracket import Part, bracket_parts
 from bot.web.reader import Curve, TableNow, step_now
 from games.core.protocol import Game
@@ -158,7 +158,8 @@ def event_page(view: TournamentView) -> EventPage:
         )
         for s in view.standings
     ]
-    breakers = [name for name, _ in view.standings[0].tiebreakers] if view.standings else []
+    codes = [name for name, _ in view.standings[0].tiebreakers] if view.standings else []
+    breakers = [tiebreak_name(name) for name in codes]
     drawn = view.drawn_bracket()
     rounds = []
     results = {(r.round, r.table_no): r for r in view.results}
@@ -185,7 +186,7 @@ def event_page(view: TournamentView) -> EventPage:
         [(e.name, e.state) for e in view.entrants],
         rounds,
         breakers,
-        [(name, TIEBREAKS[name]) for name in breakers if name in TIEBREAKS],
+        [(tiebreak_name(name), TIEBREAKS[name]) for name in codes if name in TIEBREAKS],
         standings,
         [] if drawn is None else bracket_parts(drawn, names),
     )

@@ -12,7 +12,7 @@ import discord
 from bot.errors import UserError
 from bot.service import Person
 from bot.service.tournaments import Tournaments, TournamentView
-from bot.tournaments.tiebreakers import tiebreaker_text
+from bot.tournaments.tiebreakers import tiebreak_figures
 from cogs import render
 from cogs.components import (
     LEVEL,
@@ -212,10 +212,7 @@ async def my_standing(events: Tournaments, tournament_id: str, user_id: int) -> 
     line = next((s for s in view.standings if mine and s.player == mine.entrant), None)
     if line is None:
         return t("You are not in this tournament's standings.")
-    # a tiebreaker's name (OMW%) and its figure are the same in every language
-    breakers = " · ".join(
-        f"{name} {tiebreaker_text(name, value)}" for name, value in line.tiebreakers
-    )
+    breakers = tiebreak_figures(line.tiebreakers)
     pts, of = float(line.points), len(view.standings)
     if breakers:
         said = tn(

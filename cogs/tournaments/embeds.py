@@ -16,7 +16,7 @@ from bot.tournaments import best_of as bo
 from bot.tournaments.config import TournamentConfig
 from bot.tournaments.formats import format_class
 from bot.tournaments.standings import Standing
-from bot.tournaments.tiebreakers import tiebreak_words, tiebreaker_text
+from bot.tournaments.tiebreakers import tiebreak_figures, tiebreak_words
 from cogs import render
 from cogs.speech import say
 from games.core.text import Text, joined, plain, t, tc, tn
@@ -35,10 +35,7 @@ def standing_lines(view: TournamentView, standings: list[Standing]) -> list[Text
     lines = []
     shown, gone = shown_breakers(view), view.gone_words()
     for s in standings[:STANDINGS_SHOWN]:
-        # a tiebreaker's name (OMW%) and its figure are the same in every language
-        breakers = " · ".join(
-            f"{name} {tiebreaker_text(name, value)}" for name, value in s.tiebreakers[:shown]
-        )
+        breakers = tiebreak_figures(s.tiebreakers[:shown])
         who: str | Text = view.name(s.player)
         if s.dropped:
             why = gone.get(s.player, tc("standings", "dropped"))

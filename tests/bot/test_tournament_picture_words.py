@@ -11,12 +11,11 @@ from typing import Any
 import pytest
 
 from bot.tournaments.pictures import bracket_picture, standings_picture
-from bot.tournaments.tiebreakers import TIEBREAKS
 from games.core.pictures import Canvas
 from games.core.text import Names, Text, t, tc
 from games.core.translations import ENGLISH, LANGUAGES, PSEUDO, catalog
 from tests.bot import tournament_rigs as rigs
-from tests.discord.untranslated import words_in
+from tests.discord.untranslated import ABBREVIATIONS, words_in
 
 TITLE = t("{game} tournament", game="Toss Your Cookies")
 SUBTITLE = t("round {n} being played", n=2)
@@ -63,7 +62,7 @@ def draw_every_kind(language: str) -> None:
 def test_every_tournament_picture_draws_no_english_word_in_pseudo(drawn: list[str]) -> None:
     draw_every_kind(PSEUDO)
     # A tiebreak's short name (OMW%) is the same in every language, as in Discord.
-    left = words_in(drawn, [*named(64).values(), *TIEBREAKS, "Toss Your Cookies"])
+    left = words_in(drawn, [*named(64).values(), *ABBREVIATIONS, "Toss Your Cookies"])
     assert not left, [(f.word, f.text) for f in left]
 
 

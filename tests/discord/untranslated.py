@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from bot.tournaments.tiebreakers import SHOWN_NAMES, TIEBREAKS
 from tests.discord.harness import FakeDiscord, FakeMessage
 
 # Published names stay as published in every language (docs/translating.md).
@@ -32,6 +33,9 @@ PRODUCT_NAMES = (
     "Braverse",
     "Discord",
 )
+# A tiebreak's short name (OMW%, SB) reads the same in every language, as players write
+# it; a word among them (Firsts) is translated.
+ABBREVIATIONS = tuple(name for name in TIEBREAKS if name not in SHOWN_NAMES)
 # Discord's syntax, which is not words: mentions and channels, timestamps, command
 # mentions, custom emoji, links, inline code, a /command with its sub-command and its
 # option names ("/settings pictures:False", "/deck import"), and the bot names' emoji.

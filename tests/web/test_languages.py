@@ -9,10 +9,9 @@ from html.parser import HTMLParser
 from aiohttp.test_utils import TestClient
 
 from bot.service import MatchService
-from bot.tournaments.tiebreakers import TIEBREAKS
 from games import GAMES
 from games.core.words import BOT_NAMES
-from tests.discord.untranslated import report, words_in
+from tests.discord.untranslated import ABBREVIATIONS, report, words_in
 from tests.web.conftest import ANA, GUILD, MOD, XSS, every_page_kind
 from tests.web.test_pages import get_text
 
@@ -111,7 +110,7 @@ async def test_in_the_pseudo_locale_no_english_word_is_left_on_any_page(
     # Names as written (the tiebreaks' too, as in Discord: OMW% is their name); dates stay
     # ISO, in UTC, in every language.
     people = [ANA.name, XSS, "Basil", "Ginger", *BOT_NAMES]
-    names = [*people, *TIEBREAKS, *(game.name for game in GAMES.values()), "UTC"]
+    names = [*people, *ABBREVIATIONS, *(game.name for game in GAMES.values()), "UTC"]
     for kind, page in pages.items():
         assert '<html lang="en-XA">' in page, kind
         left = words_in(shown(page), names)

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from bot.tournaments.pictures.rows import HEADER, header
 from bot.tournaments.results import Player
 from bot.tournaments.standings import Standing
-from bot.tournaments.tiebreakers import tiebreaker_text
+from bot.tournaments.tiebreakers import tiebreak_name, tiebreaker_text
 from games.core.pictures import PAD, PALETTE, WIDTH, Canvas
 from games.core.text import t, tc
 from games.core.translations import ENGLISH
@@ -48,7 +48,14 @@ def draw_standings(
         (points_right, y + 4), tc("column", "Pts"), 15, PALETTE.muted, bold=True, anchor="ra"
     )
     for x, name in zip(columns, breakers, strict=True):
-        canvas.text((x + BREAKER_WIDTH - 8, y + 4), name, 15, PALETTE.muted, bold=True, anchor="ra")
+        canvas.text(
+            (x + BREAKER_WIDTH - 8, y + 4),
+            tiebreak_name(name),
+            15,
+            PALETTE.muted,
+            bold=True,
+            anchor="ra",
+        )
     y += COLUMN_TITLES
     if not standings:
         canvas.text(

@@ -6,13 +6,17 @@ from __future__ import annotations
 import asyncio
 from html.parser import HTMLParser
 
+import pytest
 from aiohttp.test_utils import TestClient
 
 from bot.service import MatchService
+from bot.service.tournaments.drawn import bracket_drawn
+from bot.service.tournaments.models import read_view
 from games import GAMES
+from games.core.pictures import Canvas
 from games.core.words import BOT_NAMES
 from tests.discord.untranslated import ABBREVIATIONS, report, words_in
-from tests.web.conftest import ANA, GUILD, MOD, XSS, every_page_kind
+from tests.web.conftest import ANA, GUILD, MOD, XSS, elimination_event, every_page_kind, opt_in
 from tests.web.test_pages import get_text
 
 
@@ -115,3 +119,34 @@ async def test_in_the_pseudo_locale_no_english_word_is_left_on_any_page(
         assert '<html lang="en-XA">' in page, kind
         left = words_in(shown(page), names)
         assert not left, f"{kind}:\n{report(left)}"
+
+
+@pytest.mark.parametrize("format", ["double_elimination", "multiplayer_elimination"])
+async def test_a_bracket_written_out_and_drawn_speaks_the_pages_language(
+    service: MatchService, web: TestClient, monkeypatch: pytest.MonkeyPatch, format: str
+) -> None:
+    """The bracket's parts, rounds and rows on the page, and its picture, whose words are
+    read at the drawing call: in a pseudo server, none is English."""
+    drawn: list[str] = []
+    lettering = Canvas.lettering
+
+    def recorded(self: Canvas, xy: object, text: str, *args: object, **kwargs: object) -> None:
+        drawn.append(text)
+        lettering(self, xy, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Canvas, "lettering", recorded)
+    root = await opt_in(service)
+    await service.set_guild_defaults(GUILD, MOD, {"language": "pseudo"})
+    tid = await elimination_event(service, format=format, game="cookie_chomper", players=6)
+    page = await get_text(web, f"{root}/event/{tid}")
+    picture = await web.get(f"{root}/event/{tid}/bracket.png")
+    assert picture.status == 200 and drawn
+    event = await service.store.get_tournament(tid)
+    assert event is not None
+    view = await read_view(service.store, GAMES[event.game], event)
+    names = [*(e.name for e in view.entrants), *BOT_NAMES, *ABBREVIATIONS, "Cookie Chomper", "UTC"]
+    # A name too long for its box is drawn cut, with an ellipsis: still the name.
+    cut = [line for line in drawn if any(n.startswith(line.rstrip("…")) for n in names)]
+    left = words_in([*shown(page), *(line for line in drawn if line not in cut)], names)
+    assert not left, report(left)
+    assert await picture.read() != bracket_drawn(view)  # not the English picture

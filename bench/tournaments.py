@@ -7,7 +7,11 @@
 - 10,000 mixed matches (2–8 seats, ties, bots, quitters) rated in memory, against bare
   openskill calls on the same matches (one strict order each, no tie averaging);
 - the same matches finished in a SQLite store and rated through it as the bot does (one
-  transaction each), then ``ratings rebuild`` of them all, against the in-memory figure.
+  transaction each), then ``ratings rebuild`` of them all, against the in-memory figure;
+- the tournament pictures in each language (issue 38): a 64-player double elimination half
+  played and 64 players' standings, drawn in English, Korean and the pseudo-locale (their
+  words from the catalogs), against English in the same run. ``python -m bench.tournaments
+  pictures`` prints only these.
 
 Each pairing and the in-memory rating also print their CPU time (``process_time``): on a
 machine shared with other work the wall clock mostly measures the others, the CPU time
@@ -34,12 +38,16 @@ from bot.ratings import MODEL, Rating, SeatResult, rate_match
 from bot.service import MatchService
 from bot.service.ratings import Ratings, rebuild
 from bot.store import SQLiteStore
+from bot.tournaments import elimination as elim
+from bot.tournaments.pictures import bracket_picture, standings_picture
 from bot.tournaments.pods import chunk, pair_pods, table_sizes
 from bot.tournaments.results import TableResult, had_bye, meetings
 from bot.tournaments.scoring import MATCH_POINTS, POD_SCORES, Scoring, total_points
-from bot.tournaments.standings import pairing_order
+from bot.tournaments.standings import pairing_order, swiss_standings
 from bot.tournaments.swiss import pair_swiss
 from games.core.protocol import Game, Outcome, Placement
+from games.core.text import t
+from games.core.translations import ENGLISH, PSEUDO
 
 Points = dict[int, Fraction]
 Met = Counter[frozenset[int]]
@@ -263,6 +271,65 @@ async def store_ratings_benchmark(count: int) -> tuple[float, float, bool]:
     return rated, rebuilt, same
 
 
+PICTURE_LANGUAGES = (ENGLISH, "ko", PSEUDO)
+
+
+def half_played_double(players: int) -> elim.Tree:
+    """A double elimination of ``players`` with its first half of matches decided (the
+    better seed wins): winners, losers, byes and sides still to come all drawn."""
+    bracket = elim.double_elimination(range(1, players + 1))
+    results: dict[str, TableResult] = {}
+    for _ in range(len(bracket.matches) // 2):
+        ready = elim.progress(bracket, results).ready
+        if not ready:
+            break
+        match_id, (winner, loser) = ready[0]
+        results[match_id] = TableResult.ranked(1, [winner], [loser])
+    return elim.Tree(bracket, elim.progress(bracket, results), results)
+
+
+def picture_figures(smoke: bool) -> list[str]:
+    """CPU milliseconds to draw the bracket and the standings in each language (the best
+    of interleaved rounds), and the ratio to English measured in the same run."""
+    players = 16 if smoke else 64
+    names = {p: f"Player {p}" for p in range(1, players + 1)}
+    tree = half_played_double(players)
+    results = [
+        TableResult.ranked(number, [a], [a + 1])
+        for number in range(1, 4)
+        for a in range(1, players, 2)
+    ]
+    standings = swiss_standings(list(names), results, 7, 3)
+    title, subtitle = (
+        t("{game} tournament", game="Cookie Chomper"),
+        t("round {n} being played", n=4),
+    )
+    drawings: dict[str, Callable[[str], bytes]] = {
+        "bracket": lambda language: bracket_picture(tree, names, title, subtitle, language),
+        "standings": lambda language: standings_picture(
+            standings, names, title, subtitle, None, language
+        ),
+    }
+    best: dict[tuple[str, str], float] = {}
+    for _ in range(2 if smoke else 5):
+        for language in PICTURE_LANGUAGES:
+            for what, draw in drawings.items():
+                cpu = time.process_time()
+                draw(language)
+                took = time.process_time() - cpu
+                best[(what, language)] = min(best.get((what, language), took), took)
+    lines = []
+    for what in ("bracket", "standings"):
+        english = best[(what, ENGLISH)]
+        said = ", ".join(
+            f"{language} {best[(what, language)] * 1000:.1f} ms "
+            f"({best[(what, language)] / english:.2f}x)"
+            for language in PICTURE_LANGUAGES
+        )
+        lines.append(f"tournament {what} picture, {players} players (CPU, best round): {said}")
+    return lines
+
+
 def report(smoke: bool) -> list[str]:
     players, rounds, matches = (64, 4, 1_000) if smoke else (512, 9, 10_000)
     swiss = swiss_benchmark(players, rounds)
@@ -280,8 +347,14 @@ def report(smoke: bool) -> list[str]:
         f"{via_store:.2f} s ({matches / via_store:,.0f}/s); rebuilt in {rebuilt:.2f} s "
         f"({'equal to' if same else 'DIFFERENT from'} the stored table); in memory: "
         f"{memory:.2f} s",
+        *picture_figures(smoke),
     ]
 
 
 if __name__ == "__main__":
-    print("\n".join(report(smoke=False)))
+    import sys
+
+    if sys.argv[1:2] == ["pictures"]:
+        print("\n".join(picture_figures(smoke="--smoke" in sys.argv)))
+    else:
+        print("\n".join(report(smoke=False)))

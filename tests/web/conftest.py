@@ -252,15 +252,17 @@ async def elimination_event(
     format: str = "single_elimination",
     game: str = "cookie_chomper",
     players: int = 4,
+    top_cut: int = 0,
 ) -> str:
-    """An elimination of bots (a single one of four unless told), played out; one
-    entrant's name, as the store holds it, written with markup."""
+    """An elimination of bots (a single one of four unless told; a Swiss with its
+    ``top_cut`` too), played out; one entrant's name, as the store holds it, written with
+    markup."""
     from bot.bots import BotDriver
     from bot.service.tournaments import Tournaments
 
     events = Tournaments(service)
     driver = BotDriver(service, delay=0)
-    config = TournamentConfig(format=format, pace="async")
+    config = TournamentConfig(format=format, pace="async", top_cut=top_cut)
     event = await events.create(
         guild_id=GUILD, channel_id=5, organiser=MOD, game_key=game, config=config
     )

@@ -342,6 +342,18 @@ async def test_an_elimination_event_shows_its_bracket_drawn(
     assert (await web.get(f"{root}/event/{swiss}/bracket.png")).status == 404
 
 
+async def test_a_swiss_top_cut_round_is_not_counted_among_the_swiss_rounds(
+    service: MatchService, web: TestClient
+) -> None:
+    root = await opt_in(service)
+    tid = await elimination_event(service, format="swiss", players=4, top_cut=2)
+    event = await service.store.get_tournament(tid)
+    assert event is not None and event.status == "finished"
+    page = await get_text(web, f"{root}/event/{tid}")
+    planned = event.round - 1  # the Swiss rounds, then the top cut's final
+    assert f"round {event.round}" in page and f"of {planned}" not in page
+
+
 async def test_a_finished_tables_page_says_it_is_over_and_links_its_replay(
     service: MatchService, web: TestClient
 ) -> None:

@@ -122,6 +122,9 @@ class GuildSettings(BaseModel):
     # The language of the server's public messages (tables, pings, results, lobbies): a code
     # of games.core.translations.SELECTABLE; empty follows the server's preferred locale.
     language: str = ""
+    # The server's time zone (an IANA name): recurring events are scheduled in it unless
+    # the organiser names another, so a summer-time change keeps their local time.
+    time_zone: str = "UTC"
 
 
 TimerKind = Literal["timeout", "remind_half", "remind_final"]

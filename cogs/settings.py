@@ -79,6 +79,13 @@ def on_off(value: bool) -> Text:
     return t("on") if value else t("off")
 
 
+def zone_line(current: GuildSettings) -> Text:
+    """The recurring events' time zone: its IANA name (data), or the default said so."""
+    if current.time_zone == "UTC":
+        return t("UTC (the default)")
+    return plain(current.time_zone)
+
+
 def language_line(current: GuildSettings, default: str) -> Text:
     """The public messages' language: the one set, or the server's own, said so."""
     own = chosen(current.language)
@@ -143,7 +150,7 @@ def set_lines(changes: dict[str, object], current: GuildSettings, default: str) 
     if "pictures" in changes:
         lines.append(t("✅ Pictures: {pictures}.", pictures=pictures_line(current)))
     if "time_zone" in changes:
-        lines.append(t("✅ Time zone: {zone}.", zone=current.time_zone))
+        lines.append(t("✅ Time zone: {zone}.", zone=zone_line(current)))
     if "language" in changes:
         language = language_line(current, default)
         lines.append(t("✅ Tables, pings and results here speak {language}.", language=language))
@@ -271,7 +278,7 @@ class Settings(commands.Cog):
                 ),
                 t("**Pictures:** {pictures}", pictures=pictures_line(current)),
                 t("**Language:** {language}", language=language_line(current, default)),
-                t("**Time zone:** {zone}", zone=current.time_zone),
+                t("**Time zone:** {zone}", zone=zone_line(current)),
             ]
             description = render.lines(rows, mine)
             if said:

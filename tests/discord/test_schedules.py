@@ -317,3 +317,21 @@ def test_the_offline_discord_refuses_what_discord_refuses_of_a_scheduled_event()
         assert (await fake._answer("DELETE", f"{path}/{event_id}", None, None, [])).status == 204
 
     asyncio.run(run())
+
+
+async def test_a_schedule_without_a_zone_takes_the_servers_from_settings(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    async with fake.running(make_bot(db)) as bot:
+        clock = on_clock(fake, bot, MONDAY)
+        await fake.slash(mod, "settings")
+        assert "**Time zone:** UTC (the default)" in fake.last_reply(mod).text()
+        await fake.slash(mod, "settings", time_zone="Nowhere/Atlantis")
+        assert "There is no time zone called 'Nowhere/Atlantis'" in fake.last_reply(mod).text()
+        await fake.slash(mod, "settings", time_zone="Asia/Seoul")
+        assert "✅ Time zone: Asia/Seoul." in fake.last_reply(mod).text()
+        weekly = {k: v for k, v in WEEKLY.items() if k != "zone"}
+        await fake.slash(mod, "tournament schedule create", **weekly)
+        await advance_to(fake, bot, clock, clock.now())
+        seoul = datetime.fromtimestamp(starts(only_event(fake)), ZoneInfo("Asia/Seoul"))
+        assert seoul.strftime("%a %H:%M") == "Fri 20:00"
+    fake.assert_clean()

@@ -117,7 +117,7 @@ class Schedules:
             channel_id=channel_id,
             organiser_id=organiser.user_id,
             game=game_key,
-            config=config.model_copy(update={"checkin": checkin_minutes > 0}).model_dump_json(),
+            config=config.model_dump_json(),
             **rule,  # type: ignore[arg-type]
             step="announce",
             occurrence=first,
@@ -193,6 +193,13 @@ class Schedules:
         is open); the series goes on. Returns the skipped start."""
         await self._organised(schedule, actor)
         skipped = schedule.occurrence
+        occurrence = await self.store.occurrence(schedule.schedule_id, skipped)
+        if occurrence is not None and occurrence.tournament_id is not None:
+            event = await self.store.get_tournament(occurrence.tournament_id)
+            if event is not None and event.status != "signup":
+                raise UserError(
+                    t("The next one has already started: /tournament end or cancel stops it.")
+                )
         following = next_start(schedule.weekdays, schedule.at_time, schedule.zone, skipped)
         after = self._announcing(schedule, following)
         if not await self.store.advance_schedule(schedule, after):
@@ -319,7 +326,11 @@ class Schedules:
         if occurrence is None:
             return
         config = TournamentConfig.model_validate_json(schedule.config).model_copy(
-            update={"starts_at": starts, "checkin_opens": checkin_at if minutes else None}
+            update={
+                "starts_at": starts,
+                "checkin": minutes > 0,  # as the schedule says now (an edit may change it)
+                "checkin_opens": checkin_at if minutes else None,
+            }
         )
         organiser = Person(schedule.organiser_id, "Schedule", can_manage=True)
         try:

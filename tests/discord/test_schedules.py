@@ -335,3 +335,32 @@ async def test_a_schedule_without_a_zone_takes_the_servers_from_settings(fake, d
         seoul = datetime.fromtimestamp(starts(only_event(fake)), ZoneInfo("Asia/Seoul"))
         assert seoul.strftime("%a %H:%M") == "Fri 20:00"
     fake.assert_clean()
+
+
+async def test_an_edit_turns_check_in_on_and_a_started_one_is_not_skipped(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    async with fake.running(make_bot(db)) as bot:
+        clock = on_clock(fake, bot, MONDAY)
+        await fake.slash(mod, "tournament schedule create", **{**WEEKLY, "checkin_minutes": 0})
+        await advance_to(fake, bot, clock, clock.now())
+        await fake.slash(mod, "tournament schedule edit", checkin_minutes=10)
+        friday = starts(only_event(fake))
+        await advance_to(fake, bot, clock, friday - 24 * 3600)
+        [event] = await tournaments(bot)
+        config = bot.tournaments.config_of(event)
+        assert config.checkin and config.checkin_opens == friday - 600
+        # The organiser starts it early with two bots: it can no longer be skipped.
+        signup = next(m for m in fake.public_messages() if m.id == event.message_id)
+        for _ in range(2):
+            await fake.click(mod, signup, signup.find_button("Add bot"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        # Active as soon as it started (and completed once the bots played it out).
+        statuses = [r.body["status"] for r in requests_to(fake, "PATCH") if "status" in r.body]
+        assert statuses[0] == 2 and only_event(fake)["status"] in (2, 3)
+        await fake.slash(mod, "tournament schedule skip")
+        assert fake.last_reply(mod).text() == (
+            "The next one has already started: /tournament end or cancel stops it."
+        )
+        assert (await tournaments(bot))[0].status in ("running", "finished")
+    fake.assert_clean()

@@ -7,6 +7,8 @@ processes firing the same due step exactly one changes the row and goes on."""
 
 from __future__ import annotations
 
+from bot.store.base import Shards
+from bot.store.matches import shard_filter
 from bot.store.models import Timer
 from bot.store.schedule_records import SCHEDULE_TIMER, OccurrenceRecord, ScheduleRecord
 from bot.store.sql import Executor, Step, insert
@@ -38,6 +40,10 @@ def _row(schedule: ScheduleRecord) -> dict[str, object]:
 
 
 class ScheduleSQL(Executor):
+    # The shards this process serves (PostgreSQL): a schedule's steps are taken by the
+    # process serving its guild, as its events' timers are.
+    shards: Shards | None = None
+
     async def save_schedule(self, schedule: ScheduleRecord) -> None:
         await self._write(Step(_SAVE_SCHEDULE, _row(schedule)))
 
@@ -73,7 +79,8 @@ class ScheduleSQL(Executor):
 
     async def next_schedule_due(self) -> float | None:
         return await self._value(
-            "SELECT MIN(next_due) FROM schedules WHERE status = 'active' AND next_due IS NOT NULL"
+            "SELECT MIN(next_due) FROM schedules WHERE status = 'active' "
+            f"AND next_due IS NOT NULL AND {shard_filter(self.shards, 'guild_id')}"
         )
 
     async def due_schedules(self, now: float, limit: int = 100) -> list[Timer]:
@@ -81,7 +88,8 @@ class ScheduleSQL(Executor):
         deleted (its row's next_due moves on)."""
         rows = await self._fetch(
             "SELECT id, step, next_due FROM schedules WHERE status = 'active' "
-            "AND next_due <= :now ORDER BY next_due, id LIMIT :limit",
+            f"AND next_due <= :now AND {shard_filter(self.shards, 'guild_id')} "
+            "ORDER BY next_due, id LIMIT :limit",
             {"now": now, "limit": limit},
         )
         return [

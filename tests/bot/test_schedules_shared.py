@@ -16,7 +16,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.runtime import Runtime
 from bot.service.tournaments import TournamentConfig
-from bot.store import open_store
+from bot.store import Shards, open_store
 from bot.store.schedule_records import OccurrenceRecord, ScheduleRecord
 from games.core.text import Text
 
@@ -115,3 +115,32 @@ async def test_two_processes_on_one_database_make_each_occurrence_once(two) -> N
         assert calls["withdrawn", moment] == 1
     assert calls["publish", starts[4]] == 1
     assert all(o.status == "cancelled" for o in occurrences[:4])
+
+
+async def test_a_schedule_is_served_by_the_process_of_its_guilds_shard(postgres_url: str) -> None:
+    clock = ManualClock(start=MONDAY)
+    stores = [open_store(postgres_url, shards=Shards(2, frozenset({n}))) for n in (0, 1)]
+    for store in stores:
+        await store.connect()
+    try:
+        runtime = Runtime(stores[0], cache_mb=16, bot_delay=0, clock=clock, thinkers=0)
+        guild = (1 << 22) * 3  # shard 1 of 2
+        await runtime.schedules.create(
+            guild_id=guild,
+            channel_id=10,
+            organiser=MOD,
+            game_key="cover_your_assets",
+            config=TournamentConfig(format="swiss"),
+            days="fri",
+            at="20:00",
+            zone="Europe/Berlin",
+            signup_hours=24,
+            checkin_minutes=0,
+        )
+        assert await stores[0].due_schedules(clock.now()) == []
+        assert await stores[0].next_schedule_due() is None
+        [due] = await stores[1].due_schedules(clock.now())
+        assert due.kind == "announce" and await stores[1].next_schedule_due() == clock.now()
+    finally:
+        for store in stores:
+            await store.close()

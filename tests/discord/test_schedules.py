@@ -364,3 +364,26 @@ async def test_an_edit_turns_check_in_on_and_a_started_one_is_not_skipped(fake, 
         )
         assert (await tournaments(bot))[0].status in ("running", "finished")
     fake.assert_clean()
+
+
+async def test_an_occurrence_missed_while_the_bot_was_down_is_called_off_once(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    async with fake.running(make_bot(db)) as bot:
+        clock = on_clock(fake, bot, MONDAY)
+        await fake.slash(mod, "tournament schedule create", **WEEKLY)
+        await advance_to(fake, bot, clock, clock.now())
+        missed = only_event(fake)
+    # Down from Monday to Saturday: the Friday's sign-up and start both passed meanwhile.
+    async with fake.running(make_bot(db)) as bot:
+        clock = on_clock(fake, bot, starts(missed) + 86_400)
+        for _ in range(2):  # a second pass finds nothing more to do
+            await advance_to(fake, bot, clock, clock.now())
+        said = [m.content for m in fake.public_messages() if "will not take place" in m.content]
+        assert said == [
+            f"✖️ The **Cover Your Assets** tournament of <t:{int(starts(missed))}:F> will not "
+            "take place: the bot was offline when its sign-up was due."
+        ]
+        assert await tournaments(bot) == []
+        following = only_event(fake)  # the missed one deleted, the next Friday announced
+        assert starts(following) == starts(missed) + 7 * 86_400
+    fake.assert_clean()

@@ -130,11 +130,16 @@ class SchedulePosts:
         events = self.bot.tournaments
         view = await events.view(tournament_id)
         language = await self._language(schedule)
-        message = await presenter_of(self.bot).post(
-            schedule.channel_id,
-            embed=signup_embed(view, language),
-            view=signup_buttons(view, language),
-        )
+        try:
+            message = await presenter_of(self.bot).post(
+                schedule.channel_id,
+                embed=signup_embed(view, language),
+                view=signup_buttons(view, language),
+            )
+        except discord.HTTPException:
+            # The event stands (it starts on time); /tournament standings still finds it.
+            log.warning("could not post the sign-up of schedule %s", schedule.schedule_id)
+            return
         await events.set_message(tournament_id, message.id)
         await self._say(
             schedule,

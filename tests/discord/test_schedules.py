@@ -387,3 +387,24 @@ async def test_an_occurrence_missed_while_the_bot_was_down_is_called_off_once(fa
         following = only_event(fake)  # the missed one deleted, the next Friday announced
         assert starts(following) == starts(missed) + 7 * 86_400
     fake.assert_clean()
+
+
+async def test_a_sign_up_discord_refuses_to_post_leaves_the_event_standing(fake, db) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    async with fake.running(make_bot(db)) as bot:
+        clock = on_clock(fake, bot, MONDAY)
+        await fake.slash(mod, "tournament schedule create", **WEEKLY)
+        await advance_to(fake, bot, clock, clock.now())
+        friday = starts(only_event(fake))
+        path = rf"/channels/{fake.general.id}/messages"
+        fault = fake.fail("POST", path, 403, 50013, "Missing Permissions", times=1)
+        await advance_to(fake, bot, clock, friday - 24 * 3600)
+        assert len(fault.struck) == 1
+        [event] = await tournaments(bot)
+        assert event.status == "signup" and event.message_id is None
+        # Nobody could join: at its start it is called off, and the series goes on, with
+        # no error logged on the way.
+        await advance_to(fake, bot, clock, friday)
+        assert (await tournaments(bot))[0].status == "cancelled"
+        assert starts(only_event(fake)) == friday + 7 * 86_400
+    fake.assert_clean()

@@ -21,6 +21,7 @@ from bot.runtime import DRAIN_WAIT, Runtime
 from bot.scheduler import Scheduler
 from bot.service import MatchService
 from bot.service.ratings import Ratings
+from bot.service.schedules import Schedules
 from bot.service.tournaments import Tournaments
 from bot.store import Store, Timer, open_store
 from bot.unclaimed import answer_unclaimed
@@ -51,6 +52,7 @@ class CookieJar(commands.Bot):
     scheduler: Scheduler
     ratings: Ratings
     tournaments: Tournaments
+    schedules: Schedules
 
     def __init__(self, settings: Settings) -> None:
         metrics = Metrics() if settings.metrics_port else None
@@ -99,6 +101,7 @@ class CookieJar(commands.Bot):
         self.bots = self.runtime.bots
         self.ratings = self.runtime.ratings
         self.tournaments = self.runtime.tournaments
+        self.schedules = self.runtime.schedules
         self.scheduler = self.runtime.scheduler
         self.known_settings = KnownSettings(self.service.guild_settings)
         self.web_links = WebLinks(self.settings.site_url, self.known_settings)

@@ -15,6 +15,7 @@ NEEDED: dict[str, str] = {
     "create_public_threads": "Create Public Threads",
     "send_messages_in_threads": "Send Messages in Threads",
     "manage_threads": "Manage Threads",  # tournaments archive their tables' threads
+    "manage_events": "Manage Events",  # recurring tournaments go in the server's Events
 }
 IN_CHANNEL = ("view_channel", "send_messages", "embed_links", "read_message_history")
 FOR_THREADS = (*IN_CHANNEL, "create_public_threads", "send_messages_in_threads")

@@ -10,11 +10,13 @@ from contextlib import AbstractContextManager
 
 from bot.bots import BotDriver
 from bot.clock import Clock
-from bot.scheduler import Scheduler
+from bot.scheduler import Scheduler, WithSchedules
 from bot.service import MatchService
 from bot.service.ratings import Ratings
+from bot.service.schedules import Schedules
 from bot.service.tournaments import Tournaments
 from bot.store import Store, Timer
+from bot.store.schedule_records import SCHEDULE_TIMER
 from bot.store.tournament_records import TOURNAMENT_TIMER
 from bot.thinking import Thinker
 from bot.under_way import UnderWay
@@ -44,7 +46,8 @@ class Runtime:
         )
         self.ratings = Ratings(self.service)  # rates each match as it finishes
         self.tournaments = Tournaments(self.service)
-        self.scheduler = Scheduler(store, self.service.clock, self.fire)
+        self.schedules = Schedules(self.tournaments)  # recurring events
+        self.scheduler = Scheduler(WithSchedules(store), self.service.clock, self.fire)
         self.service.timers_changed = self.scheduler.wake
         self.draining = False
         self._taking_over: set[asyncio.Task[None]] = set()
@@ -65,9 +68,11 @@ class Runtime:
         return await self.service.moves_done(max(0.0, deadline - loop.time()))
 
     async def fire(self, timer: Timer) -> None:
-        """One scheduler serves matches' and events' timers."""
+        """One scheduler serves matches', events' and schedules' timers."""
         if timer.match_id.startswith(TOURNAMENT_TIMER):
             await self.tournaments.on_timer(timer)
+        elif timer.match_id.startswith(SCHEDULE_TIMER):
+            await self.schedules.on_timer(timer)
         else:
             await self.service.on_timer(timer)
 

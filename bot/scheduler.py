@@ -14,11 +14,13 @@ import asyncio
 import logging
 import math
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.clock import Clock
 from bot.store import Store, Timer
+from bot.store.schedule_records import SCHEDULE_TIMER
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +31,40 @@ RETRY_AFTER = (5.0, 15.0, 60.0, 300.0, 600.0)
 FAILING_KEPT = 10_000  # failing timers remembered; beyond, the oldest are tried at once
 
 
+class Timers(Protocol):
+    """Where the scheduler reads its timers: the store, with the schedules' steps."""
+
+    async def next_due(self) -> float | None: ...
+
+    async def due_timers(self, now: float, limit: int = 100) -> list[Timer]: ...
+
+    async def delete_timers(self, timers: Sequence[Timer]) -> None: ...
+
+
+class WithSchedules:
+    """The store's timers (matches', events') and each recurring event's next step, in one
+    due-time order. A step is not deleted when it fired: its schedule's row moved on (or
+    another process's did, which the guarded step tells apart)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def next_due(self) -> float | None:
+        found = (await self.store.next_due(), await self.store.next_schedule_due())
+        due = [d for d in found if d is not None]
+        return min(due) if due else None
+
+    async def due_timers(self, now: float, limit: int = 100) -> list[Timer]:
+        both = await self.store.due_timers(now, limit) + await self.store.due_schedules(now, limit)
+        # An event's start comes before its schedule's step due at the same moment.
+        return sorted(both, key=lambda t: (t.due_at, t.match_id, t.kind, t.seat))[:limit]
+
+    async def delete_timers(self, timers: Sequence[Timer]) -> None:
+        await self.store.delete_timers(
+            [t for t in timers if not t.match_id.startswith(SCHEDULE_TIMER)]
+        )
+
+
 @dataclass
 class _Failing:
     failures: int
@@ -36,7 +72,7 @@ class _Failing:
 
 
 class Scheduler:
-    def __init__(self, store: Store, clock: Clock, fire: Fire) -> None:
+    def __init__(self, store: Timers, clock: Clock, fire: Fire) -> None:
         self.store = store
         self.clock = clock
         self.fire = fire

@@ -126,6 +126,9 @@ class GuildSettings(BaseModel):
     # yet heard): what an empty ``language`` follows where Discord's cache is not at hand
     # (the web pages, served by a process of their own too).
     preferred_locale: str = ""
+    # The server's time zone (an IANA name): recurring events are scheduled in it unless
+    # the organiser names another, so a summer-time change keeps their local time.
+    time_zone: str = "UTC"
 
 
 TimerKind = Literal["timeout", "remind_half", "remind_final"]

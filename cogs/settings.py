@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
+from bot.recurrence import zone_of
 from bot.timing import (
     PACE_LABELS,
     POLICY_LABELS,
@@ -78,6 +79,13 @@ def on_off(value: bool) -> Text:
     return t("on") if value else t("off")
 
 
+def zone_line(current: GuildSettings) -> Text:
+    """The recurring events' time zone: its IANA name (data), or the default said so."""
+    if current.time_zone == "UTC":
+        return t("UTC (the default)")
+    return plain(current.time_zone)
+
+
 def language_line(current: GuildSettings, default: str) -> Text:
     """The public messages' language: the one set, or the server's own, said so."""
     own = chosen(current.language)
@@ -141,6 +149,8 @@ def set_lines(changes: dict[str, object], current: GuildSettings, default: str) 
         lines.append(t("✅ Web page: a new address; the old one no longer opens."))
     if "pictures" in changes:
         lines.append(t("✅ Pictures: {pictures}.", pictures=pictures_line(current)))
+    if "time_zone" in changes:
+        lines.append(t("✅ Time zone: {zone}.", zone=zone_line(current)))
     if "language" in changes:
         language = language_line(current, default)
         lines.append(t("✅ Tables, pings and results here speak {language}.", language=language))
@@ -178,6 +188,7 @@ class Settings(commands.Cog):
         web_renew="True: give the web page a new secret address (the old one stops working)",
         pictures="Tables, hands and replays carry pictures (off: text only)",
         language="The language of tables, pings and results here (your own: /language)",
+        time_zone="The time zone of recurring tournaments here: an IANA name like Europe/Berlin",
     )
     @app_commands.choices(
         pace=choices(PACE_LABELS),
@@ -204,6 +215,7 @@ class Settings(commands.Cog):
         web_renew: bool = False,
         pictures: bool | None = None,
         language: app_commands.Choice[str] | None = None,
+        time_zone: str | None = None,
     ) -> None:
         async def run() -> None:
             changes: dict[str, object] = {}
@@ -237,6 +249,8 @@ class Settings(commands.Cog):
                 if language.value != AUTO and language.value not in SELECTABLE:
                     raise UserError(t("Pick a language from the list."))
                 changes["language"] = "" if language.value == AUTO else language.value
+            if time_zone is not None:
+                changes["time_zone"] = zone_of(time_zone).key
             service, guild = self.bot.service, interaction.guild_id or 0
             if changes:
                 current = await service.set_guild_defaults(guild, person(interaction), changes)
@@ -264,6 +278,7 @@ class Settings(commands.Cog):
                 ),
                 t("**Pictures:** {pictures}", pictures=pictures_line(current)),
                 t("**Language:** {language}", language=language_line(current, default)),
+                t("**Time zone:** {zone}", zone=zone_line(current)),
             ]
             description = render.lines(rows, mine)
             if said:

@@ -77,6 +77,7 @@ class Lobbies(ServiceBase):
             token = secrets.token_urlsafe(WEB_TOKEN_BYTES)
         bot_level = changes.pop("bot_level", current.bot_level)
         language = changes.pop("language", current.language)
+        time_zone = changes.pop("time_zone", current.time_zone)
         try:
             match = current.match.model_validate({**current.match.model_dump(), **changes})
         except ValueError:
@@ -98,6 +99,7 @@ class Lobbies(ServiceBase):
                 "web": web,
                 "web_token": token,
                 "bot_level": bot_level,
+                "time_zone": time_zone,
                 "language": language,
             }
         )

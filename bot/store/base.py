@@ -20,6 +20,7 @@ from bot.store.models import (
     mark_of,
 )
 from bot.store.ratings import RatingChangeRecord, RatingRecord
+from bot.store.schedule_records import OccurrenceRecord, ScheduleRecord
 from bot.store.tournament_records import (
     AuditRecord,
     EntrantRecord,
@@ -216,6 +217,42 @@ class Store(ABC):
 
     @abstractmethod
     async def delete_timers(self, timers: Sequence[Timer]) -> None: ...
+
+    # --- recurring events (migration 023): ``schedules.py`` ------------------------------
+    # A schedule's row is its own timer: ``due_schedules`` hands out its due step, which
+    # ``advance_schedule`` takes (a guarded update: one process of several wins it).
+    @abstractmethod
+    async def save_schedule(self, schedule: ScheduleRecord) -> None: ...
+
+    @abstractmethod
+    async def get_schedule(self, schedule_id: str) -> ScheduleRecord | None: ...
+
+    @abstractmethod
+    async def schedules(self, guild_id: int) -> list[ScheduleRecord]: ...
+
+    @abstractmethod
+    async def advance_schedule(self, before: ScheduleRecord, after: ScheduleRecord) -> bool: ...
+
+    @abstractmethod
+    async def next_schedule_due(self) -> float | None: ...
+
+    @abstractmethod
+    async def due_schedules(self, now: float, limit: int = 100) -> list[Timer]: ...
+
+    @abstractmethod
+    async def new_occurrence(self, occurrence: OccurrenceRecord) -> bool: ...
+
+    @abstractmethod
+    async def save_occurrence(self, occurrence: OccurrenceRecord) -> None: ...
+
+    @abstractmethod
+    async def occurrence(self, schedule_id: str, starts_at: float) -> OccurrenceRecord | None: ...
+
+    @abstractmethod
+    async def occurrences(self, schedule_id: str) -> list[OccurrenceRecord]: ...
+
+    @abstractmethod
+    async def occurrence_of(self, tournament_id: str) -> OccurrenceRecord | None: ...
 
     # --- tournaments (migration 013) --------------------------------------------------------
     # Event timers come out of ``next_due``/``due_timers`` with the matches' timers, as

@@ -35,6 +35,8 @@ class TournamentConfig(BaseModel):
     # Swiss: a single-elimination bracket of the top N (2, 4 or 8); pods: a final table.
     top_cut: int = Field(default=0, ge=0, le=16)
     checkin: bool = False
+    # Check-in opens then (None: with sign-up): a recurring event's, minutes before its start.
+    checkin_opens: float | None = None
     reset: bool = True  # double elimination: a grand final lost by the unbeaten is replayed
     best_of: Literal[1, 3] = 1  # 3: two-player tables go to the first to win two games
     paused_at: float | None = None  # set while the organiser holds the event

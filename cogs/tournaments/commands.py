@@ -14,11 +14,8 @@ from discord.ext import commands
 from bot.errors import UserError
 from bot.permissions import FOR_THREADS
 from bot.service import Person
-from bot.service.tournaments import TournamentConfig, Tournaments
+from bot.service.tournaments import Tournaments
 from bot.store.tournament_records import TournamentRecord
-from bot.timing import PACE_LABELS
-from bot.tournaments.config import ROUND_DEADLINES
-from bot.tournaments.formats import FORMATS, format_class
 from bot.when import parse_moment
 from cogs import render
 from cogs.components import (
@@ -41,16 +38,21 @@ from cogs.tournaments.embeds import (
     standings_embed,
     standings_title,
 )
+from cogs.tournaments.options import (
+    EVENT_OPTIONS,
+    FORMAT_CHOICES,
+    GAME_CHOICES,
+    PACE_CHOICES,
+    SCHEDULE,
+    TOURNAMENT,
+    event_config,
+)
 from cogs.tournaments.pictures import STANDINGS, standings_png
-from games import GAMES
+from cogs.tournaments.schedule_commands import ScheduleCommands
 from games.core.text import Text, joined, t, tn
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
-
-GAME_CHOICES = [app_commands.Choice(name=game.name, value=key) for key, game in GAMES.items()]
-FORMAT_CHOICES = [app_commands.Choice(name=kind.label, value=key) for key, kind in FORMATS.items()]
-PACE_CHOICES = [app_commands.Choice(name=PACE_LABELS[key], value=key) for key in ROUND_DEADLINES]
 
 
 def player_done(state: str, name: str) -> Text:
@@ -62,12 +64,11 @@ def player_done(state: str, name: str) -> Text:
     return t("✍️ Undropped: {name}. It is in the log.", name=name)
 
 
-class TournamentCog(commands.Cog):
+class TournamentCog(ScheduleCommands, commands.Cog):
     """/tournament: creating an event, the standings, dropping out, the organiser's tools."""
 
-    group = app_commands.Group(
-        name="tournament", description="Community tournaments the bot runs.", guild_only=True
-    )
+    group = TOURNAMENT
+    schedule = SCHEDULE
 
     def __init__(self, bot: CookieJar) -> None:
         self.bot = bot
@@ -97,23 +98,9 @@ class TournamentCog(commands.Cog):
     # --- commands -------------------------------------------------------------------------
     @group.command(name="create", description="Open sign-up for a tournament in this channel.")
     @app_commands.describe(
-        game="Which game",
-        format="Swiss, pods (3–8 a table), round robin, or an elimination (2 or 3–8 a table)",
-        rounds="Rounds (default: enough for a clear winner)",
-        pace="How long each move may take",
-        max_players="Most players (default 64, round robin 16); later sign-ups wait",
+        **EVENT_OPTIONS,
         starts="Starts by itself then: in 2h, 18:00 or 2026-12-24 18:00 (UTC); Start is sooner",
-        pod_size="Pods and multiplayer elimination: players a table (default 4)",
-        top_cut="Swiss: bracket of the top 2, 4 or 8. Pods: final table of N, or 16 (four semis)",
         checkin="Players must check in; the unchecked drop at the start",
-        best_of="Two-player tables: one game, or the first to win two of three",
-        advance="Multiplayer elimination: how many of each table go on (default half)",
-        scores="Pods: place scores per table size, best first, e.g. 4:6/4/2/0, 3:6/3/0",
-        default_cut="Swiss: a bracket of the top 4 from 9 players, top 8 from 17, none below",
-        larger_tables="Pods: fewer, larger tables when the field does not divide (17: 5/4/4/4)",
-        reset="Double elimination: replay the grand final if the unbeaten player loses it",
-        round_hours="Hours a round lasts, then unfinished tables are drawn (default: the pace's)",
-        seeding="lot: a seeded draw; rating: round 1, ties in points and brackets by rating",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, pace=PACE_CHOICES)
     async def create(
@@ -146,16 +133,14 @@ class TournamentCog(commands.Cog):
                 pictures=await draws_pictures(self.bot, interaction.guild_id or 0),
                 again="/tournament create",
             )
-            kind = format_class(format.value)
-            most = kind.most_players if max_players is None else max_players
-            config = TournamentConfig(
-                format=format.value,  # type: ignore[arg-type]
+            config = event_config(
+                format.value,
                 rounds=rounds,
-                pace=(pace.value if pace else "casual"),  # type: ignore[arg-type]
-                max_players=most,
+                pace=pace,
+                max_players=max_players,
                 starts_at=parse_moment(starts, self.events.clock.now()) if starts else None,
                 pod_size=pod_size,
-                top_cut=top_cut or 0,
+                top_cut=top_cut,
                 checkin=checkin,
                 best_of=best_of,
                 advance=advance,

@@ -105,7 +105,15 @@ def signup_embed(view: TournamentView, language: str = ENGLISH) -> discord.Embed
         )
     if config.starts_at:
         lines.append(t("**Starts:** <t:{at}:F> (<t:{at}:R>)", at=int(config.starts_at)))
-    if config.checkin:
+    if config.checkin and config.checkin_opens:
+        lines.append(
+            t(
+                "**Check-in:** required, open from <t:{at}:t> (<t:{at}:R>); unchecked players "
+                "drop at the start.",
+                at=int(config.checkin_opens),
+            )
+        )
+    elif config.checkin:
         lines.append(t("**Check-in:** required; unchecked players drop at the start."))
     if config.seeding == "rating":
         lines.append(

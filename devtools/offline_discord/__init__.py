@@ -32,7 +32,9 @@ How it works
      session, which answers: ``GET /users/@me`` (login), ``GET /oauth2/applications/@me``,
      sending, editing, fetching and deleting channel messages, creating threads (a public
      one started without a message announces itself in its parent, type 18), DMs, syncing
-     app commands (``PUT /applications/{app}/commands`` and the guild variant), ...
+     app commands (``PUT /applications/{app}/commands`` and the guild variant), the
+     guild's scheduled events (create, modify, delete, who is Interested:
+     ``scheduled_events.py``, with Discord's checks and Manage Events), ...
    * ``discord.webhook.async_.AsyncWebhookAdapter.request`` carries every interaction reply:
      the callback ``POST /interactions/{id}/{token}/callback`` and followups / edits of the
      original response under ``/webhooks/{app_id}/{token}/...``.

@@ -23,7 +23,7 @@ from devtools.offline_discord.model import (
     FakeModal,
     FakeUser,
 )
-from devtools.offline_discord.routes import Routes
+from devtools.offline_discord.scheduled_events import ScheduledEvents
 from devtools.offline_discord.settle import _counting_execute, _db_choke_points
 from devtools.offline_discord.transport import _make_http_patches, _make_webhook_patch
 from devtools.offline_discord.wire import Fault
@@ -31,7 +31,7 @@ from devtools.offline_discord.wire import Fault
 _active_fake: FakeDiscord | None = None
 
 
-class FakeDiscord(Actions, Routes):
+class FakeDiscord(Actions, ScheduledEvents):
     """An in-memory Discord with one guild; see the package docstring."""
 
     @contextlib.asynccontextmanager

@@ -36,7 +36,10 @@ _EVERYONE_PERMISSIONS = discord.Permissions(
     external_emojis=True,
     use_application_commands=True,
 )
-_BOT_PERMISSIONS = discord.Permissions.text() | discord.Permissions(view_channel=True)
+# The invite's (bot.permissions.INVITE_PERMISSIONS): Manage Events for recurring events.
+_BOT_PERMISSIONS = discord.Permissions.text() | discord.Permissions(
+    view_channel=True, manage_events=True
+)
 
 
 @dataclass

@@ -35,16 +35,9 @@ class SignUp(TournamentsBase):
         if not await self.may_organise(guild_id, organiser):
             who = await self._organisers(guild_id)
             raise UserError(t("Only someone with {who} can run a tournament here.", who=who))
-        if game_key not in self.matches.games:
-            raise UserError(t("There is no such game. Pick one from the list."))
-        game = self.matches.games[game_key]
-        kind = format_of(config, game)
-        kind.check_game()
-        if config.best_of > 1 and not kind.two_player:
-            raise UserError(t("Best of three is for two-player tables: pick Swiss or a bracket."))
+        config = self.checked_config(game_key, config)
         if config.starts_at is not None and config.starts_at <= self.clock.now():
             raise UserError(t("That start time has passed: give one in the future."))
-        config = kind.checked()
         await self._channel_free(guild_id, channel_id)
         record = TournamentRecord(
             tournament_id=secrets.token_hex(4),
@@ -65,6 +58,17 @@ class SignUp(TournamentsBase):
             await self.store.replace_tournament_timers(record.tournament_id, [timer])
             self.matches.timers_changed()
         return record
+
+    def checked_config(self, game_key: str, config: TournamentConfig) -> TournamentConfig:
+        """The event's choices as its format takes them, or the one sentence saying what
+        does not fit (a recurring event is checked so when it is scheduled)."""
+        if game_key not in self.matches.games:
+            raise UserError(t("There is no such game. Pick one from the list."))
+        kind = format_of(config, self.matches.games[game_key])
+        kind.check_game()
+        if config.best_of > 1 and not kind.two_player:
+            raise UserError(t("Best of three is for two-player tables: pick Swiss or a bracket."))
+        return kind.checked()
 
     async def set_message(self, tournament_id: str, message_id: int) -> None:
         """Keep the sign-up message's id: it is edited as the event changes."""
@@ -173,8 +177,13 @@ class SignUp(TournamentsBase):
             event = await self.get(tournament_id)
             if event.status != "signup":
                 raise UserError(t("Check-in is over: this event has started."))
-            if not self.config_of(event).checkin:
+            config = self.config_of(event)
+            if not config.checkin:
                 raise UserError(t("This event needs no check-in: you are in once you join."))
+            if config.checkin_opens is not None and self.clock.now() < config.checkin_opens:
+                raise UserError(
+                    t("Check-in opens <t:{at}:R>: come back then.", at=int(config.checkin_opens))
+                )
             mine = signed_up(await self.store.entrants(tournament_id), person.user_id)
             if mine is None:
                 raise UserError(t("Join the tournament first, then check in."))

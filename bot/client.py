@@ -41,6 +41,7 @@ EXTENSIONS = (
     "cogs.decks",
     "cogs.ratings",
     "cogs.tournaments",
+    "cogs.seasons",
 )
 
 
@@ -99,6 +100,7 @@ class CookieJar(commands.Bot):
         self.bots = self.runtime.bots
         self.ratings = self.runtime.ratings
         self.tournaments = self.runtime.tournaments
+        self.seasons = self.runtime.seasons
         self.scheduler = self.runtime.scheduler
         self.known_settings = KnownSettings(self.service.guild_settings)
         self.web_links = WebLinks(self.settings.site_url, self.known_settings)

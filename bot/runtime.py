@@ -1,6 +1,6 @@
 """What one bot process runs on its own, apart from Discord: the match service, its bots,
-ratings, tournaments and the one scheduler serving their timers; and how it hands all of it
-over when it stops beside a process that goes on (a rolling restart)."""
+ratings, tournaments, seasons and the one scheduler serving their timers; and how it hands
+all of it over when it stops beside a process that goes on (a rolling restart)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from bot.clock import Clock
 from bot.scheduler import Scheduler
 from bot.service import MatchService
 from bot.service.ratings import Ratings
+from bot.service.seasons import Seasons
 from bot.service.tournaments import Tournaments
 from bot.store import Store, Timer
+from bot.store.seasons import SEASON_TIMER
 from bot.store.tournament_records import TOURNAMENT_TIMER
 from bot.thinking import Thinker
 from bot.under_way import UnderWay
@@ -44,7 +46,9 @@ class Runtime:
         )
         self.ratings = Ratings(self.service)  # rates each match as it finishes
         self.tournaments = Tournaments(self.service)
+        self.seasons = Seasons(self.service, self.tournaments)
         self.scheduler = Scheduler(store, self.service.clock, self.fire)
+        self.seasons.wake = self.scheduler.wake
         self.service.timers_changed = self.scheduler.wake
         self.draining = False
         self._taking_over: set[asyncio.Task[None]] = set()
@@ -65,9 +69,11 @@ class Runtime:
         return await self.service.moves_done(max(0.0, deadline - loop.time()))
 
     async def fire(self, timer: Timer) -> None:
-        """One scheduler serves matches' and events' timers."""
+        """One scheduler serves matches', events' and seasons' timers."""
         if timer.match_id.startswith(TOURNAMENT_TIMER):
             await self.tournaments.on_timer(timer)
+        elif timer.match_id.startswith(SEASON_TIMER):
+            await self.seasons.on_timer(timer)
         else:
             await self.service.on_timer(timer)
 

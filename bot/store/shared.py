@@ -9,11 +9,12 @@ from bot.store.base import Store
 from bot.store.decks import DeckSQL
 from bot.store.history import HistorySQL
 from bot.store.ratings import RatingSQL
+from bot.store.seasons import SeasonSQL
 from bot.store.tournaments import TournamentSQL
 
 
-class SQLStore(HistorySQL, DeckSQL, RatingSQL, TournamentSQL, Store, ABC):
-    """Matches (``matches.py``, with their history), decks, ratings and tournaments.
+class SQLStore(HistorySQL, DeckSQL, RatingSQL, TournamentSQL, SeasonSQL, Store, ABC):
+    """Matches (``matches.py``, with their history), decks, ratings, tournaments and seasons.
 
     A backend adds the executor (``_fetch``, ``_snapshot``, ``_write``,
     ``_unique_violation``), how it saves a move and keeps timers, and its own timers'

@@ -33,7 +33,7 @@ class SignUp(TournamentsBase):
         config: TournamentConfig,
     ) -> TournamentRecord:
         if not await self.may_organise(guild_id, organiser):
-            who = await self._organisers(guild_id)
+            who = await self.organisers(guild_id)
             raise UserError(t("Only someone with {who} can run a tournament here.", who=who))
         if game_key not in self.matches.games:
             raise UserError(t("There is no such game. Pick one from the list."))

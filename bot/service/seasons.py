@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 
+from bot.clock import Clock
 from bot.errors import UserError
 from bot.seasons import (
     MOST_DIVISIONS,
@@ -76,10 +77,13 @@ class Seasons:
     def __init__(self, service: Lobbies, tournaments: Tournaments) -> None:
         self.service = service
         self.store = service.store
-        self.clock = service.clock
         self.tournaments = tournaments  # who may organise: the same rule as for events
         self.listeners: list[Listener] = []
         self.wake: Callable[[float | None], None] = lambda earliest: None
+
+    @property
+    def clock(self) -> Clock:
+        return self.service.clock  # read each time: a test may swap the service's clock
 
     # --- the organiser's -------------------------------------------------------------------
     async def set_up(
@@ -98,7 +102,7 @@ class Seasons:
         """Turn seasons on for a game here, or change how they run (the running season
         keeps its end and divisions). Every refusal is one sentence, and nothing is made."""
         name = self._game_name(game)
-        await self._require_organiser(guild_id, actor)
+        await self.require_organiser(guild_id, actor)
         if (await self.service.guild_settings(guild_id)).ratings == "off":
             raise UserError(
                 t(
@@ -158,7 +162,9 @@ class Seasons:
             await self.store.save_season_setup(setup)
             return current
         past = await self.store.seasons(guild_id, game)
-        now = self.clock.now()
+        # A whole second: a season's bounds are compared with match times kept to the
+        # microsecond, and shown as Discord timestamps, which are whole seconds.
+        now = float(int(self.clock.now()))
         ends = span.end(now)
         first = SeasonRecord(
             guild_id=guild_id,
@@ -177,7 +183,7 @@ class Seasons:
 
     async def stop(self, guild_id: int, game: str, actor: Person) -> None:
         name = self._game_name(game)
-        await self._require_organiser(guild_id, actor)
+        await self.require_organiser(guild_id, actor)
         if not await self.store.stop_seasons(guild_id, game):
             raise UserError(t("{game} has no seasons here to stop.", game=name))
 
@@ -282,7 +288,7 @@ class Seasons:
             raise UserError(t("There is no such game here; pick one from the list."))
         return self.service.games[game].name
 
-    async def _require_organiser(self, guild_id: int, actor: Person) -> None:
+    async def require_organiser(self, guild_id: int, actor: Person) -> None:
         if await self.tournaments.may_organise(guild_id, actor):
             return
         who = await self.tournaments.organisers(guild_id)

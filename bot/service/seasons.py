@@ -207,7 +207,7 @@ class Seasons:
                 raise UserError(
                     t(
                         "{game} has no seasons here: an organiser can start them with "
-                        "/season_setup.",
+                        "/seasons setup.",
                         game=name,
                     )
                 )

@@ -84,15 +84,14 @@ _GAME = "guild_id = :guild AND game = :game"
 # (2·(n − place) − (tied − 1) is twice n less that average), rounded half up in integers so
 # both backends sum the same.
 _TALLIES = (
-    "WITH played AS (SELECT match_id, user_id, place, players FROM rating_events "
-    f"WHERE {_GAME} AND at >= :start AND at < :end AND user_id >= 0), "
-    "tied AS (SELECT match_id, place, count(*) AS tied FROM played GROUP BY match_id, place) "
-    "SELECT p.user_id, sum(CASE WHEN p.players < 2 THEN 0 ELSE "
-    "(100 * (2 * (p.players - p.place) - (t.tied - 1)) + p.players - 1) "
-    "/ (2 * (p.players - 1)) END) AS points, count(*) AS played, "
-    "sum(CASE WHEN p.place = 1 THEN 1 ELSE 0 END) AS wins "
-    "FROM played p JOIN tied t ON t.match_id = p.match_id AND t.place = p.place "
-    "GROUP BY p.user_id"
+    "WITH played AS (SELECT user_id, place, players, "
+    # A match's rows share its ``at``: partitioned in the index's order, nothing is sorted.
+    "count(*) OVER (PARTITION BY at, match_id, place) AS tied FROM rating_events "
+    f"WHERE {_GAME} AND at >= :start AND at < :end AND user_id >= 0) "
+    "SELECT user_id, sum(CASE WHEN players < 2 THEN 0 ELSE "
+    "(100 * (2 * (players - place) - (tied - 1)) + players - 1) / (2 * (players - 1)) END) "
+    "AS points, count(*) AS played, sum(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS wins "
+    "FROM played GROUP BY user_id"
 )
 
 

@@ -38,5 +38,6 @@ CREATE TABLE season_members (
     PRIMARY KEY (guild_id, game, number, user_id)
 );
 
--- A season's table reads one server's game over a span of time.
-CREATE INDEX rating_events_by_time ON rating_events (guild_id, game, at);
+-- A season's table reads one server's game over a span of time, from this index alone.
+CREATE INDEX rating_events_by_time
+    ON rating_events (guild_id, game, at, match_id, place, players, user_id);

@@ -22,7 +22,6 @@ from bot.seasons import (
     SIZES,
     SeasonLine,
     chunked,
-    division_tables,
     next_divisions,
     parse_length,
     parse_stored,
@@ -30,14 +29,13 @@ from bot.seasons import (
 )
 from bot.service.base import Person
 from bot.service.lobbies import Lobbies
+from bot.service.season_reads import Tables, kept_tables, season_tables
 from bot.service.tournaments import Tournaments
 from bot.store import Timer
 from bot.store.seasons import SeasonRecord, SeasonSetup, season_of_timer
 from games.core.text import t
 
 log = logging.getLogger(__name__)
-
-Tables = list[list[SeasonLine]]
 
 
 @dataclass(frozen=True)
@@ -215,17 +213,8 @@ class Seasons:
             season = await self.store.season(guild_id, game, number)
             if season is None:
                 raise UserError(t("{game} has no season {number} here.", game=name, number=number))
-        if season.final is not None:
-            return SeasonTable(season, kept_tables(season.final), setup)
         divisions = setup.divisions if setup is not None else 1
-        return SeasonTable(season, await self._live(season, divisions), setup)
-
-    async def _live(self, season: SeasonRecord, divisions: int) -> Tables:
-        guild, game = season.guild_id, season.game
-        tallies = await self.store.season_tallies(guild, game, season.starts_at, season.ends_at)
-        members = await self.store.season_members(guild, game, season.number)
-        ratings = await self.store.displayed_ratings(guild, game)
-        return division_tables(tallies, members, ratings, divisions)
+        return SeasonTable(season, await season_tables(self.store, season, divisions), setup)
 
     # --- the end ---------------------------------------------------------------------------
     async def on_timer(self, timer: Timer) -> None:
@@ -244,7 +233,7 @@ class Seasons:
         setup = await self.store.season_setup(season.guild_id, season.game)
         if setup is None:
             return  # seasons were turned off: stop_seasons stopped it
-        tables = await self._live(season, setup.divisions)
+        tables = await season_tables(self.store, season, setup.divisions)
         holders = top_places(tables[0], setup.role_places) if setup.role_id is not None else []
         ended = season.model_copy(
             update={
@@ -293,7 +282,3 @@ class Seasons:
             return
         who = await self.tournaments.organisers(guild_id)
         raise UserError(t("Only someone with {who} can set up seasons.", who=who))
-
-
-def kept_tables(final: str) -> Tables:
-    return [[SeasonLine(**line) for line in table] for table in json.loads(final)]

@@ -282,3 +282,81 @@ async def test_the_end_fires_once_from_the_stored_timer(store: Store, service, c
     await clock.advance(4 * WEEK)
     assert await scheduler.fire_due() == 1
     assert ends[1].former_holders == end.holders and ends[1].holders == [top_of_second[0]]
+
+
+async def test_an_end_cut_short_by_a_stop_is_announced_at_the_next_start(
+    store: Store, service, clock
+) -> None:
+    """The process stops after the end was written and before it was announced (its
+    listener fails): the timer stays, and the next process, starting after the end fell
+    due, announces it once, without ending the season a second time."""
+    rater = Rater(store)
+    for user in (1, 3):
+        await rater.match(START - WEEK, (user, 1), (user + 1, 2))
+    first = seasons_of(service)
+    season = await first.set_up(
+        GUILD,
+        GAME,
+        MOD,
+        length="1 week",
+        divisions=2,
+        size=2,
+        role_id=7,
+        role_places=1,
+        channel_id=5,
+    )
+    await rater.match(START + 60, (3, 1), (1, 2))
+
+    async def stops(end: SeasonEnd) -> None:
+        raise ConnectionError("the process stopped")
+
+    first.listeners.append(stops)
+    await clock.advance(WEEK)
+    with pytest.raises(ConnectionError):
+        await first.on_timer(season.timer)
+    ended = await store.season(GUILD, GAME, 1)
+    assert ended is not None and ended.status == "ended" and ended.due_at is not None
+
+    await clock.advance(3 * 86_400)  # down for three days: the timer is overdue
+    heard: list[SeasonEnd] = []
+
+    async def posts(end: SeasonEnd) -> None:
+        heard.append(end)
+
+    restarted = seasons_of(service)
+    restarted.listeners.append(posts)
+    fired: list[str] = []
+
+    async def fire(timer) -> None:  # type: ignore[no-untyped-def]
+        fired.append(timer.match_id)
+        await restarted.on_timer(timer)
+
+    assert await Scheduler(store, clock, fire).fire_due() == 1
+    assert [end.ended.season.number for end in heard] == [1]
+    assert heard[0].holders == [3]
+    following = await store.seasons(GUILD, GAME)
+    assert [s.number for s in following] == [2, 1]  # one season 2, begun once
+    assert following[0].starts_at == season.ends_at
+    assert (await store.season(GUILD, GAME, 1)).due_at is None  # type: ignore[union-attr]
+
+
+async def test_a_new_setup_keeps_the_running_season_and_stop_ends_nothing(
+    store: Store, service, clock
+) -> None:
+    seasons = seasons_of(service)
+    values = dict(divisions=2, size=2, role_id=None, role_places=0, channel_id=5)
+    first = await seasons.set_up(GUILD, GAME, MOD, length="4 weeks", **values)  # type: ignore[arg-type]
+    again = await seasons.set_up(GUILD, GAME, MOD, length="10 days", **values)  # type: ignore[arg-type]
+    assert again == first  # the running season keeps its end
+    assert (await store.season_setup(GUILD, GAME)).length == "10 days"  # type: ignore[union-attr]
+    with pytest.raises(UserError, match="Only someone with Manage Server"):
+        await seasons.stop(GUILD, GAME, ANA)
+    await seasons.stop(GUILD, GAME, MOD)
+    stopped = await store.season(GUILD, GAME, first.number)
+    assert stopped is not None and stopped.status == "stopped" and stopped.due_at is None
+    await clock.advance(5 * WEEK)
+    assert await Scheduler(store, clock, seasons.on_timer).fire_due() == 0
+    with pytest.raises(UserError, match="no seasons here to stop"):
+        await seasons.stop(GUILD, GAME, MOD)
+    # On again: a new season, numbered after the stopped one.
+    assert (await seasons.set_up(GUILD, GAME, MOD, length=None, **values)).number == 2  # type: ignore[arg-type]

@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 PICTURE = "season.png"
 SHOWN_LINES = 25  # a division's lines in the text; the picture has them all
 PAST_SHOWN = 5
+POSTED_LINES = 10  # a division's lines in the end's post (/season shows them all)
 
 
 def seasons_of(client: discord.Client) -> Seasons:
@@ -75,11 +76,11 @@ def division_title(game: str, season: SeasonRecord, division: int, divisions: in
     )
 
 
-def division_text(table: list[SeasonLine], language: str) -> str:
+def division_text(table: list[SeasonLine], language: str, most: int = SHOWN_LINES) -> str:
     if not table:
         return say(t("Nobody in this division yet."), language)
     return render.clip(
-        render.lines([table_line(line) for line in table[:SHOWN_LINES]], language),
+        render.lines([table_line(line) for line in table[:most]], language),
         render.DESCRIPTION,
     )
 
@@ -338,7 +339,8 @@ class SeasonsCog(commands.Cog, name="Seasons"):
                         say(division_title(season.game, season, division, count), language),
                         render.TITLE,
                     ),
-                    description=division_text(table, language),
+                    # Four divisions of ten lines stay within an embed's total.
+                    description=division_text(table, language, POSTED_LINES),
                     colour=render.COLOURS["done"],
                 )
             )
@@ -348,13 +350,20 @@ class SeasonsCog(commands.Cog, name="Seasons"):
             language,
         )
         text += "\n" + render.lines(lines, language)
-        await presenter_of(self.bot).post(
-            end.setup.channel_id,
-            render.clip(text, 2000),
-            embeds=embeds,
-            allowed_mentions=discord.AllowedMentions(users=list(map(discord.Object, end.holders))),
-            **with_files(files),
-        )
+        try:
+            await presenter_of(self.bot).post(
+                end.setup.channel_id,
+                render.clip(text, 2000),
+                embeds=embeds,
+                allowed_mentions=discord.AllowedMentions(
+                    users=list(map(discord.Object, end.holders))
+                ),
+                **with_files(files),
+            )
+        except (discord.Forbidden, discord.NotFound) as exc:
+            # The channel is gone or closed to the bot since the set-up: the season's end
+            # stands, /season shows it, and the role still moves.
+            log.warning("season end not posted in %s: %s", end.setup.channel_id, exc)
         await self.move_role(end)
 
     async def move_role(self, end: SeasonEnd) -> None:

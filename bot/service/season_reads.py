@@ -17,9 +17,9 @@ async def season_tables(store: Store, season: SeasonRecord, divisions: int) -> T
     if season.final is not None:
         return kept_tables(season.final)
     guild, game = season.guild_id, season.game
-    tallies = await store.season_tallies(guild, game, season.starts_at, season.ends_at)  # type: ignore[attr-defined]
-    members = await store.season_members(guild, game, season.number)  # type: ignore[attr-defined]
-    ratings = await store.displayed_ratings(guild, game)  # type: ignore[attr-defined]
+    tallies = await store.season_tallies(guild, game, season.starts_at, season.ends_at)
+    members = await store.season_members(guild, game, season.number)
+    ratings = await store.displayed_ratings(guild, game)
     return division_tables(tallies, members, ratings, divisions)
 
 

@@ -232,7 +232,10 @@ class Seasons:
     async def _end(self, season: SeasonRecord) -> None:
         setup = await self.store.season_setup(season.guild_id, season.game)
         if setup is None:
-            return  # seasons were turned off: stop_seasons stopped it
+            # Turned off as it fell due (stop_seasons stops the running season in the same
+            # write, so only a race gets here): stopped too, or its timer would stand.
+            await self.store.stop_seasons(season.guild_id, season.game)
+            return
         tables = await season_tables(self.store, season, setup.divisions)
         holders = top_places(tables[0], setup.role_places) if setup.role_id is not None else []
         ended = season.model_copy(

@@ -6,15 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from bot.seasons import TIEBREAKS, SeasonLine
+from bot.seasons import SeasonLine
 from bot.tournaments.pictures import standings_picture
 from bot.tournaments.standings import Standing
 
 
 def season_picture(
-    table: Sequence[SeasonLine], names: Mapping[int, str], title: str, subtitle: str
+    table: Sequence[SeasonLine],
+    names: Mapping[int, str],
+    title: str,
+    subtitle: str,
+    columns: tuple[str, str, str] = ("Wins", "Avg", "Rating"),
 ) -> bytes:
-    """The table's PNG: points, then wins, points a match and rating, as they break ties."""
+    """The table's PNG: points, then wins, points a match and rating, as they break ties;
+    ``columns`` heads those three, in the reader's language."""
     standings = [
         Standing(
             rank=line.rank,
@@ -22,7 +27,7 @@ def season_picture(
             points=Fraction(line.points),
             tiebreakers=tuple(
                 zip(
-                    TIEBREAKS,
+                    columns,
                     (
                         Fraction(line.wins),
                         Fraction(round(line.average)),

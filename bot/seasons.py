@@ -107,9 +107,6 @@ class SeasonLine:
         return self.points / self.played if self.played else 0.0
 
 
-TIEBREAKS = ("Wins", "Avg", "Rating")  # in the order they break, after points
-
-
 def division_of(user_id: int, members: Mapping[int, int], divisions: int) -> int:
     """A player's division (1 is the top); a newcomer plays in the lowest."""
     return members.get(user_id, divisions)

@@ -26,7 +26,7 @@ from cogs.speech import label, languages, personal, say
 from cogs.table import presenter_of
 from cogs.tournaments.buttons import with_roles
 from games import GAMES
-from games.core.text import Names, Text, t, tn
+from games.core.text import Names, Text, t, tc, tn
 from games.core.words import place
 
 if TYPE_CHECKING:
@@ -128,7 +128,12 @@ async def picture_files(
         ),
         language,
     )
-    png = await asyncio.to_thread(season_picture, table, names, title, subtitle)
+    columns = (
+        label(tc("season column", "Wins"), language),
+        label(tc("season column", "Avg"), language),
+        label(tc("season column", "Rating"), language),
+    )
+    png = await asyncio.to_thread(season_picture, table, names, title, subtitle, columns)
     return attach(embed, png, PICTURE, language)
 
 

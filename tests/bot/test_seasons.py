@@ -360,3 +360,21 @@ async def test_a_new_setup_keeps_the_running_season_and_stop_ends_nothing(
         await seasons.stop(GUILD, GAME, MOD)
     # On again: a new season, numbered after the stopped one.
     assert (await seasons.set_up(GUILD, GAME, MOD, length=None, **values)).number == 2  # type: ignore[arg-type]
+
+
+def test_a_divisions_picture_draws_a_row_a_player() -> None:
+    from io import BytesIO
+
+    from PIL import Image
+
+    from bot.season_picture import season_picture
+    from bot.seasons import division_tables
+
+    def height(players: int) -> int:
+        tallies = {user: Tally(points=10 * user, played=2, wins=1) for user in range(players)}
+        (table,) = division_tables(tallies, {}, {}, 1)
+        names = {user: f"Player {user}" for user in tallies}
+        png = season_picture(table, names, "Toss Your Cookies · season 3", "12 players")
+        return Image.open(BytesIO(png)).size[1]
+
+    assert height(12) - height(2) == 10 * (height(3) - height(2))

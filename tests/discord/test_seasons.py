@@ -187,6 +187,9 @@ async def test_a_four_week_season_moves_divisions_and_passes_the_role_on(
         assert "Season 2 of **Cookie Chomper** is over!" in post.text()
         assert f"{champion.mention} goes to {ben.mention}" in post.text()
         assert f"<t:{int(ended.ends_at)}:d>" in post.text()
+        # Division 1's final table as a picture, like the standings.
+        picture = next(a for a in post.attachments if a.filename == "season.png")
+        assert picture.data.startswith(b"\x89PNG")
         third = await bot.seasons.current(fake.guild_id, GAME)
         assert third is not None and third.number == 3 and third.status == "running"
         assert f"Season 3 has begun: it ends <t:{int(third.ends_at)}:f>" in post.text()
@@ -197,6 +200,7 @@ async def test_a_four_week_season_moves_divisions_and_passes_the_role_on(
         assert shown.ephemeral and "season 3 · division 2 of 2" in shown.text()
         assert "You are **" in shown.text() and "in division 2" in shown.text()
         assert "Season 2 ·" in shown.text() and f"🏆 {ben.mention}" in shown.text()
+        assert [a.filename for a in shown.attachments] == ["season.png"]
         await fake.slash(ana, "season", game=GAME, number=2, division=1)
         past = fake.last_reply(ana).text()
         assert "season 2 · division 1 of 2" in past

@@ -15,6 +15,7 @@ Prints figures and a baseline measured in the same run, never asserts on time:
 ``python -m bench load`` is the sustained-load benchmark through Discord (bench/load.py);
 ``python -m bench bots`` measures the bot levels in every game (bench/bots.py);
 ``python -m bench web`` what the web page costs (bench/web.py).
+``python -m bench seasons`` a season's table of 10,000 players (bench/seasons.py).
 ``python -m bench pictures`` times the pictures of every game that draws (bench/pictures.py).
 ``python -m bench languages`` what each language costs at the Discord edge (bench/languages.py).
 """
@@ -28,7 +29,18 @@ import statistics
 import sys
 import time
 
-from bench import bots, braverse, languages, load, pictures, postgres, races, tournaments, web
+from bench import (
+    bots,
+    braverse,
+    languages,
+    load,
+    pictures,
+    postgres,
+    races,
+    seasons,
+    tournaments,
+    web,
+)
 from bench.service import service_cost
 from bench.timers import report, timers_benchmark
 from games import GAMES
@@ -78,6 +90,9 @@ def main() -> None:
         return
     if sys.argv[1:2] == ["languages"]:
         languages.main(sys.argv[2:])
+        return
+    if sys.argv[1:2] == ["seasons"]:
+        seasons.main(sys.argv[2:])
         return
     if sys.argv[1:2] == ["pictures"]:
         pictures.main(sys.argv[2:])

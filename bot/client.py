@@ -42,6 +42,7 @@ EXTENSIONS = (
     "cogs.decks",
     "cogs.ratings",
     "cogs.tournaments",
+    "cogs.seasons",
 )
 
 
@@ -102,6 +103,7 @@ class CookieJar(commands.Bot):
         self.ratings = self.runtime.ratings
         self.tournaments = self.runtime.tournaments
         self.schedules = self.runtime.schedules
+        self.seasons = self.runtime.seasons
         self.scheduler = self.runtime.scheduler
         self.known_settings = KnownSettings(self.service.guild_settings)
         self.web_links = WebLinks(self.settings.site_url, self.known_settings)

@@ -1,6 +1,6 @@
 """What one bot process runs on its own, apart from Discord: the match service, its bots,
-ratings, tournaments and the one scheduler serving their timers; and how it hands all of it
-over when it stops beside a process that goes on (a rolling restart)."""
+ratings, tournaments, seasons and the one scheduler serving their timers; and how it hands
+all of it over when it stops beside a process that goes on (a rolling restart)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,11 @@ from bot.scheduler import Scheduler, WithSchedules
 from bot.service import MatchService
 from bot.service.ratings import Ratings
 from bot.service.schedules import Schedules
+from bot.service.seasons import Seasons
 from bot.service.tournaments import Tournaments
 from bot.store import Store, Timer
 from bot.store.schedule_records import SCHEDULE_TIMER
+from bot.store.seasons import SEASON_TIMER
 from bot.store.tournament_records import TOURNAMENT_TIMER
 from bot.thinking import Thinker
 from bot.under_way import UnderWay
@@ -47,7 +49,9 @@ class Runtime:
         self.ratings = Ratings(self.service)  # rates each match as it finishes
         self.tournaments = Tournaments(self.service)
         self.schedules = Schedules(self.tournaments)  # recurring events
+        self.seasons = Seasons(self.service, self.tournaments)
         self.scheduler = Scheduler(WithSchedules(store), self.service.clock, self.fire)
+        self.seasons.wake = self.scheduler.wake
         self.service.timers_changed = self.scheduler.wake
         self.draining = False
         self._taking_over: set[asyncio.Task[None]] = set()
@@ -68,11 +72,13 @@ class Runtime:
         return await self.service.moves_done(max(0.0, deadline - loop.time()))
 
     async def fire(self, timer: Timer) -> None:
-        """One scheduler serves matches', events' and schedules' timers."""
+        """One scheduler serves matches', events', schedules' and seasons' timers."""
         if timer.match_id.startswith(TOURNAMENT_TIMER):
             await self.tournaments.on_timer(timer)
         elif timer.match_id.startswith(SCHEDULE_TIMER):
             await self.schedules.on_timer(timer)
+        elif timer.match_id.startswith(SEASON_TIMER):
+            await self.seasons.on_timer(timer)
         else:
             await self.service.on_timer(timer)
 

@@ -44,6 +44,7 @@ COMMAND_GROUPS: tuple[tuple[Text, tuple[tuple[str, Text], ...]], ...] = (
             ("/tournament create", t("a Swiss, round-robin or knockout event")),
             ("/leaderboard game:", t("this server's best players of a game")),
             ("/stats", t("a player's rated games, places and rating")),
+            ("/season game:", t("your division and place in this season's table")),
         ),
     ),
     (

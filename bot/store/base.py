@@ -5,10 +5,11 @@ reads and writes they share."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.seasons import Tally
 from bot.store.models import (
     DeckRecord,
     LoggedAction,
@@ -21,6 +22,7 @@ from bot.store.models import (
 )
 from bot.store.ratings import RatingChangeRecord, RatingRecord
 from bot.store.schedule_records import OccurrenceRecord, ScheduleRecord
+from bot.store.seasons import SeasonRecord, SeasonSetup
 from bot.store.tournament_records import (
     AuditRecord,
     EntrantRecord,
@@ -319,6 +321,50 @@ class Store(ABC):
 
     @abstractmethod
     async def tournament_timers(self, tournament_id: str) -> list[Timer]: ...
+
+    # --- seasons (migration 022; a season's row is its end's timer) ------------------------
+    @abstractmethod
+    async def season_setup(self, guild_id: int, game: str) -> SeasonSetup | None: ...
+
+    @abstractmethod
+    async def season_setups(self, guild_id: int) -> list[SeasonSetup]: ...
+
+    @abstractmethod
+    async def seasons(self, guild_id: int, game: str) -> list[SeasonRecord]:
+        """The game's seasons here, newest first."""
+
+    @abstractmethod
+    async def season(self, guild_id: int, game: str, number: int) -> SeasonRecord | None: ...
+
+    @abstractmethod
+    async def save_season_setup(self, setup: SeasonSetup) -> None: ...
+
+    @abstractmethod
+    async def start_seasons(
+        self, setup: SeasonSetup, first: SeasonRecord, members: Mapping[int, int]
+    ) -> None: ...
+
+    @abstractmethod
+    async def stop_seasons(self, guild_id: int, game: str) -> bool: ...
+
+    @abstractmethod
+    async def season_members(self, guild_id: int, game: str, number: int) -> dict[int, int]: ...
+
+    @abstractmethod
+    async def season_tallies(
+        self, guild_id: int, game: str, start: float, end: float
+    ) -> dict[int, Tally]: ...
+
+    @abstractmethod
+    async def displayed_ratings(self, guild_id: int, game: str) -> dict[int, int]: ...
+
+    @abstractmethod
+    async def end_season(
+        self, ended: SeasonRecord, following: SeasonRecord | None, members: Mapping[int, int]
+    ) -> bool: ...
+
+    @abstractmethod
+    async def season_announced(self, guild_id: int, game: str, number: int) -> None: ...
 
     @abstractmethod
     async def counts(self) -> dict[str, int]:

@@ -22,6 +22,7 @@ import asyncpg
 from bot.store.base import Shards, StoreBusy, StoreError
 from bot.store.matches import Move, shard_filter
 from bot.store.models import LoggedAction, MatchMark, Timer
+from bot.store.seasons import SEASON_END, SEASON_TIMER
 from bot.store.shared import SQLStore
 from bot.store.sql import EMPTY, SQL, Fetch, Params, Row, Step, render, shipped
 from bot.store.tournament_records import TOURNAMENT_TIMER
@@ -326,8 +327,13 @@ class PostgresStore(SQLStore):
             "SELECT min(greatest(due_at, coalesce(claimed_until, 0))) AS due FROM timers "
             f"WHERE {self._owned_timers()} UNION ALL "
             "SELECT min(greatest(due_at, coalesce(claimed_until, 0))) FROM event_timers "
-            f"WHERE {self._owned_event_timers()}) AS both_kinds"
+            f"WHERE {self._owned_event_timers()} UNION ALL "
+            "SELECT min(greatest(due_at, coalesce(claimed_until, 0))) FROM seasons "
+            f"WHERE due_at IS NOT NULL AND {self._owned_seasons()}) AS every_kind"
         )
+
+    def _owned_seasons(self) -> str:
+        return "TRUE" if self.shards is None else shard_filter(self.shards, "guild_id")
 
     async def due_timers(self, now: float, limit: int = 100) -> list[Timer]:
         """Claim the due timers, the matches' and the events', of this process's shards in
@@ -363,6 +369,19 @@ class PostgresStore(SQLStore):
             {"now": now, "limit": limit, "lease": LEASE, "event": TOURNAMENT_TIMER},
         )
         timers = [Timer(**dict(row)) for row in rows]
+        # A season's row is its end's timer (022_seasons.sql), claimed alike.
+        seasons = await self._fetch(
+            "UPDATE seasons SET claimed_until = :now + :lease WHERE (guild_id, game, number) IN "
+            "(SELECT guild_id, game, number FROM seasons WHERE due_at <= :now "
+            "AND (claimed_until IS NULL OR claimed_until <= :now) "
+            f"AND {self._owned_seasons()} ORDER BY due_at LIMIT :limit FOR UPDATE SKIP LOCKED) "
+            "RETURNING :season::text || guild_id::text || ':' || game || ':' || number::text "
+            "AS match_id, :season_end::text AS kind, 0 AS seat, number AS version, due_at, "
+            "'' AS stamp",
+            {"now": now, "limit": limit, "lease": LEASE}
+            | {"season": SEASON_TIMER, "season_end": SEASON_END},
+        )
+        timers += [Timer(**dict(row)) for row in seasons]
         return sorted(timers, key=lambda t: (t.due_at, t.match_id, t.kind, t.seat))
 
     async def timers_of(self, match_id: str) -> list[Timer]:
@@ -376,7 +395,8 @@ class PostgresStore(SQLStore):
         """Remove fired timers: exactly those, so one set again while firing stays."""
         if not timers:
             return
-        fired = [t for t in timers if not t.match_id.startswith(TOURNAMENT_TIMER)]
+        # A season's timer is done when its handler clears the season's due_at.
+        fired = [t for t in timers if not t.match_id.startswith((TOURNAMENT_TIMER, SEASON_TIMER))]
         await self._write(
             Step(
                 "DELETE FROM timers t USING unnest(:ids::text[], :kinds::text[], :seats::int[], "

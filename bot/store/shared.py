@@ -10,12 +10,13 @@ from bot.store.decks import DeckSQL
 from bot.store.history import HistorySQL
 from bot.store.ratings import RatingSQL
 from bot.store.schedules import ScheduleSQL
+from bot.store.seasons import SeasonSQL
 from bot.store.tournaments import TournamentSQL
 
 
-class SQLStore(HistorySQL, DeckSQL, RatingSQL, TournamentSQL, ScheduleSQL, Store, ABC):
-    """Matches (``matches.py``, with their history), decks, ratings, tournaments and
-    schedules of recurring events.
+class SQLStore(HistorySQL, DeckSQL, RatingSQL, TournamentSQL, ScheduleSQL, SeasonSQL, Store, ABC):
+    """Matches (``matches.py``, with their history), decks, ratings, tournaments, schedules
+    of recurring events, and seasons.
 
     A backend adds the executor (``_fetch``, ``_snapshot``, ``_write``,
     ``_unique_violation``), how it saves a move and keeps timers, and its own timers'

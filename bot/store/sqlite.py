@@ -21,6 +21,7 @@ from pydantic import TypeAdapter
 from bot.store.base import StoreBusy, StoreError
 from bot.store.matches import Move
 from bot.store.models import LoggedAction, Timer
+from bot.store.seasons import SEASON_END, SEASON_TIMER
 from bot.store.shared import SQLStore
 from bot.store.sql import EMPTY, SQL, Fetch, Params, Row, Step, render, shipped
 from bot.store.tournament_records import TOURNAMENT_TIMER
@@ -413,7 +414,8 @@ class SQLiteStore(SQLStore):
     async def next_due(self) -> float | None:
         return await self._value(
             "SELECT MIN(due) FROM (SELECT MIN(next_due) AS due FROM matches "
-            "WHERE next_due IS NOT NULL UNION ALL SELECT MIN(due_at) FROM event_timers)"
+            "WHERE next_due IS NOT NULL UNION ALL SELECT MIN(due_at) FROM event_timers "
+            "UNION ALL SELECT MIN(due_at) FROM seasons WHERE due_at IS NOT NULL)"
         )
 
     async def due_timers(self, now: float, limit: int = 100) -> list[Timer]:
@@ -427,8 +429,12 @@ class SQLiteStore(SQLStore):
             f"SELECT * FROM ({timer_rows(due_first)}) WHERE due_at <= :now "
             "UNION ALL SELECT :event || tournament_id, kind, 0, round, due_at, '' "
             "FROM event_timers WHERE due_at <= :now "
+            # A season's row is its end's timer (022_seasons.sql).
+            "UNION ALL SELECT :season || guild_id || ':' || game || ':' || number, :season_end, "
+            "0, number, due_at, '' FROM seasons WHERE due_at <= :now "
             "ORDER BY due_at, match_id, kind, seat LIMIT :limit",
-            {"now": now, "limit": limit, "event": TOURNAMENT_TIMER},
+            {"now": now, "limit": limit, "event": TOURNAMENT_TIMER}
+            | {"season": SEASON_TIMER, "season_end": SEASON_END},
         )
         return [Timer(**dict(row)) for row in rows]
 
@@ -442,7 +448,8 @@ class SQLiteStore(SQLStore):
         """Remove fired timers: exactly those, so one set again while firing stays."""
         fired: dict[str, list[Timer]] = {}
         for t in timers:
-            if not t.match_id.startswith(TOURNAMENT_TIMER):
+            # A season's timer is done when its handler clears the season's due_at.
+            if not t.match_id.startswith((TOURNAMENT_TIMER, SEASON_TIMER)):
                 fired.setdefault(t.match_id, []).append(t)
         steps = [self._fired(match_id, gone) for match_id, gone in fired.items()]
         await self._write(*self._event_timer_deletes(timers), *steps)

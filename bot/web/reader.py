@@ -10,16 +10,19 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ValidationError
 
 from bot.errors import UserError
 from bot.ratings import shared_ranks
+from bot.seasons import SeasonLine
 from bot.service.base import SeatView, seat_place, waiting_on
 from bot.service.history import History, Replay
+from bot.service.season_reads import season_tables
 from bot.service.tournaments.models import EventRecords, event_records, view_of
 from bot.store import MatchRecord, Store
+from bot.store.seasons import SeasonRecord
 from bot.store.tournament_records import TournamentRecord
 from bot.timing import GuildSettings
 from bot.tournaments.config import TournamentConfig
@@ -30,6 +33,7 @@ from games.core.protocol import Game, GameState, Picturing
 from games.core.translations import ENGLISH, language_for
 
 LEADERS_SHOWN = 10
+SEASON_LINES_SHOWN = 10  # a division's lines on the front page
 PLAYER_MATCHES = 50  # finished matches listed on a player's page
 FINALS_KEPT = 4_096  # finished events whose final places are remembered
 PLAYER_EVENTS = 50  # events listed on a player's page
@@ -106,10 +110,21 @@ class EventPlaced:
 
 
 @dataclass(frozen=True)
+class SeasonCard:
+    """A game's season on the front page: the running one (else the last), each division's
+    top lines with the players' names."""
+
+    game: str  # its game's name
+    season: SeasonRecord
+    divisions: list[list[tuple[SeasonLine, str]]]  # the top first; (line, name)
+
+
+@dataclass(frozen=True)
 class Front:
     running: list[TableNow]
     tournaments: list[EventCard]
     leaders: dict[str, list[Leader]]  # by game name, games with no rated player left out
+    seasons: list[SeasonCard] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -236,7 +251,27 @@ class Reader:
                     Leader(rank, r.user_id, names.get(r.user_id, "Player"), r.display, r.games)
                     for rank, r in zip(ranks, top, strict=True)
                 ]
-        return Front(running, events, leaders)
+        return Front(running, events, leaders, await self.seasons(site.guild_id))
+
+    async def seasons(self, guild_id: int) -> list[SeasonCard]:
+        """Each game's season here (the running one, else the last kept), its divisions'
+        top ``SEASON_LINES_SHOWN`` lines."""
+        cards = []
+        for setup in await self.store.season_setups(guild_id):
+            found = await self.store.seasons(guild_id, setup.game)
+            if not found or setup.game not in self.games:
+                continue
+            season = next((s for s in found if s.status == "running"), found[0])
+            tables = await season_tables(self.store, season, setup.divisions)
+            shown = [table[:SEASON_LINES_SHOWN] for table in tables]
+            names = await self.store.player_names(
+                guild_id, [line.user_id for table in shown for line in table]
+            )
+            divisions = [
+                [(line, names.get(line.user_id, "Player")) for line in table] for table in shown
+            ]
+            cards.append(SeasonCard(self.games[setup.game].name, season, divisions))
+        return cards
 
     async def champion(self, event: TournamentRecord) -> str | None:
         """A finished event's winner; None while it runs (or if it ended with nobody)."""

@@ -238,7 +238,7 @@ class Actions(Settling):
             resolved.setdefault("members", {})[str(value.id)] = member
             return str(value.id)
         if isinstance(value, FakeRole):
-            role = self._role_json(value.id, value.name, discord.Permissions.none(), 3)
+            role = self.fake_role_json(value)
             resolved.setdefault("roles", {})[str(value.id)] = role
             return str(value.id)
         if isinstance(value, FakeChannel):

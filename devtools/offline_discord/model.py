@@ -40,6 +40,7 @@ _EVERYONE_PERMISSIONS = discord.Permissions(
 _BOT_PERMISSIONS = discord.Permissions.text() | discord.Permissions(
     view_channel=True, manage_events=True
 )
+BOT_ROLE_POSITION = 2  # @everyone is 0, the Managers role 1
 
 
 @dataclass
@@ -62,10 +63,13 @@ class FakeUser:
 
 @dataclass(frozen=True)
 class FakeRole:
-    """A server role without permissions of its own (a slash option may name it)."""
+    """A server role without permissions of its own (a slash option may name it).
+    ``position``: its place in the role list (the bot's own role is at ``BOT_ROLE_POSITION``);
+    None: above the bot's, in the order the roles were added."""
 
     id: int
     name: str
+    position: int | None = None
 
     @property
     def mention(self) -> str:

@@ -20,6 +20,7 @@ from devtools.offline_discord.limits import (
     _validate_modal,
 )
 from devtools.offline_discord.model import (
+    BOT_ROLE_POSITION,
     EPHEMERAL,
     LOADING,
     FakeAttachment,
@@ -340,6 +341,31 @@ class Routes(World):
         if user is None or int(request.args[0]) != self.guild_id:
             raise self._reject(request, 404, 10007, "Unknown Member")
         return self._member_json(user)
+
+    @_route("PUT", rf"/guilds/{_ID}/members/{_ID}/roles/{_ID}")
+    @_route("DELETE", rf"/guilds/{_ID}/members/{_ID}/roles/{_ID}")
+    def _member_role(self, request: _Request) -> Any:
+        """Add or remove a member's role (204), with Discord's checks: the bot needs
+        Manage Roles (403 50013) and may only manage roles below its own highest
+        (403 50013 as well); an unknown role is 404 10011, an unknown member 404 10007."""
+        guild, user_id, role_id = (int(arg) for arg in request.args)
+        user = self.users.get(user_id)
+        if user is None or guild != self.guild_id:
+            raise self._reject(request, 404, 10007, "Unknown Member")
+        role = self.roles.get(role_id)
+        if role is None:
+            raise self._reject(request, 404, 10011, "Unknown Role")
+        if not self.bot_permissions.manage_roles or self.role_position(role) >= BOT_ROLE_POSITION:
+            raise self._reject(request, 403, 50013, "Missing Permissions")
+        if request.method == "PUT" and role_id not in user.roles:
+            user.roles.append(role_id)
+        elif request.method == "DELETE" and role_id in user.roles:
+            user.roles.remove(role_id)
+        if self._bot is not None and self._bot.intents.members:
+            self._parse(
+                "GUILD_MEMBER_UPDATE", {**self._member_json(user), "guild_id": str(self.guild_id)}
+            )
+        return None
 
     @_route("GET", rf"/guilds/{_ID}/channels")
     def _get_guild_channels(self, request: _Request) -> Any:

@@ -17,6 +17,7 @@ from devtools.offline_discord.model import (
     _EVERYONE_PERMISSIONS,
     _FIRST_ID_MS,
     _THREAD_TYPES,
+    BOT_ROLE_POSITION,
     FakeAttachment,
     FakeChannel,
     FakeInteraction,
@@ -63,6 +64,8 @@ class World:
         self.bot_role_id = self._new_id()
         self.roles: dict[int, FakeRole] = {}
         """Roles added with :meth:`add_role` (beyond @everyone, Managers and the bot's)."""
+        self.bot_permissions = _BOT_PERMISSIONS
+        """The bot's role's permissions: see :meth:`grant_bot`."""
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
@@ -118,23 +121,48 @@ class World:
         if self._bot is not None:
             self._parse("GUILD_UPDATE", self._guild_json())
 
-    def add_role(self, name: str, *members: FakeUser) -> FakeRole:
-        """Add a role to the guild and give it to ``members``."""
-        role = FakeRole(self._new_id(), name)
+    def add_role(self, name: str, *members: FakeUser, below_bot: bool = False) -> FakeRole:
+        """Add a role to the guild and give it to ``members``; above the bot's own role
+        unless ``below_bot`` (where the bot may give it, with Manage Roles)."""
+        role = FakeRole(self._new_id(), name, BOT_ROLE_POSITION - 1 if below_bot else None)
         self.roles[role.id] = role
         if self._bot is not None:
             self._parse(
                 "GUILD_ROLE_CREATE",
-                {
-                    "guild_id": str(self.guild_id),
-                    "role": self._role_json(
-                        role.id, name, discord.Permissions.none(), 3 + len(self.roles)
-                    ),
-                },
+                {"guild_id": str(self.guild_id), "role": self.fake_role_json(role)},
             )
         for member in members:
             member.roles.append(role.id)
         return role
+
+    def role_position(self, role: FakeRole) -> int:
+        if role.position is not None:
+            return role.position
+        return BOT_ROLE_POSITION + 1 + list(self.roles).index(role.id)
+
+    def fake_role_json(self, role: FakeRole) -> dict[str, Any]:
+        return self._role_json(
+            role.id, role.name, discord.Permissions.none(), self.role_position(role)
+        )
+
+    def grant_bot(self, **permissions: bool) -> None:
+        """Change the bot's role's permissions (``manage_roles=True``), as an admin does in
+        Server Settings → Roles."""
+        self.bot_permissions = discord.Permissions(self.bot_permissions.value)
+        self.bot_permissions.update(**permissions)
+        if self._bot is not None:
+            self._parse(
+                "GUILD_ROLE_UPDATE",
+                {
+                    "guild_id": str(self.guild_id),
+                    "role": self._role_json(
+                        self.bot_role_id,
+                        self.bot_user.name,
+                        self.bot_permissions,
+                        BOT_ROLE_POSITION,
+                    ),
+                },
+            )
 
     def add_channel(self, name: str) -> FakeChannel:
         """Add a text channel to the guild."""
@@ -154,7 +182,7 @@ class World:
     def user_permissions(self, user: FakeUser) -> discord.Permissions:
         """Guild-level permissions of ``user`` (what ``member.permissions`` carries)."""
         if user.bot:
-            return _EVERYONE_PERMISSIONS | _BOT_PERMISSIONS
+            return _EVERYONE_PERMISSIONS | self.bot_permissions
         if user.manage_guild:
             return _EVERYONE_PERMISSIONS | discord.Permissions(manage_guild=True)
         return _EVERYONE_PERMISSIONS
@@ -284,11 +312,10 @@ class World:
                 self._role_json(
                     self.manager_role_id, "Managers", discord.Permissions(manage_guild=True), 1
                 ),
-                self._role_json(self.bot_role_id, self.bot_user.name, _BOT_PERMISSIONS, 2),
-                *(
-                    self._role_json(r.id, r.name, discord.Permissions.none(), 3 + i)
-                    for i, r in enumerate(self.roles.values())
+                self._role_json(
+                    self.bot_role_id, self.bot_user.name, self.bot_permissions, BOT_ROLE_POSITION
                 ),
+                *(self.fake_role_json(r) for r in self.roles.values()),
             ],
             "emojis": [],
             "stickers": [],

@@ -14,10 +14,10 @@ from tests.discord.harness import FakeDiscord, FakeUser
 SPARK = re.compile(r"`[▁▂▃▄▅▆▇█]{2,}`")
 
 
-async def play_out(fake: FakeDiscord, bot, people: list[FakeUser]) -> str:  # type: ignore[no-untyped-def]
-    """The match open in #general, played to its end: each person takes their first
-    option(s) whenever they must decide; bots play their own seats."""
-    record = await bot.service.store.open_in_channel(fake.general.id)
+async def play_out(fake: FakeDiscord, bot, people: list[FakeUser], channel=None) -> str:  # type: ignore[no-untyped-def]
+    """The match open in ``channel`` (#general by default), played to its end: each person
+    takes their first option(s) whenever they must decide; bots play their own seats."""
+    record = await bot.service.store.open_in_channel((channel or fake.general).id)
     match_id = record.match_id
     for _ in range(5000):
         await fake.settle()

@@ -622,3 +622,40 @@ async def test_names_with_markdown_characters_and_brackets_read_as_written(
     for name in names[:3]:
         assert name in replay, name
     assert "Ana (EU)" in player and ESCAPED in replay and XSS not in replay
+
+
+async def test_the_front_page_shows_each_division_of_the_running_season(
+    service: MatchService, web: TestClient
+) -> None:
+    from bot.service.seasons import Seasons
+    from bot.service.tournaments import Tournaments
+
+    root = await opt_in(service)
+    seasons = Seasons(service, Tournaments(service))
+    season = await seasons.set_up(
+        GUILD,
+        "cookie_chomper",
+        MOD,
+        length="4 weeks",
+        divisions=2,
+        size=2,
+        role_id=None,
+        role_places=0,
+        channel_id=5,
+    )
+    done = await finished_match(service)
+    during = season.starts_at + 60
+    await service.store.save_match_ratings(
+        [
+            rated(done, BEN.user_id, 1, 1120).model_copy(update={"at": during}),
+            rated(done, ANA.user_id, 2, 880).model_copy(update={"at": during}),
+        ]
+    )
+    page = await get_text(web, f"{root}/")
+    block = page[page.index("<h2>Seasons</h2>") : page.index("<h2>Leaderboards</h2>")]
+    assert "Cookie Chomper · season 1" in block
+    first, second = block.split("<caption>Division 2</caption>")
+    # Both were newcomers: the lowest division holds them, the first has nobody yet.
+    assert "Nobody in this division yet." in first
+    assert second.index(f"/player/{BEN.user_id}") < second.index(f"/player/{ANA.user_id}")
+    assert "<td>100</td><td>1</td><td>1</td>" in second

@@ -211,7 +211,7 @@ class TournamentsBase:
         role = (await self.matches.guild_settings(guild_id)).organiser_role
         return role is not None and role in actor.roles
 
-    async def _organisers(self, guild_id: int) -> Text:
+    async def organisers(self, guild_id: int) -> Text:
         """Who may organise here, for a refusal: "Manage Server or the @Role role"."""
         role = (await self.matches.guild_settings(guild_id)).organiser_role
         if role is None:
@@ -222,7 +222,7 @@ class TournamentsBase:
         """``what``: the organiser's tool, a key of ``REFUSALS``."""
         if actor.user_id == event.organiser_id or await self.may_organise(event.guild_id, actor):
             return
-        raise UserError(REFUSALS[what](await self._organisers(event.guild_id)))
+        raise UserError(REFUSALS[what](await self.organisers(event.guild_id)))
 
     async def audit(
         self, event: TournamentRecord, actor: Person, action: str, before: object, after: object

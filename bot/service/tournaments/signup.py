@@ -33,7 +33,7 @@ class SignUp(TournamentsBase):
         config: TournamentConfig,
     ) -> TournamentRecord:
         if not await self.may_organise(guild_id, organiser):
-            who = await self._organisers(guild_id)
+            who = await self.organisers(guild_id)
             raise UserError(t("Only someone with {who} can run a tournament here.", who=who))
         config = self.checked_config(game_key, config)
         if config.starts_at is not None and config.starts_at <= self.clock.now():

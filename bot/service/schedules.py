@@ -157,7 +157,7 @@ class Schedules:
 
     async def _may_schedule(self, guild_id: int, actor: Person) -> None:
         if not await self.tournaments.may_organise(guild_id, actor):
-            who = await self.tournaments._organisers(guild_id)
+            who = await self.tournaments.organisers(guild_id)
             raise UserError(t("Only someone with {who} can schedule tournaments here.", who=who))
 
     async def find(self, guild_id: int, channel_id: int, schedule_id: str | None) -> ScheduleRecord:

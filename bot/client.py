@@ -123,7 +123,9 @@ class CookieJar(commands.Bot):
         # One task sleeps until the next deadline; overdue timers fire at once.
         self.spawn(self.scheduler.run(), "scheduler")
         self._collector = collector.settle(
-            freeze=self.settings.gc_freeze, thresholds=self.settings.gc_thresholds
+            freeze=self.settings.gc_freeze,
+            thresholds=self.settings.gc_thresholds,
+            loop=asyncio.get_running_loop(),
         )
 
     async def fire(self, timer: Timer) -> None:

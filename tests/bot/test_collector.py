@@ -4,6 +4,7 @@ nothing holds them."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import weakref
 from collections.abc import Iterator
@@ -89,3 +90,30 @@ async def test_the_bot_freezes_survivors_while_it_runs_and_stops_at_close(tmp_pa
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+async def test_a_full_pass_is_asked_for_once_enough_was_promoted() -> None:
+    """Python's own rule would wait for a quarter of everything the last full pass found
+    alive (and this hook froze): with a loop, the hook asks for the full pass as soon as
+    ``full_after`` objects reached the old generation."""
+    hook = FreezeSurvivors(asyncio.get_running_loop(), full_after=1000)
+    hook.install()
+    try:
+        gc.collect()  # a full pass: all so far frozen, the old generation empty
+        asked = hook.asked
+        few = [Holder() for _ in range(10)]
+        gc.collect(1)  # a middle pass promotes its survivors to the old generation
+        await asyncio.sleep(0)
+        assert hook.asked == asked and in_the_collectors_sight(few[0])
+        kept = [Holder() for _ in range(1000)]
+        gc.collect(1)
+        await asyncio.sleep(0)  # the loop runs the full pass asked for
+        assert hook.asked == asked + 1 and hook.freezes >= 1
+        assert not in_the_collectors_sight(kept) and not in_the_collectors_sight(kept[0])
+        # Nothing more came: the next middle pass asks for nothing.
+        gc.collect(1)
+        await asyncio.sleep(0)
+        assert hook.asked == asked + 1
+    finally:
+        hook.remove()
+        gc.unfreeze()

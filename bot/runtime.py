@@ -56,6 +56,11 @@ class Runtime:
         """Counts an interaction as being answered (the front end wraps each handler)."""
         return self._answering.one()
 
+    @property
+    def answers_under_way(self) -> int:
+        """Interactions begun and not yet answered, the one asking included."""
+        return self._answering.count
+
     async def quiet(self, timeout: float) -> bool:
         """Wait until no interaction is being answered and no move is under way."""
         loop = asyncio.get_running_loop()

@@ -101,3 +101,23 @@ async def test_behind_many_moves_a_click_is_acknowledged_at_once_and_answered_af
         assert fake.messages[hand.id].text() != shown  # and the hand is redrawn after it
         assert bot.service.moves_under_way == 0
     fake.assert_clean()
+
+
+async def test_behind_many_clicks_a_click_is_acknowledged_at_once_and_answered_after(
+    fake: FakeDiscord, db, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Clicks that are no moves (hands opened) hold the event loop as surely as moves: behind
+    enough of them a click is acknowledged before its handler runs, few moves or not."""
+    import cogs.acknowledge
+
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
+        shown = hand.text()
+        monkeypatch.setattr(cogs.acknowledge, "CLICKS_BUSY_FROM", 1)  # the click itself
+        click = await click_first_move(fake, mover, hand, buttons, selects)
+        assert click.response_type == DEFERRED_UPDATE
+        assert fake.messages[hand.id].text() != shown  # and the hand is redrawn after it
+        assert bot.runtime.answers_under_way == 0
+    fake.assert_clean()

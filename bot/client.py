@@ -127,6 +127,8 @@ class CookieJar(commands.Bot):
             thresholds=self.settings.gc_thresholds,
             loop=asyncio.get_running_loop(),
         )
+        if self._collector is not None:
+            self.spawn(collector.pace(), "collector")
 
     async def fire(self, timer: Timer) -> None:
         await self.runtime.fire(timer)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import CookieJar
-from bot.collector import FreezeSurvivors
+from bot.collector import FreezeSurvivors, collect_if_long
 from bot.config import Settings
 from tests.discord.harness import FakeDiscord
 
@@ -81,8 +81,9 @@ async def test_the_bot_freezes_survivors_while_it_runs_and_stops_at_close(tmp_pa
         gc_threshold="",
     )
     try:
-        async with FakeDiscord().running(CookieJar(settings)):
+        async with FakeDiscord().running(CookieJar(settings)) as bot:
             assert [c for c in gc.callbacks if isinstance(c, FreezeSurvivors)]
+            assert "collector" in {task.get_name() for task in bot._background}  # pace
             kept = Holder()
             gc.collect()
             assert not in_the_collectors_sight(kept)
@@ -117,3 +118,26 @@ async def test_a_full_pass_is_asked_for_once_enough_was_promoted() -> None:
     finally:
         hook.remove()
         gc.unfreeze()
+
+
+def in_generation(thing: object, generation: int) -> bool:
+    return any(other is thing for other in gc.get_objects(generation))
+
+
+def test_young_and_middle_passes_start_by_the_generations_sizes() -> None:
+    """Python counts allocations less deallocations; where every move frees an old state
+    for the one it makes, the count stalls while the young generation grows. ``pace``
+    looks at the sizes themselves."""
+    gc.disable()  # only the passes asked for here
+    try:
+        gc.collect()
+        few = [Holder() for _ in range(10)]
+        assert collect_if_long(young_most=1000, middle_most=10**9) is None
+        assert in_generation(few[0], 0)
+        many = [Holder() for _ in range(1000)]
+        assert collect_if_long(young_most=1000, middle_most=10**9) == 0
+        assert in_generation(many[0], 1) and in_generation(few[0], 1)
+        assert collect_if_long(young_most=1000, middle_most=2000) == 1
+        assert in_generation(many[0], 2)
+    finally:
+        gc.enable()

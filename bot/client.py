@@ -128,7 +128,7 @@ class CookieJar(commands.Bot):
             loop=asyncio.get_running_loop(),
         )
         if self._collector is not None:
-            self.spawn(collector.pace(), "collector")
+            self.spawn(collector.pace(self._collector), "collector")
 
     async def fire(self, timer: Timer) -> None:
         await self.runtime.fire(timer)

@@ -13,10 +13,11 @@ tables that is the states, tables and views of every match, 700,000 objects: a p
   so the frozen count falls as tables move on, nothing unfreezes them. Only a reference
   cycle among frozen objects would wait for ``gc.unfreeze()``, and the soak
   (``bench load --minutes 10``) shows no growth from it.
-* Young and middle passes started by the generations' sizes (``pace``), not only by
-  Python's count of allocations less deallocations: at 1,000 tables a move frees an older
-  state for each it makes, the count hardly grows while the young generation does, and
-  the pass that came at last walked up to 400,000 objects (0.6 s).
+* Young and middle passes started by the clock too (``pace``), not only by Python's count
+  of allocations less deallocations: at 1,000 tables a move frees an older state for each
+  it makes, the count hardly grows while the young generation does, and the pass that
+  came at last walked up to 400,000 objects (0.6 s). A young pass at least every
+  ``YOUNG_EVERY`` seconds walks what a quarter of a second made.
 * A full pass as soon as ``FULL_AFTER`` objects were promoted since the last one. Python's
   own rule waits until the old generation grew by a quarter of what the last full pass
   found alive: everything this hook then froze, so at 1,000 tables the next pass waited
@@ -28,18 +29,16 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 from collections.abc import Mapping
 
 # Objects promoted to the old generation since the last full pass that call for the next:
 # a pass walks them at about a microsecond each on a quiet machine (bench load's census).
 FULL_AFTER = 50_000
-# The most objects the young generation, and the young and middle ones together, may hold
-# when ``pace`` looks (every ``PACE_EVERY`` seconds) before it starts their pass. The
-# young bound is the threshold GC_THRESHOLD sets by default: where the count works, as at
-# 30 fast tables, Python's own passes come first and ``pace`` finds nothing to do.
-YOUNG_MOST = 20_000
-MIDDLE_MOST = 60_000
-PACE_EVERY = 0.25
+# The longest the young and the middle generation go without a pass (``pace``). Measuring
+# their sizes instead (``gc.get_objects``) cost 4 ms a look at 300 tables, busy machine.
+YOUNG_EVERY = 0.25
+MIDDLE_EVERY = 1.0
 
 
 class FreezeSurvivors:
@@ -55,11 +54,16 @@ class FreezeSurvivors:
         self.full_after = full_after
         self._loop = loop
         self._pending = False
+        # When each generation was last walked (a pass walks the younger ones too).
+        self.walked_at = [time.monotonic()] * 3
 
     def __call__(self, phase: str, info: Mapping[str, int]) -> None:
         if phase != "stop":
             return
-        generation = info.get("generation")
+        generation = info.get("generation", 2)
+        now = time.monotonic()
+        for younger in range(generation + 1):
+            self.walked_at[younger] = now
         if generation == 2:
             # At "stop" of a full pass every younger generation was merged into it and what
             # is left is alive: moving it out of the collector's sight allocates nothing.
@@ -95,24 +99,23 @@ class FreezeSurvivors:
             gc.callbacks.remove(self)
 
 
-def collect_if_long(young_most: int = YOUNG_MOST, middle_most: int = MIDDLE_MOST) -> int | None:
-    """Start the pass of the youngest generations past their bound (which it returns)."""
-    young = len(gc.get_objects(0))
-    if young + len(gc.get_objects(1)) > middle_most:
+def collect_if_due(hook: FreezeSurvivors, now: float) -> int | None:
+    """Start the pass of the oldest of the young and middle generations that went too long
+    without one (which it returns)."""
+    if now - hook.walked_at[1] >= MIDDLE_EVERY:
         gc.collect(1)
         return 1
-    if young > young_most:
+    if now - hook.walked_at[0] >= YOUNG_EVERY:
         gc.collect(0)
         return 0
     return None
 
 
-async def pace(every: float = PACE_EVERY) -> None:
-    """Keep young and middle passes short for as long as the process runs. Looking costs a
-    list of the two generations' pointers, a fraction of a pass over them."""
+async def pace(hook: FreezeSurvivors) -> None:
+    """Keep young and middle passes short for as long as the process runs."""
     while True:
-        await asyncio.sleep(every)
-        collect_if_long()
+        await asyncio.sleep(YOUNG_EVERY)
+        collect_if_due(hook, time.monotonic())
 
 
 def settle(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import CookieJar
-from bot.collector import FreezeSurvivors, collect_if_long
+from bot.collector import MIDDLE_EVERY, YOUNG_EVERY, FreezeSurvivors, collect_if_due
 from bot.config import Settings
 from tests.discord.harness import FakeDiscord
 
@@ -124,20 +125,21 @@ def in_generation(thing: object, generation: int) -> bool:
     return any(other is thing for other in gc.get_objects(generation))
 
 
-def test_young_and_middle_passes_start_by_the_generations_sizes() -> None:
+def test_young_and_middle_passes_start_by_the_clock_too(survivors: FreezeSurvivors) -> None:
     """Python counts allocations less deallocations; where every move frees an old state
     for the one it makes, the count stalls while the young generation grows. ``pace``
-    looks at the sizes themselves."""
+    starts a pass of a generation that went too long without one."""
     gc.disable()  # only the passes asked for here
     try:
-        gc.collect()
-        few = [Holder() for _ in range(10)]
-        assert collect_if_long(young_most=1000, middle_most=10**9) is None
-        assert in_generation(few[0], 0)
-        many = [Holder() for _ in range(1000)]
-        assert collect_if_long(young_most=1000, middle_most=10**9) == 0
-        assert in_generation(many[0], 1) and in_generation(few[0], 1)
-        assert collect_if_long(young_most=1000, middle_most=2000) == 1
-        assert in_generation(many[0], 2)
+        gc.collect(1)
+        now = time.monotonic()
+        kept = Holder()
+        assert collect_if_due(survivors, now) is None  # both were just walked
+        assert in_generation(kept, 0)
+        assert collect_if_due(survivors, now + YOUNG_EVERY) == 0
+        assert in_generation(kept, 1)
+        assert collect_if_due(survivors, time.monotonic() + YOUNG_EVERY) == 0
+        assert collect_if_due(survivors, time.monotonic() + MIDDLE_EVERY) == 1
+        assert in_generation(kept, 2)
     finally:
         gc.enable()

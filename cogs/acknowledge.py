@@ -111,8 +111,12 @@ async def acknowledged_in_time(interaction: discord.Interaction, work: Any) -> N
         # Sent before the handler's first step, not as a task queued behind the backlog.
         await _send_acknowledgement(response)
     watchdog = asyncio.get_running_loop().call_later(ACK_WITHIN, _acknowledge, response)
+    runtime = getattr(getattr(interaction, "client", None), "runtime", None)
     try:
-        await work
+        # Its turn among the clicks at work (CLICKS_AT_ONCE): one that must wait for it was
+        # acknowledged above, CLICKS_BUSY_FROM being fewer.
+        async with runtime.click_turn() if runtime is not None else contextlib.nullcontext():
+            await work
     finally:
         watchdog.cancel()
 

@@ -38,7 +38,7 @@ FULL_AFTER = 50_000
 # The longest the young and the middle generation go without a pass (``pace``). Measuring
 # their sizes instead (``gc.get_objects``) cost 4 ms a look at 300 tables, busy machine.
 YOUNG_EVERY = 0.25
-MIDDLE_EVERY = 1.0
+MIDDLE_EVERY = 0.5
 
 
 class FreezeSurvivors:

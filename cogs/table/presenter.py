@@ -26,7 +26,7 @@ from bot.outbox import Lane
 from bot.pictures import HAND_WAIT, TABLE_WAIT, Pictures
 from bot.service import Change
 from bot.store import MatchRecord
-from cogs.components import PerClient
+from cogs.components import PerClient, match_id_of
 from cogs.table.base import Part
 from cogs.table.clicks import Clicks
 from cogs.table.drawing import Drawing
@@ -101,6 +101,13 @@ class Presenter(Part):
         self, record: MatchRecord, response: discord.InteractionCallbackResponse
     ) -> None:
         await self.clicks.remember_message(record, response)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every click on a match's components (the lobby, the table, a hand view, a
+        ping): its person is looking at the match (``Pings.looking``)."""
+        match_id = match_id_of(interaction)
+        if match_id is not None:
+            self.pings.clicked(match_id, interaction.user.id)
 
     # --- keeping the table current -----------------------------------------------------
     async def on_change(self, change: Change) -> None:

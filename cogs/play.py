@@ -112,7 +112,7 @@ class Play(commands.Cog):
                 record = await self.add_bots(interaction, record, bots, bot_level)
                 drawn = await self.presenter.table_message(record)  # a lobby: no picture
                 response = await interaction.response.send_message(**drawn.sent())
-                await self.presenter.remember_message(record, response)
+                await self.presenter.remember_message(record, response, interaction)
             draft = False
             if pick is not None and pick.startswith(MINE):
                 # As the lobby's own deck select says it: a draft is named now, not at Start.

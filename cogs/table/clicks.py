@@ -74,6 +74,11 @@ class Clicks(Part):
             # later comes with the presenter's edit, which the change asked for.
             drawn = await self.drawing.table_message(record, late=lambda: None)
             edit = self.shown.edit(match_id, record.message_id or 0, drawn)
+            # The answer's message is the clicked one (or the command's): its token reaches
+            # it for 15 minutes, and the presenter's edits go through it (free).
+            clicked = interaction.message.id if interaction.message else None
+            if record.message_id is not None and (command or clicked == record.message_id):
+                self.shown.reached_by(match_id, interaction, record.message_id)
             if edit is None:  # it shows this already
                 if not command:
                     await interaction.response.defer()
@@ -263,14 +268,20 @@ class Clicks(Part):
             raise UserError(channel_taken(existing, who)) from None
         drawn = await self.drawing.table_message(record)  # a lobby: no picture
         response = await interaction.response.send_message(**drawn.sent())
-        await self.remember_message(record, response)
+        await self.remember_message(record, response, interaction)
 
     async def remember_message(
-        self, record: MatchRecord, response: discord.InteractionCallbackResponse
+        self,
+        record: MatchRecord,
+        response: discord.InteractionCallbackResponse,
+        interaction: discord.Interaction,
     ) -> None:
+        """The lobby a command or a click posted as its answer: the match's message, which
+        its token reaches (``Shown.reach``)."""
         message = response.resource
         if isinstance(message, discord.Message):  # late answers send WebhookMessages
             await self.service.set_message(record.match_id, message.id)
+            self.shown.reached_by(record.match_id, interaction, message.id)
 
     async def explain(self, interaction: discord.Interaction, text: str, error: Exception) -> None:
         """A short ephemeral sentence; after a stale click, the current hand with it."""

@@ -16,6 +16,7 @@ notices (the end, a timeout, a reminder). What it does itself is keep each table
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
@@ -35,6 +36,7 @@ from cogs.table.notices import Notices
 from cogs.table.pictured import Drawn
 from cogs.table.pings import Pings
 from cogs.table.posting import Poster, refused, retry_delay
+from cogs.table.reach import edit_through
 from cogs.table.shown import Shown
 from cogs.table.sweeps import Sweeps
 
@@ -98,9 +100,12 @@ class Presenter(Part):
         return await self.poster.post(channel_id, content, paced=paced, **kwargs)
 
     async def remember_message(
-        self, record: MatchRecord, response: discord.InteractionCallbackResponse
+        self,
+        record: MatchRecord,
+        response: discord.InteractionCallbackResponse,
+        interaction: discord.Interaction,
     ) -> None:
-        await self.clicks.remember_message(record, response)
+        await self.clicks.remember_message(record, response, interaction)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every click on a match's components (the lobby, the table, a hand view, a
@@ -176,7 +181,9 @@ class Presenter(Part):
                 # A click answering with the table goes first: then nothing may be left.
                 await self.shown.answered(match_id)
                 self.shown.waiting.add(match_id)  # a click on it meanwhile redraws it
-                async with self.bot.outbox.turn(Lane.EDIT):
+                # Through a click's token the edit is free: no slot of the budget to wait for.
+                free = self.shown.reach(match_id, await self._message_id(match_id))
+                async with contextlib.nullcontext() if free else self.bot.outbox.turn(Lane.EDIT):
                     self.shown.waiting.discard(match_id)
                     await self.shown.answered(match_id)  # one that came while this waited
                     self.shown.stale.discard(match_id)
@@ -199,6 +206,9 @@ class Presenter(Part):
             self.shown.waiting.discard(match_id)
             self._flushers.pop(match_id, None)
 
+    async def _message_id(self, match_id: str) -> int:
+        return (await self.service.current(match_id)).message_id or 0
+
     async def refresh(self, match_id: str) -> None:
         record = await self.service.current(match_id)
         if record.message_id is None:
@@ -211,6 +221,20 @@ class Presenter(Part):
         if edit is None:
             return  # it shows this already (a click's answer drew it)
         kwargs, showing = edit
+        reach = self.shown.reach(match_id, record.message_id)
+        if reach is not None:
+            try:
+                message: discord.Message = await self.poster.unarchived(
+                    record.channel_id, lambda: edit_through(self.bot, reach, **kwargs)
+                )
+            except discord.HTTPException:
+                # The token expired early or the message is gone: the budgeted edit, in
+                # its turn (the table is redrawn then, kwargs may hold a spent picture).
+                self.shown.lose_reach(match_id, reach)
+                self.shown.stale.add(match_id)
+                return
+            self.shown.remember(record, message, showing)
+            return
         channel = self.bot.get_partial_messageable(record.channel_id)
         table = channel.get_partial_message(record.message_id)
         try:

@@ -23,7 +23,7 @@ from cogs.table.base import Part
 from cogs.table.drawing import Drawing, Note
 from cogs.table.hands import Hands
 from cogs.table.pictured import Drawn
-from cogs.table.shown import Shown
+from cogs.table.shown import Showing, Shown
 from cogs.taken import channel_taken
 from games.core.protocol import Action, IllegalAction
 from games.core.text import t
@@ -266,22 +266,28 @@ class Clicks(Part):
             # Pressed after another player: their rematch's lobby holds this seat already.
             existing = await self.service.get(taken.match_id)
             raise UserError(channel_taken(existing, who)) from None
-        drawn = await self.drawing.table_message(record)  # a lobby: no picture
-        response = await interaction.response.send_message(**drawn.sent())
-        await self.remember_message(record, response, interaction)
+        with self.shown.answering(record.match_id):
+            drawn = await self.drawing.table_message(record)  # a lobby: no picture
+            showing = self.shown.showing(drawn)
+            response = await interaction.response.send_message(**drawn.sent())
+            await self.remember_message(record, response, interaction, showing)
 
     async def remember_message(
         self,
         record: MatchRecord,
         response: discord.InteractionCallbackResponse,
         interaction: discord.Interaction,
+        showing: Showing | None = None,
     ) -> None:
         """The lobby a command or a click posted as its answer: the match's message, which
-        its token reaches (``Shown.reach``)."""
+        its token reaches (``Shown.reach``), showing ``showing`` (then the presenter's
+        edit for the changes it was drawn after has nothing to send)."""
         message = response.resource
         if isinstance(message, discord.Message):  # late answers send WebhookMessages
             await self.service.set_message(record.match_id, message.id)
             self.shown.reached_by(record.match_id, interaction, message.id)
+            if showing is not None:
+                self.shown.remember(record, message, showing)
 
     async def explain(self, interaction: discord.Interaction, text: str, error: Exception) -> None:
         """A short ephemeral sentence; after a stale click, the current hand with it."""

@@ -37,7 +37,7 @@ from cogs.table.pictured import Drawn
 from cogs.table.pings import Pings
 from cogs.table.posting import Poster, refused, retry_delay
 from cogs.table.reach import edit_through
-from cogs.table.shown import Shown
+from cogs.table.shown import Showing, Shown
 from cogs.table.sweeps import Sweeps
 
 if TYPE_CHECKING:
@@ -104,8 +104,9 @@ class Presenter(Part):
         record: MatchRecord,
         response: discord.InteractionCallbackResponse,
         interaction: discord.Interaction,
+        showing: Showing | None = None,
     ) -> None:
-        await self.clicks.remember_message(record, response, interaction)
+        await self.clicks.remember_message(record, response, interaction, showing)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every click on a match's components (the lobby, the table, a hand view, a

@@ -104,6 +104,11 @@ class Shown:
         kept = shown.attachment if shown is not None and shown.picture == picture else None
         return drawn.edited(kept), Showing(message_id, text, picture)
 
+    def showing(self, drawn: Drawn) -> Showing:
+        """What a message posted with ``drawn`` shows (taken before it is sent: sending
+        empties its view), for ``remember`` once it is posted."""
+        return Showing(0, text_digest(drawn), picture_digest(drawn.picture))
+
     def remember(self, record: MatchRecord, message: discord.Message, showing: Showing) -> None:
         """The message now shows ``showing``."""
         attachment = next((a for a in message.attachments if a.filename == TABLE_FILE), None)

@@ -5,7 +5,7 @@ edits through the token of the interaction whose answer it is, which is free."""
 from __future__ import annotations
 
 from cogs.table.reach import EDITABLE
-from tests.discord.budget import budgeted, edits_of, free_edits_of
+from tests.discord.budget import budgeted, edits_of, every_edit_of, free_edits_of
 from tests.discord.conftest import (
     click_first_move,
     looked_away,
@@ -102,4 +102,43 @@ async def test_a_bots_level_picked_in_add_bots_answer_changes_the_lobby_for_free
         # Through Add bot's token, whose answer the lobby is: no budgeted call at all.
         assert budgeted(fake, since) == []
         assert len(free_edits_of(fake, lobby, since)) == 1
+    fake.assert_clean()
+
+
+async def test_play_in_a_thread_full_of_bots_posts_the_table_and_never_edits_it_into_one(
+    fake: FakeDiscord, db
+) -> None:  # type: ignore[no-untyped-def]
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        since = len(fake.requests)
+        await fake.slash(ana, "play", game="cover_your_assets", thread=True, bots=5)
+        await fake.settle()
+        record = (await bot.store.open_matches())[0]
+        table = fake.messages[record.message_id or 0]
+        assert table.channel_id == record.channel_id != fake.general.id
+        assert "· lobby" not in table.text() and table.find_button("Show hand")
+        # The thread's first message was the table: no lobby posted and then edited into
+        # the table by a budgeted edit (the thread's message is no interaction's answer).
+        posted = [
+            r
+            for r in budgeted(fake, since)
+            if r.method == "POST" and r.path == f"/channels/{table.channel_id}/messages"
+        ]
+        assert posted and "· lobby" not in str(posted[0].body)
+        assert "Show hand" in str(posted[0].body)
+    fake.assert_clean()
+
+
+async def test_play_posts_its_lobby_and_sends_no_edit_after_it(fake: FakeDiscord, db) -> None:  # type: ignore[no-untyped-def]
+    """The lobby /play answers with shows every change made before it (bots, the host's
+    deck): the presenter's edit for them has nothing to send."""
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)):
+        since = len(fake.requests)
+        await fake.slash(ana, "play", game="cover_your_assets", bots=2)
+        await fake.settle()
+        lobby = table_of(fake)
+        assert "🤖" in lobby.text()
+        assert every_edit_of(fake, lobby, since) == []
+        assert budgeted(fake, since) == []
     fake.assert_clean()

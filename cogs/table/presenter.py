@@ -45,6 +45,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# Seconds a budgeted table edit whose picture is late waits for it, so that one edit carries
+# both (the text at once and the picture in a second edit cost two); past it, the text goes
+# and the picture follows (a picture that never comes, a drawing given way to a newer one).
+PICTURE_PATIENCE = 5.0
 # Times in a row a table's edit may fail for Discord being unwell (5xx, a timeout) before
 # it waits for the next change; refusals for the rate limit (429) do not count.
 EDIT_FAILURES = 4
@@ -86,6 +90,8 @@ class Presenter(Part):
         self.notices = Notices(bot, self.poster)
         self.pings = Pings(bot, self.poster, self.sweeps, self.notices, self.drawing, self.hands)
         self._flushers: dict[str, asyncio.Task[object]] = {}
+        # Matches whose budgeted edit waits for its late picture, since when (loop time).
+        self._picture_awaited: dict[str, float] = {}
         self._enders: dict[str, asyncio.Task[object]] = {}  # a match's closing message
         # Per match: its timeout notices, posted one after another off the scheduler's path.
         self._timeout_notices: dict[str, asyncio.Task[object]] = {}
@@ -207,6 +213,11 @@ class Presenter(Part):
             self.shown.waiting.discard(match_id)
             self._flushers.pop(match_id, None)
 
+    def _picture_overdue(self, match_id: str) -> None:
+        """The late picture did not come in time: the edit goes without it."""
+        if match_id in self._picture_awaited:
+            self.request_refresh(match_id)
+
     async def _message_id(self, match_id: str) -> int:
         return (await self.service.current(match_id)).message_id or 0
 
@@ -236,6 +247,15 @@ class Presenter(Part):
                 return
             self.shown.remember(record, message, showing)
             return
+        if drawn.late:
+            # The picture asks for this edit again once drawn (``late``): one budgeted edit.
+            loop = asyncio.get_running_loop()
+            since = self._picture_awaited.setdefault(match_id, loop.time())
+            if since == loop.time():
+                loop.call_later(PICTURE_PATIENCE, self._picture_overdue, match_id)
+            if loop.time() - since < PICTURE_PATIENCE:
+                return
+        self._picture_awaited.pop(match_id, None)
         channel = self.bot.get_partial_messageable(record.channel_id)
         table = channel.get_partial_message(record.message_id)
         try:

@@ -4,6 +4,10 @@ edits through the token of the interaction whose answer it is, which is free."""
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
+
+from cogs.table import presenter_of
 from cogs.table.reach import EDITABLE
 from tests.discord.budget import budgeted, edits_of, every_edit_of, free_edits_of
 from tests.discord.conftest import (
@@ -141,4 +145,38 @@ async def test_play_posts_its_lobby_and_sends_no_edit_after_it(fake: FakeDiscord
         assert "🤖" in lobby.text()
         assert every_edit_of(fake, lobby, since) == []
         assert budgeted(fake, since) == []
+    fake.assert_clean()
+
+
+async def test_a_budgeted_table_edit_waits_for_its_late_picture_and_goes_once(
+    fake: FakeDiscord, db
+) -> None:  # type: ignore[no-untyped-def]
+    """Past Start's token, the table's edit is budgeted: when its picture is late, the edit
+    waits for it (``PICTURE_PATIENCE`` at most) and carries it, one call instead of the
+    text now and the picture in a second edit."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db, pictures=True)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        table = table_of(fake)
+        await fake.advance(EDITABLE)  # budgeted edits from now on
+        drawing = presenter_of(bot).drawing
+        real = drawing.table_message
+        late_once: list[object] = []
+
+        async def drawn_late(record, *, answer=False, late=None):  # type: ignore[no-untyped-def]
+            drawn = await real(record, answer=answer)
+            if late is None or late_once:
+                return drawn
+            late_once.append(late)  # the drawers are busy: drawn two seconds on
+            asyncio.get_running_loop().call_later(2.0, late)
+            return replace(drawn, picture=None, late=True)
+
+        drawing.table_message = drawn_late  # type: ignore[method-assign]
+        since = len(fake.requests)
+        mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
+        await click_first_move(fake, mover, hand, buttons, selects)
+        await fake.settle()
+        assert late_once  # the move's edit found its picture late
+        (edit,) = edits_of(fake, table, since)
+        assert "attachments" in str(edit.body) and fake.messages[table.id].attachments
     fake.assert_clean()

@@ -348,7 +348,6 @@ class Pings(Part):
         follow = self._follow.pop(match_id, set())
         news = self._ping_news.get(match_id, [])
         note = news[-2:]  # public lines only
-        followed: set[int] = set()
         for seat in sorted(follow):
             user_id = record.seats[seat].user_id
             if user_id is None or not self.hands.is_open(match_id, user_id):
@@ -356,12 +355,11 @@ class Pings(Part):
             seen = await self.service.seat_view(match_id, user_id)
             language = await languages(self.bot).of_person(user_id, record.guild_id)
             drawn = await self.drawing.hand_message(seen, note, language=language, answer=False)
-            if await self.hands.follow(match_id, user_id, drawn.edited()):
-                followed.add(seat)
-        return await self.looking(record, deciding, seats, followed)
+            await self.hands.follow(match_id, user_id, drawn.edited())
+        return await self.looking(record, deciding, seats)
 
     async def looking(
-        self, record: MatchRecord, deciding: Sequence[Decision], seats: set[int], followed: set[int]
+        self, record: MatchRecord, deciding: Sequence[Decision], seats: set[int]
     ) -> set[int]:
         """Of the seats owed a mention, those pinged now: whose person has not clicked in
         the match for ``RECENT`` seconds, or whose waited mention came due. The others are
@@ -369,22 +367,22 @@ class Pings(Part):
         until they have not clicked for ``RECENT`` seconds (no longer than
         ``LOOKING_SHARE`` of their clock's time left), and goes then if they still must
         decide: never lost, only not sent to someone who is looking. A race is over in
-        seconds: a racer looking at their followed hand (its grab buttons) is not pinged,
-        any other racer at once."""
+        seconds and its ping carries the grab buttons: a racer is pinged at once."""
         match_id = record.match_id
         owed = self._owed.pop(match_id, set())
         racing = {d.seat for d in deciding if d.window is not None}
         now = Moment.now(self.service.clock)
         looking: dict[int, Moment] = {}
-        for seat in seats - owed:
+        for seat in seats - owed - racing:
             seen = self._seen.get((match_id, record.seats[seat].user_id or 0))
             if seen is not None and now.since(seen) < RECENT:
                 looking[seat] = seen
         later = self._later.setdefault(match_id, {})
-        waiting = looking.keys() - racing
-        if waiting:
+        for seat in racing & seats:
+            later.pop(seat, None)  # a mention that waited for another decision: now, racing
+        if looking:
             deadlines = await self.service.deadlines(match_id)
-            for seat in waiting:
+            for seat in looking:
                 wait = RECENT - now.since(looking[seat])
                 if seat in deadlines:
                     wait = min(wait, LOOKING_SHARE * (deadlines[seat] - now.clock))
@@ -397,7 +395,7 @@ class Pings(Part):
             )
         if not later:
             del self._later[match_id]
-        return seats - later.keys() - (looking.keys() & racing & followed)
+        return seats - later.keys()
 
     async def _ping_later(self, match_id: str) -> None:
         """The mentions that waited while their players looked, each when due: owed then,

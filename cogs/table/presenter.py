@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 # Seconds a budgeted table edit whose picture is late waits for it, so that one edit carries
 # both (the text at once and the picture in a second edit cost two); past it, the text goes
 # and the picture follows (a picture that never comes, a drawing given way to a newer one).
-PICTURE_PATIENCE = 5.0
+PICTURE_PATIENCE = 3.0
 # Times in a row a table's edit may fail for Discord being unwell (5xx, a timeout) before
 # it waits for the next change; refusals for the rate limit (429) do not count.
 EDIT_FAILURES = 4

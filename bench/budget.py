@@ -70,6 +70,7 @@ class BudgetOptions:
     processes: int = 1
     worker: int = 0  # this process's index among ``processes``
     ledger: str | None = None  # the budget file the workers share
+    table_tokens: bool = True  # False: every table edit budgeted, as past a token's 15 min
 
     @property
     def human(self) -> bool:
@@ -97,9 +98,10 @@ class BudgetOptions:
         budget = "off" if self.per_second is None else f"{self.per_second:g}/s"
         pace = f"a move every ~{self.move_every:g} s a person" if self.human else "fast"
         share = f", process {self.worker + 1} of {self.processes}" if self.processes > 1 else ""
+        edits = "" if self.table_tokens else "; every table edit budgeted (no token reaches it)"
         return (
             f"Discord's limits: budget {budget}{share}; pace {pace}; tables "
-            f"{self.match_pace or 'at the default pace'}"
+            f"{self.match_pace or 'at the default pace'}{edits}"
         )
 
 
@@ -132,6 +134,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="bot processes of one application sharing the budget, each with its share "
         "of the channels",
     )
+    parser.add_argument(
+        "--table-tokens",
+        choices=("on", "off"),
+        default="on",
+        help="on: a table is edited through the token of the last click that answered with "
+        "it, free for 15 minutes; off: every table edit budgeted, as in a match whose last "
+        "such click is older (a one-minute run otherwise never sees one)",
+    )
     # A worker of --processes: which one, and the budget's file it shares.
     parser.add_argument("--worker", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--ledger", help=argparse.SUPPRESS)
@@ -147,6 +157,7 @@ def options_from(args: Any) -> BudgetOptions:
         args.processes,
         args.worker,
         args.ledger,
+        args.table_tokens == "on",
     )
 
 
@@ -387,6 +398,13 @@ def figures_of(
     )
 
 
+def without_table_tokens(bot: discord.Client) -> None:
+    """``--table-tokens off``: no interaction's token reaches any table (as 15 minutes after
+    the last click that answered with it), so each of its edits is budgeted."""
+    shown = presenter_of(bot).shown
+    shown.reach = lambda match_id, message_id: None  # type: ignore[method-assign]
+
+
 def calls_since(fake: FakeDiscord, before: tuple[Counter[str], ...]) -> tuple[Counter[str], ...]:
     now = (fake.calls.budgeted, fake.calls.free, fake.calls.refused)
     return tuple(Counter(after) - then for after, then in zip(now, before, strict=True))
@@ -460,7 +478,7 @@ def games_table(rows: Sequence[BudgetFigures]) -> str:
     head = (
         f"{'game':<20} {'moves':>6} {'budg/mv':>7} {'target':>6} {'free/mv':>7} {'failed':>6} "
         f"{'ans p50':>7} {'p99':>6} {'max':>6} {'start max':>9} {'>3s':>4} {'newest max':>10} "
-        f"{'>10s':>4} {'lost':>4} {'429s':>5} {'warned':>6}"
+        f"{'>10s':>4} {'lost':>4} {'429s':>5} {'warned':>6}  budget"
     )
     lines = [head]
     for f in rows:
@@ -469,7 +487,8 @@ def games_table(rows: Sequence[BudgetFigures]) -> str:
             f"{f.free_per_move:>7.2f} {f.failed:>6} {f.answer_p50 * 1e3:>5.0f}ms "
             f"{f.answer_p99 * 1e3:>4.0f}ms {f.answer_max * 1e3:>4.0f}ms {f.lobby_max:>8.2f}s "
             f"{f.lobby_over:>4} {f.newest_max:>9.2f}s {f.newest_over:>4} {f.lost:>4} "
-            f"{f.refused:>5} {f.warned:>6}"
+            f"{f.refused:>5} {f.warned:>6}  "
+            + ("within" if f.budgeted_per_move <= f.target else "OVER")
         )
     return "\n".join(lines)
 

@@ -653,6 +653,8 @@ async def run(
         tally = stack.enter_context(budget.LogTally().installed())
         bot = CookieJar(settings)
         async with fake.running(bot, check_errors=False):
+            if not options.table_tokens:
+                budget.without_table_tokens(bot)
             opening = time.perf_counter()
             ids, people = await open_tables(fake, channels, hard_bots, game, options)
             print(f"{channels} tables opened in {time.perf_counter() - opening:.0f} s", flush=True)

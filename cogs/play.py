@@ -25,7 +25,7 @@ from cogs.table.buttons import LeaveButton
 from cogs.taken import can_cancel, channel_taken
 from games import GAMES
 from games.core.levels import Level
-from games.core.protocol import SeatChoosing
+from games.core.protocol import Game, SeatChoosing
 from games.core.text import Names, Text, t, tn
 
 if TYPE_CHECKING:
@@ -102,38 +102,42 @@ class Play(commands.Cog):
                 FOR_THREADS if in_thread else IN_CHANNEL,
                 pictures=await draws_pictures(self.bot, interaction.guild_id or 0),
             )
+            mine = None
+            if pick is not None and pick.startswith(MINE):
+                mine = await self.service.deck(interaction.user.id, pick.removeprefix(MINE))
+            # As the lobby's own deck select says it: a draft is named now, not at Start.
+            draft = mine is not None and bool(self.service.deck_problems(mine))
             if in_thread:
                 assert isinstance(parent, discord.TextChannel)
-                record = await self.open_in_thread(interaction, parent, game, bots, pick, bot_level)
+                record = await self.open_in_thread(
+                    interaction, parent, game, bots, pick, bot_level, start=not draft
+                )
             else:
                 record = await self.open_lobby(
                     interaction, interaction.channel_id or 0, game, pick=pick
                 )
                 record = await self.add_bots(interaction, record, bots, bot_level)
-                drawn = await self.presenter.table_message(record)  # a lobby: no picture
-                response = await interaction.response.send_message(**drawn.sent())
-                await self.presenter.remember_message(record, response)
-            draft = False
-            if pick is not None and pick.startswith(MINE):
-                # As the lobby's own deck select says it: a draft is named now, not at Start.
-                mine = await self.service.deck(interaction.user.id, pick.removeprefix(MINE))
-                draft = bool(self.service.deck_problems(mine))
+                shown = self.presenter.shown
+                # The presenter's edit for the lobby's changes waits, and finds it shown.
+                with shown.answering(record.match_id):
+                    drawn = await self.presenter.table_message(record)  # a lobby: no picture
+                    showing = shown.showing(drawn)
+                    response = await interaction.response.send_message(**drawn.sent())
+                    await self.presenter.remember_message(record, response, interaction, showing)
+            if mine is not None:
                 language = await personal(interaction)
                 said = render.deck_picked(mine.name, self.service.deck_problems(mine), language)
                 await interaction.followup.send(said, ephemeral=True)
-            if bots and len(record.seats) >= chosen.max_players and not draft:
+            if record.status == "lobby" and full(record, bots, chosen) and not draft:
                 # Bots took every seat: nobody could join, so nothing to wait for. With a
                 # seat free the lobby stays open for friends until the host presses Start;
                 # with the host's draft, until they fix it or pick another (said above).
-                # The lobby message turns into the table: in a thread by the presenter's
-                # edit, here in the command's own answer, which showed the lobby (free).
+                # The lobby message turns into the table in the command's own answer,
+                # which showed the lobby (free); a thread got the table at once.
                 started = self.service.start(record.match_id, person(interaction))
-                if in_thread:
-                    await started
-                else:
-                    await self.presenter.clicks.on_table(
-                        interaction, record.match_id, started, command=True
-                    )
+                await self.presenter.clicks.on_table(
+                    interaction, record.match_id, started, command=True
+                )
 
         await guarded(interaction, run())
 
@@ -195,11 +199,16 @@ class Play(commands.Cog):
         bots: int = 0,
         pick: str | None = None,
         level: Level | None = None,
+        *,
+        start: bool = True,
     ) -> MatchRecord:
         """A thread named after the game and its host (renamed with the players at Start).
 
         Three calls to Discord come first, so the answer is deferred (privately: a refusal
         stays a private sentence) and the public announcement is posted in the channel.
+        When bots take every seat (and ``start``), the match starts before anything is
+        posted: the thread gets its table at once, not a lobby a budgeted edit turns into
+        the table (the thread's message is no interaction's answer: no token reaches it).
         """
         await interaction.response.defer(ephemeral=True, thinking=True)
         public = await languages(self.bot).public(interaction.guild_id)
@@ -210,9 +219,16 @@ class Play(commands.Cog):
         )
         record = await self.open_lobby(interaction, thread.id, game, in_thread=True, pick=pick)
         record = await self.add_bots(interaction, record, bots, level)
-        drawn = await self.presenter.table_message(record)  # a lobby: no picture
-        lobby = await thread.send(**drawn.sent())
-        await self.service.set_message(record.match_id, lobby.id)
+        shown = self.presenter.shown
+        # The presenter's edit for the start waits for the message, and finds it shown.
+        with shown.answering(record.match_id):
+            if start and full(record, bots, GAMES[game.value]):
+                record = await self.service.start(record.match_id, person(interaction))
+            drawn = await self.presenter.table_message(record)  # a lobby has no picture
+            showing = shown.showing(drawn)
+            lobby = await thread.send(**drawn.sent())
+            await self.service.set_message(record.match_id, lobby.id)
+            shown.remember(record, lobby, showing)
         opened = t(
             "🍪 <@{host}> opened a **{game}** table in <#{thread}>: join it there!",
             host=interaction.user.id,
@@ -377,6 +393,11 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         await tell(interaction, t("That command could not run. Please try again in a moment."))
+
+
+def full(record: MatchRecord, bots: int, game: Game) -> bool:
+    """/play's bots took every seat of the lobby."""
+    return bots > 0 and len(record.seats) >= game.max_players
 
 
 THREADS_LOOKED_AT = 50  # a channel's active threads searched for a match of the person

@@ -125,3 +125,13 @@ def test_the_options_read_the_command_line() -> None:
     limited = budget.options_from(parser.parse_args(["--budget", "10", "--match-pace", "live"]))
     limits = limited.rate_limits()
     assert limits is not None and limits.per_second == 10 and limited.target() == 1.0
+    assert options.table_tokens
+    assert not budget.options_from(parser.parse_args(["--table-tokens", "off"])).table_tokens
+
+
+def test_the_games_table_says_which_game_is_over_its_target() -> None:
+    within = figures(moves=100, budgeted=120, target=1.5)
+    over = figures(game="cover_your_assets", moves=100, budgeted=160, target=1.5)
+    lines = budget.games_table([within, over]).splitlines()
+    assert lines[0].endswith("budget")
+    assert lines[1].endswith("within") and lines[2].endswith("OVER")

@@ -23,7 +23,7 @@ from cogs.table.base import Part
 from cogs.table.drawing import Drawing, Note
 from cogs.table.hands import Hands
 from cogs.table.pictured import Drawn
-from cogs.table.shown import Shown
+from cogs.table.shown import Showing, Shown
 from cogs.taken import channel_taken
 from games.core.protocol import Action, IllegalAction
 from games.core.text import t
@@ -74,6 +74,11 @@ class Clicks(Part):
             # later comes with the presenter's edit, which the change asked for.
             drawn = await self.drawing.table_message(record, late=lambda: None)
             edit = self.shown.edit(match_id, record.message_id or 0, drawn)
+            # The answer's message is the clicked one (or the command's): its token reaches
+            # it for 15 minutes, and the presenter's edits go through it (free).
+            clicked = interaction.message.id if interaction.message else None
+            if record.message_id is not None and (command or clicked == record.message_id):
+                self.shown.reached_by(match_id, interaction, record.message_id)
             if edit is None:  # it shows this already
                 if not command:
                     await interaction.response.defer()
@@ -261,16 +266,28 @@ class Clicks(Part):
             # Pressed after another player: their rematch's lobby holds this seat already.
             existing = await self.service.get(taken.match_id)
             raise UserError(channel_taken(existing, who)) from None
-        drawn = await self.drawing.table_message(record)  # a lobby: no picture
-        response = await interaction.response.send_message(**drawn.sent())
-        await self.remember_message(record, response)
+        with self.shown.answering(record.match_id):
+            drawn = await self.drawing.table_message(record)  # a lobby: no picture
+            showing = self.shown.showing(drawn)
+            response = await interaction.response.send_message(**drawn.sent())
+            await self.remember_message(record, response, interaction, showing)
 
     async def remember_message(
-        self, record: MatchRecord, response: discord.InteractionCallbackResponse
+        self,
+        record: MatchRecord,
+        response: discord.InteractionCallbackResponse,
+        interaction: discord.Interaction,
+        showing: Showing | None = None,
     ) -> None:
+        """The lobby a command or a click posted as its answer: the match's message, which
+        its token reaches (``Shown.reach``), showing ``showing`` (then the presenter's
+        edit for the changes it was drawn after has nothing to send)."""
         message = response.resource
         if isinstance(message, discord.Message):  # late answers send WebhookMessages
             await self.service.set_message(record.match_id, message.id)
+            self.shown.reached_by(record.match_id, interaction, message.id)
+            if showing is not None:
+                self.shown.remember(record, message, showing)
 
     async def explain(self, interaction: discord.Interaction, text: str, error: Exception) -> None:
         """A short ephemeral sentence; after a stale click, the current hand with it."""

@@ -33,8 +33,11 @@ async def setup(bot: CookieJar) -> None:
     CLICKS.give(bot, presenter.clicks)
     EXPLAINERS.give(bot, presenter.clicks.explain)
     bot.service.listeners.append(presenter.on_change)
+    bot.add_listener(presenter.on_interaction, "on_interaction")
     bot.add_dynamic_items(*DYNAMIC_ITEMS, SeatChoiceSelect, MyListSelect)
 
 
 async def teardown(bot: CookieJar) -> None:
-    PRESENTERS.of(bot).pictures.close()
+    presenter = PRESENTERS.of(bot)
+    bot.remove_listener(presenter.on_interaction, "on_interaction")
+    presenter.pictures.close()

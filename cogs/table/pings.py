@@ -1,9 +1,11 @@
 """Turn pings: a new message with a real mention for each seat that newly must decide,
 sent off the click's path (a burst of moves pings once), kept until its player answers,
-and a direct message in slow games for those who asked. A player who answered moments ago
-gets no new mention: their open hand view follows the turn instead. An open hand view
-also follows a change that told its seat something of its own (the cards a pass brought
-it) or gave it a chance (a shout), whoever moved."""
+and a direct message in slow games for those who asked. A player who clicked in the match
+moments ago (a move, Show hand, Join, Start) is looking at it: their open hand view
+follows the turn, the table shows it, and the mention waits until they have not clicked
+for a while (``Pings.looking``): it comes only if they went away. An open hand view also
+follows a change that told its seat something of its own (the cards a pass brought it) or
+gave it a chance (a shout), whoever moved."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.clock import Clock
 from bot.errors import UserError
 from bot.service import Change, settings_of
 from bot.service.base import waiting_on
@@ -42,14 +45,50 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-# Seconds: a player who answered this recently is looking at the game. Their open hand
-# view shows the next move (``Hands.follow``); a new mention would only buzz their phone.
+# Seconds: a player who clicked in the match this recently is looking at it. Their open
+# hand view shows the next move (``Hands.follow``), the table whose turn it is; a mention
+# now would only buzz their phone. It waits until they have not clicked for this long.
 RECENT = 30.0
+# A waiting mention leaves its player at least this share of the time their clock had
+# left (a live table's 20 s answer to a challenge waits 5 s, not 30).
+LOOKING_SHARE = 0.25
 # Seconds a reminder waits for the others that come due with it. The timers of a decision
 # everyone owes at once share one due time and fire one after another in the scheduler's
 # batch, a database read apart: two seconds holds even a slow database's batch of eight,
 # and is nothing next to the clocks that get reminders (ten minutes or more).
 GATHER = 2.0
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A moment on both clocks: the loop's (what a click's recency is) and the service's
+    (what deadlines are in; tests move either alone). Time since it has passed when
+    either clock says so."""
+
+    loop: float
+    clock: float
+
+    @classmethod
+    def now(cls, clock: Clock) -> Moment:
+        return cls(asyncio.get_running_loop().time(), clock.now())
+
+    def since(self, earlier: Moment) -> float:
+        return max(self.loop - earlier.loop, self.clock - earlier.clock)
+
+    def after(self, seconds: float) -> Moment:
+        return Moment(self.loop + seconds, self.clock + seconds)
+
+    def reached(self, now: Moment) -> bool:
+        return now.loop >= self.loop or now.clock >= self.clock
+
+
+@dataclass(frozen=True)
+class Later:
+    """A mention waiting while its player looks: when it is due, and the click it waited
+    from (a newer click means they are looking still)."""
+
+    due: Moment
+    seen: Moment
 
 
 @dataclass
@@ -87,7 +126,13 @@ class Pings(Part):
         self._reword: dict[str, set[int]] = {}
         self._pingers: dict[str, asyncio.Task[object]] = {}
         self._live: dict[str, dict[int, LivePing]] = {}  # per match: each seat's live ping
-        self._answered: dict[tuple[str, int], float] = {}  # (match, seat) -> loop time
+        # (match, user) -> when they last clicked one of the match's components.
+        self._seen: dict[tuple[str, int], Moment] = {}
+        # Per match: seats whose mention waits while they look, and when it is due.
+        self._later: dict[str, dict[int, Later]] = {}
+        # Per match: seats whose waited mention came due: pinged without another wait.
+        self._owed: dict[str, set[int]] = {}
+        self._waiters: dict[str, asyncio.Task[object]] = {}
         # (match, seat) -> the service's clock when a new message last called on the seat:
         # /remind leaves a person pinged within the hour alone.
         self._pinged: dict[tuple[str, int], float] = {}
@@ -102,17 +147,29 @@ class Pings(Part):
         self._ping_news.pop(match_id, None)
         for ping in {id(p): p for p in self._live.pop(match_id, {}).values()}.values():
             self.sweeps.retire(ping.channel_id, ping.message_id)
-        for memory in (self._answered, self._pinged):
+        self._later.pop(match_id, None)
+        self._owed.pop(match_id, None)
+        waiter = self._waiters.pop(match_id, None)
+        if waiter is not None:
+            waiter.cancel()
+        for memory in (self._seen, self._pinged):
             for key in [k for k in memory if k[0] == match_id]:
                 del memory[key]
         self.drawing.forget(match_id)
 
+    def clicked(self, match_id: str, user_id: int) -> None:
+        """The person clicked one of the match's components (a move, Show hand, Join,
+        Start...): they are looking at it."""
+        self._seen[(match_id, user_id)] = Moment.now(self.service.clock)
+
     def answered(self, match_id: str, seats: set[int]) -> None:
         """Seats no longer asked: their ping has done its work and is swept (never before
-        its player answered, so a tapped notification finds its message)."""
-        now = asyncio.get_running_loop().time()
+        its player answered, so a tapped notification finds its message); a mention
+        waiting for them is not owed any more."""
+        later, owed = self._later.get(match_id, {}), self._owed.get(match_id, set())
         for seat in seats:
-            self._answered[(match_id, seat)] = now
+            later.pop(seat, None)
+            owed.discard(seat)
         self._release(match_id, seats)
 
     def _release(self, match_id: str, seats: set[int]) -> None:
@@ -229,16 +286,16 @@ class Pings(Part):
         channel's message rate; whoever answered meanwhile is left out of it."""
         try:
             while any(match_id in d for d in (self._ping_seats, self._follow, self._reword)):
-                record, _ = await self.service.deciding_now(match_id)
+                record, deciding = await self.service.deciding_now(match_id)
                 if record.status != "active":
                     return
-                seats = await self._to_ping(record)
+                seats = await self._to_ping(record, deciding)
                 await self._reword_pings(record, seats)
                 if not seats:
                     continue
                 await self.poster.pace.wait(record.channel_id)
-                seats |= await self._to_ping(record)  # gathered while waiting
                 record, deciding = await self.service.deciding_now(match_id)
+                seats |= await self._to_ping(record, deciding)  # gathered while waiting
                 # A seat a bot took meanwhile (a timeout while the ping waited) is left out.
                 pinged = sorted(seats & waiting_on(deciding) & people_and_played(record)[0])
                 if not pinged or record.status != "active":
@@ -283,15 +340,14 @@ class Pings(Part):
             )
             await self._post_or_edit(record, sorted(ping.seats), text, view)
 
-    async def _to_ping(self, record: MatchRecord) -> set[int]:
-        """Follow the gathered seats' open hands; the seats that still need a ping: all
-        but those who answered moments ago and whose open hand now shows their move."""
+    async def _to_ping(self, record: MatchRecord, deciding: Sequence[Decision]) -> set[int]:
+        """Follow the gathered seats' open hands; the seats that need a ping now: all but
+        those looking at the match, whose mention waits (``looking``)."""
         match_id = record.match_id
         seats = self._ping_seats.pop(match_id, set())
         follow = self._follow.pop(match_id, set())
         news = self._ping_news.get(match_id, [])
         note = news[-2:]  # public lines only
-        now = asyncio.get_running_loop().time()
         for seat in sorted(follow):
             user_id = record.seats[seat].user_id
             if user_id is None or not self.hands.is_open(match_id, user_id):
@@ -299,11 +355,84 @@ class Pings(Part):
             seen = await self.service.seat_view(match_id, user_id)
             language = await languages(self.bot).of_person(user_id, record.guild_id)
             drawn = await self.drawing.hand_message(seen, note, language=language, answer=False)
-            if not await self.hands.follow(match_id, user_id, drawn.edited()):
-                continue
-            if now - self._answered.get((match_id, seat), -RECENT) < RECENT:
-                seats.discard(seat)  # looking at the game: the hand shows the move
-        return seats
+            await self.hands.follow(match_id, user_id, drawn.edited())
+        return await self.looking(record, deciding, seats)
+
+    async def looking(
+        self, record: MatchRecord, deciding: Sequence[Decision], seats: set[int]
+    ) -> set[int]:
+        """Of the seats owed a mention, those pinged now: whose person has not clicked in
+        the match for ``RECENT`` seconds, or whose waited mention came due. The others are
+        looking at it (their open hand follows the turn, the table shows it): theirs waits
+        until they have not clicked for ``RECENT`` seconds (no longer than
+        ``LOOKING_SHARE`` of their clock's time left), and goes then if they still must
+        decide: never lost, only not sent to someone who is looking. A race is over in
+        seconds and its ping carries the grab buttons: a racer is pinged at once."""
+        match_id = record.match_id
+        owed = self._owed.pop(match_id, set())
+        racing = {d.seat for d in deciding if d.window is not None}
+        now = Moment.now(self.service.clock)
+        looking: dict[int, Moment] = {}
+        for seat in seats - owed - racing:
+            seen = self._seen.get((match_id, record.seats[seat].user_id or 0))
+            if seen is not None and now.since(seen) < RECENT:
+                looking[seat] = seen
+        later = self._later.setdefault(match_id, {})
+        for seat in racing & seats:
+            later.pop(seat, None)  # a mention that waited for another decision: now, racing
+        if looking:
+            deadlines = await self.service.deadlines(match_id)
+            for seat in looking:
+                wait = RECENT - now.since(looking[seat])
+                if seat in deadlines:
+                    wait = min(wait, LOOKING_SHARE * (deadlines[seat] - now.clock))
+                if wait > 0:
+                    later[seat] = Later(now.after(wait), looking[seat])
+        task = self._waiters.get(match_id)
+        if later and (task is None or task.done()):
+            self._waiters[match_id] = self.bot.spawn(
+                self._ping_later(match_id), f"ping-later:{match_id}"
+            )
+        if not later:
+            del self._later[match_id]
+        return seats - later.keys()
+
+    async def _ping_later(self, match_id: str) -> None:
+        """The mentions that waited while their players looked, each when due: owed then,
+        unless the player clicked in the match meanwhile (looking still: asked again) or
+        answered (owed nothing)."""
+        loop = asyncio.get_running_loop()
+        try:
+            while later := self._later.get(match_id):
+                now = Moment.now(self.service.clock)
+                due = {seat for seat, wait in later.items() if wait.due.reached(now)}
+                if not due:
+                    wake = asyncio.Event()
+                    soonest = min(wait.due.loop for wait in later.values())
+                    timer = loop.call_at(soonest, wake.set)
+                    try:
+                        when = min(wait.due.clock for wait in later.values())
+                        await self.service.clock.sleep_until(when, wake)
+                    finally:
+                        timer.cancel()
+                    continue
+                record = await self.service.get(match_id)
+                owed = self._owed.setdefault(match_id, set())
+                for seat in due:
+                    user_id = record.seats[seat].user_id or 0
+                    if self._seen.get((match_id, user_id)) is later.pop(seat).seen:
+                        owed.add(seat)
+                self._ping_seats.setdefault(match_id, set()).update(due)
+                task = self._pingers.get(match_id)
+                if task is None or task.done():
+                    self._pingers[match_id] = self.bot.spawn(
+                        self._send_pings(match_id), f"ping:{match_id}"
+                    )
+        except UserError:
+            return  # the match is gone
+        finally:
+            if self._waiters.get(match_id) is asyncio.current_task():
+                del self._waiters[match_id]
 
     def grab_buttons(
         self,

@@ -16,6 +16,7 @@ notices (the end, a timeout, a reminder). What it does itself is keep each table
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
@@ -26,7 +27,7 @@ from bot.outbox import Lane
 from bot.pictures import HAND_WAIT, TABLE_WAIT, Pictures
 from bot.service import Change
 from bot.store import MatchRecord
-from cogs.components import PerClient
+from cogs.components import PerClient, match_id_of
 from cogs.table.base import Part
 from cogs.table.clicks import Clicks
 from cogs.table.drawing import Drawing
@@ -35,7 +36,8 @@ from cogs.table.notices import Notices
 from cogs.table.pictured import Drawn
 from cogs.table.pings import Pings
 from cogs.table.posting import Poster, refused, retry_delay
-from cogs.table.shown import Shown
+from cogs.table.reach import edit_through
+from cogs.table.shown import Showing, Shown
 from cogs.table.sweeps import Sweeps
 
 if TYPE_CHECKING:
@@ -43,6 +45,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# Seconds a budgeted table edit whose picture is late waits for it, so that one edit carries
+# both (the text at once and the picture in a second edit cost two); past it, the text goes
+# and the picture follows (a picture that never comes, a drawing given way to a newer one).
+PICTURE_PATIENCE = 3.0
 # Times in a row a table's edit may fail for Discord being unwell (5xx, a timeout) before
 # it waits for the next change; refusals for the rate limit (429) do not count.
 EDIT_FAILURES = 4
@@ -84,6 +90,8 @@ class Presenter(Part):
         self.notices = Notices(bot, self.poster)
         self.pings = Pings(bot, self.poster, self.sweeps, self.notices, self.drawing, self.hands)
         self._flushers: dict[str, asyncio.Task[object]] = {}
+        # Matches whose budgeted edit waits for its late picture, since when (loop time).
+        self._picture_awaited: dict[str, float] = {}
         self._enders: dict[str, asyncio.Task[object]] = {}  # a match's closing message
         # Per match: its timeout notices, posted one after another off the scheduler's path.
         self._timeout_notices: dict[str, asyncio.Task[object]] = {}
@@ -98,9 +106,20 @@ class Presenter(Part):
         return await self.poster.post(channel_id, content, paced=paced, **kwargs)
 
     async def remember_message(
-        self, record: MatchRecord, response: discord.InteractionCallbackResponse
+        self,
+        record: MatchRecord,
+        response: discord.InteractionCallbackResponse,
+        interaction: discord.Interaction,
+        showing: Showing | None = None,
     ) -> None:
-        await self.clicks.remember_message(record, response)
+        await self.clicks.remember_message(record, response, interaction, showing)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every click on a match's components (the lobby, the table, a hand view, a
+        ping): its person is looking at the match (``Pings.looking``)."""
+        match_id = match_id_of(interaction)
+        if match_id is not None:
+            self.pings.clicked(match_id, interaction.user.id)
 
     # --- keeping the table current -----------------------------------------------------
     async def on_change(self, change: Change) -> None:
@@ -169,7 +188,9 @@ class Presenter(Part):
                 # A click answering with the table goes first: then nothing may be left.
                 await self.shown.answered(match_id)
                 self.shown.waiting.add(match_id)  # a click on it meanwhile redraws it
-                async with self.bot.outbox.turn(Lane.EDIT):
+                # Through a click's token the edit is free: no slot of the budget to wait for.
+                free = self.shown.reach(match_id, await self._message_id(match_id))
+                async with contextlib.nullcontext() if free else self.bot.outbox.turn(Lane.EDIT):
                     self.shown.waiting.discard(match_id)
                     await self.shown.answered(match_id)  # one that came while this waited
                     self.shown.stale.discard(match_id)
@@ -192,6 +213,14 @@ class Presenter(Part):
             self.shown.waiting.discard(match_id)
             self._flushers.pop(match_id, None)
 
+    def _picture_overdue(self, match_id: str) -> None:
+        """The late picture did not come in time: the edit goes without it."""
+        if match_id in self._picture_awaited:
+            self.request_refresh(match_id)
+
+    async def _message_id(self, match_id: str) -> int:
+        return (await self.service.current(match_id)).message_id or 0
+
     async def refresh(self, match_id: str) -> None:
         record = await self.service.current(match_id)
         if record.message_id is None:
@@ -204,6 +233,29 @@ class Presenter(Part):
         if edit is None:
             return  # it shows this already (a click's answer drew it)
         kwargs, showing = edit
+        reach = self.shown.reach(match_id, record.message_id)
+        if reach is not None:
+            try:
+                message: discord.Message = await self.poster.unarchived(
+                    record.channel_id, lambda: edit_through(self.bot, reach, **kwargs)
+                )
+            except discord.HTTPException:
+                # The token expired early or the message is gone: the budgeted edit, in
+                # its turn (the table is redrawn then, kwargs may hold a spent picture).
+                self.shown.lose_reach(match_id, reach)
+                self.shown.stale.add(match_id)
+                return
+            self.shown.remember(record, message, showing)
+            return
+        if drawn.late:
+            # The picture asks for this edit again once drawn (``late``): one budgeted edit.
+            loop = asyncio.get_running_loop()
+            since = self._picture_awaited.setdefault(match_id, loop.time())
+            if since == loop.time():
+                loop.call_later(PICTURE_PATIENCE, self._picture_overdue, match_id)
+            if loop.time() - since < PICTURE_PATIENCE:
+                return
+        self._picture_awaited.pop(match_id, None)
         channel = self.bot.get_partial_messageable(record.channel_id)
         table = channel.get_partial_message(record.message_id)
         try:

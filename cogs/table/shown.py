@@ -1,9 +1,11 @@
-"""What each table's public message shows now.
+"""What each table's public message shows now, and the token that still reaches it.
 
 A click on the lobby or the table that changes it redraws the message in its own answer,
 which is free; the presenter's edit, which the budget counts, then finds nothing left to
-show and is not sent. A picture the message shows already is named again rather than
-uploaded again (an edit that left it out would show it twice, in and beside the embed).
+show and is not sent. For 15 minutes after, the click's token still reaches the message
+(``reach``): the presenter's edits go through it, free too. A picture the message shows
+already is named again rather than uploaded again (an edit that left it out would show it
+twice, in and beside the embed).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import discord
 
 from bot.store import MatchRecord
 from cogs.table.pictured import TABLE_FILE, Drawn
+from cogs.table.reach import MESSAGE, Reach, fresh, reach_of
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,23 @@ class Shown:
         self.waiting: set[str] = set()
         # Per match: the clicks answering with its table now (``answering``).
         self._answering: dict[str, list[asyncio.Future[None]]] = {}
+        # Per lobby or running match: the token of the last interaction whose answer is
+        # its message (the command that posted it, a click that redrew it).
+        self._reach: dict[str, Reach] = {}
+
+    def reached_by(self, match_id: str, interaction: discord.Interaction, message_id: int) -> None:
+        """The interaction answered with the match's message: its token reaches it."""
+        self._reach[match_id] = reach_of(interaction, message_id)
+
+    def reach(self, match_id: str, message_id: int) -> Reach | None:
+        """A token that still reaches the match's message ``message_id``, if any."""
+        found = self._reach.get(match_id)
+        return found if fresh(found) and found[MESSAGE] == message_id else None  # type: ignore[index]
+
+    def lose_reach(self, match_id: str, reach: Reach) -> None:
+        """Discord refused an edit through ``reach``: the budgeted edit it is then."""
+        if self._reach.get(match_id) == reach:
+            del self._reach[match_id]
 
     @contextlib.contextmanager
     def answering(self, match_id: str) -> Iterator[None]:
@@ -84,6 +104,11 @@ class Shown:
         kept = shown.attachment if shown is not None and shown.picture == picture else None
         return drawn.edited(kept), Showing(message_id, text, picture)
 
+    def showing(self, drawn: Drawn) -> Showing:
+        """What a message posted with ``drawn`` shows (taken before it is sent: sending
+        empties its view), for ``remember`` once it is posted."""
+        return Showing(0, text_digest(drawn), picture_digest(drawn.picture))
+
     def remember(self, record: MatchRecord, message: discord.Message, showing: Showing) -> None:
         """The message now shows ``showing``."""
         attachment = next((a for a in message.attachments if a.filename == TABLE_FILE), None)
@@ -94,6 +119,7 @@ class Shown:
 
     def forget(self, match_id: str) -> None:
         self._of.pop(match_id, None)
+        self._reach.pop(match_id, None)
 
 
 NO_PICTURE = (0, 0)

@@ -764,6 +764,8 @@ class Routes(World):
     @_route("PATCH", rf"/webhooks/{_ID}/{_TOKEN}/messages/(@original|\d+)")
     def _patch_webhook_message(self, request: _Request) -> Any:
         interaction, msg = self._webhook_target(request)
+        if not msg.ephemeral:  # a public message of an archived thread stays as it was
+            self._check_not_archived(request, self.channels[msg.channel_id])
         return self._message_json(
             self._edit_message(request, msg, request.body or {}, interaction=interaction)
         )

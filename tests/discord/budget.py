@@ -28,3 +28,20 @@ def edits_of(fake: FakeDiscord, message: FakeMessage, since: int = 0) -> list[Re
     """The budgeted edits of ``message`` (a channel's PATCH of it)."""
     path = f"/channels/{message.channel_id}/messages/{message.id}"
     return [r for r in budgeted(fake, since) if r.method == "PATCH" and r.path == path]
+
+
+def every_edit_of(fake: FakeDiscord, message: FakeMessage, since: int = 0) -> list[RecordedRequest]:
+    """The edits of ``message``, budgeted (the channel's PATCH) or free (through an
+    interaction's token, ``/webhooks/{application}/{token}/messages/{id}``)."""
+    return [
+        r
+        for r in fake.requests[since:]
+        if r.method == "PATCH"
+        and r.path.endswith(f"/messages/{message.id}")
+        and r.path.startswith(("/channels/", "/webhooks/"))
+    ]
+
+
+def free_edits_of(fake: FakeDiscord, message: FakeMessage, since: int = 0) -> list[RecordedRequest]:
+    """The edits of ``message`` made through an interaction's token (free)."""
+    return [r for r in every_edit_of(fake, message, since) if not is_budgeted(r)]

@@ -9,6 +9,7 @@ import pytest
 
 from bot.client import CookieJar
 from bot.config import Settings
+from cogs.table.pings import RECENT
 from games import GAMES
 from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
 from tests.replay_check import check_replays
@@ -90,6 +91,12 @@ async def make_a_move(fake: FakeDiscord, user: FakeUser) -> bool:
         await fake.select(user, hand, select["custom_id"], [select["options"][0]["value"]])
         return True
     return False
+
+
+async def looked_away(fake: FakeDiscord) -> None:
+    """Everyone looked away from the match: nobody clicked in it for ``RECENT`` seconds,
+    so a mention owed to them goes at once (and one that waited while they looked, now)."""
+    await fake.advance(RECENT + 1)
 
 
 async def open_game(

@@ -11,7 +11,7 @@ from typing import Any
 from games import GAMES
 from games.braverse import Braverse
 from games.braverse.state import BraverseOptions, BraverseState
-from tests.discord.conftest import make_bot, open_game, show_hand, table_of
+from tests.discord.conftest import looked_away, make_bot, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord
 from tests.games.braverse.conftest import FILLER, Table, side
 
@@ -29,9 +29,11 @@ class RiggedBraverse(Braverse):
 
 
 async def start(fake, monkeypatch, rigged: RiggedBraverse, ana, ben) -> None:  # type: ignore[no-untyped-def]
-    """Both players ask to be asked always, so a lone choice waits for their click."""
+    """Both players ask to be asked always, so a lone choice waits for their click; then
+    they look away from the new table, so a move that calls on the other pings them."""
     monkeypatch.setitem(GAMES, "braverse", rigged)
     await open_game(fake, "braverse", ana, ben)
+    await looked_away(fake)
 
 
 def move_labels(hand) -> list[str]:  # type: ignore[no-untyped-def]
@@ -267,6 +269,7 @@ async def attacked(fake, db, monkeypatch, card: str):  # type: ignore[no-untyped
         bot.bots.forced_pause = PAUSE
         monkeypatch.setitem(GAMES, "braverse", defender_holding(card))
         await open_game(fake, "braverse", ana, ben, always_ask=False)
+        await looked_away(fake)  # Ben is away: the attack pings him
         await attack(fake, ana)
         yield bot, ana, ben
 
@@ -358,7 +361,10 @@ async def test_a_hand_with_one_kind_of_cookie_is_pinged_for_its_starting_cookie(
     fake, db, monkeypatch
 ) -> None:
     """A hand holding one kind of Cookie has one starting choice, played for it after the
-    pause: unpinged, the table learnt that hand held no other Cookie."""
+    pause: were it treated apart, the table would learn that hand held no other Cookie.
+    Both players just pressed Start: neither is mentioned while they look; Ben's choice is
+    played after the pause, as a quick click would be; once they looked away, one ping
+    calls on whoever still owes a move, Ana among them."""
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     rigged = RiggedBraverse(
         side(hand=["S1-031", "S1-035", FILLER]),
@@ -370,10 +376,12 @@ async def test_a_hand_with_one_kind_of_cookie_is_pinged_for_its_starting_cookie(
         bot.bots.forced_pause = PAUSE
         monkeypatch.setitem(GAMES, "braverse", rigged)
         await open_game(fake, "braverse", ana, ben, always_ask=False)
-        ping = last_ping(fake, ben)  # one ping for both, as for two hands with a choice
-        assert f"<@{ana.id}> <@{ben.id}>, your move" in ping
+        assert not [m for m in fake.public_messages() if "your move" in m.content]
         await fake.advance(PAUSE[1])
         assert "Ben has chosen a starting Cookie." in table_of(fake).text()
+        await looked_away(fake)
+        (ping,) = [m.content for m in fake.public_messages() if "your move" in m.content]
+        assert ping.startswith(f"🎯 <@{ana.id}>") and ", your move" in ping
     fake.assert_clean()
 
 

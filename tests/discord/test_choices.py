@@ -7,7 +7,14 @@ from collections import Counter
 
 from games import GAMES
 from games.toss.state import Roll
-from tests.discord.conftest import make_bot, move_components, open_game, show_hand, table_of
+from tests.discord.conftest import (
+    looked_away,
+    make_bot,
+    move_components,
+    open_game,
+    show_hand,
+    table_of,
+)
 from tests.discord.harness import FakeDiscord, FakeUser
 from tests.discord.test_toss_your_cookies import rigged_table
 
@@ -46,6 +53,7 @@ async def test_a_toss_swap_takes_four_clicks_and_asks_for_exactly_the_cards_due(
     monkeypatch.setattr(game, "setup", setup)
     async with fake.running(make_bot(db)) as bot:
         await open_game(fake, "toss_your_cookies", *people, always_ask=False)
+        await looked_away(fake)  # her mention waited while she looked at the new table
         ana = people[0]
         before = clicks_by(fake, ana)
         assert "Swap · 2" in table_of(fake).text()  # the lone Roll was made for Ana

@@ -59,7 +59,8 @@ async def test_the_modifier_round_asks_each_player_in_turn_in_the_hand_view(fake
         assert "This turn:" in table and "Number:" in table
         hand = await show_hand(fake, other)
         assert "Play a modifier or pass" in hand.text()
-        assert any(f"<@{other.id}>" in m.content for m in fake.public_messages())  # pinged
+        # They pressed Join moments ago and look at their hand: no mention buzzes them.
+        assert not any(f"<@{other.id}>" in m.content for m in fake.public_messages())
     fake.assert_clean()
 
 

@@ -10,8 +10,10 @@ import threading
 import pytest
 
 from cogs.table import presenter_of
+from cogs.table.reach import EDITABLE
 from tests.discord.conftest import (
     click_first_move,
+    looked_away,
     make_bot,
     move_components,
     mover_and_hand,
@@ -81,6 +83,7 @@ async def test_a_failed_table_edit_is_tried_again_until_the_table_is_current(
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
         await open_game(fake, "cover_your_assets", ana, ben)
+        await fake.advance(EDITABLE)  # Start's token no longer reaches the table: budgeted
         mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
         match_id, version = await match_of(bot, fake)
         injected = fake.fail("PATCH", TABLE_EDIT, **fault)
@@ -92,11 +95,30 @@ async def test_a_failed_table_edit_is_tried_again_until_the_table_is_current(
     fake.assert_clean()
 
 
+async def test_a_table_edit_refused_through_a_token_goes_the_budgeted_way(
+    fake: FakeDiscord, db
+) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
+        match_id, version = await match_of(bot, fake)
+        table = table_of(fake)
+        refused = fake.fail("PATCH", rf"/webhooks/\d+/[^/]+/messages/{table.id}", 404, 10015, "no")
+        await click_first_move(fake, mover, hand, buttons, selects)
+        await fake.settle()
+        assert refused.struck and (await bot.service.get(match_id)).version == version + 1
+        assert any(r.method == "PATCH" and r.path.startswith("/channels/") for r in fake.requests)
+        assert await table_is_current(bot, fake, match_id)
+    fake.assert_clean()
+
+
 async def test_a_failed_ping_is_sent_again(fake: FakeDiscord, db) -> None:  # type: ignore[no-untyped-def]
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)):
         await open_game(fake, "cover_your_assets", ana, ben)
         mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
+        await looked_away(fake)  # the other is not looking: the move pings them
         other = ben if mover is ana else ana
         failed = fake.fail("POST", SEND, 503, 0, "Service Unavailable")
         timed_out = fake.fail("POST", SEND, 0, timeout=True)

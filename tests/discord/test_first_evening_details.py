@@ -10,7 +10,7 @@ from pathlib import Path
 from bot.permissions import INVITE_PERMISSIONS
 from games import GAMES
 from tests.bot.test_setup_outcome import DealtAWin
-from tests.discord.conftest import make_bot, open_game, table_of
+from tests.discord.conftest import looked_away, make_bot, open_game, table_of
 from tests.discord.harness import FakeDiscord, FakeUser
 from tests.discord.test_ratings import play_out
 from tests.discord.test_toss_your_cookies import open_toss_lobby
@@ -119,6 +119,7 @@ async def test_remind_says_why_nobody_was_reminded(fake: FakeDiscord, db) -> Non
             "Nothing to remind: you are in no match here. /play starts one."
         )
         await open_game(fake, "cookie_chomper", ana, ben)
+        await looked_away(fake)  # the start's turn ping, which waited while they looked
         record = await bot.service.store.open_in_channel(fake.general.id)
         mover, other = (ana, ben) if bot.service.load_state(record).turn == 0 else (ben, ana)
         await fake.slash(mover, "remind")

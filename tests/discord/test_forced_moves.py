@@ -9,7 +9,14 @@ from __future__ import annotations
 import pytest
 
 from games import GAMES
-from tests.discord.conftest import make_bot, move_components, open_game, show_hand, table_of
+from tests.discord.conftest import (
+    looked_away,
+    make_bot,
+    move_components,
+    open_game,
+    show_hand,
+    table_of,
+)
 from tests.discord.harness import FakeDiscord, FakeUser
 from tests.games.cover.conftest import cover_set
 
@@ -41,8 +48,9 @@ async def test_a_lone_pass_is_played_for_the_player_after_a_pause_and_pinged_as_
         await main_card(fake, ben)
         before = await bot.service.store.actions(match_id)
         assert "Modifier round: **Ben**" in table_of(fake).text()  # the pause runs
-        # His turn's ping still calls on him, as on a player holding a modifier.
-        (called,) = [m for m in fake.public_messages() if ben.mention in m.content]
+        # He clicked moments ago: his turn's mention waits while he looks, as it would for
+        # a player holding a modifier (a quarter of his clock's time left at most).
+        assert pings_of(fake, ben) == 0
         hand = await show_hand(fake, ben)  # Ben may still press Pass himself
         assert hand.find_button("Pass")
         await fake.advance(PAUSE[1])
@@ -50,7 +58,10 @@ async def test_a_lone_pass_is_played_for_the_player_after_a_pause_and_pinged_as_
         assert [(a.seat, a.action) for a in actions[len(before) :]][:1] == [(1, "pass")]
         assert "Modifier round: **Ben**" not in table_of(fake).text()
         await fake.advance(60)
-        assert called.deleted and pings_of(fake, ben) == 0  # answered: swept, as any ping
+        # Answered: a mention posted meanwhile (his clock is short: it waited a quarter
+        # of it) is swept, as any ping.
+        assert all(m.deleted for m in fake.messages.values() if ben.mention in m.content)
+        assert pings_of(fake, ben) == 0
         seat = (await bot.service.get(match_id)).seats[1]
         assert (seat.away, seat.missed) == (0, 0)  # not counted as a missed turn
     fake.assert_clean()
@@ -157,6 +168,7 @@ async def test_a_defender_whose_turn_follows_the_challenge_is_called_to_it_alike
     async with fake.running(make_bot(db)) as bot:
         bot.bots.forced_pause = PAUSE
         await open_game(fake, "cover_your_assets", ana, ben, cleo, dev, always_ask=False)
+        await looked_away(fake)  # Cleo is not looking at the table: she is pinged
         hand = await show_hand(fake, ben)
         await fake.click(ben, hand, hand.find_button("Challenge Cleo's Piano"))
         (asked,) = [m for m in fake.public_messages() if cleo.mention in m.content]

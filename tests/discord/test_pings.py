@@ -8,6 +8,7 @@ import pytest
 
 from bot.service import Change
 from cogs.table import presenter_of
+from cogs.table.pings import RECENT
 from cogs.table.posting import ChannelPace
 from cogs.table.sweeps import SWEEP_AFTER
 from tests.discord.conftest import make_bot, move_components, open_game, show_hand
@@ -33,6 +34,9 @@ async def test_the_click_is_answered_before_the_next_player_is_pinged(fake: Fake
         await open_game(fake, "cover_your_assets", ana, ben)
         mover = await first_mover(fake, [ana, ben])
         other = ben if mover is ana else ana
+        # Both just clicked (Join, Start, Show hand): nobody is mentioned while they look.
+        assert not pings_for(fake, mover) and not pings_for(fake, other)
+        await fake.advance(RECENT + 1)  # they look away
         old_pings = pings_for(fake, mover)
         assert len(old_pings) == 1  # the match's first ping
         hand = fake.last_reply(mover)
@@ -64,6 +68,7 @@ async def test_a_burst_of_moves_pings_once_for_the_person_who_must_act(fake: Fak
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     async with fake.running(make_bot(db)) as bot:
         await open_game(fake, "cover_your_assets", ana, ben)
+        await fake.advance(RECENT + 1)  # they look away: the start's ping is posted
         record = await bot.service.store.open_in_channel(fake.general.id)
         record, state = await bot.service._running(record.match_id)
         before = len(fake.requests)

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.store.models import GONE, PRESENT, STANDING_IN
+from cogs.table.pings import RECENT
 from cogs.table.sweeps import SWEEP_AFTER
 from tests.discord.conftest import make_a_move, make_bot
 from tests.discord.harness import FakeDiscord, FakeUser
@@ -96,6 +97,9 @@ async def test_remind_leaves_alone_who_was_just_pinged_or_is_away(fake, db) -> N
     async with fake.running(make_bot(db)) as bot:
         match_id = await start_with_bots(fake, bot, ana, "async", ben)
         await until_my_turn(fake, bot, match_id, 1, ana)
+        # He pressed Join moments ago: his turn ping waits until he has looked away.
+        assert mentions_posted(fake, ben) == []
+        await tick(fake, bot, RECENT)
         await tick(fake, bot, 120)
         assert len(mentions_posted(fake, ben)) == 1  # his turn ping
         since = len(fake.requests)

@@ -13,7 +13,7 @@ import pytest
 from cogs.components import FreesClickedView, components_view, guarded
 from cogs.table import presenter_of
 from cogs.table.buttons import MoveButton, TableButton
-from cogs.table.hands import HAND_EDITABLE
+from cogs.table.reach import EDITABLE as HAND_EDITABLE
 from tests.discord.conftest import make_a_move, make_bot, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord
 

@@ -9,13 +9,13 @@ from typing import Any
 from bot.clock import ManualClock
 from bot.store.models import LoggedAction, MatchRecord
 from cogs.components import OOPS
-from cogs.table.hands import HAND_EDITABLE
+from cogs.table.reach import EDITABLE as HAND_EDITABLE
 from games import GAMES
 from games.core.protocol import Action, Placement
 from games.core.words import points_word
 from games.cover import CoverYourAssets
 from games.cover.state import CoverOptions, CoverSet, CoverState
-from tests.discord.conftest import make_bot, open_game, show_hand, table_of
+from tests.discord.conftest import looked_away, make_bot, open_game, show_hand, table_of
 from tests.discord.harness import FakeDiscord, FakeMessage, FakeUser
 from tests.discord.test_toss_your_cookies import play_to_the_end
 
@@ -132,6 +132,7 @@ async def test_a_challenge_ping_names_the_challenge_and_its_deadline_and_a_miss_
         # The harshest policy: a missed turn hands the seat to a bot.
         await fake.slash(mod, "settings", on_timeout="bot")
         await open_game(fake, "cover_your_assets", ana, ben)
+        await looked_away(fake)  # Ben is not looking at the table: he is pinged
         hand = await show_hand(fake, ana)
         await fake.click(ana, hand, hand.find_button("Challenge Ben's Piano"))
         (ping,) = [m for m in fake.public_messages() if "⚔️" in m.content]
@@ -167,6 +168,7 @@ async def test_a_turn_ping_names_the_last_public_move_and_the_deadline(
         bot.service.clock = bot.scheduler.clock = clock
         await fake.slash(ben, "notify", on=True)
         await open_game(fake, "cover_your_assets", ana, ben)
+        await looked_away(fake)  # Ben is not looking at the table: he is pinged
         hand = await show_hand(fake, ana)
         await fake.click(ana, hand, hand.find_button("Discard 💎 Jewels"))
         # Ten minutes a move is watched from the channel: no DM, even for those who asked.

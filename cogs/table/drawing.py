@@ -106,6 +106,7 @@ class Drawing(Part):
                 picture_key(spectator),
                 answer=answer,
                 late=late,
+                language=language,
             )
         except PictureLate:
             picture, coming = None, True
@@ -231,7 +232,12 @@ class Drawing(Part):
         picture = None
         if seen.seat is not None:
             picture = await self.pictures.hand(
-                seen.match.guild_id, seen.game, seen.view, answer=answer, then=then
+                seen.match.guild_id,
+                seen.game,
+                seen.view,
+                answer=answer,
+                then=then,
+                language=language,
             )
         return self.hand_text(seen, note, picture, language)
 

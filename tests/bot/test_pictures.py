@@ -98,9 +98,9 @@ async def test_a_picture_is_drawn_once_in_a_worker_thread_and_then_kept() -> Non
     threads: list[threading.Thread] = []
 
     class Counting(type(BRAVERSE)):  # type: ignore[misc]
-        def table_picture(self, view):  # type: ignore[no-untyped-def]
+        def table_picture(self, view, language="en"):  # type: ignore[no-untyped-def]
             threads.append(threading.current_thread())
-            return super().table_picture(view)
+            return super().table_picture(view, language)
 
     game = Counting.__new__(Counting)
     game.__dict__.update(BRAVERSE.__dict__)
@@ -112,6 +112,16 @@ async def test_a_picture_is_drawn_once_in_a_worker_thread_and_then_kept() -> Non
     assert await pictures.picture(1, game, view, key(1)) == drawn[0]
     assert len(threads) == 1 and threads[0] is not threading.main_thread()
     assert pictures.cache.size == len(drawn[0])
+
+
+async def test_a_table_picture_is_drawn_and_kept_in_each_language_apart() -> None:
+    pictures = Pictures(lambda guild: settings_with(True))
+    view = braverse_view()
+    english = await pictures.picture(1, BRAVERSE, view, key(1))
+    korean = await pictures.picture(1, BRAVERSE, view, key(1), language="ko")
+    assert english == BRAVERSE.table_picture(view)
+    assert korean == BRAVERSE.table_picture(view, "ko") and korean != english
+    assert await pictures.picture(1, BRAVERSE, view, key(1)) == english  # each kept apart
 
 
 async def test_a_server_with_pictures_off_gets_none_and_nothing_is_drawn() -> None:
@@ -131,7 +141,7 @@ async def test_a_drawing_that_fails_is_logged_and_gives_no_picture(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     class Broken(type(BRAVERSE)):  # type: ignore[misc]
-        def table_picture(self, view):  # type: ignore[no-untyped-def]
+        def table_picture(self, view, language="en"):  # type: ignore[no-untyped-def]
             raise ValueError("a drawing bug")
 
     game = Broken.__new__(Broken)
@@ -243,9 +253,9 @@ async def test_a_hand_that_others_moves_left_alone_is_not_drawn_again() -> None:
     drawn: list[object] = []
 
     class Counting(type(assets)):  # type: ignore[misc]
-        def draw_hand(self, scene):  # type: ignore[no-untyped-def]
+        def draw_hand(self, scene, language="en"):  # type: ignore[no-untyped-def]
             drawn.append(scene)
-            return super().draw_hand(scene)
+            return super().draw_hand(scene, language)
 
     game = Counting.__new__(Counting)
     game.__dict__.update(assets.__dict__)

@@ -256,7 +256,7 @@ def table_picture(cards: TossCards, view: TossView, language: str = ENGLISH) -> 
     """The table in ``language``: every word is rendered right where it is drawn."""
     tiles = grid_height(len(view.players), TILE_COLUMNS, TILE_H, GAP)
     middle = section_height(len(set(view.middle)), MIDDLE_COLUMNS, MIDDLE_H) if view.middle else 0
-    canvas = Canvas(HEADER + DICE + tiles + middle + PAD - GAP)
+    canvas = Canvas(HEADER + DICE + tiles + middle + PAD - GAP, language=language)
     header(
         canvas,
         "Toss Your Cookies",  # the product's name, as published in every language
@@ -510,7 +510,7 @@ def draw_hand(cards: TossCards, scene: TossHand, language: str = ENGLISH) -> byt
     height = PAD + shout + GOAL + section_height(len(hand), HAND_COLUMNS, CARD_H)
     if pick:
         height += section_height(len(pick), HAND_COLUMNS, CARD_H)
-    canvas = Canvas(height)
+    canvas = Canvas(height, language=language)
     y = PAD
     if scene.can_shout:
         box = (PAD, y, WIDTH - PAD, y + 44)

@@ -18,10 +18,20 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.pictures import BACKLOG, FOLLOW, HAND, PictureCache, PictureLate, Pictures
+from bot.pictures import (
+    BACKLOG,
+    FOLLOW,
+    HAND,
+    PictureCache,
+    PictureLate,
+    Pictures,
+    draw_by_key,
+    table_of,
+)
 from bot.timing import GuildSettings
 from games import GAMES
 from games.core import contract
+from games.core.pictures import hand_picture
 
 BRAVERSE = GAMES["braverse"]
 
@@ -118,10 +128,39 @@ async def test_a_table_picture_is_drawn_and_kept_in_each_language_apart() -> Non
     pictures = Pictures(lambda guild: settings_with(True))
     view = braverse_view()
     english = await pictures.picture(1, BRAVERSE, view, key(1))
+    # An English-only server's pictures are kept as they always were: one each, by its key.
+    assert len(pictures.cache) == 1 and pictures.cache.get(key(1)) == english
     korean = await pictures.picture(1, BRAVERSE, view, key(1), language="ko")
     assert english == BRAVERSE.table_picture(view)
     assert korean == BRAVERSE.table_picture(view, "ko") and korean != english
     assert await pictures.picture(1, BRAVERSE, view, key(1)) == english  # each kept apart
+    assert len(pictures.cache) == 2
+
+
+async def test_a_hand_picture_is_drawn_and_kept_in_each_language_apart() -> None:
+    pictures = Pictures(lambda guild: settings_with(True), hand_wait=None)  # however busy
+    view = BRAVERSE.view(BRAVERSE.setup(BRAVERSE.options_model(), contract.NAMES[:2], 7), 0)
+    english = await pictures.hand(1, BRAVERSE, view)
+    japanese = await pictures.hand(1, BRAVERSE, view, language="ja")
+    assert english == hand_picture(BRAVERSE, view)
+    assert japanese == hand_picture(BRAVERSE, view, "ja") != english
+    assert await pictures.hand(1, BRAVERSE, view) == english and len(pictures.cache) == 2
+
+
+def test_a_drawing_process_draws_in_the_language_it_is_handed() -> None:
+    view = braverse_view()
+    hand = BRAVERSE.view(BRAVERSE.setup(BRAVERSE.options_model(), contract.NAMES[:2], 7), 0)
+    scene = BRAVERSE.hand_scene(hand)
+    assert draw_by_key("braverse", True, view, "ko") == BRAVERSE.table_picture(view, "ko")
+    assert draw_by_key("braverse", False, scene, "ja") == hand_picture(BRAVERSE, hand, "ja")
+    assert draw_by_key("braverse", True, view) == BRAVERSE.table_picture(view)
+
+
+def test_a_table_picture_in_another_language_is_still_its_tables() -> None:
+    """A table's waiting drawing gives way to its newer one (``table_of``) in any language."""
+    assert table_of(key(3)) == table_of((key(3), "ko")) == "m1"
+    assert table_of(("braverse", ("a hand's scene",))) is None
+    assert table_of(("braverse", ("a hand's scene",), "ko")) is None
 
 
 async def test_a_server_with_pictures_off_gets_none_and_nothing_is_drawn() -> None:

@@ -14,8 +14,11 @@ match stands (a cancelled table is drawn closed at the version it stopped at); a
 version never changes, so a kept picture never needs proving against the database, and
 several processes may each keep their own. A hand's: its scene (``hand_scene``: the cards
 and the few lines the picture shows), so a hand that others' moves left alone, opened again
-or answering a click, is not drawn again. The cache is bounded by bytes, oldest out first
-(``PICTURE_CACHE_MB``).
+or answering a click, is not drawn again. A picture's words are in its reader's language
+(a table's the server's, a hand's its player's, a replay page's its viewer's): one in another
+language than English is kept under its key and that language, an English one under the key
+alone, so a server that reads English keeps no more pictures than before. The cache is
+bounded by bytes, oldest out first (``PICTURE_CACHE_MB``).
 
 Pictures are a nicety: one that fails to draw, or would not fit Discord's attachment
 limit, is logged and the message goes without it. The game never waits in a queue for

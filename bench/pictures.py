@@ -7,6 +7,9 @@ drawing time (p50, p99) and the PNG's size (p50, max), against the issue's bar f
 Braverse board (p50 <= 25 ms, p99 <= 60 ms, at most 150 KB). ``--names world`` seats players
 named in Hangul, Japanese, Thai, Cyrillic, Greek, Arabic and emoji (drawn by the fallback
 fonts, games/core/fonts.py), ``--names both`` measures the two in the same run.
+``--languages en ko ja`` draws each state's pictures with their words in each language, one
+after another (English first: the same run's baseline), as a server or a player reading
+that language gets them (issue 38).
 Drawing is CPU-bound: on a machine other work shares the wall times read high, so the
 thread's CPU time is printed beside them; compare figures from a quiet machine.
 
@@ -31,6 +34,7 @@ from games.core import contract
 from games.core.options import random_options
 from games.core.pictures import hand_picture
 from games.core.protocol import Picturing
+from games.core.translations import ENGLISH, LANGUAGES
 
 # The issue's bar, for the Braverse board.
 BAR_P50_MS, BAR_P99_MS, BAR_KB = 25.0, 60.0, 150.0
@@ -101,16 +105,30 @@ def random_states(
     return states
 
 
-def measure(key: str, count: int, names: Sequence[str] = contract.NAMES) -> tuple[Timings, Timings]:
+def measure(
+    key: str,
+    count: int,
+    names: Sequence[str] = contract.NAMES,
+    languages: Sequence[str] = (ENGLISH,),
+) -> dict[str, tuple[Timings, Timings]]:
+    """Each language's table and hand timings over the same states, drawn in turn state by
+    state, so a machine that slows down slows every language alike; each state starts
+    with the next language, so none always pays for the lettering the others then find
+    cached (the names, the numbers)."""
     game = GAMES[key]
     assert isinstance(game, Picturing)
     rng = random.Random(key)
-    tables, hands = Timings(), Timings()
-    for state in random_states(key, count, names=names):
-        tables.draw(game.table_picture, game.view(state, None))
+    timed = {language: (Timings(), Timings()) for language in languages}
+    for index, state in enumerate(random_states(key, count, names=names)):
+        table = game.view(state, None)
         seat = rng.randrange(len(state.names))  # type: ignore[attr-defined]
-        hands.draw(partial(hand_picture, game), game.view(state, seat))
-    return tables, hands
+        hand = game.view(state, seat)
+        turn = index % len(languages)
+        for language in (*languages[turn:], *languages[:turn]):
+            tables, hands = timed[language]
+            tables.draw(partial(game.table_picture, language=language), table)
+            hands.draw(partial(hand_picture, game, language=language), hand)
+    return timed
 
 
 def bar(tables: Timings) -> str:
@@ -123,8 +141,17 @@ def bar(tables: Timings) -> str:
     )
 
 
+def against(timings: Timings, baseline: Timings) -> str:
+    """CPU p50 against the baseline's (the same states, the same run)."""
+    mine, theirs = percentile(timings.cpu, 0.5), percentile(baseline.cpu, 0.5)
+    return f"{mine / theirs:.2f}x" if theirs else "n/a"
+
+
 def report(
-    count: int, only: Sequence[str] | None = None, names: Sequence[str] = ("latin",)
+    count: int,
+    only: Sequence[str] | None = None,
+    names: Sequence[str] = ("latin",),
+    languages: Sequence[str] = (ENGLISH,),
 ) -> list[str]:
     lines = []
     drawing = [k for k in sorted(GAMES) if isinstance(GAMES[k], Picturing)]
@@ -133,11 +160,21 @@ def report(
             lines.append(f"pictures {key}: this game draws no pictures yet")
             continue
         for kind in names:
-            tables, hands = measure(key, count, NAMES[kind])
-            label = key if names == ("latin",) else f"{key} ({kind} names)"
-            lines.append(f"pictures {label}: " + tables.line("table") + "; " + hands.line("hand"))
-        if key == "braverse" and tables.times:
-            lines.append(bar(tables))
+            timed = measure(key, count, NAMES[kind], languages)
+            first = timed[languages[0]]
+            for language, (tables, hands) in timed.items():
+                label = key if names == ("latin",) else f"{key} ({kind} names)"
+                if languages != (ENGLISH,):
+                    label += f" in {language}"
+                line = f"pictures {label}: " + tables.line("table") + "; " + hands.line("hand")
+                if language != languages[0] and tables.times and hands.times:
+                    line += (
+                        f"; CPU p50 against {languages[0]}: table "
+                        f"{against(tables, first[0])}, hand {against(hands, first[1])}"
+                    )
+                lines.append(line)
+                if key == "braverse" and tables.times:
+                    lines.append(bar(tables))
     return lines
 
 
@@ -151,9 +188,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         default="latin",
         help="the players' names: Latin, every script the pictures draw, or both in one run",
     )
+    parser.add_argument(
+        "--languages",
+        nargs="+",
+        default=[ENGLISH],
+        choices=LANGUAGES,
+        help="the languages the pictures' words are drawn in, the first the baseline",
+    )
     args = parser.parse_args(argv)
     names = ("latin", "world") if args.names == "both" else (args.names,)
-    for line in report(args.states, args.only, names):
+    for line in report(args.states, args.only, names, tuple(args.languages)):
         print(line, flush=True)
 
 

@@ -14,8 +14,11 @@ match stands (a cancelled table is drawn closed at the version it stopped at); a
 version never changes, so a kept picture never needs proving against the database, and
 several processes may each keep their own. A hand's: its scene (``hand_scene``: the cards
 and the few lines the picture shows), so a hand that others' moves left alone, opened again
-or answering a click, is not drawn again. The cache is bounded by bytes, oldest out first
-(``PICTURE_CACHE_MB``).
+or answering a click, is not drawn again. A picture's words are in its reader's language
+(a table's the server's, a hand's its player's, a replay page's its viewer's): one in another
+language than English is kept under its key and that language, an English one under the key
+alone, so a server that reads English keeps no more pictures than before. The cache is
+bounded by bytes, oldest out first (``PICTURE_CACHE_MB``).
 
 Pictures are a nicety: one that fails to draw, or would not fit Discord's attachment
 limit, is logged and the message goes without it. The game never waits in a queue for
@@ -45,6 +48,7 @@ from bot.service import SeatView
 from bot.timing import GuildSettings
 from games.core.pictures import DISCORD_LIMIT
 from games.core.protocol import Game, Picturing
+from games.core.translations import ENGLISH
 
 log = logging.getLogger(__name__)
 
@@ -71,14 +75,15 @@ class PictureLate(Exception):
 HAND, FOLLOW, TABLE = 0, 1, 2
 
 
-def draw_by_key(game_key: str, table: bool, shown: Any) -> bytes | None:
+def draw_by_key(game_key: str, table: bool, shown: Any, language: str = ENGLISH) -> bytes | None:
     """In a drawing process: the game by its key (the process loads the same catalogues,
-    from the same environment, as the bot), and the table's view or the hand's scene."""
+    from the same environment, as the bot), the table's view or the hand's scene, and the
+    language of the words drawn."""
     from games import GAMES
 
     game = GAMES[game_key]
     assert isinstance(game, Picturing)
-    return game.table_picture(shown) if table else game.draw_hand(shown)
+    return game.table_picture(shown, language) if table else game.draw_hand(shown, language)
 
 
 class Superseded(Exception):
@@ -87,6 +92,8 @@ class Superseded(Exception):
 
 def table_of(key: Hashable) -> str | None:
     """The match a table picture's key shows (``picture_key``); None for a hand's."""
+    if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], tuple):
+        key = key[0]  # the same table in another language (``Pictures.picture``)
     if isinstance(key, tuple) and len(key) == 4 and key[2] is None:
         return str(key[0])
     return None
@@ -193,18 +200,21 @@ class Pictures:
         *,
         answer: bool = False,
         late: Callable[[], None] | None = None,
+        language: str = ENGLISH,
     ) -> bytes | None:
         """The table picture ``key`` names, drawn from ``view`` (any seat's view or a
-        spectator's); None when the server or the game has none. As a click's ``answer``
-        it waits like a hand; with ``late``, TABLE_WAIT at most (then ``PictureLate``)."""
+        spectator's) with its words in ``language``; None when the server or the game has
+        none. As a click's ``answer`` it waits like a hand; with ``late``, TABLE_WAIT at
+        most (then ``PictureLate``)."""
         if not await self.wanted(guild_id, game):
             return None
         drawing = cast(Picturing, game)  # ``wanted``: it draws
         if self.processes:
-            draw = partial(draw_by_key, game.key, True, view)
+            draw = partial(draw_by_key, game.key, True, view, language)
         else:
-            draw = partial(drawing.table_picture, view)
-        return await self.drawn(key, draw, order=HAND if answer else TABLE, late=late)
+            draw = partial(drawing.table_picture, view, language)
+        kept: Hashable = key if language == ENGLISH else (key, language)
+        return await self.drawn(kept, draw, order=HAND if answer else TABLE, late=late)
 
     async def hand(
         self,
@@ -214,11 +224,12 @@ class Pictures:
         *,
         answer: bool = True,
         then: Callable[[], None] | None = None,
+        language: str = ENGLISH,
     ) -> bytes | None:
-        """The hand picture of a seat's ``view`` (``answer``: to a click; else followed
-        for a ping); None for a spectator, when the server or the game has none, or when
-        the drawers are too far behind to wait for them. ``then`` is called when a picture
-        the view went without is drawn after all."""
+        """The hand picture of a seat's ``view``, its words in ``language`` (``answer``: to
+        a click; else followed for a ping); None for a spectator, when the server or the
+        game has none, or when the drawers are too far behind to wait for them. ``then`` is
+        called when a picture the view went without is drawn after all."""
         if not await self.wanted(guild_id, game):
             return None
         drawing = cast(Picturing, game)  # ``wanted``: it draws
@@ -226,11 +237,12 @@ class Pictures:
         if scene is None:
             return None
         if self.processes:
-            draw = partial(draw_by_key, game.key, False, scene)
+            draw = partial(draw_by_key, game.key, False, scene, language)
         else:
-            draw = partial(drawing.draw_hand, scene)
+            draw = partial(drawing.draw_hand, scene, language)
         order = HAND if answer else FOLLOW
-        png = await self.drawn((game.key, scene), draw, order=order, late=then)
+        kept = (game.key, scene) if language == ENGLISH else (game.key, scene, language)
+        png = await self.drawn(kept, draw, order=order, late=then)
         if answer:
             self.answered += png is not None
             self.answered_without += png is None

@@ -385,7 +385,7 @@ async def replay_page(
     state = found.frames[shown_step(found, step)].state
     key = (found.record.match_id, state.version, None, "replay")
     picture = await presenter_of(interaction.client).pictures.picture(
-        found.record.guild_id, game, game.view(state, None), key, answer=True
+        found.record.guild_id, game, game.view(state, None), key, answer=True, language=language
     )
     content, embeds, view = replay_message(
         game, found, step, hands, language, pictured=bool(picture), owner=owner

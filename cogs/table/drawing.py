@@ -33,6 +33,9 @@ from games.core.text import Text, t, tc
 from games.core.views import TableView
 
 Note = Sequence[str]  # what a hand view says first: its lines (Texts), rendered in turn
+# On every hand view: made once, so each language's rendering of it is kept (Text's memo)
+# instead of looked up in the catalog again at every click.
+REFRESH = tc("button", "Refresh")
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -106,6 +109,7 @@ class Drawing(Part):
                 picture_key(spectator),
                 answer=answer,
                 late=late,
+                language=language,
             )
         except PictureLate:
             picture, coming = None, True
@@ -231,7 +235,12 @@ class Drawing(Part):
         picture = None
         if seen.seat is not None:
             picture = await self.pictures.hand(
-                seen.match.guild_id, seen.game, seen.view, answer=answer, then=then
+                seen.match.guild_id,
+                seen.game,
+                seen.view,
+                answer=answer,
+                then=then,
+                language=language,
             )
         return self.hand_text(seen, note, picture, language)
 
@@ -326,7 +335,7 @@ class Drawing(Part):
         refresh = TableButton(
             "hand",
             mid,
-            label=tc("button", "Refresh"),
+            label=REFRESH,
             style=discord.ButtonStyle.secondary,
             language=language,
         )

@@ -128,7 +128,7 @@ def effect_lines(
 def table_picture(pool: CardPool, view: BraverseView, language: str = ENGLISH) -> bytes:
     """The board as everyone sees it, its words in ``language``."""
     height = HEADER + len(view.sides) * (BAND + GAP) + PAD - GAP
-    canvas = Canvas(height)
+    canvas = Canvas(height, language=language)
     header(canvas, pool, view, language)
     y = HEADER
     for seat, side in enumerate(view.sides):
@@ -349,7 +349,7 @@ def draw_hand(pool: CardPool, scene: BraverseHand, language: str = ENGLISH) -> b
     height = PAD + sum(
         section_height(len(cards), HAND_COLUMNS, CARD_H, GAP) for _, cards in sections
     )
-    canvas = Canvas(height)
+    canvas = Canvas(height, language=language)
     y = PAD
     for title, cards in sections:
 

@@ -236,7 +236,7 @@ def table_picture(cards: ChomperCards, view: ChomperView, language: str = ENGLIS
     chain = view.options.mode == "chain"
     middle = chain_height() if chain else stack_height(view) + queue_height(view)
     tiles = grid_height(len(view.players), TILE_COLUMNS, TILE_H, GAP)
-    canvas = Canvas(HEADER + middle + tiles + 40 + PAD)
+    canvas = Canvas(HEADER + middle + tiles + 40 + PAD, language=language)
     status = status_text(view)
     header(
         canvas,
@@ -457,7 +457,7 @@ def hand_scene(view: ChomperView) -> ChomperHand | None:
 def draw_hand(cards: ChomperCards, scene: ChomperHand, language: str = ENGLISH) -> bytes:
     """A hand in ``language``: every word is rendered right where it is drawn."""
     hand: Sequence[str] = scene.hand
-    canvas = Canvas(PAD + section_height(len(hand), HAND_COLUMNS, CARD_H) + 4)
+    canvas = Canvas(PAD + section_height(len(hand), HAND_COLUMNS, CARD_H) + 4, language=language)
     vetoed = render(t("VETOED THIS TURN"), language)
 
     def draw(card: str, box: Box) -> None:

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from games.core import fonts
 from games.core.protocol import Picturing
-from games.core.text import tc
+from games.core.text import t, tc
 from games.core.translations import ENGLISH, render
 
 WIDTH = 800  # Discord shows an embed image at up to ~400-520 px: 800 halves to phone size
@@ -488,7 +488,7 @@ def cards_section(
     canvas.text((PAD + 4, y), title, 20, PALETTE.text, bold=True)
     top = y + TITLE
     if not items:
-        canvas.text((PAD + 4, top + 4), "No cards.", 15, PALETTE.muted)
+        canvas.text((PAD + 4, top + 4), t("No cards."), 15, PALETTE.muted)
     for item, box in zip(items, grid(len(items), columns, top, height, gap), strict=True):
         draw(item, box)
     return y + section_height(len(items), columns, height, gap)

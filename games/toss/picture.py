@@ -31,7 +31,7 @@ from games.core.pictures import (
     section_height,
     shape_points,
 )
-from games.core.text import Text, t, tn
+from games.core.text import Text, t, tc, tn
 from games.core.translations import ENGLISH, render
 from games.toss.cards import HALF, MILK, WILD, TossCards
 from games.toss.view import FACES, TossView, champion, milk_marked, moved_count, phase_text
@@ -256,7 +256,7 @@ def table_picture(cards: TossCards, view: TossView, language: str = ENGLISH) -> 
     """The table in ``language``: every word is rendered right where it is drawn."""
     tiles = grid_height(len(view.players), TILE_COLUMNS, TILE_H, GAP)
     middle = section_height(len(set(view.middle)), MIDDLE_COLUMNS, MIDDLE_H) if view.middle else 0
-    canvas = Canvas(HEADER + DICE + tiles + middle + PAD - GAP)
+    canvas = Canvas(HEADER + DICE + tiles + middle + PAD - GAP, language=language)
     header(
         canvas,
         "Toss Your Cookies",  # the product's name, as published in every language
@@ -311,6 +311,8 @@ def status_hue(view: TossView) -> RGB:
 
 
 ARROWS = {"swap": "⇄", "left": "←", "right": "→", "toss": "↑"}
+ALL = tc("die", "All")  # the number die's face that hands over every card
+DIE_FACE = 60  # the widest word a die's 64-pixel face shows
 
 
 def dice(canvas: Canvas, view: TossView, y: int, language: str = ENGLISH) -> None:
@@ -333,14 +335,14 @@ def dice(canvas: Canvas, view: TossView, y: int, language: str = ENGLISH) -> Non
         if roll.milk:
             milk(canvas, middle, 40)
         else:
-            shown = "ALL" if roll.number == "all" else roll.number
+            # The die's word in the picture's language, capitals as printed on the die;
+            # smaller where the language's word is longer ("TODAS").
+            shown = canvas.words(ALL).upper() if roll.number == "all" else roll.number
+            size = 30 if len(shown) == 1 else 22
+            if canvas.measure(shown, size, bold=True) > DIE_FACE:
+                size = 15
             canvas.text(
-                middle,
-                shown,
-                30 if len(shown) == 1 else 22,
-                PALETTE.card_text,
-                bold=True,
-                anchor="mm",
+                middle, shown, size, PALETTE.card_text, bold=True, anchor="mm", width=DIE_FACE
             )
         action = FACES[roll.action]
         if roll.milk:
@@ -510,7 +512,7 @@ def draw_hand(cards: TossCards, scene: TossHand, language: str = ENGLISH) -> byt
     height = PAD + shout + GOAL + section_height(len(hand), HAND_COLUMNS, CARD_H)
     if pick:
         height += section_height(len(pick), HAND_COLUMNS, CARD_H)
-    canvas = Canvas(height)
+    canvas = Canvas(height, language=language)
     y = PAD
     if scene.can_shout:
         box = (PAD, y, WIDTH - PAD, y + 44)

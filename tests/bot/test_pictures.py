@@ -18,10 +18,20 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.pictures import BACKLOG, FOLLOW, HAND, PictureCache, PictureLate, Pictures
+from bot.pictures import (
+    BACKLOG,
+    FOLLOW,
+    HAND,
+    PictureCache,
+    PictureLate,
+    Pictures,
+    draw_by_key,
+    table_of,
+)
 from bot.timing import GuildSettings
 from games import GAMES
 from games.core import contract
+from games.core.pictures import hand_picture
 
 BRAVERSE = GAMES["braverse"]
 
@@ -98,9 +108,9 @@ async def test_a_picture_is_drawn_once_in_a_worker_thread_and_then_kept() -> Non
     threads: list[threading.Thread] = []
 
     class Counting(type(BRAVERSE)):  # type: ignore[misc]
-        def table_picture(self, view):  # type: ignore[no-untyped-def]
+        def table_picture(self, view, language="en"):  # type: ignore[no-untyped-def]
             threads.append(threading.current_thread())
-            return super().table_picture(view)
+            return super().table_picture(view, language)
 
     game = Counting.__new__(Counting)
     game.__dict__.update(BRAVERSE.__dict__)
@@ -112,6 +122,45 @@ async def test_a_picture_is_drawn_once_in_a_worker_thread_and_then_kept() -> Non
     assert await pictures.picture(1, game, view, key(1)) == drawn[0]
     assert len(threads) == 1 and threads[0] is not threading.main_thread()
     assert pictures.cache.size == len(drawn[0])
+
+
+async def test_a_table_picture_is_drawn_and_kept_in_each_language_apart() -> None:
+    pictures = Pictures(lambda guild: settings_with(True))
+    view = braverse_view()
+    english = await pictures.picture(1, BRAVERSE, view, key(1))
+    # An English-only server's pictures are kept as they always were: one each, by its key.
+    assert len(pictures.cache) == 1 and pictures.cache.get(key(1)) == english
+    korean = await pictures.picture(1, BRAVERSE, view, key(1), language="ko")
+    assert english == BRAVERSE.table_picture(view)
+    assert korean == BRAVERSE.table_picture(view, "ko") and korean != english
+    assert await pictures.picture(1, BRAVERSE, view, key(1)) == english  # each kept apart
+    assert len(pictures.cache) == 2
+
+
+async def test_a_hand_picture_is_drawn_and_kept_in_each_language_apart() -> None:
+    pictures = Pictures(lambda guild: settings_with(True), hand_wait=None)  # however busy
+    view = BRAVERSE.view(BRAVERSE.setup(BRAVERSE.options_model(), contract.NAMES[:2], 7), 0)
+    english = await pictures.hand(1, BRAVERSE, view)
+    japanese = await pictures.hand(1, BRAVERSE, view, language="ja")
+    assert english == hand_picture(BRAVERSE, view)
+    assert japanese == hand_picture(BRAVERSE, view, "ja") != english
+    assert await pictures.hand(1, BRAVERSE, view) == english and len(pictures.cache) == 2
+
+
+def test_a_drawing_process_draws_in_the_language_it_is_handed() -> None:
+    view = braverse_view()
+    hand = BRAVERSE.view(BRAVERSE.setup(BRAVERSE.options_model(), contract.NAMES[:2], 7), 0)
+    scene = BRAVERSE.hand_scene(hand)
+    assert draw_by_key("braverse", True, view, "ko") == BRAVERSE.table_picture(view, "ko")
+    assert draw_by_key("braverse", False, scene, "ja") == hand_picture(BRAVERSE, hand, "ja")
+    assert draw_by_key("braverse", True, view) == BRAVERSE.table_picture(view)
+
+
+def test_a_table_picture_in_another_language_is_still_its_tables() -> None:
+    """A table's waiting drawing gives way to its newer one (``table_of``) in any language."""
+    assert table_of(key(3)) == table_of((key(3), "ko")) == "m1"
+    assert table_of(("braverse", ("a hand's scene",))) is None
+    assert table_of(("braverse", ("a hand's scene",), "ko")) is None
 
 
 async def test_a_server_with_pictures_off_gets_none_and_nothing_is_drawn() -> None:
@@ -131,7 +180,7 @@ async def test_a_drawing_that_fails_is_logged_and_gives_no_picture(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     class Broken(type(BRAVERSE)):  # type: ignore[misc]
-        def table_picture(self, view):  # type: ignore[no-untyped-def]
+        def table_picture(self, view, language="en"):  # type: ignore[no-untyped-def]
             raise ValueError("a drawing bug")
 
     game = Broken.__new__(Broken)
@@ -243,13 +292,15 @@ async def test_a_hand_that_others_moves_left_alone_is_not_drawn_again() -> None:
     drawn: list[object] = []
 
     class Counting(type(assets)):  # type: ignore[misc]
-        def draw_hand(self, scene):  # type: ignore[no-untyped-def]
+        def draw_hand(self, scene, language="en"):  # type: ignore[no-untyped-def]
             drawn.append(scene)
-            return super().draw_hand(scene)
+            return super().draw_hand(scene, language)
 
     game = Counting.__new__(Counting)
     game.__dict__.update(assets.__dict__)
-    pictures = Pictures(lambda guild: settings_with(True))
+    # Each hand waits for its drawing however busy the machine: with HAND_WAIT's 20 ms, a
+    # drawing slowed by other work went without, and the test failed on what it does not test.
+    pictures = Pictures(lambda guild: settings_with(True), hand_wait=None)
     state = game.setup(game.options_model(), contract.NAMES[:3], 11)
     before = game.view(state, 0)
     # Another seat moves until one of its moves leaves seat 0's hand and stack as they were.

@@ -6,7 +6,6 @@ player, and none yet), in each shipped language and the pseudo-locale."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -15,7 +14,7 @@ from games.core.pictures import Canvas
 from games.core.text import Names, Text, t, tc
 from games.core.translations import ENGLISH, LANGUAGES, PSEUDO, catalog
 from tests.bot import tournament_rigs as rigs
-from tests.discord.untranslated import ABBREVIATIONS, words_in
+from tests.discord.untranslated import ABBREVIATIONS, record_lettering, words_in
 
 TITLE = t("{game} tournament", game="Toss Your Cookies")
 SUBTITLE = t("round {n} being played", n=2)
@@ -29,15 +28,7 @@ def named(count: int) -> dict[int, str]:
 @pytest.fixture
 def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every line of words drawn, as drawn."""
-    lines: list[str] = []
-    lettering = Canvas.lettering
-
-    def recorded(self: Canvas, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
-        lines.append(text)
-        lettering(self, xy, text, *args, **kwargs)
-
-    monkeypatch.setattr(Canvas, "lettering", recorded)
-    return lines
+    return record_lettering(monkeypatch)
 
 
 def draw_every_kind(language: str) -> None:

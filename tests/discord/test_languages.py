@@ -14,10 +14,12 @@ import pytest
 from bot.web.reader import Reader
 from cogs.speech import CatalogTranslator, escape, languages, say
 from games import GAMES
+from games.core.pictures import hand_picture
 from games.core.text import t
 from games.core.translations import ENGLISH, PSEUDO, SELECTABLE, catalog, render
 from tests.discord.conftest import make_bot, move_components, show_hand, table_of
 from tests.discord.harness import FakeDiscord
+from tests.discord.test_pictures import picture_of
 from tests.discord.untranslated import message_strings, report, untranslated, words_in
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -64,16 +66,18 @@ async def test_a_hand_view_redrawn_after_anothers_move_stays_in_its_readers_lang
     fake: FakeDiscord, db
 ) -> None:
     """A hand view that follows the turn is edited without an interaction of its reader's:
-    it keeps the language they last clicked in."""
+    it keeps the language they last clicked in, its picture's words too."""
     ana, ben = fake.add_user("ana"), fake.add_user("ben")
     ana.locale, ben.locale = "ko", "ja"
-    async with fake.running(make_bot(db)):
+    async with fake.running(make_bot(db, pictures=True)) as bot:
         await fake.slash(ben, "play", game="cover_your_assets")
         lobby = table_of(fake)
         await fake.click(ana, lobby, lobby.find_button("Join"))
         await fake.click(ben, lobby, lobby.find_button("Start"))
         hers, his = await show_hand(fake, ana), await show_hand(fake, ben)
-        mover, hand, waiting = (ben, his, hers) if move_components(his)[0] else (ana, hers, his)
+        # The first move may be offered as buttons or, with many cards, as selects only.
+        mover, hand, waiting = (ben, his, hers) if any(move_components(his)) else (ana, hers, his)
+        assert any(move_components(hand)), "neither hand offers a move"
         for _ in range(4):  # the mover plays on until the turn passes
             buttons, selects = move_components(fake.messages[hand.id])
             if buttons:
@@ -87,6 +91,14 @@ async def test_a_hand_view_redrawn_after_anothers_move_stays_in_its_readers_lang
         assert followed.history, "the waiting player's hand view never followed the turn"
         assert (korean if waiting is hers else japanese)(followed.text())
         assert move_components(followed)[0] or move_components(followed)[1]
+        # Its picture is the seat's hand as it stands, drawn in its reader's language.
+        reader, language = (ben, "ja") if waiting is his else (ana, "ko")
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        seat = record.seat_of(reader.id)
+        game = bot.service.game_of(record)
+        view = game.view(bot.service.load_state(record), seat)
+        drawn = picture_of(followed).data
+        assert drawn == hand_picture(game, view, language) != hand_picture(game, view)
 
 
 async def test_settings_language_changes_what_the_channel_reads(fake: FakeDiscord, db) -> None:

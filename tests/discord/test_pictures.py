@@ -162,7 +162,7 @@ async def test_each_replay_page_shows_the_table_of_its_moment(fake, db) -> None:
 async def test_a_table_whose_picture_fails_to_draw_plays_on_in_text(
     fake, db, monkeypatch, caplog
 ) -> None:
-    def broken(self, view):  # type: ignore[no-untyped-def]
+    def broken(self, view, language="en"):  # type: ignore[no-untyped-def]
         raise ValueError("a drawing bug")
 
     monkeypatch.setattr(type(GAMES["braverse"]), "table_picture", broken)

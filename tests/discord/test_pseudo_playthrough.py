@@ -4,7 +4,9 @@ One person, named in Hangul so any ASCII word can only be a leak, plays each gam
 end against bots in a server and a client set to the pseudo-locale, then reads /help,
 /rules, /stats, /history, /replay (stepped privately) and /settings. The checker
 (tests/discord/untranslated.py) reads every message, edit, embed, button, select and
-modal the offline Discord recorded.
+modal the offline Discord recorded, and the words of every table, hand and replay picture
+where they are drawn: the server's, the player's and the viewer's language are all the
+pseudo-locale here, so a picture drawn in any other leaves English.
 """
 
 from __future__ import annotations
@@ -15,7 +17,12 @@ from games.core.translations import PSEUDO
 from tests.discord.conftest import make_bot, move_components, show_hand, table_of
 from tests.discord.harness import FakeDiscord, FakeUser
 from tests.discord.test_toss_your_cookies import move_in_hand
-from tests.discord.untranslated import report, untranslated
+from tests.discord.untranslated import (
+    picture_words,
+    record_pictures,
+    report,
+    untranslated,
+)
 
 # Each game with the lobby choices that keep its match short, and the bots that fill it.
 SHORT: dict[str, tuple[dict[str, list[str]], int]] = {
@@ -83,17 +90,27 @@ async def read_the_pages(
 
 @pytest.mark.parametrize("game", sorted(SHORT))
 async def test_a_match_and_its_pages_read_no_english_in_the_pseudo_locale(
-    fake: FakeDiscord, db, game: str
+    fake: FakeDiscord, db, game: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     hana = fake.add_user("hana", display_name="하나", manage_guild=True)
     yuki = fake.add_user("yuki", display_name="ゆき")
-    async with fake.running(make_bot(db)) as bot:
+    drawn = record_pictures(monkeypatch)
+    async with fake.running(make_bot(db, pictures=True)) as bot:
         for user in (hana, yuki):
             await fake.slash(user, "language", language=PSEUDO)
         await fake.slash(hana, "settings", language=PSEUDO)
         match_id = await play_in_pseudo(fake, bot, hana, game)
         await read_the_pages(fake, hana, yuki, game, match_id)
         seats = [seat.name for seat in (await bot.service.get(match_id)).seats]
-    left = untranslated(fake, names=[*seats, "하나", "ゆき"])
+    names = [*seats, "하나", "ゆき"]
+    left = untranslated(fake, names=names)
+    assert not left, report(left, most=80)
+    # The pictures sent: the table's, the hand's and the replay's (a page of the past).
+    sent = {a.filename for m in fake.messages.values() for a in m.attachments}
+    assert {"table.png", "hand.png"} <= sent, sent
+    assert any(m.attachments for m in fake.messages.values() if "cj:rp:" in str(m.components))
+    assert {p.kind for p in drawn} == {"table", "hand"}
+    assert {p.language for p in drawn} == {PSEUDO}
+    left = picture_words(drawn, names=names)
     assert not left, report(left, most=80)
     fake.assert_clean()

@@ -22,7 +22,6 @@ from bot.web.app import make_app
 from bot.web.paths import site_root
 from bot.web.reader import Reader
 from games import GAMES
-from games.core.pictures import Canvas
 from games.core.translations import PSEUDO
 from games.core.words import BOT_NAMES
 from tests.discord.conftest import make_bot, move_components
@@ -35,7 +34,13 @@ from tests.discord.test_tournaments import (
     the_event,
     use_manual_clock,
 )
-from tests.discord.untranslated import ABBREVIATIONS, report, untranslated, words_in
+from tests.discord.untranslated import (
+    ABBREVIATIONS,
+    record_lettering,
+    report,
+    untranslated,
+    words_in,
+)
 
 GAME = "cookie_chomper"
 
@@ -43,20 +48,6 @@ GAME = "cookie_chomper"
 @pytest.fixture
 def fake() -> FakeDiscord:
     return PatientDiscord()
-
-
-def record_lettering(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every line of words a picture draws from now on, as drawn (in its language): the
-    one call every drawing's words go through, in whichever thread draws them."""
-    drawn: list[str] = []
-    lettering = Canvas.lettering
-
-    def recorded(self: Canvas, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
-        drawn.append(text)
-        lettering(self, xy, text, *args, **kwargs)
-
-    monkeypatch.setattr(Canvas, "lettering", recorded)
-    return drawn
 
 
 def has_verb(message: FakeMessage, name: str) -> bool:

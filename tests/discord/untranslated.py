@@ -10,15 +10,31 @@ options, custom emoji, inline code) or a product's published name.
 
     words = untranslated(fake, names=["Ana", "Ben", "My deck"])
     assert not words, report(words)
+
+A picture's words are pixels by the time Discord has them, so they are read where they are
+drawn: ``record_pictures(monkeypatch)`` keeps, for every table and hand picture drawn from
+then on, the language the bot asked it in and each line of text it drew, as drawn.
+
+    drawn = record_pictures(monkeypatch)
+    ...
+    assert not picture_words(drawn, names=["Ana"])
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Iterable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
+
+import pytest
 
 from bot.tournaments.tiebreakers import SHOWN_NAMES, TIEBREAKS
+from games import GAMES
+from games.core.pictures import Canvas
+from games.core.translations import ENGLISH
 from tests.discord.harness import FakeDiscord, FakeMessage
 
 # Published names stay as published in every language (docs/translating.md).
@@ -121,3 +137,85 @@ def report(found: Iterable[Found], most: int = 40) -> str:
 def _unescaped(text: str) -> str:
     # A name escaped for markdown ("dark\_knight") reads as written.
     return re.sub(r"\\(.)", r"\1", text)
+
+
+@dataclass
+class PictureDrawn:
+    """A picture drawn: a table's or a hand's, the language it was asked in, and each line
+    of text it drew (as drawn: rendered, cut or wrapped)."""
+
+    kind: str
+    language: str
+    lines: list[str] = dataclasses.field(default_factory=list)
+
+
+def record_lettering(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every line of words a picture draws from now on, as drawn (in its language): the
+    one call every drawing's words go through, in whichever thread draws them."""
+    drawn: list[str] = []
+    lettering = Canvas.lettering
+
+    def recorded(self: Canvas, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
+        drawn.append(text)
+        lettering(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(Canvas, "lettering", recorded)
+    return drawn
+
+
+_drawing = threading.local()  # the picture the current thread is drawing (drawer threads)
+
+
+def record_pictures(monkeypatch: pytest.MonkeyPatch) -> list[PictureDrawn]:
+    """Every table and hand picture drawn from now on (in the test's process: the bot's
+    drawers are threads there), with its words read at the drawing call they all pass
+    through (``Canvas.lettering``)."""
+    drawn: list[PictureDrawn] = []
+    lettering = Canvas.lettering
+
+    def recorded_lettering(self: Canvas, xy: Any, text: str, *args: Any, **kw: Any) -> None:
+        picture = getattr(_drawing, "picture", None)
+        if picture is not None:
+            picture.lines.append(text)
+        lettering(self, xy, text, *args, **kw)
+
+    monkeypatch.setattr(Canvas, "lettering", recorded_lettering)
+    for kind, method in (("table", "table_picture"), ("hand", "draw_hand")):
+        # Each class that defines the drawing (a game may inherit its sibling's), once.
+        owners = {_owner(type(game), method) for game in GAMES.values()}
+        for owner in owners:
+            draw = owner.__dict__[method]
+            monkeypatch.setattr(owner, method, _recording(kind, draw, drawn))
+    return drawn
+
+
+def _owner(kind: type, method: str) -> type:
+    return next(c for c in kind.__mro__ if method in c.__dict__)
+
+
+def _recording(
+    kind: str, draw: Callable[..., bytes | None], drawn: list[PictureDrawn]
+) -> Callable[..., bytes | None]:
+    def drawing(game: object, shown: object, language: str = ENGLISH) -> bytes | None:
+        picture = PictureDrawn(kind, language)
+        _drawing.picture = picture
+        try:
+            return draw(game, shown, language)
+        finally:
+            _drawing.picture = None
+            drawn.append(picture)
+
+    return drawing
+
+
+def picture_words(drawn: Iterable[PictureDrawn], names: Iterable[str] = ()) -> list[Found]:
+    """The English words the pictures drew (as ``words_in``), each found in a text that says
+    which picture and language it was read in. A picture wraps a long line between words,
+    a name's too: each word of a name is a name there."""
+    names = tuple({*names, *(word for name in names for word in name.split())})
+    found = []
+    for picture in drawn:
+        where = f"{picture.kind} picture in {picture.language!r}: "
+        for word in words_in(picture.lines, names):
+            found.append(Found(word.word, where + word.text))
+    return list({(f.word, f.text): f for f in found}.values())

@@ -146,6 +146,18 @@ def test_pictures_draw_their_words_in_the_language_asked(monkeypatch) -> None:  
     assert "🏃 쟁탈전! 아래 카드 잡기를 누르세요: 던진 수만큼 잡을 수 있어요." in said
 
 
+def test_the_number_die_showing_all_is_drawn_in_the_pictures_language(monkeypatch) -> None:
+    t = Table(dict(HANDS))
+    t.roll("Ana", "toss", "all")
+    game = t.game
+    said = record_drawing(monkeypatch)
+    table_picture(game.cards, game.view(t.state, None), PSEUDO)
+    assert said and all(not english_words(words, NAMES) for words in said), said
+    said.clear()
+    table_picture(game.cards, game.view(t.state, None), "ko")
+    assert "전부" in said  # the die's face, as the catalog has it ("All")
+
+
 def test_every_option_fits_discord_in_every_language_among_long_names() -> None:
     game = GAMES["toss_your_cookies"]
     assert over_the_limits(game, TossOptions(), LANGUAGES, 4) == []

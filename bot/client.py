@@ -30,6 +30,11 @@ from games.core.words import plural
 
 log = logging.getLogger(__name__)
 
+# Background tasks a drain does not wait for (``spawn``'s names, or their prefixes): the
+# process's own loops, and mentions held while their players look (``Pings``), which wait
+# for a moment, not for work under way.
+NOT_WORK = ("scheduler", "collector", "ping-later:")
+
 # The client loads cogs by name: bot/ never imports cogs/. The table comes first, as the
 # presenter it makes is where the others post tables (see cogs.table.presenter_of).
 EXTENSIONS = (
@@ -154,7 +159,7 @@ class CookieJar(commands.Bot):
         self.draining = True
         log.info("draining: no new timers; finishing the moves under way")
         await self.runtime.drain(moves_wait)
-        work = {t for t in self._background if t.get_name() != "scheduler"}
+        work = {t for t in self._background if not t.get_name().startswith(NOT_WORK)}
         if work:
             await asyncio.wait(work, timeout=moves_wait)
         log.info("drained: closing")

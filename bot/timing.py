@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
+from bot.forward_compatible import FORWARD_COMPATIBLE
 from games.core.levels import DEFAULT_LEVEL, Level
 from games.core.text import t, tn
 
@@ -39,7 +40,7 @@ POLICY_LABELS = {
 class MatchSettings(BaseModel):
     """How a match is run (not the game's rules): pace, and what a timeout does."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FORWARD_COMPATIBLE
 
     pace: Pace = Field(default="casual", title="Pace", json_schema_extra={"labels": PACE_LABELS})
     on_timeout: Policy = Field(
@@ -104,7 +105,7 @@ RATINGS_LABELS = {
 class GuildSettings(BaseModel):
     """A server's defaults for new matches, set by its admins with /settings."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FORWARD_COMPATIBLE
 
     match: MatchSettings = MatchSettings()
     threads: bool = False  # /play opens each match in a thread of its own
@@ -152,7 +153,7 @@ PAUSED_FROM = DAY  # vacations stop clocks of a day or more: async, corresponden
 class UserSettings(BaseModel):
     """One person's preferences, across servers: reminders by DM, forced moves, vacations."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FORWARD_COMPATIBLE
 
     notify: bool = False  # reminders also come as direct messages
     # Asked even when there is nothing to choose (a lone Pass), for those who like to bluff

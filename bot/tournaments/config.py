@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
+
+from bot.forward_compatible import FORWARD_COMPATIBLE
 
 TournamentPace = Literal["live", "casual", "async", "correspondence"]
 Seeding = Literal["lot", "rating"]
@@ -22,7 +24,7 @@ ROUND_DEADLINES: dict[str, float | None] = {
 class TournamentConfig(BaseModel):
     """How an event is run: fixed at creation (the organiser may end, pause or extend)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FORWARD_COMPATIBLE
 
     format: str = "swiss"  # a key of ``bot.tournaments.formats.FORMATS``
     rounds: int | None = Field(default=None, ge=1, le=30)  # None: the format's default

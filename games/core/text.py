@@ -66,9 +66,9 @@ class Text(str):
     plural: str | None
     context: str | None
     args: Mapping[str, Arg]
-    # Its renderings so far, by language and escape: a Text never changes, and the same
+    # Its renderings so far, by language (and escape, if any): a Text never changes, and the same
     # one (a card's name, a button, a set's line) is shown at move after move.
-    rendered: dict[tuple[str, object], str] | None
+    rendered: dict[str | tuple[str, object], str] | None
 
     def __new__(
         cls,
@@ -145,6 +145,12 @@ def plain(value: str) -> Text:
     return Text(None, {"": value}, english=value)
 
 
+def slash(syntax: str) -> Text:
+    """A slash command as typed ("/play", "/settings language:"), which the reader sees
+    as their Discord app lists it (its localised names): ours, not a name to escape."""
+    return Text(None, {"slash": syntax}, english=syntax)
+
+
 def joined(parts: Iterable[str], sep: str = "\n", *, lead: str = "", end: str = "") -> Text:
     """Complete lines (or sentences) shown together, each in the reader's language: a list of
     problems, a bulleted block, a rulebook's paragraphs. Never for pieces of one sentence:
@@ -171,6 +177,8 @@ def english_plural(n: float) -> bool:
 
 def _english(msgid: str | None, plural: str | None, args: Mapping[str, Arg]) -> str:
     if msgid is None:
+        if "slash" in args:
+            return str(args["slash"])
         if "parts" in args:
             return laid_out([str(part) for part in args["parts"]], args, str(args["sep"]))
         return str(args.get("", ""))

@@ -18,6 +18,7 @@ Arguments:
 - a ``Text`` is rendered in the same language;
 - an ``int`` is written as digits (ids, years and ratings take no separators); ``Num`` for
   a quantity that takes the language's grouping; a ``float`` in the language's decimals;
+- ``Weekday`` is a day of the week, by its name in the language;
 - ``Names`` is a list, joined the language's way ("Ana, Ben and Cleo", "Ana、Ben、Cleo").
 
 Message ids use named ``{placeholders}`` only (no format specs), so a translation may put
@@ -32,13 +33,23 @@ from typing import Annotated, Any
 
 from pydantic import PlainSerializer, WrapValidator
 
-Arg = Any  # str | int | float | Text | Num | Names: checked where rendered
+Arg = Any  # str | int | float | Text | Num | Weekday | Names: checked where rendered
 
 
 class Num(float):
     """A quantity written with the language's digit grouping and decimals (1,500 / 1.500)."""
 
     __slots__ = ()
+
+
+class Weekday(int):
+    """A day of the week (Monday 0 ... Sunday 6), named as the reader's language names it."""
+
+    __slots__ = ()
+
+
+# English's names, for the Text's own value (other languages' are CLDR's, through Babel).
+WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 class Names(tuple):
@@ -195,6 +206,8 @@ def english_arg(value: Arg) -> str:
         return english_list([english_arg(item) for item in value])
     if isinstance(value, bool):
         raise TypeError("a bool is no word: pass a Text")
+    if isinstance(value, Weekday):
+        return WEEKDAY_NAMES[value]
     if isinstance(value, float):
         return f"{value:,.10g}" if isinstance(value, Num) else f"{value:.10g}"
     return str(value)
@@ -214,6 +227,8 @@ def _dump_arg(value: Arg) -> Any:
         return {"l": [_dump_arg(item) for item in value]}
     if isinstance(value, Num):
         return {"q": float(value)}
+    if isinstance(value, Weekday):
+        return {"w": int(value)}
     return value if isinstance(value, int | float) else str(value)
 
 
@@ -225,6 +240,8 @@ def _load_arg(value: Any) -> Arg:
             return Names(_load_arg(item) for item in value["l"])
         if "q" in value:
             return Num(value["q"])
+        if "w" in value:
+            return Weekday(value["w"])
     return value
 
 

@@ -21,12 +21,13 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from babel import Locale
+from babel.dates import get_day_names
 from babel.lists import format_list
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 from games.core.cards import DATA_DIR
-from games.core.text import Names, Num, Text, english_arg, english_list, laid_out
+from games.core.text import Names, Num, Text, Weekday, english_arg, english_list, laid_out
 
 LOCALES_DIR: Path = DATA_DIR / "locales"
 ENGLISH = "en"
@@ -251,6 +252,8 @@ def _arg(value: object, book: Catalog, escape: Escape | None) -> str:
         if book.code == PSEUDO:  # its "and" looks foreign too
             return ", ".join(items[:-1]) + f" {'and'.translate(_ACCENTED)} " + items[-1]
         return _list(tuple(items), book.code)
+    if isinstance(value, Weekday):
+        return weekday_name(int(value), book.code)
     if isinstance(value, Num):
         return _number(float(value), book.code, grouped=True)
     if isinstance(value, float):
@@ -263,6 +266,16 @@ def _arg(value: object, book: Catalog, escape: Escape | None) -> str:
 @lru_cache(maxsize=4096)
 def _list(items: tuple[str, ...], code: str) -> str:
     return format_list(list(items), locale=code) if items else ""
+
+
+@lru_cache(maxsize=64)
+def weekday_name(day: int, code: str) -> str:
+    """Monday (0) to Sunday (6) as ``code`` writes it in a sentence (CLDR's, by Babel)."""
+    if code == PSEUDO:  # a word inside a sentence: accented, as its "and" is
+        return english_arg(Weekday(day)).translate(_ACCENTED)
+    if code == ENGLISH:
+        return english_arg(Weekday(day))
+    return str(get_day_names("wide", locale=code)[day])
 
 
 @lru_cache(maxsize=4096)

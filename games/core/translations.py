@@ -278,6 +278,12 @@ def weekday_name(day: int, code: str) -> str:
     return str(get_day_names("wide", locale=code)[day])
 
 
+def number(value: float, language: str) -> str:
+    """A quantity alone (a rating on a chart's axis) as ``language`` groups it: 1,120 in
+    English, 1.120 in Spanish and Portuguese."""
+    return _number(float(value), language, grouped=True)
+
+
 @lru_cache(maxsize=4096)
 def _number(value: float, code: str, *, grouped: bool) -> str:
     if code in (ENGLISH, PSEUDO):

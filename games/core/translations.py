@@ -26,6 +26,7 @@ from babel.lists import format_list
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
+from games.core import korean
 from games.core.cards import DATA_DIR
 from games.core.text import Names, Num, Text, Weekday, english_arg, english_list, laid_out
 
@@ -85,6 +86,8 @@ class Catalog:
     babel_locale: Locale
     # Slash commands' and options' names as Discord lists them in this language.
     commands: Mapping[str, str] = field(default_factory=dict)
+    # The language's particles chosen by the word before them, once it is known (Korean).
+    particles: Callable[[str, Mapping[str, str]], str] | None = None
 
 
 @cache
@@ -115,6 +118,7 @@ def read_catalog(code: str, path: Path) -> Catalog:
         gettext.c2py(expression),
         Locale.parse(code),
         names,
+        korean.particles if code == "ko" else None,
     )
 
 
@@ -214,7 +218,10 @@ def _rendered(text: Text, book: Catalog, escape: Escape | None) -> str:
     template = _template(text, book)
     if not text.args:
         return template
-    return template.format_map({key: _arg(value, book, escape) for key, value in text.args.items()})
+    values = {key: _arg(value, book, escape) for key, value in text.args.items()}
+    if book.particles is not None and "(" in template:
+        template = book.particles(template, values)
+    return template.format_map(values)
 
 
 def _template(text: Text, book: Catalog) -> str:

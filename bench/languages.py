@@ -5,11 +5,19 @@ pseudo-locale, against English measured in the same run.
 ``python -m bench languages [--smoke]``. The figures are per message, CPU on one core; a busy
 machine makes each slower, the ratio to English much less so: each state's messages are
 rendered in every language in turn, and the median round's ratio is printed with the range.
+
+Instructions, which a busy machine does not change: ``--only LANG`` renders the same states
+in one language, inside ``itertools.starmap`` so that callgrind counts that alone::
+
+    valgrind --tool=callgrind --toggle-collect=starmap_next \
+        .venv/bin/python -m bench languages --only ko
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import itertools
 import random
 import statistics
 import time
@@ -95,6 +103,12 @@ def figures(smoke: bool = False) -> list[str]:
     found = moves(10 if smoke else 60)
     for language in SELECTABLE:  # catalogs read, caches warm
         render_all(drawing, found, language)
+    # The states, views and catalogs made above stay for the whole run: out of the
+    # collector's full passes, which would otherwise land on whichever language allocated
+    # last, whatever it cost (young passes, which each language's own garbage sets off,
+    # still count).
+    gc.collect()
+    gc.freeze()
     spent: dict[str, list[float]] = {language: [] for language in SELECTABLE}
     messages = 0
     for _ in range(3 if smoke else ROUNDS):
@@ -122,8 +136,28 @@ def figures(smoke: bool = False) -> list[str]:
     return lines
 
 
+def one_language(language: str, rounds: int = 4) -> None:
+    """The bench's states rendered ``rounds`` times in ``language`` alone, after the same
+    warm-up, the rounds inside ``itertools.starmap`` (callgrind's ``--toggle-collect``)."""
+    service = MatchService(store=None, games=GAMES)  # type: ignore[arg-type]
+    drawing = Drawing(SimpleNamespace(service=service), Pictures(service.guild_settings))  # type: ignore[arg-type]
+    found = moves(15)
+    for each in SELECTABLE:
+        render_all(drawing, found, each)
+
+    def measured(language: str) -> None:
+        for _ in range(rounds):
+            render_all(drawing, found, language)
+
+    list(itertools.starmap(measured, [(language,)]))
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench languages", description=__doc__)
     parser.add_argument("--smoke", action="store_true", help="a small, quick run")
+    parser.add_argument("--only", choices=SELECTABLE, help="one language, for callgrind")
     args = parser.parse_args(argv)
+    if args.only:
+        one_language(args.only)
+        return
     print("\n".join(figures(args.smoke)))

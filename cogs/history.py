@@ -43,7 +43,7 @@ from games import GAMES
 from games.core.panels import Panel
 from games.core.protocol import Game
 from games.core.replay import jump, round_starts
-from games.core.text import Text, plain, t, tc, tn
+from games.core.text import Num, Text, plain, t, tc, tn
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -130,10 +130,10 @@ def history_message(
             "Newest first · {game} · with <@{user}> · {n} in all",
             game=which,
             user=user_id,
-            n=found.total,
+            n=Num(found.total),  # a busy server's thousands, grouped as its language does
         )
     else:
-        scope = t("Newest first · {game} · {n} in all", game=which, n=found.total)
+        scope = t("Newest first · {game} · {n} in all", game=which, n=Num(found.total))
     embed = discord.Embed(
         title=say(t("📜 Finished matches on this server"), language),
         description=say(scope if found.total else nothing_found(game, user_id), language),

@@ -12,10 +12,10 @@ from discord.ext import commands
 from bot.permissions import IN_CHANNEL, missing
 from cogs import render
 from cogs.components import guarded
-from cogs.speech import commands_in, languages, personal, say
+from cogs.speech import languages, personal, say
 from cogs.table.buttons import always_ask_message
 from games import GAMES
-from games.core.text import Text, t
+from games.core.text import Text, slash, t
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -116,7 +116,7 @@ def help_embed(language: str) -> discord.Embed:
             name=say(group, language),
             value="\n".join(
                 # The syntax is Discord's, not a sentence: its names follow the reader's app.
-                f"`{commands_in(syntax, language)}` — {say(what, language)}"
+                f"`{say(slash(syntax), language)}` — {say(what, language)}"
                 for syntax, what in commands_
             ),
             inline=False,

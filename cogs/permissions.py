@@ -6,7 +6,7 @@ import discord
 
 from bot.errors import UserError
 from bot.permissions import FOR_PICTURES, NEEDED, in_a_thread, missing
-from games.core.text import Names, t
+from games.core.text import Names, slash, t
 
 
 def require_permissions(
@@ -39,7 +39,7 @@ def require_permissions(
                 "/settings pictures:False).",
                 channel=where,
                 permissions=names,
-                command=again,
+                command=slash(again),
             )
         )
     raise UserError(
@@ -49,7 +49,7 @@ def require_permissions(
             "Channel → Permissions; then try {command} again.",
             channel=where,
             permissions=names,
-            command=again,
+            command=slash(again),
         )
     )
 

@@ -25,7 +25,7 @@ from cogs.pictures import attach, pictures_on
 from cogs.speech import label, personal, say
 from games import GAMES
 from games.core.levels import LEVEL_NAMES, LEVELS
-from games.core.text import Text, t, tc, tn
+from games.core.text import Num, Text, t, tc, tn
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -81,7 +81,8 @@ def ordinal(place: int) -> Text:
 
 
 def games_played(count: int) -> Text:
-    return tn("{n} game", "{n} games", n=count)
+    # Counts reach the thousands: grouped as the reader's language does (1,234 / 1.234).
+    return tn("{n} game", "{n} games", n=Num(count))
 
 
 async def how_rated(client: discord.Client, guild_id: int) -> Text:
@@ -133,7 +134,7 @@ def leaderboard_message(
         "games · /stats for one player",
         page=found.page + 1,
         pages=found.pages,
-        total=found.total,
+        total=Num(found.total),
         mark=PROVISIONAL,
         least=PROVISIONAL_GAMES,
     )
@@ -211,7 +212,11 @@ def stats_embed(found: PlayerStats, language: str) -> discord.Embed:
     recent = found.history[-SPARK_POINTS:]
     lines = [
         head,
-        t("**Games:** {games} · **Wins:** {wins}", games=rating.games, wins=found.wins),
+        t(
+            "**Games:** {games} · **Wins:** {wins}",
+            games=Num(rating.games),
+            wins=Num(found.wins),
+        ),
         t("**Places:** {places}", places=places),
         t(
             "**Rating:** `{curve}` {low}–{high}",

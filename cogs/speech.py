@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 import weakref
 from collections import OrderedDict
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,7 +24,7 @@ from discord import app_commands
 from discord.utils import escape_markdown, escape_mentions
 
 from games.core.text import Text
-from games.core.translations import ENGLISH, SELECTABLE, catalog, language_for, render
+from games.core.translations import COMMAND, ENGLISH, SELECTABLE, catalog, language_for, render
 
 if TYPE_CHECKING:
     from bot.client import CookieJar
@@ -43,43 +42,10 @@ _LINK = re.compile(r"https?://[^\s<>()\[\]*`|~]+")
 
 
 def say(text: str, language: str) -> str:
-    """Markdown text (message content, embed parts) in ``language``, its data escaped;
-    the slash commands it names as the reader's Discord app shows them."""
-    said = render(text, language, escape)
-    # Options are named only after their command ("/settings pictures:"): no slash, nothing
-    # to rename.
-    if language == ENGLISH or "/" not in said:
-        return said
-    return commands_in(said, language)
-
-
-# "/play", "/deck import", "game:", "pictures:False": a command or an option named in a
-# sentence, to be written as the reader's Discord app lists it (its localised name).
-_COMMAND_WORDS = re.compile(r"(?<![\w/.:<])/([a-z_]+)(?: ([a-z_]+)\b)?|(?<![\w/<])([a-z_]{2,}):")
-
-
-@lru_cache(maxsize=4096)
-def commands_in(text: str, language: str) -> str:
-    """``text`` with each slash command and option it names in ``language``, where the
-    catalog has the name (else as it is: Discord knows the English name too)."""
-
-    def swap(found: re.Match[str]) -> str:
-        if found[3] is not None:
-            return command_name(found[3], language) + ":"
-        words = "/" + command_name(found[1], language)
-        if found[2] is not None:
-            words += " " + command_name(found[2], language)
-        return words
-
-    return _COMMAND_WORDS.sub(swap, text)
-
-
-@lru_cache(maxsize=1024)
-def command_name(name: str, language: str) -> str:
-    """A command's or an option's name as Discord shows it in ``language``."""
-    if (COMMAND, name) not in catalog(language).messages:
-        return name
-    return render(Text(name, context=COMMAND), language).lower()
+    """Markdown text (message content, embed parts) in ``language``, its data escaped.
+    The slash commands a sentence names come as the reader's Discord app lists them: the
+    catalog has them so (``translations.with_commands``), and ``slash`` for one alone."""
+    return render(text, language, escape)
 
 
 def label(text: str, language: str) -> str:
@@ -192,7 +158,6 @@ NAMES = (
     app_commands.TranslationContextLocation.group_name,
     app_commands.TranslationContextLocation.parameter_name,
 )
-COMMAND = "command"  # the catalog's context of command, group and option names
 
 
 class CatalogTranslator(app_commands.Translator):

@@ -252,7 +252,6 @@ def templates() -> jinja2.Environment:
     )
     env.filters["when"] = pages.when
     env.filters["day"] = pages.day
-    env.filters["rating"] = pages.rating
     words.install(env)
     return env
 

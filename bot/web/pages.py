@@ -17,7 +17,7 @@ from bot.tournaments.tiebreakers import TIEBREAKS, tiebreak_name, tiebreaker_tex
 from bot.web.bracket import Part, bracket_parts
 from bot.web.reader import Curve, TableNow, step_now
 from games.core.protocol import Game
-from games.core.text import Text, t
+from games.core.text import Num, Text, t
 from games.core.translations import ENGLISH, render
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -205,7 +205,8 @@ class CurveSvg:
     sentence: str = ""  # set (a Text): the curve is said, not drawn
     points: str = ""  # the polyline's "x,y x,y"
     dots: list[tuple[str, str]] = field(default_factory=list)  # the last DOTS points
-    grid: list[tuple[str, str]] = field(default_factory=list)  # (y, rating label or "")
+    # (y, the rating labelled there, written in the page's language; None: no label)
+    grid: list[tuple[str, int | None]] = field(default_factory=list)
     ticks: tuple[str, str] = ("", "")  # under the first and the last match
     width: int = 480
     height: int = 190
@@ -215,10 +216,6 @@ class CurveSvg:
     bottom: int = 160
 
 
-def rating(value: int) -> str:
-    return f"{value:,}"
-
-
 def curve_svg(curve: Curve) -> CurveSvg:
     """A rating curve: the line and its dots over light lines at the highest rating, the
     middle and the lowest (the baseline), the two ends labelled; the first and the last
@@ -226,7 +223,7 @@ def curve_svg(curve: Curve) -> CurveSvg:
     values = [value for _, value in curve.points]
     if len(values) < 2:
         said = (
-            t("One rated match so far: {rating}.", rating=rating(values[0]))
+            t("One rated match so far: {rating}.", rating=Num(values[0]))
             if values
             else t("No rated match yet.")
         )
@@ -244,10 +241,10 @@ def curve_svg(curve: Curve) -> CurveSvg:
 
     xy = [f"{left + i * step:.1f},{y(v):.1f}" for i, v in enumerate(values)]
     if high == low:
-        grid = [(f"{y(low):.1f}", rating(low))]
+        grid = [(f"{y(low):.1f}", low)]
     else:
-        grid = [(f"{top:.1f}", rating(high)), (f"{(top + bottom) / 2:.1f}", "")]
-        grid.append((f"{bottom:.1f}", rating(low)))
+        grid = [(f"{top:.1f}", high), (f"{(top + bottom) / 2:.1f}", None)]
+        grid.append((f"{bottom:.1f}", low))
     return CurveSvg(
         curve.game,
         values[-1],

@@ -10,7 +10,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from games.core.text import Text, tc
-from games.core.translations import ENGLISH, PSEUDO, render
+from games.core.translations import ENGLISH, PSEUDO, number, render
 from games.core.words import place
 
 # A page's ``<html lang>`` for each of our codes (BCP 47); the pseudo-locale is English
@@ -106,6 +106,12 @@ def state(context: jinja2.runtime.Context, code: str) -> str:
     return code if found is None else render(found, _language(context))
 
 
+@jinja2.pass_context
+def rating(context: jinja2.runtime.Context, value: int | None) -> str:
+    """A rating in the page's language's digits (1,120 / 1.120); none: nothing."""
+    return "" if value is None else number(value, _language(context))
+
+
 def install(env: jinja2.Environment) -> None:
     env.globals.update(
         t=t_page,
@@ -119,3 +125,4 @@ def install(env: jinja2.Environment) -> None:
         end=end,
     )
     env.filters["say"] = say
+    env.filters["rating"] = rating

@@ -10,6 +10,7 @@ from discord import app_commands
 
 from bot.errors import UserError
 from bot.permissions import FOR_THREADS
+from bot.recurrence import days_text
 from bot.service.schedules import Schedules
 from bot.store.schedule_records import ScheduleRecord
 from cogs import render
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from bot.client import CookieJar
 
 RULE_OPTIONS = {
-    "days": "Weekdays, like fri or mon, thu; or one date, like 2027-01-15",
+    "days": "Weekdays, like fri or mon, thu; or one date, like 2027-01-15",  # any language
     "time": "Local time of the start, like 20:00",
     "zone": "IANA time zone, like Europe/Berlin (default: the server's, /settings time_zone)",
     "signup_hours": "Sign-up opens this many hours before the start (default 24)",
@@ -44,10 +45,11 @@ WHICH = {"schedule": "The schedule's id (/tournament schedule list); default: th
 
 def schedule_line(schedule: ScheduleRecord) -> Text:
     return t(
-        "**{id}** · **{game}** in <#{channel}> · next <t:{at}:F> ({time} {zone})",
+        "**{id}** · **{game}** in <#{channel}> · {days}, {time} {zone} · next <t:{at}:F>",
         id=schedule.schedule_id,
         game=GAMES[schedule.game].name,
         channel=schedule.channel_id,
+        days=days_text(schedule.weekdays),
         at=int(schedule.occurrence),
         time=schedule.at_time,
         zone=schedule.zone,

@@ -7,6 +7,7 @@ each game's options model), so a new game needs nothing here.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import secrets
 import sys
@@ -35,6 +36,8 @@ from games.cli.simulate import (
 from games.core.options import describe, with_choice
 from games.core.protocol import Game, GameState, Picturing, Searching
 from games.core.replay import ReplayError, load_export, replay
+from games.core.text import t
+from games.core.translations import SELECTABLE, language_for, render
 
 
 class UsageError(Exception):
@@ -145,6 +148,13 @@ def parser() -> argparse.ArgumentParser:
         "--think", type=float, default=1.0, help="seconds a search bot thinks per decision"
     )
     play.add_argument("--save", type=Path, help="write the match to this JSON file at the end")
+    play.add_argument(
+        "--language",
+        choices=SELECTABLE,
+        default=None,
+        help="the table's language (default: your system's, from LC_ALL / LC_MESSAGES / "
+        "LANG, else English)",
+    )
     play.add_argument("--pictures", type=Path, metavar="DIR", help=PICTURES_HELP + " (your seat's)")
 
     again = sub("replay", "Step through an exported match (/export in Discord, or --save).")
@@ -177,6 +187,16 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def system_language(environ: dict[str, str] | None = None) -> str:
+    """The language the terminal's locale names ("ko_KR.UTF-8" is Korean), else English."""
+    environ = dict(os.environ) if environ is None else environ
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        found = environ.get(variable, "").split(".")[0].split("@")[0]
+        if found:
+            return language_for(found)
+    return language_for(None)
+
+
 def run_play(args: argparse.Namespace, console: Console, ask: Callable[[str], str]) -> int:
     game = game_of(args.game)
     players = players_of(game, args.players)
@@ -192,7 +212,8 @@ def run_play(args: argparse.Namespace, console: Console, ask: Callable[[str], st
     if args.think <= 0:
         raise UsageError("--think takes a number of seconds above 0.")
     seed = args.seed if args.seed is not None else secrets.randbits(63)
-    names = seat_names(players, sorted(human_seats))
+    language = args.language or system_language()
+    names = seat_names(players, sorted(human_seats), language)
     folder = picture_folder(game, args.pictures)
     on_state = None
     if folder is not None:
@@ -208,6 +229,7 @@ def run_play(args: argparse.Namespace, console: Console, ask: Callable[[str], st
         ask=ask,
         pause=args.pause,
         on_state=on_state,
+        language=language,
         bot=lambda state, decision: bot_move(
             game,
             args.bot_kind,
@@ -226,7 +248,10 @@ def run_play(args: argparse.Namespace, console: Console, ask: Callable[[str], st
             export = table.export(options.model_dump(mode="json"), seed)
             args.save.write_text(export.model_dump_json(indent=1), encoding="utf-8")
     # The seed is a secret of the match until it ends.
-    console.print(f"Seed {seed}: --seed {seed} deals this match again.")
+    console.print(
+        render(t("Seed {seed}: --seed {seed} deals this match again.", seed=seed), language),
+        markup=False,
+    )
     return 0
 
 

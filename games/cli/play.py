@@ -28,6 +28,8 @@ from games.core.protocol import (
     Outcome,
 )
 from games.core.replay import ExportedAction, ExportedSeat, MatchExport, move_label
+from games.core.text import Text, t
+from games.core.translations import ENGLISH, render
 from games.core.words import BOT_NAMES
 
 _SPLIT = re.compile(r"[\s,;]+")
@@ -38,14 +40,24 @@ class Quit(Exception):
 
 
 class BadInput(Exception):
-    """What was typed is not a move; ``str(exc)`` says what to type instead."""
+    """What was typed is not a move; ``exc.text`` says what to type instead."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text)
+        self.text = text
 
 
-def seat_names(players: int, humans: Sequence[int]) -> list[str]:
+def seat_names(players: int, humans: Sequence[int], language: str = ENGLISH) -> list[str]:
+    """The people's seats named in their language ("Player", "플레이어 2"), the bots' by
+    their own names."""
     bots = iter(BOT_NAMES)
     if len(humans) == 1:
-        return ["Player" if s in humans else next(bots) for s in range(players)]
-    return [f"Player {s + 1}" if s in humans else next(bots) for s in range(players)]
+        alone = render(t("Player"), language)
+        return [alone if s in humans else next(bots) for s in range(players)]
+    return [
+        render(t("Player {n}", n=s + 1), language) if s in humans else next(bots)
+        for s in range(players)
+    ]
 
 
 def parse_picks(text: str, decision: Decision, *, can_pass: bool) -> list[Option] | None:
@@ -54,28 +66,45 @@ def parse_picks(text: str, decision: Decision, *, can_pass: bool) -> list[Option
     if words in (["q"], ["quit"], ["exit"]):
         raise Quit()
     if not words:
-        raise BadInput("Type the number of a move (like 1), or q to quit.")
+        raise BadInput(t("Type the number of a move (like 1), or q to quit."))
     if can_pass and words == ["0"]:
         return None
     try:
         numbers = [int(w) for w in words]
     except ValueError:
         raise BadInput(
-            f"{text.strip()!r} is not a move number: type a number like 1, or q to quit."
+            t(
+                "'{typed}' is not a move number: type a number like 1, or q to quit.",
+                typed=text.strip(),
+            )
         ) from None
     count = len(decision.options)
     for number in numbers:
         if not 1 <= number <= count:
             lowest = 0 if can_pass else 1
-            raise BadInput(f"There is no move {number}: pick a number from {lowest} to {count}.")
+            raise BadInput(
+                t(
+                    "There is no move {number}: pick a number from {lowest} to {count}.",
+                    number=number,
+                    lowest=lowest,
+                    count=count,
+                )
+            )
     if len(set(numbers)) != len(numbers):
-        raise BadInput("Pick each move only once.")
+        raise BadInput(t("Pick each move only once."))
     low, high = decision.min_picks, decision.max_picks
     if not low <= len(numbers) <= high:
         if high == 1:
-            raise BadInput("Pick just one move: a single number.")
-        wanted = str(low) if low == high else f"{low} to {high}"
-        raise BadInput(f"Pick {wanted} moves, as numbers separated by spaces (like 1 3).")
+            raise BadInput(t("Pick just one move: a single number."))
+        if low == high:
+            raise BadInput(t("Pick {n} moves, as numbers separated by spaces (like 1 3).", n=low))
+        raise BadInput(
+            t(
+                "Pick {low} to {high} moves, as numbers separated by spaces (like 1 3).",
+                low=low,
+                high=high,
+            )
+        )
     return [decision.options[n - 1] for n in numbers]
 
 
@@ -96,6 +125,10 @@ class Table:
     _declined: set[tuple[int, str]] = field(default_factory=set)
     _passed: set[tuple[int, str]] = field(default_factory=set)
     _shown: int | None = None  # the human whose hand may be on screen now
+    language: str = ENGLISH  # everything the table prints, in the catalog's words
+
+    def say(self, text: str) -> str:
+        return render(text, self.language)
 
     @property
     def hot_seat(self) -> bool:
@@ -134,7 +167,12 @@ class Table:
             # Everyone grabbed or passed: the race's clock closes it, nobody's fault.
             closing = races[0]
             assert closing.default is not None
-            self.play(closing.seat, closing.default, "the race is closed", who="⏱️ Time")
+            self.play(
+                closing.seat,
+                closing.default,
+                t("the race is closed"),
+                who=self.say(t("⏱️ Time")),
+            )
             return
         if not duties:
             raise RuntimeError(f"{self.game.key}: nobody can move but the match is not over")
@@ -167,7 +205,7 @@ class Table:
             ExportedAction(seq=before, seat=seat, action=action.encode(), at=time.time())
         )
         who = who or (f"🤖 {self.state.names[seat]}" if bot else self.state.names[seat])
-        self.console.print(markup(f"**{who}**: {label}"))
+        self.console.print(markup(self.say(t("**{who}**: {label}", who=who, label=label))))
         self.print_events(events)
         if bot and self.pause:
             self.sleep(self.pause)
@@ -175,7 +213,7 @@ class Table:
     def print_events(self, events: Sequence[Event]) -> None:
         for event in events:
             if event.visible_for(self.viewer):
-                self.console.print(markup(f"   {event.text}"))
+                self.console.print(markup(f"   {self.say(event.text)}"))
 
     # --- people --------------------------------------------------------------------------
     def ask_human(self, decision: Decision, *, can_pass: bool) -> bool:
@@ -183,12 +221,22 @@ class Table:
         name = self.state.names[seat]
         if self.hot_seat and self._shown != seat:
             self.console.clear()
-            self.console.print(panel(self.game.panels(self.game.view(self.state, None)).table))
-            self.ask(f"Pass the keyboard to {name}, then press Enter (nobody else looking). ")
+            self.console.print(
+                panel(self.game.panels(self.game.view(self.state, None)).table, self.language)
+            )
+            self.ask(
+                self.say(
+                    t(
+                        "Pass the keyboard to {name}, then press Enter (nobody else looking).",
+                        name=name,
+                    )
+                )
+                + " "
+            )
             self.console.clear()
         self._shown = seat
         self.show_seat(seat, decision, can_pass=can_pass)
-        prompt = _prompt(name, decision, can_pass=can_pass)
+        prompt = self.say(_prompt(name, decision, can_pass=can_pass)) + " "
         while True:
             try:
                 line = self.ask(prompt)
@@ -197,15 +245,17 @@ class Table:
             try:
                 chosen = parse_picks(line, decision, can_pass=can_pass)
                 if chosen is None:
-                    self.console.print(f"{name} passes.")
+                    self.console.print(self.say(t("{name} passes.", name=name)))
                     return False
                 action = decision.pick(chosen)
                 self.play(seat, action, _label(decision, action), bot=False)
             except BadInput as exc:
-                self.console.print(f"[yellow]{exc}[/yellow]")
+                self.console.print(self.say(exc.text), style="yellow", markup=False)
                 continue
             except IllegalAction as exc:
-                self.console.print(markup(f"{exc} Pick another move."))
+                self.console.print(
+                    markup(self.say(t("{error} Pick another move.", error=exc.text)))
+                )
                 continue
             if self.hot_seat:
                 self.console.clear()  # the next player must not find this hand on screen
@@ -214,23 +264,26 @@ class Table:
 
     def show_seat(self, seat: int, decision: Decision, *, can_pass: bool) -> None:
         panels = self.game.panels(self.game.view(self.state, seat))
-        self.console.print(panel(panels.table))
+        self.console.print(panel(panels.table, self.language))
         if panels.hand is not None:
-            self.console.print(panel(panels.hand, title=f"🃏 {self.state.names[seat]}'s hand"))
-        self.console.print(markup(f"**{decision.prompt}**"))
+            title = self.say(t("🃏 {name}'s hand", name=self.state.names[seat]))
+            self.console.print(panel(panels.hand, self.language, title=title))
+        self.console.print(markup(f"**{self.say(decision.prompt)}**"))
         group = None
         for number, option in enumerate(decision.options, start=1):
             if option.group and option.group != group:
                 group = option.group
-                self.console.print(markup(f"  *{group}*"))
+                self.console.print(markup(f"  *{self.say(group)}*"))
             emoji = f"{option.emoji} " if option.emoji else ""
-            self.console.print(markup(f"  {number:>2}. {emoji}{option.label}"))
+            self.console.print(markup(f"  {number:>2}. {emoji}{self.say(option.label)}"))
         if can_pass:
-            self.console.print("   0. Pass")
+            self.console.print(f"   0. {self.say(t('Pass'))}", markup=False)
 
     def show_end(self, outcome: Outcome) -> None:
-        self.console.print(panel(self.game.panels(self.game.view(self.state, None)).table))
-        self.console.print(markup(f"**Game over.** {outcome.reason}"))
+        self.console.print(
+            panel(self.game.panels(self.game.view(self.state, None)).table, self.language)
+        )
+        self.console.print(markup(self.say(t("**Game over.** {reason}", reason=outcome.reason))))
         for placement in outcome.placements:
             name = self.state.names[placement.seat]
             self.console.print(f"  {placement.place}. {name} · {placement.score}")
@@ -250,16 +303,33 @@ class Table:
         )
 
 
-def _prompt(name: str, decision: Decision, *, can_pass: bool) -> str:
+def _prompt(name: str, decision: Decision, *, can_pass: bool) -> Text:
     low, high = decision.min_picks, decision.max_picks
     if high == 1:
-        what = "type a move number"
-    elif low == high:
-        what = f"type {low} move numbers (like 1 3)"
-    else:
-        what = f"type {low} to {high} move numbers (like 1 3)"
-    passing = ", 0 to pass" if can_pass else ""
-    return f"{name}, {what}{passing}, or q to quit: "
+        if can_pass:
+            return t("{name}, type a move number, 0 to pass, or q to quit:", name=name)
+        return t("{name}, type a move number, or q to quit:", name=name)
+    if low == high:
+        if can_pass:
+            return t(
+                "{name}, type {n} move numbers (like 1 3), 0 to pass, or q to quit:",
+                name=name,
+                n=low,
+            )
+        return t("{name}, type {n} move numbers (like 1 3), or q to quit:", name=name, n=low)
+    if can_pass:
+        return t(
+            "{name}, type {low} to {high} move numbers (like 1 3), 0 to pass, or q to quit:",
+            name=name,
+            low=low,
+            high=high,
+        )
+    return t(
+        "{name}, type {low} to {high} move numbers (like 1 3), or q to quit:",
+        name=name,
+        low=low,
+        high=high,
+    )
 
 
 def _label(decision: Decision, action: Action) -> str:

@@ -13,6 +13,7 @@ from rich.panel import Panel as RichPanel
 from rich.text import Text
 
 from games.core.panels import Panel
+from games.core.translations import ENGLISH, render
 
 ACCENTS = {"neutral": "yellow", "turn": "green", "battle": "red", "done": "bright_yellow"}
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -28,21 +29,22 @@ def markup(text: str) -> Text:
     return Text.from_markup(safe)
 
 
-def panel(source: Panel, *, title: str | None = None) -> RenderableType:
+def panel(source: Panel, language: str = ENGLISH, *, title: str | None = None) -> RenderableType:
+    """A panel with its words in ``language``."""
     parts: list[RenderableType] = []
     if source.description:
-        parts.append(markup(source.description))
+        parts.append(markup(render(source.description, language)))
     for field in source.fields:
         if parts:
             parts.append(Text(""))
-        parts.append(markup(f"**{field.name}**"))
-        parts.append(Padding(markup(field.value), (0, 0, 0, 2)))
+        parts.append(markup(f"**{render(field.name, language)}**"))
+        parts.append(Padding(markup(render(field.value, language)), (0, 0, 0, 2)))
     if source.footer:
         # In the body rather than on the border, where a long footer would be cut short.
-        parts += [Text(""), Text(source.footer, style="dim italic")]
+        parts += [Text(""), Text(render(source.footer, language), style="dim italic")]
     return RichPanel(
         Group(*parts) if parts else Text(""),
-        title=markup(title or source.title),
+        title=markup(title or render(source.title, language)),
         title_align="left",
         border_style=ACCENTS.get(source.accent, "yellow"),
         box=box.ROUNDED,

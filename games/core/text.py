@@ -18,6 +18,7 @@ Arguments:
 - a ``Text`` is rendered in the same language;
 - an ``int`` is written as digits (ids, years and ratings take no separators); ``Num`` for
   a quantity that takes the language's grouping; a ``float`` in the language's decimals;
+- ``Weekday`` is a day of the week, by its name in the language;
 - ``Names`` is a list, joined the language's way ("Ana, Ben and Cleo", "Ana、Ben、Cleo").
 
 Message ids use named ``{placeholders}`` only (no format specs), so a translation may put
@@ -32,13 +33,23 @@ from typing import Annotated, Any
 
 from pydantic import PlainSerializer, WrapValidator
 
-Arg = Any  # str | int | float | Text | Num | Names: checked where rendered
+Arg = Any  # str | int | float | Text | Num | Weekday | Names: checked where rendered
 
 
 class Num(float):
     """A quantity written with the language's digit grouping and decimals (1,500 / 1.500)."""
 
     __slots__ = ()
+
+
+class Weekday(int):
+    """A day of the week (Monday 0 ... Sunday 6), named as the reader's language names it."""
+
+    __slots__ = ()
+
+
+# English's names, for the Text's own value (other languages' are CLDR's, through Babel).
+WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 class Names(tuple):
@@ -66,9 +77,9 @@ class Text(str):
     plural: str | None
     context: str | None
     args: Mapping[str, Arg]
-    # Its renderings so far, by language and escape: a Text never changes, and the same
+    # Its renderings so far, by language (and escape, if any): a Text never changes, and the same
     # one (a card's name, a button, a set's line) is shown at move after move.
-    rendered: dict[tuple[str, object], str] | None
+    rendered: dict[str | tuple[str, object], str] | None
 
     def __new__(
         cls,
@@ -145,6 +156,12 @@ def plain(value: str) -> Text:
     return Text(None, {"": value}, english=value)
 
 
+def slash(syntax: str) -> Text:
+    """A slash command as typed ("/play", "/settings language:"), which the reader sees
+    as their Discord app lists it (its localised names): ours, not a name to escape."""
+    return Text(None, {"slash": syntax}, english=syntax)
+
+
 def joined(parts: Iterable[str], sep: str = "\n", *, lead: str = "", end: str = "") -> Text:
     """Complete lines (or sentences) shown together, each in the reader's language: a list of
     problems, a bulleted block, a rulebook's paragraphs. Never for pieces of one sentence:
@@ -171,6 +188,8 @@ def english_plural(n: float) -> bool:
 
 def _english(msgid: str | None, plural: str | None, args: Mapping[str, Arg]) -> str:
     if msgid is None:
+        if "slash" in args:
+            return str(args["slash"])
         if "parts" in args:
             return laid_out([str(part) for part in args["parts"]], args, str(args["sep"]))
         return str(args.get("", ""))
@@ -187,6 +206,8 @@ def english_arg(value: Arg) -> str:
         return english_list([english_arg(item) for item in value])
     if isinstance(value, bool):
         raise TypeError("a bool is no word: pass a Text")
+    if isinstance(value, Weekday):
+        return WEEKDAY_NAMES[value]
     if isinstance(value, float):
         return f"{value:,.10g}" if isinstance(value, Num) else f"{value:.10g}"
     return str(value)
@@ -206,6 +227,8 @@ def _dump_arg(value: Arg) -> Any:
         return {"l": [_dump_arg(item) for item in value]}
     if isinstance(value, Num):
         return {"q": float(value)}
+    if isinstance(value, Weekday):
+        return {"w": int(value)}
     return value if isinstance(value, int | float) else str(value)
 
 
@@ -217,6 +240,8 @@ def _load_arg(value: Any) -> Arg:
             return Names(_load_arg(item) for item in value["l"])
         if "q" in value:
             return Num(value["q"])
+        if "w" in value:
+            return Weekday(value["w"])
     return value
 
 

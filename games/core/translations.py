@@ -15,22 +15,25 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 
 from babel import Locale
+from babel.dates import get_day_names
 from babel.lists import format_list
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
+from games.core import korean
 from games.core.cards import DATA_DIR
-from games.core.text import Names, Num, Text, english_arg, english_list, laid_out
+from games.core.text import Names, Num, Text, Weekday, english_arg, english_list, laid_out
 
 LOCALES_DIR: Path = DATA_DIR / "locales"
 ENGLISH = "en"
 PSEUDO = "pseudo"
+COMMAND = "command"  # the catalog's context of slash command, group and option names
 # Shipped languages, English first; the codes are the catalogs' file names.
 LANGUAGES: tuple[str, ...] = ("en", "ko", "ja", "es", "pt_BR")
 # The languages a server or a person may choose, with the pseudo-locale last.
@@ -72,12 +75,19 @@ def language_for(locale: str | None) -> str:
     return base if base in LANGUAGES else ENGLISH
 
 
+Messages = dict[tuple[str | None, str], str | tuple[str, ...]]
+
+
 @dataclass(frozen=True)
 class Catalog:
     code: str
-    messages: dict[tuple[str | None, str], str | tuple[str, ...]]
+    messages: Messages
     plural_index: Callable[[int], int]
     babel_locale: Locale
+    # Slash commands' and options' names as Discord lists them in this language.
+    commands: Mapping[str, str] = field(default_factory=dict)
+    # The language's particles chosen by the word before them, once it is known (Korean).
+    particles: Callable[[str, Mapping[str, str]], str] | None = None
 
 
 @cache
@@ -88,7 +98,7 @@ def catalog(code: str) -> Catalog:
 
 
 def read_catalog(code: str, path: Path) -> Catalog:
-    messages: dict[tuple[str | None, str], str | tuple[str, ...]] = {}
+    messages: Messages = {}
     with path.open("rb") as handle:
         po = read_po(handle, locale=code)
     for message in po:
@@ -101,7 +111,56 @@ def read_catalog(code: str, path: Path) -> Catalog:
         elif message.string:
             messages[(message.context, key)] = message.string
     expression = PLURAL_FORMS[code].split("plural=", 1)[1].rstrip(";")
-    return Catalog(code, messages, gettext.c2py(expression), Locale.parse(code))
+    names = command_names(messages)
+    return Catalog(
+        code,
+        with_commands(messages, names),
+        gettext.c2py(expression),
+        Locale.parse(code),
+        names,
+        korean.particles if code == "ko" else None,
+    )
+
+
+# "/play", "/deck import", "game:", "pictures:False": a slash command or an option named in
+# a sentence, written as the reader's Discord app lists it (its localised name).
+_COMMAND_WORDS = re.compile(r"(?<![\w/.:<])/([a-z_]+)(?: ([a-z_]+)\b)?|(?<![\w/<])([a-z_]{2,}):")
+
+
+def command_names(messages: Messages) -> dict[str, str]:
+    """Every command's, group's and option's name in a catalog, as Discord lists it."""
+    return {key[1]: str(value).lower() for key, value in messages.items() if key[0] == COMMAND}
+
+
+def with_commands(messages: Messages, names: Mapping[str, str]) -> Messages:
+    """The catalog's sentences with the commands they name written in its language, once
+    as it is read: a sentence's commands are the translator's words, never a name's (a
+    player called "/play" keeps it), and no message pays for it each time it is rendered."""
+    for key, value in messages.items():
+        if key[0] != COMMAND:
+            messages[key] = (
+                tuple(commands_in(form, names) for form in value)
+                if isinstance(value, tuple)
+                else commands_in(value, names)
+            )
+    return messages
+
+
+def commands_in(text: str, names: Mapping[str, str]) -> str:
+    """``text`` with each slash command and option it names as ``names`` has it (else as
+    it is: Discord knows the English name too)."""
+    if "/" not in text and ":" not in text:
+        return text
+
+    def swap(found: re.Match[str]) -> str:
+        if found[3] is not None:
+            return names.get(found[3], found[3]) + ":"
+        words = "/" + names.get(found[1], found[1])
+        if found[2] is not None:
+            words += " " + names.get(found[2], found[2])
+        return words
+
+    return _COMMAND_WORDS.sub(swap, text)
 
 
 def render(value: str, language: str = ENGLISH, escape: Escape | None = None) -> str:
@@ -118,7 +177,7 @@ def render(value: str, language: str = ENGLISH, escape: Escape | None = None) ->
     # each of the nine or so Texts of a message, 5 % of the move's rendering.
     memo = value.rendered
     if memo is not None:
-        found = memo.get((language, escape))
+        found = memo.get(language if escape is None else (language, escape))
         if found is not None:
             return found
     return render_in(catalog(language), value, escape)
@@ -133,7 +192,9 @@ def _render(text: Text, book: Catalog, escape: Escape | None) -> str:
     memo = text.rendered
     if memo is None:
         memo = text.rendered = {}
-    key = (book.code, escape)
+    # Unescaped (components, pictures) by the code alone: English needs no memo there, and
+    # a tuple made and hashed at each look-up was a language's largest cost over English.
+    key = book.code if escape is None else (book.code, escape)
     found = memo.get(key)
     if found is None:
         if len(memo) >= 8:  # an escape made afresh at each call must not grow it for ever
@@ -144,6 +205,8 @@ def _render(text: Text, book: Catalog, escape: Escape | None) -> str:
 
 def _rendered(text: Text, book: Catalog, escape: Escape | None) -> str:
     if text.msgid is None:
+        if "slash" in text.args:  # ours, not data: nothing to escape
+            return commands_in(text.args["slash"], book.commands)
         if "parts" in text.args:
             parts = [_arg(part, book, escape) for part in text.args["parts"]]
             sep = text.args["sep"]  # a Text (", then ") is words; a plain str is layout
@@ -155,7 +218,10 @@ def _rendered(text: Text, book: Catalog, escape: Escape | None) -> str:
     template = _template(text, book)
     if not text.args:
         return template
-    return template.format_map({key: _arg(value, book, escape) for key, value in text.args.items()})
+    values = {key: _arg(value, book, escape) for key, value in text.args.items()}
+    if book.particles is not None and "(" in template:
+        template = book.particles(template, values)
+    return template.format_map(values)
 
 
 def _template(text: Text, book: Catalog) -> str:
@@ -193,6 +259,8 @@ def _arg(value: object, book: Catalog, escape: Escape | None) -> str:
         if book.code == PSEUDO:  # its "and" looks foreign too
             return ", ".join(items[:-1]) + f" {'and'.translate(_ACCENTED)} " + items[-1]
         return _list(tuple(items), book.code)
+    if isinstance(value, Weekday):
+        return weekday_name(int(value), book.code)
     if isinstance(value, Num):
         return _number(float(value), book.code, grouped=True)
     if isinstance(value, float):
@@ -205,6 +273,22 @@ def _arg(value: object, book: Catalog, escape: Escape | None) -> str:
 @lru_cache(maxsize=4096)
 def _list(items: tuple[str, ...], code: str) -> str:
     return format_list(list(items), locale=code) if items else ""
+
+
+@lru_cache(maxsize=64)
+def weekday_name(day: int, code: str) -> str:
+    """Monday (0) to Sunday (6) as ``code`` writes it in a sentence (CLDR's, by Babel)."""
+    if code == PSEUDO:  # a word inside a sentence: accented, as its "and" is
+        return english_arg(Weekday(day)).translate(_ACCENTED)
+    if code == ENGLISH:
+        return english_arg(Weekday(day))
+    return str(get_day_names("wide", locale=code)[day])
+
+
+def number(value: float, language: str) -> str:
+    """A quantity alone (a rating on a chart's axis) as ``language`` groups it: 1,120 in
+    English, 1.120 in Spanish and Portuguese."""
+    return _number(float(value), language, grouped=True)
 
 
 @lru_cache(maxsize=4096)

@@ -201,3 +201,59 @@ def test_bots_may_search_in_every_game(monkeypatch) -> None:  # type: ignore[no-
     args = ["play", "cookie_chomper", "--seed", "4", "--bot-kind", "search", "--think", "0.01"]
     code, screen, _ = dry_run([*args, "--pause", "0"])
     assert code == 0 and "Game over." in screen
+
+
+def test_a_terminal_in_korean_plays_in_korean_and_language_picks_another() -> None:
+    args = ["play", "toss_your_cookies", "--players", "3", "--seed", "11", "--pause", "0"]
+    code, _, typed = dry_run(args)
+    assert code == 0
+    stdin = "\n".join(["abc", *typed]) + "\n"
+    korean = subprocess.run(
+        [sys.executable, "-m", "games", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={
+            "PYTHONIOENCODING": "utf-8",
+            "COLUMNS": "100",
+            "PATH": "/usr/bin:/bin",
+            "LANG": "ko_KR.UTF-8",
+        },
+        check=False,
+    )
+    assert korean.returncode == 0 and korean.stderr == ""
+    screen = korean.stdout
+    assert "게임 종료" in screen and "플레이어" in screen and "수 번호를 입력하세요" in screen
+    assert "'abc'은(는) 수 번호가 아니에요" in screen
+    assert "시드 11" in screen
+    for english in ("Game over", "type a move number", "Player", "is not a move number", "Seed"):
+        assert english not in screen
+    # --language wins over the terminal's locale.
+    spanish = subprocess.run(
+        [sys.executable, "-m", "games", *args, "--language", "es"],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={
+            "PYTHONIOENCODING": "utf-8",
+            "COLUMNS": "100",
+            "PATH": "/usr/bin:/bin",
+            "LANG": "ko_KR.UTF-8",
+        },
+        check=False,
+    )
+    assert spanish.returncode == 0 and "no es un número de jugada" in spanish.stdout
+    assert "Jugador" in spanish.stdout and "게임 종료" not in spanish.stdout
+
+
+def test_the_terminals_language_comes_from_its_locale() -> None:
+    from games.cli.main import system_language
+
+    assert system_language({"LANG": "ko_KR.UTF-8"}) == "ko"
+    assert system_language({"LANG": "pt_BR.UTF-8"}) == "pt_BR"
+    assert system_language({"LC_ALL": "ja_JP.UTF-8", "LANG": "es_ES.UTF-8"}) == "ja"
+    assert system_language({"LANG": "C.UTF-8"}) == "en"
+    assert system_language({"LANG": "fr_FR.UTF-8"}) == "en"
+    assert system_language({}) == "en"

@@ -15,7 +15,7 @@ from bot.web.reader import Reader
 from cogs.speech import CatalogTranslator, escape, languages, say
 from games import GAMES
 from games.core.pictures import hand_picture
-from games.core.text import t
+from games.core.text import slash, t
 from games.core.translations import ENGLISH, PSEUDO, SELECTABLE, catalog, render
 from tests.discord.conftest import make_bot, move_components, show_hand, table_of
 from tests.discord.harness import FakeDiscord
@@ -206,6 +206,21 @@ def test_names_are_escaped_where_discord_reads_markdown() -> None:
     # A link someone is given (a web page's secret address) stays a working link.
     link = "https://cookies.example/s/ab_c-d/table"
     assert say(t("on, at {link}", link=link), ENGLISH) == f"on, at {link}"
+
+
+def test_commands_a_sentence_names_read_as_the_readers_app_lists_them_names_as_written() -> None:
+    cancelled = t("This match was cancelled. Start a new one with /play.")
+    played = catalog("ko").commands["play"]
+    assert f"/{played}" in say(cancelled, "ko") and "/play" not in say(cancelled, "ko")
+    assert "/play" in say(cancelled, ENGLISH)
+    # A command passed on its own is ours too; a player's name that looks like one is theirs.
+    assert say(slash("/settings language:"), "ko") == (
+        f"/{catalog('ko').commands['settings']} {catalog('ko').commands['language']}:"
+    )
+    assert say(slash("/settings language:"), ENGLISH) == "/settings language:"
+    named = t("**{name}** joins.", name="/play settings:")
+    for language in SELECTABLE:
+        assert "/play settings:" in say(named, language)
 
 
 # --- every Discord limit holds in every language ----------------------------------------------

@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from bot.clock import ManualClock
+from games.core.translations import language_for, weekday_name
 from tests.discord.conftest import make_bot
 from tests.discord.harness import FakeDiscord
 from tests.discord.test_onboarding import restrict_bot
@@ -407,4 +408,40 @@ async def test_a_sign_up_discord_refuses_to_post_leaves_the_event_standing(fake,
         await advance_to(fake, bot, clock, friday)
         assert (await tournaments(bot))[0].status == "cancelled"
         assert starts(only_event(fake)) == friday + 7 * 86_400
+    fake.assert_clean()
+
+
+# --- an organiser's own language ------------------------------------------------------------
+# The days each language's organiser types for Monday and Thursday, and how the schedule's
+# line names them back in that language.
+TYPED_DAYS = [
+    ("ko", "월, 목", "매주 월요일 및 목요일"),
+    ("ko", "월요일과 목요일", "매주 월요일 및 목요일"),
+    ("ja", "月曜日、木曜日", "毎週月曜日、木曜日"),
+    ("ja", "月・木", "毎週月曜日、木曜日"),
+    ("es", "Lunes y Jueves", "cada lunes y jueves"),
+    ("es", "lun, JUÉ", "cada lunes y jueves"),
+    ("pt-BR", "segunda, quinta", "segunda-feira e quinta-feira, toda semana"),
+    ("pt-BR", "seg., QUI.", "segunda-feira e quinta-feira, toda semana"),
+    ("en-GB", "mon, thu", "every Monday and Thursday"),
+]
+
+
+@pytest.mark.parametrize(("locale", "typed", "shown"), TYPED_DAYS)
+async def test_an_organiser_types_days_in_their_language_and_reads_them_back_in_it(
+    fake, db, locale, typed, shown
+) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    mod.locale = locale
+    async with fake.running(make_bot(db)) as bot:
+        on_clock(fake, bot, MONDAY)
+        await fake.slash(mod, "tournament schedule create", **{**WEEKLY, "days": typed})
+        [made] = await bot.store.schedules(fake.guild_id)
+        assert made.days == [0, 3]
+        await fake.slash(mod, "tournament schedule list")
+        assert shown in fake.last_reply(mod).text()
+        await fake.slash(mod, "tournament schedule edit", days="fri")
+        assert weekday_name(4, language_for(locale)) in fake.last_reply(mod).text()
+        [changed] = await bot.store.schedules(fake.guild_id)
+        assert changed.days == [4]
     fake.assert_clean()

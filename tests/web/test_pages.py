@@ -380,14 +380,14 @@ def test_a_rating_curve_is_drawn_with_its_range_labelled_and_said_for_one_match(
     drawn = curve_svg(Curve("Toss", [(1.0, 1000), (2.0, 1120), (3.0, 880)]))
     assert drawn.sentence == ""
     labels = [label for _, label in drawn.grid if label]
-    assert labels == ["1,120", "880"]  # the highest at the top, the lowest on the baseline
+    assert labels == [1120, 880]  # the highest at the top, the lowest on the baseline
     heights = {label: float(y) for y, label in drawn.grid if label}
     xs, ys = zip(*(map(float, p.split(",")) for p in drawn.points.split()), strict=True)
-    assert ys[1] == heights["1,120"] == drawn.top and ys[2] == heights["880"] == drawn.bottom
+    assert ys[1] == heights[1120] == drawn.top and ys[2] == heights[880] == drawn.bottom
     assert xs[0] == drawn.left and xs[-1] == drawn.right
     assert drawn.ticks == ("match 1", "match 3")
     level = curve_svg(Curve("Toss", [(1.0, 1000), (2.0, 1000)]))
-    assert [label for _, label in level.grid] == ["1,000"]
+    assert [label for _, label in level.grid] == [1000]
 
 
 async def test_a_players_page_draws_a_curve_of_two_rated_matches(
@@ -403,6 +403,11 @@ async def test_a_players_page_draws_a_curve_of_two_rated_matches(
     assert "One rated match" not in page and page.count('class="dot"') == 2
     assert ">1,185</text>" in page and ">1,120</text>" in page and ">match 2</text>" in page
     assert "1,185 now · 2 rated matches · from 1,120 to 1,185" in page
+    # Each language writes the ratings its own way: 1.185 in Spanish and Portuguese.
+    for language in ("es", "pt_BR"):
+        await service.set_guild_defaults(GUILD, MOD, {"language": language})
+        page = await get_text(web, f"{root}/player/{BEN.user_id}")
+        assert ">1.185</text>" in page and ">1.120</text>" in page and "1,1" not in page
 
 
 async def test_a_tables_page_names_the_game_once_where_its_panel_does(

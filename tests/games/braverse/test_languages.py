@@ -77,7 +77,9 @@ def test_a_log_line_reads_in_korean_with_the_name_as_written() -> None:
     state = GAME.setup(GAME.options_model(), ("김철수", "Ben"), 7)
     chooser = state.names[state.chooser]
     (line,) = state.log
-    assert render(line.text, "ko") == f"✊ {chooser}이(가) 가위바위보에서 이겨서 선공을 정해요."
+    # The subject particle follows the name: 김철수가 (a vowel), Ben이 (a consonant).
+    particle = "가" if chooser == "김철수" else "이"
+    assert render(line.text, "ko") == f"✊ {chooser}{particle} 가위바위보에서 이겨서 선공을 정해요."
     assert (
         render(line.text, "es")
         == f"✊ {chooser} gana piedra, papel o tijera y elige quién empieza."

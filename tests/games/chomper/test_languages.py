@@ -36,7 +36,7 @@ def table(**kw: object) -> Table:
 def test_a_decision_an_option_a_log_line_and_a_panel_in_korean() -> None:
     t = table()
     (line,) = t.play("Ana", "number", "2", 2)
-    assert render(line.text, "ko") == "Ana 님이 🔢 2을(를) 내고 2을(를) 골랐어요."
+    assert render(line.text, "ko") == "Ana 님이 🔢 2를 내고 2를 골랐어요."  # 2 is 이: 를
     ana = t.game.decision_for(t.state, t.seat("Ana"))
     assert ana is not None
     assert render(ana.prompt, "ko") == "수정 카드를 내거나 패스하세요(현재 숫자는 2)."

@@ -50,7 +50,7 @@ def test_a_challenge_reads_in_korean_from_the_catalog() -> None:
     decision = table.game.decision_for(table.state, 1)
     assert decision is not None
     assert render(decision.prompt, "ko") == (
-        "Ezra 님이 내 피아노 세트에 🎹 피아노(으)로 도전해요. 방어할까요, 내줄까요?"
+        "Ezra 님이 내 피아노 세트에 🎹 피아노로 도전해요. 방어할까요, 내줄까요?"
     )
     assert [render(o.label, "ko") for o in decision.options] == ["🎹 피아노 내기", "내주기"]
     # The English is the same sentence as before the catalog.

@@ -4,7 +4,9 @@ nothing holds them."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import time
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import CookieJar
-from bot.collector import FreezeSurvivors
+from bot.collector import MIDDLE_EVERY, YOUNG_EVERY, FreezeSurvivors, collect_if_due
 from bot.config import Settings
 from tests.discord.harness import FakeDiscord
 
@@ -80,8 +82,9 @@ async def test_the_bot_freezes_survivors_while_it_runs_and_stops_at_close(tmp_pa
         gc_threshold="",
     )
     try:
-        async with FakeDiscord().running(CookieJar(settings)):
+        async with FakeDiscord().running(CookieJar(settings)) as bot:
             assert [c for c in gc.callbacks if isinstance(c, FreezeSurvivors)]
+            assert "collector" in {task.get_name() for task in bot._background}  # pace
             kept = Holder()
             gc.collect()
             assert not in_the_collectors_sight(kept)
@@ -89,3 +92,54 @@ async def test_the_bot_freezes_survivors_while_it_runs_and_stops_at_close(tmp_pa
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+async def test_a_full_pass_is_asked_for_once_enough_was_promoted() -> None:
+    """Python's own rule would wait for a quarter of everything the last full pass found
+    alive (and this hook froze): with a loop, the hook asks for the full pass as soon as
+    ``full_after`` objects reached the old generation."""
+    hook = FreezeSurvivors(asyncio.get_running_loop(), full_after=1000)
+    hook.install()
+    try:
+        gc.collect()  # a full pass: all so far frozen, the old generation empty
+        asked = hook.asked
+        few = [Holder() for _ in range(10)]
+        gc.collect(1)  # a middle pass promotes its survivors to the old generation
+        await asyncio.sleep(0)
+        assert hook.asked == asked and in_the_collectors_sight(few[0])
+        kept = [Holder() for _ in range(1000)]
+        gc.collect(1)
+        await asyncio.sleep(0)  # the loop runs the full pass asked for
+        assert hook.asked == asked + 1 and hook.freezes >= 1
+        assert not in_the_collectors_sight(kept) and not in_the_collectors_sight(kept[0])
+        # Nothing more came: the next middle pass asks for nothing.
+        gc.collect(1)
+        await asyncio.sleep(0)
+        assert hook.asked == asked + 1
+    finally:
+        hook.remove()
+        gc.unfreeze()
+
+
+def in_generation(thing: object, generation: int) -> bool:
+    return any(other is thing for other in gc.get_objects(generation))
+
+
+def test_young_and_middle_passes_start_by_the_clock_too(survivors: FreezeSurvivors) -> None:
+    """Python counts allocations less deallocations; where every move frees an old state
+    for the one it makes, the count stalls while the young generation grows. ``pace``
+    starts a pass of a generation that went too long without one."""
+    gc.disable()  # only the passes asked for here
+    try:
+        gc.collect(1)
+        now = time.monotonic()
+        kept = Holder()
+        assert collect_if_due(survivors, now) is None  # both were just walked
+        assert in_generation(kept, 0)
+        assert collect_if_due(survivors, now + YOUNG_EVERY) == 0
+        assert in_generation(kept, 1)
+        assert collect_if_due(survivors, time.monotonic() + YOUNG_EVERY) == 0
+        assert collect_if_due(survivors, time.monotonic() + MIDDLE_EVERY) == 1
+        assert in_generation(kept, 2)
+    finally:
+        gc.enable()

@@ -133,9 +133,7 @@ class CookieJar(commands.Bot):
         # One task sleeps until the next deadline; overdue timers fire at once.
         self.spawn(self.scheduler.run(), "scheduler")
         self._collector = collector.settle(
-            freeze=self.settings.gc_freeze,
-            thresholds=self.settings.gc_thresholds,
-            loop=asyncio.get_running_loop(),
+            freeze=self.settings.gc_freeze, thresholds=self.settings.gc_thresholds
         )
         if self._collector is not None:
             self.spawn(collector.pace(self._collector), "collector")

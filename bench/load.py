@@ -121,6 +121,9 @@ class LoadDiscord(FakeDiscord):
         self.answers: dict[int, asyncio.Future[float]] = {}  # acknowledgements
         self.late_answers: dict[int, asyncio.Future[float]] = {}  # answers after deferring
         self.deferred = 0
+        # Clicks whose handler has not ended (``timed_handlers``): their token is kept, as
+        # Discord keeps it 15 minutes, however long ago the first answer came.
+        self.working: set[int] = set()
         self.pinged: dict[int, asyncio.Event] = {}
         self.tables: dict[int, int] = {}  # channel id -> its table message id
         self._seen: dict[int, float] = {}  # public message id -> when pruning first saw it
@@ -220,6 +223,7 @@ class LoadDiscord(FakeDiscord):
                 user, message, custom_id, values, expect_ack=False, dispatch_only=True
             )
         self.sent_at[record.id] = started
+        self.working.add(record.id)
         self.answers[record.id] = acknowledged
         self.late_answers[record.id] = answered
         try:
@@ -269,7 +273,12 @@ class LoadDiscord(FakeDiscord):
                 and record.id not in self.answers  # still waiting for its answer
                 and record.id not in self.late_answers
                 and now - self.sent_at.get(record.id, now) > clicks_kept  # now: being sent
+                and (
+                    record.id not in self.working
+                    or now - self.sent_at.get(record.id, now) > ANSWER_GIVE_UP
+                )
             ):
+                self.working.discard(record.id)
                 self._by_token.pop(record.token, None)
                 self.sent_at.pop(record.id, None)
         self.interactions = Interactions(
@@ -732,6 +741,7 @@ def timed_handlers(fake: LoadDiscord) -> Iterator[None]:
             await original(interaction, work)
         finally:
             fake.handled(interaction.id)
+            fake.working.discard(interaction.id)
 
     components.acknowledged_in_time = timed  # type: ignore[assignment]
     try:

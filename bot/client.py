@@ -135,6 +135,8 @@ class CookieJar(commands.Bot):
         self._collector = collector.settle(
             freeze=self.settings.gc_freeze, thresholds=self.settings.gc_thresholds
         )
+        if self._collector is not None:
+            self.spawn(collector.pace(self._collector), "collector")
 
     async def fire(self, timer: Timer) -> None:
         await self.runtime.fire(timer)

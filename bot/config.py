@@ -138,7 +138,8 @@ class Settings(WebSettings):
         return self.request_budget / processes
 
     # Memory for running matches kept parsed (the oldest leave first); a miss costs a read.
-    match_cache_mb: float = Field(default=64.0, gt=0, le=65536)
+    # The default holds 1,000 tables in play (bot/service/base.py's CACHE_MB).
+    match_cache_mb: float = Field(default=128.0, gt=0, le=65536)
     # Memory for the pictures of tables and hands already drawn (the oldest leave first).
     picture_cache_mb: float = Field(default=32.0, gt=0, le=65536)
     # Draw pictures at all: false sends every server text only, whatever its /settings

@@ -28,6 +28,11 @@ log = logging.getLogger(__name__)
 
 # Seconds a draining process waits for the moves under way.
 DRAIN_WAIT = 10.0
+# Clicks handled at once; the others wait their turn, acknowledged already (see
+# cogs/acknowledge.py). Every handler at work adds its steps to the event loop's queue, and
+# a new click's acknowledgement is its first step: a thousand handlers at once at 1,000
+# tables put it seconds behind them, past Discord's 3.
+CLICKS_AT_ONCE = 32
 
 
 class Runtime:
@@ -58,10 +63,20 @@ class Runtime:
         # Clicks and commands being answered (``answering``): a drain waits for them too,
         # since a click may await a while before its move begins.
         self._answering = UnderWay()
+        self._clicking = asyncio.Semaphore(CLICKS_AT_ONCE)
 
     def answering(self) -> AbstractContextManager[None]:
         """Counts an interaction as being answered (the front end wraps each handler)."""
         return self._answering.one()
+
+    def click_turn(self) -> asyncio.Semaphore:
+        """Held while a click's handler works (``async with``): CLICKS_AT_ONCE at most."""
+        return self._clicking
+
+    @property
+    def answers_under_way(self) -> int:
+        """Interactions begun and not yet answered, the one asking included."""
+        return self._answering.count
 
     async def quiet(self, timeout: float) -> bool:
         """Wait until no interaction is being answered and no move is under way."""

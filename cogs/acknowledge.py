@@ -27,6 +27,11 @@ ACK_WITHIN = 1.5
 # will be slow, and under overload a timer set for later fires late (a loaded event loop,
 # a long garbage collection), so the acknowledgement must not wait for one.
 BUSY_FROM = 8
+# Interactions being answered (this one included) from which a click is acknowledged at
+# once: a backlog of clicks that are no moves (hands opened, lobbies) holds the event loop
+# as surely. At 1,000 tables hand views waited behind each other while fewer than 8 moves
+# ran, their 1.5 s timers fired late, and 2,866 clicks were refused.
+CLICKS_BUSY_FROM = 24
 
 
 @dataclass(frozen=True)
@@ -103,17 +108,26 @@ async def acknowledged_in_time(interaction: discord.Interaction, work: Any) -> N
         await work
         return
     if _busy(interaction):
-        _acknowledge(response)
+        # Sent before the handler's first step, not as a task queued behind the backlog.
+        await _send_acknowledgement(response)
     watchdog = asyncio.get_running_loop().call_later(ACK_WITHIN, _acknowledge, response)
+    runtime = getattr(getattr(interaction, "client", None), "runtime", None)
     try:
-        await work
+        # Its turn among the clicks at work (CLICKS_AT_ONCE): one that must wait for it was
+        # acknowledged above, CLICKS_BUSY_FROM being fewer.
+        async with runtime.click_turn() if runtime is not None else contextlib.nullcontext():
+            await work
     finally:
         watchdog.cancel()
 
 
 def _busy(interaction: discord.Interaction) -> bool:
-    service = getattr(getattr(interaction, "client", None), "service", None)
-    return getattr(service, "moves_under_way", 0) >= BUSY_FROM
+    client = getattr(interaction, "client", None)
+    service, runtime = getattr(client, "service", None), getattr(client, "runtime", None)
+    return (
+        getattr(service, "moves_under_way", 0) >= BUSY_FROM
+        or getattr(runtime, "answers_under_way", 0) >= CLICKS_BUSY_FROM
+    )
 
 
 _ACKNOWLEDGING: set[asyncio.Task[None]] = set()  # kept until done (the loop holds weak refs)

@@ -201,9 +201,18 @@ class VerbButton(GuardedClick):
 
 
 class _SentOnce(discord.ui.View):
-    """A view emptied once discord.py has turned it into a message's components. Each item
-    points back at its view, and such a cycle is garbage only a collection frees: under
-    load, tens of thousands of objects a second that made every collection longer."""
+    """A view emptied once discord.py has turned it into a message's components, whose
+    items keep no reference back to it. An item pointing back at its view makes a cycle,
+    garbage only a collection frees: under load, tens of thousands of objects a second that
+    made every collection longer. A view built and never sent (a table edit replaced by a
+    newer one before its turn) was still such a cycle: 3,000 views a minute at 300 tables,
+    and a frozen one is never freed (bot/collector.py). Nothing dispatches a click to these
+    items (each is a DynamicItem, rebuilt from the clicked message), so none needs its view."""
+
+    def add_item(self, item: discord.ui.Item[Any]) -> Self:
+        super().add_item(item)
+        item._update_view(None)
+        return self
 
     def to_components(self) -> list[dict[str, Any]]:
         components = super().to_components()

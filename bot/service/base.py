@@ -48,7 +48,12 @@ from games.core.words import BOT_NAMES
 
 log = logging.getLogger(__name__)
 
-CACHE_MB = 64.0  # default memory for running matches kept parsed (see ServiceBase._remember)
+# Default memory for running matches kept parsed (see ServiceBase._remember): room for the
+# 1,000 busy tables one process is held to (issue 39). A four-player Cover Your Assets
+# match in play is about 4 KB of JSON, half of it its last log lines as translatable Texts
+# (ids and arguments, where they were English sentences), so about 90 KB kept: 64 MB held
+# 709 of 1,000 tables and a click in 14 read and parsed its match again.
+CACHE_MB = 128.0
 # Memory of a cache entry per byte of its state JSON, measured with tracemalloc: the parsed
 # state takes 7-9x its JSON, its decisions up to 12x more, the record's copy of the JSON 1x.
 BYTES_PER_STATE_BYTE = 20

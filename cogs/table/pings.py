@@ -417,6 +417,8 @@ class Pings(Part):
                         timer.cancel()
                     continue
                 record = await self.service.get(match_id)
+                # A seat that answered while the match was read is owed nothing (``answered``).
+                due &= later.keys()
                 owed = self._owed.setdefault(match_id, set())
                 for seat in due:
                     user_id = record.seats[seat].user_id or 0

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.config import Settings
 from bot.service import MatchService
-from bot.service.base import BYTES_PER_STATE_BYTE, ENTRY_BYTES
+from bot.service.base import BYTES_PER_STATE_BYTE, CACHE_MB, ENTRY_BYTES
 from bot.store import SQLiteStore
 from games import GAMES
 
@@ -87,3 +88,17 @@ async def test_the_service_counts_running_matches_asked_for_and_read_from_the_st
     for match_id in matches * 2:
         await tight.seat_view(match_id, None)
     assert (tight.asked, tight.read) == (6, 6)
+
+
+def test_the_default_budget_keeps_a_thousand_busy_tables() -> None:
+    """One process is held to 1,000 busy tables (issue 39): their matches in play fit the
+    default budget, or every click reads and parses its match again (64 MB held 709)."""
+    game = GAMES["cover_your_assets"]
+    state = game.setup(game.options_model(), ["Ana", "Ben", "Cleo", "Dee"], 7)
+    for _ in range(40):  # well into the first round: a full log, sets on the table
+        decision = next(d for d in game.decided(state) if not d.optional)
+        action = game.bot_action(state, decision.seat, decision=decision)
+        state, _ = game.apply(state, decision.seat, action, decision=decision)
+    kept = ENTRY_BYTES + BYTES_PER_STATE_BYTE * len(state.model_dump_json())
+    assert 1000 * kept <= CACHE_MB * 2**20
+    assert Settings.model_fields["match_cache_mb"].default == CACHE_MB

@@ -155,3 +155,31 @@ async def test_no_call_on_anyone_is_left_standing_once_a_match_is_over(fake: Fak
         (result,) = calls
         assert result.startswith("🏁 **Cookie Chomper** is over: 🏆 **")
     fake.assert_clean()
+
+
+async def test_a_waited_mention_of_someone_who_answered_while_it_came_due_is_dropped(
+    fake: FakeDiscord, db
+) -> None:
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        mover = await first_mover(fake, [ana, ben])
+        record = await bot.service.store.open_in_channel(fake.general.id)
+        match_id = record.match_id
+        pings = presenter_of(bot).pings
+        waiting = pings._waiters[match_id]  # the mover just clicked: their mention waits
+        seat = next(s.seat for s in record.seats if s.user_id == mover.id)
+        read = bot.service.get
+
+        async def answered_meanwhile(wanted: str):  # type: ignore[no-untyped-def]
+            # The mover answers while the waiting mention's match is being read.
+            found = await read(wanted)
+            pings.answered(match_id, {seat})
+            return found
+
+        bot.service.get = answered_meanwhile
+        await fake.advance(RECENT + 1)
+        bot.service.get = read
+        assert waiting.done() and waiting.exception() is None
+        assert not pings_for(fake, mover)
+    fake.assert_clean()

@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from bot.runtime import CLICKS_AT_ONCE
 from cogs.acknowledge import ACK_WITHIN
 from tests.discord.conftest import click_first_move, make_bot, mover_and_hand, open_game
 from tests.discord.harness import FakeDiscord
@@ -100,4 +101,55 @@ async def test_behind_many_moves_a_click_is_acknowledged_at_once_and_answered_af
         assert click.response_type == DEFERRED_UPDATE
         assert fake.messages[hand.id].text() != shown  # and the hand is redrawn after it
         assert bot.service.moves_under_way == 0
+    fake.assert_clean()
+
+
+async def test_behind_many_clicks_a_click_is_acknowledged_at_once_and_answered_after(
+    fake: FakeDiscord, db, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Clicks that are no moves (hands opened) hold the event loop as surely as moves: behind
+    enough of them a click is acknowledged before its handler runs, few moves or not."""
+    import cogs.acknowledge
+
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
+        shown = hand.text()
+        monkeypatch.setattr(cogs.acknowledge, "CLICKS_BUSY_FROM", 1)  # the click itself
+        click = await click_first_move(fake, mover, hand, buttons, selects)
+        assert click.response_type == DEFERRED_UPDATE
+        assert fake.messages[hand.id].text() != shown  # and the hand is redrawn after it
+        assert bot.runtime.answers_under_way == 0
+    fake.assert_clean()
+
+
+async def test_while_every_turn_is_taken_a_click_is_acknowledged_and_waits_for_one(
+    fake: FakeDiscord, db, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """No more than CLICKS_AT_ONCE handlers work at once: a click past them is acknowledged
+    at once (fewer clicks under way make it busy than fill the turns), and its move is made
+    and its hand redrawn when a turn frees."""
+    import cogs.acknowledge
+
+    assert cogs.acknowledge.CLICKS_BUSY_FROM < CLICKS_AT_ONCE
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
+        shown = hand.text()
+        version = (await bot.store.open_matches())[0].version
+        turns = bot.runtime.click_turn()
+        for _ in range(CLICKS_AT_ONCE):
+            await turns.acquire()
+        monkeypatch.setattr(cogs.acknowledge, "CLICKS_BUSY_FROM", 1)  # as the full turns would
+        click = await click_first_move(fake, mover, hand, buttons, selects)
+        assert click.response_type == DEFERRED_UPDATE
+        assert (await bot.store.open_matches())[0].version == version  # waiting its turn
+        turns.release()
+        await fake.advance(0)
+        assert (await bot.store.open_matches())[0].version == version + 1
+        assert fake.messages[hand.id].text() != shown
+        for _ in range(CLICKS_AT_ONCE - 1):
+            turns.release()
     fake.assert_clean()

@@ -12,6 +12,7 @@ import discord
 from bot.errors import UserError
 from bot.service import Person
 from bot.service.tournaments import Tournaments, TournamentView
+from bot.store.tournament_records import TournamentTable
 from bot.tournaments.tiebreakers import tiebreak_figures
 from cogs import render
 from cogs.components import (
@@ -176,23 +177,10 @@ async def my_table(events: Tournaments, tournament_id: str, user_id: int) -> Tex
     if mine is None:
         return t("You are not playing in this tournament.")
     round_no = view.event.round
-    for table in view.tables:
-        if table.round == round_no and mine.entrant in table.seats:
-            others = Names(view.name(p) for p in table.seats if p != mine.entrant)
-            if table.thread_id:
-                return t(
-                    "🪑 Round {round}, table {table} with {others}: <#{thread}>.",
-                    round=round_no,
-                    table=table.table_no,
-                    others=others,
-                    thread=table.thread_id,
-                )
-            return t(
-                "🪑 Round {round}, table {table} with {others}: its thread.",
-                round=round_no,
-                table=table.table_no,
-                others=others,
-            )
+    # A group event seats a player at several tables of a round at once: a line each.
+    mine_now = [x for x in view.tables if x.round == round_no and mine.entrant in x.seats]
+    if mine_now:
+        return joined((table_line(view, x, mine.entrant) for x in mine_now), "\n")
     if any(
         r.round == round_no and r.kind == "bye" and mine.entrant in r.players for r in view.results
     ):
@@ -204,6 +192,25 @@ async def my_table(events: Tournaments, tournament_id: str, user_id: int) -> Tex
             round=round_no,
         )
     return t("You have no table in round {round}.", round=round_no)
+
+
+def table_line(view: TournamentView, table: TournamentTable, entrant: int) -> Text:
+    """Where one of a player's tables is played, and with whom."""
+    others = Names(view.name(p) for p in table.seats if p != entrant)
+    if table.thread_id:
+        return t(
+            "🪑 Round {round}, table {table} with {others}: <#{thread}>.",
+            round=table.round,
+            table=table.table_no,
+            others=others,
+            thread=table.thread_id,
+        )
+    return t(
+        "🪑 Round {round}, table {table} with {others}: its thread.",
+        round=table.round,
+        table=table.table_no,
+        others=others,
+    )
 
 
 async def my_standing(events: Tournaments, tournament_id: str, user_id: int) -> Text:

@@ -32,12 +32,14 @@ from bot.tournaments.top_cut import cut
 from games.core.text import t
 
 if TYPE_CHECKING:
-    from bot.tournaments.config import TournamentConfig
+    from bot.tournaments.config import TournamentConfig, TournamentPace
     from games.core.protocol import Game
 
 UNRATED = Rating().display  # a bot, or a player never rated in the game here
 # What the organiser may set beyond the common choices; each format lists those it takes.
-Option = Literal["top_cut", "advance", "default_cut", "larger_tables", "reset", "scores"]
+Option = Literal[
+    "top_cut", "advance", "default_cut", "larger_tables", "reset", "scores", "group_size"
+]
 
 
 class Format(ABC):
@@ -58,6 +60,10 @@ class Format(ABC):
     # What a bye is: a round won unplayed, a rest (round robin), a pass to the next round.
     bye: ClassVar[Literal["win", "rest", "pass"]] = "win"
     shows_rematches: ClassVar[bool] = False  # the pairings say which tables met before
+    # A player may sit at several tables of one round, all played at once (group events).
+    tables_at_once: ClassVar[bool] = False
+    # The pace an event takes when the organiser names none.
+    default_pace: ClassVar[TournamentPace] = "casual"
 
     def __init__(self, config: TournamentConfig, game: Game) -> None:
         self.config, self.game = config, game
@@ -97,8 +103,13 @@ class Format(ABC):
         self.check()
         if config.advance is not None and "advance" not in self.options:
             raise UserError(
-                t("Advance is for multiplayer elimination: how many of each table go on.")
+                t(
+                    "Advance is for multiplayer elimination and group events: how many of "
+                    "each table or group go on."
+                )
             )
+        if config.group_size is not None and "group_size" not in self.options:
+            raise UserError(t("A group size is for group events: leave group_size out."))
         if config.default_cut and ("default_cut" not in self.options or config.top_cut):
             raise UserError(
                 t(

@@ -1,0 +1,264 @@
+"""Group stages, for slow events across time zones (chess.com's Daily tournaments): the
+field dealt into groups, every table of every group started at once (a player sits at
+several), the best of each group regrouped for the next round, until one group plays the
+last round and its winner wins.
+
+A group's tables carry the group in their bracket id (``group-2``; the last round's one
+group ``final``), so the groups of a round are read back from what is stored."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.errors import UserError
+from bot.tournaments.formats.base import MultiplayerFormat
+from bot.tournaments.groups import MOST_IN_GROUP, deal, group_sizes, group_tables
+from bot.tournaments.progress import Pairing, Progress, to_table_result
+from bot.tournaments.results import Player
+from bot.tournaments.standings import Standing, pod_standings
+from games.core.text import t
+
+FINAL = "final"
+SLOW_PACES = ("async", "correspondence")
+
+
+@dataclass(frozen=True)
+class Group:
+    """One group of a round: its number (1-based), its members in the order they stand in
+    it (by the round's results, best first), who of them go on, and whether it is the last
+    round's one group."""
+
+    number: int
+    standings: list[Standing]
+    going_on: list[Player]
+    final: bool
+
+    @property
+    def members(self) -> list[Player]:
+        return [s.player for s in self.standings]
+
+
+def group_id(number: int) -> str:
+    return f"group-{number}"
+
+
+class Groups(MultiplayerFormat):
+    key = "groups"
+    label = t("Group stages (slow: groups play all their tables at once, the best go on)")
+    short = t("Group stages")
+    options = frozenset({"advance", "group_size", "scores"})
+    no_late_entry = t("A group event's groups are drawn at the start: no late entries.")
+    seeded_at_start = True
+    bye = "pass"
+    tables_at_once = True
+    default_pace = "async"
+
+    def check_game(self) -> None:
+        return None  # two-player games play round robins in their groups, others tables
+
+    @property
+    def table_size(self) -> int:
+        """Seats a table: two for a two-player game, else the pod size."""
+        return 2 if self.game.max_players == 2 else self.pod_size
+
+    @property
+    def least_at_table(self) -> int:
+        return max(2, self.game.min_players)
+
+    @property
+    def group_size(self) -> int:
+        """The organiser's, else 4 for two-player games (3 games each at once), else two
+        more than a table, at most 8, so each pair meets at one table or more."""
+        if self.config.group_size is not None:
+            return self.config.group_size
+        if self.table_size == 2:
+            return 4
+        return max(self.table_size, min(self.table_size + 2, 8))
+
+    @property
+    def advance(self) -> int:
+        """How many of each group go on: the organiser's, else 2 (1 from groups of 3 or
+        fewer)."""
+        if self.config.advance is not None:
+            return self.config.advance
+        return 2 if self.group_size >= 4 else 1
+
+    def check(self) -> None:
+        config, game, size = self.config, self.game, self.group_size
+        if config.rounds is not None:
+            raise UserError(t("A group event plays until one group is left: leave rounds out."))
+        if config.pace not in SLOW_PACES:
+            raise UserError(
+                t(
+                    "Group events are played slowly, several tables at once: pick the async "
+                    "or correspondence pace."
+                )
+            )
+        if size < self.least_at_table:
+            raise UserError(
+                t(
+                    "{game} needs {least} or more at a table, so a group needs {least} or "
+                    "more players.",
+                    game=game.name,
+                    least=self.least_at_table,
+                )
+            )
+        if size > MOST_IN_GROUP:
+            raise UserError(
+                t(
+                    "A group holds {most} players at most: every table of a group is played "
+                    "at once.",
+                    most=MOST_IN_GROUP,
+                )
+            )
+        if size < self.table_size:
+            raise UserError(
+                t(
+                    "Groups of {size} cannot fill tables of {seats}: make the groups {seats} "
+                    "or larger, or the tables smaller.",
+                    size=size,
+                    seats=self.table_size,
+                )
+            )
+        if self.advance >= size:
+            raise UserError(
+                t(
+                    "Fewer than a whole group must go on: with groups of {size}, advance 1 "
+                    "to {most}.",
+                    size=size,
+                    most=size - 1,
+                )
+            )
+
+    # --- its shape -------------------------------------------------------------------------
+    def going_on_count(self, members: int) -> int:
+        """How many of a group of ``members`` go on: never the whole group."""
+        return max(1, min(self.advance, members - 1))
+
+    def rounds(self, players: int) -> int | None:
+        """Group rounds until one group holds everyone left (drops may end it sooner)."""
+        count, left = 1, max(players, 2)
+        while left > self.group_size:
+            sizes = group_sizes(left, self.group_size, self.least_at_table)
+            going = sum(self.going_on_count(size) for size in sizes)
+            if going >= left:
+                break
+            count, left = count + 1, max(going, self.least_at_table)
+        return count
+
+    # --- groups ----------------------------------------------------------------------------
+    def groups(self, p: Progress, number: int) -> list[Group]:
+        """Round ``number``'s groups as stored, each ordered by its own tables' results of
+        the round (place scores, then the pods' tiebreakers), and who goes on."""
+        seated: dict[str, list[Player]] = {}
+        for table in sorted(p.tables, key=lambda x: x.table_no):
+            if table.round == number and table.bracket_id:
+                members = seated.setdefault(table.bracket_id, [])
+                members += [q for q in table.seats if q not in members]
+        at = {(x.round, x.table_no): x.bracket_id for x in p.tables}
+        gone = set(p.withdrawn)
+        found = []
+        for index, (name, members) in enumerate(
+            sorted(seated.items(), key=lambda item: group_order(item[0])), start=1
+        ):
+            results = [
+                to_table_result(r)
+                for r in p.results
+                if r.round == number and at.get((r.round, r.table_no)) == name
+            ]
+            standings = pod_standings(
+                sorted(members), results, p.seed, number, dropped=gone, scoring=self.scoring
+            )
+            # Who left (or forfeited and was dropped) goes on from nowhere: the next best do.
+            staying = [s.player for s in standings if s.player not in gone]
+            going = staying[: self.going_on_count(len(members))]
+            found.append(Group(index, standings, going, name == FINAL))
+        return found
+
+    def pair(self, p: Progress, number: int) -> Pairing:
+        """Round 1 deals the field by the lot (or the ratings read at the start); later
+        rounds deal who went on, each group's winners first, so groups' winners are spread
+        across the new groups. One group left: the last round."""
+        entered = set(p.active)
+        if number == 1:
+            drawn = self.seed_draw(p, sorted(p.active))
+            order = sorted(p.active, key=drawn.__getitem__)
+        else:
+            before = self.groups(p, number - 1)
+            ranked = sorted(
+                (
+                    (place, -s.points, group.number, s.player)
+                    for group in before
+                    for place, s in enumerate(group.standings)
+                    if s.player in group.going_on
+                ),
+            )
+            order = [q for *_, q in ranked if q in entered]
+            if len(order) < self.least_at_table:
+                # Leavers cost the last round its table: the best of the rest fill it.
+                rest = [
+                    s.player
+                    for group in before
+                    for s in group.standings
+                    if s.player in entered and s.player not in order
+                ]
+                order += rest[: self.least_at_table - len(order)]
+        dealt = deal(order, self.group_size, self.least_at_table)
+        final = len(dealt) == 1
+        tables: list[tuple[Player, ...]] = []
+        brackets: list[str | None] = []
+        for number_in_round, members in enumerate(dealt, start=1):
+            seated = group_tables(members, min(self.table_size, len(members)))
+            tables += seated
+            brackets += [FINAL if final else group_id(number_in_round)] * len(seated)
+        return Pairing(FINAL if final else "groups", tables, [], brackets)
+
+    def is_over(self, p: Progress) -> bool:
+        """After the last group's round, or once too few are left to seat a table (the
+        next round's groups fill from the best of the rest while a table can be seated)."""
+        played = [x for x in p.tables if x.round == p.round]
+        return any(x.bracket_id == FINAL for x in played) or self.too_few_left(p)
+
+    def decided_top(self, p: Progress) -> list[Player]:
+        """Once the last group has played: its order, then everyone else by the round they
+        reached (the later first) and their place in their group there."""
+        if p.status == "signup" or not p.round or not self.over_for_good(p):
+            return []
+        order: list[Player] = []
+        for number in range(p.round, 0, -1):
+            groups = self.groups(p, number)
+            by_place = sorted(
+                (place, -s.points, group.number, s.player)
+                for group in groups
+                for place, s in enumerate(group.standings)
+            )
+            order += [q for *_, q in by_place if q not in order]
+        listed = set(p.players)
+        return [q for q in order if q in listed]
+
+    def over_for_good(self, p: Progress) -> bool:
+        """The event's last round has every result (the standings may say who won)."""
+        last = [x for x in p.tables if x.round == p.round]
+        decided = {(r.round, r.table_no) for r in p.results}
+        return (
+            bool(last) and all((x.round, x.table_no) in decided for x in last) and self.is_over(p)
+        )
+
+    def describe(self, signup: bool) -> list[tuple[str, str]]:
+        return [
+            (
+                t("Groups"),
+                t(
+                    "groups of {size}, every table of a group played at once (tables of "
+                    "{seats}); the best {advance} of each group go on, regrouped, until one "
+                    "group plays the last round",
+                    size=self.group_size,
+                    seats=self.table_size,
+                    advance=self.advance,
+                ),
+            )
+        ]
+
+
+def group_order(name: str) -> int:
+    return 0 if name == FINAL else int(name.removeprefix("group-"))

@@ -1,0 +1,133 @@
+"""Group events (slow group stages) through the real discord.py code on a moved clock: a
+field dealt into groups whose tables all start at once, players absent for good handled
+by the clocks and the timeout policy, the best of each group going on, and a winner."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from bot.tournaments.scoring import POD_SCORES
+from tests.discord.conftest import make_bot
+from tests.discord.harness import FakeDiscord
+from tests.discord.test_tournaments import (
+    PatientDiscord,
+    create_event,
+    move_on,
+    settle_all,
+    the_event,
+    use_manual_clock,
+)
+
+HOUR = 3600.0
+
+
+@pytest.fixture
+def fake() -> FakeDiscord:
+    return PatientDiscord()
+
+
+def group_points(view, number: int) -> dict[str, dict[int, Fraction]]:  # type: ignore[no-untyped-def]
+    """Each group's members and their place points in round ``number``, summed here from
+    the stored results (6/4/2/0 at a table of four), apart from the format's own code."""
+    groups: dict[str, dict[int, Fraction]] = {}
+    by_table = {(t.round, t.table_no): t.bracket_id for t in view.tables}
+    for table in view.tables:
+        if table.round == number:
+            for player in table.seats:
+                groups.setdefault(table.bracket_id, {})[player] = Fraction(0)
+    for result in view.results:
+        if result.round != number:
+            continue
+        group = groups[by_table[(result.round, result.table_no)]]
+        size = len(result.players)
+        for player, place in zip(result.players, result.places, strict=True):
+            tied = result.places.count(place)
+            scores = [POD_SCORES.table(size)[place - 1 + k] for k in range(tied)]
+            group[player] += sum(scores, Fraction(0)) / tied
+    return groups
+
+
+async def test_nine_players_of_cover_your_assets_in_slow_groups_with_two_absent_for_good(
+    fake, db
+) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        clock = use_manual_clock(bot)
+        # No pace given: a group event is played at the async pace.
+        signup = await create_event(fake, mod, game="cover_your_assets", format="groups")
+        assert "Group stages" in signup.text()
+        assert "groups of 6, every table of a group played at once (tables of 4)" in signup.text()
+        assert "the best 2 of each group go on" in signup.text()
+        for user in (ana, ben):
+            await fake.click(user, signup, signup.find_button("Join"))
+        for _ in range(7):
+            await fake.click(mod, signup, signup.find_button("Add bot"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        event = await the_event(bot)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert view.config.pace == "async" and view.rounds == 2
+        absent = {view.of_user(ana.id).entrant, view.of_user(ben.id).entrant}  # type: ignore[union-attr]
+
+        # Round 1: nine players dealt 5 and 4 by the lot; the group of five plays five
+        # tables of four at once (everyone at four of them), the group of four one table.
+        first = [t for t in view.tables if t.round == 1]
+        groups = {t.bracket_id: set() for t in first}
+        for table in first:
+            groups[table.bracket_id] |= set(table.seats)
+        assert sorted(len(m) for m in groups.values()) == [4, 5]
+        assert sorted(len(t.seats) for t in first) == [4] * 6
+        assert all(t.match_id is not None and t.thread_id for t in first)  # all started
+        five = next(m for m in groups.values() if len(m) == 5)
+        assert all(sum(q in t.seats for t in first) == 4 for q in five)
+        # My table lists every table of the round a player sits at, each with its thread.
+        pairings = next(m for m in fake.public_messages() if "Round 1 pairings" in m.text())
+        await fake.click(ana, pairings, pairings.find_button("My table"))
+        tables_of_ana = [t for t in first if view.of_user(ana.id).entrant in t.seats]  # type: ignore[union-attr]
+        answer = fake.last_reply(ana).text()
+        assert answer.count("🪑 Round 1, table") == len(tables_of_ana)
+        assert all(f"<#{t.thread_id}>" in answer for t in tables_of_ana)
+
+        # Ana and Ben never click: their move clocks (a day a move) run out twice and
+        # their seats are forfeited, the others play on; the round ends with its tables.
+        for _ in range(40 * 4):
+            if (await the_event(bot)).round > 1 or event.status != "running":
+                break
+            await move_on(fake, bot, clock, 6 * HOUR)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert view.event.round == 2
+        round_one = group_points(view, 1)
+        going = set()
+        for members in round_one.values():
+            ranked = sorted(members.items(), key=lambda item: -item[1])
+            top = [q for q, _ in ranked if q not in absent][:2]
+            # The two best of each group go on (the absent never: they forfeited).
+            assert all(members[q] >= members[o] for q in top for o in members if o not in top)
+            going |= set(top)
+        second = [t for t in view.tables if t.round == 2]
+        assert [t.bracket_id for t in second] == ["final"]
+        assert set(second[0].seats) == going and not going & absent
+        for player in absent:
+            entrant = view.entrant(player)
+            assert entrant.forfeited and entrant.state == "dropped"
+        gone = {p for r in view.results if r.round == 1 for p in r.gone}
+        assert gone == absent
+
+        # The last round is one group, one table: its winner wins the event.
+        for _ in range(40 * 4):
+            if (await the_event(bot)).status != "running":
+                break
+            await move_on(fake, bot, clock, 6 * HOUR)
+        view = await bot.tournaments.view(event.tournament_id)
+        assert view.event.status == "finished"
+        [final] = [r for r in view.results if r.round == 2]
+        winner = final.players[final.places.index(1)]
+        assert view.standings[0].player == winner
+        assert {s.player for s in view.standings[:4]} == going
+        assert {s.player for s in view.standings[-2:]} == absent
+        over = fake.public_messages()[-1].text()
+        assert "tournament is over" in over and f"{view.name(winner)}** wins" in over
+    fake.assert_clean()

@@ -131,3 +131,41 @@ async def test_nine_players_of_cover_your_assets_in_slow_groups_with_two_absent_
         over = fake.public_messages()[-1].text()
         assert "tournament is over" in over and f"{view.name(winner)}** wins" in over
     fake.assert_clean()
+
+
+async def test_create_refuses_groups_it_cannot_run_in_one_sentence_and_makes_nothing(
+    fake, db
+) -> None:
+    mod = fake.add_user("mod", manage_guild=True)
+    async with fake.running(make_bot(db)) as bot:
+        refusals = [
+            (
+                {"game": "cover_your_assets", "pace": "casual"},
+                "Group events are played slowly, several tables at once: pick the async or "
+                "correspondence pace.",
+            ),
+            (
+                {"game": "toss_your_cookies", "group_size": 2},
+                "Toss Your Cookies needs 3 or more at a table, so a group needs 3 or more players.",
+            ),
+            (
+                {"game": "braverse", "group_size": 20},
+                "A group holds 12 players at most: every table of a group is played at once.",
+            ),
+            (
+                {"game": "cover_your_assets", "group_size": 3},
+                "Groups of 3 cannot fill tables of 4: make the groups 4 or larger, or the "
+                "tables smaller.",
+            ),
+            (
+                {"game": "cover_your_assets", "group_size": 5, "advance": 5},
+                "Fewer than a whole group must go on: with groups of 5, advance 1 to 4.",
+            ),
+        ]
+        for options, sentence in refusals:
+            await fake.slash(mod, "tournament create", format="groups", **options)
+            reply = fake.last_reply(mod)
+            assert reply.ephemeral and reply.text() == sentence
+        assert fake.public_messages() == []
+        assert await bot.tournaments.store.tournaments(None, open_only=False) == []
+    fake.assert_clean()

@@ -1,0 +1,210 @@
+"""Group stages: how a field is dealt into groups, each group's tables, and what the
+format refuses."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from bot.errors import UserError
+from bot.store.tournament_records import EntrantRecord, ResultRecord, TournamentTable
+from bot.tournaments.config import TournamentConfig
+from bot.tournaments.formats import format_of
+from bot.tournaments.groups import MOST_IN_GROUP, deal, group_sizes, group_tables, pair_counts
+from bot.tournaments.progress import Progress
+from games import GAMES
+
+
+@pytest.mark.parametrize(
+    ("players", "size", "least", "sizes"),
+    [
+        (9, 6, 2, [5, 4]),
+        (12, 6, 2, [6, 6]),
+        (13, 6, 2, [5, 4, 4]),
+        (6, 6, 2, [6]),
+        (7, 4, 3, [4, 3]),
+        (5, 4, 3, [5]),  # two groups would leave one of two, below a table of three
+        (2, 4, 2, [2]),
+    ],
+)
+def test_groups_are_as_even_as_possible_and_never_below_a_table(
+    players: int, size: int, least: int, sizes: list[int]
+) -> None:
+    assert group_sizes(players, size, least) == sizes
+
+
+def test_the_seeds_are_snaked_so_each_group_gets_a_fair_spread() -> None:
+    assert deal(list(range(1, 10)), 6, 2) == [[1, 4, 5, 8, 9], [2, 3, 6, 7]]
+    assert deal(list(range(1, 13)), 4, 2) == [[1, 6, 7, 12], [2, 5, 8, 11], [3, 4, 9, 10]]
+
+
+def test_a_two_player_group_plays_a_round_robin_seat_zero_shared() -> None:
+    members = [10, 11, 12, 13, 14]
+    tables = group_tables(members, 2)
+    assert sorted(tuple(sorted(t)) for t in tables) == [
+        (a, b) for i, a in enumerate(members) for b in members[i + 1 :]
+    ]
+    first = Counter(t[0] for t in tables)
+    assert max(first.values()) - min(first.values()) <= 1
+
+
+@pytest.mark.parametrize("seats", range(3, 9))
+def test_every_group_size_meets_each_pair_equally_often_within_one(seats: int) -> None:
+    """For every group the format may play, each member sits at the same number of tables
+    (as many as a table has seats), sits first at exactly one, and the pair-meeting counts
+    differ by at most 1 (0 where the design allows it: a group of a table and one more
+    meets every pair a table less than the seats)."""
+    for size in range(seats + 1, MOST_IN_GROUP + 1):
+        members = list(range(100, 100 + size))
+        tables = group_tables(members, seats)
+        assert len(tables) == size and all(len(set(t)) == seats for t in tables)
+        sat = Counter(q for t in tables for q in t)
+        assert set(sat.values()) == {seats}
+        assert sorted(t[0] for t in tables) == members
+        met = pair_counts(tables, members).values()
+        assert max(met) - min(met) <= 1, (size, seats)
+        if size == seats + 1:
+            assert set(met) == {seats - 1}
+
+
+def test_a_group_no_larger_than_a_table_sits_at_one_table() -> None:
+    assert group_tables([1, 2, 3, 4], 4) == [(1, 2, 3, 4)]
+    assert group_tables([1, 2, 3], 4) == [(1, 2, 3)]
+
+
+def groups_of(game: str, **options: object):  # type: ignore[no-untyped-def]
+    config = TournamentConfig(format="groups", pace="async", **options)  # type: ignore[arg-type]
+    kind = format_of(config, GAMES[game])
+    kind.check_game()
+    return kind.checked()
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "sentence"),
+    [
+        (
+            "cover_your_assets",
+            {"pace": "casual"},
+            "Group events are played slowly, several tables at once: pick the async or "
+            "correspondence pace.",
+        ),
+        (
+            "cover_your_assets",
+            {"pace": "live"},
+            "Group events are played slowly, several tables at once: pick the async or "
+            "correspondence pace.",
+        ),
+        (
+            "toss_your_cookies",
+            {"group_size": 2},
+            "Toss Your Cookies needs 3 or more at a table, so a group needs 3 or more players.",
+        ),
+        (
+            "braverse",
+            {"group_size": 13},
+            "A group holds 12 players at most: every table of a group is played at once.",
+        ),
+        (
+            "cover_your_assets",
+            {"group_size": 3, "pod_size": 4},
+            "Groups of 3 cannot fill tables of 4: make the groups 4 or larger, or the tables "
+            "smaller.",
+        ),
+        (
+            "cover_your_assets",
+            {"group_size": 5, "advance": 5},
+            "Fewer than a whole group must go on: with groups of 5, advance 1 to 4.",
+        ),
+        (
+            "cover_your_assets",
+            {"rounds": 3},
+            "A group event plays until one group is left: leave rounds out.",
+        ),
+        (
+            "cover_your_assets",
+            {"format": "pods", "group_size": 5},
+            "A group size is for group events: leave group_size out.",
+        ),
+    ],
+)
+def test_what_an_organiser_can_get_wrong_is_one_sentence(
+    game: str, options: dict[str, object], sentence: str
+) -> None:
+    kind = options.pop("format", "groups")
+    pace = options.pop("pace", "async")
+    config = TournamentConfig(format=kind, pace=pace, **options)  # type: ignore[arg-type]
+    chosen = format_of(config, GAMES[game])
+    with pytest.raises(UserError) as refused:
+        chosen.check_game()
+        chosen.checked()
+    assert str(refused.value) == sentence
+
+
+def test_defaults_suit_the_game() -> None:
+    two = format_of(TournamentConfig(format="groups", pace="async"), GAMES["braverse"])
+    assert (two.table_size, two.group_size, two.advance) == (2, 4, 2)
+    four = format_of(TournamentConfig(format="groups", pace="async"), GAMES["cover_your_assets"])
+    assert (four.table_size, four.group_size, four.advance) == (4, 6, 2)
+    six = format_of(
+        TournamentConfig(format="groups", pace="correspondence", pod_size=6),
+        GAMES["toss_your_cookies"],
+    )
+    assert (six.table_size, six.group_size, six.advance) == (6, 8, 2)
+    assert groups_of("cover_your_assets", group_size=5, advance=1).advance == 1
+
+
+def test_the_best_of_each_group_go_on_and_the_last_group_decides_the_winner() -> None:
+    """Nine players of a four-seat game: groups of 5 and 4, places rigged (lower entrant
+    numbers finish higher), the best two of each go on to one final group."""
+    config = TournamentConfig(format="groups", pace="async", rounds=2)
+    kind = format_of(config, GAMES["cover_your_assets"])
+    entrants = [
+        EntrantRecord(tournament_id="t", entrant=n, user_id=100 + n, name=f"P{n}", joined_at=n)
+        for n in range(1, 10)
+    ]
+    tables: list[TournamentTable] = []
+    results: list[ResultRecord] = []
+
+    def play(number: int) -> list[tuple[int, ...]]:
+        p = Progress(config, kind.game, 7, number - 1, "running", entrants, results, tables)
+        paired = kind.pair(p, number)
+        for index, (seats, bracket) in enumerate(
+            zip(paired.tables, paired.brackets, strict=True), start=1
+        ):
+            tables.append(
+                TournamentTable(
+                    tournament_id="t",
+                    round=number,
+                    table_no=index,
+                    seats=list(seats),
+                    bracket_id=bracket,
+                )
+            )
+            order = sorted(seats)
+            results.append(
+                ResultRecord(
+                    tournament_id="t",
+                    round=number,
+                    table_no=index,
+                    players=list(seats),
+                    places=[order.index(q) + 1 for q in seats],
+                )
+            )
+        return paired.tables
+
+    first = play(1)
+    members = [set() for _ in range(2)]
+    for table, record in zip(first, tables, strict=True):
+        members[int(record.bracket_id.removeprefix("group-")) - 1] |= set(table)  # type: ignore[union-attr]
+    assert sorted(len(m) for m in members) == [4, 5]
+    p = Progress(config, kind.game, 7, 1, "running", entrants, results, tables)
+    assert not kind.is_over(p)
+    going = {q for m in members for q in sorted(m)[:2]}
+    final = play(2)
+    assert len(final) == 1 and set(final[0]) == going
+    done = Progress(config, kind.game, 7, 2, "finished", entrants, results, tables)
+    assert kind.is_over(done)
+    standings = kind.standings(done)
+    assert [s.player for s in standings[:4]] == sorted(going)
+    assert standings[0].player == min(going) == 1

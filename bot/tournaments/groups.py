@@ -14,14 +14,41 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
 from bot.tournaments.results import Player
 from bot.tournaments.round_robin import schedule
 from bot.tournaments.seeding import snake
+from bot.tournaments.standings import Standing
 
 MOST_IN_GROUP = 12  # a member of a two-player group plays 11 games at once at most
+
+
+@dataclass(frozen=True)
+class Group:
+    """One group of a round: its number (1-based), its members as they stand in it (by
+    the round's results at its tables, best first), who of them go on (the last group:
+    its winner, once decided), whether it is the last round's one group, and whether a
+    table of it is still being played."""
+
+    number: int
+    standings: tuple[Standing, ...]
+    going_on: tuple[Player, ...]
+    final: bool
+    playing: bool
+
+    @property
+    def members(self) -> list[Player]:
+        return [s.player for s in self.standings]
+
+
+@dataclass(frozen=True)
+class GroupRounds:
+    """Every round's groups so far: what the group picture and the web page draw."""
+
+    rounds: tuple[tuple[Group, ...], ...]
 
 
 def group_sizes(players: int, size: int, least: int) -> list[int]:

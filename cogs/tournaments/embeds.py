@@ -195,7 +195,13 @@ def pairings_pages(view: TournamentView, round_no: int, language: str = ENGLISH)
     """A round's tables and byes in ``language``, a page at most PAIRINGS_A_PAGE lines and
     within an embed's description; rebuilt from the store on every page click."""
     lines: list[Text] = []
+    heading = None
     for table in sorted((x for x in view.tables if x.round == round_no), key=lambda x: x.table_no):
+        group = table.bracket_id or ""
+        if group.startswith("group-") and group != heading:
+            # A group event's tables come group by group: each under its group's name.
+            heading = group
+            lines.append(t("**Group {n}**", n=int(group.removeprefix("group-"))))
         names = joined([view.name(p) for p in table.seats], t(" vs "))
         if table.thread_id:
             lines.append(

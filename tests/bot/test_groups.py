@@ -11,9 +11,19 @@ from bot.errors import UserError
 from bot.store.tournament_records import EntrantRecord, ResultRecord, TournamentTable
 from bot.tournaments.config import TournamentConfig
 from bot.tournaments.formats import format_of
-from bot.tournaments.groups import MOST_IN_GROUP, deal, group_sizes, group_tables, pair_counts
+from bot.tournaments.groups import (
+    MOST_IN_GROUP,
+    GroupRounds,
+    deal,
+    group_sizes,
+    group_tables,
+    pair_counts,
+)
+from bot.tournaments.pictures import bracket_picture
+from bot.tournaments.pictures.groups import group_bands
 from bot.tournaments.progress import Progress
 from games import GAMES
+from tests.bot.test_tournament_pictures import snapshot
 
 
 @pytest.mark.parametrize(
@@ -154,25 +164,31 @@ def test_defaults_suit_the_game() -> None:
     assert groups_of("cover_your_assets", group_size=5, advance=1).advance == 1
 
 
-def test_the_best_of_each_group_go_on_and_the_last_group_decides_the_winner() -> None:
-    """Nine players of a four-seat game: groups of 5 and 4, places rigged (lower entrant
-    numbers finish higher), the best two of each go on to one final group."""
-    config = TournamentConfig(format="groups", pace="async", rounds=2)
-    kind = format_of(config, GAMES["cover_your_assets"])
-    entrants = [
-        EntrantRecord(tournament_id="t", entrant=n, user_id=100 + n, name=f"P{n}", joined_at=n)
-        for n in range(1, 10)
-    ]
-    tables: list[TournamentTable] = []
-    results: list[ResultRecord] = []
+CONFIG = TournamentConfig(format="groups", pace="async", rounds=2)
+NINE = [
+    EntrantRecord(tournament_id="t", entrant=n, user_id=100 + n, name=f"P{n}", joined_at=n)
+    for n in range(1, 10)
+]
 
-    def play(number: int) -> list[tuple[int, ...]]:
-        p = Progress(config, kind.game, 7, number - 1, "running", entrants, results, tables)
-        paired = kind.pair(p, number)
+
+class Rigged:
+    """Nine players of a four-seat game, every table finished in entrant order (lower
+    numbers place higher), round by round."""
+
+    def __init__(self) -> None:
+        self.kind = format_of(CONFIG, GAMES["cover_your_assets"])
+        self.tables: list[TournamentTable] = []
+        self.results: list[ResultRecord] = []
+
+    def progress(self, number: int, status: str = "running") -> Progress:
+        return Progress(CONFIG, self.kind.game, 7, number, status, NINE, self.results, self.tables)
+
+    def play(self, number: int, *, decide: bool = True) -> list[tuple[int, ...]]:
+        paired = self.kind.pair(self.progress(number - 1), number)
         for index, (seats, bracket) in enumerate(
             zip(paired.tables, paired.brackets, strict=True), start=1
         ):
-            tables.append(
+            self.tables.append(
                 TournamentTable(
                     tournament_id="t",
                     round=number,
@@ -182,29 +198,55 @@ def test_the_best_of_each_group_go_on_and_the_last_group_decides_the_winner() ->
                 )
             )
             order = sorted(seats)
-            results.append(
-                ResultRecord(
-                    tournament_id="t",
-                    round=number,
-                    table_no=index,
-                    players=list(seats),
-                    places=[order.index(q) + 1 for q in seats],
+            if decide:
+                self.results.append(
+                    ResultRecord(
+                        tournament_id="t",
+                        round=number,
+                        table_no=index,
+                        players=list(seats),
+                        places=[order.index(q) + 1 for q in seats],
+                    )
                 )
-            )
         return paired.tables
 
-    first = play(1)
+
+def test_the_best_of_each_group_go_on_and_the_last_group_decides_the_winner() -> None:
+    """Groups of 5 and 4, the best two of each go on to one last group."""
+    rig = Rigged()
+    first = rig.play(1)
     members = [set() for _ in range(2)]
-    for table, record in zip(first, tables, strict=True):
+    for table, record in zip(first, rig.tables, strict=True):
         members[int(record.bracket_id.removeprefix("group-")) - 1] |= set(table)  # type: ignore[union-attr]
     assert sorted(len(m) for m in members) == [4, 5]
-    p = Progress(config, kind.game, 7, 1, "running", entrants, results, tables)
-    assert not kind.is_over(p)
+    assert not rig.kind.is_over(rig.progress(1))
     going = {q for m in members for q in sorted(m)[:2]}
-    final = play(2)
+    final = rig.play(2)
     assert len(final) == 1 and set(final[0]) == going
-    done = Progress(config, kind.game, 7, 2, "finished", entrants, results, tables)
-    assert kind.is_over(done)
-    standings = kind.standings(done)
+    done = rig.progress(2, "finished")
+    assert rig.kind.is_over(done)
+    standings = rig.kind.standings(done)
     assert [s.player for s in standings[:4]] == sorted(going)
     assert standings[0].player == min(going) == 1
+
+
+def test_the_group_picture_lists_each_group_by_standing_and_marks_who_goes_on() -> None:
+    rig = Rigged()
+    rig.play(1)
+    rig.play(2, decide=False)
+    names = {e.entrant: e.name for e in NINE}
+    drawn = rig.kind.drawn_bracket(rig.progress(2))
+    assert isinstance(drawn, GroupRounds)
+    (first_title, first), (last_title, last) = group_bands(drawn, names)
+    assert first_title == "Round 1 · 2 groups, the best 2 of each go on"
+    assert last_title == "Round 2 · the last group"
+    title, rows, playing = first[0]
+    assert title == "Group 1" and not playing and len(rows) == 5
+    assert [r.lead for r in rows] == ["1st", "2nd", "3rd", "4th", "5th"]
+    assert [r.state for r in rows] == ["won", "won", "lost", "lost", "lost"]
+    assert rows[0].tail.endswith("→") and "→" not in rows[2].tail
+    assert [r.name for r in rows] == sorted(r.name for r in rows)  # rigged: P1 first
+    title, rows, playing = last[0]
+    assert title == "Last group" and playing and {r.state for r in rows} == {"playing"}
+    png = bracket_picture(drawn, names, "Cover Your Assets tournament", "Group stages")
+    snapshot("groups-9", png)

@@ -85,6 +85,9 @@ async def test_nine_players_of_cover_your_assets_in_slow_groups_with_two_absent_
         assert all(sum(q in t.seats for t in first) == 4 for q in five)
         # My table lists every table of the round a player sits at, each with its thread.
         pairings = next(m for m in fake.public_messages() if "Round 1 pairings" in m.text())
+        # The pairings carry the groups' picture, drawn again as results come in.
+        assert [a.filename for a in pairings.attachments] == ["bracket.png"]
+        assert "Group 1" in pairings.text() and "Group 2" in pairings.text()
         await fake.click(ana, pairings, pairings.find_button("My table"))
         tables_of_ana = [t for t in first if view.of_user(ana.id).entrant in t.seats]  # type: ignore[union-attr]
         answer = fake.last_reply(ana).text()
@@ -99,17 +102,20 @@ async def test_nine_players_of_cover_your_assets_in_slow_groups_with_two_absent_
             await move_on(fake, bot, clock, 6 * HOUR)
         view = await bot.tournaments.view(event.tournament_id)
         assert view.event.round == 2
-        round_one = group_points(view, 1)
-        going = set()
-        for members in round_one.values():
-            ranked = sorted(members.items(), key=lambda item: -item[1])
-            top = [q for q, _ in ranked if q not in absent][:2]
-            # The two best of each group go on (the absent never: they forfeited).
-            assert all(members[q] >= members[o] for q in top for o in members if o not in top)
-            going |= set(top)
         second = [t for t in view.tables if t.round == 2]
         assert [t.bracket_id for t in second] == ["final"]
-        assert set(second[0].seats) == going and not going & absent
+        going = set(second[0].seats)
+        assert not going & absent
+        for members in group_points(view, 1).values():
+            # The two best of each group go on (points summed here; equal points are the
+            # tiebreakers'), never the absent: they forfeited.
+            top = going & set(members)
+            assert len(top) == 2
+            assert min(members[q] for q in top) >= max(members[o] for o in members if o not in top)
+        top_points = {
+            q: p for members in group_points(view, 1).values() for q, p in members.items()
+        }
+        assert all(top_points[q] > top_points[a] for q in going for a in absent)
         for player in absent:
             entrant = view.entrant(player)
             assert entrant.forfeited and entrant.state == "dropped"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from bot.errors import UserError
 from bot.ratings import Rating
 from bot.tournaments import elimination as elim
+from bot.tournaments.groups import GroupRounds
 from bot.tournaments.lots import lot, rated_lot
 from bot.tournaments.progress import Pairing, Progress, to_table_result
 from bot.tournaments.results import Player, TableResult
@@ -261,7 +262,7 @@ class Format(ABC):
         }
         return elim.Tree(bracket, elim.progress(bracket, played), played)
 
-    def drawn_bracket(self, p: Progress) -> elim.Tree | elim.PodRounds | None:
+    def drawn_bracket(self, p: Progress) -> elim.Tree | elim.PodRounds | GroupRounds | None:
         """What a bracket picture draws of the event (None: no bracket, or none yet)."""
         return None
 

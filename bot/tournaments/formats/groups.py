@@ -8,34 +8,23 @@ group ``final``), so the groups of a round are read back from what is stored."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from bot.errors import UserError
 from bot.tournaments.formats.base import MultiplayerFormat
-from bot.tournaments.groups import MOST_IN_GROUP, deal, group_sizes, group_tables
+from bot.tournaments.groups import (
+    MOST_IN_GROUP,
+    Group,
+    GroupRounds,
+    deal,
+    group_sizes,
+    group_tables,
+)
 from bot.tournaments.progress import Pairing, Progress, to_table_result
 from bot.tournaments.results import Player
-from bot.tournaments.standings import Standing, pod_standings
+from bot.tournaments.standings import pod_standings
 from games.core.text import t
 
 FINAL = "final"
 SLOW_PACES = ("async", "correspondence")
-
-
-@dataclass(frozen=True)
-class Group:
-    """One group of a round: its number (1-based), its members in the order they stand in
-    it (by the round's results, best first), who of them go on, and whether it is the last
-    round's one group."""
-
-    number: int
-    standings: list[Standing]
-    going_on: list[Player]
-    final: bool
-
-    @property
-    def members(self) -> list[Player]:
-        return [s.player for s in self.standings]
 
 
 def group_id(number: int) -> str:
@@ -151,10 +140,14 @@ class Groups(MultiplayerFormat):
         """Round ``number``'s groups as stored, each ordered by its own tables' results of
         the round (place scores, then the pods' tiebreakers), and who goes on."""
         seated: dict[str, list[Player]] = {}
+        undecided: set[str] = set()
+        decided = {(r.round, r.table_no) for r in p.results}
         for table in sorted(p.tables, key=lambda x: x.table_no):
             if table.round == number and table.bracket_id:
                 members = seated.setdefault(table.bracket_id, [])
                 members += [q for q in table.seats if q not in members]
+                if (table.round, table.table_no) not in decided:
+                    undecided.add(table.bracket_id)
         at = {(x.round, x.table_no): x.bracket_id for x in p.tables}
         gone = set(p.withdrawn)
         found = []
@@ -171,8 +164,9 @@ class Groups(MultiplayerFormat):
             )
             # Who left (or forfeited and was dropped) goes on from nowhere: the next best do.
             staying = [s.player for s in standings if s.player not in gone]
-            going = staying[: self.going_on_count(len(members))]
-            found.append(Group(index, standings, going, name == FINAL))
+            final, playing = name == FINAL, name in undecided
+            going = staying[: 1 if final else self.going_on_count(len(members))]
+            found.append(Group(index, tuple(standings), tuple(going), final, playing))
         return found
 
     def pair(self, p: Progress, number: int) -> Pairing:
@@ -221,14 +215,18 @@ class Groups(MultiplayerFormat):
 
     def decided_top(self, p: Progress) -> list[Player]:
         """Once the last group has played: its order, then everyone else by the round they
-        reached (the later first) and their place in their group there."""
+        reached (the later first), those who left last, and their place in their group
+        there, then their points."""
         if p.status == "signup" or not p.round or not self.over_for_good(p):
             return []
         order: list[Player] = []
+        gone = set(p.withdrawn)
         for number in range(p.round, 0, -1):
             groups = self.groups(p, number)
+            # Who left (dropped, disqualified, forfeited and dropped) goes below everyone
+            # who played the round out.
             by_place = sorted(
-                (place, -s.points, group.number, s.player)
+                (s.player in gone, place, -s.points, group.number, s.player)
                 for group in groups
                 for place, s in enumerate(group.standings)
             )
@@ -243,6 +241,12 @@ class Groups(MultiplayerFormat):
         return (
             bool(last) and all((x.round, x.table_no) in decided for x in last) and self.is_over(p)
         )
+
+    def drawn_bracket(self, p: Progress) -> GroupRounds | None:
+        """Every round's groups, as the group picture draws them."""
+        if p.status == "signup" or not p.round:
+            return None
+        return GroupRounds(tuple(tuple(self.groups(p, n)) for n in range(1, p.round + 1)))
 
     def describe(self, signup: bool) -> list[tuple[str, str]]:
         return [

@@ -175,3 +175,32 @@ async def test_create_refuses_groups_it_cannot_run_in_one_sentence_and_makes_not
         assert fake.public_messages() == []
         assert await bot.tournaments.store.tournaments(None, open_only=False) == []
     fake.assert_clean()
+
+
+async def test_a_player_the_organiser_drops_leaves_every_table_they_sit_at(fake, db) -> None:
+    from bot.store.models import GONE
+
+    mod = fake.add_user("mod", manage_guild=True)
+    ana = fake.add_user("ana")
+    async with fake.running(make_bot(db)) as bot:
+        use_manual_clock(bot)
+        signup = await create_event(fake, mod, game="cover_your_assets", format="groups")
+        await fake.click(ana, signup, signup.find_button("Join"))
+        for _ in range(5):
+            await fake.click(mod, signup, signup.find_button("Add bot"))
+        await fake.click(mod, signup, signup.find_button("Start"))
+        await settle_all(fake, bot)
+        event = await the_event(bot)
+        view = await bot.tournaments.view(event.tournament_id)
+        mine = view.of_user(ana.id).entrant  # type: ignore[union-attr]
+        # Six players: one group, six tables of four, Ana at four of them at once.
+        assert [t.bracket_id for t in view.tables] == ["final"] * 6
+        hers = [t for t in view.tables if mine in t.seats]
+        assert len(hers) == 4
+        await fake.slash(mod, "tournament player", name="Ana", action="dropped")
+        await settle_all(fake, bot)
+        for table in hers:
+            record = await bot.service.get(table.match_id)  # type: ignore[arg-type]
+            seat = next(s for s in record.seats if s.user_id == ana.id)
+            assert seat.away == GONE, table.table_no
+    fake.assert_clean()

@@ -52,9 +52,12 @@ class GroupRounds:
 
 
 def group_sizes(players: int, size: int, least: int) -> list[int]:
-    """Sizes of the groups ``players`` fall into: as few groups as keep each at ``size``
-    or fewer, but none below ``least``; sizes differ by one at most, the larger first."""
-    count = max(1, math.ceil(players / size))
+    """Sizes of the groups ``players`` fall into: as many groups as brings them nearest
+    ``size`` (none above ``MOST_IN_GROUP``, none below ``least``); sizes differ by one at
+    most, the larger first."""
+    count = max(1, math.floor(players / size + 0.5))
+    while math.ceil(players / count) > MOST_IN_GROUP:
+        count += 1
     while count > 1 and players // count < least:
         count -= 1
     small, extra = divmod(players, count)

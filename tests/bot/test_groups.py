@@ -31,14 +31,16 @@ from tests.bot.test_tournament_pictures import snapshot
     [
         (9, 6, 2, [5, 4]),
         (12, 6, 2, [6, 6]),
-        (13, 6, 2, [5, 4, 4]),
-        (6, 6, 2, [6]),
+        (13, 6, 2, [7, 6]),  # nearer 6 than three groups of 4 or 5 would be
+        (15, 6, 2, [5, 5, 5]),
+        (8, 6, 2, [8]),
         (7, 4, 3, [4, 3]),
-        (5, 4, 3, [5]),  # two groups would leave one of two, below a table of three
+        (5, 3, 3, [5]),  # two groups would leave one of two, below a table of three
+        (30, 20, 2, [10, 10, 10]),  # two groups of 15 would be too big to play at once
         (2, 4, 2, [2]),
     ],
 )
-def test_groups_are_as_even_as_possible_and_never_below_a_table(
+def test_groups_are_as_even_as_possible_near_the_size_and_never_below_a_table(
     players: int, size: int, least: int, sizes: list[int]
 ) -> None:
     assert group_sizes(players, size, least) == sizes
@@ -81,6 +83,18 @@ def test_every_group_size_meets_each_pair_equally_often_within_one(seats: int) -
 def test_a_group_no_larger_than_a_table_sits_at_one_table() -> None:
     assert group_tables([1, 2, 3, 4], 4) == [(1, 2, 3, 4)]
     assert group_tables([1, 2, 3], 4) == [(1, 2, 3)]
+
+
+def test_a_group_of_one_table_plays_tables_of_one_fewer_where_the_game_seats_them() -> None:
+    """A group of four of a four-seat game plays four tables of three (each member at
+    three, every pair twice) rather than one game; three of a game for three or more sit
+    at one table, as do two."""
+    four = format_of(TournamentConfig(format="groups", pace="async"), GAMES["cover_your_assets"])
+    assert [four.seats_in(n) for n in (2, 3, 4, 5, 9)] == [2, 3, 3, 4, 4]
+    toss = format_of(TournamentConfig(format="groups", pace="async"), GAMES["toss_your_cookies"])
+    assert [toss.seats_in(n) for n in (3, 4)] == [3, 3]
+    two = format_of(TournamentConfig(format="groups", pace="async"), GAMES["braverse"])
+    assert [two.seats_in(n) for n in (2, 3, 4)] == [2, 2, 2]
 
 
 def groups_of(game: str, **options: object):  # type: ignore[no-untyped-def]
@@ -212,17 +226,19 @@ class Rigged:
 
 
 def test_the_best_of_each_group_go_on_and_the_last_group_decides_the_winner() -> None:
-    """Groups of 5 and 4, the best two of each go on to one last group."""
+    """Groups of 5 (five tables of four) and 4 (four tables of three), the best two of
+    each go on to one last group (four tables of three)."""
     rig = Rigged()
     first = rig.play(1)
     members = [set() for _ in range(2)]
     for table, record in zip(first, rig.tables, strict=True):
         members[int(record.bracket_id.removeprefix("group-")) - 1] |= set(table)  # type: ignore[union-attr]
     assert sorted(len(m) for m in members) == [4, 5]
+    assert sorted(len(t) for t in first) == [3] * 4 + [4] * 5
     assert not rig.kind.is_over(rig.progress(1))
     going = {q for m in members for q in sorted(m)[:2]}
     final = rig.play(2)
-    assert len(final) == 1 and set(final[0]) == going
+    assert len(final) == 4 and {q for t in final for q in t} == going
     done = rig.progress(2, "finished")
     assert rig.kind.is_over(done)
     standings = rig.kind.standings(done)

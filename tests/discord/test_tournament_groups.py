@@ -73,16 +73,18 @@ async def test_nine_players_of_cover_your_assets_in_slow_groups_with_two_absent_
         absent = {view.of_user(ana.id).entrant, view.of_user(ben.id).entrant}  # type: ignore[union-attr]
 
         # Round 1: nine players dealt 5 and 4 by the lot; the group of five plays five
-        # tables of four at once (everyone at four of them), the group of four one table.
+        # tables of four at once (everyone at four of them), the group of four four
+        # tables of three (everyone at three), all started together.
         first = [t for t in view.tables if t.round == 1]
         groups = {t.bracket_id: set() for t in first}
         for table in first:
             groups[table.bracket_id] |= set(table.seats)
         assert sorted(len(m) for m in groups.values()) == [4, 5]
-        assert sorted(len(t.seats) for t in first) == [4] * 6
+        assert sorted(len(t.seats) for t in first) == [3] * 4 + [4] * 5
         assert all(t.match_id is not None and t.thread_id for t in first)  # all started
-        five = next(m for m in groups.values() if len(m) == 5)
-        assert all(sum(q in t.seats for t in first) == 4 for q in five)
+        for members in groups.values():
+            at = len(members) - 1
+            assert all(sum(q in t.seats for t in first) == at for q in members)
         # My table lists every table of the round a player sits at, each with its thread.
         pairings = next(m for m in fake.public_messages() if "Round 1 pairings" in m.text())
         # The pairings carry the groups' picture, drawn again as results come in.
@@ -103,8 +105,8 @@ async def test_nine_players_of_cover_your_assets_in_slow_groups_with_two_absent_
         view = await bot.tournaments.view(event.tournament_id)
         assert view.event.round == 2
         second = [t for t in view.tables if t.round == 2]
-        assert [t.bracket_id for t in second] == ["final"]
-        going = set(second[0].seats)
+        assert [t.bracket_id for t in second] == ["final"] * 4
+        going = {q for t in second for q in t.seats}
         assert not going & absent
         for members in group_points(view, 1).values():
             # The two best of each group go on (points summed here; equal points are the
@@ -122,17 +124,20 @@ async def test_nine_players_of_cover_your_assets_in_slow_groups_with_two_absent_
         gone = {p for r in view.results if r.round == 1 for p in r.gone}
         assert gone == absent
 
-        # The last round is one group, one table: its winner wins the event.
+        # The last round is one group of four (four tables of three): its winner, the
+        # best of it on place points, wins the event.
         for _ in range(40 * 4):
             if (await the_event(bot)).status != "running":
                 break
             await move_on(fake, bot, clock, 6 * HOUR)
         view = await bot.tournaments.view(event.tournament_id)
         assert view.event.status == "finished"
-        [final] = [r for r in view.results if r.round == 2]
-        winner = final.players[final.places.index(1)]
-        assert view.standings[0].player == winner
-        assert {s.player for s in view.standings[:4]} == going
+        [last] = group_points(view, 2).values()
+        winner = view.standings[0].player
+        assert last[winner] == max(last.values())
+        order = [s.player for s in view.standings[:4]]
+        assert set(order) == going
+        assert [last[q] for q in order] == sorted(last.values(), reverse=True)
         assert {s.player for s in view.standings[-2:]} == absent
         over = fake.public_messages()[-1].text()
         assert "tournament is over" in over and f"{view.name(winner)}** wins" in over

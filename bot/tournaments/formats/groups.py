@@ -127,13 +127,22 @@ class Groups(MultiplayerFormat):
     def rounds(self, players: int) -> int | None:
         """Group rounds until one group holds everyone left (drops may end it sooner)."""
         count, left = 1, max(players, 2)
-        while left > self.group_size:
-            sizes = group_sizes(left, self.group_size, self.least_at_table)
+        while len(sizes := group_sizes(left, self.group_size, self.least_at_table)) > 1:
             going = sum(self.going_on_count(size) for size in sizes)
-            if going >= left:
-                break
             count, left = count + 1, max(going, self.least_at_table)
         return count
+
+    def seats_in(self, members: int) -> int:
+        """Seats a table of a group of ``members``: the format's table, or in a group no
+        bigger than one table, one seat fewer (so the group still plays a schedule, each
+        member at several tables), never below three; else the group at one table."""
+        seats = self.table_size
+        if members > seats:
+            return seats
+        fewer = members - 1
+        if seats > 2 and fewer >= max(3, self.game.min_players):
+            return fewer
+        return members
 
     # --- groups ----------------------------------------------------------------------------
     def groups(self, p: Progress, number: int) -> list[Group]:
@@ -202,7 +211,7 @@ class Groups(MultiplayerFormat):
         tables: list[tuple[Player, ...]] = []
         brackets: list[str | None] = []
         for number_in_round, members in enumerate(dealt, start=1):
-            seated = group_tables(members, min(self.table_size, len(members)))
+            seated = group_tables(members, self.seats_in(len(members)))
             tables += seated
             brackets += [FINAL if final else group_id(number_in_round)] * len(seated)
         return Pairing(FINAL if final else "groups", tables, [], brackets)

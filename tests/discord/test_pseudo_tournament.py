@@ -333,7 +333,7 @@ async def test_an_organisers_tools_on_a_live_pod_event_read_no_english_in_the_ps
 async def test_a_group_event_its_groups_picture_and_page_read_no_english_in_the_pseudo_locale(
     fake: FakeDiscord, db, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Slow group stages: a refusal (a live pace), then seven players in two groups whose
+    """Slow group stages: a refusal (a live pace), then nine players in two groups whose
     tables all start at once (My table lists them), the best of each to the last group,
     the groups' picture on the pairings and the event's page."""
     drawn = record_lettering(monkeypatch)
@@ -346,7 +346,7 @@ async def test_a_group_event_its_groups_picture_and_page_read_no_english_in_the_
         signup = fake.public_messages()[-1]
         for user in (hana, yuki):
             await fake.click(user, signup, verb(signup, "join"))
-        for _ in range(5):
+        for _ in range(7):
             await fake.click(hana, signup, verb(signup, "bot"))
         await fake.click(hana, signup, verb(signup, "start"))
         await settle_all(fake, bot)
@@ -361,7 +361,8 @@ async def test_a_group_event_its_groups_picture_and_page_read_no_english_in_the_
                 await fake.click(user, pairings, verb(pairings, "mytable"))
                 await fake.slash(user, "tournament standings")
             await play_the_round(fake, bot, [hana, yuki])
-        assert (await the_event(bot)).status == "finished"
+        event = await the_event(bot)
+        assert event.status == "finished" and event.round == 2  # the groups, the last group
         web_words = await read_the_web_pages(fake, bot, tid, [hana, yuki])
         view = await bot.tournaments.view(tid)
         names = [e.name for e in view.entrants]

@@ -665,11 +665,11 @@ async def test_a_group_event_shows_its_groups_round_by_round(
     service: MatchService, web: TestClient
 ) -> None:
     root = await opt_in(service)
-    tid = await elimination_event(service, format="groups", game="cookie_chomper", players=7)
+    tid = await elimination_event(service, format="groups", game="cookie_chomper", players=9)
     finished = await service.store.get_tournament(tid)
     assert finished is not None and finished.status == "finished"
     page = await get_text(web, f"{root}/event/{tid}")
-    # Seven in groups of six at most: 4 and 3, the best two of each to the last group.
+    # Nine in groups near six: 5 and 4, the best two of each to the last group.
     assert "Round 1 · 2 groups, the best 2 of each go on" in page
     assert "Group 1" in page and "Group 2" in page
     assert "Round 2 · the last group" in page and "Last group" in page

@@ -15,6 +15,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from itertools import combinations
 
@@ -30,14 +31,16 @@ MOST_IN_GROUP = 12  # a member of a two-player group plays 11 games at once at m
 class Group:
     """One group of a round: its number (1-based), its members as they stand in it (by
     the round's results at its tables, best first), who of them go on (the last group:
-    its winner, once decided), whether it is the last round's one group, and whether a
-    table of it is still being played."""
+    its winner, once decided), whether it is the last round's one group, whether a
+    table of it is still being played, and whether any has a result (until one has, the
+    group has no order: its members are listed by the lot, with no places)."""
 
     number: int
     standings: tuple[Standing, ...]
     going_on: tuple[Player, ...]
     final: bool
     playing: bool
+    started: bool = True
 
     @property
     def members(self) -> list[Player]:
@@ -49,6 +52,28 @@ class GroupRounds:
     """Every round's groups so far: what the group picture and the web page draw."""
 
     rounds: tuple[tuple[Group, ...], ...]
+
+
+@dataclass(frozen=True)
+class Reached:
+    """Where a player's event ended (or stands): the last round they were dealt into, its
+    group, and their place (1-based) and points in it."""
+
+    round: int
+    group: Group
+    place: int
+    points: Fraction
+
+
+def reached(stages: GroupRounds) -> dict[Player, Reached]:
+    """Each player's latest round: what explains their place in a group event's standings
+    (a later round beats any place in an earlier one, whatever the points)."""
+    found: dict[Player, Reached] = {}
+    for number, groups in enumerate(stages.rounds, start=1):
+        for group in groups:
+            for place, line in enumerate(group.standings, start=1):
+                found[line.player] = Reached(number, group, place, line.points)
+    return found
 
 
 def group_sizes(players: int, size: int, least: int) -> list[int]:

@@ -139,6 +139,42 @@ async def test_nine_players_of_cover_your_assets_in_slow_groups_with_two_absent_
         assert set(order) == going
         assert [last[q] for q in order] == sorted(last.values(), reverse=True)
         assert {s.player for s in view.standings[-2:]} == absent
+        # After round 1 the standings are each group's, as its picture has them: place,
+        # that round's points, who goes on; never a total across rounds.
+        after = next(m for m in fake.public_messages() if "standings after round 1" in m.text())
+        first_points = group_points(view, 1)
+        expected = []
+        for number in (1, 2):
+            members = first_points[f"group-{number}"]
+            expected.append(f"**Group {number}**")
+            shown = [line for line in after.text().splitlines() if line.startswith("**")]
+            block = shown[shown.index(f"**Group {number}**") + 1 :][: len(members)]
+            order = [next(q for q in members if f"** {view.name(q)} —" in x) for x in block]
+            assert [members[q] for q in order] == sorted(members.values(), reverse=True)
+            for place, q in enumerate(order, start=1):
+                mark = " · goes on ➡️" if q in going else ""
+                expected.append(f"**{place}.** {view.name(q)} — {float(members[q]):g} pts{mark}")
+        assert [x for x in after.text().splitlines() if x.startswith("**")] == expected
+        # The final standings: the last group in its order, then the rest by the round
+        # they reached and their place in its group, each with that round's points, so no
+        # line's points read as contradicting its place.
+        final = next(m for m in fake.public_messages() if "final standings" in m.text())
+        rows = [x for x in final.text().splitlines() if x.startswith("**")]
+        assert len(rows) == 9
+        places = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+        for rank, line in enumerate(view.standings, start=1):
+            q, row = line.player, rows[rank - 1]
+            who = view.name(q) + (" *(dropped)*" if q in absent else "")
+            if rank <= 4:  # the last group: its place is the event's
+                where = f"Round 2, last group: {places[rank]}"
+                assert row == f"**{rank}.** {who} — {where} · {float(last[q]):g} pts"
+                continue
+            group = next(g for g, members in first_points.items() if q in members)
+            where = f"Round 1, group {group.removeprefix('group-')}: "
+            assert row.startswith(f"**{rank}.** {who} — {where}")
+            assert row.endswith(f" · {float(first_points[group][q]):g} pts")
+        # Those out in round 1 who played it out: the 3rd of each group, then the 4th.
+        assert [r.split(": ")[1][:3] for r in rows[4:7]] == ["3rd", "3rd", "4th"]
         over = fake.public_messages()[-1].text()
         assert "tournament is over" in over and f"{view.name(winner)}** wins" in over
     fake.assert_clean()

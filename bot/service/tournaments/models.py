@@ -103,6 +103,11 @@ class TournamentView:
         """What the bracket picture draws (None: the event has no bracket, or none yet)."""
         return self.format.drawn_bracket(self.progress)
 
+    def standing_notes(self) -> dict[int, Text]:
+        """What explains each player's place beyond their points (a group event's round
+        and group reached); empty for most formats."""
+        return self.format.standing_notes(self.progress)
+
     @property
     def late_entry_open(self) -> bool:
         """Whether a player may still join the running event (Swiss and pods, until

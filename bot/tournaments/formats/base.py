@@ -30,7 +30,7 @@ from bot.tournaments.scoring import (
 )
 from bot.tournaments.standings import Standing, pairing_order, pod_standings, swiss_standings
 from bot.tournaments.top_cut import cut
-from games.core.text import t
+from games.core.text import Text, t
 
 if TYPE_CHECKING:
     from bot.tournaments.config import TournamentConfig, TournamentPace
@@ -196,6 +196,11 @@ class Format(ABC):
     def decided_top(self, p: Progress) -> list[Player]:
         """The order a final table or a finished bracket gives the top (none by default)."""
         return []
+
+    def standing_notes(self, p: Progress) -> dict[Player, Text]:
+        """What explains a player's place where points and tiebreakers do not (a group
+        event's: the round reached and the place in its group); none by default."""
+        return {}
 
     def waiting(self, p: Progress, number: int) -> list[Player]:
         """Players still in the event with neither a table nor a recorded bye in round

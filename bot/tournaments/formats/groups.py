@@ -8,20 +8,25 @@ group ``final``), so the groups of a round are read back from what is stored."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from bot.errors import UserError
 from bot.tournaments.formats.base import MultiplayerFormat
 from bot.tournaments.groups import (
     MOST_IN_GROUP,
     Group,
     GroupRounds,
+    Reached,
     deal,
     group_sizes,
     group_tables,
+    reached,
 )
 from bot.tournaments.progress import Pairing, Progress, to_table_result
 from bot.tournaments.results import Player
-from bot.tournaments.standings import pod_standings
-from games.core.text import t
+from bot.tournaments.standings import Standing, pod_standings
+from games.core.text import Text, t, tc
+from games.core.words import place as placed
 
 FINAL = "final"
 SLOW_PACES = ("async", "correspondence")
@@ -175,7 +180,9 @@ class Groups(MultiplayerFormat):
             staying = [s.player for s in standings if s.player not in gone]
             final, playing = name == FINAL, name in undecided
             going = staying[: 1 if final else self.going_on_count(len(members))]
-            found.append(Group(index, tuple(standings), tuple(going), final, playing))
+            found.append(
+                Group(index, tuple(standings), tuple(going), final, playing, bool(results))
+            )
         return found
 
     def pair(self, p: Progress, number: int) -> Pairing:
@@ -222,12 +229,10 @@ class Groups(MultiplayerFormat):
         played = [x for x in p.tables if x.round == p.round]
         return any(x.bracket_id == FINAL for x in played) or self.too_few_left(p)
 
-    def decided_top(self, p: Progress) -> list[Player]:
-        """Once the last group has played: its order, then everyone else by the round they
-        reached (the later first), those who left last, and their place in their group
-        there, then their points."""
-        if p.status == "signup" or not p.round or not self.over_for_good(p):
-            return []
+    def ranked(self, p: Progress) -> list[Player]:
+        """Everyone by the round they reached (the later first), those who left it last,
+        then their place in their group there, then their points: once the last group has
+        played, the final order; before, the order so far."""
         order: list[Player] = []
         gone = set(p.withdrawn)
         for number in range(p.round, 0, -1):
@@ -242,6 +247,36 @@ class Groups(MultiplayerFormat):
             order += [q for *_, q in by_place if q not in order]
         listed = set(p.players)
         return [q for q in order if q in listed]
+
+    def decided_top(self, p: Progress) -> list[Player]:
+        """Once the last group has played: ``ranked``."""
+        if p.status == "signup" or not p.round or not self.over_for_good(p):
+            return []
+        return self.ranked(p)
+
+    def standings(self, p: Progress) -> list[Standing]:
+        """Once groups are drawn: everyone in ``ranked`` order, each with their points in
+        the round they reached (a total over rounds would contradict the order: a later
+        round's last beats an earlier round's best) and no tiebreakers (a group's own
+        tiebreakers placed them in it; ``standing_notes`` says where that was)."""
+        stages = self.drawn_bracket(p)
+        if stages is None:
+            return super().standings(p)
+        where = reached(stages)
+        order = self.ranked(p)
+        order += sorted(q for q in p.players if q not in order)
+        gone = set(p.withdrawn)
+        return [
+            Standing(rank, q, where[q].points if q in where else Fraction(0), (), q in gone)
+            for rank, q in enumerate(order, start=1)
+        ]
+
+    def standing_notes(self, p: Progress) -> dict[Player, Text]:
+        """What explains each place: the round reached, its group and the place in it."""
+        stages = self.drawn_bracket(p)
+        if stages is None:
+            return {}
+        return {q: reached_words(r) for q, r in reached(stages).items()}
 
     def over_for_good(self, p: Progress) -> bool:
         """The event's last round has every result (the standings may say who won)."""
@@ -271,6 +306,19 @@ class Groups(MultiplayerFormat):
                 ),
             )
         ]
+
+
+def reached_words(where: Reached) -> Text:
+    """ "Round 2, group 1: 3rd": where a player's place in the standings comes from."""
+    if not where.group.started:
+        place: Text = tc("groups", "not started")
+    else:
+        place = placed(where.place)
+    if where.group.final:
+        return t("Round {round}, last group: {place}", round=where.round, place=place)
+    return t(
+        "Round {round}, group {n}: {place}", round=where.round, n=where.group.number, place=place
+    )
 
 
 def group_order(name: str) -> int:

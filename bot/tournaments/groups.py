@@ -23,7 +23,9 @@ from bot.tournaments.results import Player
 from bot.tournaments.round_robin import schedule
 from bot.tournaments.seeding import snake
 from bot.tournaments.standings import Standing
+from games.core.text import tc
 
+NOT_STARTED = tc("groups", "not started")  # a group none of whose tables has a result
 MOST_IN_GROUP = 12  # a member of a two-player group plays 11 games at once at most
 
 

@@ -221,6 +221,18 @@ async def my_standing(events: Tournaments, tournament_id: str, user_id: int) -> 
         return t("You are not in this tournament's standings.")
     breakers = tiebreak_figures(line.tiebreakers)
     pts, of = float(line.points), len(view.standings)
+    where = view.standing_notes().get(line.player)
+    if where is not None:
+        # A group event: the round and group reached place a player, that round's points
+        # are theirs there.
+        return tn(
+            "📊 You are **#{rank}** of {of}: {where}, with **{n}** point in that round.",
+            "📊 You are **#{rank}** of {of}: {where}, with **{n}** points in that round.",
+            n=pts,
+            rank=line.rank,
+            of=of,
+            where=where,
+        )
     if breakers:
         said = tn(
             "📊 You are **#{rank}** of {of} with **{n}** point ({breakers}).",

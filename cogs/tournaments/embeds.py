@@ -16,6 +16,7 @@ from bot.tournaments import best_of as bo
 from bot.tournaments.config import TournamentConfig
 from bot.tournaments.formats import format_class
 from bot.tournaments.groups import GroupRounds
+from bot.tournaments.pictures.groups import group_label
 from bot.tournaments.standings import Standing
 from bot.tournaments.tiebreakers import tiebreak_figures, tiebreak_words
 from cogs import render
@@ -68,6 +69,9 @@ def standing_lines(
     return lines
 
 
+PLAYING = tc("groups", "playing")
+
+
 def group_lines(view: TournamentView, round_no: int) -> list[Text] | None:
     """A group event's standings during (or just after) round ``round_no``: each group of
     the round as the group picture has it (place, points, who goes on; no places before a
@@ -78,15 +82,13 @@ def group_lines(view: TournamentView, round_no: int) -> list[Text] | None:
         return None
     lines: list[Text] = []
     for group in drawn.rounds[round_no - 1]:
-        name = tc("groups", "Last group") if group.final else t("Group {n}", n=group.number)
-        if not group.started:
-            lines.append(t("**{group}** · {state}", group=name, state=tc("groups", "not started")))
-            lines += [plain(view.name(s.player)) for s in group.standings]
-            continue
-        if group.playing:
-            lines.append(t("**{group}** · {state}", group=name, state=tc("groups", "playing")))
+        if group.started and group.playing:
+            lines.append(t("**{group}** · {state}", group=group_label(group), state=PLAYING))
         else:
-            lines.append(t("**{group}**", group=name))
+            lines.append(t("**{group}**", group=group_label(group)))
+        if not group.started:  # no order yet: no places
+            lines += [plain(name) for name in sorted(view.name(q) for q in group.members)]
+            continue
         for place, s in enumerate(group.standings, start=1):
             said = {"rank": place, "who": view.name(s.player)}
             pts = points(float(s.points), short=True)

@@ -197,7 +197,8 @@ class Rigged:
     def progress(self, number: int, status: str = "running") -> Progress:
         return Progress(CONFIG, self.kind.game, 7, number, status, NINE, self.results, self.tables)
 
-    def play(self, number: int, *, decide: bool = True) -> list[tuple[int, ...]]:
+    def play(self, number: int, *, decide: bool = True, only: int = 0) -> list[tuple[int, ...]]:
+        """``only``: results for the first ``only`` tables of the round alone."""
         paired = self.kind.pair(self.progress(number - 1), number)
         for index, (seats, bracket) in enumerate(
             zip(paired.tables, paired.brackets, strict=True), start=1
@@ -212,7 +213,7 @@ class Rigged:
                 )
             )
             order = sorted(seats)
-            if decide:
+            if decide and (not only or index <= only):
                 self.results.append(
                     ResultRecord(
                         tournament_id="t",
@@ -263,6 +264,68 @@ def test_the_group_picture_lists_each_group_by_standing_and_marks_who_goes_on() 
     assert rows[0].tail.endswith("→") and "→" not in rows[2].tail
     assert [r.name for r in rows] == sorted(r.name for r in rows)  # rigged: P1 first
     title, rows, playing = last[0]
-    assert title == "Last group" and playing and {r.state for r in rows} == {"playing"}
+    # None of its tables has a result: it has no order yet, so no places and no points,
+    # its members by name, and it says it has not started.
+    assert title == "Last group · not started" and playing
+    assert [(r.lead, r.tail, r.state) for r in rows] == [("", "", "playing")] * 4
+    assert [r.name for r in rows] == sorted(r.name for r in rows)
     png = bracket_picture(drawn, names, "Cover Your Assets tournament", "Group stages")
     snapshot("groups-9", png)
+
+
+def test_a_group_has_places_once_one_of_its_tables_has_a_result() -> None:
+    rig = Rigged()
+    rig.play(1)
+    rig.play(2, only=1)
+    names = {e.entrant: e.name for e in NINE}
+    drawn = rig.kind.drawn_bracket(rig.progress(2))
+    assert isinstance(drawn, GroupRounds)
+    [(title, rows, playing)] = group_bands(drawn, names)[1][1]
+    assert title == "Last group" and playing
+    assert [r.lead for r in rows] == ["1st", "2nd", "3rd", "4th"]
+    assert {r.state for r in rows} == {"playing"} and all(r.tail for r in rows)
+    png = bracket_picture(drawn, names, "Cover Your Assets tournament", "Group stages")
+    snapshot("groups-9-started", png)
+
+
+def test_group_standings_rank_by_the_round_reached_with_that_rounds_points() -> None:
+    """The final standings: the last group's order, then the rest by their place in
+    their round-1 group; each line's points are the round's, and what explains the
+    place is said beside it."""
+    rig = Rigged()
+    rig.play(1)
+    rig.play(2)
+    done = rig.progress(2, "finished")
+    standings = rig.kind.standings(done)
+    notes = rig.kind.standing_notes(done)
+    said = [(s.rank, s.player, float(s.points), notes[s.player]) for s in standings]
+    # Rigged: lower numbers place higher. Round 1: group 1 {1,3,7,8,9}, group 2 {2,4,5,6};
+    # 1, 2, 3, 4 go on to the last group (four tables of three, each at three of them).
+    # #4 on 0 is above #5 on 12: a place in the last group beats any in round 1.
+    assert said == [
+        (1, 1, 18.0, "Round 2, last group: 1st"),
+        (2, 2, 12.0, "Round 2, last group: 2nd"),
+        (3, 3, 6.0, "Round 2, last group: 3rd"),
+        (4, 4, 0.0, "Round 2, last group: 4th"),
+        (5, 7, 12.0, "Round 1, group 1: 3rd"),
+        (6, 5, 6.0, "Round 1, group 2: 3rd"),
+        (7, 8, 6.0, "Round 1, group 1: 4th"),
+        (8, 6, 0.0, "Round 1, group 2: 4th"),
+        (9, 9, 0.0, "Round 1, group 1: 5th"),
+    ]
+    assert all(s.tiebreakers == () for s in standings)
+
+
+def test_the_standings_picture_of_a_group_event_says_the_round_and_group_reached() -> None:
+    from bot.tournaments.pictures import standings_picture
+
+    rig = Rigged()
+    rig.play(1)
+    rig.play(2)
+    done = rig.progress(2, "finished")
+    names = {e.entrant: e.name for e in NINE}
+    standings, notes = rig.kind.standings(done), rig.kind.standing_notes(done)
+    png = standings_picture(
+        standings, names, "Cover Your Assets · final standings", "Group stages", None, notes=notes
+    )
+    snapshot("groups-9-standings", png)

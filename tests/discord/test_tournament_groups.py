@@ -175,6 +175,18 @@ async def test_nine_players_of_cover_your_assets_in_slow_groups_with_two_absent_
             assert row.endswith(f" · {float(first_points[group][q]):g} pts")
         # Those out in round 1 who played it out: the 3rd of each group, then the 4th.
         assert [r.split(": ")[1][:3] for r in rows[4:7]] == ["3rd", "3rd", "4th"]
+        # My standing says the same: the round and group reached, that round's points.
+        await fake.click(ana, final, final.find_button("My standing"))
+        mine = view.of_user(ana.id).entrant  # type: ignore[union-attr]
+        rank = next(s.rank for s in view.standings if s.player == mine)
+        group = next(g for g, members in first_points.items() if mine in members)
+        said = rows[rank - 1].split(" — ")[1].split(" · ")[0]
+        assert said.startswith(f"Round 1, group {group.removeprefix('group-')}: ")
+        hers = first_points[group][mine]
+        unit = "point" if hers == 1 else "points"
+        assert fake.last_reply(ana).text() == (
+            f"📊 You are **#{rank}** of 9: {said}, with **{float(hers):g}** {unit} in that round."
+        )
         over = fake.public_messages()[-1].text()
         assert "tournament is over" in over and f"{view.name(winner)}** wins" in over
     fake.assert_clean()

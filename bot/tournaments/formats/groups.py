@@ -14,6 +14,7 @@ from bot.errors import UserError
 from bot.tournaments.formats.base import MultiplayerFormat
 from bot.tournaments.groups import (
     MOST_IN_GROUP,
+    NOT_STARTED,
     Group,
     GroupRounds,
     Reached,
@@ -25,7 +26,7 @@ from bot.tournaments.groups import (
 from bot.tournaments.progress import Pairing, Progress, to_table_result
 from bot.tournaments.results import Player
 from bot.tournaments.standings import Standing, pod_standings
-from games.core.text import Text, t, tc
+from games.core.text import Text, t
 from games.core.words import place as placed
 
 FINAL = "final"
@@ -311,7 +312,7 @@ class Groups(MultiplayerFormat):
 def reached_words(where: Reached) -> Text:
     """ "Round 2, group 1: 3rd": where a player's place in the standings comes from."""
     if not where.group.started:
-        place: Text = tc("groups", "not started")
+        place: Text = NOT_STARTED
     else:
         place = placed(where.place)
     if where.group.final:

@@ -44,8 +44,9 @@ def standings_picture(
     subtitle: str,
     gone: Mapping[Player, str] | None = None,
     language: str = ENGLISH,
+    notes: Mapping[Player, str] | None = None,
 ) -> bytes:
-    return draw_standings(standings, names, title, subtitle, gone, language).png()
+    return draw_standings(standings, names, title, subtitle, gone, language, notes).png()
 
 
 __all__ = ["bracket_picture", "standings_picture"]

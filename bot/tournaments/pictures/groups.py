@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.tournaments.groups import Group, GroupRounds
+from bot.tournaments.groups import NOT_STARTED, Group, GroupRounds
 from bot.tournaments.pictures.pods import CHAMPION, GOES_ON, Boxes, draw_bands
 from bot.tournaments.pictures.rows import Row
 from bot.tournaments.results import Player
@@ -18,7 +18,11 @@ from games.core.words import place as placed
 
 
 def group_rows(group: Group, names: Mapping[Player, str]) -> list[Row]:
-    """A group's members by their standing in it, with their points."""
+    """A group's members by their standing in it, with their points; a group with no
+    result yet has no order: its members by name, with no places and no points."""
+    if not group.started:
+        members = sorted(names.get(q, "?") for q in group.members)
+        return [Row(name, "playing") for name in members]
     rows = []
     for index, line in enumerate(group.standings, start=1):
         points = f"{float(line.points):g}"
@@ -46,20 +50,21 @@ def band_title(groups: tuple[Group, ...], number: int) -> Text:
     )
 
 
+def group_label(group: Group) -> Text:
+    """A group's name over its box; "not started" until one of its tables has a result."""
+    name = tc("groups", "Last group") if group.final else t("Group {n}", n=group.number)
+    if group.started:
+        return name
+    return t("{group} · {state}", group=name, state=NOT_STARTED)
+
+
 def group_bands(stages: GroupRounds, names: Mapping[Player, str]) -> list[tuple[Text, Boxes]]:
     """Each round as (its title, a box a group): what the picture draws and the web page
     writes out."""
     return [
         (
             band_title(groups, number),
-            [
-                (
-                    tc("groups", "Last group") if g.final else t("Group {n}", n=g.number),
-                    group_rows(g, names),
-                    g.playing,
-                )
-                for g in groups
-            ],
+            [(group_label(g), group_rows(g, names), g.playing) for g in groups],
         )
         for number, groups in enumerate(stages.rounds, start=1)
     ]

@@ -26,7 +26,16 @@ from bot.tournaments.standings import Standing
 from games.core.text import tc
 
 NOT_STARTED = tc("groups", "not started")  # a group none of whose tables has a result
-MOST_IN_GROUP = 12  # a member of a two-player group plays 11 games at once at most
+MOST_IN_GROUP = 12  # a group of a 3–8-player game opens as many tables as it has members
+# A two-player group's round robin opens n(n − 1)/2 tables, each a thread: 6 open 15 (5
+# games each at once), 12 would open 66. Discord lets a channel start about 5 threads in
+# 5 seconds and a server hold 1,000 active ones (docs/tournaments.md, "Group events").
+MOST_IN_TWO_PLAYER_GROUP = 6
+
+
+def most_in_group(seats: int) -> int:
+    """The largest group for tables of ``seats``."""
+    return MOST_IN_TWO_PLAYER_GROUP if seats == 2 else MOST_IN_GROUP
 
 
 @dataclass(frozen=True)
@@ -78,12 +87,12 @@ def reached(stages: GroupRounds) -> dict[Player, Reached]:
     return found
 
 
-def group_sizes(players: int, size: int, least: int) -> list[int]:
+def group_sizes(players: int, size: int, least: int, most: int = MOST_IN_GROUP) -> list[int]:
     """Sizes of the groups ``players`` fall into: as many groups as brings them nearest
-    ``size`` (none above ``MOST_IN_GROUP``, none below ``least``); sizes differ by one at
-    most, the larger first."""
+    ``size`` (none above ``most``, none below ``least``); sizes differ by one at most, the
+    larger first."""
     count = max(1, math.floor(players / size + 0.5))
-    while math.ceil(players / count) > MOST_IN_GROUP:
+    while math.ceil(players / count) > most:
         count += 1
     while count > 1 and players // count < least:
         count -= 1
@@ -91,10 +100,12 @@ def group_sizes(players: int, size: int, least: int) -> list[int]:
     return [small + 1] * extra + [small] * (count - extra)
 
 
-def deal(order: Sequence[Player], size: int, least: int) -> list[list[Player]]:
+def deal(
+    order: Sequence[Player], size: int, least: int, most: int = MOST_IN_GROUP
+) -> list[list[Player]]:
     """The players, best seed first, snaked across the groups: each group gets a fair
     spread of the seeds, seed 1 heading group 1."""
-    return snake(order, group_sizes(len(order), size, least))
+    return snake(order, group_sizes(len(order), size, least, most))
 
 
 def pair_counts(

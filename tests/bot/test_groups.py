@@ -13,10 +13,12 @@ from bot.tournaments.config import TournamentConfig
 from bot.tournaments.formats import format_of
 from bot.tournaments.groups import (
     MOST_IN_GROUP,
+    MOST_IN_TWO_PLAYER_GROUP,
     GroupRounds,
     deal,
     group_sizes,
     group_tables,
+    most_in_group,
     pair_counts,
 )
 from bot.tournaments.pictures import bracket_picture
@@ -125,9 +127,15 @@ def groups_of(game: str, **options: object):  # type: ignore[no-untyped-def]
             "Toss Your Cookies needs 3 or more at a table, so a group needs 3 or more players.",
         ),
         (
-            "braverse",
+            "cover_your_assets",
             {"group_size": 13},
             "A group holds 12 players at most: every table of a group is played at once.",
+        ),
+        (
+            "braverse",
+            {"group_size": 7},
+            "A group of a two-player game holds 6 players at most: its 15 games all start at "
+            "once, each in a thread of its own.",
         ),
         (
             "cover_your_assets",
@@ -165,6 +173,18 @@ def test_what_an_organiser_can_get_wrong_is_one_sentence(
     assert str(refused.value) == sentence
 
 
+def test_a_two_player_field_is_dealt_into_groups_of_six_at_most() -> None:
+    """A round robin of 6 opens 15 tables (threads) at once; a field of 13 at a group size
+    of 6 is dealt 5, 4 and 4 rather than 7 and 6 (21 and 15 tables)."""
+    assert most_in_group(2) == MOST_IN_TWO_PLAYER_GROUP == 6
+    assert most_in_group(4) == MOST_IN_GROUP == 12
+    two = format_of(groups_of("braverse", group_size=6), GAMES["braverse"])
+    assert two.sizes(13) == [5, 4, 4] and group_sizes(13, 6, 2) == [7, 6]
+    assert two.sizes(12) == [6, 6]
+    tables = two.pair(Progress(two.config, two.game, 1, 0, "running", THIRTEEN, [], []), 1)
+    assert len(tables.tables) == 10 + 6 + 6
+
+
 def test_defaults_suit_the_game() -> None:
     two = format_of(TournamentConfig(format="groups", pace="async"), GAMES["braverse"])
     assert (two.table_size, two.group_size, two.advance) == (2, 4, 2)
@@ -179,6 +199,10 @@ def test_defaults_suit_the_game() -> None:
 
 
 CONFIG = TournamentConfig(format="groups", pace="async", rounds=2)
+THIRTEEN = [
+    EntrantRecord(tournament_id="t", entrant=n, user_id=100 + n, name=f"P{n}", joined_at=n)
+    for n in range(1, 14)
+]
 NINE = [
     EntrantRecord(tournament_id="t", entrant=n, user_id=100 + n, name=f"P{n}", joined_at=n)
     for n in range(1, 10)

@@ -208,8 +208,13 @@ async def test_create_refuses_groups_it_cannot_run_in_one_sentence_and_makes_not
                 "Toss Your Cookies needs 3 or more at a table, so a group needs 3 or more players.",
             ),
             (
-                {"game": "braverse", "group_size": 20},
+                {"game": "cover_your_assets", "group_size": 20},
                 "A group holds 12 players at most: every table of a group is played at once.",
+            ),
+            (
+                {"game": "braverse", "group_size": 7},
+                "A group of a two-player game holds 6 players at most: its 15 games all start "
+                "at once, each in a thread of its own.",
             ),
             (
                 {"game": "cover_your_assets", "group_size": 3},

@@ -13,7 +13,7 @@ from fractions import Fraction
 from bot.errors import UserError
 from bot.tournaments.formats.base import MultiplayerFormat
 from bot.tournaments.groups import (
-    MOST_IN_GROUP,
+    MOST_IN_TWO_PLAYER_GROUP,
     NOT_STARTED,
     Group,
     GroupRounds,
@@ -21,6 +21,7 @@ from bot.tournaments.groups import (
     deal,
     group_sizes,
     group_tables,
+    most_in_group,
     reached,
 )
 from bot.tournaments.progress import Pairing, Progress, to_table_result
@@ -71,6 +72,12 @@ class Groups(MultiplayerFormat):
         return max(self.table_size, min(self.table_size + 2, 8))
 
     @property
+    def most_in_group(self) -> int:
+        """The largest group: 6 for a two-player game (its round robin's tables are each a
+        thread, all started at once), else 12."""
+        return most_in_group(self.table_size)
+
+    @property
     def advance(self) -> int:
         """How many of each group go on: the organiser's, else 2 (1 from groups of 3 or
         fewer)."""
@@ -98,12 +105,22 @@ class Groups(MultiplayerFormat):
                     least=self.least_at_table,
                 )
             )
-        if size > MOST_IN_GROUP:
+        if self.table_size == 2 and size > MOST_IN_TWO_PLAYER_GROUP:
+            most = MOST_IN_TWO_PLAYER_GROUP
+            raise UserError(
+                t(
+                    "A group of a two-player game holds {most} players at most: its {tables} "
+                    "games all start at once, each in a thread of its own.",
+                    most=most,
+                    tables=most * (most - 1) // 2,
+                )
+            )
+        if size > self.most_in_group:
             raise UserError(
                 t(
                     "A group holds {most} players at most: every table of a group is played "
                     "at once.",
-                    most=MOST_IN_GROUP,
+                    most=self.most_in_group,
                 )
             )
         if size < self.table_size:
@@ -133,10 +150,14 @@ class Groups(MultiplayerFormat):
     def rounds(self, players: int) -> int | None:
         """Group rounds until one group holds everyone left (drops may end it sooner)."""
         count, left = 1, max(players, 2)
-        while len(sizes := group_sizes(left, self.group_size, self.least_at_table)) > 1:
+        while len(sizes := self.sizes(left)) > 1:
             going = sum(self.going_on_count(size) for size in sizes)
             count, left = count + 1, max(going, self.least_at_table)
         return count
+
+    def sizes(self, players: int) -> list[int]:
+        """The groups ``players`` are dealt into."""
+        return group_sizes(players, self.group_size, self.least_at_table, self.most_in_group)
 
     def seats_in(self, members: int) -> int:
         """Seats a table of a group of ``members``: the format's table, or in a group no
@@ -214,7 +235,7 @@ class Groups(MultiplayerFormat):
                     if s.player in entered and s.player not in order
                 ]
                 order += rest[: self.least_at_table - len(order)]
-        dealt = deal(order, self.group_size, self.least_at_table)
+        dealt = deal(order, self.group_size, self.least_at_table, self.most_in_group)
         final = len(dealt) == 1
         tables: list[tuple[Player, ...]] = []
         brackets: list[str | None] = []

@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 
 from bot.tournaments.scoring import POD_SCORES
+from games.core.words import points_word
 from tests.discord.conftest import make_bot
 from tests.discord.harness import FakeDiscord
 from tests.discord.test_tournaments import (
@@ -47,6 +48,11 @@ def group_points(view, number: int) -> dict[str, dict[int, Fraction]]:  # type: 
             scores = [POD_SCORES.table(size)[place - 1 + k] for k in range(tied)]
             group[player] += sum(scores, Fraction(0)) / tied
     return groups
+
+
+def pts(value: Fraction) -> str:
+    """Points as the standings write them: "1 pt", "4.5 pts"."""
+    return f"{float(value):g} {points_word(float(value), short=True)}"
 
 
 async def test_nine_players_of_cover_your_assets_in_slow_groups_with_two_absent_for_good(
@@ -95,6 +101,33 @@ async def test_nine_players_of_cover_your_assets_in_slow_groups_with_two_absent_
         answer = fake.last_reply(ana).text()
         assert answer.count("🪑 Round 1, table") == len(tables_of_ana)
         assert all(f"<#{t.thread_id}>" in answer for t in tables_of_ana)
+
+        # Standings asked during round 1: each group as its picture has it, still playing
+        # (places and points so far), or with no places before one of its tables has a
+        # result.
+        await settle_all(fake, bot)  # the bots' moves in hand are made: no result comes in
+        await fake.slash(ana, "tournament standings")
+        shown = [x for x in fake.last_reply(ana).text().splitlines() if x.startswith("**")]
+        view = await bot.tournaments.view(event.tournament_id)
+        so_far = group_points(view, 1)
+        at = {(t.round, t.table_no): t.bracket_id for t in view.tables}
+        begun = {at[(r.round, r.table_no)] for r in view.results}
+        expected = []
+        for number in (1, 2):
+            members = so_far[f"group-{number}"]
+            if f"group-{number}" not in begun:
+                expected += [f"**Group {number} · not started**"]
+                expected += sorted(view.name(q) for q in members)
+                continue
+            expected.append(f"**Group {number}** · playing")
+            block = shown[len(expected) : len(expected) + len(members)]
+            order = [next(q for q in members if f"** {view.name(q)} —" in x) for x in block]
+            assert [members[q] for q in order] == sorted(members.values(), reverse=True)
+            expected += [
+                f"**{place}.** {view.name(q)} — {pts(members[q])}"
+                for place, q in enumerate(order, start=1)
+            ]
+        assert shown == expected
 
         # Ana and Ben never click: their move clocks (a day a move) run out twice and
         # their seats are forfeited, the others play on; the round ends with its tables.
@@ -153,7 +186,7 @@ async def test_nine_players_of_cover_your_assets_in_slow_groups_with_two_absent_
             assert [members[q] for q in order] == sorted(members.values(), reverse=True)
             for place, q in enumerate(order, start=1):
                 mark = " · goes on ➡️" if q in going else ""
-                expected.append(f"**{place}.** {view.name(q)} — {float(members[q]):g} pts{mark}")
+                expected.append(f"**{place}.** {view.name(q)} — {pts(members[q])}{mark}")
         assert [x for x in after.text().splitlines() if x.startswith("**")] == expected
         # The final standings: the last group in its order, then the rest by the round
         # they reached and their place in its group, each with that round's points, so no
@@ -167,12 +200,12 @@ async def test_nine_players_of_cover_your_assets_in_slow_groups_with_two_absent_
             who = view.name(q) + (" *(dropped)*" if q in absent else "")
             if rank <= 4:  # the last group: its place is the event's
                 where = f"Round 2, last group: {places[rank]}"
-                assert row == f"**{rank}.** {who} — {where} · {float(last[q]):g} pts"
+                assert row == f"**{rank}.** {who} — {where} · {pts(last[q])}"
                 continue
             group = next(g for g, members in first_points.items() if q in members)
             where = f"Round 1, group {group.removeprefix('group-')}: "
             assert row.startswith(f"**{rank}.** {who} — {where}")
-            assert row.endswith(f" · {float(first_points[group][q]):g} pts")
+            assert row.endswith(f" · {pts(first_points[group][q])}")
         # Those out in round 1 who played it out: the 3rd of each group, then the 4th.
         assert [r.split(": ")[1][:3] for r in rows[4:7]] == ["3rd", "3rd", "4th"]
         # My standing says the same: the round and group reached, that round's points.

@@ -353,3 +353,19 @@ def test_the_standings_picture_of_a_group_event_says_the_round_and_group_reached
         standings, names, "Cover Your Assets · final standings", "Group stages", None, notes=notes
     )
     snapshot("groups-9-standings", png)
+
+
+def test_a_group_not_started_has_no_order_in_the_standings_either() -> None:
+    """During round 2, before any table of the last group has a result: its four share
+    the first rank (the lot is no order), said "not started"; round 1's out follow."""
+    rig = Rigged()
+    rig.play(1)
+    rig.play(2, decide=False)
+    during = rig.progress(2)
+    standings, notes = rig.kind.standings(during), rig.kind.standing_notes(during)
+    assert [(s.rank, notes[s.player]) for s in standings[:4]] == [
+        (1, "Round 2, last group: not started")
+    ] * 4
+    assert {s.player for s in standings[:4]} == {1, 2, 3, 4}
+    assert all(s.points == 0 for s in standings[:4])
+    assert [s.rank for s in standings[4:]] == [5, 6, 7, 8, 9]

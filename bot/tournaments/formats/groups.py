@@ -288,10 +288,16 @@ class Groups(MultiplayerFormat):
         order = self.ranked(p)
         order += sorted(q for q in p.players if q not in order)
         gone = set(p.withdrawn)
-        return [
-            Standing(rank, q, where[q].points if q in where else Fraction(0), (), q in gone)
-            for rank, q in enumerate(order, start=1)
-        ]
+        found: list[Standing] = []
+        tied: dict[tuple[int, int], int] = {}
+        for rank, q in enumerate(order, start=1):
+            at = where.get(q)
+            if at is not None and not at.group.started:
+                # A group with no result has no order: its members share its first rank.
+                rank = tied.setdefault((at.round, at.group.number), rank)
+            points = at.points if at is not None else Fraction(0)
+            found.append(Standing(rank, q, points, (), q in gone))
+        return found
 
     def standing_notes(self, p: Progress) -> dict[Player, Text]:
         """What explains each place: the round reached, its group and the place in it."""

@@ -33,6 +33,14 @@ def shown_breakers(view: TournamentView) -> int:
     return 3 if view.config.best_of > 1 else 2  # OMW%, and GW% and OGW% for best of three
 
 
+def who_stands(view: TournamentView, s: Standing, gone: dict[int, Text]) -> str | Text:
+    """A standing's name, and why they left if they did ("dropped", "disqualified")."""
+    if not s.dropped:
+        return view.name(s.player)
+    why = gone.get(s.player, tc("standings", "dropped"))
+    return t("{name} *({why})*", name=view.name(s.player), why=why)
+
+
 def standing_lines(
     view: TournamentView, standings: list[Standing], shown_at_most: int = STANDINGS_SHOWN
 ) -> list[Text]:
@@ -40,10 +48,7 @@ def standing_lines(
     shown, gone, notes = shown_breakers(view), view.gone_words(), view.standing_notes()
     for s in standings[:shown_at_most]:
         breakers = tiebreak_figures(s.tiebreakers[:shown])
-        who: str | Text = view.name(s.player)
-        if s.dropped:
-            why = gone.get(s.player, tc("standings", "dropped"))
-            who = t("{name} *({why})*", name=who, why=why)
+        who = who_stands(view, s, gone)
         pts = points(float(s.points), short=True)
         if s.player in notes:
             # A group event: the round and group reached explain the place, and the points
@@ -81,6 +86,7 @@ def group_lines(view: TournamentView, round_no: int) -> list[Text] | None:
     if not isinstance(drawn, GroupRounds) or not 1 <= round_no <= len(drawn.rounds):
         return None
     lines: list[Text] = []
+    gone = view.gone_words()
     for group in drawn.rounds[round_no - 1]:
         if group.started and group.playing:
             lines.append(t("**{group}** · {state}", group=group_label(group), state=PLAYING))
@@ -90,7 +96,7 @@ def group_lines(view: TournamentView, round_no: int) -> list[Text] | None:
             lines += [plain(name) for name in sorted(view.name(q) for q in group.members)]
             continue
         for place, s in enumerate(group.standings, start=1):
-            said = {"rank": place, "who": view.name(s.player)}
+            said = {"rank": place, "who": who_stands(view, s, gone)}
             pts = points(float(s.points), short=True)
             if group.playing or s.player not in group.going_on:
                 lines.append(t("**{rank}.** {who} — {points}", points=pts, **said))
@@ -105,14 +111,15 @@ def group_lines(view: TournamentView, round_no: int) -> list[Text] | None:
         room = max(STANDINGS_SHOWN - len(lines), 5)
         lines += standing_lines(view, out, room)
         if len(out) > room:
-            lines.append(
-                tn(
-                    "… and {n} more: My standing shows yours.",
-                    "… and {n} more: My standing shows yours.",
-                    n=len(out) - room,
-                )
-            )
+            lines.append(more_line(len(out) - room))
     return lines
+
+
+def more_line(n: int) -> Text:
+    """Under standings cut short: how many more there are, and where to see one's own."""
+    return tn(
+        "… and {n} more: My standing shows yours.", "… and {n} more: My standing shows yours.", n=n
+    )
 
 
 STATES = {
@@ -351,13 +358,7 @@ def standings_embed(
     grouped = None if final else group_lines(view, round_no)
     lines: list[Text] = grouped or standing_lines(view, view.standings)
     if grouped is None and len(view.standings) > STANDINGS_SHOWN:
-        lines.append(
-            tn(
-                "… and {n} more: My standing shows yours.",
-                "… and {n} more: My standing shows yours.",
-                n=len(view.standings) - STANDINGS_SHOWN,
-            )
-        )
+        lines.append(more_line(len(view.standings) - STANDINGS_SHOWN))
     paragraphs: list[Text] = []
     if next_round_at is not None:
         paragraphs.append(

@@ -44,6 +44,8 @@ class TournamentConfig(BaseModel):
     paused_at: float | None = None  # set while the organiser holds the event
     # Multiplayer elimination: how many of each table go on (None: half the table size).
     advance: int | None = Field(default=None, ge=1, le=7)
+    # Group events: players a group (None: the format's default for the game's tables).
+    group_size: int | None = Field(default=None, ge=2, le=64)
     # Pods: the organiser's place scores per table size, as ``3:6/3/0, 4:6/4/2/0``.
     scores: str | None = None
     # Swiss: the top cut sized by the field at the start (``default_cut``: top 4 from 9

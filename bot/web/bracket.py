@@ -4,14 +4,17 @@ lets people search, select and zoom on a phone. The picture stays one link away.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.tournaments.elimination import PodRounds, Tree
-from bot.tournaments.pictures.pods import pod_bands
+from bot.tournaments.groups import GroupRounds
+from bot.tournaments.pictures.groups import group_bands
+from bot.tournaments.pictures.pods import Boxes, pod_bands
 from bot.tournaments.pictures.rows import Row
 from bot.tournaments.pictures.tree import bands, match_boxes, numbered
 from bot.tournaments.results import Player
+from games.core.text import Text
 
 ONE_BAND = 1_000  # the page scrolls sideways: a part's rounds are never wrapped
 
@@ -43,12 +46,20 @@ class Part:
     tables: bool
 
 
-def bracket_parts(drawn: Tree | PodRounds, names: Mapping[Player, str]) -> list[Part]:
+def grid_parts(bands: Sequence[tuple[Text, Boxes]]) -> list[Part]:
+    """Rounds of tables (multiplayer elimination) or of groups: boxes in a grid, a part a
+    round."""
+    return [
+        Part(title, (Round("", tuple(Box(*each) for each in boxes)),), tables=True)
+        for title, boxes in bands
+    ]
+
+
+def bracket_parts(drawn: Tree | PodRounds | GroupRounds, names: Mapping[Player, str]) -> list[Part]:
+    if isinstance(drawn, GroupRounds):
+        return grid_parts(group_bands(drawn, names))
     if isinstance(drawn, PodRounds):
-        return [
-            Part(title, (Round("", tuple(Box(*each) for each in boxes)),), tables=True)
-            for title, boxes in pod_bands(drawn, names)
-        ]
+        return grid_parts(pod_bands(drawn, names))
     said = numbered(drawn.bracket)
     return [
         Part(

@@ -13,6 +13,7 @@ from markupsafe import Markup, escape
 
 from bot.service.history import Replay
 from bot.service.tournaments.models import TournamentView, points_text
+from bot.tournaments.groups import GroupRounds
 from bot.tournaments.tiebreakers import TIEBREAKS, tiebreak_name, tiebreaker_text
 from bot.web.bracket import Part, bracket_parts
 from bot.web.reader import Curve, TableNow, step_now
@@ -118,6 +119,7 @@ class StandingRow:
     points: str
     breakers: list[str]
     dropped: bool
+    reached: Text | None = None  # a group event's: the round and group that explain the place
 
 
 @dataclass(frozen=True)
@@ -144,10 +146,17 @@ class EventPage:
     explained: list[tuple[str, str]]  # (name, words)
     standings: list[StandingRow]
     bracket: list[Part]  # empty: the event has no bracket (yet)
+    groups: bool = False  # the bracket is a group event's rounds of groups
+
+    @property
+    def reached(self) -> bool:
+        """Whether the standings have a column saying where each place comes from."""
+        return any(row.reached is not None for row in self.standings)
 
 
 def event_page(view: TournamentView) -> EventPage:
     names = {e.entrant: e.name for e in view.entrants}  # view.name scans: 512 × 2,304 lines
+    notes = view.standing_notes()
     standings = [
         StandingRow(
             s.rank,
@@ -155,6 +164,7 @@ def event_page(view: TournamentView) -> EventPage:
             points_text(s.points),
             [tiebreaker_text(name, value) for name, value in s.tiebreakers],
             s.dropped,
+            notes.get(s.player),
         )
         for s in view.standings
     ]
@@ -189,6 +199,7 @@ def event_page(view: TournamentView) -> EventPage:
         [(tiebreak_name(name), TIEBREAKS[name]) for name in codes if name in TIEBREAKS],
         standings,
         [] if drawn is None else bracket_parts(drawn, names),
+        isinstance(drawn, GroupRounds),
     )
 
 

@@ -12,6 +12,7 @@ import discord
 from bot.errors import UserError
 from bot.service import Person
 from bot.service.tournaments import Tournaments, TournamentView
+from bot.store.tournament_records import TournamentTable
 from bot.tournaments.tiebreakers import tiebreak_figures
 from cogs import render
 from cogs.components import (
@@ -176,23 +177,10 @@ async def my_table(events: Tournaments, tournament_id: str, user_id: int) -> Tex
     if mine is None:
         return t("You are not playing in this tournament.")
     round_no = view.event.round
-    for table in view.tables:
-        if table.round == round_no and mine.entrant in table.seats:
-            others = Names(view.name(p) for p in table.seats if p != mine.entrant)
-            if table.thread_id:
-                return t(
-                    "🪑 Round {round}, table {table} with {others}: <#{thread}>.",
-                    round=round_no,
-                    table=table.table_no,
-                    others=others,
-                    thread=table.thread_id,
-                )
-            return t(
-                "🪑 Round {round}, table {table} with {others}: its thread.",
-                round=round_no,
-                table=table.table_no,
-                others=others,
-            )
+    # A group event seats a player at several tables of a round at once: a line each.
+    mine_now = [x for x in view.tables if x.round == round_no and mine.entrant in x.seats]
+    if mine_now:
+        return joined((table_line(view, x, mine.entrant) for x in mine_now), "\n")
     if any(
         r.round == round_no and r.kind == "bye" and mine.entrant in r.players for r in view.results
     ):
@@ -206,6 +194,25 @@ async def my_table(events: Tournaments, tournament_id: str, user_id: int) -> Tex
     return t("You have no table in round {round}.", round=round_no)
 
 
+def table_line(view: TournamentView, table: TournamentTable, entrant: int) -> Text:
+    """Where one of a player's tables is played, and with whom."""
+    others = Names(view.name(p) for p in table.seats if p != entrant)
+    if table.thread_id:
+        return t(
+            "🪑 Round {round}, table {table} with {others}: <#{thread}>.",
+            round=table.round,
+            table=table.table_no,
+            others=others,
+            thread=table.thread_id,
+        )
+    return t(
+        "🪑 Round {round}, table {table} with {others}: its thread.",
+        round=table.round,
+        table=table.table_no,
+        others=others,
+    )
+
+
 async def my_standing(events: Tournaments, tournament_id: str, user_id: int) -> Text:
     view = await events.view(tournament_id)
     mine = view.of_user(user_id)
@@ -214,6 +221,18 @@ async def my_standing(events: Tournaments, tournament_id: str, user_id: int) -> 
         return t("You are not in this tournament's standings.")
     breakers = tiebreak_figures(line.tiebreakers)
     pts, of = float(line.points), len(view.standings)
+    where = view.standing_notes().get(line.player)
+    if where is not None:
+        # A group event: the round and group reached place a player, that round's points
+        # are theirs there.
+        return tn(
+            "📊 You are **#{rank}** of {of}: {where}, with **{n}** point in that round.",
+            "📊 You are **#{rank}** of {of}: {where}, with **{n}** points in that round.",
+            n=pts,
+            rank=line.rank,
+            of=of,
+            where=where,
+        )
     if breakers:
         said = tn(
             "📊 You are **#{rank}** of {of} with **{n}** point ({breakers}).",

@@ -15,6 +15,8 @@ from bot.timing import PACE_LABELS, duration
 from bot.tournaments import best_of as bo
 from bot.tournaments.config import TournamentConfig
 from bot.tournaments.formats import format_class
+from bot.tournaments.groups import GroupRounds
+from bot.tournaments.pictures.groups import group_label
 from bot.tournaments.standings import Standing
 from bot.tournaments.tiebreakers import tiebreak_figures, tiebreak_words
 from cogs import render
@@ -31,17 +33,34 @@ def shown_breakers(view: TournamentView) -> int:
     return 3 if view.config.best_of > 1 else 2  # OMW%, and GW% and OGW% for best of three
 
 
-def standing_lines(view: TournamentView, standings: list[Standing]) -> list[Text]:
+def who_stands(view: TournamentView, s: Standing, gone: dict[int, Text]) -> str | Text:
+    """A standing's name, and why they left if they did ("dropped", "disqualified")."""
+    if not s.dropped:
+        return view.name(s.player)
+    why = gone.get(s.player, tc("standings", "dropped"))
+    return t("{name} *({why})*", name=view.name(s.player), why=why)
+
+
+def standing_lines(
+    view: TournamentView, standings: list[Standing], shown_at_most: int = STANDINGS_SHOWN
+) -> list[Text]:
     lines = []
-    shown, gone = shown_breakers(view), view.gone_words()
-    for s in standings[:STANDINGS_SHOWN]:
+    shown, gone, notes = shown_breakers(view), view.gone_words(), view.standing_notes()
+    for s in standings[:shown_at_most]:
         breakers = tiebreak_figures(s.tiebreakers[:shown])
-        who: str | Text = view.name(s.player)
-        if s.dropped:
-            why = gone.get(s.player, tc("standings", "dropped"))
-            who = t("{name} *({why})*", name=who, why=why)
+        who = who_stands(view, s, gone)
         pts = points(float(s.points), short=True)
-        if breakers:
+        if s.player in notes:
+            # A group event: the round and group reached explain the place, and the points
+            # are that round's (a later round's last is above an earlier round's best).
+            line = t(
+                "**{rank}.** {who} — {where} · {points}",
+                rank=s.rank,
+                who=who,
+                where=notes[s.player],
+                points=pts,
+            )
+        elif breakers:
             line = t(
                 "**{rank}.** {who} — {points} · {breakers}",
                 rank=s.rank,
@@ -53,6 +72,54 @@ def standing_lines(view: TournamentView, standings: list[Standing]) -> list[Text
             line = t("**{rank}.** {who} — {points}", rank=s.rank, who=who, points=pts)
         lines.append(line)
     return lines
+
+
+PLAYING = tc("groups", "playing")
+
+
+def group_lines(view: TournamentView, round_no: int) -> list[Text] | None:
+    """A group event's standings during (or just after) round ``round_no``: each group of
+    the round as the group picture has it (place, points, who goes on; no places before a
+    result), then those out in earlier rounds by their final place. None: not a group
+    event's round."""
+    drawn = view.drawn_bracket()
+    if not isinstance(drawn, GroupRounds) or not 1 <= round_no <= len(drawn.rounds):
+        return None
+    lines: list[Text] = []
+    gone = view.gone_words()
+    for group in drawn.rounds[round_no - 1]:
+        if group.started and group.playing:
+            lines.append(t("**{group}** · {state}", group=group_label(group), state=PLAYING))
+        else:
+            lines.append(t("**{group}**", group=group_label(group)))
+        if not group.started:  # no order yet: no places
+            lines += [plain(name) for name in sorted(view.name(q) for q in group.members)]
+            continue
+        for place, s in enumerate(group.standings, start=1):
+            said = {"rank": place, "who": who_stands(view, s, gone)}
+            pts = points(float(s.points), short=True)
+            if group.playing or s.player not in group.going_on:
+                lines.append(t("**{rank}.** {who} — {points}", points=pts, **said))
+            elif group.final:
+                lines.append(t("**{rank}.** {who} — {points} · wins 🏆", points=pts, **said))
+            else:
+                lines.append(t("**{rank}.** {who} — {points} · goes on ➡️", points=pts, **said))
+    here = {s.player for group in drawn.rounds[round_no - 1] for s in group.standings}
+    out = [s for s in view.standings if s.player not in here]
+    if out:
+        lines.append(t("**Out in earlier rounds**"))
+        room = max(STANDINGS_SHOWN - len(lines), 5)
+        lines += standing_lines(view, out, room)
+        if len(out) > room:
+            lines.append(more_line(len(out) - room))
+    return lines
+
+
+def more_line(n: int) -> Text:
+    """Under standings cut short: how many more there are, and where to see one's own."""
+    return tn(
+        "… and {n} more: My standing shows yours.", "… and {n} more: My standing shows yours.", n=n
+    )
 
 
 STATES = {
@@ -195,7 +262,13 @@ def pairings_pages(view: TournamentView, round_no: int, language: str = ENGLISH)
     """A round's tables and byes in ``language``, a page at most PAIRINGS_A_PAGE lines and
     within an embed's description; rebuilt from the store on every page click."""
     lines: list[Text] = []
+    heading = None
     for table in sorted((x for x in view.tables if x.round == round_no), key=lambda x: x.table_no):
+        group = table.bracket_id or ""
+        if group.startswith("group-") and group != heading:
+            # A group event's tables come group by group: each under its group's name.
+            heading = group
+            lines.append(t("**Group {n}**", n=int(group.removeprefix("group-"))))
         names = joined([view.name(p) for p in table.seats], t(" vs "))
         if table.thread_id:
             lines.append(
@@ -282,15 +355,10 @@ def standings_embed(
 ) -> discord.Embed:
     """The standings; between rounds, when the next one starts (``next_round_at``)."""
     title = "🏆 " + say(standings_title(view, round_no, final=final, during=during), language)
-    lines: list[Text] = standing_lines(view, view.standings)
-    if len(view.standings) > STANDINGS_SHOWN:
-        lines.append(
-            tn(
-                "… and {n} more: My standing shows yours.",
-                "… and {n} more: My standing shows yours.",
-                n=len(view.standings) - STANDINGS_SHOWN,
-            )
-        )
+    grouped = None if final else group_lines(view, round_no)
+    lines: list[Text] = grouped or standing_lines(view, view.standings)
+    if grouped is None and len(view.standings) > STANDINGS_SHOWN:
+        lines.append(more_line(len(view.standings) - STANDINGS_SHOWN))
     paragraphs: list[Text] = []
     if next_round_at is not None:
         paragraphs.append(

@@ -34,7 +34,11 @@ EVENT_OPTIONS = {
     "pod_size": "Pods and multiplayer elimination: players a table (default 4)",
     "top_cut": "Swiss: bracket of the top 2, 4 or 8. Pods: final table of N, or 16 (four semis)",
     "best_of": "Two-player tables: one game, or the first to win two of three",
-    "advance": "Multiplayer elimination: how many of each table go on (default half)",
+    "advance": "Multiplayer elimination: how many of each table go on; groups: of each group",
+    "group_size": (
+        "Group stages: players a group (default: a table and two more, or 4; 2-player games: "
+        "6 at most)"
+    ),
     "scores": "Pods: place scores per table size, best first, e.g. 4:6/4/2/0, 3:6/3/0",
     "default_cut": "Swiss: a bracket of the top 4 from 9 players, top 8 from 17, none below",
     "larger_tables": "Pods: fewer, larger tables when the field does not divide (17: 5/4/4/4)",
@@ -57,7 +61,7 @@ def event_config(
     most = format_class(format).most_players if max_players is None else max_players
     return TournamentConfig(
         format=format,
-        pace=(pace.value if pace else "casual"),  # type: ignore[arg-type]
+        pace=(pace.value if pace else format_class(format).default_pace),  # type: ignore[arg-type]
         max_players=most,
         top_cut=top_cut or 0,
         **choices,  # type: ignore[arg-type]

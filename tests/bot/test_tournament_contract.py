@@ -39,6 +39,7 @@ SAMPLES: dict[str, tuple[object, ...]] = {
     "larger_tables": (True,),
     "reset": (False,),
     "scores": ("3:6/3/0, 4:6/4/2/0",),
+    "group_size": (3, 5, 8),
 }
 
 
@@ -181,7 +182,13 @@ def check_round(
     brackets: list[str | None],
 ) -> None:
     seated = [p for seats in tables for p in seats] + list(byes)
-    assert len(seated) == len(set(seated)), f"round {number}: someone sits twice"
+    if kind.tables_at_once:
+        # A player sits at several tables of the round at once, never twice at one.
+        assert all(len(seats) == len(set(seats)) for seats in tables), f"round {number}"
+        assert not set(byes) & {p for seats in tables for p in seats}
+        assert len(byes) == len(set(byes))
+    else:
+        assert len(seated) == len(set(seated)), f"round {number}: someone sits twice"
     assert len(brackets) == len(tables)
     assert set(seated) <= set(now.players), f"round {number}: a stranger is seated"
     active = set(now.active)
@@ -211,7 +218,9 @@ def configs(kind: type[Format], game: Game) -> list[TournamentConfig]:
     tries += [{name: value} for name in sorted(kind.options) for value in SAMPLES[name]]
     kept = []
     for extra in tries:
-        config = TournamentConfig(format=kind.key, max_players=kind.most_players, **extra)
+        config = TournamentConfig(
+            format=kind.key, max_players=kind.most_players, pace=kind.default_pace, **extra
+        )
         chosen = kind(config, game)
         try:
             chosen.check_game()

@@ -87,7 +87,8 @@ async def test_formats_refuse_what_cannot_run_with_a_sentence(events: Tournament
         (
             "toss_your_cookies",
             {"format": "pods", "advance": 2},
-            "Advance is for multiplayer elimination: how many of each table go on.",
+            "Advance is for multiplayer elimination and group events: how many of each table "
+            "or group go on.",
         ),
         (
             "toss_your_cookies",

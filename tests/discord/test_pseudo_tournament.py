@@ -328,3 +328,45 @@ async def test_an_organisers_tools_on_a_live_pod_event_read_no_english_in_the_ps
     left = left_in_english(fake, drawn, web_words, [*names, "하나", "ゆき", "소라"])
     assert not left, report(left, most=80)
     fake.assert_clean()
+
+
+async def test_a_group_event_its_groups_picture_and_page_read_no_english_in_the_pseudo_locale(
+    fake: FakeDiscord, db, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Slow group stages: a refusal (a live pace), then nine players in two groups whose
+    tables all start at once (My table lists them), the best of each to the last group,
+    the groups' picture on the pairings and the event's page."""
+    drawn = record_lettering(monkeypatch)
+    hana = fake.add_user("hana", display_name="하나", manage_guild=True)
+    yuki = fake.add_user("yuki", display_name="ゆき")
+    async with fake.running(make_bot(db)) as bot:
+        await pseudo_server(fake, hana, yuki)
+        await fake.slash(hana, "tournament create", game=GAME, format="groups", pace="live")
+        await fake.slash(hana, "tournament create", game=GAME, format="groups")
+        signup = fake.public_messages()[-1]
+        for user in (hana, yuki):
+            await fake.click(user, signup, verb(signup, "join"))
+        for _ in range(7):
+            await fake.click(hana, signup, verb(signup, "bot"))
+        await fake.click(hana, signup, verb(signup, "start"))
+        await settle_all(fake, bot)
+        tid = (await the_event(bot)).tournament_id
+        for round_no in (1, 2):
+            event = await the_event(bot)
+            if event.status == "finished":
+                break
+            assert event.round == round_no
+            pairings = fake.public_messages()[-1]
+            for user in (hana, yuki):
+                await fake.click(user, pairings, verb(pairings, "mytable"))
+                await fake.slash(user, "tournament standings")
+            await play_the_round(fake, bot, [hana, yuki])
+        event = await the_event(bot)
+        assert event.status == "finished" and event.round == 2  # the groups, the last group
+        web_words = await read_the_web_pages(fake, bot, tid, [hana, yuki])
+        view = await bot.tournaments.view(tid)
+        names = [e.name for e in view.entrants]
+    assert drawn, "no picture was drawn"
+    left = left_in_english(fake, drawn, web_words, [*names, "하나", "ゆき"])
+    assert not left, report(left, most=80)
+    fake.assert_clean()

@@ -7,6 +7,7 @@ import asyncio
 import gzip
 import json
 import random
+import re
 import sqlite3
 
 from aiohttp.test_utils import TestClient
@@ -664,3 +665,38 @@ async def test_the_front_page_shows_each_division_of_the_running_season(
     assert "Nobody in this division yet." in first
     assert second.index(f"/player/{BEN.user_id}") < second.index(f"/player/{ANA.user_id}")
     assert "<td>100</td><td>1</td><td>1</td>" in second
+
+
+async def test_a_group_event_shows_its_groups_round_by_round(
+    service: MatchService, web: TestClient
+) -> None:
+    root = await opt_in(service)
+    tid = await elimination_event(service, format="groups", game="cookie_chomper", players=9)
+    finished = await service.store.get_tournament(tid)
+    assert finished is not None and finished.status == "finished"
+    page = await get_text(web, f"{root}/event/{tid}")
+    # Nine in groups near six: 5 and 4, the best two of each to the last group.
+    assert "Round 1 · 2 groups, the best 2 of each go on" in page
+    assert "Group 1" in page and "Group 2" in page
+    assert "Round 2 · the last group" in page and "Last group" in page
+    assert "→" in page and "★" in page
+    # The groups have a heading of their own, not the bracket's.
+    assert "<h2>Groups</h2>" in page and "<h2>Bracket</h2>" not in page
+    # The standings say where each place comes from: the last group's order first, then
+    # those out in round 1 by their place in their group, each with that round's points.
+    block = page[page.index("<h2>Standings</h2>") : page.index("<h2>Pairings</h2>")]
+    assert "<th>#</th><th>Player</th><th>Reached</th><th>Points</th>" in block
+    reached = re.findall(r"<tr><td>(\d+)</td><td>[^<]*</td><td>([^<]*)</td><td>[\d.]+</td>", block)
+    assert reached == [
+        ("1", "Round 2, last group: 1st"),
+        ("2", "Round 2, last group: 2nd"),
+        ("3", "Round 2, last group: 3rd"),
+        ("4", "Round 2, last group: 4th"),
+        ("5", "Round 1, group 1: 3rd"),
+        ("6", "Round 1, group 2: 3rd"),
+        ("7", "Round 1, group 1: 4th"),
+        ("8", "Round 1, group 2: 4th"),
+        ("9", "Round 1, group 1: 5th"),
+    ]
+    picture = await web.get(f"{root}/event/{tid}/bracket.png")
+    assert picture.status == 200 and picture.content_type == "image/png"

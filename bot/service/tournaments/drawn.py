@@ -62,5 +62,11 @@ def standings_drawn(view: TournamentView, title: str, language: str = ENGLISH) -
     if not view.standings:
         return None
     return standings_picture(
-        view.standings, names_of(view), title, stage_words(view), view.gone_words(), language
+        view.standings,
+        names_of(view),
+        title,
+        stage_words(view),
+        view.gone_words(),
+        language,
+        view.standing_notes(),
     )

@@ -20,6 +20,7 @@ from bot.tournaments.config import DAY, TournamentConfig
 from bot.tournaments.elimination import PodRounds, Tree
 from bot.tournaments.entries import late_entry_open
 from bot.tournaments.formats import Format, format_of
+from bot.tournaments.groups import GroupRounds
 from bot.tournaments.progress import Progress, to_table_result
 from bot.tournaments.results import meetings
 from bot.tournaments.standings import Standing
@@ -98,9 +99,14 @@ class TournamentView:
             self.entrants, self.results, self.tables,
         )  # fmt: skip
 
-    def drawn_bracket(self) -> Tree | PodRounds | None:
+    def drawn_bracket(self) -> Tree | PodRounds | GroupRounds | None:
         """What the bracket picture draws (None: the event has no bracket, or none yet)."""
         return self.format.drawn_bracket(self.progress)
+
+    def standing_notes(self) -> dict[int, Text]:
+        """What explains each player's place beyond their points (a group event's round
+        and group reached); empty for most formats."""
+        return self.format.standing_notes(self.progress)
 
     @property
     def late_entry_open(self) -> bool:

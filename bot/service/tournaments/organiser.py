@@ -129,31 +129,29 @@ class Organiser(TournamentsBase):
         return after
 
     async def _drop_from_table(self, event: TournamentRecord, dropped: EntrantRecord) -> None:
-        """The dropped player leaves the table they are playing, as a /leave would: a
-        two-player table is decided at once with them last, a bigger one plays on with a
-        bot in their seat and them last. Left waiting, they would be reminded and timed
-        out, and their opponent held up, for days. Called outside the event's lock: the
-        leave's forfeit takes it (``on_match_change``)."""
+        """The dropped player leaves the tables they are playing (several at once in a
+        group event), as a /leave would: a two-player table is decided at once with them
+        last, a bigger one plays on with a bot in their seat and them last. Left waiting,
+        they would be reminded and timed out, and their opponents held up, for days.
+        Called outside the event's lock: the leave's forfeit takes it
+        (``on_match_change``)."""
         if dropped.user_id is None:
-            return  # a bot entrant: it plays its table out
-        table = next(
-            (
-                t
-                for t in await self.store.tournament_tables(event.tournament_id)
-                if t.status == "playing" and t.match_id and dropped.entrant in t.seats
-            ),
-            None,
-        )
-        if table is None or table.match_id is None:
-            return
-        record = await self.matches.current(table.match_id)
-        seat = record.seat_of(dropped.user_id)
-        if record.status != "active" or seat is None or record.seats[seat].away == GONE:
-            return
-        await self.notify(
-            TournamentChange(kind="dropped", event=event, tables=[table], entrant=dropped)
-        )
-        await self.matches.leave_match(table.match_id, dropped.user_id)
+            return  # a bot entrant: it plays its tables out
+        for table in await self.store.tournament_tables(event.tournament_id):
+            if (
+                table.status != "playing"
+                or not table.match_id
+                or dropped.entrant not in table.seats
+            ):
+                continue
+            record = await self.matches.current(table.match_id)
+            seat = record.seat_of(dropped.user_id)
+            if record.status != "active" or seat is None or record.seats[seat].away == GONE:
+                continue
+            await self.notify(
+                TournamentChange(kind="dropped", event=event, tables=[table], entrant=dropped)
+            )
+            await self.matches.leave_match(table.match_id, dropped.user_id)
 
     async def repair(self, tournament_id: str, actor: Person) -> None:
         """Pair the current round again (after a drop or a late entry), while no table has

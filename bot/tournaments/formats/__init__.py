@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from bot.errors import UserError
 from bot.tournaments.formats.base import Format
 from bot.tournaments.formats.brackets import DoubleElimination, SingleElimination
+from bot.tournaments.formats.groups import Groups
 from bot.tournaments.formats.multiplayer import MultiplayerElimination
 from bot.tournaments.formats.pods import SEMI_FINAL_CUT, Pods
 from bot.tournaments.formats.round_robin import DoubleRoundRobin, RoundRobin
@@ -31,6 +32,7 @@ FORMATS: dict[str, type[Format]] = {
         RoundRobin,
         DoubleRoundRobin,
         MultiplayerElimination,
+        Groups,
     )
 }
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from bot.errors import UserError
 from bot.ratings import Rating
 from bot.tournaments import elimination as elim
+from bot.tournaments.groups import GroupRounds
 from bot.tournaments.lots import lot, rated_lot
 from bot.tournaments.progress import Pairing, Progress, to_table_result
 from bot.tournaments.results import Player, TableResult
@@ -29,15 +30,17 @@ from bot.tournaments.scoring import (
 )
 from bot.tournaments.standings import Standing, pairing_order, pod_standings, swiss_standings
 from bot.tournaments.top_cut import cut
-from games.core.text import t
+from games.core.text import Text, t
 
 if TYPE_CHECKING:
-    from bot.tournaments.config import TournamentConfig
+    from bot.tournaments.config import TournamentConfig, TournamentPace
     from games.core.protocol import Game
 
 UNRATED = Rating().display  # a bot, or a player never rated in the game here
 # What the organiser may set beyond the common choices; each format lists those it takes.
-Option = Literal["top_cut", "advance", "default_cut", "larger_tables", "reset", "scores"]
+Option = Literal[
+    "top_cut", "advance", "default_cut", "larger_tables", "reset", "scores", "group_size"
+]
 
 
 class Format(ABC):
@@ -58,6 +61,10 @@ class Format(ABC):
     # What a bye is: a round won unplayed, a rest (round robin), a pass to the next round.
     bye: ClassVar[Literal["win", "rest", "pass"]] = "win"
     shows_rematches: ClassVar[bool] = False  # the pairings say which tables met before
+    # A player may sit at several tables of one round, all played at once (group events).
+    tables_at_once: ClassVar[bool] = False
+    # The pace an event takes when the organiser names none.
+    default_pace: ClassVar[TournamentPace] = "casual"
 
     def __init__(self, config: TournamentConfig, game: Game) -> None:
         self.config, self.game = config, game
@@ -97,8 +104,13 @@ class Format(ABC):
         self.check()
         if config.advance is not None and "advance" not in self.options:
             raise UserError(
-                t("Advance is for multiplayer elimination: how many of each table go on.")
+                t(
+                    "Advance is for multiplayer elimination and group events: how many of "
+                    "each table or group go on."
+                )
             )
+        if config.group_size is not None and "group_size" not in self.options:
+            raise UserError(t("A group size is for group events: leave group_size out."))
         if config.default_cut and ("default_cut" not in self.options or config.top_cut):
             raise UserError(
                 t(
@@ -185,6 +197,11 @@ class Format(ABC):
         """The order a final table or a finished bracket gives the top (none by default)."""
         return []
 
+    def standing_notes(self, p: Progress) -> dict[Player, Text]:
+        """What explains a player's place where points and tiebreakers do not (a group
+        event's: the round reached and the place in its group); none by default."""
+        return {}
+
     def waiting(self, p: Progress, number: int) -> list[Player]:
         """Players still in the event with neither a table nor a recorded bye in round
         ``number`` (a bracket's bye): told they wait, not merely that they have no table."""
@@ -250,7 +267,7 @@ class Format(ABC):
         }
         return elim.Tree(bracket, elim.progress(bracket, played), played)
 
-    def drawn_bracket(self, p: Progress) -> elim.Tree | elim.PodRounds | None:
+    def drawn_bracket(self, p: Progress) -> elim.Tree | elim.PodRounds | GroupRounds | None:
         """What a bracket picture draws of the event (None: no bracket, or none yet)."""
         return None
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.tournaments.elimination import PodRounds, Tree
+from bot.tournaments.groups import GroupRounds
+from bot.tournaments.pictures.groups import draw_groups
 from bot.tournaments.pictures.pods import draw_pods
 from bot.tournaments.pictures.standings import draw_standings
 from bot.tournaments.pictures.tree import draw_tree
@@ -20,14 +22,16 @@ from games.core.translations import ENGLISH
 
 
 def bracket_picture(
-    drawn: Tree | PodRounds,
+    drawn: Tree | PodRounds | GroupRounds,
     names: Mapping[Player, str],
     title: str,
     subtitle: str,
     language: str = ENGLISH,
 ) -> bytes:
     """The bracket as a PNG: a tree for single and double elimination, a band of tables
-    per round for multiplayer elimination."""
+    per round for multiplayer elimination, a band of groups per round for group events."""
+    if isinstance(drawn, GroupRounds):
+        return draw_groups(drawn, names, title, subtitle, language).png()
     if isinstance(drawn, PodRounds):
         return draw_pods(drawn, names, title, subtitle, language).png()
     return draw_tree(drawn, names, title, subtitle, language).png()
@@ -40,8 +44,9 @@ def standings_picture(
     subtitle: str,
     gone: Mapping[Player, str] | None = None,
     language: str = ENGLISH,
+    notes: Mapping[Player, str] | None = None,
 ) -> bytes:
-    return draw_standings(standings, names, title, subtitle, gone, language).png()
+    return draw_standings(standings, names, title, subtitle, gone, language, notes).png()
 
 
 __all__ = ["bracket_picture", "standings_picture"]

@@ -108,7 +108,14 @@ def draw_pods(
     subtitle: str,
     language: str = ENGLISH,
 ) -> Canvas:
-    bands = pod_bands(pods, names)
+    return draw_bands(pod_bands(pods, names), title, subtitle, language)
+
+
+def draw_bands(
+    bands: Sequence[tuple[Text, Boxes]], title: str, subtitle: str, language: str = ENGLISH
+) -> Canvas:
+    """Bands of boxes in a grid, under the title: a multiplayer elimination's rounds of
+    tables, a group event's rounds of groups."""
     width = (WIDTH - 2 * PAD - (ACROSS - 1) * GAP) // ACROSS
 
     def box_height(rows: list[Row]) -> int:

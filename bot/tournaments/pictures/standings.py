@@ -20,6 +20,7 @@ COLUMN_TITLES = 28
 RANK_WIDTH = 52
 POINTS_WIDTH = 70
 BREAKER_WIDTH = 84
+NOTE_WIDTH = 300  # "Round 2, group 12: 10th" in the widest of the languages, at 16 px
 SIZE = 18
 DROPPED = tc("standings", "dropped")
 MEDALS = {1: (232, 184, 40), 2: (186, 192, 204), 3: (196, 128, 72)}  # gold, silver, bronze
@@ -32,7 +33,10 @@ def draw_standings(
     subtitle: str,
     gone: Mapping[Player, str] | None = None,
     language: str = ENGLISH,
+    notes: Mapping[Player, str] | None = None,
 ) -> Canvas:
+    """``notes``: what explains each place beyond points (a group event's round and group
+    reached), in a column of its own before the points."""
     breakers = [name for name, _ in standings[0].tiebreakers] if standings else []
     height = HEADER + COLUMN_TITLES + ROW_HEIGHT * max(len(standings), 1) + PAD
     canvas = Canvas(height, language=language)
@@ -41,12 +45,15 @@ def draw_standings(
     columns = [right - BREAKER_WIDTH * (len(breakers) - i) for i in range(len(breakers))]
     points_right = (columns[0] if columns else right) - 14
     name_x = PAD + RANK_WIDTH
-    name_room = points_right - POINTS_WIDTH - name_x
+    note_x = points_right - POINTS_WIDTH - NOTE_WIDTH
+    name_room = (note_x if notes else points_right - POINTS_WIDTH) - name_x
     canvas.text((PAD + RANK_WIDTH // 2, y + 4), "#", 15, PALETTE.muted, bold=True, anchor="ma")
     canvas.text((name_x, y + 4), tc("column", "Player"), 15, PALETTE.muted, bold=True)
     canvas.text(
         (points_right, y + 4), tc("column", "Pts"), 15, PALETTE.muted, bold=True, anchor="ra"
     )
+    if notes:
+        canvas.text((note_x, y + 4), tc("column", "Reached"), 15, PALETTE.muted, bold=True)
     for x, name in zip(columns, breakers, strict=True):
         canvas.text(
             (x + BREAKER_WIDTH - 8, y + 4),
@@ -82,6 +89,15 @@ def draw_standings(
         canvas.text(
             (name_x, middle), shown, SIZE, colour, bold=line.rank <= 3, width=name_room, anchor="lm"
         )
+        if notes and line.player in notes:
+            canvas.text(
+                (note_x, middle),
+                notes[line.player],
+                16,
+                colour,
+                width=NOTE_WIDTH - 12,
+                anchor="lm",
+            )
         canvas.text(
             (points_right, middle), f"{float(line.points):g}", SIZE, colour, bold=True, anchor="rm"
         )

@@ -48,6 +48,7 @@ import discord
 
 from bench import budget, postgres, scale
 from bench.collector import GcWatch
+from bench.owed import Owed
 from bench.service import service_cost
 from bot.client import CookieJar
 from bot.config import Settings
@@ -116,6 +117,7 @@ class LoadDiscord(FakeDiscord):
     def __init__(self, rate_limits: RateLimits | None = None, first_id: int = 0) -> None:
         super().__init__(rate_limits=rate_limits, first_id=first_id)
         self.watch: budget.Hook = lambda msg: None  # sees every public message and edit
+        self.posted: budget.Hook = lambda msg: None  # sees every public message posted
         self.late = 0
         self.sent_at: dict[int, float] = {}
         self.answers: dict[int, asyncio.Future[float]] = {}  # acknowledgements
@@ -167,6 +169,7 @@ class LoadDiscord(FakeDiscord):
         self._answered(kwargs.get("interaction"))
         if msg.visible_to is None:
             self.watch(msg)
+            self.posted(msg)
             if any(c.get("custom_id", "").startswith("cj:lobby:") for c in _flat(msg)):
                 self.tables[msg.channel_id] = msg.id
             for user_id in MENTION.findall(msg.content):
@@ -331,6 +334,10 @@ class Histogram:
     def add(self, seconds: float) -> None:
         self.counts[min(self.BINS - 1, int(seconds / self.step))] += 1
         self.total += 1
+
+    def over(self, limit: float) -> int:
+        """How many took longer than ``limit`` seconds (to the bin)."""
+        return sum(self.counts[int(limit / self.step) + 1 :])
 
     def percentile(self, share: float) -> float:
         wanted = min(self.total - 1, int(share * self.total))
@@ -654,8 +661,15 @@ async def run(
             # they would be one pass's walk in the middle of the measured run.
             gc.collect()
             watch = budget.TableWatch(fake, fake.tables)
-            fake.watch = watch.shown
-            bot.service.listeners.append(watch.listen)
+            owed = Owed()
+            owed.install(bot)
+
+            def shown(msg: FakeMessage) -> None:
+                watch.shown(msg)
+                owed.seen(msg)
+
+            fake.watch, fake.posted = shown, owed.posted
+            bot.service.listeners += [watch.listen, owed.listen]
             speed = SpeedMeter(folder)
             await speed.start()
             speed.take()  # from the start of the measured run on
@@ -666,6 +680,7 @@ async def run(
                 )
                 bot.service.listeners.append(_counter(load, bot.service))
                 fake.rate_limits = options.rate_limits()
+                owed.counting = True
                 calls_at_start = budget.calls_now(fake)
                 tally.clear()
                 base_rss = rss_mb()
@@ -685,6 +700,7 @@ async def run(
                 pruner.cancel()
                 await speed.stop()
                 lags = await newest
+                await owed.settled(budget.TAIL_LIMIT)  # and each ping and result arrives?
                 # After the tables caught up: a move's cost includes the calls it queued.
                 calls = budget.calls_since(fake, calls_at_start)
             errors = len(fake.error_logs)
@@ -706,7 +722,7 @@ async def run(
                 task.cancel()
     figures = print_summary(load, gcw, elapsed, bare, errors, base_rss)
     figures.budget = budget.figures_of(
-        game, options, load.moves, calls, tally, watch, lags, load.failed, load.every_answer
+        game, options, load.moves, calls, tally, watch, lags, load.failed, load.every_answer, owed
     )
     budget.report(figures.budget)
     if options.ledger is not None:  # a worker of --processes: its figures for the parent

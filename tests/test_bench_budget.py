@@ -211,3 +211,13 @@ def test_the_histogram_counts_the_answers_over_a_limit() -> None:
     for seconds in (0.2, 2.9, 3.0, 3.5, 60.0):
         answers.add(seconds)
     assert answers.over(3.0) == 2
+
+
+def test_rss_growth_after_the_first_minute_sets_the_caches_filling_apart() -> None:
+    from bench.load import growth_after_minute
+
+    rss = [100.0, 110.0, 125.0, 150.0]  # 30-second windows: the first minute ends at 110
+    caches = [(1.0, 2.0), (4.0, 2.0), (20.0, 3.0), (32.0, 3.0)]
+    growth, filled, kept = growth_after_minute(rss, caches)
+    assert growth == 40.0 and filled == 29.0 and kept[0] == (4.0, 2.0)
+    assert growth_after_minute(rss[:1], caches[:1])[:2] == (0.0, 0.0)

@@ -75,6 +75,7 @@ class BudgetOptions:
     worker: int = 0  # this process's index among ``processes``
     ledger: str | None = None  # the budget file the workers share
     table_tokens: bool = True  # False: every table edit budgeted, as past a token's 15 min
+    sharing: int = 1  # processes of the application that share the budget (a worker's)
 
     @property
     def human(self) -> bool:
@@ -86,6 +87,15 @@ class BudgetOptions:
         if self.ledger is not None:
             return RateLimits.shared(self.ledger, self.per_second)
         return RateLimits(self.per_second)
+
+    def bot_settings(self) -> dict[str, float]:
+        """What the bot is told of the budget, as its operator would set it: the
+        application's ``REQUEST_BUDGET`` and how many processes share it
+        (``REQUEST_PROCESSES``). Left at the defaults, a process at a 10-a-second budget (or
+        one of two at 50) would spend 50 a second and meet 429s it need not."""
+        if self.per_second is None:
+            return {}
+        return {"request_budget": self.per_second, "request_processes": float(self.sharing)}
 
     def think(self, rng: random.Random) -> float:
         """Seconds a person takes over a move."""
@@ -101,7 +111,7 @@ class BudgetOptions:
     def describe(self) -> str:
         budget = "off" if self.per_second is None else f"{self.per_second:g}/s"
         pace = f"a move every ~{self.move_every:g} s a person" if self.human else "fast"
-        share = f", process {self.worker + 1} of {self.processes}" if self.processes > 1 else ""
+        share = f", process {self.worker + 1} of {self.sharing}" if self.sharing > 1 else ""
         edits = "" if self.table_tokens else "; every table edit budgeted (no token reaches it)"
         return (
             f"Discord's limits: budget {budget}{share}; pace {pace}; tables "
@@ -149,6 +159,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # A worker of --processes: which one, and the budget's file it shares.
     parser.add_argument("--worker", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--ledger", help=argparse.SUPPRESS)
+    parser.add_argument("--sharing", type=int, default=1, help=argparse.SUPPRESS)
 
 
 def options_from(args: Any) -> BudgetOptions:
@@ -162,6 +173,7 @@ def options_from(args: Any) -> BudgetOptions:
         args.worker,
         args.ledger,
         args.table_tokens == "on",
+        args.sharing,
     )
 
 
@@ -585,6 +597,8 @@ def run_workers(argv: Sequence[str], options: BudgetOptions, channels: int) -> l
                     ledger,
                     "--processes",
                     "1",
+                    "--sharing",
+                    str(options.processes),
                 ]
             )
             for index, share in enumerate(shares)

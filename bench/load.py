@@ -649,6 +649,7 @@ async def run(
             gc_freeze=freeze,
             pictures=pictures,
             **({} if threshold is None else {"gc_threshold": threshold}),
+            **options.bot_settings(),
         )
         # Setting up is not measured: the limits come on when the run starts (a worker's
         # shared ledger counts in real time, while opening the tables fast-forwards).

@@ -221,3 +221,21 @@ def test_rss_growth_after_the_first_minute_sets_the_caches_filling_apart() -> No
     growth, filled, kept = growth_after_minute(rss, caches)
     assert growth == 40.0 and filled == 29.0 and kept[0] == (4.0, 2.0)
     assert growth_after_minute(rss[:1], caches[:1])[:2] == (0.0, 0.0)
+
+
+def test_the_bot_is_told_the_budget_and_how_many_processes_share_it() -> None:
+    import argparse
+
+    from bot.config import Settings
+
+    parser = argparse.ArgumentParser()
+    budget.add_arguments(parser)
+    worker = budget.options_from(parser.parse_args(["--budget", "10", "--sharing", "2"]))
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        discord_token="fake-token",
+        **worker.bot_settings(),
+    )
+    assert settings.request_share == 5.0
+    assert "process 1 of 2" in worker.describe()
+    assert budget.options_from(parser.parse_args(["--budget", "off"])).bot_settings() == {}

@@ -39,6 +39,7 @@ import sys
 import tempfile
 import time
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -292,6 +293,15 @@ def _flat(msg: FakeMessage) -> list[dict[str, Any]]:
     return found
 
 
+def why_failed(acknowledged: float | None, answered: float | None) -> str:
+    """Why a click failed, in the person's words."""
+    if acknowledged is None:
+        return f"no first answer within {GIVE_UP:g} s (one after 3 s is refused)"
+    if answered is None:
+        return f"acknowledged, never answered within {ANSWER_GIVE_UP:g} s"
+    return "answered, but Discord refused the acknowledgement"
+
+
 def moves_in(message: FakeMessage) -> tuple[str, list[str] | None] | None:
     """The first move a hand offers: a button, or the first values of a select (none in
     a hand view since deleted)."""
@@ -381,6 +391,7 @@ class Load:
     failed: int = 0
     clicks: int = 0
     moves_at_start: int = 0
+    failures: Counter[tuple[str, str]] = field(default_factory=Counter)  # (kind, why)
     options: budget.BudgetOptions = field(default_factory=budget.BudgetOptions)
     tables: budget.TableWatch | None = None
     # MB the bot's bounded caches hold (pictures, running matches), read at each window's
@@ -449,6 +460,7 @@ class Load:
         if seconds is None or answered is None or not record.acknowledged:
             self.failed += 1
             self.window.failed += 1
+            self.failures[(custom_id.split(":", 2)[1], why_failed(seconds, answered))] += 1
             return None
         self.window.latencies.append(seconds)
         self.every_click.add(seconds)
@@ -832,6 +844,11 @@ def print_summary(
         f"failed interactions: {load.failed} (answered late, refused: {load.fake.late}); "
         f"ERRORs logged: {errors} (target 0)"
     )
+    if load.failures:
+        print(
+            "  failed by click: "
+            + "; ".join(f"{kind} {why}: {n}" for (kind, why), n in load.failures.most_common())
+        )
     print(
         f"p99 last window / first: {p99_last * 1e3:.0f} / {p99_first * 1e3:.0f} ms = "
         f"{p99_last / max(p99_first, 1e-9):.2f}x (target <= 1.2x)"

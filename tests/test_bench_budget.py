@@ -239,3 +239,11 @@ def test_the_bot_is_told_the_budget_and_how_many_processes_share_it() -> None:
     assert settings.request_share == 5.0
     assert "process 1 of 2" in worker.describe()
     assert budget.options_from(parser.parse_args(["--budget", "off"])).bot_settings() == {}
+
+
+def test_a_failed_click_says_why() -> None:
+    from bench.load import why_failed
+
+    assert why_failed(None, None).startswith("no first answer")
+    assert why_failed(0.2, None).startswith("acknowledged, never answered")
+    assert why_failed(0.2, 0.3).startswith("answered, but")

@@ -371,6 +371,7 @@ class BudgetFigures:
     results_owed: int = 0  # matches finished
     results_delivered: int = 0  # ... whose result message reached the offline Discord
     refusals_said: int = 0  # the bot's once-a-minute lines counting the 429s it waited out
+    errors: int = 0  # ERROR lines logged
     processes: int = 1
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -406,6 +407,7 @@ def figures_of(
     failed: int,
     answers: Any,
     owed: Owed,
+    errors: int = 0,
 ) -> BudgetFigures:
     budgeted, free, refused = calls
     lobby = watch.lobby_to_table
@@ -439,6 +441,7 @@ def figures_of(
         results_owed=len(owed.results_owed),
         results_delivered=len(owed.results_owed & owed.results_delivered),
         refusals_said=tally.refusals_said,
+        errors=errors,
     )
 
 
@@ -519,6 +522,7 @@ def merged(parts: Sequence[BudgetFigures]) -> BudgetFigures:
         results_owed=sum(p.results_owed for p in parts),
         results_delivered=sum(p.results_delivered for p in parts),
         refusals_said=sum(p.refusals_said for p in parts),
+        errors=sum(p.errors for p in parts),
         lost_samples=[s for p in parts for s in p.lost_samples][:3],
         lobby_p50=max(p.lobby_p50 for p in parts),
         lobby_max=max(p.lobby_max for p in parts),
@@ -542,7 +546,7 @@ def games_table(rows: Sequence[BudgetFigures]) -> str:
         f"{'game':<20} {'moves':>6} {'budg/mv':>7} {'target':>6} {'free/mv':>7} {'failed':>6} "
         f"{'ans p50':>7} {'p99':>6} {'max':>6} {'>3s':>4} {'start max':>9} {'>3s':>4} "
         f"{'newest max':>10} {'>10s':>4} {'pings':>9} {'results':>7} {'miss':>4} "
-        f"{'gave up':>7} {'429s':>5} {'warned':>6}  budget"
+        f"{'gave up':>7} {'429s':>5} {'warned':>6} {'ERRORs':>6}  budget"
     )
     lines = [head]
     for f in rows:
@@ -553,7 +557,7 @@ def games_table(rows: Sequence[BudgetFigures]) -> str:
             f"{f.lobby_max:>8.2f}s {f.lobby_over:>4} {f.newest_max:>9.2f}s {f.newest_over:>4} "
             f"{f.pings_delivered:>4}/{f.pings_owed:<4} "
             f"{f.results_delivered:>3}/{f.results_owed:<3} {f.missing:>4} "
-            f"{f.lost:>7} {f.refused:>5} {f.warned:>6}  "
+            f"{f.lost:>7} {f.refused:>5} {f.warned:>6} {f.errors:>6}  "
             + ("within" if f.budgeted_per_move <= f.target else "OVER")
         )
     return "\n".join(lines)

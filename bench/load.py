@@ -742,7 +742,17 @@ async def run(
                 task.cancel()
     figures = print_summary(load, gcw, elapsed, bare, errors, base_rss)
     figures.budget = budget.figures_of(
-        game, options, load.moves, calls, tally, watch, lags, load.failed, load.every_answer, owed
+        game,
+        options,
+        load.moves,
+        calls,
+        tally,
+        watch,
+        lags,
+        load.failed,
+        load.every_answer,
+        owed,
+        errors,
     )
     budget.report(figures.budget)
     if options.ledger is not None:  # a worker of --processes: its figures for the parent

@@ -197,11 +197,12 @@ def test_a_result_is_delivered_by_a_new_message_with_its_rematch_button() -> Non
 
 def test_what_was_owed_and_not_delivered_is_missing_and_adds_up_over_workers() -> None:
     one = figures(pings_owed=10, pings_delivered=9, pings_queued=1, results_owed=2)
-    two = figures(pings_owed=5, pings_delivered=5, results_owed=3, results_delivered=3)
+    two = figures(pings_owed=5, pings_delivered=5, results_owed=3, results_delivered=3, errors=1)
     both = budget.merged([one, two])
     assert (both.pings_owed, both.pings_delivered, both.pings_queued) == (15, 14, 1)
-    assert both.missing == 1 + 2
-    assert budget.games_table([both]).splitlines()[1].split()[-5:-3] == ["3", "0"]
+    assert both.missing == 1 + 2 and both.errors == 1
+    assert budget.games_table([both]).splitlines()[1].split()[-6:-4] == ["3", "0"]
+    assert budget.games_table([both]).splitlines()[1].split()[-2] == "1"
 
 
 def test_the_histogram_counts_the_answers_over_a_limit() -> None:

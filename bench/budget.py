@@ -585,29 +585,28 @@ def run_workers(argv: Sequence[str], options: BudgetOptions, channels: int) -> l
     their figures (their last lines) returned, per game."""
     with tempfile.TemporaryDirectory() as folder:
         ledger = str(Path(folder) / "budget.json")
-        rest = list(_without(argv, "--processes", "--channels"))
-        shares = [channels // options.processes] * options.processes
-        for index in range(channels % options.processes):
-            shares[index] += 1
-        processes = [
-            _spawn(
-                [
-                    *rest,
-                    "--channels",
-                    str(share),
-                    "--worker",
-                    str(index),
-                    "--ledger",
-                    ledger,
-                    "--processes",
-                    "1",
-                    "--sharing",
-                    str(options.processes),
-                ]
-            )
-            for index, share in enumerate(shares)
+        commands = [_spawn(argv) for argv in worker_argvs(argv, options, channels, ledger)]
+        return asyncio.run(_gather(commands))
+
+
+def worker_argvs(
+    argv: Sequence[str], options: BudgetOptions, channels: int, ledger: str
+) -> list[list[str]]:
+    """Each worker's command line: the parent's, with its share of the channels."""
+    # A worker plays its share alone: the parent sets the workers' figures side by side
+    # per game, and a worker's 30-table baseline (``scale``) would be counted among them.
+    rest = [*_without(argv, "--processes", "--channels", "--baseline"), "--baseline", "0"]
+    shares = [channels // options.processes] * options.processes
+    for index in range(channels % options.processes):
+        shares[index] += 1
+    return [
+        [
+            *rest,
+            *("--channels", str(share), "--worker", str(index), "--ledger", ledger),
+            *("--processes", "1", "--sharing", str(options.processes)),
         ]
-        return asyncio.run(_gather(processes))
+        for index, share in enumerate(shares)
+    ]
 
 
 def _without(argv: Sequence[str], *names: str) -> Iterator[str]:

@@ -248,3 +248,18 @@ def test_a_failed_click_says_why() -> None:
     assert why_failed(None, None).startswith("no first answer")
     assert why_failed(0.2, None).startswith("acknowledged, never answered")
     assert why_failed(0.2, 0.3).startswith("answered, but")
+
+
+def test_a_worker_plays_its_share_without_a_baseline_of_its_own() -> None:
+    argv = ["--channels", "300", "--processes", "2", "--baseline", "30", "--budget", "10"]
+    options = budget.BudgetOptions(10.0, processes=2)
+    first, second = budget.worker_argvs(argv, options, 301, "ledger.json")
+    assert first[:2] == ["--budget", "10"] and "30" not in first
+    for number, argv_of in enumerate((first, second)):
+        pairs = dict(zip(argv_of[::2], argv_of[1::2], strict=True))
+        assert pairs["--baseline"] == "0" and pairs["--processes"] == "1"
+        assert pairs["--sharing"] == "2" and pairs["--worker"] == str(number)
+    assert (first[first.index("--channels") + 1], second[second.index("--channels") + 1]) == (
+        "151",
+        "150",
+    )

@@ -16,8 +16,9 @@ limits), per-route buckets, interaction endpoints free. Here is what the bench a
 And what it reports for issue 39's "Done when": budgeted and free calls per move apart (by
 route), against the target (<= 1.0 budgeted call a move at a live table, <= 1.5 at an
 async one with its ping); 429s Discord answered and those that reached the log as
-warnings (discord.py logs one per 429); pings and results lost (the bot's own warnings that
-it gave one up); the time from Start to the lobby turned into its table (target <= 3 s);
+warnings (discord.py logs one per 429); pings and results owed against those Discord
+received (bench/owed.py), and those the bot's own warnings say it gave up; every click's
+answer (target <= 3 s); the time from Start to the lobby turned into its table (<= 3 s);
 and, once the people stop, how long each table takes to show its newest state (<= 10 s).
 """
 
@@ -42,12 +43,15 @@ from typing import Any
 
 import discord
 
+from bench.owed import Owed
+from bot.outbox import RefusalsSaid
 from bot.service import Change
 from cogs.table import presenter_of
 from devtools.offline_discord import FakeDiscord, FakeMessage, FakeUser, RateLimits
 
 START_WITHIN = 30.0  # seconds over which the hosts press Start at a human pace
 LOBBY_TARGET = 3.0  # seconds from Start to the table
+ANSWER_TARGET = 3.0  # seconds from a click to its answer (the acknowledgement's own limit)
 NEWEST_TARGET = 10.0  # seconds from a table's last move to the table showing it
 TAIL_LIMIT = 60.0  # seconds the bench waits for the tables to catch up after the run
 LIVE_TARGET, ASYNC_TARGET = 1.0, 1.5  # budgeted calls a move
@@ -71,6 +75,7 @@ class BudgetOptions:
     worker: int = 0  # this process's index among ``processes``
     ledger: str | None = None  # the budget file the workers share
     table_tokens: bool = True  # False: every table edit budgeted, as past a token's 15 min
+    sharing: int = 1  # processes of the application that share the budget (a worker's)
 
     @property
     def human(self) -> bool:
@@ -82,6 +87,15 @@ class BudgetOptions:
         if self.ledger is not None:
             return RateLimits.shared(self.ledger, self.per_second)
         return RateLimits(self.per_second)
+
+    def bot_settings(self) -> dict[str, float]:
+        """What the bot is told of the budget, as its operator would set it: the
+        application's ``REQUEST_BUDGET`` and how many processes share it
+        (``REQUEST_PROCESSES``). Left at the defaults, a process at a 10-a-second budget (or
+        one of two at 50) would spend 50 a second and meet 429s it need not."""
+        if self.per_second is None:
+            return {}
+        return {"request_budget": self.per_second, "request_processes": float(self.sharing)}
 
     def think(self, rng: random.Random) -> float:
         """Seconds a person takes over a move."""
@@ -97,7 +111,7 @@ class BudgetOptions:
     def describe(self) -> str:
         budget = "off" if self.per_second is None else f"{self.per_second:g}/s"
         pace = f"a move every ~{self.move_every:g} s a person" if self.human else "fast"
-        share = f", process {self.worker + 1} of {self.processes}" if self.processes > 1 else ""
+        share = f", process {self.worker + 1} of {self.sharing}" if self.sharing > 1 else ""
         edits = "" if self.table_tokens else "; every table edit budgeted (no token reaches it)"
         return (
             f"Discord's limits: budget {budget}{share}; pace {pace}; tables "
@@ -145,6 +159,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # A worker of --processes: which one, and the budget's file it shares.
     parser.add_argument("--worker", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--ledger", help=argparse.SUPPRESS)
+    parser.add_argument("--sharing", type=int, default=1, help=argparse.SUPPRESS)
 
 
 def options_from(args: Any) -> BudgetOptions:
@@ -158,6 +173,7 @@ def options_from(args: Any) -> BudgetOptions:
         args.worker,
         args.ledger,
         args.table_tokens == "on",
+        args.sharing,
     )
 
 
@@ -169,19 +185,26 @@ class LogTally(logging.Handler):
         super().__init__(logging.WARNING)
         self.rate_limited = 0
         self.global_hits = 0
+        self.refusals_said = 0  # the bot's line a minute saying how many 429s it waited out
         self.lost: Counter[str] = Counter()
         self.samples: list[str] = []
 
     def clear(self) -> None:
-        self.rate_limited = self.global_hits = 0
+        self.rate_limited = self.global_hits = self.refusals_said = 0
         self.lost.clear()
         self.samples.clear()
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
-        if record.name == "discord.http":
-            self.rate_limited += message.startswith("We are being rate limited")
-            self.global_hits += message.startswith("Global rate limit")
+        if record.name in RefusalsSaid.LOGGERS:
+            # discord.py's warning per 429, from its HTTP client or its webhooks (the
+            # interaction endpoints): the bot's filter keeps them out of the log.
+            if message.startswith("Global rate limit"):
+                self.global_hits += 1  # the same refusal's second line
+            elif any(phrase in message for phrase in RefusalsSaid.PHRASES):
+                self.rate_limited += 1
+        elif record.name == "bot.outbox" and message.startswith("Discord refused"):
+            self.refusals_said += 1
         elif record.name.startswith("cogs") and (found := LOST.match(message)):
             self.lost[found.group(0)] += 1
             if len(self.samples) < 3 and found.group(0) != TABLE_GIVEN_UP:
@@ -193,7 +216,8 @@ class LogTally(logging.Handler):
         root.addHandler(self)
         # The bench quiets the root logger to ERROR: these loggers must still pass warnings
         # (to this tally; the terminal still shows errors only: one line per 429 is noise).
-        loggers = [logging.getLogger(name) for name in ("discord.http", "cogs")]
+        names = (*RefusalsSaid.LOGGERS, "bot.outbox", "cogs")
+        loggers = [logging.getLogger(name) for name in names]
         levels = [logger.level for logger in loggers]
         for logger in loggers:
             logger.setLevel(logging.WARNING)
@@ -340,6 +364,14 @@ class BudgetFigures:
     answer_max: float
     target: float
     tables_given_up: int = 0  # table edits given up (the next change redraws the table)
+    answers_over: int = 0  # clicks answered more than 3 s after they were made
+    pings_owed: int = 0  # pings the bot set out to send (bench/owed.py)
+    pings_delivered: int = 0  # ... that reached the offline Discord
+    pings_queued: int = 0  # ... still waiting for the budget when the bench stopped
+    results_owed: int = 0  # matches finished
+    results_delivered: int = 0  # ... whose result message reached the offline Discord
+    refusals_said: int = 0  # the bot's once-a-minute lines counting the 429s it waited out
+    errors: int = 0  # ERROR lines logged
     processes: int = 1
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -350,6 +382,11 @@ class BudgetFigures:
     @property
     def free_per_move(self) -> float:
         return self.free / max(1, self.moves)
+
+    @property
+    def missing(self) -> int:
+        """Pings and results owed that never reached Discord (still queued included)."""
+        return self.pings_owed - self.pings_delivered + self.results_owed - self.results_delivered
 
     def dump(self) -> str:
         return RESULT + json.dumps(asdict(self))
@@ -369,6 +406,8 @@ def figures_of(
     newest: Seconds,
     failed: int,
     answers: Any,
+    owed: Owed,
+    errors: int = 0,
 ) -> BudgetFigures:
     budgeted, free, refused = calls
     lobby = watch.lobby_to_table
@@ -395,6 +434,14 @@ def figures_of(
         answer_p99=answers.percentile(0.99),
         answer_max=answers.percentile(1.0),
         target=options.target(),
+        answers_over=answers.over(ANSWER_TARGET),
+        pings_owed=owed.pings_owed,
+        pings_delivered=owed.pings_delivered,
+        pings_queued=owed.pings_queued,
+        results_owed=len(owed.results_owed),
+        results_delivered=len(owed.results_owed & owed.results_delivered),
+        refusals_said=tally.refusals_said,
+        errors=errors,
     )
 
 
@@ -427,9 +474,21 @@ def report(figures: BudgetFigures) -> None:
     )
     print(
         f"429s: {f.refused} answered by the offline Discord, {f.warned} reached the log as "
-        f"warnings (target 0); pings/results lost: {f.lost} (target 0)"
+        f"warnings (target 0; the bot's own count of them, once a minute at most: "
+        f"{f.refusals_said} lines); table edits given up: {f.tables_given_up}"
+    )
+    print(
+        f"pings owed {f.pings_owed}, delivered {f.pings_delivered} "
+        f"({f.pings_queued} still queued when the bench stopped waiting); results owed "
+        f"{f.results_owed}, delivered {f.results_delivered}; given up by the bot's own log: "
+        f"{f.lost} (target 0)"
         + (f", e.g. {f.lost_samples[0]!r}" if f.lost_samples else "")
-        + f"; table edits given up: {f.tables_given_up}"
+        + f"; owed and not delivered: {f.missing} (target 0)"
+    )
+    print(
+        f"clicks answered: p50 {f.answer_p50:.2f} s, p99 {f.answer_p99:.2f} s, max "
+        f"{f.answer_max:.2f} s, {f.answers_over} over {ANSWER_TARGET:g} s (target 0); failed "
+        f"{f.failed} (target 0)"
     )
     print(
         f"Start to table: {f.lobby_count} lobbies, p50 {f.lobby_p50:.2f} s, max "
@@ -456,6 +515,14 @@ def merged(parts: Sequence[BudgetFigures]) -> BudgetFigures:
         warned=sum(p.warned for p in parts),
         lost=sum(p.lost for p in parts),
         tables_given_up=sum(p.tables_given_up for p in parts),
+        answers_over=sum(p.answers_over for p in parts),
+        pings_owed=sum(p.pings_owed for p in parts),
+        pings_delivered=sum(p.pings_delivered for p in parts),
+        pings_queued=sum(p.pings_queued for p in parts),
+        results_owed=sum(p.results_owed for p in parts),
+        results_delivered=sum(p.results_delivered for p in parts),
+        refusals_said=sum(p.refusals_said for p in parts),
+        errors=sum(p.errors for p in parts),
         lost_samples=[s for p in parts for s in p.lost_samples][:3],
         lobby_p50=max(p.lobby_p50 for p in parts),
         lobby_max=max(p.lobby_max for p in parts),
@@ -477,17 +544,20 @@ def games_table(rows: Sequence[BudgetFigures]) -> str:
     """One line per game: issue 39's Done-when figures side by side."""
     head = (
         f"{'game':<20} {'moves':>6} {'budg/mv':>7} {'target':>6} {'free/mv':>7} {'failed':>6} "
-        f"{'ans p50':>7} {'p99':>6} {'max':>6} {'start max':>9} {'>3s':>4} {'newest max':>10} "
-        f"{'>10s':>4} {'lost':>4} {'429s':>5} {'warned':>6}  budget"
+        f"{'ans p50':>7} {'p99':>6} {'max':>6} {'>3s':>4} {'start max':>9} {'>3s':>4} "
+        f"{'newest max':>10} {'>10s':>4} {'pings':>9} {'results':>7} {'miss':>4} "
+        f"{'gave up':>7} {'429s':>5} {'warned':>6} {'ERRORs':>6}  budget"
     )
     lines = [head]
     for f in rows:
         lines.append(
             f"{f.game:<20} {f.moves:>6} {f.budgeted_per_move:>7.2f} {f.target:>6g} "
             f"{f.free_per_move:>7.2f} {f.failed:>6} {f.answer_p50 * 1e3:>5.0f}ms "
-            f"{f.answer_p99 * 1e3:>4.0f}ms {f.answer_max * 1e3:>4.0f}ms {f.lobby_max:>8.2f}s "
-            f"{f.lobby_over:>4} {f.newest_max:>9.2f}s {f.newest_over:>4} {f.lost:>4} "
-            f"{f.refused:>5} {f.warned:>6}  "
+            f"{f.answer_p99 * 1e3:>4.0f}ms {f.answer_max * 1e3:>4.0f}ms {f.answers_over:>4} "
+            f"{f.lobby_max:>8.2f}s {f.lobby_over:>4} {f.newest_max:>9.2f}s {f.newest_over:>4} "
+            f"{f.pings_delivered:>4}/{f.pings_owed:<4} "
+            f"{f.results_delivered:>3}/{f.results_owed:<3} {f.missing:>4} "
+            f"{f.lost:>7} {f.refused:>5} {f.warned:>6} {f.errors:>6}  "
             + ("within" if f.budgeted_per_move <= f.target else "OVER")
         )
     return "\n".join(lines)
@@ -515,27 +585,28 @@ def run_workers(argv: Sequence[str], options: BudgetOptions, channels: int) -> l
     their figures (their last lines) returned, per game."""
     with tempfile.TemporaryDirectory() as folder:
         ledger = str(Path(folder) / "budget.json")
-        rest = list(_without(argv, "--processes", "--channels"))
-        shares = [channels // options.processes] * options.processes
-        for index in range(channels % options.processes):
-            shares[index] += 1
-        processes = [
-            _spawn(
-                [
-                    *rest,
-                    "--channels",
-                    str(share),
-                    "--worker",
-                    str(index),
-                    "--ledger",
-                    ledger,
-                    "--processes",
-                    "1",
-                ]
-            )
-            for index, share in enumerate(shares)
+        commands = [_spawn(argv) for argv in worker_argvs(argv, options, channels, ledger)]
+        return asyncio.run(_gather(commands))
+
+
+def worker_argvs(
+    argv: Sequence[str], options: BudgetOptions, channels: int, ledger: str
+) -> list[list[str]]:
+    """Each worker's command line: the parent's, with its share of the channels."""
+    # A worker plays its share alone: the parent sets the workers' figures side by side
+    # per game, and a worker's 30-table baseline (``scale``) would be counted among them.
+    rest = [*_without(argv, "--processes", "--channels", "--baseline"), "--baseline", "0"]
+    shares = [channels // options.processes] * options.processes
+    for index in range(channels % options.processes):
+        shares[index] += 1
+    return [
+        [
+            *rest,
+            *("--channels", str(share), "--worker", str(index), "--ledger", ledger),
+            *("--processes", "1", "--sharing", str(options.processes)),
         ]
-        return asyncio.run(_gather(processes))
+        for index, share in enumerate(shares)
+    ]
 
 
 def _without(argv: Sequence[str], *names: str) -> Iterator[str]:

@@ -39,8 +39,10 @@ import sys
 import tempfile
 import time
 from array import array
-from collections.abc import Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,7 @@ import discord
 
 from bench import budget, postgres, scale
 from bench.collector import GcWatch
+from bench.owed import Owed
 from bench.service import service_cost
 from bot.client import CookieJar
 from bot.config import Settings
@@ -116,6 +119,7 @@ class LoadDiscord(FakeDiscord):
     def __init__(self, rate_limits: RateLimits | None = None, first_id: int = 0) -> None:
         super().__init__(rate_limits=rate_limits, first_id=first_id)
         self.watch: budget.Hook = lambda msg: None  # sees every public message and edit
+        self.posted: budget.Hook = lambda msg: None  # sees every public message posted
         self.late = 0
         self.sent_at: dict[int, float] = {}
         self.answers: dict[int, asyncio.Future[float]] = {}  # acknowledgements
@@ -170,6 +174,7 @@ class LoadDiscord(FakeDiscord):
         self._answered(kwargs.get("interaction"))
         if msg.visible_to is None:
             self.watch(msg)
+            self.posted(msg)
             if any(c.get("custom_id", "").startswith("cj:lobby:") for c in _flat(msg)):
                 self.tables[msg.channel_id] = msg.id
             for user_id in MENTION.findall(msg.content):
@@ -297,6 +302,15 @@ def _flat(msg: FakeMessage) -> list[dict[str, Any]]:
     return found
 
 
+def why_failed(acknowledged: float | None, answered: float | None) -> str:
+    """Why a click failed, in the person's words."""
+    if acknowledged is None:
+        return f"no first answer within {GIVE_UP:g} s (one after 3 s is refused)"
+    if answered is None:
+        return f"acknowledged, never answered within {ANSWER_GIVE_UP:g} s"
+    return "answered, but Discord refused the acknowledgement"
+
+
 def moves_in(message: FakeMessage) -> tuple[str, list[str] | None] | None:
     """The first move a hand offers: a button, or the first values of a select (none in
     a hand view since deleted)."""
@@ -341,6 +355,10 @@ class Histogram:
         self.counts[min(self.BINS - 1, int(seconds / self.step))] += 1
         self.total += 1
 
+    def over(self, limit: float) -> int:
+        """How many took longer than ``limit`` seconds (to the bin)."""
+        return sum(self.counts[int(limit / self.step) + 1 :])
+
     def percentile(self, share: float) -> float:
         wanted = min(self.total - 1, int(share * self.total))
         seen = 0
@@ -382,8 +400,13 @@ class Load:
     failed: int = 0
     clicks: int = 0
     moves_at_start: int = 0
+    failures: Counter[tuple[str, str]] = field(default_factory=Counter)  # (kind, why)
     options: budget.BudgetOptions = field(default_factory=budget.BudgetOptions)
     tables: budget.TableWatch | None = None
+    # MB the bot's bounded caches hold (pictures, running matches), read at each window's
+    # end beside RSS: a cache filling to the size it is set to is not a leak.
+    caches: Callable[[], tuple[float, float]] = lambda: (0.0, 0.0)
+    caches_at: list[tuple[float, float]] = field(default_factory=list)
 
     async def person(self, table: int, user: FakeUser, host: bool) -> None:
         fake = self.fake
@@ -446,6 +469,7 @@ class Load:
         if seconds is None or answered is None or not record.acknowledged:
             self.failed += 1
             self.window.failed += 1
+            self.failures[(custom_id.split(":", 2)[1], why_failed(seconds, answered))] += 1
             return None
         self.window.latencies.append(seconds)
         self.every_click.add(seconds)
@@ -537,6 +561,7 @@ async def report_windows(load: Load, gcw: GcWatch, started: float, speed: SpeedM
         window.reference, window.fsync = speed.take()
         rss = rss_mb()
         load.windows.append((window, rss, gcw.longest))
+        load.caches_at.append(load.caches())
         if len(load.windows) > 2 * MINUTE:
             # The summary compares the first minute's windows with the last minute's: the
             # ones between are printed and their clicks forgotten (the histogram has them).
@@ -645,6 +670,7 @@ async def run(
             gc_freeze=freeze,
             pictures=pictures,
             **({} if threshold is None else {"gc_threshold": threshold}),
+            **options.bot_settings(),
         )
         # Setting up is not measured: the limits come on when the run starts (a worker's
         # shared ledger counts in real time, while opening the tables fast-forwards).
@@ -663,8 +689,15 @@ async def run(
             # they would be one pass's walk in the middle of the measured run.
             gc.collect()
             watch = budget.TableWatch(fake, fake.tables)
-            fake.watch = watch.shown
-            bot.service.listeners.append(watch.listen)
+            owed = Owed()
+            owed.install(bot)
+
+            def shown(msg: FakeMessage) -> None:
+                watch.shown(msg)
+                owed.seen(msg)
+
+            fake.watch, fake.posted = shown, owed.posted
+            bot.service.listeners += [watch.listen, owed.listen]
             speed = SpeedMeter(folder)
             await speed.start()
             speed.take()  # from the start of the measured run on
@@ -675,10 +708,12 @@ async def run(
                 )
                 bot.service.listeners.append(_counter(load, bot.service))
                 fake.rate_limits = options.rate_limits()
+                owed.counting = True
                 calls_at_start = budget.calls_now(fake)
                 tally.clear()
                 base_rss = rss_mb()
                 asked_at = bot.service.asked, bot.service.read
+                load.caches = partial(caches_mb, bot)
                 tasks = [
                     asyncio.create_task(load.person(channel, user, seat == 0))
                     for channel, users in zip(ids, people, strict=True)
@@ -694,6 +729,7 @@ async def run(
                 pruner.cancel()
                 await speed.stop()
                 lags = await newest
+                await owed.settled(budget.TAIL_LIMIT)  # and each ping and result arrives?
                 # After the tables caught up: a move's cost includes the calls it queued.
                 calls = budget.calls_since(fake, calls_at_start)
             errors = len(fake.error_logs)
@@ -715,7 +751,17 @@ async def run(
                 task.cancel()
     figures = print_summary(load, gcw, elapsed, bare, errors, base_rss)
     figures.budget = budget.figures_of(
-        game, options, load.moves, calls, tally, watch, lags, load.failed, load.every_answer
+        game,
+        options,
+        load.moves,
+        calls,
+        tally,
+        watch,
+        lags,
+        load.failed,
+        load.every_answer,
+        owed,
+        errors,
     )
     budget.report(figures.budget)
     if options.ledger is not None:  # a worker of --processes: its figures for the parent
@@ -750,6 +796,12 @@ def timed_handlers(fake: LoadDiscord) -> Iterator[None]:
         components.acknowledged_in_time = original  # type: ignore[assignment]
 
 
+def caches_mb(bot: CookieJar) -> tuple[float, float]:
+    """MB the picture cache and the running matches' cache hold now."""
+    pictures = presenter_of(bot).pictures.cache.size if bot.settings.pictures else 0
+    return pictures / 2**20, bot.service.cache_fill[1] / 2**20
+
+
 def _counter(load: Load, service: MatchService) -> Any:
     async def listen(change: Change) -> None:
         load.count(change, service)
@@ -768,6 +820,19 @@ class Figures:
     budget: budget.BudgetFigures | None = None
 
 
+def growth_after_minute(
+    rss: Sequence[float], caches: Sequence[tuple[float, float]]
+) -> tuple[float, float, Sequence[tuple[float, float]]]:
+    """RSS growth (MB) from the end of the first minute to the last window's end; how much
+    of it the bounded caches filling account for; and the caches' MB over those windows."""
+    start = MINUTE - 1  # the window ending at 60 s
+    if len(rss) - start < 2:
+        return 0.0, 0.0, ()
+    kept = caches[start:]
+    filled = sum(kept[-1]) - sum(kept[0]) if len(kept) > 1 else 0.0
+    return rss[-1] - rss[start], filled, kept
+
+
 def print_summary(
     load: Load,
     gcw: GcWatch,
@@ -779,8 +844,8 @@ def print_summary(
     rate = load.moves / elapsed
     first, last = load.windows[0], load.windows[-1]
     p99_first, p99_last = percentile(first[0].latencies, 0.99), percentile(last[0].latencies, 0.99)
-    after_minute = [rss for i, (_, rss, _) in enumerate(load.windows) if (i + 1) * WINDOW >= 60]
-    growth = (after_minute[-1] - after_minute[0]) if len(after_minute) > 1 else 0.0
+    rss = [rss for _, rss, _ in load.windows]
+    growth, filled, caches = growth_after_minute(rss, load.caches_at)
     every = load.every_click
     print(
         f"\n{len(load.channels)} channels, {elapsed:.0f} s: {load.moves} moves, {rate:.1f} moves/s "
@@ -799,6 +864,11 @@ def print_summary(
         f"failed interactions: {load.failed} (answered late, refused: {load.fake.late}); "
         f"ERRORs logged: {errors} (target 0)"
     )
+    if load.failures:
+        print(
+            "  failed by click: "
+            + "; ".join(f"{kind} {why}: {n}" for (kind, why), n in load.failures.most_common())
+        )
     print(
         f"p99 last window / first: {p99_last * 1e3:.0f} / {p99_first * 1e3:.0f} ms = "
         f"{p99_last / max(p99_first, 1e-9):.2f}x (target <= 1.2x)"
@@ -837,8 +907,15 @@ def print_summary(
             f"({last[0].fsync / first[0].fsync:.2f}x)"
         )
     print(
-        f"RSS: {base_rss:.0f} MB at start, growth after the first minute {growth:+.1f} MB "
-        f"(target < 30 MB)"
+        f"RSS: {base_rss:.0f} MB at start, growth after the first minute {growth:+.1f} MB"
+        + (
+            f"; of it the bounded caches filling (pictures {caches[0][0]:.1f} -> "
+            f"{caches[-1][0]:.1f} MB, running matches {caches[0][1]:.1f} -> {caches[-1][1]:.1f}"
+            f" MB) {filled:+.1f} MB; the rest {growth - filled:+.1f} MB (target < 30 MB: the "
+            "rest, a leak's measure)"
+            if len(caches) > 1
+            else " (target < 30 MB)"
+        )
     )
     print(
         f"longest GC pause: {gcw.longest_ever * 1e3:.0f} ms wall, "

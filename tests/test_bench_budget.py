@@ -4,9 +4,12 @@ line each worker of ``--processes`` gets."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from types import SimpleNamespace
 
 from bench import budget
+from bench.owed import Owed
 from devtools.offline_discord import FakeDiscord, FakeMessage
 
 
@@ -135,3 +138,128 @@ def test_the_games_table_says_which_game_is_over_its_target() -> None:
     lines = budget.games_table([within, over]).splitlines()
     assert lines[0].endswith("budget")
     assert lines[1].endswith("within") and lines[2].endswith("OVER")
+
+
+def test_the_tally_counts_429_warnings_from_webhooks_and_the_bots_own_count() -> None:
+    tally = budget.LogTally()
+    for name, message in [
+        ("discord.webhook.async_", "Webhook ID 1 is rate limited. Retrying in 0.50 seconds."),
+        ("bot.outbox", "Discord refused 12 requests (429) in the last 60 s; each was tried"),
+        ("bot.outbox", "something else"),
+    ]:
+        tally.emit(record(name, message))
+    assert tally.rate_limited == 1 and tally.refusals_said == 1
+
+
+def said(fake: FakeDiscord, channel_id: int, content: str, custom_id: str = "") -> FakeMessage:
+    row = {"type": 1, "components": [{"type": 2, "custom_id": custom_id, "label": "x"}]}
+    return FakeMessage(
+        id=fake._new_id(),
+        channel_id=channel_id,
+        author_id=fake.bot_user.id,
+        content=content,
+        components=[row] if custom_id else [],
+    )
+
+
+def test_a_ping_is_delivered_by_a_message_in_its_channel_mentioning_its_people() -> None:
+    fake = FakeDiscord(rate_limits=None)
+    here, there = fake.add_channel("a").id, fake.add_channel("b").id
+    owed = Owed()
+    assert owed.expect(here, {7}) is None  # before the run: not counted
+    owed.counting = True
+    assert owed.expect(here, set()) is None  # nobody to mention: not a ping
+    first = owed.expect(here, {7, 8})
+    second = owed.expect(here, {9})
+    assert first is not None and second is not None
+    owed.seen(said(fake, there, "<@7>, your move"))  # another channel
+    owed.seen(said(fake, here, "<@5>, your move"))  # someone else
+    assert owed.pings_delivered == 0 and owed.pings_queued == 2
+    owed.seen(said(fake, here, "🎯 <@8>, your move"))
+    assert first.delivered and not second.delivered and owed.pings_delivered == 1
+    second.returned = True  # the bot is done with it, and Discord never had it
+    assert owed.pings_lost == 1 and owed.pings_queued == 0 and owed.pings_owed == 2
+
+
+def test_a_result_is_delivered_by_a_new_message_with_its_rematch_button() -> None:
+    fake = FakeDiscord(rate_limits=None)
+    channel = fake.add_channel("a").id
+    owed = Owed()
+    owed.counting = True
+    for match_id in ("m1", "m2"):
+        change = SimpleNamespace(kind="finished", match=SimpleNamespace(match_id=match_id))
+        asyncio.run(owed.listen(change))  # type: ignore[arg-type]
+    asyncio.run(owed.listen(SimpleNamespace(kind="action", match=None)))  # type: ignore[arg-type]
+    owed.posted(said(fake, channel, "won", "cj:rematch:m1"))
+    owed.posted(said(fake, channel, "ping", "cj:hand:m2"))
+    assert owed.results_owed == {"m1", "m2"} and owed.results_lost == 1
+
+
+def test_what_was_owed_and_not_delivered_is_missing_and_adds_up_over_workers() -> None:
+    one = figures(pings_owed=10, pings_delivered=9, pings_queued=1, results_owed=2)
+    two = figures(pings_owed=5, pings_delivered=5, results_owed=3, results_delivered=3, errors=1)
+    both = budget.merged([one, two])
+    assert (both.pings_owed, both.pings_delivered, both.pings_queued) == (15, 14, 1)
+    assert both.missing == 1 + 2 and both.errors == 1
+    assert budget.games_table([both]).splitlines()[1].split()[-6:-4] == ["3", "0"]
+    assert budget.games_table([both]).splitlines()[1].split()[-2] == "1"
+
+
+def test_the_histogram_counts_the_answers_over_a_limit() -> None:
+    from bench.load import Histogram
+
+    answers = Histogram(step=1e-3)
+    for seconds in (0.2, 2.9, 3.0, 3.5, 60.0):
+        answers.add(seconds)
+    assert answers.over(3.0) == 2
+
+
+def test_rss_growth_after_the_first_minute_sets_the_caches_filling_apart() -> None:
+    from bench.load import growth_after_minute
+
+    rss = [100.0, 110.0, 125.0, 150.0]  # 30-second windows: the first minute ends at 110
+    caches = [(1.0, 2.0), (4.0, 2.0), (20.0, 3.0), (32.0, 3.0)]
+    growth, filled, kept = growth_after_minute(rss, caches)
+    assert growth == 40.0 and filled == 29.0 and kept[0] == (4.0, 2.0)
+    assert growth_after_minute(rss[:1], caches[:1])[:2] == (0.0, 0.0)
+
+
+def test_the_bot_is_told_the_budget_and_how_many_processes_share_it() -> None:
+    import argparse
+
+    from bot.config import Settings
+
+    parser = argparse.ArgumentParser()
+    budget.add_arguments(parser)
+    worker = budget.options_from(parser.parse_args(["--budget", "10", "--sharing", "2"]))
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        discord_token="fake-token",
+        **worker.bot_settings(),
+    )
+    assert settings.request_share == 5.0
+    assert "process 1 of 2" in worker.describe()
+    assert budget.options_from(parser.parse_args(["--budget", "off"])).bot_settings() == {}
+
+
+def test_a_failed_click_says_why() -> None:
+    from bench.load import why_failed
+
+    assert why_failed(None, None).startswith("no first answer")
+    assert why_failed(0.2, None).startswith("acknowledged, never answered")
+    assert why_failed(0.2, 0.3).startswith("answered, but")
+
+
+def test_a_worker_plays_its_share_without_a_baseline_of_its_own() -> None:
+    argv = ["--channels", "300", "--processes", "2", "--baseline", "30", "--budget", "10"]
+    options = budget.BudgetOptions(10.0, processes=2)
+    first, second = budget.worker_argvs(argv, options, 301, "ledger.json")
+    assert first[:2] == ["--budget", "10"] and "30" not in first
+    for number, argv_of in enumerate((first, second)):
+        pairs = dict(zip(argv_of[::2], argv_of[1::2], strict=True))
+        assert pairs["--baseline"] == "0" and pairs["--processes"] == "1"
+        assert pairs["--sharing"] == "2" and pairs["--worker"] == str(number)
+    assert (first[first.index("--channels") + 1], second[second.index("--channels") + 1]) == (
+        "151",
+        "150",
+    )

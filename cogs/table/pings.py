@@ -417,12 +417,17 @@ class Pings(Part):
                         timer.cancel()
                     continue
                 record = await self.service.get(match_id)
-                # A seat that answered while the match was read is owed nothing (``answered``).
-                due &= later.keys()
+                # Read anew: while the match was read, a seat may have answered (its wait
+                # gone, nothing owed) or looked again (a new wait, not due yet).
+                later = self._later.get(match_id, {})
                 owed = self._owed.setdefault(match_id, set())
                 for seat in due:
+                    wait = later.get(seat)
+                    if wait is None or not wait.due.reached(now):
+                        continue
+                    del later[seat]
                     user_id = record.seats[seat].user_id or 0
-                    if self._seen.get((match_id, user_id)) is later.pop(seat).seen:
+                    if self._seen.get((match_id, user_id)) is wait.seen:
                         owed.add(seat)
                 self._ping_seats.setdefault(match_id, set()).update(due)
                 task = self._pingers.get(match_id)

@@ -180,3 +180,35 @@ async def test_a_budgeted_table_edit_waits_for_its_late_picture_and_goes_once(
         (edit,) = edits_of(fake, table, since)
         assert "attachments" in str(edit.body) and fake.messages[table.id].attachments
     fake.assert_clean()
+
+
+async def test_a_waiting_mention_whose_seat_answered_while_the_match_was_read_is_dropped(
+    fake: FakeDiscord, db
+) -> None:  # type: ignore[no-untyped-def]
+    """The mention that waited while its player looked comes due, and the player answers
+    in the moment its match is read: nothing is owed, and nothing fails (a KeyError in
+    the waiting task, seen under load in bench load --processes 2)."""
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        pings = presenter_of(bot).pings
+        (match_id,) = pings._later
+        waiter = pings._waiters[match_id]
+        service, read = bot.service, bot.service.get
+        armed = [True]
+
+        async def get(wanted: str, *args: object, **kwargs: object) -> object:
+            record = await read(wanted, *args, **kwargs)
+            if wanted == match_id and armed:
+                armed.pop()
+                pings.answered(match_id, set(pings._later.get(match_id, {})))
+            return record
+
+        service.get = get
+        try:
+            await looked_away(fake)
+            await fake.settle()
+        finally:
+            del service.get
+        assert not armed and waiter.done() and waiter.exception() is None
+    fake.assert_clean()

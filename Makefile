@@ -33,11 +33,14 @@ play: $(RUN_STAMP)
 # kept across a killed process) needs no disk, and fsync waits were a sixth of the run.
 TEST_TMP := $(if $(wildcard /dev/shm/.),/dev/shm,/tmp)
 
+# Work stealing: a worker that runs out takes half of what another still holds. Plain load
+# scheduling hands out the last tests in batches, and one worker was seen chewing through
+# the contract tests' batch for three minutes while the other sat idle.
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	@dir=$$(mktemp -d $(TEST_TMP)/cookie-jar-tests-XXXXXX); \
-	$(BIN)/python -m pytest -q -n auto --basetemp=$$dir; status=$$?; \
+	$(BIN)/python -m pytest -q -n auto --dist worksteal --basetemp=$$dir; status=$$?; \
 	rm -rf $$dir; exit $$status
 
 lint: $(STAMP)

@@ -89,6 +89,12 @@ class Scheduler:
         self._failing: OrderedDict[Timer, _Failing] = OrderedDict()
         self._stopped = False
 
+    @property
+    def sleeping_until(self) -> float | None:
+        """The deadline the task sleeps until now (inf: no timer at all), None while it is
+        awake: tests wait on it instead of guessing how long a store read takes."""
+        return self._sleeping_until
+
     def wake(self, earliest: float | None = None) -> None:
         """Timers changed: look again at which one is next. ``earliest``: the earliest of
         the timers just saved, when the caller knows it; one no earlier than the deadline

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 
 import pytest
 
@@ -30,6 +31,12 @@ async def eventually(check, seconds: float = 30.0) -> None:  # type: ignore[no-u
     while not check():
         assert loop.time() < deadline, "the scheduler did not get there"
         await asyncio.sleep(0.001)
+
+
+async def asleep_until(scheduler: Scheduler, deadline: float) -> None:
+    """Wait until the scheduler task sleeps until ``deadline``: an event to wait on, where a
+    fixed real-time pause was sometimes shorter than a PostgreSQL read under load."""
+    await eventually(lambda: scheduler.sleeping_until == deadline)
 
 
 NO_PAUSE = (0.0, 0.0)
@@ -283,10 +290,10 @@ async def test_an_earlier_timer_wakes_the_sleeping_scheduler(store, clock) -> No
     match_id = await a_lobby(store, clock)
     scheduler = Scheduler(store, clock, fire)
     task = asyncio.create_task(scheduler.run())
-    await asyncio.sleep(0.02)  # asleep: no timers at all
+    await asleep_until(scheduler, math.inf)  # no timers at all
     await store.replace_timers(match_id, [due_in(match_id, clock, "soon", 10)])
     scheduler.wake()
-    await asyncio.sleep(0.02)
+    await asleep_until(scheduler, clock.now() + 10)
     assert fired == []  # woken, it sleeps again until the new timer is due
     await clock.advance(10)
     await eventually(lambda: fired == ["soon"])
@@ -320,9 +327,12 @@ async def test_timers_saved_while_the_scheduler_reads_are_kept_without_reading_a
 
     store.next_due = reading  # type: ignore[method-assign]
     task = asyncio.create_task(scheduler.run())
-    await eventually(lambda: reads == 1)
-    await asyncio.sleep(0.05)
-    assert reads == 1 and fired == []  # asleep until the noted timer, not reading again
+    # Asleep until the noted timer, not reading again. (The clock moved on only after
+    # that: under load a read outlasted a fixed real-time pause, the clock moved before
+    # the timer was saved, and the timer, due ten seconds after that, never came.)
+    await asleep_until(scheduler, clock.now() + 10)
+    await asyncio.sleep(0.05)  # time to read again, were it to
+    assert reads == 1 and fired == []
     await clock.advance(10)
     await eventually(lambda: fired == ["saved-meanwhile"])
     task.cancel()
@@ -355,17 +365,17 @@ async def test_a_timer_no_earlier_than_the_next_deadline_leaves_the_scheduler_as
     await store.replace_timers(match_id, [timer("first", 10)])
     scheduler = Scheduler(store, clock, fire)
     task = asyncio.create_task(scheduler.run())
-    await asyncio.sleep(0.02)  # asleep until the first timer
+    await asleep_until(scheduler, clock.now() + 10)  # the first timer
     before = reads
     await store.replace_timers(match_id, [timer("first", 10), timer("later", 20)])
     scheduler.wake(clock.now() + 20)
-    await asyncio.sleep(0.02)
+    await asyncio.sleep(0.02)  # time to wake and read, were it to
     assert reads == before  # not woken: nothing due sooner
     await store.replace_timers(
         match_id, [timer("sooner", 5), timer("first", 10), timer("later", 20)]
     )
     scheduler.wake(clock.now() + 5)
-    await asyncio.sleep(0.02)
+    await asleep_until(scheduler, clock.now() + 5)
     assert reads == before + 1
     await clock.advance(5)
     await eventually(lambda: fired == ["sooner"])

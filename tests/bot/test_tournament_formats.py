@@ -3,7 +3,6 @@ run by the tournament service without Discord."""
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 import itertools
@@ -23,6 +22,7 @@ from bot.service.tournaments import (
 )
 from bot.tournaments.standings import pod_standings
 from tests.bot.conftest import MOD
+from tests.bot.event_play import until_finished
 
 # These formats add no store code (the service's event tests cover both backends): one
 # backend keeps the suite quick.
@@ -46,10 +46,7 @@ async def create(events: Tournaments, game: str, **options: object) -> str:
 
 async def play_out(events: Tournaments, tid: str) -> TournamentView:
     """Let the bots play until the event is over."""
-    for _ in range(60_000):
-        await asyncio.sleep(0)
-        if (await events.get(tid)).status == "finished":
-            break
+    await until_finished(events, tid)
     await events.idle()
     view = await events.view(tid)
     assert view.event.status == "finished"

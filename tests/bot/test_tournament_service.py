@@ -3,8 +3,6 @@ result recorded once, and an event of bots that plays itself to the end."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from bot.bots import BotDriver
@@ -19,6 +17,7 @@ from bot.service.tournaments import (
 )
 from bot.store.tournament_records import EntrantRecord
 from tests.bot.conftest import ANA, MOD
+from tests.bot.event_play import until_finished
 
 
 def test_a_forfeit_is_last_tied_with_other_quitters_and_the_rest_keep_their_order() -> None:
@@ -123,10 +122,7 @@ async def test_an_event_of_bots_plays_itself_and_a_second_finish_changes_nothing
     for _ in range(4):
         await events.add_bot(event.tournament_id, MOD)
     await events.start(event.tournament_id, MOD)
-    for _ in range(20_000):
-        await asyncio.sleep(0)
-        if (await events.get(event.tournament_id)).status == "finished":
-            break
+    await until_finished(events, event.tournament_id)
     await events.idle()
     view = await events.view(event.tournament_id)
     assert view.event.status == "finished" and view.rounds == 3

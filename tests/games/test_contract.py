@@ -8,12 +8,41 @@ import pytest
 
 from games import GAMES
 from games.core import contract
+from games.core.options import choice_text, describe
 
-PLAYOUTS = 300
-CHUNKS = 6  # the playouts run in chunks so pytest-xdist can spread them over the cores
+PLAYOUTS = 40  # in each chunk: about twice what any seed stream took to reach ``REACHED``
+CHUNKS = 2  # the playouts run in chunks so pytest-xdist can spread them over the cores
 FULL_CHECKS = 20  # playouts that also check refusals, round trips and views at every step
 
 GAME_KEYS = sorted(GAMES)
+
+# Every kind of action of each game, which every chunk of random playouts must reach along
+# with every table size and every offered option value: what lets forty playouts a chunk
+# stand for the three hundred this test once played. A kind a game gains is added here.
+ACTION_KINDS = {
+    "braverse": {
+        *("act", "atk", "cookie", "decline", "done", "end", "flip", "item", "mull", "order"),
+        *("pass", "pick", "place", "react", "refresh", "reveal", "skip", "stage", "start"),
+        *("sup", "take", "trap"),
+    },
+    "cookie_chomper": {
+        *("aim", "chain", "choose", "copy", "mulligan", "number", "pass", "play", "roll"),
+        *("seek", "skip"),
+    },
+    "cover_your_assets": {
+        *("accept", "challenge", "challenge_draft", "challenge_second", "concede", "counter"),
+        *("discard", "done", "draft", "force_move", "improve", "move", "pair", "swap", "take"),
+    },
+    "cover_your_cookies": {
+        *("challenge", "concede", "counter", "discard", "done", "exchange", "improve"),
+        *("mixer_swap", "pair", "rotate", "single", "take"),
+    },
+    "toss_your_cookies": {"give", "grab", "pass", "roll", "shout", "swap_with", "take", "toss"},
+}
+
+
+def test_every_game_lists_its_action_kinds() -> None:
+    assert set(ACTION_KINDS) == set(GAME_KEYS)
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
@@ -22,7 +51,9 @@ def test_random_playouts_end_with_an_outcome(key: str, chunk: int) -> None:
     game = GAMES[key]
     rng = random.Random(f"playouts:{key}:{chunk}")
     counts = set()
-    for _ in range(PLAYOUTS // CHUNKS):
+    kinds: set[str] = set()
+    choices: set[tuple[str, str]] = set()
+    for _ in range(PLAYOUTS):
         run = contract.playout(game, rng)
         assert run.final is not None
         outcome = game.outcome(run.final)
@@ -30,7 +61,12 @@ def test_random_playouts_end_with_an_outcome(key: str, chunk: int) -> None:
         assert sorted(p.seat for p in outcome.placements) == list(range(len(run.players)))
         assert game.decisions(run.final) == []
         counts.add(len(run.players))
+        kinds |= {action.kind for _, action in run.actions}
+        choices |= {(f.name, choice_text(run.options, f.name)) for f in describe(type(run.options))}
     assert counts == set(range(game.min_players, game.max_players + 1))
+    assert kinds == ACTION_KINDS[key]
+    offered = {(f.name, c.value) for f in describe(game.options_model) for c in f.choices}
+    assert choices == offered
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)

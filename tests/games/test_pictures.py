@@ -29,12 +29,21 @@ SCRAMBLE_EVERY = 3
 # challenges, drafts and Mixers (the snapshots pin those down).
 # Toss and Chomper run to hundreds of states (Toss past a thousand): measured, Toss 43
 # checks and Chomper 33 over four modes keep each near 5 s of CPU.
+# Braverse drew every state of four playouts: some 540 states, half a minute of CPU; every
+# other state still draws at every kind of decision (asserted below) and its size budget.
 TUNING = {
+    "braverse": (4, 2),
     "cover_your_assets": (2, 10),
     "cover_your_cookies": (2, 10),
     "toss_your_cookies": (2, 30),
     "cookie_chomper": (4, 12),
 }  # playouts, every n-th state
+# Kinds of decision whose states the sampling above never draws, as the counter in the test
+# found them: known gaps, pinned so that a new one fails (drawing them is left to do).
+UNDRAWN = {
+    "cover_your_cookies": {"mixer"},
+    "toss_your_cookies": {"shout", "swap_give", "swap_take", "swap_target"},
+}
 
 
 def test_the_games_draw_pictures() -> None:
@@ -50,18 +59,26 @@ def test_every_state_draws_within_limits_and_keeps_secrets(key: str) -> None:
     playouts, every = TUNING.get(key, (PLAYOUTS, 1))
     sizes: list[int] = []
     seen = 0
+    # The kinds of decision met (a key is its kind and a number), and those met at a state
+    # that was drawn: drawing every n-th state must still draw each kind.
+    met: set[str] = set()
+    drawn: set[str] = set()
 
     def every_state(state, decisions) -> None:  # type: ignore[no-untyped-def]
         nonlocal seen
         seen += 1
+        kinds = {d.key.split("-")[0] for d in decisions}
+        met.update(kinds)
         if seen % every:
             return
+        drawn.update(kinds)
         scramble = len(sizes) % SCRAMBLE_EVERY == 0
         sizes.append(contract.check_pictures(game, state, rng, scramble=scramble))
 
     for _ in range(playouts):
         contract.playout(game, rng, every_state=every_state)
     assert len(sizes) > playouts * 20 // every
+    assert met - drawn == UNDRAWN.get(key, set())
     assert max(sizes) <= LIMITS.get(key, contract.DISCORD_LIMIT)
 
 

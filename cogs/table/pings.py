@@ -421,9 +421,10 @@ class Pings(Part):
                 # gone, nothing owed) or looked again (a new wait, not due yet).
                 later = self._later.get(match_id, {})
                 owed = self._owed.setdefault(match_id, set())
-                for seat in due:
+                for seat in set(due):
                     wait = later.get(seat)
                     if wait is None or not wait.due.reached(now):
+                        due.discard(seat)  # answered: owed nothing; looked again: not yet
                         continue
                     del later[seat]
                     user_id = record.seats[seat].user_id or 0

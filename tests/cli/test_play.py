@@ -203,12 +203,9 @@ def test_bots_may_search_in_every_game(monkeypatch) -> None:  # type: ignore[no-
     assert code == 0 and "Game over." in screen
 
 
-def test_a_terminal_in_korean_plays_in_korean_and_language_picks_another() -> None:
-    args = ["play", "toss_your_cookies", "--players", "3", "--seed", "11", "--pause", "0"]
-    code, _, typed = dry_run(args)
-    assert code == 0
-    stdin = "\n".join(["abc", *typed]) + "\n"
-    korean = subprocess.run(
+def in_a_korean_terminal(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
+    """``python -m games`` run as in a terminal whose locale is Korean."""
+    return subprocess.run(
         [sys.executable, "-m", "games", *args],
         input=stdin,
         capture_output=True,
@@ -222,6 +219,14 @@ def test_a_terminal_in_korean_plays_in_korean_and_language_picks_another() -> No
         },
         check=False,
     )
+
+
+def test_a_terminal_in_korean_plays_in_korean_and_language_picks_another() -> None:
+    args = ["play", "toss_your_cookies", "--players", "3", "--seed", "11", "--pause", "0"]
+    code, _, typed = dry_run(args)
+    assert code == 0
+    stdin = "\n".join(["abc", *typed]) + "\n"
+    korean = in_a_korean_terminal(args, stdin)
     assert korean.returncode == 0 and korean.stderr == ""
     screen = korean.stdout
     assert "게임 종료" in screen and "플레이어" in screen and "수 번호를 입력하세요" in screen
@@ -230,20 +235,7 @@ def test_a_terminal_in_korean_plays_in_korean_and_language_picks_another() -> No
     for english in ("Game over", "type a move number", "Player", "is not a move number", "Seed"):
         assert english not in screen
     # --language wins over the terminal's locale.
-    spanish = subprocess.run(
-        [sys.executable, "-m", "games", *args, "--language", "es"],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={
-            "PYTHONIOENCODING": "utf-8",
-            "COLUMNS": "100",
-            "PATH": "/usr/bin:/bin",
-            "LANG": "ko_KR.UTF-8",
-        },
-        check=False,
-    )
+    spanish = in_a_korean_terminal([*args, "--language", "es"], stdin)
     assert spanish.returncode == 0 and "no es un número de jugada" in spanish.stdout
     assert "Jugador" in spanish.stdout and "게임 종료" not in spanish.stdout
 

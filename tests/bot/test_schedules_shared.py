@@ -74,10 +74,12 @@ async def two(postgres_url: str) -> AsyncIterator[tuple[list[Runtime], Counter, 
         await runtime.store.close()
 
 
-async def test_two_processes_on_one_database_make_each_occurrence_once(two) -> None:
-    (first, second), calls, clock = two
-    schedule = await first.schedules.create(
-        guild_id=1,
+async def fridays_at_eight(
+    runtime: Runtime, *, guild_id: int, checkin_minutes: int
+) -> ScheduleRecord:
+    """A Swiss of Cover Your Assets every Friday at 20:00 in Berlin, sign-up a day before."""
+    return await runtime.schedules.create(
+        guild_id=guild_id,
         channel_id=10,
         organiser=MOD,
         game_key="cover_your_assets",
@@ -86,8 +88,13 @@ async def test_two_processes_on_one_database_make_each_occurrence_once(two) -> N
         at="20:00",
         zone="Europe/Berlin",
         signup_hours=24,
-        checkin_minutes=15,
+        checkin_minutes=checkin_minutes,
     )
+
+
+async def test_two_processes_on_one_database_make_each_occurrence_once(two) -> None:
+    (first, second), calls, clock = two
+    schedule = await fridays_at_eight(first, guild_id=1, checkin_minutes=15)
     # Four weeks, one due step after another: both processes fire whatever is due, at once.
     for _ in range(40):
         occurrences = await first.store.occurrences(schedule.schedule_id)
@@ -125,18 +132,7 @@ async def test_a_schedule_is_served_by_the_process_of_its_guilds_shard(postgres_
     try:
         runtime = Runtime(stores[0], cache_mb=16, bot_delay=0, clock=clock, thinkers=0)
         guild = (1 << 22) * 3  # shard 1 of 2
-        await runtime.schedules.create(
-            guild_id=guild,
-            channel_id=10,
-            organiser=MOD,
-            game_key="cover_your_assets",
-            config=TournamentConfig(format="swiss"),
-            days="fri",
-            at="20:00",
-            zone="Europe/Berlin",
-            signup_hours=24,
-            checkin_minutes=0,
-        )
+        await fridays_at_eight(runtime, guild_id=guild, checkin_minutes=0)
         assert await stores[0].due_schedules(clock.now()) == []
         assert await stores[0].next_schedule_due() is None
         [due] = await stores[1].due_schedules(clock.now())

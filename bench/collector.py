@@ -1,7 +1,13 @@
 """The collector's pauses in a load run, through ``gc.callbacks``: the longest, per
-generation, how many objects each pass walked, and what code was running when the longest
-began (the allocation that set it off: which part of the bot, or of the harness sharing
-its process, fills the young generation)."""
+generation, how many young objects each pass found, and what code was running when the
+longest began (the allocation that set it off: which part of the bot, or of the harness
+sharing its process, fills the young generation).
+
+The hook reads only counters. It once listed each generation (``gc.get_objects``) at a
+pass's start, and that is not safe there: the pass begins inside whatever allocation set
+it off, and the list took a reference to objects still being built. In a ten-minute soak a
+tuple being grown by ``tuple(generator)`` in discord.py found a second reference to itself
+and raised ``SystemError: bad argument to internal function``."""
 
 from __future__ import annotations
 
@@ -12,11 +18,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 FRAMES = 8  # of the code a pause interrupted, kept for the longest
-
-
-def walked(generation: int) -> int:
-    """The objects a pass of ``generation`` walks: it and every younger one."""
-    return sum(len(gc.get_objects(g)) for g in range(generation + 1))
 
 
 def where() -> str:
@@ -34,7 +35,7 @@ class GcWatch:
 
     def __init__(self) -> None:
         self._started = self._cpu = 0.0
-        self._walking = 0
+        self._young = 0
         self._where = ""
         self.longest = self.longest_ever = 0.0
         # The same pauses in the thread's CPU time: on a shared machine the wall time of a
@@ -43,17 +44,18 @@ class GcWatch:
         self.full = 0
         self.collections = 0
         self.total = self.total_cpu = 0.0  # all pauses, summed
-        self.worst = ""  # what the longest pause walked, and where it began
-        # Per generation: passes, CPU seconds, longest pause (wall), objects walked, most
-        # walked by one pass.
+        self.worst = ""  # the young objects the longest pause found, and where it began
+        # Per generation: passes, CPU seconds, longest pause (wall), young objects found,
+        # most found by one pass.
         self.by_generation = [[0, 0.0, 0.0, 0, 0] for _ in range(3)]
         self.frozen_at_start = 0
 
     def __call__(self, phase: str, info: Mapping[str, int]) -> None:
         generation = info.get("generation", 2)
         if phase == "start":
-            # Counted before the clock starts: the count is the bench's, not the pause's.
-            self._walking = walked(generation)
+            # Allocations less deallocations since the last young pass: the young
+            # generation's size, read without touching any object.
+            self._young = gc.get_count()[0]
             self._where = where()
             self._started, self._cpu = time.perf_counter(), time.thread_time()
             return
@@ -62,7 +64,7 @@ class GcWatch:
         if pause > self.longest_ever:
             self.longest_ever = pause
             self.worst = (
-                f"generation {generation}, {self._walking:,} objects walked, "
+                f"generation {generation}, {self._young:,} young objects, "
                 f"{info.get('collected')} freed; begun in {self._where}"
             )
         self.longest_cpu = max(self.longest_cpu, cpu)
@@ -72,8 +74,8 @@ class GcWatch:
         figures[0] += 1
         figures[1] += cpu
         figures[2] = max(figures[2], pause)
-        figures[3] += self._walking
-        figures[4] = max(figures[4], self._walking)
+        figures[3] += self._young
+        figures[4] = max(figures[4], self._young)
         self.total += pause
         self.total_cpu += cpu
         self.collections += 1
@@ -81,7 +83,7 @@ class GcWatch:
     def by_generation_line(self, moves: int) -> str:
         return "; ".join(
             f"{g}: {n} passes, {cpu:.1f} s CPU, longest {longest * 1e3:.0f} ms, "
-            f"{count / max(1, moves):,.0f} objects walked a move, at most {most:,} a pass"
+            f"{count / max(1, moves):,.0f} young objects a move, at most {most:,} a pass"
             for g, (n, cpu, longest, count, most) in enumerate(self.by_generation)
         )
 

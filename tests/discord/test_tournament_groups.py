@@ -4,6 +4,8 @@ by the clocks and the timeout policy, the best of each group going on, and a win
 
 from __future__ import annotations
 
+import csv
+import io
 from collections import Counter
 from fractions import Fraction
 
@@ -240,6 +242,20 @@ async def test_nine_players_of_cover_your_assets_in_slow_groups_with_two_absent_
         assert fake.last_reply(ana).text() == (
             f"📊 You are **#{rank}** of 9: {said}, with **{float(hers):g}** {unit} in that round."
         )
+        # The organiser's sheet says what the post says: the round and group reached and
+        # the place in it, beside that round's points.
+        await fake.slash(mod, "tournament export")
+        files = {a.filename: a.data.decode() for a in fake.last_reply(mod).attachments}
+        sheet = list(csv.DictReader(io.StringIO(files["standings.csv"])))
+        assert len(sheet) == 9
+        for rank, line in enumerate(sheet, start=1):
+            where = rows[rank - 1].split(" — ")[1].split(" · ")[0]  # Round 1, group 2: 3rd
+            round_no, group = where.split(": ")[0].removeprefix("Round ").split(", ")
+            assert line["rank"] == str(rank)
+            assert line["round_reached"] == round_no
+            assert line["group"] == ("1" if group == "last group" else group.split()[1])
+            assert line["group_place"] == where.split(": ")[1][:-2]
+            assert line["dropped"] == ("yes" if rank > 7 else "")
         over = fake.public_messages()[-1].text()
         assert "tournament is over" in over and f"{view.name(winner)}** wins" in over
     fake.assert_clean()

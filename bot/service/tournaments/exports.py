@@ -6,6 +6,7 @@ import csv
 import io
 
 from bot.service.tournaments.base import TournamentsBase
+from bot.tournaments.groups import GroupRounds, reached
 
 # A cell a spreadsheet would read as a formula: names are kept as people wrote them, so
 # "=HYPERLINK(...)" may be one (OWASP's CSV injection; a leading ' makes it text).
@@ -26,9 +27,20 @@ class Exports(TournamentsBase):
         standings = io.StringIO()
         writer = csv.writer(standings)
         names = [name for name, _ in view.standings[0].tiebreakers] if view.standings else []
-        writer.writerow(["rank", "player", "user_id", "points", *names, "dropped", "bot"])
+        # A group event's place is the round and group reached, then the place in it (the
+        # points are that round's): the sheet says so, as the standings post does.
+        stages = view.drawn_bracket()
+        where = reached(stages) if isinstance(stages, GroupRounds) else None
+        groups = ["round_reached", "group", "group_place"] if where is not None else []
+        writer.writerow(["rank", "player", "user_id", "points", *names, *groups, "dropped", "bot"])
         for s in view.standings:
             e = view.entrant(s.player)
+            at = where.get(s.player) if where is not None else None
+            group = (
+                [at.round, at.group.number, at.place if at.group.started else ""]
+                if at is not None
+                else ["", "", ""]
+            )
             writer.writerow(
                 [
                     s.rank,
@@ -36,6 +48,7 @@ class Exports(TournamentsBase):
                     e.user_id or "",
                     f"{float(s.points):g}",
                     *(f"{float(v):.2f}" for _, v in s.tiebreakers),  # numbers, for sheets
+                    *(group if groups else []),
                     "yes" if s.dropped else "",
                     "yes" if e.is_bot else "",
                 ]

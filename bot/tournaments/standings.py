@@ -27,13 +27,16 @@ from bot.tournaments.scoring import (
 
 @dataclass(frozen=True)
 class Standing:
-    """One line of the standings. ``tiebreakers`` are named, in the order they break."""
+    """One line of the standings. ``tiebreakers`` are named, in the order they break.
+    ``undecided``: the rank is shared until results order it (a group event's group with
+    no result yet), so it is no medal."""
 
     rank: int
     player: Player
     points: Fraction
     tiebreakers: tuple[tuple[str, Fraction], ...]
     dropped: bool = False
+    undecided: bool = False
 
     def tiebreaker(self, name: str) -> Fraction:
         return dict(self.tiebreakers)[name]

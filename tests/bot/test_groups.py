@@ -3,6 +3,7 @@ format refuses."""
 
 from __future__ import annotations
 
+import io
 from collections import Counter
 
 import pytest
@@ -369,3 +370,43 @@ def test_a_group_not_started_has_no_order_in_the_standings_either() -> None:
     assert {s.player for s in standings[:4]} == {1, 2, 3, 4}
     assert all(s.points == 0 for s in standings[:4])
     assert [s.rank for s in standings[4:]] == [5, 6, 7, 8, 9]
+    assert [s.undecided for s in standings] == [True] * 4 + [False] * 5
+
+
+def medal_pixels(png: bytes, colour: tuple[int, int, int]) -> int:
+    """Pixels of a medal's colour in the standings picture's rank column."""
+    from PIL import Image
+
+    from bot.tournaments.pictures.standings import RANK_WIDTH
+    from games.core.pictures import PAD
+
+    picture = Image.open(io.BytesIO(png)).convert("RGB")
+    column = picture.crop((PAD, 0, PAD + RANK_WIDTH, picture.height))
+    return sum(
+        n
+        for n, c in column.getcolors(column.width * column.height) or []
+        if max(abs(a - b) for a, b in zip(c, colour, strict=True)) <= 8
+    )
+
+
+def test_a_rank_shared_for_want_of_results_wins_no_medal_in_the_picture() -> None:
+    """The last group before its first result shares rank 1: no gold disc for any of the
+    four, which would say they won; once the event is over its winner's disc is gold."""
+    from bot.tournaments.pictures import standings_picture
+    from bot.tournaments.pictures.standings import MEDALS
+
+    rig = Rigged()
+    names = {e.entrant: e.name for e in NINE}
+
+    def drawn(progress: Progress) -> bytes:
+        standings, notes = rig.kind.standings(progress), rig.kind.standing_notes(progress)
+        return standings_picture(standings, names, "Standings", "Group stages", None, notes=notes)
+
+    rig.play(1)
+    rig.play(2, decide=False)
+    during = drawn(rig.progress(2))
+    # A disc is about 590 pixels; the white digits' anti-aliased edges brush the silver.
+    assert all(medal_pixels(during, medal) < 50 for medal in MEDALS.values())
+    rig.play(2)
+    done = drawn(rig.progress(2, "finished"))
+    assert all(medal_pixels(done, medal) > 500 for medal in MEDALS.values())

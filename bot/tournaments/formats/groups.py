@@ -292,11 +292,12 @@ class Groups(MultiplayerFormat):
         tied: dict[tuple[int, int], int] = {}
         for rank, q in enumerate(order, start=1):
             at = where.get(q)
-            if at is not None and not at.group.started:
+            undecided = at is not None and not at.group.started
+            if undecided:
                 # A group with no result has no order: its members share its first rank.
                 rank = tied.setdefault((at.round, at.group.number), rank)
             points = at.points if at is not None else Fraction(0)
-            found.append(Standing(rank, q, points, (), q in gone))
+            found.append(Standing(rank, q, points, (), q in gone, undecided))
         return found
 
     def standing_notes(self, p: Progress) -> dict[Player, Text]:

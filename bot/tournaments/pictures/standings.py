@@ -1,7 +1,7 @@
 """Standings as a picture: rank, name, points and the tiebreaks the format uses, one row
 a player, every player (the embed's text stops at 25). The top three ranks sit on
-medal-coloured discs; a dropped player's row is grey and says so ("dropped", or the word
-``gone`` gives it: "disqualified")."""
+medal-coloured discs (not a rank still shared for want of results); a dropped player's
+row is grey and says so ("dropped", or the word ``gone`` gives it: "disqualified")."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def draw_standings(
             )
         colour = PALETTE.muted if line.dropped else PALETTE.text
         centre = PAD + RANK_WIDTH // 2
-        medal = MEDALS.get(line.rank) if not line.dropped else None
+        medal = MEDALS.get(line.rank) if not (line.dropped or line.undecided) else None
         if medal is not None:
             canvas.draw.ellipse((centre - 14, middle - 14, centre + 14, middle + 14), fill=medal)
         rank_colour = PALETTE.card_text if medal else colour

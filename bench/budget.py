@@ -348,6 +348,7 @@ class BudgetFigures:
     free: int
     by_route: dict[str, int]
     refused: int  # 429s the offline Discord answered
+    refused_by: dict[str, int]  # ... by scope and method ("global POST", "user PATCH")
     warned: int  # 429 warnings that reached the log
     lost: int  # pings, results, reminders, notices given up
     lost_samples: list[str]
@@ -418,6 +419,7 @@ def figures_of(
         free=free.total(),
         by_route=dict(budgeted.most_common()),
         refused=refused.total(),
+        refused_by=dict(refused.most_common()),
         warned=tally.rate_limited,
         lost=tally.lost.total() - tally.lost[TABLE_GIVEN_UP],
         lost_samples=tally.samples,
@@ -468,12 +470,15 @@ def report(figures: BudgetFigures) -> None:
         f"{route} {count / max(1, f.moves):.3f}" for route, count in list(f.by_route.items())[:6]
     )
     verdict = "within" if f.budgeted_per_move <= f.target else "OVER"
+    refusals = ", ".join(f"{why} {n}" for why, n in f.refused_by.items())
+    refusals = f" ({refusals})" if refusals else ""
     print(
         f"budgeted calls per move: {f.budgeted_per_move:.2f} ({verdict} the target <= "
         f"{f.target:g}); free (interaction answers): {f.free_per_move:.2f}; by route: {routes}"
     )
     print(
-        f"429s: {f.refused} answered by the offline Discord, {f.warned} reached the log as "
+        f"429s: {f.refused} answered by the offline Discord{refusals}, {f.warned} reached the "
+        f"log as "
         f"warnings (target 0; the bot's own count of them, once a minute at most: "
         f"{f.refusals_said} lines); table edits given up: {f.tables_given_up}"
     )
@@ -503,8 +508,10 @@ def merged(parts: Sequence[BudgetFigures]) -> BudgetFigures:
     latency (a p50 or p99 of the whole is not recoverable from the parts: their worst)."""
     first = parts[0]
     routes: Counter[str] = Counter()
+    refused_by: Counter[str] = Counter()
     for part in parts:
         routes.update(part.by_route)
+        refused_by.update(part.refused_by)
     return BudgetFigures(
         game=first.game,
         moves=sum(p.moves for p in parts),
@@ -512,6 +519,7 @@ def merged(parts: Sequence[BudgetFigures]) -> BudgetFigures:
         free=sum(p.free for p in parts),
         by_route=dict(routes.most_common()),
         refused=sum(p.refused for p in parts),
+        refused_by=dict(refused_by.most_common()),
         warned=sum(p.warned for p in parts),
         lost=sum(p.lost for p in parts),
         tables_given_up=sum(p.tables_given_up for p in parts),

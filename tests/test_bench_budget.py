@@ -78,6 +78,7 @@ def figures(**changed: object) -> budget.BudgetFigures:
         free=300,
         by_route={"patch_message": 60, "post_message": 30},
         refused=2,
+        refused_by={"global POST": 2},
         warned=2,
         lost=0,
         lost_samples=[],

@@ -53,7 +53,7 @@ class FakeDiscord(Actions, ScheduledEvents):
         tasks_before = asyncio.all_tasks()
         capture = ErrorLogCapture()
         self.error_logs = capture.records
-        clock = _FakeClock()
+        clock = _FakeClock(self._clock_offset)
         async with contextlib.AsyncExitStack() as stack:
             _active_fake = self
             stack.callback(self._deactivate)
@@ -91,6 +91,8 @@ class FakeDiscord(Actions, ScheduledEvents):
         global _active_fake
         _active_fake = None
         self._bot = None
+        if self._clock is not None:
+            self._clock_offset = self._clock.offset
         self._clock = None
 
     async def _shutdown(self, bot: discord.Client, tasks_before: set[asyncio.Task[Any]]) -> None:

@@ -313,6 +313,21 @@ async def test_fake_time_never_goes_back_when_the_bot_restarts() -> None:
         assert float(verdict.headers["X-RateLimit-Reset-After"]) <= 5
 
 
+class SlowStartBot(DemoBot):
+    """Its setup waits three seconds, as a bot's first requests wait for its request budget."""
+
+    async def setup_hook(self) -> None:
+        await asyncio.sleep(3)
+        await super().setup_hook()
+
+
+async def test_logging_in_waits_in_fake_time() -> None:
+    fake = FakeDiscord()
+    async with fake.running(SlowStartBot()):
+        # Fast-forwarded, not waited: less the real moments the login took before the sleep.
+        assert fake._clock is not None and fake._clock.offset > 2.5
+
+
 async def test_defer_followup_and_leak_detection() -> None:
     fake = FakeDiscord()
     alice = fake.add_user("alice")

@@ -17,8 +17,8 @@ class _FakeClock:
     timeouts) and ``discord.utils.utcnow`` (``ext.tasks`` schedules with it) to add ``offset``.
     """
 
-    def __init__(self) -> None:
-        self.offset = 0.0
+    def __init__(self, offset: float = 0.0) -> None:
+        self.offset = offset
         self._patches: list[Any] = []
 
     def monotonic(self) -> float:

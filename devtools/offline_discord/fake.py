@@ -14,7 +14,7 @@ from discord.http import HTTPClient
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from devtools.offline_discord.actions import Actions
-from devtools.offline_discord.clock import _FakeClock
+from devtools.offline_discord.clock import _FakeClock, _real_monotonic
 from devtools.offline_discord.logs import ErrorLogCapture, _format_records
 from devtools.offline_discord.model import (
     FakeChannel,
@@ -29,6 +29,7 @@ from devtools.offline_discord.transport import _make_http_patches, _make_webhook
 from devtools.offline_discord.wire import Fault
 
 _active_fake: FakeDiscord | None = None
+LOGIN_SECONDS = 120.0  # real seconds a loaded machine may take to log a bot in (migrations)
 
 
 class FakeDiscord(Actions, ScheduledEvents):
@@ -53,7 +54,7 @@ class FakeDiscord(Actions, ScheduledEvents):
         tasks_before = asyncio.all_tasks()
         capture = ErrorLogCapture()
         self.error_logs = capture.records
-        clock = _FakeClock()
+        clock = _FakeClock(self._clock_offset)
         async with contextlib.AsyncExitStack() as stack:
             _active_fake = self
             stack.callback(self._deactivate)
@@ -74,7 +75,17 @@ class FakeDiscord(Actions, ScheduledEvents):
                 )
             stack.push_async_callback(self._shutdown, bot, tasks_before)
             self._bot = bot
-            await bot.login(token)  # runs setup_hook; the guild is not known to the bot yet
+            # Logging in runs setup_hook (the guild is not known to the bot yet). It goes in
+            # fake time as the bot's other work does: its requests may wait for a slot of
+            # the bot's request budget, a second each in real time under a test's small one.
+            # Settle may find the loop idle while login waits on what it cannot see (a
+            # thread starting), and then the next timers are not its: it looks again.
+            login = asyncio.ensure_future(bot.login(token))
+            deadline = _real_monotonic() + LOGIN_SECONDS
+            while not login.done() and _real_monotonic() < deadline:
+                await self.settle(baseline=tasks_before, until=login, timeout=LOGIN_SECONDS)
+                await asyncio.wait([login], timeout=0.01)
+            await login
             state = bot._connection
             guild = state._add_guild_from_data(self._guild_json())  # type: ignore[arg-type]
             state.dispatch("connect")
@@ -91,6 +102,8 @@ class FakeDiscord(Actions, ScheduledEvents):
         global _active_fake
         _active_fake = None
         self._bot = None
+        if self._clock is not None:
+            self._clock_offset = self._clock.offset
         self._clock = None
 
     async def _shutdown(self, bot: discord.Client, tasks_before: set[asyncio.Task[Any]]) -> None:

@@ -31,6 +31,7 @@ class Settling(World):
         horizon: float = 5.0,
         budget: float = 60.0,
         baseline: set[asyncio.Task[Any]] | None = None,
+        until: asyncio.Future[Any] | None = None,
     ) -> None:
         """Wait until the bot is idle; see the package docstring.
 
@@ -39,6 +40,7 @@ class Settling(World):
         was called - pre-existing background loops and timeouts are idle) and falls within
         ``budget`` seconds of the fake time settle started at (the safety net against periodic
         loops).  Raises :class:`SettleTimeout` after ``timeout`` seconds of real time.
+        With ``until``, it returns as soon as that is done, idle or not.
         """
         loop = asyncio.get_running_loop()
         if baseline is None:
@@ -48,6 +50,8 @@ class Settling(World):
         quiet_rounds = 0
         while quiet_rounds < 2:
             await asyncio.sleep(0)
+            if until is not None and until.done():
+                return
             if _real_monotonic() > deadline:
                 raise SettleTimeout(
                     f"the bot did not settle within {timeout}s:\n{_describe_tasks()}"

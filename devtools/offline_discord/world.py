@@ -88,6 +88,11 @@ class World:
         self._public_text: list[str] = []
         self._bot: discord.Client | None = None
         self._clock: _FakeClock | None = None
+        # Fake seconds earlier runs moved the clock on: the next run's clock starts there.
+        # Discord's rate limit windows (kept here) outlive a bot's restart, and with fake
+        # time going back they would reset half a minute in the future: a post after a
+        # restart then waited that half minute in real time.
+        self._clock_offset = 0.0
         self.general = self.add_channel("general")
 
     # ---- building the world -----------------------------------------------------------------

@@ -135,7 +135,11 @@ async def test_a_refused_post_holds_its_lane_and_goes_first_so_posts_keep_their_
 async def test_old_pings_are_swept_only_when_nothing_else_waits(fake: FakeDiscord, db) -> None:  # type: ignore[no-untyped-def]
     async with fake.running(make_bot(db, request_budget=1)) as bot:
         presenter = presenter_of(bot)
-        old = [await presenter.post(fake.general.id, f"old ping {n}") for n in range(2)]
+        # Each post waits for the budget's one slot a second: in fake time, as the bot's own.
+        old = [
+            await fake.settle_with(presenter.post(fake.general.id, f"old ping {n}"))
+            for n in range(2)
+        ]
         for message in old:
             presenter.sweeps.posted(message)
         await fake.advance(10)

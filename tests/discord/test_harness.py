@@ -297,6 +297,37 @@ async def test_slash_click_and_restart() -> None:
     fake.assert_clean()
 
 
+async def test_fake_time_never_goes_back_when_the_bot_restarts() -> None:
+    """The fake keeps Discord's rate limit windows across a restart, on fake time: had the
+    new run's clock started over, a window would reset as far in the future as the last run
+    had moved time on, and a post after the restart waited that long in real time."""
+    fake = FakeDiscord()
+    post = ("POST", f"/channels/{fake.general.id}/messages")
+    async with fake.running(DemoBot()):
+        await fake.advance(40)
+        fake.rate_limits.check(*post)  # a post opens the channel's five-second window
+        last_seen = time.monotonic()
+    async with fake.running(DemoBot()):
+        assert time.monotonic() >= last_seen
+        verdict = fake.rate_limits.check(*post)
+        assert float(verdict.headers["X-RateLimit-Reset-After"]) <= 5
+
+
+class SlowStartBot(DemoBot):
+    """Its setup waits three seconds, as a bot's first requests wait for its request budget."""
+
+    async def setup_hook(self) -> None:
+        await asyncio.sleep(3)
+        await super().setup_hook()
+
+
+async def test_logging_in_waits_in_fake_time() -> None:
+    fake = FakeDiscord()
+    async with fake.running(SlowStartBot()):
+        # Fast-forwarded, not waited: less the real moments the login took before the sleep.
+        assert fake._clock is not None and fake._clock.offset > 2.5
+
+
 async def test_defer_followup_and_leak_detection() -> None:
     fake = FakeDiscord()
     alice = fake.add_user("alice")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -22,7 +22,7 @@ from bot.tournaments.tiebreakers import tiebreaker_text
 from bot.web import app as web_app
 from bot.web.app import EVENTS, LIVE
 from bot.web.security import Buckets
-from devtools.browser import HOW_TO_GET_IT, Page, browser, chromium_path
+from devtools.browser import HOW_TO_GET_IT, Chromium, Page, chromium_path, page_in
 from games import GAMES
 from tests.conftest import IN_CI
 from tests.web.conftest import (
@@ -42,14 +42,22 @@ from tests.web.conftest import (
 WIDTHS = {"phone": 390, "desktop": 1280}
 
 
-@pytest.fixture
-async def page() -> AsyncIterator[Page]:
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Chromium]:
+    """One browser for the test process: each test gets a page in a context of its own."""
     path = chromium_path()
     if path is None:
         if IN_CI:
             pytest.fail(f"CI=true: the browser tests must run ({HOW_TO_GET_IT}; .ci/run does)")
         pytest.skip(HOW_TO_GET_IT)
-    async with browser(path) as opened:
+    started = Chromium(path)
+    yield started
+    started.stop()
+
+
+@pytest.fixture
+async def page(chromium: Chromium) -> AsyncIterator[Page]:
+    async with page_in(chromium) as opened:
         yield opened
 
 

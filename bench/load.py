@@ -955,8 +955,8 @@ def print_summary(
     playing = moves / max(seconds, 1e-9)
     print(
         f"while the people played ({seconds:.0f} s): {playing:.1f} moves/s; the "
-        f"{elapsed - seconds:.0f} s after, answering the clicks still waiting, are left out of the figure set against "
-        "the baseline"
+        f"{elapsed - seconds:.0f} s after, answering the clicks still waiting, are left out "
+        "of the figure set against the baseline"
     )
     throughput = scale.Throughput(
         len(load.channels),

@@ -808,9 +808,9 @@ def timed_handlers(fake: LoadDiscord) -> Iterator[None]:
     lobby being edited instead)."""
     original = components.acknowledged_in_time
 
-    async def timed(interaction: discord.Interaction, work: Any) -> None:
+    async def timed(interaction: discord.Interaction, work: Any, **kwargs: Any) -> None:
         try:
-            await original(interaction, work)
+            await original(interaction, work, **kwargs)
         finally:
             fake.handled(interaction.id)
             fake.working.discard(interaction.id)

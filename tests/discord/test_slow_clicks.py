@@ -9,7 +9,13 @@ import pytest
 
 from bot.runtime import CLICKS_AT_ONCE
 from cogs.acknowledge import ACK_WITHIN
-from tests.discord.conftest import click_first_move, make_bot, mover_and_hand, open_game
+from tests.discord.conftest import (
+    click_first_move,
+    make_bot,
+    mover_and_hand,
+    open_game,
+    table_of,
+)
 from tests.discord.harness import FakeDiscord
 
 DEFERRED_UPDATE, UPDATE_MESSAGE = 6, 7
@@ -139,7 +145,7 @@ async def test_while_every_turn_is_taken_a_click_is_acknowledged_and_waits_for_o
         mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
         shown = hand.text()
         version = (await bot.store.open_matches())[0].version
-        turns = bot.runtime.click_turn()
+        turns = bot.runtime.click_turns
         for _ in range(CLICKS_AT_ONCE):
             await turns.acquire()
         monkeypatch.setattr(cogs.acknowledge, "CLICKS_BUSY_FROM", 1)  # as the full turns would
@@ -150,6 +156,51 @@ async def test_while_every_turn_is_taken_a_click_is_acknowledged_and_waits_for_o
         await fake.advance(0)
         assert (await bot.store.open_matches())[0].version == version + 1
         assert fake.messages[hand.id].text() != shown
+        for _ in range(CLICKS_AT_ONCE - 1):
+            turns.release()
+    fake.assert_clean()
+
+
+async def test_while_every_turn_is_taken_the_click_the_match_waits_on_goes_first(
+    fake: FakeDiscord, db, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Under overload the person the match waits on is answered before those with nothing
+    to do: in one line, at 1,000 tables, each move waited behind thousands of looks."""
+    import cogs.acknowledge
+
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
+        other = ben if mover is ana else ana
+        match_id = (await bot.store.open_matches())[0].match_id
+        assert bot.service.waits_on(match_id, mover.id)
+        assert not bot.service.waits_on(match_id, other.id)
+        version = (await bot.store.open_matches())[0].version
+        turns = bot.runtime.click_turns
+        for _ in range(CLICKS_AT_ONCE):
+            await turns.acquire()
+        monkeypatch.setattr(cogs.acknowledge, "CLICKS_BUSY_FROM", 1)  # as the full turns would
+        # The version of the match each of the other's looks was drawn from.
+        seen: list[int] = []
+        seat_view = bot.service.seat_view
+
+        async def watched(match: str, user_id: int | None):  # type: ignore[no-untyped-def]
+            view = await seat_view(match, user_id)
+            if user_id == other.id:
+                seen.append(view.version)
+            return view
+
+        monkeypatch.setattr(bot.service, "seat_view", watched)
+        table = table_of(fake)
+        look = await fake.click(other, table, table.find_button("Show hand"))
+        await click_first_move(fake, mover, hand, buttons, selects)
+        assert turns.waiting == 2 and look.acknowledged and not seen
+        turns.release()  # one turn: the move's, though the look came first
+        await fake.advance(0)
+        assert (await bot.store.open_matches())[0].version == version + 1
+        assert seen and set(seen) == {version + 1}  # the look was answered after the move
+        assert look.reply_ids
         for _ in range(CLICKS_AT_ONCE - 1):
             turns.release()
     fake.assert_clean()

@@ -17,19 +17,21 @@ tables that is the states, tables and views of every match, 700,000 objects: a p
   of allocations less deallocations: at 1,000 tables a move frees an older state for each
   it makes, the count hardly grows while the young generation does, and the pass that
   came at last walked up to 400,000 objects (0.6 s). A young pass at least every
-  ``YOUNG_EVERY`` seconds walks what a quarter of a second made.
+  ``YOUNG_EVERY`` seconds walks what an eighth of a second made.
 * A full pass at least every ``FULL_EVERY`` seconds, by the clock as well. Python's own
   rule waits until the old generation grew by a quarter of what the last full pass found
   alive: everything this hook then froze, so at 1,000 tables the next pass waited for
-  225,000 new objects and walked up to 930,000 (0.9 s). Every second, a full pass walks
-  what a second promoted (about 16,000 objects at 1,000 tables). Asking for it by the old
-  generation's size instead meant listing that generation (``gc.get_objects(2)``) after
-  every middle pass: 5.7 ms a look, a tenth of the process's time at 300 tables
-  (cProfile), and inside the pause it followed.
+  225,000 new objects and walked up to 930,000 (0.9 s). Every half second, a full pass
+  walks what half a second promoted: once a second, the longest pause at 1,000 tables was
+  133-193 ms (the target 100 ms), the more objects living past a second the longer the
+  clicks wait their turn. Asking for it by the old generation's size instead meant
+  listing that generation (``gc.get_objects(2)``) after every middle pass: 5.7 ms a look,
+  a tenth of the process's time at 300 tables (cProfile), and inside the pause it
+  followed.
 
 The clock is kept by a thread of its own (``Pace``), not a task of the event loop: when
 4,000 people click at once (``bench load --channels 1000``, its first seconds) one turn
-of the loop runs for a second or more, a task's quarter-second sleep ends late, Python's
+of the loop runs for a second or more, a task's short sleep ends late, Python's
 count alone starts passes meanwhile, and the first full pass walked what several seconds
 had promoted (181 ms, against 80 ms afterwards). A thread gets the interpreter within
 its switch interval (5 ms) however long the loop's turn, and a collection started there
@@ -46,9 +48,9 @@ from collections.abc import Mapping
 
 # The longest each generation goes without a pass (``pace``): young, middle, old. Measuring
 # their sizes instead (``gc.get_objects``) cost 4-6 ms a look at 300 tables, busy machine.
-YOUNG_EVERY = 0.25
-MIDDLE_EVERY = 0.5
-FULL_EVERY = 1.0
+YOUNG_EVERY = 0.125
+MIDDLE_EVERY = 0.25
+FULL_EVERY = 0.5
 
 
 class FreezeSurvivors:

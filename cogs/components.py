@@ -331,13 +331,11 @@ _GUARDING: ContextVar[bool] = ContextVar("guarding", default=False)
 def waited_on(interaction: discord.Interaction) -> bool:
     """The click is on a match that waits on its person now (a move, or Show hand to make
     it): under overload it is answered before the clicks of those with nothing to do."""
-    match_id = match_id_of(interaction)
     service = getattr(getattr(interaction, "client", None), "service", None)
-    return (
-        match_id is not None
-        and service is not None
-        and service.waits_on(match_id, interaction.user.id)
-    )
+    if service is None:
+        return False
+    match_id = match_id_of(interaction)
+    return match_id is not None and service.waits_on(match_id, interaction.user.id)
 
 
 async def _guarded(interaction: discord.Interaction, work: Any) -> None:

@@ -95,7 +95,11 @@ class CookieJar(commands.Bot):
         return {}
 
     async def setup_hook(self) -> None:
-        self.store = open_store(self.settings.database_url, self.settings.shards)
+        self.store = open_store(
+            self.settings.database_url,
+            self.settings.shards,
+            connections=self.settings.database_connections,
+        )
         await self.store.connect()
         if self.metrics is not None:
             self.metrics.watch_store(self.store)

@@ -329,13 +329,14 @@ _GUARDING: ContextVar[bool] = ContextVar("guarding", default=False)
 
 
 def waited_on(interaction: discord.Interaction) -> bool:
-    """The click is on a match that waits on its person now (a move, or Show hand to make
-    it): under overload it is answered before the clicks of those with nothing to do."""
+    """Under overload a click is answered before the others waiting unless it is on a
+    running match that waits on someone else (a look by a person with nothing to do, a
+    spectator's): a move, Show hand to make it, a lobby's Start or a Rematch go first."""
     service = getattr(getattr(interaction, "client", None), "service", None)
     if service is None:
         return False
     match_id = match_id_of(interaction)
-    return match_id is not None and service.waits_on(match_id, interaction.user.id)
+    return match_id is None or not service.waits_on_others(match_id, interaction.user.id)
 
 
 async def _guarded(interaction: discord.Interaction, work: Any) -> None:

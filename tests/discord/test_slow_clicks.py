@@ -4,11 +4,14 @@ answered when its turn comes; a quick one is answered at once, as before."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from bot.runtime import CLICKS_AT_ONCE
 from cogs.acknowledge import ACK_WITHIN
+from cogs.components import waited_on
 from tests.discord.conftest import (
     click_first_move,
     make_bot,
@@ -174,8 +177,8 @@ async def test_while_every_turn_is_taken_the_click_the_match_waits_on_goes_first
         mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
         other = ben if mover is ana else ana
         match_id = (await bot.store.open_matches())[0].match_id
-        assert bot.service.waits_on(match_id, mover.id)
-        assert not bot.service.waits_on(match_id, other.id)
+        assert not bot.service.waits_on_others(match_id, mover.id)
+        assert bot.service.waits_on_others(match_id, other.id)
         version = (await bot.store.open_matches())[0].version
         turns = bot.runtime.click_turns
         for _ in range(CLICKS_AT_ONCE):
@@ -204,3 +207,25 @@ async def test_while_every_turn_is_taken_the_click_the_match_waits_on_goes_first
         for _ in range(CLICKS_AT_ONCE - 1):
             turns.release()
     fake.assert_clean()
+
+
+def test_only_a_click_on_a_match_that_waits_on_someone_else_waits_after_the_rest() -> None:
+    """A look by a person with nothing to do, or a spectator's, waits; a move, Show hand
+    to make one, a lobby's Start (no match runs yet) or any other click goes first."""
+    running = "0123456789"
+
+    class Service:
+        def waits_on_others(self, match_id: str, user_id: int) -> bool:
+            return match_id == running and user_id != 1  # it waits on user 1
+
+    def click(custom_id: str, user_id: int) -> Any:
+        return SimpleNamespace(
+            client=SimpleNamespace(service=Service()),
+            data={"custom_id": custom_id},
+            user=SimpleNamespace(id=user_id),
+        )
+
+    assert waited_on(click(f"cj:hand:{running}", 1))
+    assert not waited_on(click(f"cj:hand:{running}", 2))
+    assert waited_on(click("cj:lobby:abcdef0123:start", 2))
+    assert waited_on(click("cj:rules:page:2", 2))

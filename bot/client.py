@@ -32,9 +32,9 @@ from games.core.words import plural
 log = logging.getLogger(__name__)
 
 # Background tasks a drain does not wait for (``spawn``'s names, or their prefixes): the
-# process's own loop, and mentions held while their players look (``Pings``), which wait
+# process's own loops, and mentions held while their players look (``Pings``), which wait
 # for a moment, not for work under way.
-NOT_WORK = ("scheduler", "ping-later:")
+NOT_WORK = ("scheduler", "collector", "ping-later:")
 
 # The client loads cogs by name: bot/ never imports cogs/. The table comes first, as the
 # presenter it makes is where the others post tables (see cogs.table.presenter_of).
@@ -85,7 +85,6 @@ class CookieJar(commands.Bot):
         self._background: set[asyncio.Task[object]] = set()
         self._said_hello = False
         self._collector: collector.FreezeSurvivors | None = None
-        self._pace: collector.Pace | None = None
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         self.draining = False
         self._drain: asyncio.Task[None] | None = None
@@ -143,8 +142,7 @@ class CookieJar(commands.Bot):
             freeze=self.settings.gc_freeze, thresholds=self.settings.gc_thresholds
         )
         if self._collector is not None:
-            self._pace = collector.Pace(self._collector)
-            self._pace.start()
+            self.spawn(collector.pace(self._collector), "collector")
 
     async def fire(self, timer: Timer) -> None:
         await self.runtime.fire(timer)
@@ -232,8 +230,6 @@ class CookieJar(commands.Bot):
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()
-        if self._pace is not None:
-            self._pace.stop()
         if self._collector is not None:
             self._collector.remove()
 

@@ -13,44 +13,33 @@ tables that is the states, tables and views of every match, 700,000 objects: a p
   so the frozen count falls as tables move on, nothing unfreezes them. Only a reference
   cycle among frozen objects would wait for ``gc.unfreeze()``, and the soak
   (``bench load --minutes 10``) shows no growth from it.
-* Young and middle passes started by the clock too (``Pace``), not only by Python's count
+* Young and middle passes started by the clock too (``pace``), not only by Python's count
   of allocations less deallocations: at 1,000 tables a move frees an older state for each
   it makes, the count hardly grows while the young generation does, and the pass that
   came at last walked up to 400,000 objects (0.6 s). A young pass at least every
-  ``YOUNG_EVERY`` seconds walks what an eighth of a second made.
+  ``YOUNG_EVERY`` seconds walks what a quarter of a second made.
 * A full pass at least every ``FULL_EVERY`` seconds, by the clock as well. Python's own
   rule waits until the old generation grew by a quarter of what the last full pass found
   alive: everything this hook then froze, so at 1,000 tables the next pass waited for
-  225,000 new objects and walked up to 930,000 (0.9 s). Every half second, a full pass
-  walks what half a second promoted: once a second, the longest pause at 1,000 tables was
-  133-193 ms (the target 100 ms), the more objects living past a second the longer the
-  clicks wait their turn. Asking for it by the old generation's size instead meant
-  listing that generation (``gc.get_objects(2)``) after every middle pass: 5.7 ms a look,
-  a tenth of the process's time at 300 tables (cProfile), and inside the pause it
-  followed.
-
-The clock is kept by a thread of its own (``Pace``), not a task of the event loop: when
-4,000 people click at once (``bench load --channels 1000``, its first seconds) one turn
-of the loop runs for a second or more, a task's short sleep ends late, Python's
-count alone starts passes meanwhile, and the first full pass walked what several seconds
-had promoted (181 ms, against 80 ms afterwards). A thread gets the interpreter within
-its switch interval (5 ms) however long the loop's turn, and a collection started there
-is the same collection: the interpreter is held for it as for one started by an
-allocation.
+  225,000 new objects and walked up to 930,000 (0.9 s). Every second, a full pass walks
+  what a second promoted (about 16,000 objects at 1,000 tables). Asking for it by the old
+  generation's size instead meant listing that generation (``gc.get_objects(2)``) after
+  every middle pass: 5.7 ms a look, a tenth of the process's time at 300 tables
+  (cProfile), and inside the pause it followed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
-import threading
 import time
 from collections.abc import Mapping
 
 # The longest each generation goes without a pass (``pace``): young, middle, old. Measuring
 # their sizes instead (``gc.get_objects``) cost 4-6 ms a look at 300 tables, busy machine.
-YOUNG_EVERY = 0.125
-MIDDLE_EVERY = 0.25
-FULL_EVERY = 0.5
+YOUNG_EVERY = 0.25
+MIDDLE_EVERY = 0.5
+FULL_EVERY = 1.0
 
 
 class FreezeSurvivors:
@@ -94,32 +83,17 @@ def collect_if_due(hook: FreezeSurvivors, now: float) -> int | None:
     return None
 
 
-class Pace:
-    """Keeps every pass short for as long as the process runs: ``collect_if_due`` every
-    ``YOUNG_EVERY`` seconds, in a thread the event loop's long turns do not hold up."""
-
-    def __init__(self, hook: FreezeSurvivors) -> None:
-        self.hook = hook
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="collector pace", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join()
-
-    def _run(self) -> None:
-        while not self._stop.wait(YOUNG_EVERY):
-            collect_if_due(self.hook, time.monotonic())
+async def pace(hook: FreezeSurvivors) -> None:
+    """Keep every pass short for as long as the process runs."""
+    while True:
+        await asyncio.sleep(YOUNG_EVERY)
+        collect_if_due(hook, time.monotonic())
 
 
 def settle(*, freeze: bool, thresholds: tuple[int, int, int] | None) -> FreezeSurvivors | None:
     """The end of start-up: freeze what start-up built and, with ``freeze``, every full
-    collection's survivors from now on (the hook returned, to remove at close, and for
-    ``Pace``); set the thresholds."""
+    collection's survivors from now on (the hook returned, to remove at close, and to
+    ``pace``); set the thresholds."""
     hook = None
     if freeze:
         gc.collect()

@@ -5,7 +5,6 @@ nothing holds them."""
 from __future__ import annotations
 
 import gc
-import threading
 import time
 import weakref
 from collections.abc import Iterator
@@ -84,12 +83,11 @@ async def test_the_bot_freezes_survivors_while_it_runs_and_stops_at_close(tmp_pa
     try:
         async with FakeDiscord().running(CookieJar(settings)) as bot:
             assert [c for c in gc.callbacks if isinstance(c, FreezeSurvivors)]
-            assert bot._pace is not None
+            assert "collector" in {task.get_name() for task in bot._background}  # pace
             kept = Holder()
             gc.collect()
             assert not in_the_collectors_sight(kept)
         assert not [c for c in gc.callbacks if isinstance(c, FreezeSurvivors)]
-        assert not [t for t in threading.enumerate() if t.name == "collector pace"]
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
@@ -166,31 +164,3 @@ def test_a_full_pass_starts_by_the_clock_and_freezes_what_it_found(
         assert not in_the_collectors_sight(kept)  # frozen
     finally:
         gc.enable()
-
-
-async def test_the_clock_keeps_pacing_passes_while_the_event_loop_is_held(
-    tmp_path: Path,
-) -> None:
-    """4,000 people clicking at once hold the event loop for a second or more a turn: a
-    task's sleep would end late and the first full pass walk what seconds promoted. The
-    pace runs in a thread of its own, so a young pass comes while the loop is held."""
-    before = gc.get_threshold()
-    settings = Settings(
-        _env_file=None,  # type: ignore[call-arg]
-        discord_token="fake-token",
-        database_url=f"sqlite:///{tmp_path / 'cookie.db'}",
-        gc_freeze=True,
-        gc_threshold="",
-    )
-    try:
-        async with FakeDiscord().running(CookieJar(settings)) as bot:
-            hook = bot._collector
-            assert hook is not None
-            held_from = time.monotonic()
-            # The loop is held (no await) until a pass began after ``held_from``, or 30 s.
-            while hook.walked_at[0] <= held_from and time.monotonic() < held_from + 30:
-                time.sleep(YOUNG_EVERY / 5)
-            assert hook.walked_at[0] > held_from
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*before)

@@ -2,8 +2,10 @@
 
 At most ``most`` handlers work at once (``Runtime``'s ``CLICKS_AT_ONCE``: every handler at
 work adds its steps to the event loop's queue); the others wait their turn, acknowledged
-already (cogs/acknowledge.py). The clicks of a person the match waits on go first (a move,
-or Show hand to make it). In one line, at 1,000 busy tables, the person whose turn it was
+already (cogs/acknowledge.py). Urgent clicks go first: all but those on a running match
+that waits on someone else (a look by a person with nothing to do, a spectator's), so a
+move, Show hand to make it, a lobby's Start (``cogs.components.waited_on``). In one line,
+at 1,000 busy tables, the person whose turn it was
 waited behind the looks of thousands with nothing to do (answers p50 11.7 s); each move
 took two such waits (Show hand, then the move), the tables moved slowly, and the longer
 wait between turns brought more looks: 5.8 clicks a move against 2.0 at 30 tables. When
@@ -31,7 +33,7 @@ class ClickTurns:
 
     @asynccontextmanager
     async def turn(self, urgent: bool = False) -> AsyncIterator[None]:
-        """Held while a click's handler works; ``urgent``: the match waits on its person."""
+        """Held while a click's handler works; ``urgent`` goes before the others waiting."""
         await self.acquire(urgent)
         try:
             yield

@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 # Seconds a draining process waits for the moves under way.
 DRAIN_WAIT = 10.0
 # Clicks handled at once; the others wait their turn, acknowledged already (see
-# cogs/acknowledge.py), those the match waits on first (bot/click_turns.py). Every handler
+# cogs/acknowledge.py), the urgent first (bot/click_turns.py). Every handler
 # at work adds its steps to the event loop's queue, and a new click's acknowledgement is
 # its first step: a thousand handlers at once at 1,000 tables put it seconds behind them,
 # past Discord's 3.
@@ -72,8 +72,8 @@ class Runtime:
         return self._answering.one()
 
     def click_turn(self, urgent: bool = False) -> AbstractAsyncContextManager[None]:
-        """Held while a click's handler works (``async with``): CLICKS_AT_ONCE at most, those
-        of a person the match waits on (``urgent``) first."""
+        """Held while a click's handler works (``async with``): CLICKS_AT_ONCE at most, the
+        ``urgent`` first (bot/click_turns.py)."""
         return self.click_turns.turn(urgent)
 
     @property

@@ -105,7 +105,7 @@ async def acknowledged_in_time(
     interaction: discord.Interaction, work: Any, *, urgent: bool = False
 ) -> None:
     """Run a click's handler, acknowledging the click for it if it is slow; ``urgent``:
-    the match waits on its person, whose click goes before the others waiting."""
+    its turn comes before the others waiting (``cogs.components.waited_on``)."""
     response = prompt_response(interaction)
     if response is None:
         await work

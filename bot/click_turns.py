@@ -5,12 +5,11 @@ work adds its steps to the event loop's queue); the others wait their turn, ackn
 already (cogs/acknowledge.py). Urgent clicks go first: all but those on a running match
 that waits on someone else (a look by a person with nothing to do, a spectator's), so a
 move, Show hand to make it, a lobby's Start (``cogs.components.waited_on``). In one line,
-at 1,000 busy tables, the person whose turn it was
-waited behind the looks of thousands with nothing to do (answers p50 11.7 s); each move
-took two such waits (Show hand, then the move), the tables moved slowly, and the longer
-wait between turns brought more looks: 5.8 clicks a move against 2.0 at 30 tables. When
-both lines wait, every ``FAIR``-th turn goes to the other line, so that a Start, a
-Rematch or a look is slower under overload but never starved.
+at 1,000 busy tables, the person whose turn it was waited behind the looks of thousands
+with nothing to do (answers p50 11.7 s); each move took two such waits (Show hand, then
+the move), the tables moved slowly, and the longer wait between turns brought more looks:
+5.8 clicks a move against 2.0 at 30 tables. When both lines wait, every ``FAIR``-th turn
+goes to the other line, so that a look is slower under overload but never starved.
 """
 
 from __future__ import annotations

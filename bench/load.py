@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import cProfile
 import gc
 import json
 import logging
@@ -400,6 +401,9 @@ class Load:
     failed: int = 0
     clicks: int = 0
     moves_at_start: int = 0
+    # Moves and seconds until the people stopped: the clicks still being answered after
+    # (a queue of many seconds at 1,000 tables) are no moves the people asked for meanwhile.
+    played: tuple[int, float] = (0, 0.0)
     failures: Counter[tuple[str, str]] = field(default_factory=Counter)  # (kind, why)
     options: budget.BudgetOptions = field(default_factory=budget.BudgetOptions)
     tables: budget.TableWatch | None = None
@@ -550,13 +554,18 @@ async def report_windows(load: Load, gcw: GcWatch, started: float, speed: SpeedM
     print(
         f"{'window':>8} {'moves/s':>8} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7} "
         f"{'ans p99':>7} {'ans max':>7} "
-        f"{'failed':>6} {'RSS MB':>7} {'GC max':>7} {'GC CPU':>7} {'ref ms':>7} {'fsync':>6}",
+        f"{'failed':>6} {'RSS MB':>7} {'GC max':>7} {'GC CPU':>7} {'ref ms':>7} {'fsync':>6} "
+        f"{'CPU':>5}",
         flush=True,
     )
     index = 0
+    cpu_at = time.process_time()
     while time.perf_counter() < load.deadline:
         end = started + WINDOW * (index + 1)
         await asyncio.sleep(max(0.0, end - time.perf_counter()))
+        # The process's share of a core: answers waiting while it is under 100 % wait on
+        # something other than the CPU.
+        cpu, cpu_at = (time.process_time() - cpu_at) / WINDOW, time.process_time()
         window, load.window = load.window, Window()
         window.reference, window.fsync = speed.take()
         rss = rss_mb()
@@ -575,11 +584,13 @@ async def report_windows(load: Load, gcw: GcWatch, started: float, speed: SpeedM
             f"{percentile(window.answers, 0.99) * 1e3:>5.0f}ms "
             f"{max(window.answers, default=0) * 1e3:>5.0f}ms "
             f"{window.failed:>6} {rss:>7.1f} {gcw.longest * 1e3:>5.0f}ms "
-            f"{gcw.longest_cpu * 1e3:>5.0f}ms {window.reference:>7.2f} {window.fsync:>6.2f}",
+            f"{gcw.longest_cpu * 1e3:>5.0f}ms {window.reference:>7.2f} {window.fsync:>6.2f} "
+            f"{cpu:>5.0%}",
             flush=True,
         )
         gcw.longest = gcw.longest_cpu = 0.0
         index += 1
+    load.played = (load.moves - load.moves_at_start, time.perf_counter() - started)
 
 
 async def prune_often(load: Load) -> None:
@@ -641,6 +652,7 @@ async def run(
     pictures: bool = True,
     game: str = GAME,
     options: budget.BudgetOptions = budget.DEFAULT,
+    profile: str | None = None,
 ) -> Figures | None:
     # Discord's own library logs a refused late answer at WARNING, and ours too: quiet
     # them here, they are counted (a 429's warning and a message given up too: LogTally).
@@ -721,8 +733,16 @@ async def run(
                 ]
                 reporter = asyncio.create_task(report_windows(load, gcw, started, speed))
                 pruner = asyncio.create_task(prune_often(load))
+                cpu_at_start = time.process_time()
+                profiler = cProfile.Profile() if profile else None
+                if profiler is not None:
+                    profiler.enable()
                 await asyncio.gather(*tasks)
                 elapsed = time.perf_counter() - started
+                cpu = time.process_time() - cpu_at_start
+                if profiler is not None:
+                    profiler.disable()
+                    profiler.dump_stats(f"{profile}-{channels}.pstats")
                 watch.stop()  # the people stopped: how soon does each table catch up?
                 newest = asyncio.create_task(budget.newest_shown(bot, watch))
                 await reporter
@@ -750,6 +770,12 @@ async def run(
             for task in [t for t in bot._background if not t.done()]:
                 task.cancel()
     figures = print_summary(load, gcw, elapsed, bare, errors, base_rss)
+    # Saturated or not: answers waiting with a core free point at a cap, not at the CPU.
+    print(
+        f"the process's CPU over the run: {cpu:.0f} s of {elapsed:.0f} s = {cpu / elapsed:.0%} "
+        f"of a core; {cpu / max(1, load.moves) * 1e3:.1f} ms a move",
+        flush=True,
+    )
     figures.budget = budget.figures_of(
         game,
         options,
@@ -782,9 +808,9 @@ def timed_handlers(fake: LoadDiscord) -> Iterator[None]:
     lobby being edited instead)."""
     original = components.acknowledged_in_time
 
-    async def timed(interaction: discord.Interaction, work: Any) -> None:
+    async def timed(interaction: discord.Interaction, work: Any, **kwargs: Any) -> None:
         try:
-            await original(interaction, work)
+            await original(interaction, work, **kwargs)
         finally:
             fake.handled(interaction.id)
             fake.working.discard(interaction.id)
@@ -925,9 +951,16 @@ def print_summary(
         f"({gcw.total_cpu / elapsed:.1%} of the run)"
     )
     print(f"  by generation: {gcw.by_generation_line(load.moves)}; {gcw.frozen_line()}")
+    moves, seconds = load.played
+    playing = moves / max(seconds, 1e-9)
+    print(
+        f"while the people played ({seconds:.0f} s): {playing:.1f} moves/s; the "
+        f"{elapsed - seconds:.0f} s after, answering the clicks still waiting, are left out "
+        "of the figure set against the baseline"
+    )
     throughput = scale.Throughput(
         len(load.channels),
-        rate,
+        playing,
         load.clicks / elapsed,
         gcw.longest_ever,
         gcw.longest_cpu_ever,
@@ -973,6 +1006,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=GAME,
         help="the game every table plays (four people, or as many as it seats); all: each in turn",
     )
+    parser.add_argument(
+        "--profile",
+        metavar="PREFIX",
+        help="cProfile the measured run of the bot's process into PREFIX-<channels>.pstats",
+    )
     scale.add_arguments(parser)
     budget.add_arguments(parser)
     args = parser.parse_args(argv)
@@ -996,6 +1034,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 pictures=pictures == "on",
                 game=game,
                 options=options,
+                profile=args.profile,
             )
         )
 

@@ -17,6 +17,7 @@ from bot.known_settings import KnownSettings
 from bot.metrics import Metrics, serve
 from bot.outbox import Outbox, RefusalsSaid
 from bot.permissions import invite_url
+from bot.rate_buckets import sweep_by_the_clock
 from bot.runtime import DRAIN_WAIT, Runtime
 from bot.scheduler import Scheduler
 from bot.service import MatchService
@@ -76,6 +77,7 @@ class CookieJar(commands.Bot):
         # Every budgeted request waits for its slot of this process's share.
         self.outbox = Outbox(settings.request_share)
         self.outbox.install(self.http)
+        sweep_by_the_clock(self.http)
         self._refusals = RefusalsSaid(self.outbox)
         self._refusals.install()
         self._metrics_server: web.AppRunner | None = None
@@ -92,7 +94,11 @@ class CookieJar(commands.Bot):
         return {}
 
     async def setup_hook(self) -> None:
-        self.store = open_store(self.settings.database_url, self.settings.shards)
+        self.store = open_store(
+            self.settings.database_url,
+            self.settings.shards,
+            connections=self.settings.database_connections,
+        )
         await self.store.connect()
         if self.metrics is not None:
             self.metrics.watch_store(self.store)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from contextlib import AbstractContextManager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 
 from bot.bots import BotDriver
+from bot.click_turns import ClickTurns
 from bot.clock import Clock
 from bot.scheduler import Scheduler, WithSchedules
 from bot.service import MatchService
@@ -29,9 +30,10 @@ log = logging.getLogger(__name__)
 # Seconds a draining process waits for the moves under way.
 DRAIN_WAIT = 10.0
 # Clicks handled at once; the others wait their turn, acknowledged already (see
-# cogs/acknowledge.py). Every handler at work adds its steps to the event loop's queue, and
-# a new click's acknowledgement is its first step: a thousand handlers at once at 1,000
-# tables put it seconds behind them, past Discord's 3.
+# cogs/acknowledge.py), the urgent first (bot/click_turns.py). Every handler
+# at work adds its steps to the event loop's queue, and a new click's acknowledgement is
+# its first step: a thousand handlers at once at 1,000 tables put it seconds behind them,
+# past Discord's 3.
 CLICKS_AT_ONCE = 32
 
 
@@ -63,15 +65,16 @@ class Runtime:
         # Clicks and commands being answered (``answering``): a drain waits for them too,
         # since a click may await a while before its move begins.
         self._answering = UnderWay()
-        self._clicking = asyncio.Semaphore(CLICKS_AT_ONCE)
+        self.click_turns = ClickTurns(CLICKS_AT_ONCE)
 
     def answering(self) -> AbstractContextManager[None]:
         """Counts an interaction as being answered (the front end wraps each handler)."""
         return self._answering.one()
 
-    def click_turn(self) -> asyncio.Semaphore:
-        """Held while a click's handler works (``async with``): CLICKS_AT_ONCE at most."""
-        return self._clicking
+    def click_turn(self, urgent: bool = False) -> AbstractAsyncContextManager[None]:
+        """Held while a click's handler works (``async with``): CLICKS_AT_ONCE at most, the
+        ``urgent`` first (bot/click_turns.py)."""
+        return self.click_turns.turn(urgent)
 
     @property
     def answers_under_way(self) -> int:

@@ -101,8 +101,11 @@ def prompt_response(interaction: discord.Interaction) -> PromptResponse | None:
     return response
 
 
-async def acknowledged_in_time(interaction: discord.Interaction, work: Any) -> None:
-    """Run a click's handler, acknowledging the click for it if it is slow."""
+async def acknowledged_in_time(
+    interaction: discord.Interaction, work: Any, *, urgent: bool = False
+) -> None:
+    """Run a click's handler, acknowledging the click for it if it is slow; ``urgent``:
+    its turn comes before the others waiting (``cogs.components.waited_on``)."""
     response = prompt_response(interaction)
     if response is None:
         await work
@@ -115,7 +118,7 @@ async def acknowledged_in_time(interaction: discord.Interaction, work: Any) -> N
     try:
         # Its turn among the clicks at work (CLICKS_AT_ONCE): one that must wait for it was
         # acknowledged above, CLICKS_BUSY_FROM being fewer.
-        async with runtime.click_turn() if runtime is not None else contextlib.nullcontext():
+        async with runtime.click_turn(urgent) if runtime is not None else contextlib.nullcontext():
             await work
     finally:
         watchdog.cancel()

@@ -314,7 +314,10 @@ async def guarded(interaction: discord.Interaction, work: Any) -> None:
     try:
         with runtime.answering() if runtime is not None else contextlib.nullcontext():
             await _guarded(
-                interaction, acknowledged_in_time(interaction, work) if outermost else work
+                interaction,
+                acknowledged_in_time(interaction, work, urgent=waited_on(interaction))
+                if outermost
+                else work,
             )
     finally:
         _GUARDING.reset(token)
@@ -323,6 +326,17 @@ async def guarded(interaction: discord.Interaction, work: Any) -> None:
 
 
 _GUARDING: ContextVar[bool] = ContextVar("guarding", default=False)
+
+
+def waited_on(interaction: discord.Interaction) -> bool:
+    """Under overload a click is answered before the others waiting unless it is on a
+    running match that waits on someone else (a look by a person with nothing to do, a
+    spectator's): a move, Show hand to make it, a lobby's Start or a Rematch go first."""
+    service = getattr(getattr(interaction, "client", None), "service", None)
+    if service is None:
+        return False
+    match_id = match_id_of(interaction)
+    return match_id is None or not service.waits_on_others(match_id, interaction.user.id)
 
 
 async def _guarded(interaction: discord.Interaction, work: Any) -> None:

@@ -429,6 +429,19 @@ class ServiceBase:
         record, state = await self._running(match_id)
         return record, self.decisions(self.game_of(record), state)
 
+    def waits_on_others(self, match_id: str, user_id: int) -> bool:
+        """Whether the match is running, as this process holds it in memory, and waits on
+        others than this person now (a spectator, or a seat with nothing to do): no read
+        (False for a match not in memory: a lobby, an ended one), so that a click can be
+        told apart before its turn (``bot/click_turns.py``). A hint, not a proof: on a
+        shared database another process may have moved it since."""
+        hit = self._cache.get(match_id)
+        if hit is None:
+            return False
+        record, state = hit
+        seat = record.seat_of(user_id)
+        return seat is None or seat not in waiting_on(self.decisions(self.game_of(record), state))
+
     async def seat_view(self, match_id: str, user_id: int | None) -> SeatView:
         record, state = await self._running(match_id)
         seat = record.seat_of(user_id) if user_id is not None else None

@@ -7,15 +7,18 @@ from bot.store.models import DeckRecord, LoggedAction, MatchRecord, SeatRecord, 
 from bot.store.sqlite import SQLiteStore
 
 
-def open_store(url: str, shards: Shards | None = None) -> Store:
+def open_store(url: str, shards: Shards | None = None, connections: int | None = None) -> Store:
     """``sqlite:///path/to/file.db`` (or a bare path), or ``postgresql://...``.
 
     ``shards``: the process serves only these; it needs PostgreSQL when other processes
-    serve the rest (they share the database)."""
+    serve the rest (they share the database). ``connections``: PostgreSQL's pool at most
+    (``DATABASE_CONNECTIONS``; the store's own default otherwise)."""
     if url.startswith(("postgresql://", "postgres://")):
         from bot.store.postgres import PostgresStore  # asyncpg only when asked for
 
-        return PostgresStore(url, shards=shards)
+        if connections is None:
+            return PostgresStore(url, shards=shards)
+        return PostgresStore(url, shards=shards, max_size=connections)
     if shards is not None and not shards.all:
         raise StoreError("several shard processes share one database: use postgresql://")
     if url.startswith("sqlite:///"):

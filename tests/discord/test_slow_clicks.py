@@ -4,12 +4,21 @@ answered when its turn comes; a quick one is answered at once, as before."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from bot.runtime import CLICKS_AT_ONCE
 from cogs.acknowledge import ACK_WITHIN
-from tests.discord.conftest import click_first_move, make_bot, mover_and_hand, open_game
+from cogs.components import waited_on
+from tests.discord.conftest import (
+    click_first_move,
+    make_bot,
+    mover_and_hand,
+    open_game,
+    table_of,
+)
 from tests.discord.harness import FakeDiscord
 
 DEFERRED_UPDATE, UPDATE_MESSAGE = 6, 7
@@ -139,7 +148,7 @@ async def test_while_every_turn_is_taken_a_click_is_acknowledged_and_waits_for_o
         mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
         shown = hand.text()
         version = (await bot.store.open_matches())[0].version
-        turns = bot.runtime.click_turn()
+        turns = bot.runtime.click_turns
         for _ in range(CLICKS_AT_ONCE):
             await turns.acquire()
         monkeypatch.setattr(cogs.acknowledge, "CLICKS_BUSY_FROM", 1)  # as the full turns would
@@ -153,3 +162,70 @@ async def test_while_every_turn_is_taken_a_click_is_acknowledged_and_waits_for_o
         for _ in range(CLICKS_AT_ONCE - 1):
             turns.release()
     fake.assert_clean()
+
+
+async def test_while_every_turn_is_taken_the_click_the_match_waits_on_goes_first(
+    fake: FakeDiscord, db, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Under overload the person the match waits on is answered before those with nothing
+    to do: in one line, at 1,000 tables, each move waited behind thousands of looks."""
+    import cogs.acknowledge
+
+    ana, ben = fake.add_user("ana"), fake.add_user("ben")
+    async with fake.running(make_bot(db)) as bot:
+        await open_game(fake, "cover_your_assets", ana, ben)
+        mover, hand, buttons, selects = await mover_and_hand(fake, [ana, ben])
+        other = ben if mover is ana else ana
+        match_id = (await bot.store.open_matches())[0].match_id
+        assert not bot.service.waits_on_others(match_id, mover.id)
+        assert bot.service.waits_on_others(match_id, other.id)
+        version = (await bot.store.open_matches())[0].version
+        turns = bot.runtime.click_turns
+        for _ in range(CLICKS_AT_ONCE):
+            await turns.acquire()
+        monkeypatch.setattr(cogs.acknowledge, "CLICKS_BUSY_FROM", 1)  # as the full turns would
+        # The version of the match each of the other's looks was drawn from.
+        seen: list[int] = []
+        seat_view = bot.service.seat_view
+
+        async def watched(match: str, user_id: int | None):  # type: ignore[no-untyped-def]
+            view = await seat_view(match, user_id)
+            if user_id == other.id:
+                seen.append(view.version)
+            return view
+
+        monkeypatch.setattr(bot.service, "seat_view", watched)
+        table = table_of(fake)
+        look = await fake.click(other, table, table.find_button("Show hand"))
+        await click_first_move(fake, mover, hand, buttons, selects)
+        assert turns.waiting == 2 and look.acknowledged and not seen
+        turns.release()  # one turn: the move's, though the look came first
+        await fake.advance(0)
+        assert (await bot.store.open_matches())[0].version == version + 1
+        assert seen and set(seen) == {version + 1}  # the look was answered after the move
+        assert look.reply_ids
+        for _ in range(CLICKS_AT_ONCE - 1):
+            turns.release()
+    fake.assert_clean()
+
+
+def test_only_a_click_on_a_match_that_waits_on_someone_else_waits_after_the_rest() -> None:
+    """A look by a person with nothing to do, or a spectator's, waits; a move, Show hand
+    to make one, a lobby's Start (no match runs yet) or any other click goes first."""
+    running = "0123456789"
+
+    class Service:
+        def waits_on_others(self, match_id: str, user_id: int) -> bool:
+            return match_id == running and user_id != 1  # it waits on user 1
+
+    def click(custom_id: str, user_id: int) -> Any:
+        return SimpleNamespace(
+            client=SimpleNamespace(service=Service()),
+            data={"custom_id": custom_id},
+            user=SimpleNamespace(id=user_id),
+        )
+
+    assert waited_on(click(f"cj:hand:{running}", 1))
+    assert not waited_on(click(f"cj:hand:{running}", 2))
+    assert waited_on(click("cj:lobby:abcdef0123:start", 2))
+    assert waited_on(click("cj:rules:page:2", 2))

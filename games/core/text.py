@@ -72,7 +72,7 @@ def placeholders(template: str) -> frozenset[str]:
 class Text(str):
     """A message id, its plural and context, and its arguments; its value is the English."""
 
-    __slots__ = ("args", "context", "msgid", "plural", "rendered")
+    __slots__ = ("args", "context", "dumped", "msgid", "plural", "rendered")
     msgid: str | None  # None: verbatim data (``plain``), no catalog entry
     plural: str | None
     context: str | None
@@ -80,6 +80,9 @@ class Text(str):
     # Its renderings so far, by language (and escape, if any): a Text never changes, and the same
     # one (a card's name, a button, a set's line) is shown at move after move.
     rendered: dict[str | tuple[str, object], str] | None
+    # Its JSON form, once made: a match's state is stored after every move with its whole
+    # log, and re-walking every line's arguments was two thirds of writing a Toss state.
+    dumped: dict[str, Any] | None
 
     def __new__(
         cls,
@@ -99,6 +102,15 @@ class Text(str):
         self.context = context
         self.args = args
         self.rendered = None
+        self.dumped = None
+        return self
+
+    def __copy__(self) -> Text:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Text:
+        # Never changed once made, as a str: a state's private copy shares its Texts, and
+        # with them what each has rendered and dumped so far.
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -106,7 +118,10 @@ class Text(str):
         return (_restore, (self.msgid, dict(self.args), self.plural, self.context, str(self)))
 
     def data(self) -> dict[str, Any]:
-        """The JSON form kept in the database: ``{"t": id, "a": {...}}``, plus ``p``/``c``."""
+        """The JSON form kept in the database: ``{"t": id, "a": {...}}``, plus ``p``/``c``.
+        Made once and shared: read it, never change it."""
+        if self.dumped is not None:
+            return self.dumped
         out: dict[str, Any] = {"t": self.msgid}
         if self.plural is not None:
             out["p"] = self.plural
@@ -114,6 +129,7 @@ class Text(str):
             out["c"] = self.context
         if self.args:
             out["a"] = {key: _dump_arg(value) for key, value in self.args.items()}
+        self.dumped = out
         return out
 
     @classmethod

@@ -195,3 +195,26 @@ def test_joined_lines_each_speak_the_language_and_survive_storage(portuguese) ->
         "Ouro: Ana cobrem.\nx\\_y"
     )
     assert Text.from_data(block.data()).data() == block.data()
+
+
+def test_a_texts_json_form_is_made_once_and_its_copies_are_itself() -> None:
+    """A state is written after every move with its whole log: each line's JSON form is
+    made the first time and kept (a Text never changes), and a copy of the state shares
+    its Texts instead of rebuilding them."""
+    import copy
+
+    from games.core.text import Names, Text, plain, t
+
+    line = t(
+        "{who} steals {cards} from {whom}.", who=plain("Ana"), cards=Names([t("Gold")]), whom="Ben"
+    )
+    first = line.data()
+    assert first == {
+        "t": "{who} steals {cards} from {whom}.",
+        "a": {"who": {"t": None, "a": {"": "Ana"}}, "cards": {"l": [{"t": "Gold"}]}, "whom": "Ben"},
+    }
+    assert line.data() is first
+    assert copy.deepcopy(line) is line and copy.copy(line) is line
+    assert copy.deepcopy({"log": [line]})["log"][0] is line
+    again = Text.from_data(first)
+    assert again == line and again.data() == first

@@ -377,7 +377,7 @@ async def test_a_group_event_its_groups_picture_and_page_read_no_english_in_the_
         assert event.status == "finished" and event.round == 2  # the groups, the last group
         web_words = await read_the_web_pages(fake, bot, tid, [hana, yuki])
         view = await bot.tournaments.view(tid)
-        names = [e.name for e in view.entrants]
+        names = [e.name for e in view.entrants] + await event_ids(bot)
     assert drawn, "no picture was drawn"
     left = left_in_english(fake, drawn, web_words, [*names, "하나", "ゆき"])
     assert not left, report(left, most=80)

@@ -36,11 +36,16 @@ TEST_TMP := $(if $(wildcard /dev/shm/.),/dev/shm,/tmp)
 # Work stealing: a worker that runs out takes half of what another still holds. Plain load
 # scheduling hands out the last tests in batches, and one worker was seen chewing through
 # the contract tests' batch for three minutes while the other sat idle.
+# Compiled modules are kept (PYTHONDONTWRITEBYTECODE emptied, as some machines set it): the
+# suite starts dozens of Python processes (workers, picture drawers, shard processes, signal
+# tests), and each compiled every module and rewrote every test's asserts anew, 8 s of a
+# worker's collection alone.
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	@dir=$$(mktemp -d $(TEST_TMP)/cookie-jar-tests-XXXXXX); \
-	$(BIN)/python -m pytest -q -n auto --dist worksteal --basetemp=$$dir; status=$$?; \
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto --dist worksteal --basetemp=$$dir; \
+	status=$$?; \
 	rm -rf $$dir; exit $$status
 
 lint: $(STAMP)

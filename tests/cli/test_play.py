@@ -26,14 +26,20 @@ def players_for(key: str) -> int:
     return min(game.max_players, max(3, game.min_players))
 
 
-def run_cli(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    args: list[str], stdin: str, locale: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m games`` in a 100-column terminal (``locale``: its ``LANG``)."""
+    env = {"PYTHONIOENCODING": "utf-8", "COLUMNS": "100", "PATH": "/usr/bin:/bin"}
+    if locale is not None:
+        env["LANG"] = locale
     return subprocess.run(
         [sys.executable, "-m", "games", *args],
         input=stdin,
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env={"PYTHONIOENCODING": "utf-8", "COLUMNS": "100", "PATH": "/usr/bin:/bin"},
+        env=env,
         check=False,
     )
 
@@ -205,20 +211,7 @@ def test_bots_may_search_in_every_game(monkeypatch) -> None:  # type: ignore[no-
 
 def in_a_korean_terminal(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
     """``python -m games`` run as in a terminal whose locale is Korean."""
-    return subprocess.run(
-        [sys.executable, "-m", "games", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={
-            "PYTHONIOENCODING": "utf-8",
-            "COLUMNS": "100",
-            "PATH": "/usr/bin:/bin",
-            "LANG": "ko_KR.UTF-8",
-        },
-        check=False,
-    )
+    return run_cli(args, stdin, locale="ko_KR.UTF-8")
 
 
 def test_a_terminal_in_korean_plays_in_korean_and_language_picks_another() -> None:
